@@ -1,0 +1,61 @@
+# geotrip: the two commands a fresh machine needs are `make demo` and `make test`.
+# Both install the system libraries first (Debian/Ubuntu, apt-get; sudo when not root).
+
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+SAMPLES    := SampleImages
+RELEASE    := .build/release/geotrip
+# Libraries geotrip links, and tools the tests and the benchmark compare against.
+BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev
+TEST_PKGS  := libimage-exiftool-perl
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build release deps test-deps demo test bench install uninstall clean
+
+all: build
+
+# Installs whichever of the packages are missing, and nothing when all are there.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PKGS))
+
+test-deps: deps
+	$(call apt_install,$(TEST_PKGS))
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Runs geotrip on the sample trip (its catalog goes to SampleImages/.geotrip/, which git ignores).
+demo: release
+	$(RELEASE) ingest $(SAMPLES)
+	@echo
+	$(RELEASE) photos $(SAMPLES)
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Builds a few-thousand-photo folder from SampleImages, times geotrip against exiftool,
+# and times an unchanged rerun of a 10,000-photo folder. Figures go in BENCHMARKS.md.
+bench: release test-deps
+	scripts/bench.sh
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/geotrip
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip
+
+clean:
+	rm -rf .build bench-data

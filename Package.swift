@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "geotrip",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "geotrip", targets: ["geotrip"]),
+        .library(name: "GeoTripCore", targets: ["GeoTripCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // The C libraries, nothing else: each module map names one system library.
+        .systemLibrary(
+            name: "CExif",
+            pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
+        // The pipeline. Never imports ArgumentParser.
+        .target(
+            name: "GeoTripCore",
+            dependencies: [
+                "CExif",
+                "CHeif",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Argument parsing only; turns errors into exit codes.
+        .executableTarget(
+            name: "geotrip",
+            dependencies: [
+                "GeoTripCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "GeoTripCoreTests",
+            dependencies: ["GeoTripCore"],
+            // Fixtures are found through #filePath, so they are not bundled.
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "geotripTests",
+            dependencies: ["GeoTripCore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

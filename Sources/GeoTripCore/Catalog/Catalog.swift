@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+
+/// The SQLite catalog of one trip folder: photos now, visits, places and notes in later stages.
+///
+/// One value over a GRDB `DatabasePool` (WAL, so `geotrip photos` can read while an ingest
+/// writes); it migrates on open and offers intention-named methods. Writes come from one place,
+/// the ingest pipeline, in batched transactions, so a run killed at any moment leaves the last
+/// committed batch and nothing half-written.
+public struct Catalog: Sendable {
+    /// Where the catalog file is.
+    public let path: String
+    let database: DatabasePool
+
+    /// Opens (creating if needed) and migrates the catalog at `path`. A catalog with schema
+    /// steps this geotrip does not know is refused before anything is written to it.
+    public static func open(at path: String) throws(GeoTripError) -> Catalog {
+        try createFolder(for: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "geotrip.catalog"
+        let database: DatabasePool
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        let migrator = CatalogMigrations.migrator
+        do {
+            let unknown = try database.read { db in
+                try migrator.hasBeenSuperseded(db) ? try migrator.appliedIdentifiers(db) : []
+            }
+            if !unknown.isEmpty {
+                let known = Set(migrator.migrations)
+                throw GeoTripError.catalogTooNew(path: path, unknownMigrations: unknown.subtracting(known).sorted())
+            }
+            try migrator.migrate(database)
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        return Catalog(path: path, database: database)
+    }
+
+    /// Creates the folder the catalog at `path` lives in (`.geotrip/` by default).
+    static func createFolder(for path: String) throws(GeoTripError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        } catch {
+            throw .catalogUnwritable(path: path, reason: Self.reason(of: error))
+        }
+    }
+
+    private static func classify(_ error: any Error, path: String) -> GeoTripError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .catalogDamaged(path: path, reason: "it is not a geotrip catalog, or it is damaged")
+            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:
+                return .catalogUnwritable(path: path, reason: error.message ?? "\(error.resultCode)")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .catalogBusy(path: path, pid: nil)
+            default:
+                return .catalogDamaged(path: path, reason: error.message ?? "\(error.resultCode)")
+            }
+        }
+        return .catalogDamaged(path: path, reason: reason(of: error))
+    }
+
+    static func reason(of error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+// MARK: - What the ingest needs
+
+/// The catalog's view of one file, enough to tell whether it changed.
+struct CatalogedFile: Sendable {
+    var id: Int64
+    var fileSize: Int64
+    var modifiedNanos: Int64
+    var fingerprint: String
+    var removed: Bool
+}
+
+/// Figures for the end-of-run summary, over the files now present in the folder.
+struct CatalogCounts: Sendable, Equatable {
+    var withGPS = 0
+    var withoutGPS = 0
+    var unreadable = 0
+    var skipped = 0
+    var total: Int { withGPS + withoutGPS + unreadable + skipped }
+}
+
+extension Catalog {
+    /// Every file the catalog knows, by relative path, removed ones included.
+    func filesByPath() throws -> [String: CatalogedFile] {
+        try database.read { db in
+            var index: [String: CatalogedFile] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, modifiedNanos, fingerprint, removedAt IS NOT NULL FROM photo")
+            while let row = try rows.next() {
+                index[row[1]] = CatalogedFile(id: row[0], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4], removed: row[5])
+            }
+            return index
+        }
+    }
+
+    /// Inserts new files and updates known ones (changed, moved or back again) in one transaction.
+    func save(new: [PhotoRecord], updated: [PhotoRecord]) throws {
+        try database.write { db in
+            for var record in new { try record.insert(db) }
+            for record in updated { try record.update(db) }
+        }
+    }
+
+    /// Marks files that are no longer in the folder. They keep their rows (and so their identity
+    /// and anything later stages hang on them) in case they come back.
+    func markRemoved(ids: [Int64], at time: Date) throws {
+        guard !ids.isEmpty else { return }
+        let stamp = ISO8601DateFormatter().string(from: time)
+        try database.write { db in
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+                try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
+                    .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
+            }
+        }
+    }
+
+    /// Counts over the files present in the folder.
+    func counts() throws -> CatalogCounts {
+        try database.read { db in
+            var counts = CatalogCounts()
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT status, latitude IS NOT NULL, COUNT(*) FROM photo WHERE removedAt IS NULL GROUP BY 1, 2
+                """)
+            while let row = try rows.next() {
+                let count: Int = row[2]
+                switch (row[0] as String, row[1] as Bool) {
+                case ("read", true): counts.withGPS += count
+                case ("read", false): counts.withoutGPS += count
+                case ("unreadable", _): counts.unreadable += count
+                default: counts.skipped += count
+                }
+            }
+            return counts
+        }
+    }
+
+    /// The photos present in the folder (read or unreadable; skipped files are not photos),
+    /// ordered by path.
+    public func photos() throws -> [CatalogPhoto] {
+        try database.read { db in
+            try PhotoRecord
+                .filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
+                .order(PhotoRecord.Columns.path)
+                .fetchAll(db)
+                .map(CatalogPhoto.init)
+        }
+    }
+}

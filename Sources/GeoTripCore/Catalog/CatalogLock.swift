@@ -1,0 +1,40 @@
+import Foundation
+
+/// An exclusive lock that keeps two ingest runs from writing one catalog at once.
+///
+/// It is an advisory `flock` on `<catalog>.lock`, which the kernel releases when the holder
+/// exits for any reason, kill -9 included, so a crashed run never leaves a stale lock. The
+/// holder's pid is written into the file for the message the second run shows.
+public final class CatalogLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the lock for the catalog at `catalogPath`, or throws `catalogBusy` at once.
+    public init(catalogPath: String) throws(GeoTripError) {
+        let lockPath = catalogPath + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .catalogUnwritable(path: catalogPath, reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.readPID(descriptor)
+            close(descriptor)
+            throw .catalogBusy(path: catalogPath, pid: holder)
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        _ = ftruncate(descriptor, 0)
+        close(descriptor)  // releases the flock
+    }
+
+    private static func readPID(_ descriptor: Int32) -> Int? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return Int(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

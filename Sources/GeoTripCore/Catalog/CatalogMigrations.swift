@@ -1,0 +1,41 @@
+import GRDB
+
+/// The catalog's schema, as named, append-only migrations. A migration is never edited once
+/// it has landed: a change is a new migration (GRDB's Migrations guide). Tests keep a catalog
+/// made by each released schema and check that it migrates.
+enum CatalogMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-photos") { db in
+            try db.create(table: "photo") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull().unique()
+                t.column("fileSize", .integer).notNull()
+                t.column("modifiedNanos", .integer).notNull()
+                t.column("fingerprint", .text).notNull().indexed()
+                t.column("status", .text).notNull()
+                    .check { ["read", "unreadable", "skipped"].contains($0) }
+                t.column("format", .text)
+                t.column("skipReason", .text)
+                t.column("latitude", .double).check { $0 == nil || ($0 >= -90 && $0 <= 90) }
+                t.column("longitude", .double).check { $0 == nil || ($0 >= -180 && $0 <= 180) }
+                t.column("altitude", .double)
+                t.column("gpsTime", .text)
+                t.column("localTime", .text)
+                t.column("utcOffset", .text)
+                t.column("timeField", .text)
+                t.column("make", .text)
+                t.column("model", .text)
+                t.column("orientation", .integer)
+                t.column("width", .integer)
+                t.column("height", .integer)
+                t.column("thumbnailOffset", .integer)
+                t.column("thumbnailLength", .integer)
+                t.column("diagnostics", .jsonText).notNull().defaults(to: "[]")
+                t.column("removedAt", .text)
+                t.check(sql: "(latitude IS NULL) = (longitude IS NULL)")
+            }
+        }
+        return migrator
+    }
+}

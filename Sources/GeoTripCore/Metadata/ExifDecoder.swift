@@ -1,0 +1,358 @@
+import CExif
+
+/// Every libexif call geotrip makes: loads one EXIF block and returns Swift values.
+///
+/// Rules (shared with exiftool where it has one):
+/// - GPS tags are looked up in the GPS IFD only; their numbers overlap the Interoperability IFD's.
+/// - A latitude or longitude without its Ref tag gives no coordinate (exiftool's Composite tags
+///   do the same), never a guessed hemisphere.
+/// - Any invalid value (zero denominator, minutes or seconds of 60 and more, |lat| > 90,
+///   |lon| > 180, exactly 0,0, an impossible date) leaves the field nil and a diagnostic.
+enum ExifDecoder {
+    /// Decodes `block` into `metadata`, appending a diagnostic for every value it rejects.
+    static func decode(_ block: ExifBlock, into metadata: inout PhotoMetadata) {
+        let sink = UnsafeMutablePointer<GTExifLogSink>.allocate(capacity: 1)
+        sink.initialize(to: GTExifLogSink())
+        defer { sink.deallocate() }
+        let loaded = block.bytes.withUnsafeBufferPointer { buffer in
+            gt_exif_load(buffer.baseAddress, UInt32(buffer.count), sink)
+        }
+        guard let data = loaded else {
+            metadata.diagnostics.append("libexif could not allocate memory for the EXIF block")
+            return
+        }
+        defer { exif_data_unref(data) }
+
+        var reader = EntryReader(data: data, order: exif_data_get_byte_order(data))
+        if sink.pointee.corruptCount > 0 {
+            let message = withUnsafeBytes(of: sink.pointee.firstMessage) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            reader.diagnostics.append("libexif reports damaged EXIF data: \(message.trimmingCharacters())")
+        }
+        if reader.count(EXIF_IFD_0) == 0 && reader.count(EXIF_IFD_EXIF) == 0 && reader.count(EXIF_IFD_GPS) == 0 {
+            reader.diagnostics.append("the EXIF block holds no readable directory")
+        }
+
+        metadata.coordinate = reader.coordinate()
+        metadata.altitude = reader.altitude()
+        metadata.gpsTime = reader.gpsTime()
+        if let (field, time, offset) = reader.captureTime() {
+            metadata.timeField = field
+            metadata.localTime = time
+            metadata.offset = offset
+        }
+        metadata.make = reader.ascii(EXIF_IFD_0, Tag.make)
+        metadata.model = reader.ascii(EXIF_IFD_0, Tag.model)
+        metadata.orientation = reader.orientation()
+        if metadata.width == nil || metadata.height == nil {
+            if let width = reader.integer(EXIF_IFD_EXIF, Tag.pixelXDimension) ?? reader.integer(EXIF_IFD_0, Tag.imageWidth),
+               let height = reader.integer(EXIF_IFD_EXIF, Tag.pixelYDimension) ?? reader.integer(EXIF_IFD_0, Tag.imageLength),
+               width > 0, height > 0 {
+                metadata.width = width
+                metadata.height = height
+            }
+        }
+        if data.pointee.size > 0, let base = block.tiffOffsetInFile,
+           let structure = TIFFStructure(Array(block.bytes.dropFirst(ContainerReader.exifHeader.count))),
+           let thumbnail = structure.thumbnail() {
+            metadata.thumbnail = ThumbnailLocation(offset: base + thumbnail.offset, length: thumbnail.length)
+        }
+        metadata.diagnostics += reader.diagnostics
+    }
+}
+
+/// Tag numbers. GPS ones are plain `#define`s in libexif, so all are spelled out here.
+private enum Tag {
+    static let gpsLatitudeRef: UInt32 = 0x0001
+    static let gpsLatitude: UInt32 = 0x0002
+    static let gpsLongitudeRef: UInt32 = 0x0003
+    static let gpsLongitude: UInt32 = 0x0004
+    static let gpsAltitudeRef: UInt32 = 0x0005
+    static let gpsAltitude: UInt32 = 0x0006
+    static let gpsTimeStamp: UInt32 = 0x0007
+    static let gpsDateStamp: UInt32 = 0x001D
+    static let imageWidth: UInt32 = 0x0100
+    static let imageLength: UInt32 = 0x0101
+    static let make: UInt32 = 0x010F
+    static let model: UInt32 = 0x0110
+    static let orientation: UInt32 = 0x0112
+    static let dateTime: UInt32 = 0x0132
+    static let dateTimeOriginal: UInt32 = 0x9003
+    static let dateTimeDigitized: UInt32 = 0x9004
+    static let offsetTime: UInt32 = 0x9010
+    static let offsetTimeOriginal: UInt32 = 0x9011
+    static let offsetTimeDigitized: UInt32 = 0x9012
+    static let subSecTime: UInt32 = 0x9290
+    static let subSecTimeOriginal: UInt32 = 0x9291
+    static let subSecTimeDigitized: UInt32 = 0x9292
+    static let pixelXDimension: UInt32 = 0xA002
+    static let pixelYDimension: UInt32 = 0xA003
+}
+
+/// Typed access to the entries of one loaded `ExifData`, collecting diagnostics as it goes.
+private struct EntryReader {
+    let data: UnsafeMutablePointer<ExifData>
+    let order: ExifByteOrder
+    var diagnostics: [String] = []
+
+    func count(_ ifd: ExifIfd) -> Int { Int(gt_exif_entry_count(data, ifd)) }
+
+    func entry(_ ifd: ExifIfd, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
+        gt_exif_entry(data, ifd, ExifTag(rawValue: tag))
+    }
+
+    /// An ASCII value without its NUL and space padding; nil when absent or blank.
+    func ascii(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
+        guard let entry = entry(ifd, tag), let bytes = entry.pointee.data, entry.pointee.size > 0 else { return nil }
+        let buffer = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))
+        let text = String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self).trimmingCharacters()
+        return text.isEmpty ? nil : text
+    }
+
+    /// The components of a RATIONAL entry; a diagnostic and nil for any other type.
+    mutating func rationals(_ ifd: ExifIfd, _ tag: UInt32, name: String) -> [(numerator: UInt32, denominator: UInt32)]? {
+        guard let entry = entry(ifd, tag), let bytes = entry.pointee.data else { return nil }
+        guard entry.pointee.format == EXIF_FORMAT_RATIONAL else {
+            diagnostics.append("\(name) is stored as \(formatName(entry.pointee.format)), not as rationals; ignored")
+            return nil
+        }
+        let count = min(Int(entry.pointee.components), Int(entry.pointee.size) / 8)
+        guard count > 0 else {
+            diagnostics.append("\(name) has no values; ignored")
+            return nil
+        }
+        return (0..<count).map { index in
+            let value = exif_get_rational(bytes + index * 8, order)
+            return (value.numerator, value.denominator)
+        }
+    }
+
+    /// A SHORT or LONG value.
+    func integer(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
+        guard let entry = entry(ifd, tag), let bytes = entry.pointee.data, entry.pointee.components >= 1 else { return nil }
+        switch entry.pointee.format {
+        case EXIF_FORMAT_SHORT where entry.pointee.size >= 2: return Int(exif_get_short(bytes, order))
+        case EXIF_FORMAT_LONG where entry.pointee.size >= 4: return Int(exif_get_long(bytes, order))
+        case EXIF_FORMAT_BYTE where entry.pointee.size >= 1: return Int(bytes[0])
+        default: return nil
+        }
+    }
+
+    private func formatName(_ format: ExifFormat) -> String {
+        guard let name = exif_format_get_name(format) else { return "type \(format.rawValue)" }
+        return String(cString: name)
+    }
+
+    // MARK: Position
+
+    mutating func coordinate() -> Coordinate? {
+        let latitude = signedDegrees(value: Tag.gpsLatitude, ref: Tag.gpsLatitudeRef, name: "GPSLatitude",
+                                     positive: "N", negative: "S", limit: 90)
+        let longitude = signedDegrees(value: Tag.gpsLongitude, ref: Tag.gpsLongitudeRef, name: "GPSLongitude",
+                                      positive: "E", negative: "W", limit: 180)
+        guard let latitude, let longitude else {
+            if (latitude == nil) != (longitude == nil) {
+                diagnostics.append("only one of GPSLatitude and GPSLongitude is usable; no position recorded")
+            }
+            return nil
+        }
+        if latitude == 0 && longitude == 0 {
+            diagnostics.append("the GPS position is exactly 0,0 (\"null island\"), which devices write when they have no fix; no position recorded")
+            return nil
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Degrees, minutes and seconds (each a rational; minutes may carry the fraction when
+    /// seconds are 0, as many receivers write) with the hemisphere from the Ref tag.
+    private mutating func signedDegrees(value: UInt32, ref: UInt32, name: String,
+                                        positive: String, negative: String, limit: Double) -> Double? {
+        guard let parts = rationals(EXIF_IFD_GPS, value, name: name) else { return nil }
+        guard let hemisphere = ascii(EXIF_IFD_GPS, ref) else {
+            diagnostics.append("\(name) has no \(name)Ref, so its hemisphere is unknown; no position recorded")
+            return nil
+        }
+        let sign: Double
+        switch hemisphere.uppercased() {
+        case positive: sign = 1
+        case negative: sign = -1
+        default:
+            diagnostics.append("\(name)Ref is '\(hemisphere)', not \(positive) or \(negative); no position recorded")
+            return nil
+        }
+        let names = ["degrees", "minutes", "seconds"]
+        var values: [Double] = []
+        for (index, part) in parts.prefix(3).enumerated() {
+            guard part.denominator != 0 else {
+                diagnostics.append("\(name) has a zero denominator in its \(names[index]) (\(part.numerator)/0); no position recorded")
+                return nil
+            }
+            values.append(Double(part.numerator) / Double(part.denominator))
+        }
+        let degrees = values[0], minutes = values.count > 1 ? values[1] : 0, seconds = values.count > 2 ? values[2] : 0
+        // Exactly 60 is accepted: it is a rounding artefact that real writers produce
+        // (exiftool itself writes 33.8° as 33° 47' 60"), and it still names the right place.
+        guard minutes <= 60, seconds <= 60 else {
+            let (part, value) = minutes > 60 ? ("minutes", minutes) : ("seconds", seconds)
+            diagnostics.append("\(name) has \(part) out of range (\(format(value)), must be at most 60); no position recorded")
+            return nil
+        }
+        let total = degrees + minutes / 60 + seconds / 3600
+        guard total <= limit else {
+            diagnostics.append("\(name) is \(format(total))°, beyond the \(Int(limit))° limit; no position recorded")
+            return nil
+        }
+        return sign * total
+    }
+
+    mutating func altitude() -> Double? {
+        guard let parts = rationals(EXIF_IFD_GPS, Tag.gpsAltitude, name: "GPSAltitude") else { return nil }
+        guard parts[0].denominator != 0 else {
+            diagnostics.append("GPSAltitude has a zero denominator (\(parts[0].numerator)/0); no altitude recorded")
+            return nil
+        }
+        let metres = Double(parts[0].numerator) / Double(parts[0].denominator)
+        switch integer(EXIF_IFD_GPS, Tag.gpsAltitudeRef) {
+        case nil, 0: return metres
+        case 1: return -metres
+        case let other?:
+            diagnostics.append("GPSAltitudeRef is \(other), not 0 (above sea level) or 1 (below); no altitude recorded")
+            return nil
+        }
+    }
+
+    // MARK: Time
+
+    /// GPSDateStamp (`YYYY:MM:DD`) plus GPSTimeStamp (three rationals), both UTC.
+    mutating func gpsTime() -> UTCTimestamp? {
+        let dateText = ascii(EXIF_IFD_GPS, Tag.gpsDateStamp)
+        let time = rationals(EXIF_IFD_GPS, Tag.gpsTimeStamp, name: "GPSTimeStamp")
+        switch (dateText, time) {
+        case (nil, nil): return nil
+        case (nil, _?):
+            diagnostics.append("GPSTimeStamp has no GPSDateStamp; GPS time not recorded")
+            return nil
+        case (_?, nil):
+            diagnostics.append("GPSDateStamp has no GPSTimeStamp; GPS time not recorded")
+            return nil
+        case let (dateText?, time?):
+            guard let date = DateText.parseDate(dateText) else {
+                diagnostics.append("GPSDateStamp '\(dateText)' is not a real date; GPS time not recorded")
+                return nil
+            }
+            guard time.count == 3, time.allSatisfy({ $0.denominator != 0 }) else {
+                diagnostics.append("GPSTimeStamp needs three rationals with non-zero denominators; GPS time not recorded")
+                return nil
+            }
+            let hours = Double(time[0].numerator) / Double(time[0].denominator)
+            let minutes = Double(time[1].numerator) / Double(time[1].denominator)
+            let seconds = Double(time[2].numerator) / Double(time[2].denominator)
+            let secondsOfDay: Double = (hours * 60 + minutes) * 60 + seconds
+            let totalMilliseconds = Int((secondsOfDay * 1000).rounded())
+            guard hours < 24, minutes < 60, seconds < 60, hours == hours.rounded(), minutes == minutes.rounded() else {
+                diagnostics.append("GPSTimeStamp \(format(hours)):\(format(minutes)):\(format(seconds)) is not a time of day; GPS time not recorded")
+                return nil
+            }
+            let milliseconds = totalMilliseconds % 1000
+            guard let value = LocalDateTime(
+                year: date.year, month: date.month, day: date.day,
+                hour: totalMilliseconds / 3_600_000, minute: totalMilliseconds / 60_000 % 60,
+                second: totalMilliseconds / 1000 % 60, millisecond: milliseconds == 0 ? nil : milliseconds)
+            else { return nil }
+            return UTCTimestamp(value)
+        }
+    }
+
+    /// The first valid of DateTimeOriginal, DateTimeDigitized and DateTime, each with its own
+    /// SubSecTime and OffsetTime tags. An invalid field is reported and the next one tried.
+    mutating func captureTime() -> (CaptureTimeField, LocalDateTime, UTCOffset?)? {
+        let candidates: [(CaptureTimeField, ExifIfd, UInt32, UInt32, UInt32)] = [
+            (.dateTimeOriginal, EXIF_IFD_EXIF, Tag.dateTimeOriginal, Tag.subSecTimeOriginal, Tag.offsetTimeOriginal),
+            (.dateTimeDigitized, EXIF_IFD_EXIF, Tag.dateTimeDigitized, Tag.subSecTimeDigitized, Tag.offsetTimeDigitized),
+            (.dateTime, EXIF_IFD_0, Tag.dateTime, Tag.subSecTime, Tag.offsetTime),
+        ]
+        let subSecondNames: [CaptureTimeField: String] = [
+            .dateTimeOriginal: "SubSecTimeOriginal", .dateTimeDigitized: "SubSecTimeDigitized", .dateTime: "SubSecTime",
+        ]
+        let offsetNames: [CaptureTimeField: String] = [
+            .dateTimeOriginal: "OffsetTimeOriginal", .dateTimeDigitized: "OffsetTimeDigitized", .dateTime: "OffsetTime",
+        ]
+        for (field, ifd, tag, subSecondTag, offsetTag) in candidates {
+            guard let text = ascii(ifd, tag) else { continue }
+            guard var time = DateText.parseDateTime(text) else {
+                let empty = text.allSatisfy { $0 == "0" || $0 == ":" || $0 == " " }
+                diagnostics.append(empty
+                    ? "\(field.rawValue) is empty ('\(text)'); not used"
+                    : "\(field.rawValue) '\(text)' is not a real date and time; not used")
+                continue
+            }
+            if let subSecond = ascii(EXIF_IFD_EXIF, subSecondTag) {
+                if let milliseconds = DateText.parseSubSecond(subSecond) {
+                    time.millisecond = milliseconds
+                } else {
+                    diagnostics.append("\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored")
+                }
+            }
+            var offset: UTCOffset?
+            if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), offsetText.contains(where: \.isNumber) {
+                offset = UTCOffset(parsing: offsetText)
+                if offset == nil {
+                    diagnostics.append("\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored")
+                }
+            }
+            return (field, time, offset)
+        }
+        return nil
+    }
+
+    mutating func orientation() -> Int? {
+        guard let value = integer(EXIF_IFD_0, Tag.orientation) else { return nil }
+        guard (1...8).contains(value) else {
+            diagnostics.append("Orientation is \(value), not 1 to 8; ignored")
+            return nil
+        }
+        return value
+    }
+
+    private func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// The EXIF date and time text forms (EXIF 2.32 section 4.6.5: `YYYY:MM:DD HH:MM:SS`).
+enum DateText {
+    /// `YYYY:MM:DD HH:MM:SS`; dashes in the date and a `T` separator are accepted because
+    /// some writers use them. Returns nil for anything that is not a real moment.
+    static func parseDateTime(_ text: String) -> LocalDateTime? {
+        let b = Array(text.utf8)
+        guard b.count == 19, b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let date = parseDate(String(decoding: b[0..<10], as: UTF8.self)),
+              let hour = ASCIIDigits.parse(b[11..<13]), let minute = ASCIIDigits.parse(b[14..<16]),
+              let second = ASCIIDigits.parse(b[17..<19])
+        else { return nil }
+        return LocalDateTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `YYYY:MM:DD` (or with dashes), validated against the calendar.
+    static func parseDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let b = Array(text.utf8)
+        let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "-")]
+        guard b.count == 10, separators.contains(b[4]), b[7] == b[4],
+              let year = ASCIIDigits.parse(b[0..<4]), let month = ASCIIDigits.parse(b[5..<7]),
+              let day = ASCIIDigits.parse(b[8..<10]),
+              LocalDateTime(year: year, month: month, day: day, hour: 0, minute: 0, second: 0) != nil
+        else { return nil }
+        return (year, month, day)
+    }
+
+    /// SubSecTime digits are a decimal fraction of a second: "5" is 500 ms, "123456" is 123 ms.
+    static func parseSubSecond(_ text: String) -> Int? {
+        let digits = Array(text.utf8)
+        guard !digits.isEmpty, ASCIIDigits.parse(digits) != nil || digits.count > 18 && digits.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        let firstThree = Array(digits.prefix(3)) + Array(repeating: UInt8(ascii: "0"), count: max(0, 3 - digits.count))
+        return ASCIIDigits.parse(firstThree)
+    }
+}

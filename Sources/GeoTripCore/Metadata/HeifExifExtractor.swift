@@ -1,0 +1,76 @@
+import CHeif
+
+/// Every libheif call geotrip makes. libheif parses the box structure (and follows `iloc`,
+/// so an Exif item stored after the image data at the end of the file is found like any other)
+/// and hands over the item; the EXIF inside is decoded by `ExifDecoder` like a JPEG's.
+enum HeifExifExtractor {
+    /// heif_init is reference counted and loads plugins; one call for the process is enough.
+    private static let initialized: Bool = {
+        heif_init(nil).code == heif_error_Ok
+    }()
+
+    static func contents(path: String) throws(UnreadableContainer) -> ContainerContents {
+        _ = initialized
+        guard let context = heif_context_alloc() else {
+            throw UnreadableContainer(reason: "libheif could not allocate a decoding context")
+        }
+        defer { heif_context_free(context) }
+        try check(heif_context_read_from_file(context, path, nil), doing: "read the HEIF structure")
+
+        var handle: OpaquePointer?
+        try check(heif_context_get_primary_image_handle(context, &handle), doing: "find the primary image")
+        guard let handle else { throw UnreadableContainer(reason: "libheif found no primary image") }
+        defer { heif_image_handle_release(handle) }
+
+        var contents = ContainerContents()
+        let width = Int(heif_image_handle_get_ispe_width(handle))
+        let height = Int(heif_image_handle_get_ispe_height(handle))
+        if width > 0 && height > 0 {
+            contents.width = width
+            contents.height = height
+        }
+
+        let count = heif_image_handle_get_number_of_metadata_blocks(handle, "Exif")
+        guard count > 0 else { return contents }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        _ = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, count)
+        let size = heif_image_handle_get_metadata_size(handle, ids[0])
+        guard size > 4 else {
+            contents.diagnostics.append("the HEIF Exif item is empty")
+            return contents
+        }
+        var item = [UInt8](repeating: 0, count: size)
+        let error = heif_image_handle_get_metadata(handle, ids[0], &item)
+        guard error.code == heif_error_Ok else {
+            contents.diagnostics.append("libheif could not read the Exif item: \(String(cString: error.message))")
+            return contents
+        }
+        guard let tiffStart = tiffHeaderStart(inExifItem: item) else {
+            contents.diagnostics.append("the HEIF Exif item holds no TIFF header")
+            return contents
+        }
+        contents.exif = ExifBlock(
+            bytes: ContainerReader.exifHeader + item[tiffStart...].prefix(ContainerReader.libexifReach),
+            tiffOffsetInFile: nil)
+        return contents
+    }
+
+    /// The Exif item starts with a 4-byte big-endian offset to the TIFF header (ISO/IEC
+    /// 23008-12 annex A.2.1), usually 6 because an `Exif\0\0` prefix follows. Writers disagree
+    /// on both, so a TIFF byte-order mark is looked for when the offset does not lead to one.
+    static func tiffHeaderStart(inExifItem item: [UInt8]) -> Int? {
+        func isTIFFHeader(at index: Int) -> Bool {
+            guard index >= 0, index + 4 <= item.count else { return false }
+            let b = item[index..<index + 4]
+            return b.elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b.elementsEqual([0x4D, 0x4D, 0x00, 0x2A])
+        }
+        let declared = 4 + (Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3]))
+        if isTIFFHeader(at: declared) { return declared }
+        return (0..<min(item.count, 64)).first(where: isTIFFHeader)
+    }
+
+    private static func check(_ error: heif_error, doing action: String) throws(UnreadableContainer) {
+        guard error.code != heif_error_Ok else { return }
+        throw UnreadableContainer(reason: "libheif could not \(action): \(String(cString: error.message))")
+    }
+}

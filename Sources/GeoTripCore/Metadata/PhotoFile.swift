@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open photo file that hands out byte ranges with `pread`, so a reader takes the few
+/// kilobytes of metadata near the start and never the whole photo.
+final class PhotoFile {
+    /// How much is read up front: enough for the APP1 segment of nearly every JPEG
+    /// (which the JPEG standard caps at 64 KiB) and for the first IFDs of a TIFF.
+    static let headLength = 65_536 + 1024
+
+    /// Size of the file in bytes.
+    let size: Int
+    /// The first `min(size, headLength)` bytes.
+    let head: [UInt8]
+    private let descriptor: Int32
+
+    /// Opens `path` and reads its head. Throws a sentence fit for a per-photo diagnostic.
+    init(path: String) throws(PhotoFileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw PhotoFileError(errno: errno, action: "open") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw PhotoFileError(errno: code, action: "read the size of")
+        }
+        self.descriptor = descriptor
+        self.size = Int(info.st_size)
+        self.head = Self.read(descriptor, at: 0, count: min(size, Self.headLength))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Bytes `offset..<offset+count`, from the head when they lie in it, else from the disk.
+    /// Returns fewer bytes than asked for only when the file ends first.
+    func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        guard offset >= 0, count > 0, offset < size else { return [] }
+        let end = min(offset + count, size)
+        if end <= head.count { return head[offset..<end] }
+        return Self.read(descriptor, at: offset, count: end - offset)[...]
+    }
+
+    private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if got > 0 {
+                    done += got
+                } else if got < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            initialized = done
+        }
+    }
+}
+
+/// Why a file could not be opened or read, as one sentence.
+struct PhotoFileError: Error, CustomStringConvertible {
+    let description: String
+
+    init(errno code: Int32, action: String) {
+        description = "could not \(action) the file: \(String(cString: strerror(code)))"
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A calendar date and wall-clock time with no time zone: what a camera's clock showed.
+/// It is kept as written, never converted, because without an offset it names no instant.
+public struct LocalDateTime: Sendable, Hashable, Comparable, Codable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// Milliseconds from the SubSecTime tag, when the camera wrote one.
+    public var millisecond: Int?
+
+    /// Creates a validated date-time, or returns nil when the fields name no real moment
+    /// (February 30th, hour 25, month 0).
+    public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int? = nil) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...Self.daysIn(month: month, year: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
+              millisecond.map({ (0...999).contains($0) }) ?? true
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.millisecond = millisecond
+    }
+
+    /// Number of days in a month of the proleptic Gregorian calendar.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]`, the form `geotrip photos` prints.
+    public var iso8601: String {
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
+        if let millisecond { text += String(format: ".%03d", millisecond) }
+        return text
+    }
+
+    /// Parses the form `iso8601` writes (used to read the catalog back).
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 19 || (bytes.count == 23 && bytes[19] == UInt8(ascii: ".")) else { return nil }
+        func number(_ range: Range<Int>) -> Int? { ASCIIDigits.parse(bytes[range]) }
+        guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
+              let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19) else { return nil }
+        let ms = bytes.count == 23 ? number(20..<23) : nil
+        if bytes.count == 23, ms == nil { return nil }
+        self.init(year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.sortKey < rhs.sortKey
+    }
+
+    /// Milliseconds since 0001-01-01 in a proleptic calendar that only needs to order values.
+    private var sortKey: Int {
+        let days = (year * 12 + month) * 31 + day
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + (millisecond ?? 0)
+    }
+}
+
+/// An offset from UTC as cameras record it in OffsetTimeOriginal (`+09:00`).
+public struct UTCOffset: Sendable, Hashable, Codable {
+    /// Signed minutes east of UTC.
+    public var minutes: Int
+
+    /// Real-world offsets run from -12:00 (Baker Island) to +14:00 (Line Islands).
+    public static let validRange = -12 * 60...14 * 60
+
+    /// Creates an offset, or nil outside the real-world range.
+    public init?(minutes: Int) {
+        guard Self.validRange.contains(minutes) else { return nil }
+        self.minutes = minutes
+    }
+
+    /// `+HH:MM` / `-HH:MM`.
+    public var description: String {
+        let sign = minutes < 0 ? "-" : "+"
+        return String(format: "%@%02d:%02d", sign, abs(minutes) / 60, abs(minutes) % 60)
+    }
+
+    /// Parses `+HH:MM`, `-HH:MM` or `Z`.
+    public init?(parsing text: String) {
+        if text == "Z" {
+            self.init(minutes: 0)
+            return
+        }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+              bytes[3] == UInt8(ascii: ":"),
+              let hours = ASCIIDigits.parse(bytes[1..<3]), let mins = ASCIIDigits.parse(bytes[4..<6]), mins < 60
+        else { return nil }
+        let total = hours * 60 + mins
+        self.init(minutes: bytes[0] == UInt8(ascii: "-") ? -total : total)
+    }
+}
+
+/// An instant in UTC with millisecond precision, as GPS receivers report it.
+public struct UTCTimestamp: Sendable, Hashable, Comparable, Codable {
+    /// The date and time of day in UTC.
+    public var dateTime: LocalDateTime
+
+    /// Wraps a date-time that is known to be UTC.
+    public init(_ dateTime: LocalDateTime) { self.dateTime = dateTime }
+
+    /// ISO 8601 with a `Z`, milliseconds only when present: `2025-06-10T08:15:00Z`.
+    public var iso8601: String { dateTime.iso8601 + "Z" }
+
+    /// Parses the form `iso8601` writes.
+    public init?(iso8601 text: String) {
+        guard text.hasSuffix("Z"), let dateTime = LocalDateTime(iso8601: String(text.dropLast())) else { return nil }
+        self.dateTime = dateTime
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.dateTime < rhs.dateTime }
+}
+
+/// Parses runs of ASCII digits without allocating; EXIF dates are fixed-width ASCII.
+enum ASCIIDigits {
+    /// The value of a run of ASCII digits, or nil if any byte is not a digit or the run is empty.
+    static func parse<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8 {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+}

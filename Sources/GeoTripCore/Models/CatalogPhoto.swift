@@ -1,0 +1,80 @@
+/// One photo as `geotrip photos` reports it: what the catalog holds, in the trip's terms.
+public struct CatalogPhoto: Sendable, Equatable, Encodable {
+    public var id: Int64
+    /// Path relative to the trip folder.
+    public var path: String
+    public var status: FileReading.Status
+    public var format: ImageFormat?
+    public var coordinate: Coordinate?
+    public var altitude: Double?
+    public var localTime: LocalDateTime?
+    public var offset: UTCOffset?
+    public var timeField: CaptureTimeField?
+    public var gpsTime: UTCTimestamp?
+    public var make: String?
+    public var model: String?
+    public var orientation: Int?
+    public var width: Int?
+    public var height: Int?
+    public var thumbnail: ThumbnailLocation?
+    public var diagnostics: [String]
+
+    /// "Make Model" as `PhotoMetadata.camera` builds it.
+    public var camera: String? { PhotoMetadata(make: make, model: model).camera }
+    /// `exif` when the photo has a position; later stages add other sources.
+    public var locationSource: LocationSource? { coordinate == nil ? nil : .exif }
+
+    init(_ record: PhotoRecord) {
+        id = record.id ?? 0
+        path = record.path
+        status = record.status
+        format = record.format
+        if let latitude = record.latitude, let longitude = record.longitude {
+            coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        }
+        altitude = record.altitude
+        localTime = record.localTime.flatMap(LocalDateTime.init(iso8601:))
+        offset = record.utcOffset.flatMap(UTCOffset.init(parsing:))
+        timeField = record.timeField
+        gpsTime = record.gpsTime.flatMap(UTCTimestamp.init(iso8601:))
+        make = record.make
+        model = record.model
+        orientation = record.orientation
+        width = record.width
+        height = record.height
+        if let offset = record.thumbnailOffset, let length = record.thumbnailLength {
+            thumbnail = ThumbnailLocation(offset: Int(offset), length: Int(length))
+        }
+        diagnostics = record.diagnostics
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, path, status, format, latitude, longitude, altitude, localTime, offset, timeField, gpsTime
+        case camera, make, model, orientation, width, height, thumbnail, locationSource, diagnostics
+    }
+
+    /// Every key is written, `null` when absent, so consumers see a stable shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(path, forKey: .path)
+        try c.encode(status, forKey: .status)
+        try c.encode(format, forKey: .format)
+        try c.encode(coordinate?.latitude, forKey: .latitude)
+        try c.encode(coordinate?.longitude, forKey: .longitude)
+        try c.encode(altitude, forKey: .altitude)
+        try c.encode(localTime?.iso8601, forKey: .localTime)
+        try c.encode(offset?.description, forKey: .offset)
+        try c.encode(timeField, forKey: .timeField)
+        try c.encode(gpsTime?.iso8601, forKey: .gpsTime)
+        try c.encode(camera, forKey: .camera)
+        try c.encode(make, forKey: .make)
+        try c.encode(model, forKey: .model)
+        try c.encode(orientation, forKey: .orientation)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(thumbnail, forKey: .thumbnail)
+        try c.encode(locationSource, forKey: .locationSource)
+        try c.encode(diagnostics, forKey: .diagnostics)
+    }
+}

@@ -1,0 +1,109 @@
+/// A position on the WGS 84 ellipsoid, in signed decimal degrees (north and east positive).
+public struct Coordinate: Sendable, Hashable, Codable {
+    /// Degrees north of the equator, -90...90.
+    public var latitude: Double
+    /// Degrees east of Greenwich, -180...180.
+    public var longitude: Double
+
+    /// Creates a coordinate; callers validate the ranges (see `ExifDecoder`).
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// Which EXIF field a capture time came from. Cameras write `DateTimeOriginal`; scanners and
+/// editors sometimes leave only the later two, which are weaker evidence of when the photo was taken.
+public enum CaptureTimeField: String, Sendable, Codable, CaseIterable {
+    case dateTimeOriginal = "DateTimeOriginal"
+    case dateTimeDigitized = "DateTimeDigitized"
+    case dateTime = "DateTime"
+}
+
+/// Where a photo's position came from. Only `exif` exists yet; later stages add track,
+/// interpolated and manual positions, ranked `manual > exif > track > interpolated`.
+public enum LocationSource: String, Sendable, Codable {
+    case exif
+}
+
+/// Byte range of the JPEG thumbnail embedded in EXIF IFD1, as an absolute offset in the file,
+/// so a later stage can cut it out with one read instead of decoding the photo.
+public struct ThumbnailLocation: Sendable, Hashable, Codable {
+    /// Absolute byte offset of the thumbnail's first byte in the photo file.
+    public var offset: Int
+    /// Length of the thumbnail in bytes.
+    public var length: Int
+
+    /// Creates a thumbnail location.
+    public init(offset: Int, length: Int) {
+        self.offset = offset
+        self.length = length
+    }
+}
+
+/// Everything geotrip reads from one photo's metadata. Absent or invalid values are `nil`;
+/// each invalid value leaves a sentence in `diagnostics` instead of a made-up value.
+public struct PhotoMetadata: Sendable, Equatable {
+    /// Signed position from the GPS IFD, present only when both Ref tags are.
+    public var coordinate: Coordinate?
+    /// Metres above sea level (negative below), from GPSAltitude and GPSAltitudeRef.
+    public var altitude: Double?
+    /// The GPS receiver's UTC time, from GPSDateStamp and GPSTimeStamp.
+    public var gpsTime: UTCTimestamp?
+    /// The camera's wall-clock time, from the field named by `timeField`.
+    public var localTime: LocalDateTime?
+    /// The offset from UTC that the camera recorded for `localTime` (OffsetTimeOriginal and kin).
+    public var offset: UTCOffset?
+    /// The EXIF field `localTime` was read from.
+    public var timeField: CaptureTimeField?
+    /// Camera maker, as written by the camera (trimmed).
+    public var make: String?
+    /// Camera model, as written by the camera (trimmed).
+    public var model: String?
+    /// EXIF orientation, 1...8.
+    public var orientation: Int?
+    /// Pixel width of the primary image.
+    public var width: Int?
+    /// Pixel height of the primary image.
+    public var height: Int?
+    /// Where the EXIF thumbnail sits in the file, when there is one.
+    public var thumbnail: ThumbnailLocation?
+    /// One sentence per problem found in this photo's metadata.
+    public var diagnostics: [String]
+
+    /// Creates metadata with every field empty.
+    public init(
+        coordinate: Coordinate? = nil, altitude: Double? = nil, gpsTime: UTCTimestamp? = nil,
+        localTime: LocalDateTime? = nil, offset: UTCOffset? = nil, timeField: CaptureTimeField? = nil,
+        make: String? = nil, model: String? = nil, orientation: Int? = nil,
+        width: Int? = nil, height: Int? = nil, thumbnail: ThumbnailLocation? = nil,
+        diagnostics: [String] = []
+    ) {
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.gpsTime = gpsTime
+        self.localTime = localTime
+        self.offset = offset
+        self.timeField = timeField
+        self.make = make
+        self.model = model
+        self.orientation = orientation
+        self.width = width
+        self.height = height
+        self.thumbnail = thumbnail
+        self.diagnostics = diagnostics
+    }
+
+    /// "Make Model", without repeating the maker when the model already starts with it
+    /// ("Canon" + "Canon EOS R5" is "Canon EOS R5").
+    public var camera: String? {
+        switch (make, model) {
+        case (nil, nil): return nil
+        case let (make?, nil): return make
+        case let (nil, model?): return model
+        case let (make?, model?):
+            if model.lowercased().hasPrefix(make.lowercased()) { return model }
+            return "\(make) \(model)"
+        }
+    }
+}

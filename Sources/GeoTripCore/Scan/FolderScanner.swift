@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One file found in the trip folder, with what `stat` says about it.
+public struct ScannedFile: Sendable, Hashable {
+    /// Path relative to the trip folder, `/`-separated.
+    public var relativePath: String
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    public var modifiedNanos: Int64
+}
+
+/// Lists the files of a trip folder, recursively, with their size and modification time.
+///
+/// It skips dot files and dot folders (`.geotrip/`, `.git/`, macOS `._*` and `.DS_Store`),
+/// geotrip's own output folder `geotrip/` at the top, the catalog's files wherever `--catalog`
+/// put them, and symbolic links to folders (which could loop). It uses `readdir` and `fstatat`
+/// directly: FileManager's enumerator costs several times more per file, and this walk is most
+/// of what an unchanged rerun does.
+public struct FolderScanner: Sendable {
+    /// The trip folder.
+    public var root: String
+    /// Relative paths never listed (the catalog and its WAL files when they sit inside the folder).
+    public var excludedPaths: Set<String>
+
+    /// The name of geotrip's output folder at the top of a trip folder.
+    public static let outputFolderName = "geotrip"
+
+    /// Creates a scanner for `root`.
+    public init(root: String, excludedPaths: Set<String> = []) {
+        self.root = root
+        self.excludedPaths = excludedPaths
+    }
+
+    /// The files under `root` sorted by path, plus one sentence per subfolder that could not be read.
+    public func scan() throws(GeoTripError) -> (files: [ScannedFile], problems: [String]) {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            if errno == ENOENT { throw .folderMissing(path: root) }
+            throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
+        guard let top = opendir(root) else {
+            throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
+        }
+        var files: [ScannedFile] = []
+        var problems: [String] = []
+        walk(top, prefix: "", into: &files, problems: &problems)
+        files.sort { $0.relativePath < $1.relativePath }
+        return (files, problems)
+    }
+
+    private func walk(_ directory: OpaquePointer, prefix: String, into files: inout [ScannedFile], problems: inout [String]) {
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            if prefix.isEmpty && name == Self.outputFolderName { continue }
+            let relative = prefix + name
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
+                continue
+            }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                // Follow links to files; never links to folders.
+                guard fstatat(descriptor, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                let child = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard child >= 0, let handle = fdopendir(child) else {
+                    problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")
+                    continue
+                }
+                walk(handle, prefix: relative + "/", into: &files, problems: &problems)
+            case S_IFREG:
+                guard !excludedPaths.contains(relative) else { continue }
+                files.append(ScannedFile(
+                    relativePath: relative, size: Int64(info.st_size),
+                    modifiedNanos: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+            default:
+                continue  // sockets, FIFOs, devices: not photos
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// A problem with the whole run, as opposed to one photo's (those are diagnostics).
+/// Each message says what happened and what to do about it.
+public enum GeoTripError: Error, Equatable, CustomStringConvertible {
+    case folderMissing(path: String)
+    case notAFolder(path: String)
+    case folderUnreadable(path: String, reason: String)
+    case catalogUnwritable(path: String, reason: String)
+    case catalogBusy(path: String, pid: Int?)
+    case catalogMissing(path: String, folder: String)
+    case catalogTooNew(path: String, unknownMigrations: [String])
+    case catalogDamaged(path: String, reason: String)
+    case interrupted(savedPhotos: Int)
+
+    public var description: String {
+        switch self {
+        case .folderMissing(let path):
+            return "The folder \(path) does not exist. Check the path and try again."
+        case .notAFolder(let path):
+            return "\(path) is a file, not a folder. Pass the folder that holds the trip's photos."
+        case .folderUnreadable(let path, let reason):
+            return "The folder \(path) cannot be read (\(reason)). Check its permissions."
+        case .catalogUnwritable(let path, let reason):
+            return "The catalog at \(path) cannot be written (\(reason)). Pass --catalog PATH to keep it somewhere writable."
+        case .catalogBusy(let path, let pid):
+            let holder = pid.map { "another geotrip run (pid \($0))" } ?? "another geotrip run"
+            return "The catalog at \(path) is in use by \(holder). Wait for it to finish, or pass --catalog to use another catalog."
+        case .catalogMissing(let path, let folder):
+            return "There is no catalog at \(path). Run `geotrip ingest \(folder)` first."
+        case .catalogTooNew(let path, let unknown):
+            return "The catalog at \(path) was made by a newer geotrip (it has schema steps this version does not know: \(unknown.joined(separator: ", "))). It was left untouched; use that newer geotrip, or pass --catalog to start another catalog."
+        case .catalogDamaged(let path, let reason):
+            return "The catalog at \(path) cannot be opened (\(reason)). Move it aside to start a new one; nothing in the photo folder depends on it."
+        case .interrupted(let saved):
+            return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import GeoTripCore
+
+/// The `geotrip` command: argument parsing only. The work is in GeoTripCore.
+@main
+struct GeoTrip: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geotrip",
+        abstract: "Turn a trip's photos into places, a journal and a map.",
+        version: "0.1.0",
+        subcommands: [Ingest.self, Photos.self]
+    )
+}
+
+/// The trip folder and where its catalog is, shared by every command.
+struct CatalogLocation: ParsableArguments {
+    @Argument(help: "The trip's photo folder.", completion: .directory)
+    var folder: String
+
+    @Option(help: ArgumentHelp("The catalog file (default: FOLDER/.geotrip/catalog.sqlite).",
+                               discussion: "Use this for read-only photo folders."),
+            completion: .file())
+    var catalog: String?
+
+    /// The folder without a trailing slash, so relative paths print cleanly.
+    var folderPath: String {
+        var path = folder
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    var catalogPath: String { catalog ?? IngestOptions.defaultCatalogPath(for: folderPath) }
+}

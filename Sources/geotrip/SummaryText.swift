@@ -1,0 +1,23 @@
+import GeoTripCore
+
+/// The human-readable end-of-run summary of `geotrip ingest`.
+enum SummaryText {
+    static func render(_ s: IngestSummary, folder: String) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var lines = [
+            "Ingested \(folder) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
+            "  \(s.new) new, \(s.changed) changed, \(s.unchanged) unchanged, \(s.moved) moved, \(s.removed) removed",
+            "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(s.withGPS) with GPS, \(s.withoutGPS) without; "
+                + "\(s.skipped) skipped, \(plural(s.errors, "error"))",
+        ]
+        if s.diagnosticCount > 0 {
+            lines.append("\(plural(s.diagnosticCount, "problem")) found in this run:")
+            lines += s.diagnostics.map { "  \($0.path): \($0.message)" }
+            if s.diagnosticCount > s.diagnostics.count {
+                lines.append("  … and \(s.diagnosticCount - s.diagnostics.count) more: `geotrip photos \(folder) --json` lists them all")
+            }
+        }
+        lines.append("Catalog: \(s.catalog)")
+        return lines.joined(separator: "\n")
+    }
+}
