@@ -44,15 +44,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Paths to the sample trip and fixtures, and exiftool's record of them, for both test targets.
+        .target(
+            name: "GeoTripTestSupport",
+            path: "Tests/GeoTripTestSupport"
+        ),
         .testTarget(
             name: "GeoTripCoreTests",
-            dependencies: ["GeoTripCore"],
+            dependencies: ["GeoTripCore", "GeoTripTestSupport"],
             // Fixtures are found through #filePath, so they are not bundled.
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "geotripTests",
-            dependencies: ["GeoTripCore"]
+            dependencies: ["GeoTripCore", "GeoTripTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,7 @@ public struct Catalog: Sendable {
     /// steps this geotrip does not know is refused before anything is written to it.
     public static func open(at path: String) throws(GeoTripError) -> Catalog {
         try createFolder(for: path)
+        if FileManager.default.fileExists(atPath: path) { try refuseIfNewer(path) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "geotrip.catalog"
@@ -25,22 +26,33 @@ public struct Catalog: Sendable {
         } catch {
             throw Self.classify(error, path: path)
         }
-        let migrator = CatalogMigrations.migrator
         do {
-            let unknown = try database.read { db in
-                try migrator.hasBeenSuperseded(db) ? try migrator.appliedIdentifiers(db) : []
-            }
-            if !unknown.isEmpty {
-                let known = Set(migrator.migrations)
-                throw GeoTripError.catalogTooNew(path: path, unknownMigrations: unknown.subtracting(known).sorted())
-            }
-            try migrator.migrate(database)
-        } catch let error as GeoTripError {
-            throw error
+            try CatalogMigrations.migrator.migrate(database)
         } catch {
             throw Self.classify(error, path: path)
         }
         return Catalog(path: path, database: database)
+    }
+
+    /// Looks through a read-only connection, so that a catalog from a newer geotrip is not
+    /// touched at all: even opening a pool writes to the file (WAL set-up).
+    private static func refuseIfNewer(_ path: String) throws(GeoTripError) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let migrator = CatalogMigrations.migrator
+        let unknown: Set<String>
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            unknown = try queue.read { db in
+                guard try db.tableExists("grdb_migrations"), try migrator.hasBeenSuperseded(db) else { return [] }
+                return try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+            }
+            try queue.close()
+        } catch {
+            throw classify(error, path: path)
+        }
+        if !unknown.isEmpty { throw .catalogTooNew(path: path, unknownMigrations: unknown.sorted()) }
     }
 
     /// Creates the folder the catalog at `path` lives in (`.geotrip/` by default).

@@ -147,12 +147,13 @@ private struct EntryReader {
     // MARK: Position
 
     mutating func coordinate() -> Coordinate? {
+        let reported = diagnostics.count
         let latitude = signedDegrees(value: Tag.gpsLatitude, ref: Tag.gpsLatitudeRef, name: "GPSLatitude",
                                      positive: "N", negative: "S", limit: 90)
         let longitude = signedDegrees(value: Tag.gpsLongitude, ref: Tag.gpsLongitudeRef, name: "GPSLongitude",
                                       positive: "E", negative: "W", limit: 180)
         guard let latitude, let longitude else {
-            if (latitude == nil) != (longitude == nil) {
+            if (latitude == nil) != (longitude == nil) && diagnostics.count == reported {
                 diagnostics.append("only one of GPSLatitude and GPSLongitude is usable; no position recorded")
             }
             return nil
@@ -203,7 +204,8 @@ private struct EntryReader {
             diagnostics.append("\(name) is \(format(total))°, beyond the \(Int(limit))° limit; no position recorded")
             return nil
         }
-        return sign * total
+        // Rounded to 1e-9° (0.1 mm) so that 38.6916 prints as 38.6916, not 38.691599999999994.
+        return sign * (total * 1e9).rounded() / 1e9
     }
 
     mutating func altitude() -> Double? {
