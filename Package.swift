@@ -57,7 +57,10 @@ let package = Package(
         ),
         .testTarget(
             name: "geotripTests",
-            dependencies: ["GeoTripCore", "GeoTripTestSupport"]
+            dependencies: [
+                "GeoTripCore", "GeoTripTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -59,13 +59,15 @@ public struct IngestPipeline: Sendable {
     public func run(progress: some IngestProgressReporting) async throws -> IngestSummary {
         let started = ContinuousClock.now
         defer { progress.finish() }
+        let scanner = FolderScanner(root: options.folder, excludedPaths: catalogFilesInsideFolder())
+        // Checked before the catalog folder is made, so a mistyped path creates nothing.
+        try scanner.checkRoot()
         try Catalog.createFolder(for: options.catalogPath)
         let lock = try CatalogLock(catalogPath: options.catalogPath)
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog.open(at: options.catalogPath)
 
         progress.report(IngestProgress(stage: .scan, done: 0, total: nil))
-        let scanner = FolderScanner(root: options.folder, excludedPaths: catalogFilesInsideFolder())
         let (files, scanProblems) = try scanner.scan()
         logger.debug("scanned \(files.count) files in \(ContinuousClock.now - started)")
 

@@ -37,12 +37,7 @@ public struct FolderScanner: Sendable {
 
     /// The files under `root` sorted by path, plus one sentence per subfolder that could not be read.
     public func scan() throws(GeoTripError) -> (files: [ScannedFile], problems: [String]) {
-        var info = stat()
-        guard stat(root, &info) == 0 else {
-            if errno == ENOENT { throw .folderMissing(path: root) }
-            throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
+        try checkRoot()
         guard let top = opendir(root) else {
             throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
         }
@@ -51,6 +46,16 @@ public struct FolderScanner: Sendable {
         walk(top, prefix: "", into: &files, problems: &problems)
         files.sort { $0.relativePath < $1.relativePath }
         return (files, problems)
+    }
+
+    /// Throws unless `root` is an existing folder.
+    public func checkRoot() throws(GeoTripError) {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            if errno == ENOENT { throw .folderMissing(path: root) }
+            throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
     }
 
     private func walk(_ directory: OpaquePointer, prefix: String, into files: inout [ScannedFile], problems: inout [String]) {

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Reruns of `ingest` on a copy of the sample trip: only what changed is read, identities
+/// survive moves, and the catalog is guarded against concurrent and newer writers.
+@Suite("Incremental ingest")
+struct IncrementalIngestTests {
+    /// The sample trip's file counts, from exiftool's record (independent of geotrip).
+    static let sampleFileCount: Int = {
+        (try? FileManager.default.subpathsOfDirectory(atPath: TestPaths.sampleImages.path))?
+            .filter { path in
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: TestPaths.sampleImages.appendingPathComponent(path).path, isDirectory: &isFolder)
+                return !isFolder.boolValue && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+            }.count ?? 0
+    }()
+
+    func ingest(_ folder: URL) async throws -> IngestSummary {
+        try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+    }
+
+    func photoIDs(_ folder: URL) throws -> [String: Int64] {
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path))
+        return Dictionary(uniqueKeysWithValues: try catalog.photos().map { ($0.path, $0.id) })
+    }
+
+    @Test("first run reads everything; an unchanged rerun reads nothing and reports the same folder")
+    func unchangedRerun() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+
+        let first = try await ingest(trip)
+        #expect(first.scanned == Self.sampleFileCount)
+        #expect(first.new == Self.sampleFileCount)
+        #expect(first.errors == 1)  // IMG_0099.JPG, truncated
+        #expect(first.withGPS == SampleTripReadingTests.truth.values.filter { $0.latitude != nil }.count)
+
+        let second = try await ingest(trip)
+        #expect(second.unchanged == Self.sampleFileCount)
+        #expect(second.new == 0 && second.changed == 0 && second.removed == 0 && second.moved == 0)
+        #expect((second.withGPS, second.withoutGPS, second.skipped, second.errors)
+                == (first.withGPS, first.withoutGPS, first.skipped, first.errors))
+        #expect(second.diagnosticCount == 0)
+    }
+
+    @Test("new, changed, removed and moved files are each recognised, and moved photos keep their identity")
+    func changesAreRecognised() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let files = FileManager.default
+        _ = try await ingest(trip)
+        let before = try photoIDs(trip)
+
+        // new: a copy of a photo under a new name elsewhere (its fingerprint matches a present
+        // file, so it must not be taken for a move)
+        try files.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("copy of IMG_0031.JPG"))
+        // changed: same path, new content (a different photo's bytes)
+        let changedPath = "IMG_0032.JPG"
+        try files.removeItem(at: trip.appendingPathComponent(changedPath))
+        try files.copyItem(at: trip.appendingPathComponent("IMG_0033.JPG"), to: trip.appendingPathComponent(changedPath))
+        // removed
+        try files.removeItem(at: trip.appendingPathComponent("IMG_0034.JPG"))
+        // moved into a new folder and renamed
+        try files.createDirectory(at: trip.appendingPathComponent("Madrid"), withIntermediateDirectories: true)
+        try files.moveItem(at: trip.appendingPathComponent("IMG_0035.JPG"), to: trip.appendingPathComponent("Madrid/retiro.jpg"))
+        try files.moveItem(at: trip.appendingPathComponent("IMG_0100.HEIC"), to: trip.appendingPathComponent("Madrid/IMG_0100.HEIC"))
+
+        let summary = try await ingest(trip)
+        #expect(summary.new == 1)
+        #expect(summary.changed == 1)
+        #expect(summary.removed == 1)
+        #expect(summary.moved == 2)
+        #expect(summary.unchanged == Self.sampleFileCount - 4)
+        #expect(summary.scanned == Self.sampleFileCount)
+
+        let after = try photoIDs(trip)
+        #expect(after["Madrid/retiro.jpg"] == before["IMG_0035.JPG"])
+        #expect(after["Madrid/IMG_0100.HEIC"] == before["IMG_0100.HEIC"])
+        #expect(after[changedPath] == before[changedPath])
+        #expect(after["IMG_0034.JPG"] == nil)
+        #expect(after["copy of IMG_0031.JPG"] != nil && after["copy of IMG_0031.JPG"] != before["IMG_0031.JPG"])
+
+        // The changed file now carries the other photo's values.
+        let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path)).photos()
+        let changed = try #require(photos.first { $0.path == changedPath })
+        let source = try #require(photos.first { $0.path == "IMG_0033.JPG" })
+        #expect(changed.coordinate == source.coordinate && changed.localTime == source.localTime)
+
+        // A removed photo that comes back keeps its old identity.
+        try files.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0034.JPG"), to: trip.appendingPathComponent("IMG_0034.JPG"))
+        let returned = try await ingest(trip)
+        #expect(returned.new == 1 && returned.moved == 0)
+        #expect(try photoIDs(trip)["IMG_0034.JPG"] == before["IMG_0034.JPG"])
+    }
+
+    @Test("a second run on a busy catalog is refused with the holder's pid")
+    func busyCatalog() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let catalogPath = IngestOptions.defaultCatalogPath(for: trip.path)
+        try FileManager.default.createDirectory(atPath: (catalogPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let held = try CatalogLock(catalogPath: catalogPath)
+        await #expect(throws: GeoTripError.catalogBusy(path: catalogPath, pid: Int(getpid()))) {
+            try await ingest(trip)
+        }
+        withExtendedLifetime(held) {}
+    }
+
+    @Test("a catalog made by a newer geotrip is refused and left byte for byte as it was")
+    func newerCatalogIsRefused() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await ingest(trip)
+        let catalogPath = IngestOptions.defaultCatalogPath(for: trip.path)
+        // A future geotrip would have registered more migrations; pretend one ran.
+        let queue = try DatabaseQueue(path: catalogPath)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: catalogPath))
+
+        await #expect(throws: GeoTripError.catalogTooNew(path: catalogPath, unknownMigrations: ["v99-from-the-future"])) {
+            try await ingest(trip)
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: catalogPath))
+        #expect(after == before)
+    }
+
+    @Test("a file that is not a catalog gives a clear error, not a crash")
+    func damagedCatalog() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path = temp.url.appendingPathComponent("catalog.sqlite").path
+        try Data("this is not SQLite, just some words that are long enough".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: GeoTripError.catalogDamaged(path: path, reason: "it is not a geotrip catalog, or it is damaged")) {
+            try Catalog.open(at: path)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// The reader against exiftool, on every file of the sample trip: the values exiftool wrote
+/// (scripts/make-sample-images.py) and recorded in SampleImages/exiftool.json.
+@Suite("Reading the sample trip")
+struct SampleTripReadingTests {
+    static let truth: [String: ExiftoolRecord] = {
+        (try? ExiftoolRecord.load(TestPaths.sampleImages.appendingPathComponent("exiftool.json"))) ?? [:]
+    }()
+
+    static var photoPaths: [String] {
+        truth.values.filter(\.hasExif).map(\.path).sorted()
+    }
+
+    @Test("exiftool's record of the sample trip is present and covers the trip")
+    func truthIsPresent() {
+        #expect(Self.photoPaths.count >= 40)
+        #expect(Self.photoPaths.contains { $0.hasSuffix(".HEIC") })
+    }
+
+    @Test("every photo agrees with exiftool", arguments: photoPaths)
+    func agreesWithExiftool(path: String) throws {
+        let expected = try #require(Self.truth[path])
+        let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(path).path)
+        #expect(reading.status == .read)
+        let m = reading.metadata
+        #expect(m.coordinate?.latitude.isClose(to: expected.latitude) ?? (expected.latitude == nil))
+        #expect(m.coordinate?.longitude.isClose(to: expected.longitude) ?? (expected.longitude == nil))
+        #expect(m.altitude?.isClose(to: expected.altitude) ?? (expected.altitude == nil))
+        #expect(m.localTime?.iso8601 == expected.localTime)
+        #expect(m.offset?.description == expected.offset)
+        #expect(m.gpsTime?.iso8601 == expected.gpsTime)
+        #expect(m.make == expected.make)
+        #expect(m.model == expected.model)
+        #expect(m.orientation == expected.orientation)
+        #expect(m.width == expected.width)
+        #expect(m.height == expected.height)
+        #expect(m.thumbnail?.offset == expected.thumbnailOffset)
+        #expect(m.thumbnail?.length == expected.thumbnailLength)
+        #expect(m.diagnostics.isEmpty, "unexpected diagnostics: \(m.diagnostics)")
+    }
+
+    @Test("the thumbnail offset points at a JPEG of the stated length")
+    func thumbnailBytesAreAJPEG() throws {
+        let withThumbnail = Self.truth.values.filter { $0.thumbnailOffset != nil }
+        #expect(withThumbnail.count >= 3)
+        for record in withThumbnail {
+            let url = TestPaths.sampleImages.appendingPathComponent(record.path)
+            let thumbnail = try #require(MetadataReader().read(path: url.path).metadata.thumbnail)
+            let bytes = try Data(contentsOf: url)
+            let slice = bytes[thumbnail.offset..<(thumbnail.offset + thumbnail.length)]
+            #expect(slice.prefix(2) == Data([0xFF, 0xD8]), "\(record.path): no SOI at the thumbnail offset")
+            #expect(slice.suffix(2) == Data([0xFF, 0xD9]), "\(record.path): no EOI at the thumbnail end")
+        }
+    }
+
+    @Test("the truncated photo is an error with a sentence, not a crash")
+    func truncatedPhoto() {
+        let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent("IMG_0099.JPG").path)
+        #expect(reading.status == .unreadable)
+        #expect(reading.metadata.diagnostics.first?.contains("truncated") == true)
+    }
+
+    @Test("a text file and a PNG without EXIF are skipped with the reason")
+    func skippedFiles() {
+        let text = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent("notes.txt").path)
+        #expect(text.status == .skipped)
+        #expect(text.skipReason == "not an image format geotrip reads")
+        let png = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent("screenshot.png").path)
+        #expect(png.status == .skipped)
+        #expect(png.skipReason?.contains("eXIf") == true)
+    }
+
+    @Test("a photo with no date at all gets no made-up date")
+    func noDateInventsNothing() throws {
+        let undated = Self.truth.values.filter { $0.hasExif && $0.localTime == nil }
+        #expect(!undated.isEmpty, "the sample trip should hold a photo without any date")
+        for record in undated {
+            let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(record.path).path)
+            #expect(reading.metadata.localTime == nil)
+            #expect(reading.metadata.timeField == nil)
+        }
+    }
+
+    @Test("the time field falls back from DateTimeOriginal to DateTimeDigitized to DateTime")
+    func timeFieldFallback() {
+        var seen = Set<CaptureTimeField>()
+        for path in Self.photoPaths {
+            let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(path).path)
+            if let field = reading.metadata.timeField { seen.insert(field) }
+        }
+        #expect(seen == Set(CaptureTimeField.allCases))
+    }
+}
+
+extension Double {
+    /// Equal within 1e-7 (about a centimetre in degrees, a tenth of a millimetre in metres).
+    func isClose(to other: Double?) -> Bool {
+        guard let other else { return false }
+        return abs(self - other) < 1e-7
+    }
+}

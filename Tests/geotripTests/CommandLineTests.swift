@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+
+/// The built `geotrip` binary, end to end, on a copy of the sample trip.
+@Suite("geotrip command line", .serialized)
+struct CommandLineTests {
+    @Test("ingest --json prints one summary object with every documented field")
+    func ingestJSON() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        for key in ["scanned", "new", "changed", "unchanged", "removed", "moved", "withGPS", "withoutGPS", "skipped", "errors"] {
+            #expect(object[key] is NSNumber, "\(key) missing")
+            // An integer in the JSON text itself, not 3.0.
+            #expect(run.stdout.range(of: "\"\(key)\" : [0-9]+[,\n]", options: .regularExpression) != nil, "\(key) should be an integer")
+        }
+        #expect(object["seconds"] is NSNumber)
+        #expect(object["new"] as? Int == object["scanned"] as? Int)
+        #expect(object["errors"] as? Int == 1)
+        // stderr is not a terminal here: no progress animation, nothing at all.
+        #expect(run.stderr.isEmpty, "stderr: \(run.stderr)")
+    }
+
+    @Test("photos --json agrees with exiftool on every sample photo")
+    func photosAgreeWithExiftool() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let run = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let truth = try ExiftoolRecord.load(TestPaths.sampleImages.appendingPathComponent("exiftool.json"))
+        let byPath = Dictionary(uniqueKeysWithValues: photos.map { ($0["path"] as! String, $0) })
+
+        let expectedPhotos = truth.values.filter(\.hasExif)
+        #expect(expectedPhotos.count >= 40)
+        for record in expectedPhotos {
+            let photo = try #require(byPath[record.path], "\(record.path) missing from photos --json")
+            func number(_ key: String) -> Double? { (photo[key] as? NSNumber)?.doubleValue }
+            func text(_ key: String) -> String? { photo[key] as? String }
+            #expect(close(number("latitude"), record.latitude), "\(record.path) latitude")
+            #expect(close(number("longitude"), record.longitude), "\(record.path) longitude")
+            #expect(close(number("altitude"), record.altitude), "\(record.path) altitude")
+            #expect(text("localTime") == record.localTime, "\(record.path) localTime")
+            #expect(text("offset") == record.offset, "\(record.path) offset")
+            #expect(text("gpsTime") == record.gpsTime, "\(record.path) gpsTime")
+            let camera = [record.make, record.model].compactMap { $0 }.joined(separator: " ")
+            #expect(text("camera") == (camera.isEmpty ? nil : camera), "\(record.path) camera")
+            #expect(text("locationSource") == (record.latitude == nil ? nil : "exif"), "\(record.path) locationSource")
+            #expect(photo["diagnostics"] is [String])
+        }
+        // Every key is present, null when absent.
+        for photo in photos {
+            for key in ["path", "latitude", "longitude", "altitude", "localTime", "offset", "gpsTime", "camera", "locationSource", "diagnostics"] {
+                #expect(photo.keys.contains(key), "\(photo["path"] ?? "?") lacks \(key)")
+            }
+        }
+        // The truncated file is listed with its diagnostic; non-images are not photos.
+        #expect((byPath["IMG_0099.JPG"]?["diagnostics"] as? [String])?.isEmpty == false)
+        #expect(byPath["notes.txt"] == nil)
+    }
+
+    @Test("a missing folder is one clear sentence and a non-zero exit")
+    func missingFolder() throws {
+        let run = try CommandRun.geotrip(["ingest", "/nonexistent/trip"])
+        #expect(run.status != 0)
+        #expect(run.stderr == "geotrip: The folder /nonexistent/trip does not exist. Check the path and try again.\n")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("an unwritable catalog location says to pass --catalog")
+    func unwritableCatalog() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let blocker = temp.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--catalog", blocker.path + "/catalog.sqlite"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("cannot be written"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("--catalog"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("photos before any ingest says to run ingest first")
+    func photosWithoutCatalog() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let run = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("Run `geotrip ingest"), "stderr: \(run.stderr)")
+    }
+
+    @Test("--catalog keeps the catalog outside a read-only photo folder")
+    func catalogElsewhere() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let catalog = temp.url.appendingPathComponent("elsewhere/trip.sqlite").path
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--catalog", catalog, "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: catalog))
+        #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))
+        let run = try CommandRun.geotrip(["photos", trip.path, "--catalog", catalog, "--json"])
+        #expect(run.status == 0)
+    }
+
+    @Test("a second run while the catalog is held says so clearly")
+    func busyCatalog() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        // Hold the lock from another process, as a concurrent run would.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [trip.appendingPathComponent(".geotrip/catalog.sqlite.lock").path, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        usleep(300_000)
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("is in use by another geotrip run"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("--catalog"))
+    }
+
+    @Test("a run killed with -9 leaves a consistent catalog, and the next run finishes the job")
+    func killedRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.makeLargeTrip(in: temp, copies: 60)
+        let total = try FileManager.default.subpathsOfDirectory(atPath: trip.path).filter { $0.hasSuffix(".JPG") || $0.hasSuffix(".HEIC") }.count
+        let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
+
+        let running = try CommandRun.launch(["ingest", trip.path, "--batch-size", "20"])
+        // Wait until some batches are committed, then kill without warning.
+        var committed = 0
+        for _ in 0..<400 where committed == 0 {
+            usleep(10_000)
+            committed = (try? Self.photoRows(catalog)) ?? 0
+        }
+        running.send(SIGKILL)
+        _ = running.wait()
+
+        let afterKill = try Self.photoRows(catalog)
+        #expect(afterKill > 0)
+        #expect(try Self.integrityCheck(catalog) == "ok")
+
+        let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
+        let summary = object.compactMapValues { $0 as? Int }
+        #expect(summary["new"]! + summary["unchanged"]! == summary["scanned"]!)
+        #expect(summary["unchanged"]! >= afterKill)
+        #expect(try Self.photoRows(catalog) == summary["scanned"]!)
+        #expect(summary["withGPS"]! + summary["withoutGPS"]! + summary["errors"]! == total)
+    }
+
+    @Test("Ctrl-C stops after the current batch with exit 130, and the next run finishes")
+    func interruptedRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.makeLargeTrip(in: temp, copies: 60)
+        let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
+        let running = try CommandRun.launch(["ingest", trip.path, "--batch-size", "20"])
+        var committed = 0
+        for _ in 0..<400 where committed == 0 {
+            usleep(10_000)
+            committed = (try? Self.photoRows(catalog)) ?? 0
+        }
+        running.send(SIGINT)
+        let run = running.wait()
+        // The run may have finished before the signal arrived on a fast machine.
+        if run.status != 0 {
+            #expect(run.status == 130)
+            #expect(run.stderr.contains("Interrupted"), "stderr: \(run.stderr)")
+        }
+        #expect(try Self.integrityCheck(catalog) == "ok")
+        let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        #expect(rerun.status == 0)
+        #expect(try Self.photoRows(catalog) == (try FileManager.default.subpathsOfDirectory(atPath: trip.path)
+            .filter { !$0.hasPrefix(".") && !$0.contains("/.") }
+            .filter { var d: ObjCBool = false; _ = FileManager.default.fileExists(atPath: trip.appendingPathComponent($0).path, isDirectory: &d); return !d.boolValue }.count))
+    }
+
+    /// The sample trip copied `copies` times into numbered subfolders.
+    static func makeLargeTrip(in temp: TemporaryFolder, copies: Int) throws -> URL {
+        let trip = temp.url.appendingPathComponent("large")
+        for index in 0..<copies {
+            try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages, to: trip.appendingPathComponent(String(format: "part-%03d", index)))
+        }
+        return trip
+    }
+
+    static func photoRows(_ catalog: String) throws -> Int {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: catalog, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM photo WHERE removedAt IS NULL") ?? 0 }
+    }
+
+    static func integrityCheck(_ catalog: String) throws -> String? {
+        let queue = try DatabaseQueue(path: catalog)
+        defer { try? queue.close() }
+        return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    func close(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?): return abs(a - b) < 1e-7
+        default: return false
+        }
+    }
+}
