@@ -48,7 +48,7 @@ test: test-deps
 # Builds a few-thousand-photo folder from SampleImages, times geotrip against exiftool,
 # and times an unchanged rerun of a 10,000-photo folder. Figures go in BENCHMARKS.md.
 bench: release test-deps
-	scripts/bench.sh
+	python3 scripts/bench.py
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""geotrip's benchmark (`make bench`): the figures BENCHMARKS.md records.
+
+1. Metadata reading: a folder of about 3,000 photos made from SampleImages, read by
+   `exiftool -fast2 -n -json` (the yardstick) and by `geotrip ingest` into a fresh catalog,
+   both with a warm page cache. Prints both times and the ratio.
+2. Unchanged rerun: `geotrip ingest` on a 10,000-photo folder whose catalog is up to date.
+
+Times are wall-clock, best of several runs, on whatever else the machine is doing: compare
+the ratio within one run of this script, not the seconds across machines.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "SampleImages"
+DATA = ROOT / "bench-data"
+GEOTRIP = ROOT / ".build" / "release" / "geotrip"
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".heic", ".tif", ".png"}
+# The same fields geotrip reads, so both tools answer the same question.
+EXIFTOOL_FIELDS = [
+    "GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSAltitude", "GPSAltitudeRef",
+    "GPSDateStamp", "GPSTimeStamp", "DateTimeOriginal", "SubSecTimeOriginal", "OffsetTimeOriginal",
+    "CreateDate", "SubSecTimeDigitized", "OffsetTimeDigitized", "ModifyDate", "SubSecTime", "OffsetTime",
+    "Make", "Model", "Orientation", "ImageWidth", "ImageHeight", "ThumbnailOffset", "ThumbnailLength",
+]
+
+
+def sample_photos():
+    return sorted(p for p in SAMPLES.rglob("*") if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(SAMPLES).parts))
+
+
+def make_folder(name, count):
+    """A folder of `count` photos: the sample photos copied into numbered subfolders."""
+    folder = DATA / name
+    marker = folder / ".complete"
+    if marker.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    photos = sample_photos()
+    made = 0
+    part = 0
+    while made < count:
+        target = folder / f"day-{part:04d}"
+        target.mkdir(parents=True)
+        for photo in photos:
+            if made == count:
+                break
+            shutil.copy2(photo, target / f"{photo.stem}-{part:04d}{photo.suffix}")
+            made += 1
+        part += 1
+    marker.write_text(str(count))
+    return folder
+
+
+def warm(folder):
+    for path in folder.rglob("*"):
+        if path.is_file():
+            path.read_bytes()
+
+
+def timed(command, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def ingest_fresh(folder, catalog, runs):
+    times = []
+    for _ in range(runs):
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(str(catalog) + suffix).unlink(missing_ok=True)
+        start = time.perf_counter()
+        subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], check=True)
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=3000, help="photos in the reading benchmark")
+    parser.add_argument("--rerun-photos", type=int, default=10000, help="photos in the unchanged-rerun benchmark")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = parser.parse_args()
+    if not GEOTRIP.exists():
+        sys.exit(f"{GEOTRIP} is missing: run `swift build -c release` (or `make bench`) first")
+    if not shutil.which("exiftool"):
+        sys.exit("exiftool is missing: install libimage-exiftool-perl (make bench does)")
+    DATA.mkdir(exist_ok=True)
+    figures = {"cores": os.cpu_count()}
+
+    print(f"== Reading metadata: {args.photos} photos, warm cache ==")
+    folder = make_folder(f"read-{args.photos}", args.photos)
+    warm(folder)
+    catalog = DATA / f"read-{args.photos}.sqlite"
+    exiftool_best, exiftool_median = timed(
+        ["exiftool", "-fast2", "-n", "-json", "-r", "-q", "-q"] + [f"-{f}" for f in EXIFTOOL_FIELDS] + [folder], runs=2)
+    geotrip_best, geotrip_median = ingest_fresh(folder, catalog, runs=5)
+    ratio = exiftool_best / geotrip_best
+    print(f"exiftool -fast2 -n -json: {exiftool_best:7.3f} s  ({args.photos / exiftool_best:8.0f} photos/s)")
+    print(f"geotrip ingest (fresh):   {geotrip_best:7.3f} s  ({args.photos / geotrip_best:8.0f} photos/s), median {geotrip_median:.3f} s")
+    print(f"geotrip is {ratio:.1f}x faster than exiftool (target 30x, goal 50x)")
+    figures.update(photos=args.photos, exiftoolSeconds=exiftool_best, geotripSeconds=geotrip_best,
+                   geotripMedianSeconds=geotrip_median, ratio=ratio)
+
+    print(f"\n== Unchanged rerun: {args.rerun_photos} photos ==")
+    folder = make_folder(f"rerun-{args.rerun_photos}", args.rerun_photos)
+    catalog = DATA / f"rerun-{args.rerun_photos}.sqlite"
+    subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], check=True)
+    rerun_best, rerun_median = timed([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], runs=7)
+    print(f"unchanged rerun: best {rerun_best:.3f} s, median {rerun_median:.3f} s (target < 1 s, goal < 0.3 s)")
+    figures.update(rerunPhotos=args.rerun_photos, rerunSeconds=rerun_best, rerunMedianSeconds=rerun_median)
+
+    if args.json:
+        print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
