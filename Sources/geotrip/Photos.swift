@@ -19,7 +19,7 @@ struct Photos: AsyncParsableCommand {
         let photos: [CatalogPhoto]
         do {
             photos = try Catalog.open(at: location.catalogPath).photos()
-        } catch let error as GeoTripError {
+        } catch {
             throw Diagnostics.fail(error)
         }
         if json {

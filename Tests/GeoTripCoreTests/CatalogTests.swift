@@ -34,59 +34,134 @@ struct CatalogTests {
         var record = PhotoRecord(file: file, reading: FileReading(
             status: .read, format: .jpeg, metadata: PhotoMetadata(), skipReason: nil, fingerprint: "0"))
         try catalog.save(new: [record], updated: [])
-        #expect(throws: DatabaseError.self) { try catalog.save(new: [record], updated: []) }
+        #expect(throws: GeoTripError.self) { try catalog.save(new: [record], updated: []) }
         record.path = "b.jpg"
         record.latitude = 91
         record.longitude = 0
-        #expect(throws: DatabaseError.self) { try catalog.save(new: [record], updated: []) }
+        #expect(throws: GeoTripError.self) { try catalog.save(new: [record], updated: []) }
         record.latitude = 10
         record.longitude = nil
-        #expect(throws: DatabaseError.self) { try catalog.save(new: [record], updated: []) }
+        #expect(throws: GeoTripError.self) { try catalog.save(new: [record], updated: []) }
         #expect(try catalog.photos().map(\.path) == ["a.jpg"])
     }
 }
 
 @Suite("Read plan")
 struct ReadPlanTests {
-    func known(_ id: Int64, size: Int64 = 10, fingerprint: String, removed: Bool = false) -> CatalogedFile {
-        CatalogedFile(id: id, fileSize: size, modifiedNanos: 5, fingerprint: fingerprint, removed: removed)
+    func row(_ id: Int64, _ path: String, size: Int64 = 10, fingerprint: String, removed: Bool = false,
+             status: FileReading.Status = .read, version: Int = MetadataReader.version) -> CatalogedFile {
+        CatalogedFile(id: id, path: path, fileSize: size, modifiedNanos: 5, fingerprint: fingerprint,
+                      status: status, readerVersion: version, removed: removed)
     }
 
     func file(_ path: String, size: Int64 = 10) -> ScannedFile {
         ScannedFile(relativePath: path, size: size, modifiedNanos: 5)
     }
 
-    @Test("unchanged files are not read; changed, new and returning files are")
+    /// Runs a whole plan: `contents` gives each on-disk file's fingerprint. Returns the row each
+    /// path ends up with (nil: a new row) and the rows marked removed.
+    func settle(_ files: [ScannedFile], _ known: [CatalogedFile], contents: [String: String])
+        -> (rows: [String: ReadPlan.Resolution], removed: [Int64], unchanged: Int) {
+        var plan = ReadPlan(files: files, known: known, readerVersion: MetadataReader.version)
+        var rows: [String: ReadPlan.Resolution] = [:]
+        for planned in plan.knownReads {
+            if let resolution = plan.admitKnown(planned, fingerprint: contents[planned.file.relativePath]!) {
+                rows[planned.file.relativePath] = resolution
+            }
+        }
+        for planned in plan.newReads {
+            rows[planned.file.relativePath] = plan.resolveNew(planned, fingerprint: contents[planned.file.relativePath]!)
+        }
+        for (planned, resolution) in plan.resolveDeferred() { rows[planned.file.relativePath] = resolution }
+        return (rows, plan.stillMissing, plan.unchangedCount)
+    }
+
+    @Test("unchanged files are not read; changed, new, returning and unreadable files are")
     func whatIsRead() {
         let plan = ReadPlan(
-            files: [file("same.jpg"), file("grown.jpg", size: 11), file("new.jpg"), file("back.jpg")],
-            known: ["same.jpg": known(1, fingerprint: "a"), "grown.jpg": known(2, fingerprint: "b"),
-                    "back.jpg": known(3, fingerprint: "c", removed: true)])
+            files: [file("same.jpg"), file("grown.jpg", size: 11), file("new.jpg"), file("back.jpg"),
+                    file("broken.jpg"), file("old-reader.jpg")],
+            known: [row(1, "same.jpg", fingerprint: "a"), row(2, "grown.jpg", fingerprint: "b"),
+                    row(3, "back.jpg", fingerprint: "c", removed: true), row(4, "broken.jpg", fingerprint: "", status: .unreadable),
+                    row(5, "old-reader.jpg", fingerprint: "e", version: MetadataReader.version - 1)],
+            readerVersion: MetadataReader.version)
         #expect(plan.unchangedCount == 1)
-        #expect(plan.reads.map(\.file.relativePath).sorted() == ["back.jpg", "grown.jpg", "new.jpg"])
+        #expect(plan.knownReads.map(\.file.relativePath).sorted() == ["back.jpg", "broken.jpg", "grown.jpg", "old-reader.jpg"])
+        #expect(plan.knownReads.filter(\.statChanged).map(\.file.relativePath).sorted() == ["back.jpg", "grown.jpg"])
+        #expect(plan.newReads.map(\.file.relativePath) == ["new.jpg"])
         #expect(plan.stillMissing.isEmpty)
     }
 
-    @Test("a new path with a departed file's fingerprint is that file moved; each departed file moves once")
-    func moves() {
-        var plan = ReadPlan(
-            files: [file("x/one.jpg"), file("x/two.jpg"), file("x/three.jpg")],
-            known: ["one.jpg": known(1, fingerprint: "dup"), "two.jpg": known(2, fingerprint: "dup"),
-                    "old.jpg": known(7, fingerprint: "gone", removed: true), "lost.jpg": known(9, fingerprint: "lost")])
-        let reads = Dictionary(uniqueKeysWithValues: plan.reads.map { ($0.file.relativePath, $0) })
-        let first = plan.resolve(reads["x/one.jpg"]!, fingerprint: "dup")
-        let second = plan.resolve(reads["x/two.jpg"]!, fingerprint: "dup")
-        let third = plan.resolve(reads["x/three.jpg"]!, fingerprint: "dup")
-        let movedIDs = [first, second].compactMap { if case .update(let id, .moved) = $0 { id } else { nil } }
-        #expect(Set(movedIDs) == [1, 2])
-        #expect(third == .insert)
-        #expect(plan.stillMissing == [9])  // old.jpg was already removed; lost.jpg has gone now
+    @Test("a chain of renames onto known paths keeps every photo's identity")
+    func renameChain() {
+        // IMG_1 deleted, IMG_2 -> IMG_1, IMG_3 -> IMG_2
+        // (sizes follow content: a rename keeps a file's size and modification time)
+        let result = settle([file("IMG_1", size: 2), file("IMG_2", size: 3)],
+                            [row(1, "IMG_1", size: 1, fingerprint: "f1"), row(2, "IMG_2", size: 2, fingerprint: "f2"),
+                             row(3, "IMG_3", size: 3, fingerprint: "f3")],
+                            contents: ["IMG_1": "f2", "IMG_2": "f3"])
+        #expect(result.rows["IMG_1"] == .init(id: 2, outcome: .moved))
+        #expect(result.rows["IMG_2"] == .init(id: 3, outcome: .moved))
+        #expect(result.removed == [1])
     }
 
-    @Test("a file removed in an earlier run is recognised when it reappears elsewhere")
-    func moveOfRemovedFile() {
-        var plan = ReadPlan(files: [file("new-name.jpg")], known: ["old.jpg": known(7, fingerprint: "f", removed: true)])
-        #expect(plan.resolve(plan.reads[0], fingerprint: "f") == .update(id: 7, outcome: .moved))
+    @Test("two swapped file names swap identities")
+    func swap() {
+        let result = settle([file("a.jpg", size: 2), file("b.jpg", size: 1)],
+                            [row(1, "a.jpg", size: 1, fingerprint: "fa"), row(2, "b.jpg", size: 2, fingerprint: "fb")],
+                            contents: ["a.jpg": "fb", "b.jpg": "fa"])
+        #expect(result.rows["a.jpg"] == .init(id: 2, outcome: .moved))
+        #expect(result.rows["b.jpg"] == .init(id: 1, outcome: .moved))
+        #expect(result.removed.isEmpty)
+    }
+
+    @Test("a photo edited in place keeps its identity; a removed row is not revived by other content")
+    func editedAndReplaced() {
+        let result = settle([file("edited.jpg", size: 12), file("reused.jpg")],
+                            [row(1, "edited.jpg", fingerprint: "before"), row(2, "reused.jpg", fingerprint: "old", removed: true)],
+                            contents: ["edited.jpg": "after", "reused.jpg": "unrelated"])
+        #expect(result.rows["edited.jpg"] == .init(id: 1, outcome: .changed))
+        #expect(result.rows["reused.jpg"] == .init(id: nil, outcome: .new))
+        #expect(result.removed.isEmpty)
+    }
+
+    @Test("a photo moved away from a path whose new content is unrelated is found at its new path")
+    func movedAwayAndReplaced() {
+        let result = settle([file("a.jpg", size: 99), file("elsewhere/a.jpg")],
+                            [row(1, "a.jpg", fingerprint: "fa")],
+                            contents: ["a.jpg": "other", "elsewhere/a.jpg": "fa"])
+        #expect(result.rows["elsewhere/a.jpg"] == .init(id: 1, outcome: .moved))
+        #expect(result.rows["a.jpg"] == .init(id: nil, outcome: .new))
+        #expect(result.removed.isEmpty)
+    }
+
+    @Test("duplicates: each departed row moves once, the same file name first; copies are new")
+    func duplicates() {
+        let result = settle([file("x/two.jpg"), file("x/one.jpg"), file("x/three.jpg")],
+                            [row(1, "one.jpg", fingerprint: "dup"), row(2, "two.jpg", fingerprint: "dup"),
+                             row(7, "old.jpg", fingerprint: "gone", removed: true), row(9, "lost.jpg", fingerprint: "lost")],
+                            contents: ["x/one.jpg": "dup", "x/two.jpg": "dup", "x/three.jpg": "dup"])
+        #expect(result.rows["x/one.jpg"] == .init(id: 1, outcome: .moved))
+        #expect(result.rows["x/two.jpg"] == .init(id: 2, outcome: .moved))
+        #expect(result.rows["x/three.jpg"] == .init(id: nil, outcome: .new))
+        #expect(result.removed == [9])
+    }
+
+    @Test("files that could not be read match nothing")
+    func emptyFingerprintsNeverMatch() {
+        let result = settle([file("new.jpg")], [row(1, "gone.jpg", fingerprint: "", status: .unreadable)], contents: ["new.jpg": ""])
+        #expect(result.rows["new.jpg"] == .init(id: nil, outcome: .new))
+        #expect(result.removed == [1])
+    }
+
+    @Test("paths are compared byte for byte: NFC and NFD spellings are two files")
+    func unicodeNormalisation() {
+        let nfc = "caf\u{E9}.jpg", nfd = "cafe\u{301}.jpg"
+        #expect(nfc == nfd)  // Swift's String equality, which the plan must not use
+        let plan = ReadPlan(files: [file(nfc), file(nfd)], known: [row(1, nfc, fingerprint: "a")],
+                            readerVersion: MetadataReader.version)
+        #expect(plan.unchangedCount == 1)
+        #expect(plan.newReads.map { Array($0.file.relativePath.utf8) } == [Array(nfd.utf8)])
     }
 }
 
@@ -108,9 +183,16 @@ struct DateTextTests {
 
     @Test("sub-second digits are a decimal fraction", arguments: [
         ("5", 500), ("05", 50), ("123", 123), ("123456", 123), ("000", 0),
+        ("9999999999999999999999999", 999),
     ])
     func subSeconds(text: String, milliseconds: Int) {
         #expect(DateText.parseSubSecond(text) == milliseconds)
+    }
+
+    @Test("digit runs too long for an Int are refused, not trapped on")
+    func overlongDigits() {
+        #expect(ASCIIDigits.parse(Array("99999999999999999999".utf8)) == nil)
+        #expect(ASCIIDigits.parse(Array("9223372036854775807".utf8)) == Int.max)
     }
 
     @Test("offsets outside -12:00...+14:00 or badly formed are refused", arguments: [

@@ -24,7 +24,8 @@ struct IncrementalIngestTests {
 
     func photoIDs(_ folder: URL) throws -> [String: Int64] {
         let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path))
-        return Dictionary(uniqueKeysWithValues: try catalog.photos().map { ($0.path, $0.id) })
+        // Keyed by String, which merges NFC and NFD spellings; tests look up plain ASCII names.
+        return Dictionary(try catalog.photos().map { ($0.path, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Test("first run reads everything; an unchanged rerun reads nothing and reports the same folder")
@@ -44,7 +45,8 @@ struct IncrementalIngestTests {
         #expect(second.new == 0 && second.changed == 0 && second.removed == 0 && second.moved == 0)
         #expect((second.withGPS, second.withoutGPS, second.skipped, second.errors)
                 == (first.withGPS, first.withoutGPS, first.skipped, first.errors))
-        #expect(second.diagnosticCount == 0)
+        // Only the truncated photo is read again (unreadable files are retried every run).
+        #expect(second.diagnosticCount == 1)
     }
 
     @Test("new, changed, removed and moved files are each recognised, and moved photos keep their identity")
@@ -96,6 +98,64 @@ struct IncrementalIngestTests {
         let returned = try await ingest(trip)
         #expect(returned.new == 1 && returned.moved == 0)
         #expect(try photoIDs(trip)["IMG_0034.JPG"] == before["IMG_0034.JPG"])
+    }
+
+    @Test("renames that swap two names, and names in NFC and NFD, survive reruns on real files")
+    func swapsAndUnicodeNames() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let files = FileManager.default
+        let nfc = trip.appendingPathComponent("caf\u{E9}.jpg"), nfd = trip.appendingPathComponent("cafe\u{301}.jpg")
+        try files.copyItem(at: trip.appendingPathComponent("IMG_0036.JPG"), to: nfc)
+        try files.copyItem(at: trip.appendingPathComponent("IMG_0037.JPG"), to: nfd)
+        let first = try await ingest(trip)
+        #expect(first.new == Self.sampleFileCount + 2)
+        let before = try photoIDs(trip)
+
+        // Swap two photos' names through a third name.
+        let a = trip.appendingPathComponent("IMG_0038.JPG"), b = trip.appendingPathComponent("IMG_0039.JPG")
+        let parked = trip.appendingPathComponent("parked")
+        try files.moveItem(at: a, to: parked)
+        try files.moveItem(at: b, to: a)
+        try files.moveItem(at: parked, to: b)
+        // Touch both Unicode spellings, so both are read again.
+        for url in [nfc, nfd] { try files.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path) }
+
+        let second = try await ingest(trip)
+        #expect(second.moved == 2)
+        #expect(second.changed == 2)
+        #expect(second.new == 0 && second.removed == 0)
+        let after = try photoIDs(trip)
+        #expect(after["IMG_0038.JPG"] == before["IMG_0039.JPG"])
+        #expect(after["IMG_0039.JPG"] == before["IMG_0038.JPG"])
+    }
+
+    @Test("a file name that is not UTF-8 and a far-future modification time are read like any other")
+    func awkwardFiles() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // "café.jpg" in Latin-1, as old Windows zips write it.
+        let latin1 = Array(trip.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        let source = try Data(contentsOf: trip.appendingPathComponent("IMG_0031.JPG"))
+        let descriptor = open(latin1.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        #expect(descriptor >= 0)
+        _ = source.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        // A modification time in the year 2603, past what nanoseconds since 1970 fit in 64 bits.
+        let future = trip.appendingPathComponent("IMG_0032.JPG").path
+        var times = [timespec(tv_sec: 20_000_000_000, tv_nsec: 0), timespec(tv_sec: 20_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, future, &times, 0) == 0)
+
+        let first = try await ingest(trip)
+        #expect(first.scanned == Self.sampleFileCount + 1)
+        #expect(first.diagnostics.allSatisfy { !$0.message.contains("could not") })
+        let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path)).photos()
+        let escaped = try #require(photos.first { $0.path == "caf%E9.jpg" })
+        #expect(escaped.coordinate != nil)
+        let second = try await ingest(trip)
+        #expect(second.unchanged == Self.sampleFileCount + 1)
     }
 
     @Test("a second run on a busy catalog is refused with the holder's pid")

@@ -65,12 +65,13 @@ public struct Catalog: Sendable {
         }
     }
 
-    private static func classify(_ error: any Error, path: String) -> GeoTripError {
+    static func classify(_ error: any Error, path: String) -> GeoTripError {
+        if let error = error as? GeoTripError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 return .catalogDamaged(path: path, reason: "it is not a geotrip catalog, or it is damaged")
-            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:
+            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
                 return .catalogUnwritable(path: path, reason: error.message ?? "\(error.resultCode)")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .catalogBusy(path: path, pid: nil)
@@ -92,12 +93,15 @@ public struct Catalog: Sendable {
 
 // MARK: - What the ingest needs
 
-/// The catalog's view of one file, enough to tell whether it changed.
+/// The catalog's view of one file, enough to tell whether it changed and whose it is.
 struct CatalogedFile: Sendable {
     var id: Int64
+    var path: String
     var fileSize: Int64
     var modifiedNanos: Int64
     var fingerprint: String
+    var status: FileReading.Status
+    var readerVersion: Int
     var removed: Bool
 }
 
@@ -107,72 +111,106 @@ struct CatalogCounts: Sendable, Equatable {
     var withoutGPS = 0
     var unreadable = 0
     var skipped = 0
-    var total: Int { withGPS + withoutGPS + unreadable + skipped }
 }
 
 extension Catalog {
-    /// Every file the catalog knows, by relative path, removed ones included.
-    func filesByPath() throws -> [String: CatalogedFile] {
-        try database.read { db in
-            var index: [String: CatalogedFile] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, modifiedNanos, fingerprint, removedAt IS NOT NULL FROM photo")
-            while let row = try rows.next() {
-                index[row[1]] = CatalogedFile(id: row[0], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4], removed: row[5])
+    /// Runs `body`, turning any database error into a `GeoTripError` that says what to do.
+    private func attempt<T>(_ body: () throws -> T) throws(GeoTripError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Every row of the catalog, removed ones included.
+    func files() throws(GeoTripError) -> [CatalogedFile] {
+        try attempt {
+            try database.read { db in
+                var files: [CatalogedFile] = []
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion, removedAt IS NOT NULL
+                    FROM photo
+                    """)
+                while let row = try rows.next() {
+                    files.append(CatalogedFile(
+                        id: row[0], path: row[1], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4],
+                        status: row[5], readerVersion: row[6], removed: row[7]))
+                }
+                return files
             }
-            return index
         }
     }
 
-    /// Inserts new files and updates known ones (changed, moved or back again) in one transaction.
-    func save(new: [PhotoRecord], updated: [PhotoRecord]) throws {
-        try database.write { db in
-            for var record in new { try record.insert(db) }
-            for record in updated { try record.update(db) }
-        }
+    /// Inserts new files and updates known ones whose path is free, in one transaction.
+    func save(new: [PhotoRecord], updated: [PhotoRecord]) throws(GeoTripError) {
+        try finish(new: new, updated: updated, removing: [], at: Date())
     }
 
-    /// Marks files that are no longer in the folder. They keep their rows (and so their identity
-    /// and anything later stages hang on them) in case they come back.
-    func markRemoved(ids: [Int64], at time: Date) throws {
-        guard !ids.isEmpty else { return }
+    /// The last transaction of a run: marks files that left the folder as removed (their rows,
+    /// and so their identity, stay in case they come back), moves the remaining rows into place
+    /// and inserts new ones. Paths are first cleared for every updated row, so rows can trade
+    /// places (a swap of two file names) without breaking uniqueness in between.
+    func finish(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date) throws(GeoTripError) {
+        guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty else { return }
         let stamp = ISO8601DateFormatter().string(from: time)
-        try database.write { db in
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-                try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
-                    .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
+        try attempt {
+            try database.write { db in
+                for chunk in removedIDs.chunked(500) {
+                    try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
+                        .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
+                }
+                for chunk in updated.compactMap(\.id).chunked(500) {
+                    try db.execute(
+                        sql: "UPDATE photo SET path = char(0) || id WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                        arguments: StatementArguments(chunk))
+                }
+                for record in updated { try record.update(db) }
+                for var record in new { try record.insert(db) }
             }
         }
     }
 
     /// Counts over the files present in the folder.
-    func counts() throws -> CatalogCounts {
-        try database.read { db in
-            var counts = CatalogCounts()
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT status, latitude IS NOT NULL, COUNT(*) FROM photo WHERE removedAt IS NULL GROUP BY 1, 2
-                """)
-            while let row = try rows.next() {
-                let count: Int = row[2]
-                switch (row[0] as String, row[1] as Bool) {
-                case ("read", true): counts.withGPS += count
-                case ("read", false): counts.withoutGPS += count
-                case ("unreadable", _): counts.unreadable += count
-                default: counts.skipped += count
+    func counts() throws(GeoTripError) -> CatalogCounts {
+        try attempt {
+            try database.read { db in
+                var counts = CatalogCounts()
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT status, latitude IS NOT NULL, COUNT(*) FROM photo WHERE removedAt IS NULL GROUP BY 1, 2
+                    """)
+                while let row = try rows.next() {
+                    let count: Int = row[2]
+                    switch (row[0] as String, row[1] as Bool) {
+                    case ("read", true): counts.withGPS += count
+                    case ("read", false): counts.withoutGPS += count
+                    case ("unreadable", _): counts.unreadable += count
+                    default: counts.skipped += count
+                    }
                 }
+                return counts
             }
-            return counts
         }
     }
 
     /// The photos present in the folder (read or unreadable; skipped files are not photos),
     /// ordered by path.
-    public func photos() throws -> [CatalogPhoto] {
-        try database.read { db in
-            try PhotoRecord
-                .filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
-                .order(PhotoRecord.Columns.path)
-                .fetchAll(db)
-                .map(CatalogPhoto.init)
+    public func photos() throws(GeoTripError) -> [CatalogPhoto] {
+        try attempt {
+            try database.read { db in
+                try PhotoRecord
+                    .filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
+                    .order(PhotoRecord.Columns.path)
+                    .fetchAll(db)
+                    .map(CatalogPhoto.init)
+            }
         }
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

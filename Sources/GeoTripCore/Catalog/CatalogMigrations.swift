@@ -9,7 +9,9 @@ enum CatalogMigrations {
         migrator.registerMigration("v1-photos") { db in
             try db.create(table: "photo") { t in
                 t.autoIncrementedPrimaryKey("id")
-                t.column("path", .text).notNull().unique()
+                // Unique among present files only (index below): a removed file keeps its row,
+                // and its old path may be taken by another photo.
+                t.column("path", .text).notNull()
                 t.column("fileSize", .integer).notNull()
                 t.column("modifiedNanos", .integer).notNull()
                 t.column("fingerprint", .text).notNull().indexed()
@@ -32,9 +34,14 @@ enum CatalogMigrations {
                 t.column("thumbnailOffset", .integer)
                 t.column("thumbnailLength", .integer)
                 t.column("diagnostics", .jsonText).notNull().defaults(to: "[]")
+                // Which MetadataReader.version read the file; older readings are read again.
+                t.column("readerVersion", .integer).notNull()
                 t.column("removedAt", .text)
                 t.check(sql: "(latitude IS NULL) = (longitude IS NULL)")
             }
+            try db.create(index: "photo_present_path", on: "photo", columns: ["path"], options: .unique,
+                          condition: Column("removedAt") == nil)
+            try db.create(index: "photo_path", on: "photo", columns: ["path"])
         }
         return migrator
     }

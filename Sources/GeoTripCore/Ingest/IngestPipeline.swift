@@ -67,83 +67,69 @@ public struct IngestPipeline: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog.open(at: options.catalogPath)
 
+        // [1/3] Scan
         progress.report(IngestProgress(stage: .scan, done: 0, total: nil))
         let (files, scanProblems) = try scanner.scan()
         logger.debug("scanned \(files.count) files in \(ContinuousClock.now - started)")
-
-        var plan = try ReadPlan(files: files, known: catalog.filesByPath())
+        var plan = ReadPlan(files: files, known: try catalog.files(), readerVersion: MetadataReader.version)
         var summary = IngestSummary()
         summary.scanned = files.count
         summary.unchanged = plan.unchangedCount
         summary.catalog = options.catalogPath
         var diagnostics = scanProblems.map { PhotoDiagnostic(path: options.folder, message: $0) }
 
-        progress.report(IngestProgress(stage: .read, done: 0, total: plan.reads.count))
-        var pendingNew: [PhotoRecord] = []
-        var pendingUpdated: [PhotoRecord] = []
-        var saved = 0
-        func flush() throws {
-            guard !pendingNew.isEmpty || !pendingUpdated.isEmpty else { return }
-            try catalog.save(new: pendingNew, updated: pendingUpdated)
-            saved += pendingNew.count + pendingUpdated.count
-            pendingNew.removeAll(keepingCapacity: true)
-            pendingUpdated.removeAll(keepingCapacity: true)
-        }
-
+        // [2/3] Read, known paths first: a known path whose content changed may have given its
+        // row up to a new path, and new paths can only claim rows once that is known.
+        let total = plan.knownReads.count + plan.newReads.count
         var done = 0
-        let root = options.folder
-        let reader = self.reader
-        let chunks = stride(from: 0, to: plan.reads.count, by: Self.filesPerTask).map {
-            Array(plan.reads[$0..<min($0 + Self.filesPerTask, plan.reads.count)])
+        var batch = RecordBatch()
+        var deferred: [PathKey: PhotoRecord] = [:]
+        func record(_ planned: PlannedRead, _ reading: FileReading) -> PhotoRecord {
+            if reading.status != .skipped {
+                diagnostics += reading.metadata.diagnostics.map { PhotoDiagnostic(path: planned.file.relativePath, message: $0) }
+            }
+            return PhotoRecord(file: planned.file, reading: reading)
         }
-        var interrupted = false
-        try await withThrowingTaskGroup(of: [(PlannedRead, FileReading)].self) { group in
-            var nextChunk = 0
-            func startNext() {
-                guard nextChunk < chunks.count else { return }
-                let chunk = chunks[nextChunk]
-                nextChunk += 1
-                group.addTask {
-                    chunk.map { planned in (planned, reader.read(path: root + "/" + planned.file.relativePath)) }
+        func afterChunk(_ count: Int) throws {
+            done += count
+            progress.report(IngestProgress(stage: .read, done: done, total: total))
+            if batch.count >= options.batchSize { try catalog.save(new: batch.new, updated: batch.updated); batch = RecordBatch() }
+        }
+        progress.report(IngestProgress(stage: .read, done: 0, total: total))
+        var completed = try await read(plan.knownReads) { results in
+            for (planned, reading) in results {
+                let photo = record(planned, reading)
+                if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint) {
+                    batch.add(photo, resolution, statChanged: planned.statChanged, to: &summary)
+                } else {
+                    deferred[PathKey(planned.file.relativePath)] = photo
                 }
             }
-            for _ in 0..<options.concurrency * 2 { startNext() }
-            while let results = try await group.next() {
+            try afterChunk(results.count)
+        }
+        if completed {
+            completed = try await read(plan.newReads) { results in
                 for (planned, reading) in results {
-                    var record = PhotoRecord(file: planned.file, reading: reading)
-                    switch plan.resolve(planned, fingerprint: reading.fingerprint) {
-                    case .update(let id, let outcome):
-                        record.id = id
-                        pendingUpdated.append(record)
-                        switch outcome {
-                        case .changed: summary.changed += 1
-                        case .returned: summary.new += 1
-                        case .moved: summary.moved += 1
-                        }
-                    case .insert:
-                        pendingNew.append(record)
-                        summary.new += 1
-                    }
-                    let problems = reading.status == .skipped ? [] : reading.metadata.diagnostics
-                    diagnostics += problems.map { PhotoDiagnostic(path: planned.file.relativePath, message: $0) }
+                    let resolution = plan.resolveNew(planned, fingerprint: reading.fingerprint)
+                    batch.add(record(planned, reading), resolution, statChanged: true, to: &summary)
                 }
-                done += results.count
-                progress.report(IngestProgress(stage: .read, done: done, total: plan.reads.count))
-                if pendingNew.count + pendingUpdated.count >= options.batchSize { try flush() }
-                if Task.isCancelled {
-                    interrupted = true
-                    group.cancelAll()
-                    break
-                }
-                startNext()
+                try afterChunk(results.count)
             }
         }
-        try flush()
-        if interrupted { throw GeoTripError.interrupted(savedPhotos: saved) }
+        guard completed else {
+            try catalog.save(new: batch.new, updated: batch.updated)
+            throw GeoTripError.interrupted(savedPhotos: done - deferred.count)
+        }
 
+        // [3/3] Finish: settle the known paths whose content changed, retire what left the
+        // folder, all in the one last transaction.
         progress.report(IngestProgress(stage: .finish, done: 0, total: nil))
+        for (planned, resolution) in plan.resolveDeferred() {
+            guard let photo = deferred[PathKey(planned.file.relativePath)] else { continue }
+            batch.add(photo, resolution, statChanged: planned.statChanged, to: &summary)
+        }
         let gone = plan.stillMissing
-        try catalog.markRemoved(ids: gone, at: Date())
+        try catalog.finish(new: batch.new, updated: batch.updated, removing: gone, at: Date())
         summary.removed = gone.count
 
         let counts = try catalog.counts()
@@ -158,6 +144,38 @@ public struct IngestPipeline: Sendable {
         return summary
     }
 
+    /// Reads `planned` on all cores, in chunks, and hands each chunk's readings to `handle` on
+    /// the calling task (so the handler needs no locking). Returns false when cancelled.
+    private func read(
+        _ planned: [PlannedRead],
+        handle: ([(PlannedRead, FileReading)]) throws -> Void
+    ) async throws -> Bool {
+        let root = Array(options.folder.utf8) + [UInt8(ascii: "/")]
+        let reader = self.reader
+        let chunks = planned.chunked(Self.filesPerTask).map(Array.init)
+        return try await withThrowingTaskGroup(of: [(PlannedRead, FileReading)].self) { group in
+            var next = 0
+            func startNext() {
+                guard next < chunks.count else { return }
+                let chunk = chunks[next]
+                next += 1
+                group.addTask {
+                    chunk.map { planned in (planned, reader.read(pathBytes: root + planned.file.pathBytes)) }
+                }
+            }
+            for _ in 0..<options.concurrency * 2 { startNext() }
+            while let results = try await group.next() {
+                try handle(results)
+                if Task.isCancelled {
+                    group.cancelAll()
+                    return false
+                }
+                startNext()
+            }
+            return true
+        }
+    }
+
     /// The catalog's own files, when `--catalog` put them inside the trip folder.
     private func catalogFilesInsideFolder() -> Set<String> {
         let folder = URL(fileURLWithPath: options.folder).standardizedFileURL.path
@@ -165,6 +183,26 @@ public struct IngestPipeline: Sendable {
         guard catalog.hasPrefix(folder + "/") else { return [] }
         let relative = String(catalog.dropFirst(folder.count + 1))
         return [relative, relative + "-wal", relative + "-shm", relative + ".lock"]
+    }
+}
+
+/// Records waiting for the next catalog transaction.
+struct RecordBatch {
+    var new: [PhotoRecord] = []
+    var updated: [PhotoRecord] = []
+    var count: Int { new.count + updated.count }
+
+    /// Adds `record` as `resolution` says, and counts it in `summary`.
+    mutating func add(_ record: PhotoRecord, _ resolution: ReadPlan.Resolution, statChanged: Bool, to summary: inout IngestSummary) {
+        var record = record
+        record.id = resolution.id
+        if resolution.id == nil { new.append(record) } else { updated.append(record) }
+        switch resolution.outcome {
+        case .changed where !statChanged: summary.unchanged += 1
+        case .changed: summary.changed += 1
+        case .returned, .new: summary.new += 1
+        case .moved: summary.moved += 1
+        }
     }
 }
 

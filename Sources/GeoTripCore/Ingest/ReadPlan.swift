@@ -1,62 +1,161 @@
-/// A file the ingest has to read, and what the catalog already knew at its path.
+/// A file the ingest reads, and the catalog row at its path if there is one.
 struct PlannedRead: Sendable {
     var file: ScannedFile
-    /// The catalog row at this path: changed, or back after having been removed.
-    var existing: (id: Int64, removed: Bool)?
+    /// The row at this path: the present one, else the latest removed one.
+    var existing: CatalogedFile?
+    /// False when the file is re-read although its size and modification time did not change
+    /// (a photo that could not be read last time, or one read by an older reader).
+    var statChanged: Bool
 }
 
-/// Decides, from the scan and the catalog, which files to read and what each reading means.
+/// Decides, from the scan and the catalog, which files to read and which catalog row each
+/// reading belongs to, so that a photo keeps its identity however it was moved or renamed.
 ///
-/// A file whose size and modification time match the catalog is not read. A file at a new path
-/// whose fingerprint matches a file that has left the folder (in this run or earlier) is the
-/// same photo moved or renamed: it keeps its row and identity.
+/// Identity follows content (the fingerprint) where content says something, and the path
+/// otherwise:
+/// 1. A file whose size and modification time match its row is not read.
+/// 2. A reading at a known path with the row's fingerprint is that row (changed, or back).
+/// 3. Any other reading takes a row whose content has left its place (its path is gone, or
+///    another file now sits there) and whose fingerprint matches: the photo was moved there.
+///    Swaps and chains of renames resolve this way.
+/// 4. A present row whose path now holds unmatched content keeps the path: the photo was
+///    edited in place (rotated, retagged). A removed row is never revived by other content.
+/// 5. Anything left is a new photo; present rows whose content went nowhere are removed.
+///
+/// Readings at known paths are resolved last (`resolveDeferred`), once every new path has
+/// had its chance to claim a row, because only then is it known which rows were displaced.
 struct ReadPlan {
-    /// What a reading turns into in the catalog.
-    enum Resolution: Equatable {
-        enum Outcome { case changed, returned, moved }
-        case update(id: Int64, outcome: Outcome)
-        case insert
+    /// What a reading turns into.
+    enum Outcome: Equatable { case changed, returned, moved, new }
+
+    /// The row a reading belongs to (`id` nil: a new row) and why.
+    struct Resolution: Equatable {
+        var id: Int64?
+        var outcome: Outcome
     }
 
-    private(set) var reads: [PlannedRead] = []
+    /// Files at paths the catalog knows; read first.
+    private(set) var knownReads: [PlannedRead] = []
+    /// Files at paths the catalog has never seen.
+    private(set) var newReads: [PlannedRead] = []
     private(set) var unchangedCount = 0
-    /// Rows whose file is gone, by fingerprint: candidates for a move.
-    private var departed: [String: [Int64]] = [:]
-    /// Rows present at the last run whose file is now gone, not (yet) explained by a move.
-    private var missing: Set<Int64> = []
 
-    init(files: [ScannedFile], known: [String: CatalogedFile]) {
-        var seen = Set<String>()
-        seen.reserveCapacity(files.count)
+    /// Rows whose content may have moved, by fingerprint.
+    private var candidates: [String: [CatalogedFile]] = [:]
+    /// Present rows that lose their place unless something claims them.
+    private var homeless: Set<Int64> = []
+    private var claimed: Set<Int64> = []
+    private var deferred: [(PlannedRead, String)] = []
+
+    init(files: [ScannedFile], known: [CatalogedFile], readerVersion: Int) {
+        var byPath: [PathKey: CatalogedFile] = [:]
+        var displacedByPath: [CatalogedFile] = []
+        byPath.reserveCapacity(known.count)
+        for row in known {
+            let key = PathKey(row.path)
+            guard let other = byPath[key] else { byPath[key] = row; continue }
+            // One present row per path (the catalog enforces it); removed ones may share it.
+            let keep = (!row.removed && other.removed) || (row.removed == other.removed && row.id > other.id)
+            byPath[key] = keep ? row : other
+            displacedByPath.append(keep ? other : row)
+        }
+        var seen = Set<PathKey>(minimumCapacity: files.count)
         for file in files {
-            seen.insert(file.relativePath)
-            if let entry = known[file.relativePath] {
-                if !entry.removed && entry.fileSize == file.size && entry.modifiedNanos == file.modifiedNanos {
-                    unchangedCount += 1
-                } else {
-                    reads.append(PlannedRead(file: file, existing: (entry.id, entry.removed)))
-                }
+            let key = PathKey(file.relativePath)
+            seen.insert(key)
+            guard let row = byPath[key] else {
+                newReads.append(PlannedRead(file: file, existing: nil, statChanged: true))
+                continue
+            }
+            let statChanged = row.removed || row.fileSize != file.size || row.modifiedNanos != file.modifiedNanos
+            if statChanged || row.status == .unreadable || row.readerVersion < readerVersion {
+                knownReads.append(PlannedRead(file: file, existing: row, statChanged: statChanged))
             } else {
-                reads.append(PlannedRead(file: file, existing: nil))
+                unchangedCount += 1
             }
         }
-        for (path, entry) in known where !seen.contains(path) {
-            departed[entry.fingerprint, default: []].append(entry.id)
-            if !entry.removed { missing.insert(entry.id) }
+        for (key, row) in byPath where !seen.contains(key) {
+            addCandidate(row)
+            if !row.removed { homeless.insert(row.id) }
         }
+        for row in displacedByPath { addCandidate(row) }
     }
 
-    /// What to do with the reading of `planned`, whose content has `fingerprint`.
-    mutating func resolve(_ planned: PlannedRead, fingerprint: String) -> Resolution {
-        if let existing = planned.existing {
-            return .update(id: existing.id, outcome: existing.removed ? .returned : .changed)
-        }
-        guard var candidates = departed[fingerprint], let id = candidates.popLast() else { return .insert }
-        departed[fingerprint] = candidates
-        missing.remove(id)
-        return .update(id: id, outcome: .moved)
+    private mutating func addCandidate(_ row: CatalogedFile) {
+        guard !row.fingerprint.isEmpty else { return }  // nothing was read: matches nothing
+        candidates[row.fingerprint, default: []].append(row)
     }
 
-    /// Rows to mark removed once every reading is resolved.
-    var stillMissing: [Int64] { missing.sorted() }
+    /// A reading at a known path: resolved now when its content is the row's, else deferred
+    /// (returns nil) and the row becomes a candidate for a move elsewhere.
+    mutating func admitKnown(_ planned: PlannedRead, fingerprint: String) -> Resolution? {
+        let row = planned.existing!
+        if fingerprint == row.fingerprint && !fingerprint.isEmpty || fingerprint.isEmpty && row.fingerprint.isEmpty {
+            claimed.insert(row.id)
+            return Resolution(id: row.id, outcome: row.removed ? .returned : .changed)
+        }
+        addCandidate(row)
+        if !row.removed { homeless.insert(row.id) }
+        deferred.append((planned, fingerprint))
+        return nil
+    }
+
+    /// A reading at a new path: a moved photo when a departed row has its fingerprint.
+    mutating func resolveNew(_ planned: PlannedRead, fingerprint: String) -> Resolution {
+        if let row = takeCandidate(fingerprint, for: planned.file, excluding: nil) {
+            return Resolution(id: row.id, outcome: .moved)
+        }
+        return Resolution(id: nil, outcome: .new)
+    }
+
+    /// The deferred readings at known paths, once every new path is resolved.
+    mutating func resolveDeferred() -> [(PlannedRead, Resolution)] {
+        var resolved: [(PlannedRead, Resolution)] = []
+        var unmatched: [PlannedRead] = []
+        for (planned, fingerprint) in deferred {
+            if let row = takeCandidate(fingerprint, for: planned.file, excluding: planned.existing!.id) {
+                resolved.append((planned, Resolution(id: row.id, outcome: .moved)))
+            } else {
+                unmatched.append(planned)
+            }
+        }
+        for planned in unmatched {
+            let row = planned.existing!
+            if !row.removed && !claimed.contains(row.id) {
+                claimed.insert(row.id)  // edited in place
+                resolved.append((planned, Resolution(id: row.id, outcome: .changed)))
+            } else {
+                resolved.append((planned, Resolution(id: nil, outcome: .new)))
+            }
+        }
+        deferred.removeAll()
+        return resolved
+    }
+
+    /// Present rows to mark removed once everything is resolved.
+    var stillMissing: [Int64] { homeless.subtracting(claimed).sorted() }
+
+    /// The best unclaimed row with this fingerprint: the same file name first (a folder was
+    /// renamed), then a row that was present at the last run, then the oldest.
+    private mutating func takeCandidate(_ fingerprint: String, for file: ScannedFile, excluding excluded: Int64?) -> CatalogedFile? {
+        guard !fingerprint.isEmpty, let rows = candidates[fingerprint] else { return nil }
+        let name = file.relativePath.split(separator: "/").last.map(String.init) ?? file.relativePath
+        let best = rows
+            .filter { !claimed.contains($0.id) && $0.id != excluded }
+            .min { a, b in
+                let aName = a.path.hasSuffix("/" + name) || a.path == name, bName = b.path.hasSuffix("/" + name) || b.path == name
+                if aName != bName { return aName }
+                if a.removed != b.removed { return !a.removed }
+                return a.id < b.id
+            }
+        if let best { claimed.insert(best.id) }
+        return best
+    }
+}
+
+/// A path compared byte for byte. Swift's `String ==` treats NFC and NFD spellings as equal,
+/// but the file system and SQLite's UNIQUE index do not: `café.jpg` in both forms are two files.
+struct PathKey: Hashable {
+    let bytes: [UInt8]
+    init(_ path: String) { bytes = Array(path.utf8) }
 }

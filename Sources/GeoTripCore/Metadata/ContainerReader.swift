@@ -23,11 +23,12 @@ struct UnreadableContainer: Error {
 /// Takes the EXIF block and pixel size out of each container, reading as few bytes as it can.
 enum ContainerReader {
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
-    /// libexif reads IFD offsets only up to 0xFFFE past the TIFF header (it caps the length
-    /// because a JPEG APP1 segment cannot be longer), so no more is worth handing it.
-    static let libexifReach = 0xFFFE
+    /// libexif caps the block it is given at 0xFFFE bytes, `Exif\0\0` header included (a JPEG
+    /// APP1 segment cannot be longer), so it reaches 0xFFF8 bytes of TIFF and no more is worth
+    /// handing it.
+    static let libexifReach = 0xFFF8
 
-    static func contents(of file: PhotoFile, format: ImageFormat, path: String) throws(UnreadableContainer) -> ContainerContents {
+    static func contents(of file: PhotoFile, format: ImageFormat, path: [CChar]) throws(UnreadableContainer) -> ContainerContents {
         switch format {
         case .jpeg: return try jpeg(file)
         case .tiff: return tiff(file)
@@ -106,10 +107,13 @@ enum ContainerReader {
         var contents = ContainerContents()
         let tiffBytes = Array(file.head.prefix(libexifReach))
         contents.exif = ExifBlock(bytes: exifHeader + tiffBytes, tiffOffsetInFile: 0)
-        if let structure = TIFFStructure(tiffBytes) {
+        if let structure = TIFFStructure(Array(file.head)) {
             let (exifIFD, gpsIFD) = structure.subDirectoryOffsets()
             for (name, offset) in [("Exif", exifIFD), ("GPS", gpsIFD)] {
-                if let offset, offset >= libexifReach {
+                guard let offset else { continue }
+                // The whole directory must lie within reach: its count, its entries, its link.
+                let entries = structure.entries(at: offset)?.count ?? 0
+                if offset + 2 + entries * 12 + 4 > libexifReach || structure.entries(at: offset) == nil {
                     contents.diagnostics.append(
                         "the \(name) directory starts at byte \(offset), beyond the first 64 KiB that libexif reads; its values were not read")
                 }
@@ -127,9 +131,7 @@ enum ContainerReader {
         for _ in 0..<100_000 {
             let header = Array(file.bytes(at: position, count: 8))
             guard header.count == 8 else {
-                if contents.width == nil { throw UnreadableContainer(reason: "the PNG ends before its header chunk (truncated file)") }
-                contents.diagnostics.append("the PNG ends before its IEND chunk (truncated file)")
-                return contents
+                throw UnreadableContainer(reason: "the PNG ends at byte \(file.size) before its IEND chunk and no eXIf chunk was found (truncated file)")
             }
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
             let type = String(decoding: header[4...7], as: UTF8.self)

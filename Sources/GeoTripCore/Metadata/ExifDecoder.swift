@@ -247,20 +247,19 @@ private struct EntryReader {
                 diagnostics.append("GPSTimeStamp needs three rationals with non-zero denominators; GPS time not recorded")
                 return nil
             }
-            let hours = Double(time[0].numerator) / Double(time[0].denominator)
-            let minutes = Double(time[1].numerator) / Double(time[1].denominator)
-            let seconds = Double(time[2].numerator) / Double(time[2].denominator)
-            let secondsOfDay: Double = (hours * 60 + minutes) * 60 + seconds
-            let totalMilliseconds = Int((secondsOfDay * 1000).rounded())
-            guard hours < 24, minutes < 60, seconds < 60, hours == hours.rounded(), minutes == minutes.rounded() else {
-                diagnostics.append("GPSTimeStamp \(format(hours)):\(format(minutes)):\(format(seconds)) is not a time of day; GPS time not recorded")
+            // Whole hours and minutes; seconds may carry a fraction, kept to the millisecond
+            // by integer division (rounding could turn 23:59:59.9996 into hour 24).
+            let hours = time[0].numerator / time[0].denominator, minutes = time[1].numerator / time[1].denominator
+            let milliseconds = UInt64(time[2].numerator) * 1000 / UInt64(time[2].denominator)
+            guard time[0].numerator % time[0].denominator == 0, time[1].numerator % time[1].denominator == 0,
+                  hours < 24, minutes < 60, milliseconds < 60_000 else {
+                diagnostics.append("GPSTimeStamp \(rationalText(time[0])):\(rationalText(time[1])):\(rationalText(time[2])) is not a time of day; GPS time not recorded")
                 return nil
             }
-            let milliseconds = totalMilliseconds % 1000
+            let fraction = Int(milliseconds % 1000)
             guard let value = LocalDateTime(
-                year: date.year, month: date.month, day: date.day,
-                hour: totalMilliseconds / 3_600_000, minute: totalMilliseconds / 60_000 % 60,
-                second: totalMilliseconds / 1000 % 60, millisecond: milliseconds == 0 ? nil : milliseconds)
+                year: date.year, month: date.month, day: date.day, hour: Int(hours), minute: Int(minutes),
+                second: Int(milliseconds / 1000), millisecond: fraction == 0 ? nil : fraction)
             else { return nil }
             return UTCTimestamp(value)
         }
@@ -317,6 +316,10 @@ private struct EntryReader {
         return value
     }
 
+    private func rationalText(_ value: (numerator: UInt32, denominator: UInt32)) -> String {
+        value.numerator % value.denominator == 0 ? String(value.numerator / value.denominator) : "\(value.numerator)/\(value.denominator)"
+    }
+
     private func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
@@ -352,8 +355,7 @@ enum DateText {
     /// SubSecTime digits are a decimal fraction of a second: "5" is 500 ms, "123456" is 123 ms.
     static func parseSubSecond(_ text: String) -> Int? {
         let digits = Array(text.utf8)
-        guard !digits.isEmpty, ASCIIDigits.parse(digits) != nil || digits.count > 18 && digits.allSatisfy({ (0x30...0x39).contains($0) })
-        else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy(ASCIIDigits.isDigit) else { return nil }
         let firstThree = Array(digits.prefix(3)) + Array(repeating: UInt8(ascii: "0"), count: max(0, 3 - digits.count))
         return ASCIIDigits.parse(firstThree)
     }

@@ -9,7 +9,7 @@ enum HeifExifExtractor {
         heif_init(nil).code == heif_error_Ok
     }()
 
-    static func contents(path: String) throws(UnreadableContainer) -> ContainerContents {
+    static func contents(path: [CChar]) throws(UnreadableContainer) -> ContainerContents {
         _ = initialized
         guard let context = heif_context_alloc() else {
             throw UnreadableContainer(reason: "libheif could not allocate a decoding context")

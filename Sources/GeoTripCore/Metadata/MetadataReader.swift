@@ -24,26 +24,37 @@ public struct FileReading: Sendable, Equatable {
 /// Reads the metadata of one photo file: sniffs the container, takes the EXIF block out of it
 /// with as few bytes read as the format allows, and decodes it with libexif.
 public struct MetadataReader: Sendable {
+    /// Raised whenever a change to the reader can change what it reports: files read by an
+    /// older version are read again on the next ingest, whether or not they changed.
+    public static let version = 1
+
     /// Creates a reader.
     public init() {}
 
     /// Reads the file at `path`. Never throws: every problem becomes a status and a diagnostic.
     public func read(path: String) -> FileReading {
+        read(pathBytes: Array(path.utf8))
+    }
+
+    /// Reads the file whose path has these bytes (which need not be UTF-8).
+    func read(pathBytes: [UInt8]) -> FileReading {
+        let path = pathBytes.map { CChar(bitPattern: $0) } + [0]
         let file: PhotoFile
         do {
             file = try PhotoFile(path: path)
         } catch {
+            // An empty fingerprint: nothing was read, so it must never match another file.
             return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [error.description]),
-                               skipReason: nil, fingerprint: Fingerprint.of([], fileSize: 0))
+                               skipReason: nil, fingerprint: "")
         }
-        let headFingerprint = { Fingerprint.of(file.head.prefix(16_384), fileSize: file.size) }
+        let headFingerprint = { file.size == 0 ? "" : Fingerprint.of(file.head.prefix(16_384), fileSize: file.size) }
 
         let format: ImageFormat
         switch FileKind.sniff(file.head[...]) {
         case .image(let kind):
             format = kind
         case .unsupported(let reason):
-            let named = FileKind.photoExtensions.contains(Self.fileExtension(of: path))
+            let named = FileKind.photoExtensions.contains(Self.fileExtension(of: String(decoding: pathBytes, as: UTF8.self)))
             if named && (file.size == 0 || reason == "not an image format geotrip reads") {
                 let problem = file.size == 0 ? "the file is empty" : "the file is named like a photo but its content is not an image format geotrip knows"
                 return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [problem]),

@@ -18,7 +18,7 @@ final class PhotoFile {
     private let descriptor: Int32
 
     /// Opens `path` and reads its head. Throws a sentence fit for a per-photo diagnostic.
-    init(path: String) throws(PhotoFileError) {
+    init(path: [CChar]) throws(PhotoFileError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PhotoFileError(errno: errno, action: "open") }
         var info = stat()

@@ -126,14 +126,21 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, Codable {
 
 /// Parses runs of ASCII digits without allocating; EXIF dates are fixed-width ASCII.
 enum ASCIIDigits {
-    /// The value of a run of ASCII digits, or nil if any byte is not a digit or the run is empty.
+    /// The value of a run of ASCII digits, or nil if any byte is not a digit, the run is
+    /// empty, or the value does not fit in an Int (files are not to be trusted with lengths).
     static func parse<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8 {
         guard !bytes.isEmpty else { return nil }
         var value = 0
         for byte in bytes {
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
-            value = value * 10 + Int(byte - 0x30)
+            guard isDigit(byte) else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
         }
         return value
     }
+
+    /// Whether `byte` is an ASCII digit.
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }

@@ -6,11 +6,17 @@ import Darwin
 
 /// One file found in the trip folder, with what `stat` says about it.
 public struct ScannedFile: Sendable, Hashable {
-    /// Path relative to the trip folder, `/`-separated.
+    /// Path relative to the trip folder, `/`-separated. A name that is not valid UTF-8 (zips
+    /// made on old Windows systems have them) shows each byte above 0x7F as `%XX`.
     public var relativePath: String
     public var size: Int64
-    /// Modification time in nanoseconds since 1970.
+    /// Modification time in nanoseconds since 1970 (wrapping: only equality matters).
     public var modifiedNanos: Int64
+    /// The path's bytes as the file system has them, when they differ from `relativePath`.
+    var rawPath: [UInt8]? = nil
+
+    /// The bytes to open the file with.
+    var pathBytes: [UInt8] { rawPath ?? Array(relativePath.utf8) }
 }
 
 /// Lists the files of a trip folder, recursively, with their size and modification time.
@@ -43,8 +49,8 @@ public struct FolderScanner: Sendable {
         }
         var files: [ScannedFile] = []
         var problems: [String] = []
-        walk(top, prefix: "", into: &files, problems: &problems)
-        files.sort { $0.relativePath < $1.relativePath }
+        walk(top, prefix: "", rawPrefix: nil, into: &files, problems: &problems)
+        files.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
         return (files, problems)
     }
 
@@ -58,41 +64,52 @@ public struct FolderScanner: Sendable {
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
     }
 
-    private func walk(_ directory: OpaquePointer, prefix: String, into files: inout [ScannedFile], problems: inout [String]) {
+    /// `rawPrefix` is set once a folder on the way has a name that is not UTF-8.
+    private func walk(_ directory: OpaquePointer, prefix: String, rawPrefix: [UInt8]?,
+                      into files: inout [ScannedFile], problems: inout [String]) {
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
+            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            if nameBytes.first == UInt8(ascii: ".") { continue }
+            let decoded = String(validating: nameBytes, as: UTF8.self)
+            let name = decoded ?? Self.escaped(nameBytes)
             if prefix.isEmpty && name == Self.outputFolderName { continue }
             let relative = prefix + name
+            let rawRelative: [UInt8]? = (decoded == nil || rawPrefix != nil)
+                ? (rawPrefix ?? Array(prefix.utf8)) + nameBytes : nil
+            let cName = nameBytes.map { CChar(bitPattern: $0) } + [0]
             var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
                 problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
                 continue
             }
             if info.st_mode & S_IFMT == S_IFLNK {
                 // Follow links to files; never links to folders.
-                guard fstatat(descriptor, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                guard fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                let child = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard child >= 0, let handle = fdopendir(child) else {
                     problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")
                     continue
                 }
-                walk(handle, prefix: relative + "/", into: &files, problems: &problems)
+                walk(handle, prefix: relative + "/", rawPrefix: rawRelative.map { $0 + [UInt8(ascii: "/")] },
+                     into: &files, problems: &problems)
             case S_IFREG:
                 guard !excludedPaths.contains(relative) else { continue }
-                files.append(ScannedFile(
-                    relativePath: relative, size: Int64(info.st_size),
-                    modifiedNanos: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+                let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+                files.append(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
+                                         rawPath: rawRelative))
             default:
                 continue  // sockets, FIFOs, devices: not photos
             }
         }
+    }
+
+    /// A file name that is not UTF-8, with each byte above 0x7F written `%XX`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
     }
 }

@@ -36,6 +36,8 @@ struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable
     var thumbnailLength: Int64?
     /// Stored as a JSON array.
     var diagnostics: [String]
+    /// `MetadataReader.version` that read the file.
+    var readerVersion: Int
     /// When the file was found missing; nil while it is in the folder.
     var removedAt: String?
 
@@ -64,7 +66,7 @@ extension PhotoRecord {
             timeField: m.timeField, make: m.make, model: m.model, orientation: m.orientation,
             width: m.width, height: m.height,
             thumbnailOffset: m.thumbnail.map { Int64($0.offset) }, thumbnailLength: m.thumbnail.map { Int64($0.length) },
-            diagnostics: m.diagnostics, removedAt: nil)
+            diagnostics: m.diagnostics, readerVersion: MetadataReader.version, removedAt: nil)
     }
 }
 
