@@ -117,6 +117,8 @@ def main():
     print(f"\n== Unchanged rerun: {args.rerun_photos} photos ==")
     folder = make_folder(f"rerun-{args.rerun_photos}", args.rerun_photos)
     catalog = DATA / f"rerun-{args.rerun_photos}.sqlite"
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(str(catalog) + suffix).unlink(missing_ok=True)
     subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], check=True)
     rerun_best, rerun_median = timed([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], runs=7)
     print(f"unchanged rerun: best {rerun_best:.3f} s, median {rerun_median:.3f} s (target < 1 s, goal < 0.3 s)")

@@ -100,6 +100,11 @@ public struct IngestPipeline: Sendable {
             for (planned, reading) in results {
                 let photo = record(planned, reading)
                 if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint) {
+                    if let row = planned.existing, !planned.statChanged, row.readerVersion == MetadataReader.version,
+                       row.status == reading.status, row.fingerprint == reading.fingerprint {
+                        summary.unchanged += 1  // a retry that failed the same way: nothing to write
+                        continue
+                    }
                     batch.add(photo, resolution, statChanged: planned.statChanged, to: &summary)
                 } else {
                     deferred[PathKey(planned.file.relativePath)] = photo

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A file the ingest reads, and the catalog row at its path if there is one.
 struct PlannedRead: Sendable {
     var file: ScannedFile
@@ -156,6 +158,16 @@ struct ReadPlan {
 /// A path compared byte for byte. Swift's `String ==` treats NFC and NFD spellings as equal,
 /// but the file system and SQLite's UNIQUE index do not: `café.jpg` in both forms are two files.
 struct PathKey: Hashable {
-    let bytes: [UInt8]
-    init(_ path: String) { bytes = Array(path.utf8) }
+    private var path: String
+    init(_ path: String) { self.path = path }
+
+    static func == (lhs: PathKey, rhs: PathKey) -> Bool {
+        var a = lhs.path, b = rhs.path
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var path = self.path
+        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }

@@ -50,7 +50,8 @@ public struct FolderScanner: Sendable {
         var files: [ScannedFile] = []
         var problems: [String] = []
         walk(top, prefix: "", rawPrefix: nil, into: &files, problems: &problems)
-        files.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        // Unicode order (NFC and NFD spellings of one name sort together, in either order).
+        files.sort { $0.relativePath < $1.relativePath }
         return (files, problems)
     }
 
