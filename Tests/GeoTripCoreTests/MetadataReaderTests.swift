@@ -103,3 +103,53 @@ extension Double {
         return abs(self - other) < 1e-7
     }
 }
+
+/// The committed exiftool records are what exiftool says today, not hand-edited: when exiftool
+/// is installed (`make test` installs it) the reference command is run again and compared.
+@Suite("exiftool's records")
+struct ExiftoolRecordTests {
+    static let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The command scripts/make-sample-images.py ran (EXIFTOOL_JSON_CMD there).
+    static let fields = [
+        "GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSAltitude", "GPSAltitudeRef",
+        "GPSDateStamp", "GPSTimeStamp", "GPSVersionID", "DateTimeOriginal", "SubSecTimeOriginal",
+        "OffsetTimeOriginal", "CreateDate", "SubSecTimeDigitized", "OffsetTimeDigitized", "ModifyDate",
+        "SubSecTime", "OffsetTime", "Make", "Model", "Orientation", "ImageWidth", "ImageHeight", "ExifByteOrder",
+        "ThumbnailOffset", "ThumbnailLength", "Composite:GPSLatitude", "Composite:GPSLongitude",
+        "Composite:GPSAltitude", "Warning", "Error",
+    ]
+
+    @Test("SampleImages/exiftool.json and Fixtures/exiftool.json match a fresh exiftool run",
+          .enabled(if: exiftool != nil, "exiftool is not installed"),
+          arguments: [TestPaths.sampleImages, TestPaths.fixtures])
+    func recordsAreCurrent(folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.exiftool!)
+        process.arguments = ["-json", "-n", "-G1", "-r", "-ext", "*", "-fast2"] + Self.fields.map { "-" + $0 } + ["."]
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        func byPath(_ data: Data) throws -> [String: NSDictionary] {
+            let records = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: records.map { record in
+                var record = record
+                let path = (record["SourceFile"] as? String ?? "").replacingOccurrences(of: "./", with: "", options: .anchored)
+                record["SourceFile"] = path
+                return (path, record as NSDictionary)
+            })
+        }
+        let fresh = try byPath(output)
+        let committed = try byPath(Data(contentsOf: folder.appendingPathComponent("exiftool.json")))
+        let photos = committed.keys.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".md") && !$0.hasSuffix(".sqlite") }
+        #expect(photos.count >= 20)
+        for path in photos {
+            #expect(fresh[path] == committed[path], "\(path): exiftool now says \(fresh[path] ?? [:])")
+        }
+    }
+}
