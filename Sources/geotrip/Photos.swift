@@ -13,6 +13,11 @@ struct Photos: AsyncParsableCommand {
 
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
+        do {
+            try FolderScanner(root: location.folderPath).checkRoot()
+        } catch {
+            throw Diagnostics.fail(error)
+        }
         guard FileManager.default.fileExists(atPath: location.catalogPath) else {
             throw Diagnostics.fail(.catalogMissing(path: location.catalogPath, folder: location.folderPath))
         }
