@@ -60,12 +60,13 @@ struct ReadPlanTests {
 
     /// Runs a whole plan: `contents` gives each on-disk file's fingerprint. Returns the row each
     /// path ends up with (nil: a new row) and the rows marked removed.
-    func settle(_ files: [ScannedFile], _ known: [CatalogedFile], contents: [String: String])
+    func settle(_ files: [ScannedFile], _ known: [CatalogedFile], contents: [String: String], signatures: [String: String] = [:])
         -> (rows: [String: ReadPlan.Resolution], removed: [Int64], unchanged: Int) {
         var plan = ReadPlan(files: files, known: known, readerVersion: MetadataReader.version)
         var rows: [String: ReadPlan.Resolution] = [:]
         for planned in plan.knownReads {
-            if let resolution = plan.admitKnown(planned, fingerprint: contents[planned.file.relativePath]!) {
+            let path = planned.file.relativePath
+            if let resolution = plan.admitKnown(planned, fingerprint: contents[path]!, captureSignature: signatures[path]) {
                 rows[planned.file.relativePath] = resolution
             }
         }
@@ -123,6 +124,17 @@ struct ReadPlanTests {
         #expect(result.rows["edited.jpg"] == .init(id: 1, outcome: .changed))
         #expect(result.rows["reused.jpg"] == .init(id: nil, outcome: .new))
         #expect(result.removed.isEmpty)
+    }
+
+    @Test("a photo retagged in place keeps its identity even when its old bytes reappear elsewhere")
+    func editedWithBackup() {
+        var edited = row(1, "IMG_1.JPG", fingerprint: "before")
+        edited.captureSignature = "2025-06-10T10:00:00.123|Apple|iPhone 13"
+        let result = settle([file("IMG_1.JPG", size: 12), file("copy/IMG_1.JPG")], [edited],
+                            contents: ["IMG_1.JPG": "after", "copy/IMG_1.JPG": "before"],
+                            signatures: ["IMG_1.JPG": "2025-06-10T10:00:00.123|Apple|iPhone 13"])
+        #expect(result.rows["IMG_1.JPG"] == .init(id: 1, outcome: .changed))
+        #expect(result.rows["copy/IMG_1.JPG"] == .init(id: nil, outcome: .new))
     }
 
     @Test("a photo moved away from a path whose new content is unrelated is found at its new path")

@@ -158,6 +158,48 @@ struct IncrementalIngestTests {
         #expect(second.unchanged == Self.sampleFileCount + 1)
     }
 
+    @Test("retagging with exiftool keeps the photo's identity and its _original backup is skipped",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func exiftoolRetag() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await ingest(trip)
+        let before = try photoIDs(trip)
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exiftool.arguments = ["-q", "-Rating=3", trip.appendingPathComponent("IMG_0031.JPG").path]
+        try exiftool.run()
+        exiftool.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent("IMG_0031.JPG_original").path))
+
+        let summary = try await ingest(trip)
+        #expect(summary.changed == 1 && summary.moved == 0 && summary.new == 1)
+        let after = try photoIDs(trip)
+        #expect(after["IMG_0031.JPG"] == before["IMG_0031.JPG"])
+        #expect(after["IMG_0031.JPG_original"] == nil)  // skipped, not a photo
+    }
+
+    @Test("a non-UTF-8 name whose escaped form is another file's name is left out with a sentence")
+    func escapedNameClash() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let source = try Data(contentsOf: trip.appendingPathComponent("IMG_0031.JPG"))
+        try source.write(to: trip.appendingPathComponent("caf%E9.jpg"))  // a real name with a %
+        let latin1 = Array(trip.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        let descriptor = open(latin1.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        _ = source.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+
+        let first = try await ingest(trip)
+        #expect(first.scanned == Self.sampleFileCount + 1)
+        #expect(first.diagnostics.contains { $0.message.contains("caf%E9.jpg: this name is not UTF-8") })
+        let second = try await ingest(trip)
+        #expect(second.unchanged == Self.sampleFileCount + 1)
+        #expect(second.new == 0 && second.changed == 0)
+    }
+
     @Test("a second run on a busy catalog is refused with the holder's pid")
     func busyCatalog() async throws {
         let temp = try TemporaryFolder()

@@ -75,6 +75,8 @@ public struct Catalog: Sendable {
                 return .catalogUnwritable(path: path, reason: error.message ?? "\(error.resultCode)")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .catalogBusy(path: path, pid: nil)
+            case .SQLITE_CONSTRAINT:
+                return .catalogRejected(path: path, reason: error.message ?? "a constraint failed")
             default:
                 return .catalogDamaged(path: path, reason: error.message ?? "\(error.resultCode)")
             }
@@ -103,6 +105,8 @@ struct CatalogedFile: Sendable {
     var status: FileReading.Status
     var readerVersion: Int
     var removed: Bool
+    /// `PhotoMetadata.captureSignature` of what was read.
+    var captureSignature: String? = nil
 }
 
 /// Figures for the end-of-run summary, over the files now present in the folder.
@@ -129,13 +133,15 @@ extension Catalog {
             try database.read { db in
                 var files: [CatalogedFile] = []
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion, removedAt IS NOT NULL
+                    SELECT id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion, removedAt IS NOT NULL,
+                           localTime, make, model
                     FROM photo
                     """)
                 while let row = try rows.next() {
                     files.append(CatalogedFile(
                         id: row[0], path: row[1], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4],
-                        status: row[5], readerVersion: row[6], removed: row[7]))
+                        status: row[5], readerVersion: row[6], removed: row[7],
+                        captureSignature: PhotoMetadata.captureSignature(localTime: row[8], make: row[9], model: row[10])))
                 }
                 return files
             }

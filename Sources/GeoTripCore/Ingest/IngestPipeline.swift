@@ -59,10 +59,11 @@ public struct IngestPipeline: Sendable {
     public func run(progress: some IngestProgressReporting) async throws -> IngestSummary {
         let started = ContinuousClock.now
         defer { progress.finish() }
-        let scanner = FolderScanner(root: options.folder, excludedPaths: catalogFilesInsideFolder())
+        var scanner = FolderScanner(root: options.folder)
         // Checked before the catalog folder is made, so a mistyped path creates nothing.
         try scanner.checkRoot()
         try Catalog.createFolder(for: options.catalogPath)
+        scanner.excludedPaths = catalogFilesInsideFolder()
         let lock = try CatalogLock(catalogPath: options.catalogPath)
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog.open(at: options.catalogPath)
@@ -99,7 +100,8 @@ public struct IngestPipeline: Sendable {
         var completed = try await read(plan.knownReads) { results in
             for (planned, reading) in results {
                 let photo = record(planned, reading)
-                if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint) {
+                let signature = reading.status == .read ? reading.metadata.captureSignature : nil
+                if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint, captureSignature: signature) {
                     if let row = planned.existing, !planned.statChanged, row.readerVersion == MetadataReader.version,
                        row.status == reading.status, row.fingerprint == reading.fingerprint {
                         summary.unchanged += 1  // a retry that failed the same way: nothing to write
@@ -182,9 +184,17 @@ public struct IngestPipeline: Sendable {
     }
 
     /// The catalog's own files, when `--catalog` put them inside the trip folder.
+    /// Paths are compared after resolving symbolic links, so a folder named through a link
+    /// still recognises its own catalog.
     private func catalogFilesInsideFolder() -> Set<String> {
-        let folder = URL(fileURLWithPath: options.folder).standardizedFileURL.path
-        let catalog = URL(fileURLWithPath: options.catalogPath).standardizedFileURL.path
+        func resolved(_ path: String) -> String {
+            guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let folder = resolved(options.folder)
+        let catalogURL = URL(fileURLWithPath: options.catalogPath)
+        let catalog = resolved(catalogURL.deletingLastPathComponent().path) + "/" + catalogURL.lastPathComponent
         guard catalog.hasPrefix(folder + "/") else { return [] }
         let relative = String(catalog.dropFirst(folder.count + 1))
         return [relative, relative + "-wal", relative + "-shm", relative + ".lock"]

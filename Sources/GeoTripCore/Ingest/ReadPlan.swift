@@ -20,8 +20,11 @@ struct PlannedRead: Sendable {
 /// 3. Any other reading takes a row whose content has left its place (its path is gone, or
 ///    another file now sits there) and whose fingerprint matches: the photo was moved there.
 ///    Swaps and chains of renames resolve this way.
+///    Before that, a reading at a known path whose capture signature (camera time to the
+///    millisecond, make, model) is the row's is that photo edited in place (retagged, rotated),
+///    even if a copy of its old content turns up elsewhere (exiftool's `_original` backup).
 /// 4. A present row whose path now holds unmatched content keeps the path: the photo was
-///    edited in place (rotated, retagged). A removed row is never revived by other content.
+///    edited in place beyond recognition. A removed row is never revived by other content.
 /// 5. Anything left is a new photo; present rows whose content went nowhere are removed.
 ///
 /// Readings at known paths are resolved last (`resolveDeferred`), once every new path has
@@ -90,9 +93,11 @@ struct ReadPlan {
 
     /// A reading at a known path: resolved now when its content is the row's, else deferred
     /// (returns nil) and the row becomes a candidate for a move elsewhere.
-    mutating func admitKnown(_ planned: PlannedRead, fingerprint: String) -> Resolution? {
+    mutating func admitKnown(_ planned: PlannedRead, fingerprint: String, captureSignature: String?) -> Resolution? {
         let row = planned.existing!
-        if fingerprint == row.fingerprint && !fingerprint.isEmpty || fingerprint.isEmpty && row.fingerprint.isEmpty {
+        let sameContent = fingerprint == row.fingerprint
+        let samePhoto = captureSignature != nil && captureSignature == row.captureSignature
+        if sameContent || samePhoto {
             claimed.insert(row.id)
             return Resolution(id: row.id, outcome: row.removed ? .returned : .changed)
         }

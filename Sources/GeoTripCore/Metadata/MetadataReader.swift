@@ -48,6 +48,12 @@ public struct MetadataReader: Sendable {
                                skipReason: nil, fingerprint: "")
         }
         let headFingerprint = { file.size == 0 ? "" : Fingerprint.of(file.head.prefix(16_384), fileSize: file.size) }
+        // exiftool keeps the file it edited as NAME_original: a second copy of a photo that is
+        // already in the folder, not a photo of the trip.
+        if pathBytes.count > 9, pathBytes.suffix(9).elementsEqual("_original".utf8) {
+            return FileReading(status: .skipped, format: nil, metadata: PhotoMetadata(),
+                               skipReason: "a backup exiftool kept of a photo it edited (NAME_original)", fingerprint: headFingerprint())
+        }
 
         let format: ImageFormat
         switch FileKind.sniff(file.head[...]) {

@@ -94,6 +94,18 @@ public struct PhotoMetadata: Sendable, Equatable {
         self.diagnostics = diagnostics
     }
 
+    /// What identifies the moment a photo was taken, and so the photo, through edits of its
+    /// file: camera time to the millisecond, make and model. Nil without a camera time.
+    public var captureSignature: String? {
+        Self.captureSignature(localTime: localTime?.iso8601, make: make, model: model)
+    }
+
+    /// The signature from the catalog's stored forms of the same fields.
+    static func captureSignature(localTime: String?, make: String?, model: String?) -> String? {
+        guard let localTime else { return nil }
+        return [localTime, make ?? "", model ?? ""].joined(separator: "|")
+    }
+
     /// "Make Model", without repeating the maker when the model already starts with it
     /// ("Canon" + "Canon EOS R5" is "Canon EOS R5").
     public var camera: String? {

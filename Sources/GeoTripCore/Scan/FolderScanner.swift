@@ -52,7 +52,7 @@ public struct FolderScanner: Sendable {
         walk(top, prefix: "", rawPrefix: nil, into: &files, problems: &problems)
         // Unicode order (NFC and NFD spellings of one name sort together, in either order).
         files.sort { $0.relativePath < $1.relativePath }
-        return (files, problems)
+        return (Self.withoutNameClashes(files, problems: &problems), problems)
     }
 
     /// Throws unless `root` is an existing folder.
@@ -109,8 +109,27 @@ public struct FolderScanner: Sendable {
         }
     }
 
-    /// A file name that is not UTF-8, with each byte above 0x7F written `%XX`.
+    /// A file name that is not UTF-8, with each byte above 0x7F, and `%` itself, written `%XX`.
     static func escaped(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        bytes.map { $0 < 0x80 && $0 != UInt8(ascii: "%") ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+    }
+
+    /// An escaped name can still spell another file's real name (`caf%E9.jpg` is a legal
+    /// name). Such a file is left out with a sentence rather than given the other's identity.
+    private static func withoutNameClashes(_ files: [ScannedFile], problems: inout [String]) -> [ScannedFile] {
+        guard files.contains(where: { $0.rawPath != nil }) else { return files }
+        var seen = Set<PathKey>(minimumCapacity: files.count)
+        var kept: [ScannedFile] = []
+        kept.reserveCapacity(files.count)
+        // Real names first, so an escaped name is the one that gives way.
+        for file in files.filter({ $0.rawPath == nil }) + files.filter({ $0.rawPath != nil }) {
+            guard seen.insert(PathKey(file.relativePath)).inserted else {
+                problems.append("\(file.relativePath): this name is not UTF-8 and its escaped form is another file's name; rename it to read it")
+                continue
+            }
+            kept.append(file)
+        }
+        if kept.count == files.count { return files }
+        return kept.sorted { $0.relativePath < $1.relativePath }
     }
 }

@@ -9,6 +9,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogMissing(path: String, folder: String)
     case catalogTooNew(path: String, unknownMigrations: [String])
     case catalogDamaged(path: String, reason: String)
+    case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
 
     public var description: String {
@@ -30,6 +31,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) was made by a newer geotrip (it has schema steps this version does not know: \(unknown.joined(separator: ", "))). It was left untouched; use that newer geotrip, or pass --catalog to start another catalog."
         case .catalogDamaged(let path, let reason):
             return "The catalog at \(path) cannot be opened (\(reason)). Move it aside to start a new one; nothing in the photo folder depends on it."
+        case .catalogRejected(let path, let reason):
+            return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
         case .interrupted(let saved):
             return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
         }
