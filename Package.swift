@@ -33,7 +33,15 @@ let package = Package(
                 "CHeif",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
+            // when the folder is missing).
+            resources: [.copy("Resources/gazetteer.bin")]
+        ),
+        // The gazetteer measurements of `make bench` (not installed).
+        .executableTarget(
+            name: "gazetteer-bench",
+            dependencies: ["GeoTripCore"]
         ),
         // Argument parsing only; turns errors into exit codes.
         .executableTarget(

@@ -11,6 +11,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogDamaged(path: String, reason: String)
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
+    case gazetteerMissing(tried: [String])
+    case gazetteerDamaged(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) cannot be opened (\(reason)). Move it aside to start a new one; nothing in the photo folder depends on it."
         case .catalogRejected(let path, let reason):
             return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
+        case .gazetteerMissing(let tried):
+            return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
+        case .gazetteerDamaged(let path, let reason):
+            return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
         case .interrupted(let saved):
             return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
         }

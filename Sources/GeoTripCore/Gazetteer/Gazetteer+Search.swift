@@ -1,0 +1,60 @@
+import Foundation
+
+/// A place found by name, and how well the name matched.
+public struct PlaceMatch: Sendable, Equatable {
+    /// `exact`: a name or alternate name equals the query; `prefix`: one starts with it.
+    public enum Quality: String, Sendable { case exact, prefix }
+    public var place: GazetteerPlace
+    public var quality: Quality
+}
+
+extension Gazetteer {
+    /// Places named `query`, for tagging a photo by place name: case- and accent-insensitive,
+    /// alternate names included (`Lisbon` finds Lisboa). `"Kyoto, JP"` or `"Paris, Texas"`
+    /// narrows by country code, country or first-level division. Exact matches come first,
+    /// then names that start with the query; the most populous first within each.
+    public func search(_ query: String, limit: Int = 10) -> [PlaceMatch] {
+        var name = query, qualifier: String?
+        if let comma = query.lastIndex(of: ",") {
+            name = String(query[..<comma])
+            qualifier = SearchKey.fold(String(query[query.index(after: comma)...]))
+        }
+        let key = Array(SearchKey.fold(name).utf8)
+        guard !key.isEmpty else { return [] }
+
+        var quality: [Int: PlaceMatch.Quality] = [:]
+        file.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var position = file.keysOffset
+            let end = file.keysOffset + file.keysLength
+            while position + 5 <= end {
+                let index = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+                let length = Int(raw[position + 4])
+                let start = position + 5
+                position = start + length
+                guard position <= end, index < count, length >= key.count else { continue }
+                let matches = key.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress! + start, key.count) == 0 }
+                guard matches else { continue }
+                if length == key.count {
+                    quality[index] = .exact
+                } else if key.count >= 3, quality[index] == nil {
+                    quality[index] = .prefix
+                }
+            }
+        }
+        var found = quality.map { (index: $0.key, quality: $0.value) }
+        if let qualifier, !qualifier.isEmpty {
+            found = found.filter { candidate in
+                let place = place(candidate.index)
+                return place.countryCode.map { $0.lowercased() == qualifier } == true
+                    || place.country.map(SearchKey.fold) == qualifier
+                    || place.admin1.map(SearchKey.fold) == qualifier
+            }
+        }
+        found.sort { a, b in
+            if a.quality != b.quality { return a.quality == .exact }
+            let (pa, pb) = (columns.population[a.index], columns.population[b.index])
+            return pa != pb ? pa > pb : a.index < b.index
+        }
+        return found.prefix(limit).map { PlaceMatch(place: place($0.index), quality: $0.quality) }
+    }
+}

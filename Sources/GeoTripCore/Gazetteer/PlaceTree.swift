@@ -1,0 +1,118 @@
+import Foundation
+
+/// An implicit k-d tree over the places' unit vectors: exact nearest neighbours on the sphere.
+///
+/// Points live on the unit sphere, so straight-line (chord) distance in 3-D orders them exactly
+/// as great-circle distance does, with no special case at the antimeridian or the poles. The
+/// tree has no pointers: the node of a range [lo, hi) is its middle element, which the resource
+/// script placed there with its split axis (scripts/gazetteer-format.md), so loading builds
+/// nothing but the unit vectors.
+struct PlaceTree: Sendable {
+    /// x, y, z of each place, flat.
+    private let vectors: [Double]
+    private let axes: [UInt8]
+    let count: Int
+
+    /// Mean Earth radius (IUGG), metres.
+    static let earthRadius = 6_371_008.8
+    /// Slack for the pruning test: the resource script computed the same unit vectors with
+    /// another libm, which may differ in the last bit.
+    private static let slack = 1e-12
+
+    init(latitudeE5: [Int32], longitudeE5: [Int32], axes: [UInt8]) {
+        count = axes.count
+        self.axes = axes
+        var vectors = [Double](repeating: 0, count: count * 3)
+        for index in 0..<count {
+            let v = Self.unitVector(latitude: Double(latitudeE5[index]) / 1e5, longitude: Double(longitudeE5[index]) / 1e5)
+            vectors[index * 3] = v.x
+            vectors[index * 3 + 1] = v.y
+            vectors[index * 3 + 2] = v.z
+        }
+        self.vectors = vectors
+    }
+
+    /// The point on the unit sphere for a latitude and longitude in degrees.
+    static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
+        let lat = latitude * .pi / 180, lon = longitude * .pi / 180
+        return SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
+    }
+
+    /// Great-circle metres for a chord length on the unit sphere.
+    static func metres(chord: Double) -> Double { 2 * earthRadius * asin(min(1, chord / 2)) }
+
+    /// Chord length on the unit sphere for great-circle metres.
+    static func chord(metres: Double) -> Double { 2 * sin(min(.pi / 2, metres / (2 * earthRadius))) }
+
+    /// The index of the nearest place and its squared chord distance.
+    func nearest(to query: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
+        var best = (index: -1, chordSquared: Double.infinity)
+        vectors.withUnsafeBufferPointer { vectors in
+            axes.withUnsafeBufferPointer { axes in
+                Self.searchNearest(query, lo: 0, hi: count, vectors: vectors, axes: axes, best: &best)
+            }
+        }
+        return best
+    }
+
+    private static func searchNearest(_ q: SIMD3<Double>, lo: Int, hi: Int, vectors: UnsafeBufferPointer<Double>,
+                                      axes: UnsafeBufferPointer<UInt8>, best: inout (index: Int, chordSquared: Double)) {
+        var lo = lo, hi = hi
+        // The nearer side is followed in this loop and the farther one recursed into only when
+        // the splitting plane is closer than the best so far.
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let base = mid * 3
+            let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
+            let distance = dx * dx + dy * dy + dz * dz
+            if distance < best.chordSquared { best = (mid, distance) }
+            let axis = Int(axes[mid])
+            let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
+            let (nearLo, nearHi, farLo, farHi) = diff < 0 ? (lo, mid, mid + 1, hi) : (mid + 1, hi, lo, mid)
+            if farLo < farHi {
+                // Visit the near side first; the far side afterwards if the plane is within reach.
+                searchNearest(q, lo: nearLo, hi: nearHi, vectors: vectors, axes: axes, best: &best)
+                if diff * diff <= best.chordSquared + slack {
+                    lo = farLo
+                    hi = farHi
+                    continue
+                }
+                return
+            }
+            lo = nearLo
+            hi = nearHi
+        }
+    }
+
+    /// Every place within `chord` of `query`, nearest first, at most `limit` of them.
+    func within(_ query: SIMD3<Double>, chord: Double, limit: Int) -> [(index: Int, chordSquared: Double)] {
+        var found: [(index: Int, chordSquared: Double)] = []
+        let radiusSquared = chord * chord
+        vectors.withUnsafeBufferPointer { vectors in
+            axes.withUnsafeBufferPointer { axes in
+                Self.searchWithin(query, lo: 0, hi: count, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
+            }
+        }
+        found.sort { $0.chordSquared < $1.chordSquared }
+        return Array(found.prefix(limit))
+    }
+
+    private static func searchWithin(_ q: SIMD3<Double>, lo: Int, hi: Int, radiusSquared: Double,
+                                     vectors: UnsafeBufferPointer<Double>, axes: UnsafeBufferPointer<UInt8>,
+                                     into found: inout [(index: Int, chordSquared: Double)]) {
+        guard lo < hi else { return }
+        let mid = (lo + hi) >> 1
+        let base = mid * 3
+        let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
+        let distance = dx * dx + dy * dy + dz * dz
+        if distance <= radiusSquared { found.append((mid, distance)) }
+        let axis = Int(axes[mid])
+        let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
+        if diff < 0 || diff * diff <= radiusSquared + slack {
+            searchWithin(q, lo: lo, hi: mid, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
+        }
+        if diff >= 0 || diff * diff <= radiusSquared + slack {
+            searchWithin(q, lo: mid + 1, hi: hi, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
+        }
+    }
+}

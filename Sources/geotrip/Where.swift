@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import GeoTripCore
+
+struct Where: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Name the place at a coordinate, offline: place, region, country and time zone.",
+        discussion: """
+            With no coordinate, reads one LAT,LON per line from standard input and writes one JSON \
+            object per line (JSON Lines); a line that cannot be read gives an object with "error" \
+            and the batch goes on. Negative latitudes work as they are: geotrip where -33.86,151.21
+            """)
+
+    @Argument(parsing: .allUnrecognized, help: "LAT,LON in decimal degrees, such as 35.0116,135.7681.")
+    var coordinate: [String] = []
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "Name the nearest populated place, however small, instead of the one people would name.")
+    var nearest = false
+
+    func run() async throws {
+        let gazetteer: Gazetteer
+        do {
+            gazetteer = try Gazetteer.load()
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+        let rule: NamingRule = nearest ? .nearest : .preferTowns
+        guard !coordinate.filter({ $0 != "--" }).isEmpty else {
+            try Self.batch(gazetteer, rule: rule)
+            return
+        }
+        let point: Coordinate
+        do {
+            point = try Coordinate(parsing: coordinate.filter { $0 != "--" }.joined(separator: " "))
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let answer = gazetteer.describe(point, rule: rule)
+        if json {
+            try Diagnostics.printJSON(answer)
+        } else {
+            print(Self.sentence(answer))
+        }
+    }
+
+    /// JSON Lines from standard input to standard output, buffered.
+    static func batch(_ gazetteer: Gazetteer, rule: NamingRule) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var output = Data()
+        var lineNumber = 0, failures = 0
+        while let line = readLine(strippingNewline: true) {
+            lineNumber += 1
+            do {
+                let point = try Coordinate(parsing: line)
+                output.append(try encoder.encode(gazetteer.describe(point, rule: rule)))
+            } catch let error as CoordinateParseError {
+                failures += 1
+                output.append(try encoder.encode(LineError(line: lineNumber, input: line, error: error.message)))
+            }
+            output.append(0x0A)
+            if output.count > 1 << 16 {
+                FileHandle.standardOutput.write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        FileHandle.standardOutput.write(output)
+        if failures > 0 {
+            FileHandle.standardError.write(Data("geotrip: \(failures) of \(lineNumber) lines were not coordinates; their lines say why.\n".utf8))
+        }
+    }
+
+    /// The JSON line for an input line that is not a coordinate.
+    struct LineError: Encodable {
+        var line: Int
+        var input: String
+        var error: String
+    }
+
+    /// "Kyoto, Kyoto, Japan (JP), 1.2 km away; population 1,459,640; Asia/Tokyo"
+    static func sentence(_ answer: PlaceAnswer) -> String {
+        let distance = answer.distanceMeters < 1000
+            ? "\(Int(answer.distanceMeters.rounded())) m" : String(format: "%.1f km", answer.distanceMeters / 1000)
+        let zone = answer.timeZone.map { "; \($0)" } ?? ""
+        let region = [answer.admin1, answer.country.map { "\($0) (\(answer.countryCode ?? "?"))" }].compactMap { $0 }
+        switch answer.kind {
+        case .place:
+            let place = answer.place!
+            let population = place.population > 0 ? "; population \(place.population.formatted())" : ""
+            return ([place.name] + region).joined(separator: ", ") + ", \(distance) away\(population)\(zone)"
+        case .region:
+            return region.joined(separator: ", ") + " (no town within \(Int(Gazetteer.placeReach / 1000)) km; nearest: \(answer.nearest.name), \(distance))\(zone)"
+        case .openSea:
+            return "Open sea (nearest place: \(answer.nearest.name), \(answer.nearest.countryCode ?? "?"), \(distance) away)\(zone)"
+        }
+    }
+}
+
+struct Find: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find places by name, offline (for tagging photos without GPS).",
+        discussion: """
+            Case and accents do not matter, and alternate names count: "lisbon" finds Lisboa. \
+            Narrow with a country code, country or region after a comma: "Kyoto, JP".
+            """)
+
+    @Argument(help: "A place name, optionally followed by \", COUNTRY\" or \", REGION\".")
+    var name: String
+
+    @Flag(help: "Print a JSON array.")
+    var json = false
+
+    @Option(help: "How many places to list.")
+    var limit = 10
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let gazetteer: Gazetteer
+        do {
+            gazetteer = try Gazetteer.load()
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+        let matches = gazetteer.search(name, limit: limit)
+        if json {
+            try Diagnostics.printJSON(matches)
+        } else {
+            for match in matches {
+                let place = match.place
+                let region = [place.admin1, place.country].compactMap { $0 }.joined(separator: ", ")
+                let population = place.population > 0 ? "population \(place.population.formatted()), " : ""
+                print("\(place.name), \(region) (\(place.countryCode ?? "?")): \(population)"
+                      + String(format: "%.5f,%.5f", place.coordinate.latitude, place.coordinate.longitude)
+                      + (place.timeZone.map { ", \($0)" } ?? ""))
+            }
+        }
+        if matches.isEmpty {
+            FileHandle.standardError.write(Data("geotrip: no place is named \"\(name)\". Check the spelling, or try fewer words.\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
