@@ -36,6 +36,7 @@ let package = Package(
             ],
             // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
             // when the folder is missing).
+            exclude: ["Resources/gazetteer.bin.sha256"],
             resources: [.copy("Resources/gazetteer.bin")]
         ),
         // The gazetteer measurements of `make bench` (not installed).

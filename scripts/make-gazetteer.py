@@ -560,6 +560,9 @@ def main():
     tmp_out = args.output.with_suffix(args.output.suffix + ".tmp")
     tmp_out.write_bytes(data)
     os.replace(tmp_out, args.output)
+    # The tests check the committed resource against this record of what the script wrote.
+    digest_path = args.output.with_suffix(args.output.suffix + ".sha256")
+    digest_path.write_text(f"{hashlib.sha256(data).hexdigest()}  {args.output.name}\n")
     (_, n_places, n_countries, n_admin1, n_zones, *_rest) = struct.unpack_from("<8s4I", data, 0)
     l_strings, _o_keys, l_keys = struct.unpack_from("<3I", data, 44)
     print(f"places {n_places}, countries {n_countries}, admin1 {n_admin1}, zones {n_zones}")
