@@ -44,44 +44,63 @@ struct PlaceTree: Sendable {
     /// Chord length on the unit sphere for great-circle metres.
     static func chord(metres: Double) -> Double { 2 * sin(min(.pi / 2, metres / (2 * earthRadius))) }
 
+    /// Below this many places a subtree is scanned as a plain run: cheaper than descending.
+    private static let bucket = 12
+
     /// The index of the nearest place and its squared chord distance.
-    func nearest(to query: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
-        var best = (index: -1, chordSquared: Double.infinity)
+    ///
+    /// Iterative, with Arya and Mount's incremental distance: each pending subtree carries the
+    /// squared distance from the query to its cell (the per-axis offsets summed), a much tighter
+    /// bound than the splitting plane alone when the query is far from every place (at sea).
+    func nearest(to q: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
+        var bestIndex = -1
+        var bestDistance = Double.infinity
+        typealias Pending = (lo: Int, hi: Int, cell: Double, offset: SIMD3<Double>)
         vectors.withUnsafeBufferPointer { vectors in
             axes.withUnsafeBufferPointer { axes in
-                Self.searchNearest(query, lo: 0, hi: count, vectors: vectors, axes: axes, best: &best)
-            }
-        }
-        return best
-    }
-
-    private static func searchNearest(_ q: SIMD3<Double>, lo: Int, hi: Int, vectors: UnsafeBufferPointer<Double>,
-                                      axes: UnsafeBufferPointer<UInt8>, best: inout (index: Int, chordSquared: Double)) {
-        var lo = lo, hi = hi
-        // The nearer side is followed in this loop and the farther one recursed into only when
-        // the splitting plane is closer than the best so far.
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            let base = mid * 3
-            let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
-            let distance = dx * dx + dy * dy + dz * dz
-            if distance < best.chordSquared { best = (mid, distance) }
-            let axis = Int(axes[mid])
-            let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
-            let (nearLo, nearHi, farLo, farHi) = diff < 0 ? (lo, mid, mid + 1, hi) : (mid + 1, hi, lo, mid)
-            if farLo < farHi {
-                // Visit the near side first; the far side afterwards if the plane is within reach.
-                searchNearest(q, lo: nearLo, hi: nearHi, vectors: vectors, axes: axes, best: &best)
-                if diff * diff <= best.chordSquared + slack {
-                    lo = farLo
-                    hi = farHi
-                    continue
+                // At most one pending far side per tree level: about 19 levels for 235,000 places.
+                withUnsafeTemporaryAllocation(of: Pending.self, capacity: 64) { stack in
+                    stack[0] = (0, count, 0, .zero)
+                    var depth = 1
+                    while depth > 0 {
+                        depth -= 1
+                        var (lo, hi, cell, offset) = stack[depth]
+                        if cell > bestDistance + Self.slack { continue }
+                        while hi - lo > Self.bucket {
+                            let mid = (lo + hi) >> 1
+                            let base = mid * 3
+                            let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
+                            let distance = dx * dx + dy * dy + dz * dz
+                            if distance < bestDistance {
+                                bestDistance = distance
+                                bestIndex = mid
+                            }
+                            let axis = Int(axes[mid])
+                            let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
+                            var farOffset = offset
+                            farOffset[axis] = diff
+                            let farCell = cell - offset[axis] * offset[axis] + diff * diff
+                            let (farLo, farHi) = diff < 0 ? (mid + 1, hi) : (lo, mid)
+                            if diff < 0 { hi = mid } else { lo = mid + 1 }
+                            if farLo < farHi && farCell <= bestDistance + Self.slack {
+                                stack[depth] = (farLo, farHi, farCell, farOffset)
+                                depth += 1
+                            }
+                        }
+                        for index in lo..<hi {
+                            let base = index * 3
+                            let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
+                            let distance = dx * dx + dy * dy + dz * dz
+                            if distance < bestDistance {
+                                bestDistance = distance
+                                bestIndex = index
+                            }
+                        }
+                    }
                 }
-                return
             }
-            lo = nearLo
-            hi = nearHi
         }
+        return (bestIndex, bestDistance)
     }
 
     /// Every place within `chord` of `query`, nearest first, at most `limit` of them.
