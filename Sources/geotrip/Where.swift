@@ -9,6 +9,8 @@ struct Where: AsyncParsableCommand {
             With no coordinate, reads one LAT,LON per line from standard input and writes one JSON \
             object per line (JSON Lines); a line that cannot be read gives an object with "error" \
             and the batch goes on. Negative latitudes work as they are: geotrip where -33.86,151.21
+
+            Place names: GeoNames (geonames.org), CC BY 4.0.
             """)
 
     @Argument(parsing: .allUnrecognized, help: "LAT,LON in decimal degrees, such as 35.0116,135.7681.")
@@ -105,6 +107,8 @@ struct Find: AsyncParsableCommand {
         discussion: """
             Case and accents do not matter, and alternate names count: "lisbon" finds Lisboa. \
             Narrow with a country code, country or region after a comma: "Kyoto, JP".
+
+            Place names: GeoNames (geonames.org), CC BY 4.0.
             """)
 
     @Argument(help: "A place name, optionally followed by \", COUNTRY\" or \", REGION\".")

@@ -12,11 +12,20 @@ public struct CommandRun: Sendable {
         return process.wait()
     }
 
-    /// Starts `geotrip ARGUMENTS` and returns at once.
-    public static func launch(_ arguments: [String], in folder: URL? = nil) throws -> RunningCommand {
+    /// Runs another copy of the binary, with extra environment variables, to completion.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
+        try launch(arguments, executable: executable, environment: environment).wait()
+    }
+
+    /// Starts `geotrip ARGUMENTS` and returns at once; `stdin` is written to its standard input.
+    public static func launch(_ arguments: [String], in folder: URL? = nil, stdin: Data? = nil,
+                              executable: URL = TestPaths.binary, environment: [String: String] = [:]) throws -> RunningCommand {
         let process = Process()
-        process.executableURL = TestPaths.binary
+        process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         if let folder { process.currentDirectoryURL = folder }
         let output = try TemporaryFolder()
         let out = output.url.appendingPathComponent("stdout"), err = output.url.appendingPathComponent("stderr")
@@ -24,7 +33,13 @@ public struct CommandRun: Sendable {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
+        if let stdin {
+            let input = output.url.appendingPathComponent("stdin")
+            try stdin.write(to: input)
+            process.standardInput = try FileHandle(forReadingFrom: input)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         return RunningCommand(process: process, output: output)
     }

@@ -45,7 +45,7 @@ struct PlaceTree: Sendable {
     static func chord(metres: Double) -> Double { 2 * sin(min(.pi / 2, metres / (2 * earthRadius))) }
 
     /// Below this many places a subtree is scanned as a plain run: cheaper than descending.
-    private static let bucket = 12
+    private static let bucket = 40
 
     /// The index of the nearest place and its squared chord distance.
     ///

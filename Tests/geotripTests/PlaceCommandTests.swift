@@ -1,0 +1,111 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+
+/// `geotrip where` and `geotrip find`, end to end, and the gazetteer found however geotrip is run.
+@Suite("where and find", .serialized)
+struct PlaceCommandTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("where --json gives the documented fields")
+    func whereJSON() throws {
+        let run = try CommandRun.geotrip(["where", "35.0394,135.7292", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let answer = try json(run.stdout)
+        #expect(answer["name"] as? String == "Kyoto")
+        #expect(answer["admin1"] as? String == "Kyoto")
+        #expect(answer["country"] as? String == "Japan")
+        #expect(answer["countryCode"] as? String == "JP")
+        #expect(answer["timeZone"] as? String == "Asia/Tokyo")
+        #expect((answer["population"] as? Int ?? 0) > 1_000_000)
+        #expect((answer["distanceMeters"] as? Double ?? 1e9) < 10_000)
+    }
+
+    @Test("a negative latitude is a coordinate, not an option")
+    func negativeLatitude() throws {
+        let run = try CommandRun.geotrip(["where", "-33.8568,151.2153", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try json(run.stdout)["name"] as? String == "Sydney")
+    }
+
+    @Test("a bad coordinate argument is one clear sentence and exit 64")
+    func badArgument() throws {
+        let run = try CommandRun.geotrip(["where", "91,0"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("latitude 91 is out of range"), "stderr: \(run.stderr)")
+    }
+
+    @Test("with no coordinate, where reads JSON Lines from stdin; bad lines get an error and the batch goes on")
+    func batch() throws {
+        let input = "48.8584,2.2945\n91,0\nabc\n\n-33.8568 151.2153\n0,-160\n"
+        let running = try CommandRun.launch(["where"], stdin: Data(input.utf8))
+        let run = running.wait()
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.count == 6)
+        let objects = try lines.map(json)
+        #expect(objects[0]["name"] as? String == "Paris")
+        #expect(objects[1]["line"] as? Int == 2 && (objects[1]["error"] as? String)?.contains("latitude") == true)
+        #expect(objects[2]["input"] as? String == "abc" && objects[2]["error"] != nil)
+        #expect(objects[3]["error"] as? String == "empty line: expected LAT,LON such as 35.0116,135.7681")
+        #expect(objects[4]["name"] as? String == "Sydney")
+        #expect(objects[5]["kind"] as? String == "open-sea" && objects[5]["country"] is NSNull)
+        #expect(run.stderr.contains("3 of 6 lines"))
+    }
+
+    @Test("find lists the most populous match first, with a country filter")
+    func find() throws {
+        let run = try CommandRun.geotrip(["find", "Kyoto, JP", "--json", "--limit", "3"])
+        #expect(run.status == 0)
+        let matches = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(matches.first?["name"] as? String == "Kyoto")
+        #expect(matches.first?["countryCode"] as? String == "JP")
+        #expect(matches.first?["match"] as? String == "exact")
+        let none = try CommandRun.geotrip(["find", "Xqzzyvv"])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no place is named"))
+    }
+
+    @Test("an installed geotrip finds the gazetteer in ../share/geotrip; without it, a clear error")
+    func installedLayout() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let bin = temp.url.appendingPathComponent("bin"), share = temp.url.appendingPathComponent("share/geotrip")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let installed = bin.appendingPathComponent("geotrip")
+        try FileManager.default.copyItem(at: TestPaths.binary, to: installed)
+        // Without the data: the source tree is still found (it is where this binary was built
+        // from), so point the lookup at a missing file to see the message.
+        let missing = try CommandRun.run(installed, ["where", "35,135"], environment: ["GEOTRIP_GAZETTEER": share.appendingPathComponent("gazetteer.bin").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("The place-name data (gazetteer.bin) is missing"), "stderr: \(missing.stderr)")
+        // A damaged copy in share/ is reported by its path: proof that share/ is where it looked
+        // (the build's source tree, its last resort, holds an intact copy).
+        var bytes = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Sources/GeoTripCore/Resources/gazetteer.bin"))
+        bytes[2000] ^= 0xFF
+        try bytes.write(to: share.appendingPathComponent("gazetteer.bin"))
+        let damaged = try CommandRun.run(installed, ["where", "35,135"])
+        #expect(damaged.stderr.contains("\(share.path)/gazetteer.bin is damaged"), "stderr: \(damaged.stderr)")
+        bytes[2000] ^= 0xFF
+        try bytes.write(to: share.appendingPathComponent("gazetteer.bin"))
+        let found = try CommandRun.run(installed, ["where", "35.0394,135.7292"])
+        #expect(found.status == 0)
+        #expect(found.stdout.hasPrefix("Kyoto"))
+    }
+
+    @Test("a damaged gazetteer is a clear error, never a crash")
+    func damagedGazetteer() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        var bytes = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Sources/GeoTripCore/Resources/gazetteer.bin"))
+        bytes[1000] ^= 0xFF
+        let damaged = temp.url.appendingPathComponent("gazetteer.bin")
+        try bytes.write(to: damaged)
+        let run = try CommandRun.run(TestPaths.binary, ["where", "35,135"], environment: ["GEOTRIP_GAZETTEER": damaged.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("is damaged: its checksum does not match"), "stderr: \(run.stderr)")
+    }
+}
