@@ -81,6 +81,28 @@ struct GazetteerTests {
         #expect(koro.distanceMeters > Gazetteer.placeReach)
     }
 
+    @Test("across the antimeridian the nearest place is on the other side, as on the globe")
+    func antimeridian() throws {
+        let gazetteer = try load()
+        // West of the line, in Fiji's Lau waters: Levuka (179.32° E) is 77 km away across the
+        // line, Tubou (178.81° W) 120 km away on the same side. Degree-space lookups pick Tubou.
+        let west = gazetteer.nearest(to: Coordinate(latitude: -18.2, longitude: -179.95))
+        #expect(west.place.name == "Levuka")
+        #expect(west.distanceMeters > 60_000 && west.distanceMeters < 90_000)
+        let east = gazetteer.nearest(to: Coordinate(latitude: -18.2, longitude: 179.95))
+        #expect(east.place.name == "Levuka")
+    }
+
+    @Test("Antarctica and the poles have no town within reach: read as open sea, no country")
+    func polesAndAntarctica() throws {
+        let gazetteer = try load()
+        for (latitude, longitude) in [(-90.0, 0.0), (-77.85, 166.67), (90.0, 0.0)] {
+            let answer = gazetteer.describe(Coordinate(latitude: latitude, longitude: longitude))
+            #expect(answer.kind == .openSea, "at \(latitude),\(longitude)")
+            #expect(answer.countryCode == nil)
+        }
+    }
+
     @Test("nearest place is exact: the k-d tree agrees with brute force everywhere, poles and antimeridian included")
     func exactNearest() throws {
         let gazetteer = try load()
