@@ -44,6 +44,10 @@ struct GazetteerTests {
         Landmark(what: "Suva harbour, Fiji (east of 178° E)", latitude: -18.1416, longitude: 178.4419, name: "Suva", countryCode: "FJ", timeZone: "Pacific/Fiji"),
         Landmark(what: "Apia, Samoa (west of 180°)", latitude: -13.8333, longitude: -171.7667, name: "Apia", countryCode: "WS", timeZone: "Pacific/Apia"),
         Landmark(what: "Torre de Belém, a district of Lisbon", latitude: 38.6916, longitude: -9.2160, name: "Lisbon", countryCode: "PT", timeZone: "Europe/Lisbon"),
+        // A bigger city across a border is not where the photo was taken.
+        Landmark(what: "St Peter's Square, not Rome", latitude: 41.9022, longitude: 12.4539, name: "Vatican City", countryCode: "VA", timeZone: "Europe/Vatican"),
+        Landmark(what: "Hoboken waterfront, not New York", latitude: 40.7440, longitude: -74.0324, name: "Hoboken", countryCode: "US", timeZone: "America/New_York"),
+        Landmark(what: "Kehl, not Strasbourg across the Rhine", latitude: 48.5700, longitude: 7.8000, name: "Kehl", countryCode: "DE", timeZone: "Europe/Berlin"),
     ]
 
     @Test("landmarks on every continent get the town people would name", arguments: landmarks)
@@ -166,6 +170,8 @@ struct GazetteerTests {
         ("Paris, Texas", "Paris", "US"),
         ("Łódź", "Łódź", "PL"),
         ("lodz", "Łódź", "PL"),
+        ("London, UK", "London", "GB"),
+        ("New York, USA", "New York City", "US"),
     ] as [(String, String, String)])
     func search(query: String, name: String, countryCode: String) throws {
         let first = try #require(try load().search(query, limit: 5).first, "nothing found for \(query)")
@@ -193,6 +199,12 @@ struct GazetteerTests {
         }
         #expect(throws: GeoTripError.self) { _ = try GazetteerFile(data: original.prefix(original.count - 100), path: "test") }
         #expect(throws: GeoTripError.self) { _ = try GazetteerFile(data: original.prefix(10), path: "test") }
+        // The header is outside the checksum: any damaged count or offset must still be caught.
+        for (offset, value) in [(8, UInt32(0)), (8, UInt32(1000)), (12, UInt32(3)), (40, UInt32(64)), (48, UInt32(400))] {
+            var header = original
+            withUnsafeBytes(of: value.littleEndian) { header.replaceSubrange(offset..<offset + 4, with: $0) }
+            #expect(throws: GeoTripError.self, "header byte \(offset) = \(value)") { _ = try GazetteerFile(data: header, path: "test") }
+        }
         #expect(throws: GeoTripError.gazetteerMissing(tried: ["/nonexistent/gazetteer.bin"])) {
             _ = try Gazetteer.load(from: URL(fileURLWithPath: "/nonexistent/gazetteer.bin"))
         }
@@ -200,7 +212,8 @@ struct GazetteerTests {
 
     @Test("typed coordinates are checked", arguments: [
         ("35.0116,135.7681", true), ("-33.86 151.21", true), ("91,0", false), ("0,181", false),
-        ("abc", false), ("", false), ("1,2,3", false), ("nan,0", false),
+        ("abc", false), ("", false), ("1,2,3", false), ("nan,0", false), ("35,,135", false), ("0x10,0x10", false),
+        ("1e400,0", false), ("-0,-0", true), (" 35.0 , 135.0 ", true),
     ] as [(String, Bool)])
     func coordinateParsing(text: String, valid: Bool) {
         #expect(((try? Coordinate(parsing: text)) != nil) == valid)

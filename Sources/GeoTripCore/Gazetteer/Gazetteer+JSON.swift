@@ -1,3 +1,5 @@
+import Foundation
+
 /// The JSON shapes of `geotrip where` and `geotrip find`. Every key is always present.
 extension PlaceAnswer: Encodable {
     private enum CodingKeys: String, CodingKey {
@@ -42,9 +44,17 @@ extension Coordinate {
     /// Parses `LAT,LON` (or `LAT LON`) in decimal degrees, checking the ranges; the error is a
     /// sentence for the person who typed it.
     public init(parsing text: String) throws(CoordinateParseError) {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
-        guard !parts.isEmpty else { throw CoordinateParseError(message: "empty line: expected LAT,LON such as 35.0116,135.7681") }
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw CoordinateParseError(message: "empty line: expected LAT,LON such as 35.0116,135.7681") }
+        // One comma, or blanks, between two plain decimal numbers (no hex, no exponents).
+        let parts = trimmed.contains(",")
+            ? trimmed.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            : trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let decimal = { (part: String) in
+            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }
+        }
+        guard parts.count == 2, decimal(parts[0]), decimal(parts[1]),
+              let latitude = Double(parts[0]), let longitude = Double(parts[1]),
               latitude.isFinite, longitude.isFinite else {
             throw CoordinateParseError(message: "'\(text)' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)")
         }

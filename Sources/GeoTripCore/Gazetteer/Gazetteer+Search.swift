@@ -14,11 +14,22 @@ extension Gazetteer {
     /// narrows by country code, country or first-level division. Exact matches come first,
     /// then names that start with the query; the most populous first within each.
     public func search(_ query: String, limit: Int = 10) -> [PlaceMatch] {
-        var name = query, qualifier: String?
         if let comma = query.lastIndex(of: ",") {
-            name = String(query[..<comma])
-            qualifier = SearchKey.fold(String(query[query.index(after: comma)...]))
+            let qualified = search(name: String(query[..<comma]), qualifier: SearchKey.fold(String(query[query.index(after: comma)...])), limit: limit)
+            // Some names hold a comma themselves ("Olinda, CDP"): try the whole text as a name.
+            if !qualified.isEmpty { return qualified }
         }
+        return search(name: query, qualifier: nil, limit: limit)
+    }
+
+    /// Common names for countries that are not their GeoNames names.
+    private static let countryAliases: [String: String] = [
+        "uk": "gb", "england": "gb", "scotland": "gb", "wales": "gb", "usa": "us", "u.s.a.": "us", "u.s.": "us",
+        "america": "us", "uae": "ae", "holland": "nl", "south korea": "kr", "korea": "kr", "russia": "ru",
+    ]
+
+    private func search(name: String, qualifier: String?, limit: Int) -> [PlaceMatch] {
+        let qualifier = qualifier.map { Self.countryAliases[$0] ?? $0 }
         let key = Array(SearchKey.fold(name).utf8)
         guard !key.isEmpty else { return [] }
 

@@ -110,7 +110,12 @@ public struct Gazetteer: Sendable {
         }
         var chosen = (index: nearest.index, metres: nearestMetres)
         if rule == .preferTowns {
-            let candidates = tree.within(query, chord: PlaceTree.chord(metres: Self.choiceReach), limit: 64)
+            // Only places in the nearest place's own country and first-level division compete:
+            // a bigger city across a border (Rome from St Peter's, New York from Hoboken,
+            // Strasbourg from Kehl) is not where the photo was taken.
+            let country = columns.country[nearest.index], admin1 = columns.admin1[nearest.index]
+            let candidates = tree.within(query, chord: PlaceTree.chord(metres: Self.choiceReach), limit: Int.max)
+                .filter { columns.country[$0.index] == country && columns.admin1[$0.index] == admin1 }
                 .map { (index: $0.index, metres: PlaceTree.metres(chord: $0.chordSquared.squareRoot()),
                         population: Int(columns.population[$0.index])) }
             if let best = Self.choose(among: candidates.map { ($0.metres, $0.population) }) {
@@ -121,7 +126,8 @@ public struct Gazetteer: Sendable {
                            timeZone: nearestPlace.timeZone)
     }
 
-    /// The rule `preferTowns` uses, on candidates given as (metres away, population):
+    /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
+    /// place's country and first-level division, given as (metres away, population):
     /// the candidate with the largest `max(population, 100) / (km + 1)²` wins.
     ///
     /// This is a gravity model: a place's pull grows with its population and falls with the

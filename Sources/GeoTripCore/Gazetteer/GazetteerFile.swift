@@ -64,14 +64,22 @@ struct GazetteerFile: Sendable {
         guard checksum == data.loadLE32(at: 60) else {
             throw damaged("its checksum does not match (the file was altered or damaged)")
         }
+        // The checksum covers the body only, so the header is checked against the exact layout
+        // the script writes: sections back to back in header order, each on a multiple of 4,
+        // the last ending the file. A damaged count or offset cannot satisfy all of it.
         let sections = [
             (placesOffset, placeCount * Self.placeRecordLength), (countriesOffset, countryCount * 8),
             (admin1Offset, admin1Count * 8), (zonesOffset, zoneCount * 8),
             (stringsOffset, stringsLength), (keysOffset, keysLength),
         ]
-        guard sections.allSatisfy({ $0.0 >= Self.headerLength && $0.0 + $0.1 <= data.count }),
+        var expectedOffset = Self.headerLength
+        for (offset, length) in sections {
+            guard offset == expectedOffset else { throw damaged("its header does not describe its sections") }
+            expectedOffset = (offset + length + 3) / 4 * 4
+        }
+        guard keysOffset + keysLength == data.count, placeCount > 0, countryCount > 0,
               countryCount < 0xFF, admin1Count < 0xFFFF, zoneCount < 0xFFFF
-        else { throw damaged("a section lies outside the file") }
+        else { throw damaged("its header does not describe its sections") }
         try validateReferences(damaged)
     }
 
@@ -97,7 +105,8 @@ struct GazetteerFile: Sendable {
             }
             for index in 0..<admin1Count {
                 let record = admin1Offset + index * 8
-                guard stringFits(u32(record), u16(record + 4)), Int(raw[record + 6]) < countryCount else {
+                let country = Int(raw[record + 6])
+                guard stringFits(u32(record), u16(record + 4)), country == 0xFF || country < countryCount else {
                     return "admin1 record \(index) is out of range"
                 }
             }

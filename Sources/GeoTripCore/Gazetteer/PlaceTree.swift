@@ -100,6 +100,8 @@ struct PlaceTree: Sendable {
                 }
             }
         }
+        // A loaded resource has at least one place (checked on load), so bestIndex is set.
+        precondition(bestIndex >= 0, "the gazetteer has no places")
         return (bestIndex, bestDistance)
     }
 
