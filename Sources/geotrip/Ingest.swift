@@ -18,12 +18,45 @@ struct Ingest: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log each stage's timing to standard error.")
     var verbose = false
 
+    @Option(help: ArgumentHelp("The trip's time zone (IANA name or ±HH:MM), for photos nothing else places in time.",
+                               valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .customLong("clock-offset"),
+            help: ArgumentHelp("Correct a camera clock: ±[D ]HH:MM:SS for all cameras, or \"MAKE MODEL=±HH:MM:SS\" for one (repeatable).",
+                               valueName: "offset"))
+    var clockOffsets: [String] = []
+
+    @Option(name: .customLong("track"), help: ArgumentHelp("A GPX or KML log to place photos without GPS (repeatable).", valueName: "file"),
+            completion: .file(extensions: ["gpx", "kml"]))
+    var tracks: [String] = []
+
+    @Flag(help: "Write XMP sidecars (IMG_1234.jpg.xmp) with the positions geotrip inferred; never overwrites another program's sidecar.")
+    var writeXmp = false
+
     @Option(help: .hidden)
     var batchSize = 500
 
+    func validate() throws {
+        if let tz, AssumedZone(tz) == nil {
+            throw ValidationError("--tz \(tz) is not a time zone: give an IANA name such as Europe/Lisbon, or an offset such as +01:00.")
+        }
+        for text in clockOffsets {
+            do { _ = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
+        }
+        for track in tracks where !FileManager.default.fileExists(atPath: track) {
+            throw ValidationError("--track \(track): no such file.")
+        }
+    }
+
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: verbose)
-        let options = IngestOptions(folder: location.folderPath, catalogPath: location.catalogPath, batchSize: batchSize)
+        var options = IngestOptions(folder: location.folderPath, catalogPath: location.catalogPath, batchSize: batchSize)
+        // Given options replace what the catalog remembers for the trip; absent ones keep it.
+        options.assumedZone = tz
+        options.clockOffsets = clockOffsets.isEmpty ? nil : clockOffsets
+        options.tracks = tracks.isEmpty ? nil : tracks
+        options.writeXMP = writeXmp
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()

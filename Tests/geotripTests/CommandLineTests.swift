@@ -44,20 +44,42 @@ struct CommandLineTests {
             let photo = try #require(byPath[record.path], "\(record.path) missing from photos --json")
             func number(_ key: String) -> Double? { (photo[key] as? NSNumber)?.doubleValue }
             func text(_ key: String) -> String? { photo[key] as? String }
-            #expect(close(number("latitude"), record.latitude), "\(record.path) latitude")
-            #expect(close(number("longitude"), record.longitude), "\(record.path) longitude")
+            // Positions from the photo's own GPS match exiftool; the others are inferred (and
+            // checked against the trip's ground truth below).
+            if record.latitude != nil || text("locationSource") == "exif" {
+                #expect(text("locationSource") == "exif", "\(record.path) locationSource")
+                #expect(close(number("latitude"), record.latitude), "\(record.path) latitude")
+                #expect(close(number("longitude"), record.longitude), "\(record.path) longitude")
+            }
             #expect(close(number("altitude"), record.altitude), "\(record.path) altitude")
             #expect(text("localTime") == record.localTime, "\(record.path) localTime")
             #expect(text("offset") == record.offset, "\(record.path) offset")
             #expect(text("gpsTime") == record.gpsTime, "\(record.path) gpsTime")
             let camera = [record.make, record.model].compactMap { $0 }.joined(separator: " ")
             #expect(text("camera") == (camera.isEmpty ? nil : camera), "\(record.path) camera")
-            #expect(text("locationSource") == (record.latitude == nil ? nil : "exif"), "\(record.path) locationSource")
             #expect(photo["diagnostics"] is [String])
         }
+        // Photos placed by their neighbours are at their stop: within 150 m of the stop centre
+        // the sample script recorded (SampleImages/ground-truth.json).
+        let groundTruth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("ground-truth.json"))) as? [String: Any])
+        let files = try #require(groundTruth["files"] as? [[String: Any]])
+        var inferred = 0
+        for file in files {
+            guard let path = file["path"] as? String, let photo = byPath[path], photo["locationSource"] as? String == "interpolated",
+                  let centre = file["stopCentre"] as? [String: Double], let latitude = photo["latitude"] as? Double,
+                  let longitude = photo["longitude"] as? Double else { continue }
+            inferred += 1
+            let metres = Self.metres(latitude, longitude, centre["lat"]!, centre["lon"]!)
+            #expect(metres < 150, "\(path) was placed \(Int(metres)) m from its stop")
+            #expect(photo["timeSource"] as? String == "location")
+            #expect((photo["uncertaintyMeters"] as? Double ?? 0) > 0)
+        }
+        #expect(inferred >= 6, "the camera without GPS should be placed by its neighbours")
+
         // Every key is present, null when absent.
         for photo in photos {
-            for key in ["path", "latitude", "longitude", "altitude", "localTime", "offset", "gpsTime", "camera", "locationSource", "diagnostics"] {
+            for key in ["path", "latitude", "longitude", "altitude", "localTime", "offset", "gpsTime", "camera", "locationSource", "diagnostics",
+                        "utcTime", "timeZone", "timeSource", "uncertaintyMeters"] {
                 #expect(photo.keys.contains(key), "\(photo["path"] ?? "?") lacks \(key)")
             }
         }
@@ -228,6 +250,14 @@ struct CommandLineTests {
         let queue = try DatabaseQueue(path: catalog)
         defer { try? queue.close() }
         return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Haversine metres, for checking inferred positions.
+    static func metres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = 6_371_008.8, p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
+        let dp = p2 - p1, dl = (lon2 - lon1) * .pi / 180
+        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
+        return 2 * r * asin(min(1, a.squareRoot()))
     }
 
     func close(_ a: Double?, _ b: Double?) -> Bool {

@@ -173,6 +173,41 @@ extension Catalog {
                 }
                 for record in updated { try record.update(db) }
                 for var record in new { try record.insert(db) }
+                try Self.bumpGeneration(db)
+            }
+        }
+    }
+
+    // MARK: Trip settings and the resolution bookkeeping
+
+    /// Keys of the `tripSetting` table.
+    enum SettingKey {
+        /// Bumped by every change to photos or tags; resolution runs when it differs from
+        /// `resolvedGeneration`, so a run killed before resolving resolves next time.
+        static let catalogGeneration = "catalogGeneration"
+        static let resolvedGeneration = "resolvedGeneration"
+        /// JSON of `ResolutionSettings`.
+        static let resolution = "resolution"
+    }
+
+    static func bumpGeneration(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO tripSetting (key, value) VALUES (?, '1')
+            ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+            """, arguments: [SettingKey.catalogGeneration])
+    }
+
+    /// One trip setting.
+    func setting(_ key: String) throws(GeoTripError) -> String? {
+        try attempt { try database.read { try String.fetchOne($0, sql: "SELECT value FROM tripSetting WHERE key = ?", arguments: [key]) } }
+    }
+
+    /// Stores one trip setting.
+    func setSetting(_ key: String, to value: String) throws(GeoTripError) {
+        try attempt {
+            try database.write { db in
+                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [key, value])
             }
         }
     }
@@ -195,6 +230,79 @@ extension Catalog {
                     }
                 }
                 return counts
+            }
+        }
+    }
+
+    /// What resolution reads: every photo present and read, with its manual tag.
+    func resolutionRows() throws(GeoTripError) -> [PhotoRecord] {
+        try attempt {
+            try database.read { db in
+                try PhotoRecord.filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status == FileReading.Status.read)
+                    .order(PhotoRecord.Columns.id).fetchAll(db)
+            }
+        }
+    }
+
+    /// The manual tags, by photo id.
+    func manualTags() throws(GeoTripError) -> [Int64: ResolvedLocation] {
+        try attempt {
+            try database.read { db in
+                var tags: [Int64: ResolvedLocation] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT photoId, latitude, longitude, uncertaintyMeters FROM manualTag") {
+                    tags[row[0]] = ResolvedLocation(coordinate: Coordinate(latitude: row[1], longitude: row[2]), source: .manual,
+                                                    uncertaintyMeters: row[3])
+                }
+                return tags
+            }
+        }
+    }
+
+    /// Writes what resolution decided for the photos whose result changed, and records which
+    /// catalog generation it resolved, in one transaction.
+    func saveResolution(_ records: [PhotoRecord], generation: String) throws(GeoTripError) {
+        try attempt {
+            try database.write { db in
+                for record in records {
+                    try record.update(db, columns: ["utcTime", "timeZone", "timeSource", "resolvedLatitude", "resolvedLongitude",
+                                                    "locationSource", "uncertaintyMeters"])
+                }
+                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [SettingKey.resolvedGeneration, generation])
+            }
+        }
+    }
+
+    /// Tags photos with a position (or clears their tags with `location` nil), all or none:
+    /// a path that is not a photo in the catalog changes nothing and is named in the error.
+    func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) {
+        let stamp = ISO8601DateFormatter().string(from: time)
+        try attempt {
+            try database.write { db in
+                var ids: [Int64] = []
+                var unknown: [String] = []
+                for path in paths {
+                    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'read'",
+                                                   arguments: [path]) {
+                        ids.append(id)
+                    } else {
+                        unknown.append(path)
+                    }
+                }
+                guard unknown.isEmpty else { throw GeoTripError.notInCatalog(paths: unknown) }
+                for id in ids {
+                    if let location {
+                        try db.execute(sql: """
+                            INSERT INTO manualTag (photoId, latitude, longitude, place, uncertaintyMeters, taggedAt) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(photoId) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                                place = excluded.place, uncertaintyMeters = excluded.uncertaintyMeters, taggedAt = excluded.taggedAt
+                            """, arguments: [id, location.coordinate.latitude, location.coordinate.longitude, location.place,
+                                             location.uncertaintyMeters, stamp])
+                    } else {
+                        try db.execute(sql: "DELETE FROM manualTag WHERE photoId = ?", arguments: [id])
+                    }
+                }
+                try Self.bumpGeneration(db)
             }
         }
     }

@@ -43,6 +43,32 @@ enum CatalogMigrations {
                           condition: Column("removedAt") == nil)
             try db.create(index: "photo_path", on: "photo", columns: ["path"])
         }
+        migrator.registerMigration("v2-resolution") { db in
+            // What the time and location stage decided, beside what the photo said.
+            try db.alter(table: "photo") { t in
+                t.add(column: "utcTime", .text)
+                t.add(column: "timeZone", .text)
+                t.add(column: "timeSource", .text)
+                t.add(column: "resolvedLatitude", .double)
+                t.add(column: "resolvedLongitude", .double)
+                t.add(column: "locationSource", .text)
+                t.add(column: "uncertaintyMeters", .double)
+            }
+            // The person's own positions: never overwritten by anything geotrip infers.
+            try db.create(table: "manualTag") { t in
+                t.primaryKey("photoId", .integer).references("photo", onDelete: .cascade)
+                t.column("latitude", .double).notNull().check { $0 >= -90 && $0 <= 90 }
+                t.column("longitude", .double).notNull().check { $0 >= -180 && $0 <= 180 }
+                t.column("place", .text)
+                t.column("uncertaintyMeters", .double).notNull()
+                t.column("taggedAt", .text).notNull()
+            }
+            // Options remembered for the trip (--tz, --clock-offset, --track) and bookkeeping.
+            try db.create(table: "tripSetting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -11,6 +11,12 @@ public struct IngestOptions: Sendable {
     public var concurrency: Int
     /// How many files are written per catalog transaction.
     public var batchSize: Int
+    /// `--tz`, `--clock-offset`, `--track`: nil keeps what the catalog remembers.
+    public var assumedZone: String?
+    public var clockOffsets: [String]?
+    public var tracks: [String]?
+    /// `--write-xmp`: sidecars for photos whose position geotrip inferred or was given.
+    public var writeXMP = false
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -144,11 +150,65 @@ public struct IngestPipeline: Sendable {
         summary.withoutGPS = counts.withoutGPS
         summary.skipped = counts.skipped
         summary.errors = counts.unreadable
+        // [4/4] Resolve times and places
+        progress.report(IngestProgress(stage: .resolve, done: 0, total: nil))
+        let settings = try resolutionSettings(catalog)
+        if let resolution = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: { () throws(GeoTripError) in try Gazetteer.load() }) {
+            summary.resolution = resolution
+            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
+        }
+        if options.writeXMP {
+            summary.sidecarsWritten = try writeSidecars(catalog, diagnostics: &diagnostics)
+        }
+
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { $0.path < $1.path }.prefix(Self.diagnosticsShown))
         summary.seconds = (ContinuousClock.now - started).seconds
         logger.debug("ingest finished in \(summary.seconds) s")
         return summary
+    }
+
+    /// The run's settings: what was given now, else what the catalog remembers.
+    private func resolutionSettings(_ catalog: Catalog) throws(GeoTripError) -> ResolutionSettings {
+        let stored = try catalog.setting(Catalog.SettingKey.resolution)
+            .flatMap { try? JSONDecoder().decode(ResolutionSettings.self, from: Data($0.utf8)) } ?? ResolutionSettings()
+        return ResolutionSettings(
+            assumedZone: options.assumedZone ?? stored.assumedZone,
+            clockOffsets: options.clockOffsets ?? stored.clockOffsets,
+            tracks: options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } } ?? stored.tracks)
+    }
+
+    /// Writes an XMP sidecar for every photo placed by a track, its neighbours or a tag, and
+    /// removes geotrip's own sidecar where such a position is gone. Returns how many it wrote.
+    private func writeSidecars(_ catalog: Catalog, diagnostics: inout [PhotoDiagnostic]) throws(GeoTripError) -> Int {
+        var written = 0
+        for record in try catalog.resolutionRows() {
+            let photo = URL(fileURLWithPath: options.folder).appendingPathComponent(record.path)
+            do {
+                if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude,
+                   let source = record.locationSource, source != .exif {
+                    let outcome = try XMPSidecar.write(
+                        forPhotoAt: photo, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        altitude: nil, utcTime: record.utcTime.flatMap(UTCTimestamp.init(iso8601:)).flatMap(Self.date),
+                        source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters)
+                    switch outcome {
+                    case .written: written += 1
+                    case .keptForeign:
+                        diagnostics.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
+                    case .unchanged: break
+                    }
+                } else {
+                    _ = try XMPSidecar.remove(forPhotoAt: photo)
+                }
+            } catch {
+                diagnostics.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar could not be written: \(error.localizedDescription)"))
+            }
+        }
+        return written
+    }
+
+    private static func date(_ timestamp: UTCTimestamp) -> Date? {
+        TimeResolver(zoneAt: { _ in nil }).floatingDate(timestamp.dateTime)
     }
 
     /// Reads `planned` on all cores, in chunks, and hands each chunk's readings to `handle` on

@@ -3,6 +3,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
     case scan = 1
     case read
     case finish
+    case resolve
 
     /// What the progress line calls the stage.
     public var title: String {
@@ -10,6 +11,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
         case .scan: return "Scanning folder"
         case .read: return "Reading metadata"
         case .finish: return "Updating catalog"
+        case .resolve: return "Resolving times and places"
         }
     }
 }

@@ -41,6 +41,11 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     /// The first diagnostics of this run (at most `IngestPipeline.diagnosticsShown`).
     public var diagnostics: [PhotoDiagnostic] = []
 
+    /// What time and location resolution did, when it ran (nil when nothing had changed).
+    public var resolution: ResolutionSummary?
+    /// XMP sidecars written (with `--write-xmp`).
+    public var sidecarsWritten = 0
+
     /// Creates an empty summary.
     public init() {}
 }

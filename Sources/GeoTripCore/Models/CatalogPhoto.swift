@@ -18,20 +18,36 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
     public var height: Int?
     public var thumbnail: ThumbnailLocation?
     public var diagnostics: [String]
+    /// The instant the photo was taken, when resolution could tell.
+    public var utcTime: UTCTimestamp?
+    /// IANA zone, or `±HH:MM` when only the offset is known.
+    public var timeZone: String?
+    public var timeSource: TimeSource?
+    /// Where `coordinate` came from.
+    public var locationSource: LocationSource?
+    public var uncertaintyMeters: Double?
 
     /// "Make Model" as `PhotoMetadata.camera` builds it.
     public var camera: String? { PhotoMetadata(make: make, model: model).camera }
-    /// `exif` when the photo has a position; later stages add other sources.
-    public var locationSource: LocationSource? { coordinate == nil ? nil : .exif }
 
     init(_ record: PhotoRecord) {
         id = record.id ?? 0
         path = record.path
         status = record.status
         format = record.format
-        if let latitude = record.latitude, let longitude = record.longitude {
+        // The resolved position (any source); before resolution has run, the photo's own.
+        if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            locationSource = record.locationSource
+            uncertaintyMeters = record.uncertaintyMeters
+        } else if let latitude = record.latitude, let longitude = record.longitude {
+            coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            locationSource = .exif
+            uncertaintyMeters = LocationResolver.exifUncertainty
         }
+        utcTime = record.utcTime.flatMap(UTCTimestamp.init(iso8601:))
+        timeZone = record.timeZone
+        timeSource = record.timeSource
         altitude = record.altitude
         localTime = record.localTime.flatMap(LocalDateTime.init(iso8601:))
         offset = record.utcOffset.flatMap(UTCOffset.init(parsing:))
@@ -51,6 +67,7 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, path, status, format, latitude, longitude, altitude, localTime, offset, timeField, gpsTime
         case camera, make, model, orientation, width, height, thumbnail, locationSource, diagnostics
+        case utcTime, timeZone, timeSource, uncertaintyMeters
     }
 
     /// Every key is written, `null` when absent, so consumers see a stable shape.
@@ -75,6 +92,10 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
         try c.encode(height, forKey: .height)
         try c.encode(thumbnail, forKey: .thumbnail)
         try c.encode(locationSource, forKey: .locationSource)
+        try c.encode(uncertaintyMeters, forKey: .uncertaintyMeters)
+        try c.encode(utcTime?.iso8601, forKey: .utcTime)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(timeSource, forKey: .timeSource)
         try c.encode(diagnostics, forKey: .diagnostics)
     }
 }

@@ -20,10 +20,17 @@ public enum CaptureTimeField: String, Sendable, Codable, CaseIterable {
     case dateTime = "DateTime"
 }
 
-/// Where a photo's position came from. Only `exif` exists yet; later stages add track,
-/// interpolated and manual positions, ranked `manual > exif > track > interpolated`.
-public enum LocationSource: String, Sendable, Codable {
+/// Where a photo's position came from, ranked `manual > exif > track > interpolated`: a
+/// higher source is never overwritten by a lower one.
+public enum LocationSource: String, Sendable, Codable, CaseIterable {
+    /// Tagged by the person (`geotrip tag`); survives every rerun.
+    case manual
+    /// The photo's own GPS tags.
     case exif
+    /// A GPS log (`--track`), at the photo's UTC time.
+    case track
+    /// Between the positioned photos just before and after it in time.
+    case interpolated
 }
 
 /// Byte range of the JPEG thumbnail embedded in EXIF IFD1, as an absolute offset in the file,

@@ -12,6 +12,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
+    case notInCatalog(paths: [String])
+    case placeNotFound(query: String)
+    case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
 
     public var description: String {
@@ -35,6 +38,12 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) cannot be opened (\(reason)). Move it aside to start a new one; nothing in the photo folder depends on it."
         case .catalogRejected(let path, let reason):
             return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
+        case .notInCatalog(let paths):
+            return "Not photos in the catalog: \(paths.joined(separator: ", ")). Give paths inside the folder, and run `geotrip ingest` first if they are new; nothing was tagged."
+        case .placeNotFound(let query):
+            return "No place is named \"\(query)\". Check the spelling (`geotrip find` helps), or tag with --at LAT,LON."
+        case .placeAmbiguous(let query, let candidates):
+            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a country or region, such as \"\(query), \(candidates.first.flatMap { $0.split(separator: "(").last?.prefix(2) }.map(String.init) ?? "FR")\", or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):

@@ -40,6 +40,14 @@ struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable
     var readerVersion: Int
     /// When the file was found missing; nil while it is in the folder.
     var removedAt: String?
+    // Set by the resolution stage (`TripResolution`), nil until it runs.
+    var utcTime: String? = nil
+    var timeZone: String? = nil
+    var timeSource: TimeSource? = nil
+    var resolvedLatitude: Double? = nil
+    var resolvedLongitude: Double? = nil
+    var locationSource: LocationSource? = nil
+    var uncertaintyMeters: Double? = nil
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -73,3 +81,5 @@ extension PhotoRecord {
 extension FileReading.Status: DatabaseValueConvertible {}
 extension ImageFormat: DatabaseValueConvertible {}
 extension CaptureTimeField: DatabaseValueConvertible {}
+extension TimeSource: DatabaseValueConvertible {}
+extension LocationSource: DatabaseValueConvertible {}

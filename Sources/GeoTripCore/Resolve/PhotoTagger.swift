@@ -1,0 +1,92 @@
+import Foundation
+
+/// What `geotrip tag` puts on photos.
+public enum TagTarget: Sendable, Equatable {
+    /// `--at LAT,LON`.
+    case coordinate(Coordinate)
+    /// `--place NAME`: the gazetteer's forward search, refused when ambiguous.
+    case place(String)
+    /// `--clear`.
+    case clear
+}
+
+/// `geotrip tag`: manual positions for photos without GPS (or with wrong GPS). A tag outranks
+/// every other source and survives every rerun; the trip is resolved again at once.
+public struct PhotoTagger: Sendable {
+    public var folder: String
+    public var catalogPath: String
+
+    /// How far off a coordinate typed by hand is taken to be.
+    public static let typedUncertainty = 10.0
+
+    public init(folder: String, catalogPath: String) {
+        self.folder = folder
+        self.catalogPath = catalogPath
+    }
+
+    /// Tags `files` (paths inside the folder, relative to it or to the current directory).
+    /// Returns a sentence saying what was done.
+    public func tag(_ files: [String], with target: TagTarget) throws(GeoTripError) -> String {
+        try FolderScanner(root: folder).checkRoot()
+        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
+        let lock = try CatalogLock(catalogPath: catalogPath)
+        defer { withExtendedLifetime(lock) {} }
+        let catalog = try Catalog.open(at: catalogPath)
+        var gazetteer: Gazetteer?
+        func places() throws(GeoTripError) -> Gazetteer {
+            if let gazetteer { return gazetteer }
+            let loaded = try Gazetteer.load()
+            gazetteer = loaded
+            return loaded
+        }
+
+        let paths = files.map(relativePath)
+        let sentence: String
+        switch target {
+        case .clear:
+            try catalog.tag(paths: paths, with: nil, at: Date())
+            sentence = "Cleared the manual position of \(paths.count) photo\(paths.count == 1 ? "" : "s")."
+        case .coordinate(let coordinate):
+            try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
+            sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
+        case .place(let query):
+            let place = try Self.unambiguousPlace(query, in: places())
+            try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
+            sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
+        }
+        let settings = try catalog.setting(Catalog.SettingKey.resolution)
+            .flatMap { try? JSONDecoder().decode(ResolutionSettings.self, from: Data($0.utf8)) } ?? ResolutionSettings()
+        _ = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: places)
+        return sentence
+    }
+
+    /// The one place `query` names exactly; several exact matches are shown, never guessed.
+    static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {
+        let exact = gazetteer.search(query, limit: 6).filter { $0.quality == .exact }
+        guard let first = exact.first else { throw .placeNotFound(query: query) }
+        guard exact.count == 1 else { throw .placeAmbiguous(query: query, candidates: exact.map { label($0.place) }) }
+        return first.place
+    }
+
+    /// "Kyoto, Kyoto, Japan (JP)".
+    static func label(_ place: GazetteerPlace) -> String {
+        ([place.name, place.admin1, place.country].compactMap { $0 }).joined(separator: ", ") + " (\(place.countryCode ?? "?"))"
+    }
+
+    /// A place tag says "somewhere in this town": about the town's radius, from its population
+    /// (10 m × √population: 500 m for a village, 1.4 km for 20,000 people, 15 km for 2 million).
+    static func uncertainty(of place: GazetteerPlace) -> Double {
+        min(20_000, max(500, 10 * Double(place.population).squareRoot()))
+    }
+
+    /// `file` as a path relative to the folder: given relative to the current directory (or
+    /// absolute) when that points inside the folder, else taken as relative to the folder.
+    func relativePath(_ file: String) -> String {
+        let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+        let given = URL(fileURLWithPath: file).standardizedFileURL.path
+        if given.hasPrefix(root + "/") && FileManager.default.fileExists(atPath: given) {
+            return String(given.dropFirst(root.count + 1))
+        }
+        return file
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Which rule decided a photo's UTC instant.
+public enum TimeSource: String, Sendable, Codable, CaseIterable {
+    /// OffsetTimeOriginal (or the offset tag of the time field used).
+    case offsetTag = "offset-tag"
+    /// GPSDateStamp + GPSTimeStamp, agreeing with the camera time to a whole real offset.
+    case gps
+    /// The IANA zone of the photo's position, with its daylight-saving rules.
+    case location
+    /// The zone the person gave for the trip (`--tz`).
+    case assumed
+    /// Nothing to go on: the camera's wall-clock time is kept, floating.
+    case none
+}
+
+/// A correction for a camera clock that was set wrong: `+1:00:00`, `-0 22:00:00` (days),
+/// or for one camera only, `"FUJIFILM X-T30=+01:00:00"`.
+public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
+    /// "Make Model" as `PhotoMetadata.camera` spells it; nil for every camera.
+    public var camera: String?
+    /// Seconds to add to the camera's clock.
+    public var seconds: Int
+
+    /// Parses `±[D ]HH:MM:SS`, optionally after `CAMERA=`.
+    public init(parsing text: String) throws(ClockCorrectionError) {
+        var value = Substring(text)
+        if let equals = text.lastIndex(of: "=") {
+            camera = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
+            value = text[text.index(after: equals)...]
+            if camera!.isEmpty { throw ClockCorrectionError(text: text) }
+        }
+        value = value.drop(while: { $0 == " " })
+        guard let sign = value.first, sign == "+" || sign == "-" else { throw ClockCorrectionError(text: text) }
+        var days = 0
+        var clock = value.dropFirst()
+        if let space = clock.firstIndex(of: " ") {
+            guard let parsedDays = Int(clock[..<space]), parsedDays >= 0 else { throw ClockCorrectionError(text: text) }
+            days = parsedDays
+            clock = clock[clock.index(after: space)...]
+        }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
+              (0...23).contains(h) || (days == 0 && (0...99).contains(h)), (0...59).contains(m), (0...59).contains(s)
+        else { throw ClockCorrectionError(text: text) }
+        let total = ((days * 24 + h) * 60 + m) * 60 + s
+        seconds = sign == "-" ? -total : total
+    }
+
+    public var description: String {
+        let sign = seconds < 0 ? "-" : "+"
+        let total = abs(seconds)
+        let clock = String(format: "%@%02d:%02d:%02d", sign, total / 3600, total / 60 % 60, total % 60)
+        return camera.map { "\($0)=\(clock)" } ?? clock
+    }
+}
+
+/// A clock correction that could not be read.
+public struct ClockCorrectionError: Error, CustomStringConvertible, Equatable {
+    public var text: String
+    public var description: String {
+        "'\(text)' is not a clock offset: use ±HH:MM:SS, ±D HH:MM:SS, or \"MAKE MODEL=±HH:MM:SS\" for one camera"
+    }
+}
+
+/// A zone the person names for the whole trip: an IANA name or a fixed `±HH:MM`.
+public struct AssumedZone: Sendable, Equatable, CustomStringConvertible {
+    public var identifier: String
+
+    /// Accepts IANA names Foundation knows (`Europe/Lisbon`) and `±HH:MM`.
+    public init?(_ text: String) {
+        if UTCOffset(parsing: text) != nil || TimeZone(identifier: text) != nil { identifier = text } else { return nil }
+    }
+
+    public var description: String { identifier }
+}
+
+/// A photo's time, resolved.
+public struct ResolvedTime: Sendable, Equatable {
+    /// The instant, when a rule could decide it.
+    public var utc: Date?
+    /// IANA name, or `±HH:MM` when only the offset is known.
+    public var zone: String?
+    public var source: TimeSource
+}
+
+/// Resolves each photo's UTC instant and zone by the first rule that applies:
+/// offset tag, GPS time, position's zone, the trip's assumed zone, else none.
+///
+/// Pure: the zone of a position comes through `zoneAt`, so tests need no gazetteer.
+public struct TimeResolver {
+    /// The largest gap between the camera's clock and the GPS time, after removing a whole
+    /// offset, for the GPS time to count: receivers and cameras agree to seconds, and a fix
+    /// that is stale by more (it happens, by minutes to days) must not decide the zone.
+    public static let gpsTolerance: TimeInterval = 300
+
+    public var corrections: [ClockCorrection]
+    public var assumedZone: AssumedZone?
+    public var zoneAt: (Coordinate) -> String?
+    private var zones: [String: TimeZone] = [:]
+    private let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// Creates a resolver.
+    public init(corrections: [ClockCorrection] = [], assumedZone: AssumedZone? = nil, zoneAt: @escaping (Coordinate) -> String?) {
+        self.corrections = corrections
+        self.assumedZone = assumedZone
+        self.zoneAt = zoneAt
+    }
+
+    /// The camera's clock correction: a camera's own wins over the one for all cameras.
+    func correction(for camera: String?) -> Int {
+        if let camera, let own = corrections.first(where: { $0.camera?.lowercased() == camera.lowercased() }) { return own.seconds }
+        return corrections.first(where: { $0.camera == nil })?.seconds ?? 0
+    }
+
+    /// Resolves one photo.
+    public mutating func resolve(local: LocalDateTime?, offset: UTCOffset?, gpsTime: UTCTimestamp?,
+                                 position: Coordinate?, camera: String?) -> ResolvedTime {
+        let positionZone = position.flatMap(zoneAt)
+        guard let local else {
+            // No camera time at all: the GPS receiver's time is still a true instant.
+            if let gpsTime, let utc = floatingDate(gpsTime.dateTime) {
+                return ResolvedTime(utc: utc, zone: positionZone, source: .gps)
+            }
+            return ResolvedTime(utc: nil, zone: nil, source: .none)
+        }
+        guard let wall = floatingDate(local)?.addingTimeInterval(TimeInterval(correction(for: camera))) else {
+            return ResolvedTime(utc: nil, zone: nil, source: .none)
+        }
+        // The wall clock read as if it were UTC; subtracting an offset gives the instant.
+        if let offset {
+            let utc = wall.addingTimeInterval(-TimeInterval(offset.minutes * 60))
+            return ResolvedTime(utc: utc, zone: name(positionZone, ifItsOffsetAt: utc, is: offset.minutes) ?? offset.description,
+                                source: .offsetTag)
+        }
+        if let gpsTime, let gps = floatingDate(gpsTime.dateTime) {
+            let gap = wall.timeIntervalSince(gps)
+            let quarters = (gap / 900).rounded()
+            let minutes = Int(quarters) * 15
+            if abs(gap - quarters * 900) <= Self.gpsTolerance, UTCOffset.validRange.contains(minutes) {
+                let utc = wall.addingTimeInterval(-TimeInterval(minutes * 60))
+                let agreeing = name(positionZone, ifItsOffsetAt: utc, is: minutes)
+                // Where the position's zone is known and says otherwise, the fix is stale.
+                if positionZone == nil || agreeing != nil {
+                    return ResolvedTime(utc: utc, zone: agreeing ?? UTCOffset(minutes: minutes)?.description, source: .gps)
+                }
+            }
+        }
+        if let positionZone, let utc = instant(wall, in: positionZone) {
+            return ResolvedTime(utc: utc, zone: positionZone, source: .location)
+        }
+        if let assumedZone, let utc = instant(wall, in: assumedZone.identifier) {
+            return ResolvedTime(utc: utc, zone: assumedZone.identifier, source: .assumed)
+        }
+        return ResolvedTime(utc: nil, zone: nil, source: .none)
+    }
+
+    /// `zone` when its offset at `utc` is `minutes`, else nil.
+    private mutating func name(_ zone: String?, ifItsOffsetAt utc: Date, is minutes: Int) -> String? {
+        guard let zone, let timeZone = timeZone(zone) else { return nil }
+        return timeZone.secondsFromGMT(for: utc) == minutes * 60 ? zone : nil
+    }
+
+    /// The instant at which clocks in `zone` showed `wall` (read as UTC), daylight saving included.
+    private mutating func instant(_ wall: Date, in zone: String) -> Date? {
+        if let offset = UTCOffset(parsing: zone) { return wall.addingTimeInterval(-TimeInterval(offset.minutes * 60)) }
+        guard let timeZone = timeZone(zone) else { return nil }
+        // Two passes settle the offset, including across a DST change.
+        var utc = wall.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: wall)))
+        utc = wall.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: utc)))
+        return utc
+    }
+
+    private mutating func timeZone(_ identifier: String) -> TimeZone? {
+        if let cached = zones[identifier] { return cached }
+        let zone = UTCOffset(parsing: identifier).flatMap { TimeZone(secondsFromGMT: $0.minutes * 60) } ?? TimeZone(identifier: identifier)
+        zones[identifier] = zone
+        return zone
+    }
+
+    /// The camera's corrected wall clock, read as if it were UTC (for comparing cameras).
+    func wallClock(_ local: LocalDateTime, camera: String?) -> Date? {
+        floatingDate(local)?.addingTimeInterval(TimeInterval(correction(for: camera)))
+    }
+
+    /// `dateTime` read as if it were UTC.
+    func floatingDate(_ dateTime: LocalDateTime) -> Date? {
+        let components = DateComponents(year: dateTime.year, month: dateTime.month, day: dateTime.day, hour: dateTime.hour,
+                                        minute: dateTime.minute, second: dateTime.second)
+        return utcCalendar.date(from: components)?.addingTimeInterval(Double(dateTime.millisecond ?? 0) / 1000)
+    }
+}
+
+extension Date {
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, milliseconds only when there are some.
+    public var geotripISO8601: String {
+        let milliseconds = Int((timeIntervalSince1970 * 1000).rounded())
+        let seconds = Int((Double(milliseconds) / 1000).rounded(.down))
+        let fraction = milliseconds - seconds * 1000
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        if fraction != 0 { text += String(format: ".%03d", fraction) }
+        return text + "Z"
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Options the person gives for the whole trip. `geotrip ingest` remembers them in the catalog,
+/// so a rerun without them resolves the same way; giving one again replaces it.
+public struct ResolutionSettings: Codable, Sendable, Equatable {
+    /// `--tz`: the zone for photos nothing else can place in time.
+    public var assumedZone: String?
+    /// `--clock-offset`, as typed.
+    public var clockOffsets: [String] = []
+    /// `--track`, as absolute paths.
+    public var tracks: [String] = []
+
+    /// Creates settings.
+    public init(assumedZone: String? = nil, clockOffsets: [String] = [], tracks: [String] = []) {
+        self.assumedZone = assumedZone
+        self.clockOffsets = clockOffsets
+        self.tracks = tracks
+    }
+}
+
+/// What the resolution stage did.
+public struct ResolutionSummary: Sendable, Equatable, Encodable {
+    /// Photos whose time or position changed in this run.
+    public var updated = 0
+    /// Photos by time source and by location source, over the whole folder.
+    public var timeSources: [String: Int] = [:]
+    public var locationSources: [String: Int] = [:]
+    /// Track points read.
+    public var trackPoints = 0
+    /// Problems with the run's inputs (an unreadable track file), one sentence each.
+    public var problems: [String] = []
+}
+
+/// The stage between reading and clustering: every photo's UTC time and zone, and a position
+/// for every photo that can have one, with provenance. Runs when the catalog changed since the
+/// last resolution (or the settings did) and writes only what changed.
+struct TripResolution {
+    let catalog: Catalog
+
+    /// Resolves the catalog's photos; returns nil when nothing needed doing.
+    func run(settings: ResolutionSettings, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
+        let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
+        let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
+        let stored = try catalog.setting(Catalog.SettingKey.resolution)
+        if stored != encoded {
+            try catalog.setSetting(Catalog.SettingKey.resolution, to: encoded)
+        } else if try catalog.setting(Catalog.SettingKey.resolvedGeneration) == generation {
+            return nil
+        }
+
+        var summary = ResolutionSummary()
+        let corrections = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }
+        let positioner = loadTracks(settings.tracks, into: &summary)
+        let places = try gazetteer()
+        var timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
+                                        zoneAt: { places.timeZone(for: $0) })
+        let rows = try catalog.resolutionRows()
+        let tags = try catalog.manualTags()
+
+        // Time first, from what the photo itself (or the person) says about where it was.
+        func resolveTime(_ row: PhotoRecord, position: Coordinate?) -> ResolvedTime {
+            timeResolver.resolve(local: row.localTime.flatMap(LocalDateTime.init(iso8601:)),
+                                 offset: row.utcOffset.flatMap(UTCOffset.init(parsing:)),
+                                 gpsTime: row.gpsTime.flatMap(UTCTimestamp.init(iso8601:)),
+                                 position: position, camera: PhotoMetadata(make: row.make, model: row.model).camera)
+        }
+        var times = rows.map { row in
+            resolveTime(row, position: tags[row.id ?? -1]?.coordinate ?? row.exifCoordinate)
+        }
+        // Then positions, which need times for tracks and neighbours. A photo whose time nothing
+        // decided (a camera without GPS or offset) borrows, for this step only, the offset of the
+        // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
+        // the local time, so the same offset is the best guess of when it was taken.
+        let walls = rows.map { row in
+            row.localTime.flatMap(LocalDateTime.init(iso8601:)).flatMap {
+                timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
+            }
+        }
+        let provisional = Self.provisionalTimes(times: times.map(\.utc), walls: walls)
+        let locationResolver = LocationResolver(track: positioner)
+        let locations = locationResolver.resolve(rows.indices.map { index in
+            PositionEvidence(utc: times[index].utc ?? provisional[index], exif: rows[index].exifCoordinate, manual: tags[rows[index].id ?? -1])
+        })
+        // A photo placed by a track or its neighbours can now take its zone from that place
+        // when nothing better decided its time.
+        for index in rows.indices where times[index].source == .assumed || times[index].source == .none {
+            if let location = locations[index], location.source == .track || location.source == .interpolated {
+                let again = resolveTime(rows[index], position: location.coordinate)
+                if again.source == .location { times[index] = again }
+            }
+        }
+
+        var changed: [PhotoRecord] = []
+        for index in rows.indices {
+            var record = rows[index]
+            let time = times[index], location = locations[index]
+            record.utcTime = time.utc?.geotripISO8601
+            record.timeZone = time.zone
+            record.timeSource = time.source
+            // Inferred positions rounded to 1e-7° (1 cm): no false precision in the catalog.
+            record.resolvedLatitude = location.map { ($0.coordinate.latitude * 1e7).rounded() / 1e7 }
+            record.resolvedLongitude = location.map { ($0.coordinate.longitude * 1e7).rounded() / 1e7 }
+            record.locationSource = location?.source
+            record.uncertaintyMeters = location.map { ($0.uncertaintyMeters * 10).rounded() / 10 }
+            summary.timeSources[time.source.rawValue, default: 0] += 1
+            if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
+            if record != rows[index] { changed.append(record) }
+        }
+        try catalog.saveResolution(changed, generation: generation)
+        summary.updated = changed.count
+        return summary
+    }
+
+    /// For photos without a time: their wall clock minus the offset of the timed photo whose
+    /// wall clock is nearest, within 30 minutes; nil otherwise (and for timed photos).
+    static func provisionalTimes(times: [Date?], walls: [Date?]) -> [Date?] {
+        let timed = times.indices.filter { times[$0] != nil && walls[$0] != nil }.sorted { walls[$0]! < walls[$1]! }
+        let timedWalls = timed.map { walls[$0]! }
+        return times.indices.map { index in
+            guard times[index] == nil, let wall = walls[index], !timed.isEmpty else { return nil }
+            var low = 0, high = timedWalls.count
+            while low < high {
+                let mid = (low + high) / 2
+                if timedWalls[mid] < wall { low = mid + 1 } else { high = mid }
+            }
+            let nearest = [low - 1, low].filter { timedWalls.indices.contains($0) }
+                .min { abs(timedWalls[$0].timeIntervalSince(wall)) < abs(timedWalls[$1].timeIntervalSince(wall)) }!
+            guard abs(timedWalls[nearest].timeIntervalSince(wall)) <= 1800 else { return nil }
+            let neighbour = timed[nearest]
+            return wall.addingTimeInterval(times[neighbour]!.timeIntervalSince(walls[neighbour]!))
+        }
+    }
+
+    /// Every point of every track file; a file that cannot be read is reported and skipped.
+    private func loadTracks(_ paths: [String], into summary: inout ResolutionSummary) -> (any TrackPositioning)? {
+        var points: [TrackPoint] = []
+        for path in paths {
+            do {
+                points += try TrackLog.read(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                summary.problems.append(error.description)
+            }
+        }
+        summary.trackPoints = points.count
+        guard !points.isEmpty else { return nil }
+        return TrackPositioner(points: points.sorted { $0.time < $1.time })
+    }
+}
+
+extension TrackPositioner: TrackPositioning {}
+
+extension PhotoRecord {
+    /// The position the photo's own GPS tags gave.
+    var exifCoordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder with sorted keys, for stable stored JSON.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

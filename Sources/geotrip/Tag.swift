@@ -1,0 +1,52 @@
+import ArgumentParser
+import GeoTripCore
+
+struct Tag: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give photos a position by hand: a coordinate or a place name. Tags outrank every other source and survive reruns.",
+        discussion: """
+            Exactly one of --at, --place or --clear. A place name that fits several places is refused \
+            with the list; add a country or region ("Paris, FR").
+            """)
+
+    @OptionGroup var location: CatalogLocation
+
+    @Argument(help: "Photos to tag: paths inside the folder, relative to it or to the current directory.")
+    var files: [String]
+
+    @Option(help: ArgumentHelp("The position, LAT,LON in decimal degrees.", valueName: "lat,lon"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("A place name for the gazetteer's search, such as \"Kyoto, JP\".", valueName: "name"))
+    var place: String?
+
+    @Flag(help: "Remove the photos' manual positions.")
+    var clear = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one photo to tag.") }
+        guard [at != nil, place != nil, clear].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of --at LAT,LON, --place NAME or --clear.")
+        }
+        if let at {
+            do { _ = try Coordinate(parsing: at) } catch { throw ValidationError("--at: \(error.message)") }
+        }
+    }
+
+    func run() async throws {
+        Diagnostics.bootstrapLogging(verbose: false)
+        let target: TagTarget
+        if let at {
+            target = .coordinate(try Coordinate(parsing: at))
+        } else if let place {
+            target = .place(place)
+        } else {
+            target = .clear
+        }
+        do {
+            print(try PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target))
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+import Testing
+@testable import GeoTripCore
+
+/// GPS logs: reading GPX and KML (Fixtures/tracks/README.md says how each file was made) and
+/// positions at a moment from a track. Expected values come from how the fixtures were built
+/// (a walk due north along the meridian 9.137° W, 0.0001° every 5 s) and from GPSBabel's reading
+/// of them, never from the reader itself.
+@Suite("Track logs")
+struct TrackLogTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/tracks")
+
+    /// 2025-06-10T09:00:00Z (`date -u -d 2025-06-10T09:00:00Z +%s`), the walk's first fix.
+    static let walkStart = Date(timeIntervalSince1970: 1_749_546_000)
+    /// Mean Earth radius (IUGG), metres: a degree of latitude is this × π/180 along a meridian.
+    static let earthRadius = 6_371_008.8
+
+    static func url(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
+
+    /// The twelve timed fixes of logger.gpx as they were written: k = 0...11.
+    static let walk: [TrackPoint] = (0..<12).map { k in
+        TrackPoint(
+            coordinate: Coordinate(latitude: 38.708 + 0.0001 * Double(k), longitude: -9.137),
+            time: walkStart.addingTimeInterval(5 * Double(k)),
+            elevation: 12 + 0.5 * Double(k))
+    }
+
+    /// Whether two point lists agree to well below a receiver's resolution.
+    static func same(_ a: [TrackPoint], _ b: [TrackPoint]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { p, q in
+            abs(p.coordinate.latitude - q.coordinate.latitude) < 1e-9
+                && abs(p.coordinate.longitude - q.coordinate.longitude) < 1e-9
+                && abs(p.time.timeIntervalSince(q.time)) < 1e-6
+                && p.elevation.map { e in q.elevation.map { abs(e - $0) < 1e-9 } ?? false } ?? (q.elevation == nil)
+        }
+    }
+
+    /// Reads in-memory GPX/KML for the bad-value cases that no writer would produce on purpose.
+    static func load(_ xml: String, name: String = "inline.gpx") throws(TrackError) -> TrackFile {
+        try TrackLog.load(data: Data(xml.utf8), name: name)
+    }
+
+    static func gpx(_ body: String) -> String {
+        #"<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">"# + body + "</gpx>"
+    }
+
+    // MARK: Reading GPX
+
+    @Test("a logger's GPX 1.1: every timed fix, in order, with elevation; extensions and metadata ignored")
+    func loggerGPX() throws {
+        let file = try TrackLog.load(contentsOf: Self.url("logger.gpx"))
+        #expect(file.format == .gpx)
+        #expect(Self.same(file.points, Self.walk))
+        // The trkpt without <time> (38.70895 N, between fixes 8 and 9) is counted, not placed.
+        #expect(file.untimedCount == 1)
+        #expect(file.invalidCount == 0)
+        #expect(!file.points.contains { abs($0.coordinate.latitude - 38.70895) < 1e-9 })
+        // <metadata><time> 08:59:58 is when the file was written, not a fix.
+        #expect(file.points.first?.time == Self.walkStart)
+        // gpxtpx:hr (92...103) and gpxtpx:cad (80...91) never leak into elevation or points.
+        #expect(file.points.allSatisfy { ($0.elevation ?? 0) < 20 })
+        #expect(try TrackLog.read(contentsOf: Self.url("logger.gpx")) == file.points)
+    }
+
+    @Test("the same walk written by GPSBabel as GPX 1.0 (root <time>, <extensions> in the 1.0 namespace)")
+    func gpsbabelGPX10() throws {
+        let file = try TrackLog.load(contentsOf: Self.url("logger-gpx10.gpx"))
+        #expect(file.format == .gpx)
+        #expect(Self.same(file.points, Self.walk))
+        #expect(file.untimedCount == 1)
+    }
+
+    @Test("waypoints and a route: offsets, fractional seconds, sort order, ties in file order")
+    func routeAndWaypoints() throws {
+        let file = try TrackLog.load(contentsOf: Self.url("route-and-waypoints.gpx"))
+        let day = Date(timeIntervalSince1970: 1_749_636_000)  // 2025-06-11T10:00:00Z
+        let expected: [(Double, Double, TimeInterval, Double?)] = [
+            (38.69940, -9.19820, 0, 8.5),  // rtept Belém station, 10:00:00Z
+            (38.69360, -9.20570, 900, nil),  // wpt Padrão, 10:15:00Z: before the rtept of the same time (file order)
+            (38.69500, -9.20000, 900, nil),  // rtept Jardim, 10:15:00Z
+            (38.69200, -9.21000, 1500, 4.0),  // rtept Riverside, written 09:25:00-01:00
+            (38.69160, -9.21600, 1800, 5.0),  // wpt Torre de Belém, written 11:30:00+01:00
+            (38.69750, -9.20320, 2730.25, nil),  // wpt Pastéis de Belém, 10:45:30.250Z
+        ]
+        #expect(file.points.count == expected.count)
+        for (point, (lat, lon, seconds, ele)) in zip(file.points, expected) {
+            #expect(abs(point.coordinate.latitude - lat) < 1e-9)
+            #expect(abs(point.coordinate.longitude - lon) < 1e-9)
+            #expect(abs(point.time.timeIntervalSince(day) - seconds) < 1e-6)
+            #expect(point.elevation == ele)
+        }
+        // Jerónimos has no time; latitude 95 and longitude "-9.2O000" are invalid. Garmin's
+        // gpxx:rpt shaping points (lat/lon, no time) are another schema's and not points at all.
+        #expect(file.untimedCount == 1)
+        #expect(file.invalidCount == 2)
+    }
+
+    // MARK: Reading KML
+
+    @Test("hand-written KML 2.2: gx:Track when/coord pairs and a timed Placemark Point")
+    func handWrittenKML() throws {
+        let file = try TrackLog.load(contentsOf: Self.url("track.kml"))
+        #expect(file.format == .kml)
+        let day = Date(timeIntervalSince1970: 1_749_718_800)  // 2025-06-12T09:00:00Z
+        let expected: [(Double, Double, TimeInterval, Double?)] = [
+            (38.79760, -9.39040, 0, 207),  // written 10:00:00+01:00
+            (38.79780, -9.39020, 10, 209.5),
+            (38.79800, -9.39000, 20.5, 212),  // 09:00:20.500Z
+            (38.79820, -9.38980, 30, 214),
+            (38.79840, -9.38960, 40, nil),  // "lon lat" with no altitude
+            (38.78760, -9.39010, 8100, 480),  // Palácio da Pena: its TimeStamp 12:15+01:00, not LookAt's 08:00Z
+        ]
+        #expect(file.points.count == expected.count)
+        for (point, (lat, lon, seconds, ele)) in zip(file.points, expected) {
+            #expect(abs(point.coordinate.latitude - lat) < 1e-9)
+            #expect(abs(point.coordinate.longitude - lon) < 1e-9)
+            #expect(abs(point.time.timeIntervalSince(day) - seconds) < 1e-6)
+            #expect(point.elevation == ele)
+        }
+        // Quinta da Regaleira has no TimeStamp; the LineString with a TimeSpan is no point.
+        #expect(file.untimedCount == 1)
+        #expect(file.invalidCount == 0)
+    }
+
+    @Test("GPSBabel's KML of the walk: one gx:Track, the timeless fix as an empty <when/>")
+    func gpsbabelKML() throws {
+        let file = try TrackLog.load(contentsOf: Self.url("logger-gpsbabel.kml"))
+        #expect(file.format == .kml)
+        #expect(Self.same(file.points, Self.walk))
+        #expect(file.untimedCount == 1)
+    }
+
+    @Test("the format comes from the root element, not the file name")
+    func formatFromRoot() throws {
+        let gpxData = try Data(contentsOf: Self.url("logger.gpx"))
+        let asKML = try TrackLog.load(data: gpxData, name: "walk.kml")
+        #expect(asKML.format == .gpx)
+        #expect(Self.same(asKML.points, Self.walk))
+        let kmlData = try Data(contentsOf: Self.url("track.kml"))
+        #expect(try TrackLog.load(data: kmlData, name: "walk.gpx").format == .kml)
+    }
+
+    @Test("invalid coordinates are left out and counted; the limits themselves are valid")
+    func invalidCoordinates() throws {
+        let time = "<time>2025-06-10T09:00:00Z</time>"
+        let file = try Self.load(Self.gpx("""
+            <wpt lat="90" lon="-180">\(time)</wpt>
+            <wpt lat="-90" lon="180">\(time)</wpt>
+            <wpt lat="90.0001" lon="0">\(time)</wpt>
+            <wpt lat="0" lon="-180.5">\(time)</wpt>
+            <wpt lat="nan" lon="0">\(time)</wpt>
+            <wpt lat="0x10" lon="0">\(time)</wpt>
+            <wpt lat="" lon="0">\(time)</wpt>
+            <wpt lon="0">\(time)</wpt>
+            <wpt lat="1" lon="2"><ele>high</ele>\(time)</wpt>
+            """))
+        #expect(file.points.map(\.coordinate) == [
+            Coordinate(latitude: 90, longitude: -180), Coordinate(latitude: -90, longitude: 180),
+            Coordinate(latitude: 1, longitude: 2),
+        ])
+        #expect(file.points.last?.elevation == nil)  // an unreadable <ele> loses the elevation only
+        #expect(file.invalidCount == 6)
+
+        let kml = try Self.load("""
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark><gx:Track>
+            <when>2025-06-10T09:00:00Z</when><when>2025-06-10T09:00:05Z</when><when>2025-06-10T09:00:10Z</when>
+            <gx:coord>-9.1 north 10</gx:coord><gx:coord>-9.1</gx:coord><gx:coord>-9.1 38.7 10</gx:coord><gx:coord>-9.1 38.8 10</gx:coord>
+            </gx:Track></Placemark>
+            <Placemark><TimeStamp><when>2025-06-10T10:00:00Z</when></TimeStamp><Point><coordinates>1,2,3 4,5,6</coordinates></Point></Placemark>
+            <Placemark><TimeStamp><when>2025-06-10</when></TimeStamp><Point><coordinates> -9.2 , 38.6 </coordinates></Point></Placemark>
+            </kml>
+            """, name: "inline.kml")
+        // Two bad coords and a tuple list; the fourth coord has no <when>, and a bare date is
+        // no instant: both count as untimed.
+        #expect(kml.points.map(\.coordinate) == [Coordinate(latitude: 38.7, longitude: -9.1)])
+        #expect(kml.invalidCount == 3)
+        #expect(kml.untimedCount == 2)
+    }
+
+    @Test("XMLParser is usable from parallel tasks")
+    func parallelReads() async throws {
+        let names = ["logger.gpx", "logger-gpx10.gpx", "logger-gpsbabel.kml", "track.kml", "route-and-waypoints.gpx"]
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for round in 0..<40 {
+                let url = Self.url(names[round % names.count])
+                group.addTask { try TrackLog.read(contentsOf: url).count }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(counts == 8 * (12 + 12 + 12 + 6 + 6))
+    }
+
+    // MARK: Errors
+
+    @Test("a file that is not XML: the message names the file, says so, and gives the line")
+    func notXML() {
+        #expect {
+            try TrackLog.read(contentsOf: Self.url("nmea-log.gpx"))
+        } throws: { error in
+            let message = (error as? TrackError)?.description ?? ""
+            return message.contains("nmea-log.gpx") && message.contains("not XML") && message.contains("line 1")
+        }
+    }
+
+    @Test("XML that is neither GPX nor KML: the message names the file and its root element")
+    func neitherGPXNorKML() {
+        #expect {
+            try TrackLog.read(contentsOf: Self.url("workout.gpx"))
+        } throws: { error in
+            let message = (error as? TrackError)?.description ?? ""
+            return message.contains("workout.gpx") && message.contains("<TrainingCenterDatabase>")
+                && message.contains("neither GPX nor KML")
+        }
+    }
+
+    @Test("a missing file, an empty file, a cut-short file, a file with no timed point")
+    func otherErrors() throws {
+        func message(_ body: () throws(TrackError) -> Void) -> String {
+            do { try body() } catch { return error.description }
+            return "(no error)"
+        }
+        let missing = message { () throws(TrackError) in _ = try TrackLog.read(contentsOf: Self.url("no-such-file.gpx")) }
+        #expect(missing.contains("no-such-file.gpx") && missing.contains("no such file"))
+
+        let empty = message { () throws(TrackError) in _ = try TrackLog.read(data: Data(), name: "empty.gpx") }
+        #expect(empty.contains("empty.gpx") && empty.contains("not a GPX or KML file"))
+
+        // A logger that lost power mid-write: half the file, ending inside a trkpt.
+        let whole = try Data(contentsOf: Self.url("logger.gpx"))
+        let half = whole.prefix(whole.count / 2)
+        let lastLine = String(decoding: half, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).count
+        let cut = message { () throws(TrackError) in _ = try TrackLog.read(data: half, name: "cut.gpx") }
+        #expect(cut.contains("cut.gpx") && cut.contains("GPX file that is damaged or cut short"))
+        #expect(cut.contains("line \(lastLine)"))
+
+        let untimed = message { () throws(TrackError) in _ = try Self.load(Self.gpx(#"<wpt lat="1" lon="2"/><wpt lat="91" lon="2"/>"#), name: "plan.gpx") }
+        #expect(untimed.contains("plan.gpx") && untimed.contains("no point with a time")
+            && untimed.contains("1 without a time, 1 with an invalid position"))
+
+        let nothing = message { () throws(TrackError) in _ = try Self.load(Self.gpx("<metadata><time>2025-06-10T09:00:00Z</time></metadata>"), name: "bare.gpx") }
+        #expect(nothing.contains("bare.gpx") && nothing.contains("no points"))
+    }
+
+    // MARK: Times
+
+    @Test("xsd:dateTime: Z, offsets, fractional seconds, no zone", arguments: [
+        ("2025-06-10T09:00:00Z", 1_749_546_000.0),
+        ("2025-06-10T09:00:00.5Z", 1_749_546_000.5),
+        ("2025-06-10T09:00:00.250Z", 1_749_546_000.25),
+        ("2025-06-10T09:00:00.123456789Z", 1_749_546_000.123456789),
+        ("2025-06-10T10:00:00+01:00", 1_749_546_000),
+        ("2025-06-10T05:30:00-03:30", 1_749_546_000),
+        ("2025-06-10T10:00:00+0100", 1_749_546_000),
+        ("2025-06-10T10:00:00+01", 1_749_546_000),
+        ("2025-06-10T09:00:00", 1_749_546_000),  // GPX: times are UTC
+        ("  2025-06-10T09:00:00Z\n", 1_749_546_000),  // pretty-printed element text
+        ("2024-02-29T23:59:59Z", 1_709_251_199),
+        ("1970-01-01T00:00:00+01:00", -3600),
+        ("2000-01-01T00:00:00Z", 946_684_800),
+    ])
+    func validTimes(text: String, seconds: Double) throws {
+        let date = try #require(ISO8601Instant.parse(text))
+        #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-6)
+    }
+
+    @Test("times that name no instant are refused", arguments: [
+        "", "2025-06-10", "2025-06", "2025-06-10T09:00Z", "2025-06-10 09:00:00Z", "2025-06-10t09:00:00z",
+        "2025-02-29T00:00:00Z", "2025-06-31T00:00:00Z", "2025-13-01T00:00:00Z", "2025-06-10T24:00:00Z",
+        "2025-06-10T09:60:00Z", "2025-06-10T09:00:00.Z", "2025-06-10T09:00:00+15:00", "2025-06-10T09:00:00+01:60",
+        "2025-06-10T09:00:00Z junk", "2025-06-10T09:00:00+1", "+2025-06-10T09:00:00Z", "２０２５-06-10T09:00:00Z",
+    ])
+    func invalidTimes(text: String) {
+        #expect(ISO8601Instant.parse(text) == nil)
+    }
+
+    // MARK: Positions
+
+    /// The distance along the meridian between fixes 0.0001° apart: R × Δφ.
+    static let fixSpacing = earthRadius * 0.0001 * .pi / 180
+
+    @Test("exactly at a fix: that fix, 10 m")
+    func atFix() throws {
+        let positioner = TrackPositioner(points: try TrackLog.read(contentsOf: Self.url("logger.gpx")))
+        let position = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(10)))
+        #expect(position.coordinate == Coordinate(latitude: 38.7082, longitude: -9.137))
+        #expect(position.uncertaintyMeters == 10)
+    }
+
+    @Test("between fixes 5 s apart on a meridian: the time fraction of the way, uncertainty growing to the middle")
+    func betweenFixes() throws {
+        let positioner = TrackPositioner(points: try TrackLog.read(contentsOf: Self.url("logger.gpx")))
+        let middle = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(2.5)))
+        #expect(abs(middle.coordinate.latitude - 38.70805) < 1e-6)  // the mean latitude
+        #expect(abs(middle.coordinate.longitude - -9.137) < 1e-9)
+        #expect(abs(middle.uncertaintyMeters - (10 + Self.fixSpacing / 2)) < 1e-3)
+
+        let fifth = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(41)))
+        #expect(abs(fifth.coordinate.latitude - 38.70882) < 1e-6)
+        #expect(abs(fifth.uncertaintyMeters - (10 + Self.fixSpacing / 5)) < 1e-3)
+
+        // Across the timeless fix and the segment break: 09:00:42.5 is midway between 40 s and 45 s.
+        let acrossGap = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(42.5)))
+        #expect(abs(acrossGap.coordinate.latitude - 38.70885) < 1e-6)
+    }
+
+    @Test("beyond the ends: the end fix, drifting at 1.5 m/s, up to 30 minutes")
+    func beyondEnds() throws {
+        let positioner = TrackPositioner(points: Self.walk)
+        let end = Self.walk.last!.time
+
+        let before = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(-600)))
+        #expect(before.coordinate == Self.walk[0].coordinate)
+        #expect(abs(before.uncertaintyMeters - (10 + 1.5 * 600)) < 1e-9)
+
+        let after = try #require(positioner.position(at: end.addingTimeInterval(29 * 60)))
+        #expect(after.coordinate == Self.walk[11].coordinate)
+        #expect(abs(after.uncertaintyMeters - (10 + 1.5 * 29 * 60)) < 1e-9)
+
+        #expect(positioner.position(at: end.addingTimeInterval(30 * 60)) != nil)
+        #expect(positioner.position(at: end.addingTimeInterval(31 * 60)) == nil)
+        #expect(positioner.position(at: Self.walkStart.addingTimeInterval(-31 * 60)) == nil)
+    }
+
+    @Test("a 31-minute gap is not interpolated across: near its ends the end fixes, then nothing")
+    func longGap() throws {
+        let a = TrackPoint(coordinate: Coordinate(latitude: 38.70, longitude: -9.14), time: Self.walkStart)
+        let b = TrackPoint(coordinate: Coordinate(latitude: 38.80, longitude: -9.40), time: Self.walkStart.addingTimeInterval(31 * 60))
+        let middleTime = Self.walkStart.addingTimeInterval(15.5 * 60)
+
+        // Default reach is 30 min, so the gap's middle (15.5 min from either end) still gets the
+        // nearer end fix, with 15.5 minutes' drift, and never a point on the line between them.
+        let positioner = TrackPositioner(points: [a, b])
+        let middle = try #require(positioner.position(at: middleTime))
+        #expect(middle.coordinate == a.coordinate || middle.coordinate == b.coordinate)
+        #expect(abs(middle.uncertaintyMeters - (10 + 1.5 * 930)) < 1e-9)
+
+        let nearB = try #require(positioner.position(at: b.time.addingTimeInterval(-60)))
+        #expect(nearB.coordinate == b.coordinate)
+        #expect(abs(nearB.uncertaintyMeters - 100) < 1e-9)
+
+        // With a 10-minute reach the middle of the gap has no position at all.
+        let strict = TrackPositioner(points: [a, b], maximumReach: 600)
+        #expect(strict.position(at: middleTime) == nil)
+        #expect(strict.position(at: a.time.addingTimeInterval(600))?.coordinate == a.coordinate)
+        #expect(strict.position(at: a.time.addingTimeInterval(601)) == nil)
+
+        // A gap of exactly 30 minutes is still a segment.
+        let b30 = TrackPoint(coordinate: b.coordinate, time: Self.walkStart.addingTimeInterval(30 * 60))
+        let interpolated = try #require(TrackPositioner(points: [a, b30]).position(at: Self.walkStart.addingTimeInterval(15 * 60)))
+        #expect(abs(interpolated.coordinate.latitude - 38.75) < 1e-3)
+        #expect(interpolated.coordinate != a.coordinate && interpolated.coordinate != b.coordinate)
+    }
+
+    @Test("across the antimeridian: 179.99° E to 179.99° W passes 180°, not Greenwich")
+    func antimeridian() throws {
+        let east = TrackPoint(coordinate: Coordinate(latitude: 10, longitude: 179.99), time: Self.walkStart)
+        let west = TrackPoint(coordinate: Coordinate(latitude: 10, longitude: -179.99), time: Self.walkStart.addingTimeInterval(60))
+        let positioner = TrackPositioner(points: [east, west])
+
+        let middle = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(30)))
+        #expect(abs(abs(middle.coordinate.longitude) - 180) < 1e-6)
+        #expect(abs(middle.coordinate.latitude - 10) < 1e-6)
+        // 0.02° of longitude at 10° N is R × 0.02° × cos 10° ≈ 2190 m; half of it in the middle.
+        let span = Self.earthRadius * 0.02 * .pi / 180 * cos(10 * Double.pi / 180)
+        #expect(abs(middle.uncertaintyMeters - (10 + span / 2)) < 0.01)
+
+        let quarter = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(15)))
+        #expect(abs(quarter.coordinate.longitude - 179.995) < 1e-6)
+    }
+
+    @Test("points given out of order are sorted; no points, no position")
+    func unsortedAndEmpty() throws {
+        let shuffled = TrackPositioner(points: Self.walk.reversed())
+        #expect(shuffled.points == Self.walk)
+        let position = try #require(shuffled.position(at: Self.walkStart.addingTimeInterval(7.5)))
+        #expect(abs(position.coordinate.latitude - 38.70815) < 1e-6)
+        #expect(TrackPositioner(points: []).position(at: Self.walkStart) == nil)
+    }
+}
+@Test func trackPrintMessages() {
+    for n in ["nmea-log.gpx", "workout.gpx", "nope.gpx"] {
+        do { _ = try TrackLog.read(contentsOf: TrackLogTests.url(n)) } catch { print("MSG", error.description) }
+    }
+    let whole = try! Data(contentsOf: TrackLogTests.url("logger.gpx"))
+    do { _ = try TrackLog.read(data: whole.prefix(whole.count / 2), name: "cut.gpx") } catch { print("MSG", error.description) }
+    do { _ = try TrackLog.read(data: Data("<gpx><a></b></gpx>".utf8), name: "mm.gpx") } catch { print("MSG", error.description) }
+    do { _ = try TrackLog.read(data: Data("<gpx>&nbsp;</gpx>".utf8), name: "ent.gpx") } catch { print("MSG", error.description) }
+    do { _ = try TrackLog.read(data: Data(), name: "e.gpx") } catch { print("MSG", error.description) }
+    do { _ = try TrackLog.read(contentsOf: URL(fileURLWithPath: "/tmp")) } catch { print("MSG", error.description) }
+}
