@@ -90,7 +90,7 @@ public enum TrackLog {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TrackError(description: "The track file \(name) cannot be read: \(readFailure(error)).")
+            throw TrackError(description: "The track file \(name) cannot be read: \(readFailure(error, url: url)).")
         }
         return try load(data: data, name: name)
     }
@@ -131,41 +131,56 @@ public enum TrackLog {
             }
             throw TrackError(description: "\(name) has no point with a time (\(found) \(found == 1 ? "point" : "points"): \(collector.untimedCount) without a time, \(collector.invalidCount) with an invalid position), so it cannot place photos.")
         }
-        // Stable by construction: file order breaks ties, since a logger that writes two fixes in
-        // one second (1 s resolution, several satellites' solutions) means them in that order.
-        let sorted = collector.points.enumerated()
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
         return TrackFile(
-            name: name, format: format, points: sorted,
+            name: name, format: format, points: sortedByTime(collector.points),
             untimedCount: collector.untimedCount, invalidCount: collector.invalidCount)
     }
 
-    /// The reason a file could not be read, in words rather than an error domain and code.
-    private static func readFailure(_ error: any Error) -> String {
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?: return "there is no such file"
-        case .fileReadNoPermission?: return "permission denied"
-        default: return error.localizedDescription
+    /// `points` in time order, equal times in their given order. Swift's `sort` is not
+    /// documented as stable, so the index breaks ties and the result never depends on it.
+    static func sortedByTime(_ points: [TrackPoint]) -> [TrackPoint] {
+        points.enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+    }
+
+    /// A few words for the XML parser's error. On Linux its localized description is only "The
+    /// operation could not be completed", and `XMLParser.ErrorCode`'s raw values there do not
+    /// match the codes it reports, which are libxml2's `xmlParserErrors` (libxml/xmlerror.h; the
+    /// same numbers as Apple's NSXMLParserError), so the codes are matched as numbers.
+    private static func xmlProblem(_ error: (any Error)?) -> String {
+        guard let code = (error as NSError?)?.code else { return "the XML parser gave no reason" }
+        switch code {
+        case 3, 4: return "no XML element where the document should start"  // DOCUMENT_START, DOCUMENT_EMPTY
+        case 5: return "the document ends early, or goes on after its last element"  // DOCUMENT_END
+        case 9: return "a character XML does not allow"  // INVALID_CHAR
+        case 23, 26, 68: return "an unknown or malformed entity (a bare & must be written &amp;)"
+        case 31, 32, 81: return "text that is not in the declared encoding"
+        case 39...42: return "a malformed attribute"
+        case 72, 73, 77: return "a tag that is not closed"  // LT_REQUIRED, GT_REQUIRED, TAG_NOT_FINISHED
+        case 76, 85: return "a closing tag that does not match its opening tag"  // TAG_NAME_MISMATCH, NOT_WELL_BALANCED
+        case 86: return "content after the last element"  // EXTRA_CONTENT
+        default: return "XML parser error \(code)"
         }
     }
 
-    /// A few words for the XML parser's error: on Linux its localized description is only
-    /// "The operation could not be completed", so the common codes are named here.
-    private static func xmlProblem(_ error: (any Error)?) -> String {
-        guard let error = error as NSError? else { return "the XML parser gave no reason" }
-        switch XMLParser.ErrorCode(rawValue: error.code) {
-        case .emptyDocumentError?, .documentStartError?: return "no XML element where the document should start"
-        case .prematureDocumentEndError?: return "the document ends before its elements are closed"
-        case .tagNameMismatchError?, .notWellBalancedError?: return "a closing tag does not match its opening tag"
-        case .ltRequiredError?, .gtRequiredError?: return "a tag is not closed"
-        case .invalidCharacterError?: return "a character XML does not allow"
-        case .unknownEncodingError?, .encodingNotSupportedError?: return "text that is not in the declared encoding"
-        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeRedefinedError?, .attributeHasNoValueError?:
-            return "a malformed attribute"
-        case .undeclaredEntityError?, .entityNotStartedError?, .entityNotFinishedError?:
-            return "an unknown or malformed entity (a bare & must be written &amp;)"
-        default: return "XML parser error \(error.code)"
+    /// The reason a file could not be read, in words rather than an error domain and code.
+    private static func readFailure(_ error: any Error, url: URL) -> String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            return "it is a folder, not a file"
+        }
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?: return "there is no such file"
+        case .fileReadNoPermission?: return "permission denied"
+        default:
+            // Linux's description of other read failures names only the error domain; the
+            // POSIX error underneath says what happened.
+            if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+               underlying.domain == NSPOSIXErrorDomain {
+                return String(cString: strerror(Int32(underlying.code))).lowercased()
+            }
+            return error.localizedDescription
         }
     }
 }
@@ -227,7 +242,7 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
         let name: String
         switch format {
         case .gpx:
-            // GPX 1.1 §extensionsType: "You can add extend GPX by adding your own elements from
+            // GPX 1.1 extensionsType: "You can add extend GPX by adding your own elements from
             // another schema here". GPSBabel writes <extensions> into GPX 1.0 files too, in the
             // 1.0 namespace, so the element is skipped by name as well as by namespace.
             guard namespace == ownNamespace, elementName != "extensions" else {
@@ -350,8 +365,8 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
             if let text { trackCoords.append(text) }
         case "coordinates":
             guard let text else { return }
-            // A Point has one tuple "lon,lat[,alt]"; KML 2.2 §10.3 allows no spaces inside a
-            // tuple, but Google Earth accepts them, so fields are trimmed.
+            // A Point has one tuple "lon,lat[,alt]". KML 2.2 allows no spaces inside a tuple,
+            // but hand-edited files have them and nothing is ambiguous, so fields are trimmed.
             let fields = text.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard fields.count == 2 || fields.count == 3 else {
@@ -429,7 +444,8 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
 /// Accepts `YYYY-MM-DDThh:mm:ss`, then any number of fractional-second digits, then `Z`, `±hh:mm`
 /// (or `±hhmm`, `±hh`, which ISO 8601 allows and some apps write), or nothing. Without a zone the
 /// time is taken as UTC: GPX 1.1 says of `<time>` "Date and time in are in Univeral Coordinated
-/// Time (UTC), not local time!", and Google Earth reads KML the same way. Date-only KML values
+/// Time (UTC), not local time!"; KML's reference lists dateTime only with `Z` or an offset, so a
+/// zoneless KML time is off-spec and is read the GPX way rather than dropped. Date-only KML values
 /// (gYear, gYearMonth, date) name no instant and give nil. Hand-written rather than
 /// ISO8601DateFormatter: one pass over the bytes, no formatter to cache, and an impossible date
 /// (June 31st) is refused instead of rolled over.
@@ -511,6 +527,8 @@ enum ISO8601Instant {
 
 /// Positions at a moment from a track.
 ///
+/// The sphere's arithmetic (slerp, distances) is `GreatCircle`'s, shared with `LocationResolver`.
+///
 /// Between two fixes a receiver moved along some path we do not know; the great circle between
 /// them at constant speed is the best guess, and its error grows towards the middle of the
 /// segment. Beyond the ends of the log, or across a gap where the logger was off (indoors, in a
@@ -533,9 +551,7 @@ public struct TrackPositioner: Sendable {
     /// Creates a positioner; the points need not be sorted (a stable sort by time is applied,
     /// as several files may have been joined).
     public init(points: [TrackPoint], maximumGap: TimeInterval = 1800, maximumReach: TimeInterval = 1800) {
-        let sorted = points.enumerated()
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
+        let sorted = TrackLog.sortedByTime(points)
         self.points = sorted
         self.times = sorted.map { $0.time.timeIntervalSinceReferenceDate }
         self.maximumGap = maximumGap

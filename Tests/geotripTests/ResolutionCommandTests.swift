@@ -1,0 +1,156 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+
+/// Time and location resolution through the built binary: tracks, tags, clock offsets, sidecars.
+@Suite("Resolving times and places", .serialized)
+struct ResolutionCommandTests {
+    func photos(_ trip: URL) throws -> [String: [String: Any]] {
+        let run = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        return Dictionary(list.map { ($0["path"] as! String, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A GPX file as GPS loggers write it: a creator, metadata, times in Z, a vendor extension.
+    static func loggerGPX(points: [(Double, Double, String)]) -> String {
+        let trkpts = points.map { lat, lon, time in
+            """
+                  <trkpt lat="\(lat)" lon="\(lon)"><ele>12.0</ele><time>\(time)</time>
+                    <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>92</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>
+                  </trkpt>
+            """
+        }.joined(separator: "\n")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Garmin eTrex 32x" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+              <metadata><time>2025-06-10T08:00:00Z</time></metadata>
+              <trk><name>Belém walk</name><trkseg>
+            \(trkpts)
+              </trkseg></trk>
+            </gpx>
+            """
+    }
+
+    @Test("a GPX track places the camera's photos, and outranks neighbours but never EXIF")
+    func track() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // DSCF1001.JPG was taken at 10:07:15 Lisbon time (09:07:15Z): the log puts the walker
+        // 200 m east of the tower then, on a straight line between two fixes a minute apart.
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        try Self.loggerGPX(points: [
+            (38.6916, -9.2140, "2025-06-10T09:06:45Z"), (38.6916, -9.2120, "2025-06-10T09:07:45Z"),
+            (38.7110, -9.1370, "2025-06-10T09:30:00Z"),
+        ]).write(to: gpx, atomically: true, encoding: .utf8)
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let all = try photos(trip)
+        let fuji = try #require(all["2025-06-10 Lisboa/DSCF1001.JPG"])
+        #expect(fuji["locationSource"] as? String == "track")
+        #expect(abs((fuji["latitude"] as? Double ?? 0) - 38.6916) < 1e-6)
+        #expect(abs((fuji["longitude"] as? Double ?? 0) - -9.2130) < 2e-5)  // halfway, 30 s of 60
+        // The phone's own GPS at 09:05Z is not replaced by the track.
+        #expect(all["2025-06-10 Lisboa/IMG_0004.JPG"]?["locationSource"] as? String == "exif")
+
+        // The track is remembered: a rerun without --track keeps the track positions.
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: trip.appendingPathComponent("2025-06-10 Lisboa/DSCF1001.JPG").path)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        #expect(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"]?["locationSource"] as? String == "track")
+    }
+
+    @Test("manual tags by place name and by coordinates survive reruns; ambiguity is shown, not guessed")
+    func manualTags() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let undated = "2025-06-11 Sintra/DSCF1004.JPG"  // no date, no GPS: nothing else can place it
+        #expect(try photos(trip)[undated]?["locationSource"] is NSNull)
+
+        let byName = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
+        #expect(byName.status == 0, "stderr: \(byName.stderr)")
+        #expect(byName.stdout.contains("Sintra, Lisboa, Portugal (PT)"))
+        var photo = try #require(try photos(trip)[undated])
+        #expect(photo["locationSource"] as? String == "manual")
+        #expect(abs((photo["latitude"] as? Double ?? 0) - 38.80097) < 1e-4)
+
+        let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Santiago"])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stderr.contains("names several places") && ambiguous.stderr.contains("Chile"), "stderr: \(ambiguous.stderr)")
+        #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
+
+        // By coordinates, over a photo that has EXIF: the tag outranks it.
+        let byCoordinates = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--at", "40.4138,-3.6921"])
+        #expect(byCoordinates.status == 0)
+        // Reruns, with the tagged files changed, keep both tags.
+        for path in [undated, "IMG_0031.JPG"] {
+            try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: trip.appendingPathComponent(path).path)
+        }
+        let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        #expect(rerun.stdout.contains("\"changed\" : 2"))
+        photo = try #require(try photos(trip)["IMG_0031.JPG"])
+        #expect(photo["locationSource"] as? String == "manual")
+        #expect(photo["latitude"] as? Double == 40.4138)
+        #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")
+
+        // --clear gives the EXIF position back.
+        #expect(try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--clear"]).status == 0)
+        #expect(try photos(trip)["IMG_0031.JPG"]?["locationSource"] as? String == "exif")
+
+        let unknown = try CommandRun.geotrip(["tag", trip.path, "nope.jpg", "--at", "1,2"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg"))
+    }
+
+    @Test("--clock-offset for one camera moves that camera's times only")
+    func clockOffset() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let before = try photos(trip)
+        let fixed = try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--clock-offset", "Apple iPhone 13=-00:02:00"])
+        #expect(fixed.status == 0, "stderr: \(fixed.stderr)")
+        let after = try photos(trip)
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        func instant(_ photo: [String: Any]?) -> Date? {
+            (photo?["utcTime"] as? String).flatMap { format.date(from: $0.contains(".") ? $0 : $0.replacingOccurrences(of: "Z", with: ".000Z")) }
+        }
+        let phoneBefore = try #require(instant(before["IMG_0031.JPG"])), phoneAfter = try #require(instant(after["IMG_0031.JPG"]))
+        #expect(phoneAfter.timeIntervalSince(phoneBefore) == -120)
+        #expect(after["IMG_0031.JPG"]?["localTime"] as? String == before["IMG_0031.JPG"]?["localTime"] as? String)  // the original is untouched
+        let bad = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "+1h"])
+        #expect(bad.status == 64 && bad.stderr.contains("is not a clock offset"))
+    }
+
+    @Test("--write-xmp writes sidecars exiftool reads, for inferred positions only",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func sidecars() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let original = try Data(contentsOf: trip.appendingPathComponent("DSCF1008.JPG"))
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--write-xmp", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let sidecar = trip.appendingPathComponent("DSCF1008.JPG.xmp")
+        #expect(FileManager.default.fileExists(atPath: sidecar.path))
+        #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent("IMG_0031.JPG.xmp").path))  // EXIF: no sidecar
+        #expect(try Data(contentsOf: trip.appendingPathComponent("DSCF1008.JPG")) == original)  // the photo is untouched
+
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exiftool.arguments = ["-n", "-json", "-GPSLatitude", "-GPSLongitude", sidecar.path]
+        let pipe = Pipe()
+        exiftool.standardOutput = pipe
+        try exiftool.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        exiftool.waitUntilExit()
+        let read = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
+        let photo = try #require(try photos(trip)["DSCF1008.JPG"])
+        #expect(abs((read["GPSLatitude"] as? Double ?? 0) - (photo["latitude"] as? Double ?? 1)) < 1e-6)
+        #expect(abs((read["GPSLongitude"] as? Double ?? 0) - (photo["longitude"] as? Double ?? 1)) < 1e-6)
+    }
+}
