@@ -40,8 +40,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, Codable {
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff]`, the form `geotrip photos` prints.
     public var iso8601: String {
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
-        if let millisecond { text += String(format: ".%03d", millisecond) }
+        var text = ASCIIDigits.padded(year, 4) + "-" + ASCIIDigits.padded(month, 2) + "-" + ASCIIDigits.padded(day, 2)
+        text += "T" + ASCIIDigits.padded(hour, 2) + ":" + ASCIIDigits.padded(minute, 2) + ":" + ASCIIDigits.padded(second, 2)
+        if let millisecond { text += "." + ASCIIDigits.padded(millisecond, 3) }
         return text
     }
 
@@ -85,7 +86,7 @@ public struct UTCOffset: Sendable, Hashable, Codable {
     /// `+HH:MM` / `-HH:MM`.
     public var description: String {
         let sign = minutes < 0 ? "-" : "+"
-        return String(format: "%@%02d:%02d", sign, abs(minutes) / 60, abs(minutes) % 60)
+        return sign + ASCIIDigits.padded(abs(minutes) / 60, 2) + ":" + ASCIIDigits.padded(abs(minutes) % 60, 2)
     }
 
     /// Parses `+HH:MM`, `-HH:MM` or `Z`.
@@ -139,6 +140,13 @@ enum ASCIIDigits {
             value = sum
         }
         return value
+    }
+
+    /// `value` in decimal with leading zeros to `width` digits (String(format:) costs far more,
+    /// and ingest formats several dates per photo).
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     /// Whether `byte` is an ASCII digit.

@@ -199,13 +199,27 @@ extension Date {
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, milliseconds only when there are some.
     public var geotripISO8601: String {
         let milliseconds = Int((timeIntervalSince1970 * 1000).rounded())
-        let seconds = Int((Double(milliseconds) / 1000).rounded(.down))
-        let fraction = milliseconds - seconds * 1000
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
-        if fraction != 0 { text += String(format: ".%03d", fraction) }
-        return text + "Z"
+        let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, inDay) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
+        let civil = Self.civilDate(daysSince1970: day)
+        let seconds = inDay / 1000
+        let time = LocalDateTime(year: civil.year, month: civil.month, day: civil.day, hour: seconds / 3600,
+                                 minute: seconds / 60 % 60, second: seconds % 60,
+                                 millisecond: inDay % 1000 == 0 ? nil : inDay % 1000)
+        return (time?.iso8601 ?? "0000-00-00T00:00:00") + "Z"
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days),
+    /// so formatting needs no Calendar.
+    static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

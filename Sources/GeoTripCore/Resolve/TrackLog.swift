@@ -564,8 +564,8 @@ public struct TrackPositioner: Sendable {
     /// Between two consecutive points at most `maximumGap` apart: the point the time fraction `f`
     /// of the way along the great circle between them (right across the antimeridian), with
     /// uncertainty 10 m + distance × min(f, 1 − f): 10 m at a fix, 10 m plus half the segment in
-    /// the middle. Exactly at a point: that point, 10 m. Before the first point, after the last,
-    /// or inside a longer gap: the nearest point in time if it is within `maximumReach`, with
+    /// the middle. Exactly at a point: that point, 10 m. Inside a longer gap: nil. Before the
+    /// first point or after the last: the nearest point if it is within `maximumReach`, with
     /// 10 m + 1.5 m/s × the seconds away. O(log n).
     public func position(at time: Date) -> (coordinate: Coordinate, uncertaintyMeters: Double)? {
         let t = time.timeIntervalSinceReferenceDate
@@ -581,7 +581,10 @@ public struct TrackPositioner: Sendable {
         let before = low > 0 ? low - 1 : nil
         let after = low < times.count ? low : nil
 
-        if let before, let after, times[after] - times[before] <= maximumGap {
+        if let before, let after {
+            // Inside the track: interpolate over a short gap; a longer one (the logger was off)
+            // says nothing about where the photo was.
+            guard times[after] - times[before] <= maximumGap else { return nil }
             let a = points[before].coordinate, b = points[after].coordinate
             let fraction = (t - times[before]) / (times[after] - times[before])
             let distance = GreatCircle.distance(a, b)

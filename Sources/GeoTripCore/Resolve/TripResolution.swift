@@ -143,7 +143,7 @@ struct TripResolution {
         }
         summary.trackPoints = points.count
         guard !points.isEmpty else { return nil }
-        return TrackPositioner(points: points.sorted { $0.time < $1.time })
+        return TrackPositioner(points: points)
     }
 }
 

@@ -1,8 +1,9 @@
+import Foundation
 import GRDB
 
 /// One file of the trip folder as the catalog keeps it. Skipped and unreadable files are kept
 /// too, so that a rerun does not look at them again until they change.
-struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Equatable {
+struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatable {
     static let databaseTableName = "photo"
 
     /// Stable identity: survives moves and renames inside the folder, and later stages
@@ -50,11 +51,11 @@ struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable
     var uncertaintyMeters: Double? = nil
 
     enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let path = Column(CodingKeys.path)
-        static let status = Column(CodingKeys.status)
-        static let removedAt = Column(CodingKeys.removedAt)
-        static let fingerprint = Column(CodingKeys.fingerprint)
+        static let id = Column("id")
+        static let path = Column("path")
+        static let status = Column("status")
+        static let removedAt = Column("removedAt")
+        static let fingerprint = Column("fingerprint")
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -83,3 +84,65 @@ extension ImageFormat: DatabaseValueConvertible {}
 extension CaptureTimeField: DatabaseValueConvertible {}
 extension TimeSource: DatabaseValueConvertible {}
 extension LocationSource: DatabaseValueConvertible {}
+
+// Written by hand instead of GRDB's Codable bridge: an ingest writes every row and resolution
+// reads them all, and going through Encoder/Decoder cost as much as reading the photos.
+extension PhotoRecord {
+    init(row: Row) throws {
+        let diagnosticsJSON: String = row["diagnostics"]
+        self.init(
+            id: row["id"], path: row["path"], fileSize: row["fileSize"], modifiedNanos: row["modifiedNanos"],
+            fingerprint: row["fingerprint"], status: row["status"], format: row["format"], skipReason: row["skipReason"],
+            latitude: row["latitude"], longitude: row["longitude"], altitude: row["altitude"], gpsTime: row["gpsTime"],
+            localTime: row["localTime"], utcOffset: row["utcOffset"], timeField: row["timeField"], make: row["make"],
+            model: row["model"], orientation: row["orientation"], width: row["width"], height: row["height"],
+            thumbnailOffset: row["thumbnailOffset"], thumbnailLength: row["thumbnailLength"],
+            diagnostics: (try? JSONDecoder().decode([String].self, from: Data(diagnosticsJSON.utf8))) ?? [diagnosticsJSON],
+            readerVersion: row["readerVersion"], removedAt: row["removedAt"],
+            utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
+            resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
+            locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"])
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["path"] = path
+        container["fileSize"] = fileSize
+        container["modifiedNanos"] = modifiedNanos
+        container["fingerprint"] = fingerprint
+        container["status"] = status
+        container["format"] = format
+        container["skipReason"] = skipReason
+        container["latitude"] = latitude
+        container["longitude"] = longitude
+        container["altitude"] = altitude
+        container["gpsTime"] = gpsTime
+        container["localTime"] = localTime
+        container["utcOffset"] = utcOffset
+        container["timeField"] = timeField
+        container["make"] = make
+        container["model"] = model
+        container["orientation"] = orientation
+        container["width"] = width
+        container["height"] = height
+        container["thumbnailOffset"] = thumbnailOffset
+        container["thumbnailLength"] = thumbnailLength
+        container["diagnostics"] = Self.json(diagnostics)
+        container["readerVersion"] = readerVersion
+        container["removedAt"] = removedAt
+        container["utcTime"] = utcTime
+        container["timeZone"] = timeZone
+        container["timeSource"] = timeSource
+        container["resolvedLatitude"] = resolvedLatitude
+        container["resolvedLongitude"] = resolvedLongitude
+        container["locationSource"] = locationSource
+        container["uncertaintyMeters"] = uncertaintyMeters
+    }
+
+    /// A JSON array of strings, escaped by hand (most photos have none, and JSONEncoder is slow).
+    static func json(_ strings: [String]) -> String {
+        guard !strings.isEmpty else { return "[]" }
+        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
