@@ -37,13 +37,15 @@ struct Photos: AsyncParsableCommand {
     /// One line per photo: position, camera time and offset, camera, path.
     static func table(_ photos: [CatalogPhoto]) -> String {
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-        var lines = [pad("LATITUDE", 10) + " " + pad("LONGITUDE", 11) + "  " + pad("CAMERA TIME", 30) + "  " + pad("CAMERA", 18) + "  PATH"]
+        var lines = [pad("LATITUDE", 10) + " " + pad("LONGITUDE", 11) + "  " + pad("FROM", 12) + "  " + pad("CAMERA TIME", 30) + "  "
+                     + pad("CAMERA", 18) + "  PATH"]
         for photo in photos {
             let position = photo.coordinate.map { String(format: "%10.5f %11.5f", $0.latitude, $0.longitude) }
                 ?? pad(pad("", 9) + "-", 10) + " " + pad("", 10) + "-"
             let time = (photo.localTime?.iso8601 ?? "-") + (photo.offset.map { " " + $0.description } ?? "")
             let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera ?? "-"
-            lines.append("\(position)  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path)")
+            let source = photo.locationSource?.rawValue ?? "-"
+            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path)")
         }
         return lines.joined(separator: "\n")
     }

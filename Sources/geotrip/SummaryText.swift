@@ -10,6 +10,14 @@ enum SummaryText {
             "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(s.withGPS) with GPS, \(s.withoutGPS) without; "
                 + "\(s.skipped) skipped, \(plural(s.errors, "error"))",
         ]
+        if let r = s.resolution {
+            func list(_ counts: [String: Int]) -> String {
+                counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            }
+            lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))"
+                         + (r.trackPoints > 0 ? " (\(r.trackPoints) track points)" : ""))
+        }
+        if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if s.diagnosticCount > 0 {
             lines.append("\(plural(s.diagnosticCount, "problem")) found in this run:")
             lines += s.diagnostics.map { "  \($0.path): \($0.message)" }
