@@ -152,7 +152,14 @@ public struct Gazetteer: Sendable {
     /// The IANA time zone for `coordinate`: the nearest place's. Approximate near zone borders,
     /// where the nearest place can lie across the border; at sea, the nautical zone.
     public func timeZone(for coordinate: Coordinate) -> String? {
-        describe(coordinate, rule: .nearest).timeZone
+        // The nearest place's zone column only: no names are decoded (resolution asks this
+        // for every photo).
+        let found = tree.nearest(to: PlaceTree.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))
+        if PlaceTree.metres(chord: found.chordSquared.squareRoot()) > Self.regionReach {
+            return Self.nauticalZone(longitude: coordinate.longitude)
+        }
+        let zone = columns.zone[found.index]
+        return zone == 0xFFFF ? nil : file.zoneName(Int(zone))
     }
 
     /// Nautical time: whole hours from the longitude, as `Etc/GMT±N` (whose sign is inverted

@@ -203,19 +203,43 @@ extension Data {
 }
 
 /// CRC-32 as zlib computes it (polynomial 0xEDB88320), to check the resource on load.
-/// Written here because Foundation on Linux exposes no zlib, and a table walk over the file
-/// takes a few tens of milliseconds.
+/// Written here because Foundation on Linux exposes no zlib. Slicing by 8 (eight tables, eight
+/// bytes a step) checks the 12.5 MB file in a few milliseconds.
 enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index -> UInt32 in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+            tables[index] = value
+        }
+        for slice in 1..<8 {
+            for index in 0..<256 {
+                let previous = tables[(slice - 1) * 256 + index]
+                tables[slice * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
 
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        tables.withUnsafeBufferPointer { t in
+            var index = 0
+            let count = bytes.count
+            while index + 8 <= count {
+                let low = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
+                let high = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
+                crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[1 * 256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                crc = t[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                index += 1
+            }
         }
         return crc ^ 0xFFFF_FFFF
     }

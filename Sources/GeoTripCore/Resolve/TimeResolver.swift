@@ -98,11 +98,6 @@ public struct TimeResolver {
     public var assumedZone: AssumedZone?
     public var zoneAt: (Coordinate) -> String?
     private var zones: [String: TimeZone] = [:]
-    private let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 
     /// Creates a resolver.
     public init(corrections: [ClockCorrection] = [], assumedZone: AssumedZone? = nil, zoneAt: @escaping (Coordinate) -> String?) {
@@ -189,9 +184,9 @@ public struct TimeResolver {
 
     /// `dateTime` read as if it were UTC.
     func floatingDate(_ dateTime: LocalDateTime) -> Date? {
-        let components = DateComponents(year: dateTime.year, month: dateTime.month, day: dateTime.day, hour: dateTime.hour,
-                                        minute: dateTime.minute, second: dateTime.second)
-        return utcCalendar.date(from: components)?.addingTimeInterval(Double(dateTime.millisecond ?? 0) / 1000)
+        let days = Date.daysSince1970(year: dateTime.year, month: dateTime.month, day: dateTime.day)
+        let seconds = ((days * 24 + dateTime.hour) * 60 + dateTime.minute) * 60 + dateTime.second
+        return Date(timeIntervalSince1970: Double(seconds) + Double(dateTime.millisecond ?? 0) / 1000)
     }
 }
 
@@ -207,6 +202,16 @@ extension Date {
                                  minute: seconds / 60 % 60, second: seconds % 60,
                                  millisecond: inDay % 1000 == 0 ? nil : inDay % 1000)
         return (time?.iso8601 ?? "0000-00-00T00:00:00") + "Z"
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's days_from_civil).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days),
