@@ -18,11 +18,11 @@ struct Ingest: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log each stage's timing to standard error.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("The trip's time zone (IANA name or ±HH:MM), for photos nothing else places in time.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The trip's time zone (IANA name or ±HH:MM), for photos nothing else places in time.",
                                valueName: "zone"))
     var tz: String?
 
-    @Option(name: .customLong("clock-offset"),
+    @Option(name: .customLong("clock-offset"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp("Correct a camera clock: ±[D ]HH:MM:SS for all cameras, or \"MAKE MODEL=±HH:MM:SS\" for one (repeatable).",
                                valueName: "offset"))
     var clockOffsets: [String] = []
@@ -31,8 +31,9 @@ struct Ingest: AsyncParsableCommand {
             completion: .file(extensions: ["gpx", "kml"]))
     var tracks: [String] = []
 
-    @Flag(help: "Write XMP sidecars (IMG_1234.jpg.xmp) with the positions geotrip inferred; never overwrites another program's sidecar.")
-    var writeXmp = false
+    @Flag(inversion: .prefixedNo,
+          help: "Keep XMP sidecars (IMG_1234.jpg.xmp) with the positions geotrip inferred or was given (remembered; never overwrites another program's sidecar).")
+    var writeXmp: Bool?
 
     @Option(help: .hidden)
     var batchSize = 500

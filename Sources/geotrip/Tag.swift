@@ -14,7 +14,7 @@ struct Tag: AsyncParsableCommand {
     @Argument(help: "Photos to tag: paths inside the folder, relative to it or to the current directory.")
     var files: [String]
 
-    @Option(help: ArgumentHelp("The position, LAT,LON in decimal degrees.", valueName: "lat,lon"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The position, LAT,LON in decimal degrees (southern and western ones start with -).", valueName: "lat,lon"))
     var at: String?
 
     @Option(help: ArgumentHelp("A place name for the gazetteer's search, such as \"Kyoto, JP\".", valueName: "name"))

@@ -54,6 +54,25 @@ struct TimeResolutionTests {
         #expect(after.utc?.geotripISO8601 == "2025-03-30T02:30:00Z")
     }
 
+    @Test("in the autumn overlap the first occurrence counts, in the spring gap the offset before the change, east and west of UTC alike")
+    func dstOverlapAndGap() {
+        var r = resolver(tz: "Europe/Berlin")
+        // 2025-10-26 02:30 happened twice in Berlin: first at 00:30Z (CEST), then 01:30Z (CET).
+        #expect(r.resolve(local: local("2025-10-26T02:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+                == "2025-10-26T00:30:00Z")
+        var ny = resolver(tz: "America/New_York")
+        // 2025-11-02 01:30 happened twice in New York: first at 05:30Z (EDT).
+        #expect(ny.resolve(local: local("2025-11-02T01:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+                == "2025-11-02T05:30:00Z")
+        // 2025-03-09 02:30 never happened in New York; read with EST (before the change): 07:30Z,
+        // after 01:59:59 EST (06:59:59Z), so the order of the photos is kept.
+        #expect(ny.resolve(local: local("2025-03-09T02:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+                == "2025-03-09T07:30:00Z")
+        // 2025-03-30 02:30 never happened in Berlin; with CET: 01:30Z.
+        #expect(r.resolve(local: local("2025-03-30T02:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+                == "2025-03-30T01:30:00Z")
+    }
+
     @Test("GPS time decides when it agrees to a whole real offset, including +05:45 and +09:30")
     func gpsTime() {
         var r = resolver()

@@ -61,6 +61,37 @@ struct ResolutionCommandTests {
         #expect(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"]?["locationSource"] as? String == "track")
     }
 
+    @Test("an edited track file is read again; --tz does not stop the camera's photos being placed")
+    func trackEditsAndAssumedZone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        try Self.loggerGPX(points: [(38.6916, -9.2140, "2025-06-10T09:06:45Z"), (38.6916, -9.2120, "2025-06-10T09:07:45Z")])
+            .write(to: gpx, atomically: true, encoding: .utf8)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path, "--tz", "Europe/Lisbon", "-q"]).status == 0)
+        let photo = "2025-06-10 Lisboa/DSCF1001.JPG"
+        #expect(try photos(trip)[photo]?["locationSource"] as? String == "track")
+        #expect(try photos(trip)["DSCF1008.JPG"]?["timeZone"] as? String == "Europe/Madrid")  // placed in Madrid despite --tz
+        // The log is corrected on disk: the next run, with no option at all, reads it again.
+        try Self.loggerGPX(points: [(38.7000, -9.2140, "2025-06-10T09:06:45Z"), (38.7000, -9.2120, "2025-06-10T09:07:45Z")])
+            .write(to: gpx, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: gpx.path)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        #expect(abs((try photos(trip)[photo]?["latitude"] as? Double ?? 0) - 38.7) < 1e-6)
+    }
+
+    @Test("southern latitudes and negative offsets can be typed as option values")
+    func negativeValues() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--tz", "-03:00", "--clock-offset", "-00:10:00", "-q"]).status == 0)
+        let tagged = try CommandRun.geotrip(["tag", trip.path, "IMG_0032.JPG", "--at", "-33.9,18.4"])
+        #expect(tagged.status == 0, "stderr: \(tagged.stderr)")
+        #expect(try photos(trip)["IMG_0032.JPG"]?["latitude"] as? Double == -33.9)
+    }
+
     @Test("manual tags by place name and by coordinates survive reruns; ambiguity is shown, not guessed")
     func manualTags() throws {
         let temp = try TemporaryFolder()
@@ -152,5 +183,16 @@ struct ResolutionCommandTests {
         let photo = try #require(try photos(trip)["DSCF1008.JPG"])
         #expect(abs((read["GPSLatitude"] as? Double ?? 0) - (photo["latitude"] as? Double ?? 1)) < 1e-6)
         #expect(abs((read["GPSLongitude"] as? Double ?? 0) - (photo["longitude"] as? Double ?? 1)) < 1e-6)
+
+        // Remembered: a tag made later updates the sidecar; a renamed photo takes its sidecar along.
+        #expect(try CommandRun.geotrip(["tag", trip.path, "DSCF1008.JPG", "--at", "10,20"]).status == 0)
+        #expect(try String(contentsOf: sidecar, encoding: .utf8).contains("manual"))
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("DSCF1008.JPG"), to: trip.appendingPathComponent("renamed.JPG"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sidecar.path))
+        #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent("renamed.JPG.xmp").path))
+        // Sidecars are not catalogued as files of the trip.
+        let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        #expect(rerun.stdout.contains("\"new\" : 0"))
     }
 }

@@ -188,6 +188,8 @@ extension Catalog {
         static let resolvedGeneration = "resolvedGeneration"
         /// JSON of `ResolutionSettings`.
         static let resolution = "resolution"
+        /// The settings and track files' sizes and times the last resolution used.
+        static let resolvedInputs = "resolvedInputs"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -244,6 +246,11 @@ extension Catalog {
         }
     }
 
+    /// Paths of files that left the folder (their old sidecars may need removing).
+    func removedPaths() throws(GeoTripError) -> [String] {
+        try attempt { try database.read { try String.fetchAll($0, sql: "SELECT path FROM photo WHERE removedAt IS NOT NULL") } }
+    }
+
     /// The manual tags, by photo id.
     func manualTags() throws(GeoTripError) -> [Int64: ResolvedLocation] {
         try attempt {
@@ -260,7 +267,7 @@ extension Catalog {
 
     /// Writes what resolution decided for the photos whose result changed, and records which
     /// catalog generation it resolved, in one transaction.
-    func saveResolution(_ records: [PhotoRecord], generation: String) throws(GeoTripError) {
+    func saveResolution(_ records: [PhotoRecord], generation: String, settings: String, inputs: String) throws(GeoTripError) {
         try attempt {
             try database.write { db in
                 // A cached statement with bound values: encoding whole records costs ten times more.
@@ -272,8 +279,13 @@ extension Catalog {
                     try statement.execute(arguments: [record.utcTime, record.timeZone, record.timeSource?.rawValue, record.resolvedLatitude,
                                                       record.resolvedLongitude, record.locationSource?.rawValue, record.uncertaintyMeters, record.id])
                 }
-                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               arguments: [SettingKey.resolvedGeneration, generation])
+                // Settings, inputs and results in one transaction: an interrupted run leaves the
+                // old ones, and the next run resolves again.
+                for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
+                                     (SettingKey.resolvedInputs, inputs)] {
+                    try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                   arguments: [key, value])
+                }
             }
         }
     }

@@ -15,8 +15,8 @@ public struct IngestOptions: Sendable {
     public var assumedZone: String?
     public var clockOffsets: [String]?
     public var tracks: [String]?
-    /// `--write-xmp`: sidecars for photos whose position geotrip inferred or was given.
-    public var writeXMP = false
+    /// `--write-xmp` / `--no-write-xmp`: nil keeps what the catalog remembers.
+    public var writeXMP: Bool?
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -156,9 +156,11 @@ public struct IngestPipeline: Sendable {
         if let resolution = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: { () throws(GeoTripError) in try Gazetteer.load() }) {
             summary.resolution = resolution
             diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
-        }
-        if options.writeXMP {
-            summary.sidecarsWritten = try writeSidecars(catalog, diagnostics: &diagnostics)
+            if settings.writeXMP {
+                let sync = try SidecarSync(folder: options.folder, catalog: catalog).run(vacated: plan.vacatedPaths)
+                summary.sidecarsWritten = sync.written
+                diagnostics += sync.problems
+            }
         }
 
         summary.diagnosticCount = diagnostics.count
@@ -175,40 +177,8 @@ public struct IngestPipeline: Sendable {
         return ResolutionSettings(
             assumedZone: options.assumedZone ?? stored.assumedZone,
             clockOffsets: options.clockOffsets ?? stored.clockOffsets,
-            tracks: options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } } ?? stored.tracks)
-    }
-
-    /// Writes an XMP sidecar for every photo placed by a track, its neighbours or a tag, and
-    /// removes geotrip's own sidecar where such a position is gone. Returns how many it wrote.
-    private func writeSidecars(_ catalog: Catalog, diagnostics: inout [PhotoDiagnostic]) throws(GeoTripError) -> Int {
-        var written = 0
-        for record in try catalog.resolutionRows() {
-            let photo = URL(fileURLWithPath: options.folder).appendingPathComponent(record.path)
-            do {
-                if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude,
-                   let source = record.locationSource, source != .exif {
-                    let outcome = try XMPSidecar.write(
-                        forPhotoAt: photo, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                        altitude: nil, utcTime: record.utcTime.flatMap(UTCTimestamp.init(iso8601:)).flatMap(Self.date),
-                        source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters)
-                    switch outcome {
-                    case .written: written += 1
-                    case .keptForeign:
-                        diagnostics.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
-                    case .unchanged: break
-                    }
-                } else {
-                    _ = try XMPSidecar.remove(forPhotoAt: photo)
-                }
-            } catch {
-                diagnostics.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar could not be written: \(error.localizedDescription)"))
-            }
-        }
-        return written
-    }
-
-    private static func date(_ timestamp: UTCTimestamp) -> Date? {
-        TimeResolver(zoneAt: { _ in nil }).floatingDate(timestamp.dateTime)
+            tracks: options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } } ?? stored.tracks,
+            writeXMP: options.writeXMP ?? stored.writeXMP)
     }
 
     /// Reads `planned` on all cores, in chunks, and hands each chunk's readings to `handle` on

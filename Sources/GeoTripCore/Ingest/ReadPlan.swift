@@ -51,6 +51,8 @@ struct ReadPlan {
     private var homeless: Set<Int64> = []
     private var claimed: Set<Int64> = []
     private var deferred: [(PlannedRead, String)] = []
+    /// Paths that moved photos left (their sidecars follow them).
+    private(set) var vacatedPaths: [String] = []
 
     init(files: [ScannedFile], known: [CatalogedFile], readerVersion: Int) {
         var byPath: [PathKey: CatalogedFile] = [:]
@@ -155,7 +157,10 @@ struct ReadPlan {
                 if a.removed != b.removed { return !a.removed }
                 return a.id < b.id
             }
-        if let best { claimed.insert(best.id) }
+        if let best {
+            claimed.insert(best.id)
+            vacatedPaths.append(best.path)
+        }
         return best
     }
 }

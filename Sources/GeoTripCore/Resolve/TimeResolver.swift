@@ -164,10 +164,16 @@ public struct TimeResolver {
     private mutating func instant(_ wall: Date, in zone: String) -> Date? {
         if let offset = UTCOffset(parsing: zone) { return wall.addingTimeInterval(-TimeInterval(offset.minutes * 60)) }
         guard let timeZone = timeZone(zone) else { return nil }
-        // Two passes settle the offset, including across a DST change.
-        var utc = wall.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: wall)))
-        utc = wall.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: utc)))
-        return utc
+        // The offsets in force a day before and a day after are the candidates; one that the
+        // zone really has at the resulting instant is a reading of the wall clock. In the
+        // autumn overlap both are, and the first occurrence (the earlier instant) is taken; in
+        // the spring gap neither is, and the offset in force before the change is used, the
+        // same rule whichever side of UTC the zone is on.
+        let before = timeZone.secondsFromGMT(for: wall.addingTimeInterval(-86_400))
+        let after = timeZone.secondsFromGMT(for: wall.addingTimeInterval(86_400))
+        let readings = Set([before, after]).map { wall.addingTimeInterval(-TimeInterval($0)) }
+            .filter { timeZone.secondsFromGMT(for: $0) == Int(wall.timeIntervalSince($0)) }
+        return readings.min() ?? wall.addingTimeInterval(-TimeInterval(before))
     }
 
     private mutating func timeZone(_ identifier: String) -> TimeZone? {
@@ -191,8 +197,9 @@ public struct TimeResolver {
 }
 
 extension Date {
-    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, milliseconds only when there are some.
-    public var geotripISO8601: String {
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, milliseconds only when there are some; nil for instants
+    /// outside years 1 to 9999 (a clock offset can push a bad date there).
+    public var geotripISO8601: String? {
         let milliseconds = Int((timeIntervalSince1970 * 1000).rounded())
         let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, inDay) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
@@ -201,7 +208,7 @@ extension Date {
         let time = LocalDateTime(year: civil.year, month: civil.month, day: civil.day, hour: seconds / 3600,
                                  minute: seconds / 60 % 60, second: seconds % 60,
                                  millisecond: inDay % 1000 == 0 ? nil : inDay % 1000)
-        return (time?.iso8601 ?? "0000-00-00T00:00:00") + "Z"
+        return time.map { $0.iso8601 + "Z" }  // nil outside years 1...9999
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's days_from_civil).

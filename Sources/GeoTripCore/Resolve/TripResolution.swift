@@ -9,12 +9,23 @@ public struct ResolutionSettings: Codable, Sendable, Equatable {
     public var clockOffsets: [String] = []
     /// `--track`, as absolute paths.
     public var tracks: [String] = []
+    /// `--write-xmp`: keep XMP sidecars in step with inferred and tagged positions.
+    public var writeXMP = false
 
     /// Creates settings.
-    public init(assumedZone: String? = nil, clockOffsets: [String] = [], tracks: [String] = []) {
+    public init(assumedZone: String? = nil, clockOffsets: [String] = [], tracks: [String] = [], writeXMP: Bool = false) {
         self.assumedZone = assumedZone
         self.clockOffsets = clockOffsets
         self.tracks = tracks
+        self.writeXMP = writeXMP
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        assumedZone = try c.decodeIfPresent(String.self, forKey: .assumedZone)
+        clockOffsets = try c.decodeIfPresent([String].self, forKey: .clockOffsets) ?? []
+        tracks = try c.decodeIfPresent([String].self, forKey: .tracks) ?? []
+        writeXMP = try c.decodeIfPresent(Bool.self, forKey: .writeXMP) ?? false
     }
 }
 
@@ -40,11 +51,14 @@ struct TripResolution {
     /// Resolves the catalog's photos; returns nil when nothing needed doing.
     func run(settings: ResolutionSettings, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
+        // The track files' sizes and times are part of what was resolved: an edited log counts.
+        let inputs = encoded + settings.tracks.map { path in
+            let info = try? FileManager.default.attributesOfItem(atPath: path)
+            return "|\(path):\((info?[.size] as? NSNumber)?.intValue ?? -1):\((info?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
+        }.joined()
         let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
-        let stored = try catalog.setting(Catalog.SettingKey.resolution)
-        if stored != encoded {
-            try catalog.setSetting(Catalog.SettingKey.resolution, to: encoded)
-        } else if try catalog.setting(Catalog.SettingKey.resolvedGeneration) == generation {
+        if try catalog.setting(Catalog.SettingKey.resolvedInputs) == inputs,
+           try catalog.setting(Catalog.SettingKey.resolvedGeneration) == generation {
             return nil
         }
 
@@ -76,10 +90,12 @@ struct TripResolution {
                 timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
             }
         }
-        let provisional = Self.provisionalTimes(times: times.map(\.utc), walls: walls)
+        // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
+        let guessed = times.map { $0.source == .assumed || $0.source == .none }
+        let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: walls)
         let locationResolver = LocationResolver(track: positioner)
         let locations = locationResolver.resolve(rows.indices.map { index in
-            PositionEvidence(utc: times[index].utc ?? provisional[index], exif: rows[index].exifCoordinate, manual: tags[rows[index].id ?? -1])
+            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate, manual: tags[rows[index].id ?? -1])
         })
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time.
@@ -95,8 +111,8 @@ struct TripResolution {
             var record = rows[index]
             let time = times[index], location = locations[index]
             record.utcTime = time.utc?.geotripISO8601
-            record.timeZone = time.zone
-            record.timeSource = time.source
+            record.timeZone = record.utcTime == nil ? nil : time.zone
+            record.timeSource = record.utcTime == nil ? TimeSource.none : time.source
             // Inferred positions rounded to 1e-7° (1 cm): no false precision in the catalog.
             record.resolvedLatitude = location.map { ($0.coordinate.latitude * 1e7).rounded() / 1e7 }
             record.resolvedLongitude = location.map { ($0.coordinate.longitude * 1e7).rounded() / 1e7 }
@@ -106,7 +122,7 @@ struct TripResolution {
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
             if record != rows[index] { changed.append(record) }
         }
-        try catalog.saveResolution(changed, generation: generation)
+        try catalog.saveResolution(changed, generation: generation, settings: encoded, inputs: inputs)
         summary.updated = changed.count
         return summary
     }

@@ -73,6 +73,8 @@ public struct FolderScanner: Sendable {
         while let entry = readdir(directory) {
             let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
             if nameBytes.first == UInt8(ascii: ".") { continue }
+            // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos.
+            if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) { continue }
             let decoded = String(validating: nameBytes, as: UTF8.self)
             let name = decoded ?? Self.escaped(nameBytes)
             if prefix.isEmpty && name == Self.outputFolderName { continue }
