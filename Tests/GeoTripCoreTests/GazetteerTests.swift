@@ -265,7 +265,7 @@ struct GazetteerTests {
 }
 
 /// A small deterministic generator, so the random points are the same on every run.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+@testable import GeoTripCore
+
+/// Clustering on synthetic trips whose true visits are known because the test made them.
+@Suite("Visits and places")
+struct ClusteringTests {
+    /// A trip generator: visits at known centres, photos scattered within `spread` metres.
+    struct Trip {
+        var photos: [ClusterPhoto] = []
+        var truth: [(centre: Coordinate, ids: Set<Int64>)] = []
+        var generator = SplitMix(seed: 7)
+        var nextID: Int64 = 1
+        let start = Date(timeIntervalSince1970: 1_749_546_000)  // 2025-06-10T09:00:00Z
+
+        /// `count` photos around `centre` from `minute` on, one every `every` minutes.
+        mutating func visit(_ centre: Coordinate, at minute: Double, count: Int, every: Double = 4, spread: Double = 40) {
+            var ids = Set<Int64>()
+            for index in 0..<count {
+                let bearing = generator.uniform(0, 2 * .pi), distance = generator.uniform(0, spread)
+                let c = Coordinate(latitude: centre.latitude + distance * cos(bearing) / 111_195,
+                                   longitude: centre.longitude + distance * sin(bearing) / (111_195 * cos(centre.latitude * .pi / 180)))
+                photos.append(ClusterPhoto(id: nextID, utc: start.addingTimeInterval((minute + Double(index) * every) * 60),
+                                           coordinate: c, uncertaintyMeters: 10))
+                ids.insert(nextID)
+                nextID += 1
+            }
+            truth.append((centre, ids))
+        }
+    }
+
+    static func offset(_ c: Coordinate, north: Double, east: Double) -> Coordinate {
+        Coordinate(latitude: c.latitude + north / 111_195, longitude: c.longitude + east / (111_195 * cos(c.latitude * .pi / 180)))
+    }
+
+    /// A five-day trip: a hotel returned to every evening, sights, a long drive, shuffled order.
+    static func fiveDayTrip() -> Trip {
+        var trip = Trip()
+        let hotel = Coordinate(latitude: 38.7110, longitude: -9.1370)
+        var sights: [Coordinate] = []
+        for index in 0..<12 { sights.append(offset(hotel, north: Double(index % 4) * 900 - 1200, east: Double(index / 4) * 1500 - 1500)) }
+        for day in 0..<5 {
+            let morning = Double(day) * 1440
+            trip.visit(hotel, at: morning - 60, count: 3)                       // breakfast
+            for stop in 0..<3 {
+                trip.visit(sights[(day * 3 + stop) % sights.count], at: morning + 60 + Double(stop) * 150, count: 6)
+            }
+            trip.visit(hotel, at: morning + 660, count: 2)                      // back in the evening
+        }
+        // A long drive on day 6: one photo from the car every 20 minutes, 25 km apart.
+        var road = offset(hotel, north: 5000, east: 0)
+        for stop in 0..<6 {
+            trip.visit(road, at: 5 * 1440 + Double(stop) * 20, count: 1)
+            road = offset(road, north: 25_000, east: 0)
+        }
+        return trip
+    }
+
+    /// Fraction of true visits found (a cluster with exactly its photos, give or take one in
+    /// ten) and fraction of clusters that match no true visit.
+    static func score(_ visits: [VisitCluster], _ truth: [(centre: Coordinate, ids: Set<Int64>)]) -> (found: Double, spurious: Double) {
+        func matches(_ cluster: VisitCluster, _ ids: Set<Int64>) -> Bool {
+            let members = Set(cluster.photoIDs)
+            let shared = Double(members.intersection(ids).count)
+            return shared >= 0.9 * Double(ids.count) && shared >= 0.9 * Double(members.count)
+        }
+        let found = truth.filter { t in visits.contains { matches($0, t.ids) } }.count
+        let spurious = visits.filter { v in !truth.contains { matches(v, $0.ids) } }.count
+        return (Double(found) / Double(truth.count), Double(spurious) / Double(visits.count))
+    }
+
+    @Test("a five-day trip with a returning hotel and a long drive: 95% of visits found, at most 5% spurious")
+    func fiveDays() {
+        var trip = Self.fiveDayTrip()
+        trip.photos.shuffle(using: &trip.generator)  // file order is not time order
+        let visits = VisitClustering.visits(trip.photos)
+        let (found, spurious) = Self.score(visits, trip.truth)
+        #expect(found >= 0.95, "found \(found)")
+        #expect(spurious <= 0.05, "spurious \(spurious)")
+        // The hotel's ten visits are one place; the sights are other places.
+        let places = VisitClustering.places(visits)
+        let hotelVisits = visits.indices.filter { GreatCircle.distance(visits[$0].centre, trip.truth[0].centre) < 100 }
+        #expect(hotelVisits.count == 10)
+        #expect(Set(hotelVisits.map { places[$0] }).count == 1)
+        #expect(Set(places).count == 1 + 12 + 6)
+    }
+
+    @Test("a slow walking tour is not chained into one visit across the city")
+    func walkingTour() {
+        var trip = Trip()
+        var here = Coordinate(latitude: 48.8566, longitude: 2.3522)
+        for step in 0..<40 {  // 40 photos, 60 m and 3 minutes apart: 2.4 km in two hours
+            trip.visit(here, at: Double(step) * 3, count: 1, spread: 0)
+            here = Self.offset(here, north: 0, east: 60)
+        }
+        let visits = VisitClustering.visits(trip.photos)
+        #expect(visits.count >= 4)
+        for visit in visits {
+            let span = visit.photoIDs.compactMap { id in trip.photos.first { $0.id == id } }
+            let extent = span.map { GreatCircle.distance($0.coordinate, span[0].coordinate) }.max() ?? 0
+            #expect(extent <= 2 * ClusteringOptions().visitRadius)
+        }
+    }
+
+    @Test("two cameras interleaved at the same stops cluster as one stream")
+    func interleavedCameras() {
+        var trip = Trip()
+        let a = Coordinate(latitude: 35.0394, longitude: 135.7292), b = Self.offset(a, north: 3000, east: 0)
+        trip.visit(a, at: 0, count: 5, every: 6)
+        trip.visit(a, at: 3, count: 5, every: 6)      // the second camera, between the first's shots
+        trip.visit(b, at: 90, count: 4, every: 5)
+        let visits = VisitClustering.visits(trip.photos.reversed())
+        #expect(visits.count == 2)
+        #expect(visits[0].photoIDs.count == 10)
+    }
+
+    @Test("an uncertain inferred position joins the visit but does not drag its centre")
+    func uncertainPositions() {
+        var trip = Trip()
+        let centre = Coordinate(latitude: 38.6916, longitude: -9.2160)
+        trip.visit(centre, at: 0, count: 6, spread: 5)
+        var vague = ClusterPhoto(id: 99, utc: trip.start.addingTimeInterval(600), coordinate: Self.offset(centre, north: 300, east: 0),
+                                 uncertaintyMeters: 400)
+        trip.photos.append(vague)
+        let visits = VisitClustering.visits(trip.photos)
+        #expect(visits.count == 1)
+        #expect(GreatCircle.distance(visits[0].centre, centre) < 10)
+        vague.uncertaintyMeters = 10  // a sure position 300 m away is another visit
+        trip.photos[trip.photos.count - 1] = vague
+        #expect(VisitClustering.visits(trip.photos).count == 3)
+    }
+
+    @Test("100,000 photos cluster in one pass (the timing is in make bench, not here)")
+    func scale() {
+        var trip = Trip()
+        for index in 0..<2_000 {
+            trip.visit(Self.offset(Coordinate(latitude: 40, longitude: -3), north: Double(index % 50) * 800, east: Double(index / 50) * 800),
+                       at: Double(index) * 180, count: 50, every: 2)
+        }
+        let visits = VisitClustering.visits(trip.photos)
+        #expect(visits.count == 2_000)
+        #expect(Set(VisitClustering.places(visits)).count == 2_000)
+    }
+}
+
+@Suite("Stable visit identities")
+struct StableIdentityTests {
+    let here = Coordinate(latitude: 1, longitude: 1)
+    let start = Date(timeIntervalSince1970: 0)
+
+    func known(_ id: String, _ members: [Int64], revision: Int = 1, start minutes: Double = 0) -> KnownCluster {
+        KnownCluster(id: id, members: Set(members), revision: revision, start: start.addingTimeInterval(minutes * 60), centre: here)
+    }
+
+    @Test("a visit that grows keeps its id with a new revision; an unchanged one keeps both")
+    func growing() {
+        let ids = StableIdentity.assign(prefix: "v", clusters: [([1, 2, 3, 4], here), ([10, 11], here)],
+                                        known: [known("v1", [1, 2, 3], revision: 4), known("v10", [10, 11], revision: 2)])
+        #expect(ids[0] == ("v1", 5))
+        #expect(ids[1] == ("v10", 2))
+    }
+
+    @Test("a split keeps the id on the larger part; a merge keeps the older id")
+    func splitAndMerge() {
+        let split = StableIdentity.assign(prefix: "v", clusters: [([1, 2], here), ([3, 4, 5], here)], known: [known("v1", [1, 2, 3, 4, 5])])
+        #expect(split[1].id == "v1")
+        #expect(split[0].id == "v1-2")  // the earliest photo's id is taken: a suffix keeps it unique
+        let merge = StableIdentity.assign(prefix: "v", clusters: [([1, 2, 3, 4, 5, 6], here)],
+                                          known: [known("v4", [4, 5, 6], start: 10), known("v1", [1, 2, 3], start: 0)])
+        #expect(merge[0].id == "v1")
+    }
+
+    @Test("adding a day's photos does not renumber other days' visits")
+    func addingADay() {
+        let before = [known("v1", [1, 2]), known("v5", [5, 6])]
+        let ids = StableIdentity.assign(prefix: "v", clusters: [([1, 2], here), ([3, 4], here), ([5, 6], here)], known: before)
+        #expect(ids.map(\.id) == ["v1", "v3", "v5"])
+    }
+}
