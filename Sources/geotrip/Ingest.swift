@@ -35,6 +35,15 @@ struct Ingest: AsyncParsableCommand {
           help: "Keep XMP sidecars (IMG_1234.jpg.xmp) with the positions geotrip inferred or was given (remembered; never overwrites another program's sidecar).")
     var writeXmp: Bool?
 
+    @Option(help: ArgumentHelp("A photo farther than this from its visit's centre starts a new visit (metres, default 250; remembered).", valueName: "metres"))
+    var visitRadius: Double?
+
+    @Option(help: ArgumentHelp("A photo taken this long after the visit's last starts a new visit (minutes, default 120; remembered).", valueName: "minutes"))
+    var visitGap: Double?
+
+    @Option(help: ArgumentHelp("Visits whose centres are this close are one place (metres, default 150; remembered).", valueName: "metres"))
+    var placeRadius: Double?
+
     @Option(help: .hidden)
     var batchSize = 500
 
@@ -44,6 +53,9 @@ struct Ingest: AsyncParsableCommand {
         }
         for text in clockOffsets {
             do { _ = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
+        }
+        for (name, value) in [("--visit-radius", visitRadius), ("--visit-gap", visitGap), ("--place-radius", placeRadius)] {
+            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(name) must be a positive number.") }
         }
         for track in tracks where !FileManager.default.fileExists(atPath: track) {
             throw ValidationError("--track \(track): no such file.")
@@ -58,6 +70,9 @@ struct Ingest: AsyncParsableCommand {
         options.clockOffsets = clockOffsets.isEmpty ? nil : clockOffsets
         options.tracks = tracks.isEmpty ? nil : tracks
         options.writeXMP = writeXmp
+        options.visitRadius = visitRadius
+        options.visitGap = visitGap.map { $0 * 60 }
+        options.placeRadius = placeRadius
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()

@@ -17,6 +17,11 @@ enum SummaryText {
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))"
                          + (r.trackPoints > 0 ? " (\(r.trackPoints) track points)" : ""))
         }
+        if let trip = s.trip, let first = trip.days.first, let last = trip.days.last {
+            lines.append("  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
+                         + "\(plural(trip.places, "place")) in \(plural(trip.countries.count, "country").replacingOccurrences(of: "countrys", with: "countries"))"
+                         + " (\(trip.countries.joined(separator: ", "))), \(Int(trip.distanceKilometres.rounded())) km")
+        }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if s.diagnosticCount > 0 {
             lines.append("\(plural(s.diagnosticCount, "problem")) found in this run:")

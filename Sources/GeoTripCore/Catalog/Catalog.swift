@@ -190,6 +190,10 @@ extension Catalog {
         static let resolution = "resolution"
         /// The settings and track files' sizes and times the last resolution used.
         static let resolvedInputs = "resolvedInputs"
+        /// What the last clustering was computed from (thresholds, generation, inputs).
+        static let clusteredFor = "clusteredFor"
+        /// JSON of `ClusteringOptions`.
+        static let clustering = "clustering"
     }
 
     static func bumpGeneration(_ db: Database) throws {

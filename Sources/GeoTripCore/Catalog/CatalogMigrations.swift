@@ -69,6 +69,37 @@ enum CatalogMigrations {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v3-visits") { db in
+            // Visits and places are derived, rebuilt whenever photos or positions change; their
+            // ids are carried over from the last run by StableIdentity, so notes can hang on them.
+            try db.create(table: "place") { t in
+                t.primaryKey("id", .text)
+                t.column("revision", .integer).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("start", .text).notNull()
+                t.column("name", .text)
+                t.column("admin1", .text)
+                t.column("country", .text)
+                t.column("countryCode", .text)
+                t.column("nameSource", .text)
+            }
+            try db.create(table: "visit") { t in
+                t.primaryKey("id", .text)
+                t.column("placeId", .text).notNull().references("place", onDelete: .cascade)
+                t.column("revision", .integer).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("radiusMeters", .double).notNull()
+                t.column("arrival", .text).notNull()
+                t.column("departure", .text).notNull()
+                t.column("localDate", .text).notNull()
+            }
+            try db.create(table: "visitPhoto") { t in
+                t.primaryKey("photoId", .integer).references("photo", onDelete: .cascade)
+                t.column("visitId", .text).notNull().indexed().references("visit", onDelete: .cascade)
+            }
+        }
         return migrator
     }
 }

@@ -18,7 +18,7 @@ public struct ClusterPhoto: Sendable, Equatable {
 }
 
 /// The thresholds of `VisitClustering`, with the defaults the README explains.
-public struct ClusteringOptions: Sendable, Equatable {
+public struct ClusteringOptions: Sendable, Equatable, Codable {
     /// A photo farther than this from the visit's centre starts a new visit.
     public var visitRadius: Double = 250
     /// A photo taken longer than this after the visit's last photo starts a new visit.

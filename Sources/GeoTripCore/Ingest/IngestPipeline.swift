@@ -17,6 +17,10 @@ public struct IngestOptions: Sendable {
     public var tracks: [String]?
     /// `--write-xmp` / `--no-write-xmp`: nil keeps what the catalog remembers.
     public var writeXMP: Bool?
+    /// `--visit-radius`, `--visit-gap`, `--place-radius`: nil keeps what the catalog remembers.
+    public var visitRadius: Double?
+    public var visitGap: TimeInterval?
+    public var placeRadius: Double?
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -162,6 +166,19 @@ public struct IngestPipeline: Sendable {
                 diagnostics += sync.problems
             }
         }
+
+        // [5/5] Find visits and places
+        progress.report(IngestProgress(stage: .cluster, done: 0, total: nil))
+        let stored = try catalog.setting(Catalog.SettingKey.clustering)
+            .flatMap { try? JSONDecoder().decode(ClusteringOptions.self, from: Data($0.utf8)) } ?? ClusteringOptions()
+        let clustering = ClusteringOptions(visitRadius: options.visitRadius ?? stored.visitRadius,
+                                           visitGap: options.visitGap ?? stored.visitGap,
+                                           placeRadius: options.placeRadius ?? stored.placeRadius)
+        if clustering != stored {
+            try catalog.setSetting(Catalog.SettingKey.clustering, to: String(decoding: try! JSONEncoder.sorted.encode(clustering), as: UTF8.self))
+        }
+        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false,
+                                                                gazetteer: { () throws(GeoTripError) in try Gazetteer.load() })
 
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { $0.path < $1.path }.prefix(Self.diagnosticsShown))

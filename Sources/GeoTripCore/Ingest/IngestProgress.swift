@@ -4,6 +4,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
     case read
     case finish
     case resolve
+    case cluster
 
     /// What the progress line calls the stage.
     public var title: String {
@@ -12,6 +13,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
         case .read: return "Reading metadata"
         case .finish: return "Updating catalog"
         case .resolve: return "Resolving times and places"
+        case .cluster: return "Finding visits and places"
         }
     }
 }

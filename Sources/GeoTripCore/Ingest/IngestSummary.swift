@@ -43,6 +43,8 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
 
     /// What time and location resolution did, when it ran (nil when nothing had changed).
     public var resolution: ResolutionSummary?
+    /// Days, visits, places, countries and distance, when clustering ran.
+    public var trip: TripOverview?
     /// XMP sidecars written (with `--write-xmp`).
     public var sidecarsWritten = 0
 
