@@ -70,9 +70,10 @@ public enum StableIdentity {
         return clusters.enumerated().map { newIndex, cluster in
             if let oldIndex = idFor[newIndex] {
                 let old = known[oldIndex]
+                // Centres are stored to 1e-7°; anything within 1e-6° (10 cm) has not moved.
                 let same = old.members == Set(cluster.members)
-                    && abs(old.centre.latitude - cluster.centre.latitude) < 1e-9
-                    && abs(old.centre.longitude - cluster.centre.longitude) < 1e-9
+                    && abs(old.centre.latitude - cluster.centre.latitude) < 1e-6
+                    && abs(old.centre.longitude - cluster.centre.longitude) < 1e-6
                 return (old.id, same ? old.revision : old.revision + 1)
             }
             let base = "\(prefix)\(cluster.members.first ?? 0)"

@@ -1,0 +1,100 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+
+/// `geotrip places` on the sample trip, against the stops the sample script recorded
+/// (SampleImages/ground-truth.json), and identities across reruns.
+@Suite("places", .serialized)
+struct PlacesCommandTests {
+    func visits(_ trip: URL) throws -> [[String: Any]] {
+        let run = try CommandRun.geotrip(["places", trip.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+    }
+
+    @Test("the sample trip's visits are its stops, and the hotel's visits are one place")
+    func sampleTrip() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let ingest = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(ingest.stdout.contains("trip: 5 days (2025-06-10 to 2025-06-14)"), "stdout: \(ingest.stdout)")
+        let list = try visits(trip)
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("ground-truth.json"))) as? [String: Any])
+        let files = try #require(truth["files"] as? [[String: Any]])
+        // The photos of each stop (with a resolvable position) on each day, from the truth file.
+        var expected: [String: Set<String>] = [:]
+        for file in files where file["kind"] as? String == "photo" {
+            guard let stop = file["stop"] as? String, let day = file["day"] as? Int else { continue }
+            expected["\(stop)#\(day)", default: []].insert(file["path"] as! String)
+        }
+        var hotelPlaces = Set<String>()
+        var matched = 0
+        var covered: [String: Set<String>] = [:]
+        for visit in list {
+            let photos = Set(visit["photos"] as? [String] ?? [])
+            let stop = expected.first { !$0.value.intersection(photos).isEmpty }
+            let truthPhotos = try #require(stop?.value, "visit \(visit["id"] ?? "?") matches no stop")
+            // Every photo of the visit belongs to that stop's day (the hotel is visited twice a day).
+            #expect(photos.isSubset(of: truthPhotos))
+            covered[stop!.key, default: []].formUnion(photos)
+            matched += 1
+            if stop!.key.hasPrefix("hotel#") { hotelPlaces.insert(visit["placeId"] as! String) }
+            for key in ["id", "placeId", "revision", "latitude", "longitude", "radiusMeters", "arrival", "departure", "localDate",
+                        "photoCount", "photos", "name", "admin1", "country", "countryCode", "nameSource"] {
+                #expect(visit.keys.contains(key), "visit lacks \(key)")
+            }
+            #expect(visit["nameSource"] as? String == "offline")
+        }
+        // Together the visits hold every photo of every stop; the undated photo is the only one left out.
+        for (key, photos) in expected {
+            #expect(photos.subtracting(covered[key] ?? []).subtracting(["2025-06-11 Sintra/DSCF1004.JPG"]).isEmpty, "\(key)")
+        }
+        #expect(matched == 13)
+        #expect(hotelPlaces.count == 1)
+        #expect(Set(list.map { $0["placeId"] as! String }).count == 11)
+        #expect(list.first?["name"] as? String == "Lisbon" && list.last?["countryCode"] as? String == "ES")
+    }
+
+    @Test("ids survive adding, removing and moving photos; revisions change only with members")
+    func stableIdentities() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        func byFirstPhoto() throws -> [String: (id: String, revision: Int, place: String)] {
+            Dictionary(try visits(trip).map { visit in
+                ((visit["photos"] as! [String]).sorted().first!, (visit["id"] as! String, visit["revision"] as! Int, visit["placeId"] as! String))
+            }, uniquingKeysWith: { a, _ in a })
+        }
+        let before = try byFirstPhoto()
+        let visitsBefore = try visits(trip)
+
+        // Moving photos between folders changes nothing about visits.
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0031.JPG"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        let moved = try visits(trip)
+        #expect(Set(moved.map { $0["id"] as! String }) == Set(before.values.map(\.id)))
+        #expect(moved.allSatisfy { v in before.values.contains { $0.id == v["id"] as? String && $0.revision == v["revision"] as? Int } })
+
+        // Removing one photo of the Prado visit: same id, next revision; other days untouched.
+        let pradoBefore = try #require(try visits(trip).first { ($0["photos"] as! [String]).contains("IMG_0032.JPG") })
+        try FileManager.default.removeItem(at: trip.appendingPathComponent("IMG_0033.JPG"))
+        // Adding a photo to day 1 (a copy of a Belém photo, re-dated by exiftool is not needed:
+        // a copy at the same moment joins the same visit).
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("2025-06-10 Lisboa/IMG_0004.JPG"), to: trip.appendingPathComponent("extra.JPG"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        let after = try visits(trip)
+        let prado = try #require(after.first { $0["id"] as? String == pradoBefore["id"] as? String })
+        #expect(prado["revision"] as? Int == (pradoBefore["revision"] as! Int) + 1)
+        #expect(prado["photoCount"] as? Int == (pradoBefore["photoCount"] as! Int) - 1)
+        let belem = try #require(after.first { ($0["photos"] as! [String]).contains("extra.JPG") })
+        let belemBefore = try #require(visitsBefore.first { ($0["photos"] as! [String]).contains("2025-06-10 Lisboa/IMG_0004.JPG") })
+        #expect(belem["id"] as? String == belemBefore["id"] as? String)
+        // Sintra's, Seville's and the airport's visits kept id and revision.
+        for visit in after where ["2025-06-11", "2025-06-12", "2025-06-14"].contains(visit["localDate"] as! String) {
+            #expect(before.values.contains { $0.id == visit["id"] as? String && $0.revision == visit["revision"] as? Int })
+        }
+        #expect(after.count == before.count)
+    }
+}
