@@ -44,6 +44,11 @@ let package = Package(
             name: "gazetteer-bench",
             dependencies: ["GeoTripCore"]
         ),
+        // The clustering measurements of `make bench` (not installed).
+        .executableTarget(
+            name: "cluster-bench",
+            dependencies: ["GeoTripCore"]
+        ),
         // Argument parsing only; turns errors into exit codes.
         .executableTarget(
             name: "geotrip",

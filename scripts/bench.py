@@ -5,6 +5,7 @@
    `exiftool -fast2 -n -json` (the yardstick) and by `geotrip ingest` into a fresh catalog,
    both with a warm page cache. Prints both times and the ratio.
 2. Unchanged rerun: `geotrip ingest` on a 10,000-photo folder whose catalog is up to date.
+4. Clustering: visits, places and identities for synthetic 25,000- to 100,000-photo trips.
 3. Gazetteer: load time, single-core nearest-place lookups and peak memory of geotrip's
    embedded gazetteer (`gazetteer-bench`) and of the PyPI package reverse_geocoder (a C k-d tree
    over GeoNames cities1000, single-threaded mode) on the same one million random points.
@@ -27,6 +28,7 @@ SAMPLES = ROOT / "SampleImages"
 DATA = ROOT / "bench-data"
 GEOTRIP = ROOT / ".build" / "release" / "geotrip"
 GAZETTEER_BENCH = ROOT / ".build" / "release" / "gazetteer-bench"
+CLUSTER_BENCH = ROOT / ".build" / "release" / "cluster-bench"
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".heic", ".tif", ".png"}
 # The same fields geotrip reads, so both tools answer the same question.
 EXIFTOOL_FIELDS = [
@@ -151,6 +153,14 @@ def main():
           f"reverse_geocoder.query with records: {theirs['queryPerSecond']:,.0f}/s")
     print(f"peak memory: geotrip {ours['peakMegabytes']:.0f} MB (target < 150 MB), reverse_geocoder {theirs['peakMegabytes']:.0f} MB")
     figures.update(gazetteer=ours, reverseGeocoder=theirs)
+
+    print("\n== Clustering: synthetic trips, one core ==")
+    clustering = json.loads(subprocess.run([CLUSTER_BENCH], check=True, capture_output=True, text=True).stdout)
+    for count in (25_000, 50_000, 100_000):
+        print(f"{count:7,} photos: {clustering[f'seconds{count}']:6.3f} s "
+              f"({clustering[f'visits{count}']:,.0f} visits, {clustering[f'places{count}']:,.0f} places)")
+    print(f"100,000 / 25,000 time ratio: {clustering['seconds100000'] / clustering['seconds25000']:.1f} (4.0 is linear; target < 2 s at 100,000)")
+    figures.update(clustering=clustering)
 
     if args.json:
         print(json.dumps(figures, indent=2))
