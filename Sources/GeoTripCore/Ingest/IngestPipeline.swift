@@ -154,10 +154,17 @@ public struct IngestPipeline: Sendable {
         summary.withoutGPS = counts.withoutGPS
         summary.skipped = counts.skipped
         summary.errors = counts.unreadable
-        // [4/4] Resolve times and places
+        // [4/5] Resolve times and places. The gazetteer is loaded once, and only if needed.
         progress.report(IngestProgress(stage: .resolve, done: 0, total: nil))
+        var loadedGazetteer: Gazetteer?
+        func gazetteer() throws(GeoTripError) -> Gazetteer {
+            if let loadedGazetteer { return loadedGazetteer }
+            let loaded = try Gazetteer.load()
+            loadedGazetteer = loaded
+            return loaded
+        }
         let settings = try resolutionSettings(catalog)
-        if let resolution = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: { () throws(GeoTripError) in try Gazetteer.load() }) {
+        if let resolution = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: gazetteer) {
             summary.resolution = resolution
             diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
             if settings.writeXMP {
@@ -177,8 +184,7 @@ public struct IngestPipeline: Sendable {
         if clustering != stored {
             try catalog.setSetting(Catalog.SettingKey.clustering, to: String(decoding: try! JSONEncoder.sorted.encode(clustering), as: UTF8.self))
         }
-        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false,
-                                                                gazetteer: { () throws(GeoTripError) in try Gazetteer.load() })
+        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false, gazetteer: gazetteer)
 
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { $0.path < $1.path }.prefix(Self.diagnosticsShown))

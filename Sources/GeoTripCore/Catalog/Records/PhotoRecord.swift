@@ -97,7 +97,7 @@ extension PhotoRecord {
             localTime: row["localTime"], utcOffset: row["utcOffset"], timeField: row["timeField"], make: row["make"],
             model: row["model"], orientation: row["orientation"], width: row["width"], height: row["height"],
             thumbnailOffset: row["thumbnailOffset"], thumbnailLength: row["thumbnailLength"],
-            diagnostics: (try? JSONDecoder().decode([String].self, from: Data(diagnosticsJSON.utf8))) ?? [diagnosticsJSON],
+            diagnostics: diagnosticsJSON == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(diagnosticsJSON.utf8))) ?? [diagnosticsJSON],
             readerVersion: row["readerVersion"], removedAt: row["removedAt"],
             utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
             resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
