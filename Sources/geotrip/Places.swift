@@ -15,12 +15,15 @@ struct Places: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let visits: [TripVisit]
+        let outside: [(path: String, localDate: String?)]
         do {
             try FolderScanner(root: location.folderPath).checkRoot()
             guard FileManager.default.fileExists(atPath: location.catalogPath) else {
                 throw GeoTripError.catalogMissing(path: location.catalogPath, folder: location.folderPath)
             }
-            visits = try Catalog.open(at: location.catalogPath).visits()
+            let catalog = try Catalog.open(at: location.catalogPath)
+            visits = try catalog.visits()
+            outside = try catalog.photosOutsideVisits()
         } catch let error as GeoTripError {
             throw Diagnostics.fail(error)
         }
@@ -28,15 +31,20 @@ struct Places: AsyncParsableCommand {
             try Diagnostics.printJSON(visits)
             return
         }
-        var day = ""
-        for visit in visits {
-            if visit.localDate != day {
-                day = visit.localDate
-                print(day)
+        // Each day's visits, then the day's photos that have no position (they stay in the
+        // day's timeline); photos without any date come last.
+        let days = Set(visits.map(\.localDate)).union(outside.compactMap(\.localDate)).sorted()
+        for day in days {
+            print(day)
+            for visit in visits where visit.localDate == day {
+                let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
+                print("  \(visit.arrival.dropFirst(11).prefix(5))–\(visit.departure.dropFirst(11).prefix(5)) UTC  \(name.isEmpty ? "?" : name)"
+                      + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
             }
-            let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
-            print("  \(visit.arrival.dropFirst(11).prefix(5))–\(visit.departure.dropFirst(11).prefix(5)) UTC  \(name.isEmpty ? "?" : name)"
-                  + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
+            let unplaced = outside.filter { $0.localDate == day }.map(\.path)
+            if !unplaced.isEmpty { print("  without a position: \(unplaced.joined(separator: ", "))") }
         }
+        let undated = outside.filter { $0.localDate == nil }.map(\.path)
+        if !undated.isEmpty { print("No date or position: \(undated.joined(separator: ", "))") }
     }
 }

@@ -130,6 +130,40 @@ struct ClusteringTests {
         #expect(VisitClustering.visits(trip.photos).count == 3)
     }
 
+    @Test("nearby visits are one place anywhere: Tokyo, Sydney, across the antimeridian, near the pole", arguments: [
+        (35.6800, 139.77, 35.6805, 139.77),
+        (-33.857, 151.215, -33.857, 151.216),
+        (-16.0, 179.9995, -16.0, -179.9995),
+        (89.9, 0.0, 89.9, 0.5),
+    ] as [(Double, Double, Double, Double)])
+    func placesEverywhere(lat1: Double, lon1: Double, lat2: Double, lon2: Double) {
+        var trip = Trip()
+        trip.visit(Coordinate(latitude: lat1, longitude: lon1), at: 0, count: 2, spread: 0)
+        trip.visit(Coordinate(latitude: lat2, longitude: lon2), at: 600, count: 2, spread: 0)
+        let visits = VisitClustering.visits(trip.photos)
+        #expect(visits.count == 2)
+        #expect(Set(VisitClustering.places(visits)).count == 1)
+    }
+
+    @Test("visits 140 m apart in a row do not chain into one place across the city")
+    func noChaining() {
+        var trip = Trip()
+        var here = Coordinate(latitude: 41.39, longitude: 2.17)
+        for index in 0..<12 {
+            trip.visit(here, at: Double(index) * 180, count: 2, spread: 0)
+            here = Self.offset(here, north: 0, east: 140)
+        }
+        let visits = VisitClustering.visits(trip.photos)
+        let places = VisitClustering.places(visits)
+        #expect(visits.count == 12)
+        #expect(Set(places).count >= 6)
+        for place in Set(places) {
+            let members = visits.indices.filter { places[$0] == place }.map { visits[$0].centre }
+            let extent = members.flatMap { a in members.map { GreatCircle.distance(a, $0) } }.max() ?? 0
+            #expect(extent <= 2 * ClusteringOptions().placeRadius)
+        }
+    }
+
     @Test("100,000 photos cluster in one pass (the timing is in make bench, not here)")
     func scale() {
         var trip = Trip()

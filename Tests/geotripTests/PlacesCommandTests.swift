@@ -96,5 +96,11 @@ struct PlacesCommandTests {
             #expect(before.values.contains { $0.id == visit["id"] as? String && $0.revision == visit["revision"] as? Int })
         }
         #expect(after.count == before.count)
+        // Places keep their ids too (the reviewer's case: a photo added on another day renamed
+        // most places when a place's members were counted differently on the two sides).
+        let placesBefore = Set(visitsBefore.map { $0["placeId"] as! String })
+        #expect(Set(after.map { $0["placeId"] as! String }) == placesBefore)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        #expect(Set(try visits(trip).map { $0["placeId"] as! String }) == placesBefore)
     }
 }

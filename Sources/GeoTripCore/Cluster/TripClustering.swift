@@ -63,18 +63,22 @@ struct TripClustering {
     func run(options: ClusteringOptions, force: Bool, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
         let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
             + "|" + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
-        if !force, try catalog.setting(Catalog.SettingKey.clusteredFor) == key { return nil }
-
         let rows = try catalog.resolutionRows()
-        var photos: [ClusterPhoto] = []
+        // Every photo with a date counts for the trip's days, placed or not.
         var localDates: [Int64: String] = [:]
+        for row in rows { if let id = row.id, let date = Self.localDate(row) { localDates[id] = date } }
+        let days = Array(Set(localDates.values)).sorted()
+        if !force, try catalog.setting(Catalog.SettingKey.clusteredFor) == key {
+            return try overview(days: days, visits: catalog.visits())
+        }
+
+        var photos: [ClusterPhoto] = []
         for row in rows {
             guard let id = row.id, let latitude = row.resolvedLatitude, let longitude = row.resolvedLongitude,
                   let utc = row.utcTime.flatMap(UTCTimestamp.init(iso8601:)).flatMap({ TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) })
             else { continue }
             photos.append(ClusterPhoto(id: id, utc: utc, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                        uncertaintyMeters: row.uncertaintyMeters ?? 10))
-            localDates[id] = row.localTime.map { String($0.prefix(10)) } ?? String(row.utcTime!.prefix(10))
         }
         let visits = VisitClustering.visits(photos, options: options)
         let placeOf = VisitClustering.places(visits, options: options)
@@ -89,7 +93,8 @@ struct TripClustering {
             let members = groups[root]!
             var sum = SIMD3<Double>.zero
             for index in members { sum += GreatCircle.unitVector(visits[index].centre) * Double(visits[index].photoIDs.count) }
-            return (members.map { visits[$0].photoIDs[0] }, VisitClustering.coordinate(of: sum))
+            // A place's members are all its visits' photos, here and in `knownClusters`.
+            return (members.flatMap { visits[$0].photoIDs }.sorted(), VisitClustering.coordinate(of: sum))
         }
         let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: knownPlaces)
         let places = try gazetteer()
@@ -107,22 +112,33 @@ struct TripClustering {
         }
         let storedVisits = visits.enumerated().map { index, visit in
             StoredVisit(id: visitIDs[index].id, placeID: placeIDOfVisit[index]!, revision: visitIDs[index].revision, cluster: visit,
-                        localDate: localDates[visit.photoIDs[0]] ?? "")
+                        localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""))
         }
         try catalog.saveClusters(visits: storedVisits, places: storedPlaces, key: key)
-        return overview(storedVisits, storedPlaces)
+        return try overview(days: days, visits: catalog.visits())
     }
 
-    func overview(_ visits: [StoredVisit], _ places: [StoredPlace]) -> TripOverview {
+    /// The trip in figures, from the stored visits and every dated photo's day.
+    func overview(days: [String], visits: [TripVisit]) -> TripOverview {
         var overview = TripOverview()
-        overview.days = Array(Set(visits.map(\.localDate))).sorted()
+        overview.days = days
         overview.visits = visits.count
-        overview.places = places.count
-        overview.countries = Array(Set(places.compactMap(\.countryCode))).sorted()
-        let ordered = visits.sorted { $0.cluster.arrival < $1.cluster.arrival }
-        overview.distanceKilometres = zip(ordered, ordered.dropFirst())
-            .map { GreatCircle.distance($0.cluster.centre, $1.cluster.centre) }.reduce(0, +) / 1000
+        overview.places = Set(visits.map(\.placeId)).count
+        overview.countries = Array(Set(visits.compactMap(\.countryCode))).sorted()
+        let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }  // already in time order
+        overview.distanceKilometres = zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
         return overview
+    }
+
+    /// The calendar day where the photo was taken: its UTC instant in its resolved zone, else
+    /// the camera's own date.
+    static func localDate(_ row: PhotoRecord) -> String? {
+        if let text = row.utcTime, let utc = UTCTimestamp(iso8601: text).flatMap({ TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) }),
+           let zone = row.timeZone {
+            let seconds = UTCOffset(parsing: zone).map { $0.minutes * 60 } ?? TimeZone(identifier: zone)?.secondsFromGMT(for: utc)
+            if let seconds, let local = utc.addingTimeInterval(TimeInterval(seconds)).geotripISO8601 { return String(local.prefix(10)) }
+        }
+        return row.localTime.map { String($0.prefix(10)) }
     }
 }
 
@@ -164,7 +180,7 @@ extension Catalog {
                     let photos = members[id] ?? []
                     visits.append(KnownCluster(id: id, members: photos, revision: row[2], start: start,
                                                centre: Coordinate(latitude: row[3], longitude: row[4])))
-                    if let first = photos.min() { placeMembers[row[1], default: []].insert(first) }
+                    placeMembers[row[1], default: []].formUnion(photos)
                 }
                 let places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude, start FROM place").map { row in
                     KnownCluster(id: row[0], members: placeMembers[row[0]] ?? [], revision: row[1],
@@ -205,6 +221,21 @@ extension Catalog {
                 }
                 try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                arguments: [SettingKey.clusteredFor, key])
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Photos that belong to no visit (no position, or no time), by local day when the camera
+    /// gave one: they stay in the day's timeline.
+    public func photosOutsideVisits() throws(GeoTripError) -> [(path: String, localDate: String?)] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT p.path, substr(p.localTime, 1, 10) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' ORDER BY p.localTime, p.path
+                    """).map { ($0[0], $0[1]) }
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -56,9 +56,9 @@ public struct VisitCluster: Sendable, Equatable {
 /// cannot drag it. Photos out of file order or from two interleaved cameras are sorted by UTC
 /// first, so they cluster as if shot in one stream.
 ///
-/// Places: visits whose centres lie within `placeRadius` (150 m) of each other, transitively
-/// (the hotel you come back to each evening), found through a grid of cells `placeRadius`
-/// wide, so each visit is compared with the visits in its own and the neighbouring cells only.
+/// Places: a visit within `placeRadius` (150 m) of a place's centre is another visit to that
+/// place (the hotel you come back to each evening); places are looked up through cubes of the
+/// unit sphere `placeRadius` wide, so each visit is compared with nearby places only.
 public enum VisitClustering {
     /// Visits, in time order.
     public static func visits(_ photos: [ClusterPhoto], options: ClusteringOptions = ClusteringOptions()) -> [VisitCluster] {
@@ -97,49 +97,56 @@ public enum VisitClustering {
         return visits
     }
 
-    /// For each visit (by index), the index of its place's first visit: union of visits whose
-    /// centres are within `placeRadius`, through a grid.
+    /// For each visit (by index), the index of its place (places numbered in order of their
+    /// first visit). In time order, a visit joins the place whose centre is nearest, if that
+    /// centre is within `placeRadius`; else it founds a place. Comparing with the place's
+    /// centre, not with any one of its visits, keeps places from chaining across a city.
+    /// Centres are found through cubes of the unit sphere `placeRadius` wide (the 27 around a
+    /// point), which have no seams at the antimeridian or the poles.
     public static func places(_ visits: [VisitCluster], options: ClusteringOptions = ClusteringOptions()) -> [Int] {
-        var parent = Array(visits.indices)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i {
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            }
-            return i
+        let side = PlaceTree.chord(metres: options.placeRadius)
+        func cube(_ v: SIMD3<Double>) -> SIMD3<Int> {
+            SIMD3(Int((v.x / side).rounded(.down)), Int((v.y / side).rounded(.down)), Int((v.z / side).rounded(.down)))
         }
-        // Cells of about placeRadius in latitude; longitude cells widen toward the poles so a
-        // cell stays about placeRadius wide (capped at the pole).
-        let cellDegrees = options.placeRadius / 111_195
-        func cell(_ c: Coordinate) -> (Int, Int) {
-            let row = Int((c.latitude / cellDegrees).rounded(.down))
-            let width = cellDegrees / max(cos(c.latitude * .pi / 180), 0.01)
-            return (row, Int(((c.longitude + 180) / width).rounded(.down)))
-        }
-        var grid: [Int: [Int: [Int]]] = [:]
-        for (index, visit) in visits.enumerated() {
-            let (row, column) = cell(visit.centre)
-            grid[row, default: [:]][column, default: []].append(index)
-        }
-        for (index, visit) in visits.enumerated() {
-            let (row, _) = cell(visit.centre)
-            for neighbourRow in row - 1...row + 1 {
-                guard let columns = grid[neighbourRow] else { continue }
-                // Columns differ in width by row; check the columns that can hold a near centre.
-                let probe = Coordinate(latitude: Double(neighbourRow) * cellDegrees, longitude: visit.centre.longitude)
-                let (_, column) = cell(Coordinate(latitude: max(-89.99, min(89.99, probe.latitude)), longitude: probe.longitude))
-                for neighbourColumn in column - 2...column + 2 {
-                    for other in columns[neighbourColumn] ?? [] where other > index {
-                        if GreatCircle.distance(visit.centre, visits[other].centre) <= options.placeRadius {
-                            let (a, b) = (root(index), root(other))
-                            if a != b { parent[max(a, b)] = min(a, b) }
-                        }
-                    }
+        var sums: [SIMD3<Double>] = [], weights: [Double] = [], centres: [SIMD3<Double>] = []
+        var grid: [SIMD3<Int>: [Int]] = [:]
+        var placeOf = [Int](repeating: 0, count: visits.count)
+        let order = visits.indices.sorted { (visits[$0].arrival, $0) < (visits[$1].arrival, $1) }
+        for index in order {
+            let v = GreatCircle.unitVector(visits[index].centre)
+            let home = cube(v)
+            var best: (place: Int, distance: Double)?
+            for dx in -1...1 { for dy in -1...1 { for dz in -1...1 {
+                for place in grid[home &+ SIMD3(dx, dy, dz)] ?? [] {
+                    let d = centres[place] - v
+                    let distance = PlaceTree.metres(chord: (d * d).sum().squareRoot())
+                    if distance <= options.placeRadius && (best == nil || distance < best!.distance) { best = (place, distance) }
                 }
+            } } }
+            let weight = Double(visits[index].photoIDs.count)
+            if let best {
+                let place = best.place
+                let oldCube = cube(centres[place])
+                sums[place] += weight * v
+                weights[place] += weight
+                let length = (sums[place] * sums[place]).sum().squareRoot()
+                centres[place] = length > 0 ? sums[place] / length : v
+                let newCube = cube(centres[place])
+                if newCube != oldCube {
+                    grid[oldCube]?.removeAll { $0 == place }
+                    grid[newCube, default: []].append(place)
+                }
+                placeOf[index] = place
+            } else {
+                let place = centres.count
+                sums.append(weight * v)
+                weights.append(weight)
+                centres.append(v)
+                grid[home, default: []].append(place)
+                placeOf[index] = place
             }
         }
-        return visits.indices.map(root)
+        return placeOf
     }
 
     static func coordinate(of vector: SIMD3<Double>) -> Coordinate {
