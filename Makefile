@@ -35,11 +35,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Runs geotrip on the sample trip (its catalog goes to SampleImages/.geotrip/, which git ignores).
+# Runs geotrip on the sample trip and lists its photos and visits (the catalog goes to
+# SampleImages/.geotrip/, which git ignores).
 demo: release
 	$(RELEASE) ingest $(SAMPLES)
 	@echo
 	$(RELEASE) photos $(SAMPLES)
+	@echo
+	$(RELEASE) places $(SAMPLES)
 
 test: test-deps
 	$(SWIFT) build --build-tests

@@ -60,10 +60,13 @@ public struct TripOverview: Sendable, Equatable, Encodable {
 struct TripClustering {
     let catalog: Catalog
 
-    func run(options: ClusteringOptions, force: Bool, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
+    /// `rows`: the photos as resolution left them, when it just ran; read from the catalog otherwise.
+    func run(options: ClusteringOptions, force: Bool, rows given: [PhotoRecord]? = nil,
+             gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
         let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
             + "|" + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
-        let rows = try catalog.resolutionRows()
+        let rows: [PhotoRecord]
+        if let given { rows = given } else { rows = try catalog.resolutionRows() }
         // Every photo with a date counts for the trip's days, placed or not.
         var localDates: [Int64: String] = [:]
         for row in rows { if let id = row.id, let date = Self.localDate(row) { localDates[id] = date } }

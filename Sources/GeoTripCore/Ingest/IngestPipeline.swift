@@ -164,7 +164,8 @@ public struct IngestPipeline: Sendable {
             return loaded
         }
         let settings = try resolutionSettings(catalog)
-        if let resolution = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: gazetteer) {
+        var resolutionStage = TripResolution(catalog: catalog)
+        if let resolution = try resolutionStage.run(settings: settings, gazetteer: gazetteer) {
             summary.resolution = resolution
             diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
             if settings.writeXMP {
@@ -184,7 +185,8 @@ public struct IngestPipeline: Sendable {
         if clustering != stored {
             try catalog.setSetting(Catalog.SettingKey.clustering, to: String(decoding: try! JSONEncoder.sorted.encode(clustering), as: UTF8.self))
         }
-        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false, gazetteer: gazetteer)
+        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false, rows: resolutionStage.resolvedRows,
+                                                                gazetteer: gazetteer)
 
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { $0.path < $1.path }.prefix(Self.diagnosticsShown))

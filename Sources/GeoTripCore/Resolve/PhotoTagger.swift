@@ -56,11 +56,12 @@ public struct PhotoTagger: Sendable {
         }
         let settings = try catalog.setting(Catalog.SettingKey.resolution)
             .flatMap { try? JSONDecoder().decode(ResolutionSettings.self, from: Data($0.utf8)) } ?? ResolutionSettings()
-        _ = try TripResolution(catalog: catalog).run(settings: settings, gazetteer: places)
+        var resolution = TripResolution(catalog: catalog)
+        _ = try resolution.run(settings: settings, gazetteer: places)
         // Visits follow the new positions at once, with the trip's remembered thresholds.
         let clustering = try catalog.setting(Catalog.SettingKey.clustering)
             .flatMap { try? JSONDecoder().decode(ClusteringOptions.self, from: Data($0.utf8)) } ?? ClusteringOptions()
-        _ = try TripClustering(catalog: catalog).run(options: clustering, force: false, gazetteer: places)
+        _ = try TripClustering(catalog: catalog).run(options: clustering, force: false, rows: resolution.resolvedRows, gazetteer: places)
         if settings.writeXMP {
             let sync = try SidecarSync(folder: folder, catalog: catalog).run()
             for problem in sync.problems { FileHandle.standardError.write(Data("geotrip: \(problem.path): \(problem.message)\n".utf8)) }

@@ -49,7 +49,10 @@ struct TripResolution {
     let catalog: Catalog
 
     /// Resolves the catalog's photos; returns nil when nothing needed doing.
-    func run(settings: ResolutionSettings, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
+    /// The rows as resolved in the last `run`, for the next stage (saves reading them again).
+    private(set) var resolvedRows: [PhotoRecord]?
+
+    mutating func run(settings: ResolutionSettings, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The track files' sizes and times are part of what was resolved: an edited log counts.
         let inputs = encoded + settings.tracks.map { path in
@@ -107,6 +110,8 @@ struct TripResolution {
         }
 
         var changed: [PhotoRecord] = []
+        var resolved: [PhotoRecord] = []
+        resolved.reserveCapacity(rows.count)
         for index in rows.indices {
             var record = rows[index]
             let time = times[index], location = locations[index]
@@ -121,8 +126,10 @@ struct TripResolution {
             summary.timeSources[time.source.rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
             if record != rows[index] { changed.append(record) }
+            resolved.append(record)
         }
         try catalog.saveResolution(changed, generation: generation, settings: encoded, inputs: inputs)
+        resolvedRows = resolved
         summary.updated = changed.count
         return summary
     }
