@@ -172,6 +172,7 @@ struct GazetteerTests {
         ("lodz", "Łódź", "PL"),
         ("London, UK", "London", "GB"),
         ("New York, USA", "New York City", "US"),
+        ("Springfield, IL", "Springfield", "US"),
     ] as [(String, String, String)])
     func search(query: String, name: String, countryCode: String) throws {
         let first = try #require(try load().search(query, limit: 5).first, "nothing found for \(query)")
@@ -187,6 +188,8 @@ struct GazetteerTests {
         #expect(gazetteer.search("   ").isEmpty)
         let texan = gazetteer.search("Paris, Texas")
         #expect(texan.allSatisfy { $0.place.admin1 == "Texas" })
+        #expect(gazetteer.search("Springfield, IL").allSatisfy { $0.place.admin1 == "Illinois" })
+        #expect(gazetteer.search("Portland, OR").first?.place.admin1 == "Oregon")
     }
 
     @Test("a damaged or truncated resource is a clear error, never a crash")

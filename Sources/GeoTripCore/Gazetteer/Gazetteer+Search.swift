@@ -28,6 +28,20 @@ extension Gazetteer {
         "america": "us", "uae": "ae", "holland": "nl", "south korea": "kr", "korea": "kr", "russia": "ru",
     ]
 
+    /// US state codes, as people write them after a town ("Springfield, IL"): the resource
+    /// holds first-level divisions by name only.
+    private static let usStates: [String: String] = [
+        "al": "alabama", "ak": "alaska", "az": "arizona", "ar": "arkansas", "ca": "california", "co": "colorado",
+        "ct": "connecticut", "de": "delaware", "dc": "washington, d.c.", "fl": "florida", "ga": "georgia", "hi": "hawaii",
+        "id": "idaho", "il": "illinois", "in": "indiana", "ia": "iowa", "ks": "kansas", "ky": "kentucky", "la": "louisiana",
+        "me": "maine", "md": "maryland", "ma": "massachusetts", "mi": "michigan", "mn": "minnesota", "ms": "mississippi",
+        "mo": "missouri", "mt": "montana", "ne": "nebraska", "nv": "nevada", "nh": "new hampshire", "nj": "new jersey",
+        "nm": "new mexico", "ny": "new york", "nc": "north carolina", "nd": "north dakota", "oh": "ohio", "ok": "oklahoma",
+        "or": "oregon", "pa": "pennsylvania", "ri": "rhode island", "sc": "south carolina", "sd": "south dakota",
+        "tn": "tennessee", "tx": "texas", "ut": "utah", "vt": "vermont", "va": "virginia", "wa": "washington",
+        "wv": "west virginia", "wi": "wisconsin", "wy": "wyoming",
+    ]
+
     private func search(name: String, qualifier: String?, limit: Int) -> [PlaceMatch] {
         let qualifier = qualifier.map { Self.countryAliases[$0] ?? $0 }
         let key = Array(SearchKey.fold(name).utf8)
@@ -59,6 +73,7 @@ extension Gazetteer {
                 return place.countryCode.map { $0.lowercased() == qualifier } == true
                     || place.country.map(SearchKey.fold) == qualifier
                     || place.admin1.map(SearchKey.fold) == qualifier
+                    || (place.countryCode == "US" && Self.usStates[qualifier].map { place.admin1.map(SearchKey.fold) == $0 } == true)
             }
         }
         found.sort { a, b in
