@@ -61,7 +61,7 @@ struct TripClustering {
     let catalog: Catalog
 
     /// `rows`: the photos as resolution left them, when it just ran; read from the catalog otherwise.
-    func run(options: ClusteringOptions, force: Bool, rows given: [PhotoRecord]? = nil,
+    func run(options: ClusteringOptions, rows given: [PhotoRecord]? = nil,
              gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
         let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
             + "|" + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
@@ -71,7 +71,7 @@ struct TripClustering {
         var localDates: [Int64: String] = [:]
         for row in rows { if let id = row.id, let date = Self.localDate(row) { localDates[id] = date } }
         let days = Array(Set(localDates.values)).sorted()
-        if !force, try catalog.setting(Catalog.SettingKey.clusteredFor) == key {
+        if try catalog.setting(Catalog.SettingKey.clusteredFor) == key {
             return try overview(days: days, visits: catalog.visits())
         }
 

@@ -185,7 +185,7 @@ public struct IngestPipeline: Sendable {
         if clustering != stored {
             try catalog.setSetting(Catalog.SettingKey.clustering, to: String(decoding: try! JSONEncoder.sorted.encode(clustering), as: UTF8.self))
         }
-        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, force: false, rows: resolutionStage.resolvedRows,
+        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, rows: resolutionStage.resolvedRows,
                                                                 gazetteer: gazetteer)
 
         summary.diagnosticCount = diagnostics.count

@@ -61,7 +61,7 @@ public struct PhotoTagger: Sendable {
         // Visits follow the new positions at once, with the trip's remembered thresholds.
         let clustering = try catalog.setting(Catalog.SettingKey.clustering)
             .flatMap { try? JSONDecoder().decode(ClusteringOptions.self, from: Data($0.utf8)) } ?? ClusteringOptions()
-        _ = try TripClustering(catalog: catalog).run(options: clustering, force: false, rows: resolution.resolvedRows, gazetteer: places)
+        _ = try TripClustering(catalog: catalog).run(options: clustering, rows: resolution.resolvedRows, gazetteer: places)
         if settings.writeXMP {
             let sync = try SidecarSync(folder: folder, catalog: catalog).run()
             for problem in sync.problems { FileHandle.standardError.write(Data("geotrip: \(problem.path): \(problem.message)\n".utf8)) }
