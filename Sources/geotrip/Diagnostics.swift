@@ -22,6 +22,15 @@ enum Diagnostics {
         return ExitCode.failure
     }
 
+    /// The embedded gazetteer, or the exit code after saying why it could not be loaded.
+    static func loadGazetteer() throws -> Gazetteer {
+        do {
+            return try Gazetteer.load()
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// Writes `value` as pretty, key-sorted JSON on standard output.
     static func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GeoTripCore
 
 /// The `geotrip` command: argument parsing only. The work is in GeoTripCore.
@@ -30,4 +31,18 @@ struct CatalogLocation: ParsableArguments {
     }
 
     var catalogPath: String { catalog ?? IngestOptions.defaultCatalogPath(for: folderPath) }
+
+    /// The catalog of an existing folder that has been ingested, or the exit code after saying
+    /// what is missing.
+    func existingCatalog() throws -> Catalog {
+        let problem: GeoTripError
+        do {
+            try FolderScanner(root: folderPath).checkRoot()
+            if FileManager.default.fileExists(atPath: catalogPath) { return try Catalog.open(at: catalogPath) }
+            problem = .catalogMissing(path: catalogPath, folder: folderPath)
+        } catch {
+            problem = error
+        }
+        throw Diagnostics.fail(problem)
+    }
 }

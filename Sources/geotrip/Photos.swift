@@ -13,17 +13,10 @@ struct Photos: AsyncParsableCommand {
 
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
-        do {
-            try FolderScanner(root: location.folderPath).checkRoot()
-        } catch {
-            throw Diagnostics.fail(error)
-        }
-        guard FileManager.default.fileExists(atPath: location.catalogPath) else {
-            throw Diagnostics.fail(.catalogMissing(path: location.catalogPath, folder: location.folderPath))
-        }
+        let catalog = try location.existingCatalog()
         let photos: [CatalogPhoto]
         do {
-            photos = try Catalog.open(at: location.catalogPath).photos()
+            photos = try catalog.photos()
         } catch {
             throw Diagnostics.fail(error)
         }

@@ -16,15 +16,11 @@ struct Places: AsyncParsableCommand {
         Diagnostics.bootstrapLogging(verbose: false)
         let visits: [TripVisit]
         let outside: [(path: String, localDate: String?)]
+        let catalog = try location.existingCatalog()
         do {
-            try FolderScanner(root: location.folderPath).checkRoot()
-            guard FileManager.default.fileExists(atPath: location.catalogPath) else {
-                throw GeoTripError.catalogMissing(path: location.catalogPath, folder: location.folderPath)
-            }
-            let catalog = try Catalog.open(at: location.catalogPath)
             visits = try catalog.visits()
             outside = try catalog.photosOutsideVisits()
-        } catch let error as GeoTripError {
+        } catch {
             throw Diagnostics.fail(error)
         }
         if json {

@@ -23,12 +23,7 @@ struct Where: AsyncParsableCommand {
     var nearest = false
 
     func run() async throws {
-        let gazetteer: Gazetteer
-        do {
-            gazetteer = try Gazetteer.load()
-        } catch {
-            throw Diagnostics.fail(error)
-        }
+        let gazetteer = try Diagnostics.loadGazetteer()
         let rule: NamingRule = nearest ? .nearest : .preferTowns
         guard !coordinate.filter({ $0 != "--" }).isEmpty else {
             try Self.batch(gazetteer, rule: rule)
@@ -125,12 +120,7 @@ struct Find: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let gazetteer: Gazetteer
-        do {
-            gazetteer = try Gazetteer.load()
-        } catch {
-            throw Diagnostics.fail(error)
-        }
+        let gazetteer = try Diagnostics.loadGazetteer()
         let matches = gazetteer.search(name, limit: limit)
         if json {
             try Diagnostics.printJSON(matches)

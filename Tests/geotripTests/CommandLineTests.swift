@@ -167,11 +167,7 @@ struct CommandLineTests {
         // One file per transaction makes the run long enough that the kill lands inside it.
         let running = try CommandRun.launch(["ingest", trip.path, "--batch-size", "1"])
         // Wait until some batches are committed, then kill without warning.
-        var committed = 0
-        for _ in 0..<400 where committed == 0 {
-            usleep(10_000)
-            committed = (try? Self.photoRows(catalog)) ?? 0
-        }
+        Self.waitForCommittedRows(catalog)
         running.send(SIGKILL)
         _ = running.wait()
 
@@ -198,11 +194,7 @@ struct CommandLineTests {
         let total = Self.fileCount(trip)
         let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
         let running = try CommandRun.launch(["ingest", trip.path, "--batch-size", "1"])
-        var committed = 0
-        for _ in 0..<400 where committed == 0 {
-            usleep(10_000)
-            committed = (try? Self.photoRows(catalog)) ?? 0
-        }
+        Self.waitForCommittedRows(catalog)
         running.send(SIGINT)
         let run = running.wait()
         #expect(run.status == 130, "stderr: \(run.stderr)")
@@ -226,6 +218,14 @@ struct CommandLineTests {
             try FileManager.default.copyItem(at: TestPaths.sampleImages, to: trip.appendingPathComponent(String(format: "part-%03d", index)))
         }
         return trip
+    }
+
+    /// Waits (up to 4 s) until a running ingest has committed some rows to `catalog`.
+    static func waitForCommittedRows(_ catalog: String) {
+        for _ in 0..<400 {
+            if ((try? photoRows(catalog)) ?? 0) > 0 { return }
+            usleep(10_000)
+        }
     }
 
     /// Files in `folder`, dot folders aside.
