@@ -194,6 +194,8 @@ extension Catalog {
         static let clusteredFor = "clusteredFor"
         /// JSON of `ClusteringOptions`.
         static let clustering = "clustering"
+        /// JSON of the `TripOverview` the last clustering produced.
+        static let tripOverview = "tripOverview"
     }
 
     static func bumpGeneration(_ db: Database) throws {

@@ -47,7 +47,7 @@ public struct TripVisit: Sendable, Equatable, Encodable {
 }
 
 /// The trip in a few figures, for the end of `ingest`.
-public struct TripOverview: Sendable, Equatable, Encodable {
+public struct TripOverview: Sendable, Equatable, Codable {
     public var days: [String] = []
     public var visits = 0
     public var places = 0
@@ -65,15 +65,19 @@ struct TripClustering {
              gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
         let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
             + "|" + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
+        // Nothing changed: the overview stored by the last clustering (an unchanged rerun reads
+        // no photo rows at all).
+        if try catalog.setting(Catalog.SettingKey.clusteredFor) == key,
+           let stored = try catalog.setting(Catalog.SettingKey.tripOverview),
+           let overview = try? JSONDecoder().decode(TripOverview.self, from: Data(stored.utf8)) {
+            return overview
+        }
         let rows: [PhotoRecord]
         if let given { rows = given } else { rows = try catalog.resolutionRows() }
         // Every photo with a date counts for the trip's days, placed or not.
         var localDates: [Int64: String] = [:]
         for row in rows { if let id = row.id, let date = Self.localDate(row) { localDates[id] = date } }
         let days = Array(Set(localDates.values)).sorted()
-        if try catalog.setting(Catalog.SettingKey.clusteredFor) == key {
-            return try overview(days: days, visits: catalog.visits())
-        }
 
         var photos: [ClusterPhoto] = []
         for row in rows {
@@ -117,18 +121,20 @@ struct TripClustering {
             StoredVisit(id: visitIDs[index].id, placeID: placeIDOfVisit[index]!, revision: visitIDs[index].revision, cluster: visit,
                         localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""))
         }
-        try catalog.saveClusters(visits: storedVisits, places: storedPlaces, key: key)
-        return try overview(days: days, visits: catalog.visits())
+        let trip = overview(days: days, visits: storedVisits, places: storedPlaces)
+        try catalog.saveClusters(visits: storedVisits, places: storedPlaces, key: key,
+                                 overview: String(decoding: (try? JSONEncoder.sorted.encode(trip)) ?? Data(), as: UTF8.self))
+        return trip
     }
 
-    /// The trip in figures, from the stored visits and every dated photo's day.
-    func overview(days: [String], visits: [TripVisit]) -> TripOverview {
+    /// The trip in figures, from the visits and every dated photo's day.
+    func overview(days: [String], visits: [StoredVisit], places: [StoredPlace]) -> TripOverview {
         var overview = TripOverview()
         overview.days = days
         overview.visits = visits.count
-        overview.places = Set(visits.map(\.placeId)).count
-        overview.countries = Array(Set(visits.compactMap(\.countryCode))).sorted()
-        let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }  // already in time order
+        overview.places = places.count
+        overview.countries = Array(Set(places.compactMap(\.countryCode))).sorted()
+        let centres = visits.sorted { ($0.cluster.arrival, $0.id) < ($1.cluster.arrival, $1.id) }.map(\.cluster.centre)
         overview.distanceKilometres = zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
         return overview
     }
@@ -197,8 +203,9 @@ extension Catalog {
         }
     }
 
-    /// Replaces visits and places in one transaction.
-    func saveClusters(visits: [StoredVisit], places: [StoredPlace], key: String) throws(GeoTripError) {
+    /// Replaces visits and places, with the overview and what they were computed from, in one
+    /// transaction.
+    func saveClusters(visits: [StoredVisit], places: [StoredPlace], key: String, overview: String) throws(GeoTripError) {
         do {
             try database.write { db in
                 try db.execute(sql: "DELETE FROM visitPhoto; DELETE FROM visit; DELETE FROM place")
@@ -222,8 +229,10 @@ extension Catalog {
                                                         c.arrival.geotripISO8601, c.departure.geotripISO8601, visit.localDate])
                     for photo in c.photoIDs { try insertMember.execute(arguments: [photo, visit.id]) }
                 }
-                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               arguments: [SettingKey.clusteredFor, key])
+                for (name, value) in [(SettingKey.clusteredFor, key), (SettingKey.tripOverview, overview)] {
+                    try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                   arguments: [name, value])
+                }
             }
         } catch {
             throw Self.classify(error, path: path)
