@@ -210,6 +210,27 @@ extension Catalog {
         try attempt { try database.read { try String.fetchOne($0, sql: "SELECT value FROM tripSetting WHERE key = ?", arguments: [key]) } }
     }
 
+    /// The trip's remembered --tz, --clock-offset, --track and --write-xmp.
+    func storedResolutionSettings() throws(GeoTripError) -> ResolutionSettings {
+        try storedJSON(SettingKey.resolution) ?? ResolutionSettings()
+    }
+
+    /// The trip's remembered clustering thresholds.
+    func storedClusteringOptions() throws(GeoTripError) -> ClusteringOptions {
+        try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+    }
+
+    /// A setting stored as JSON; a value this geotrip cannot decode is refused, not silently
+    /// replaced by defaults (that would re-resolve the trip with other settings).
+    private func storedJSON<T: Decodable>(_ key: String) throws(GeoTripError) -> T? {
+        guard let text = try setting(key) else { return nil }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch {
+            throw .catalogDamaged(path: path, reason: "its remembered setting '\(key)' cannot be read")
+        }
+    }
+
     /// Stores one trip setting.
     func setSetting(_ key: String, to value: String) throws(GeoTripError) {
         try attempt {

@@ -82,7 +82,7 @@ struct TripClustering {
         var photos: [ClusterPhoto] = []
         for row in rows {
             guard let id = row.id, let latitude = row.resolvedLatitude, let longitude = row.resolvedLongitude,
-                  let utc = row.utcTime.flatMap(UTCTimestamp.init(iso8601:)).flatMap({ TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) })
+                  let utc = UTCTimestamp.date(row.utcTime)
             else { continue }
             photos.append(ClusterPhoto(id: id, utc: utc, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                        uncertaintyMeters: row.uncertaintyMeters ?? 10))
@@ -142,7 +142,7 @@ struct TripClustering {
     /// The calendar day where the photo was taken: its UTC instant in its resolved zone, else
     /// the camera's own date.
     static func localDate(_ row: PhotoRecord) -> String? {
-        if let text = row.utcTime, let utc = UTCTimestamp(iso8601: text).flatMap({ TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) }),
+        if let utc = UTCTimestamp.date(row.utcTime),
            let zone = row.timeZone {
             let seconds = UTCOffset(parsing: zone).map { $0.minutes * 60 } ?? TimeZone(identifier: zone)?.secondsFromGMT(for: utc)
             if let seconds, let local = utc.addingTimeInterval(TimeInterval(seconds)).geotripISO8601 { return String(local.prefix(10)) }
@@ -185,7 +185,7 @@ extension Catalog {
                 var visits: [KnownCluster] = []
                 for row in try Row.fetchAll(db, sql: "SELECT id, placeId, revision, latitude, longitude, arrival FROM visit") {
                     let id: String = row[0]
-                    let start = UTCTimestamp(iso8601: row[5]).flatMap { TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) } ?? .distantPast
+                    let start = UTCTimestamp.date(row[5]) ?? .distantPast
                     let photos = members[id] ?? []
                     visits.append(KnownCluster(id: id, members: photos, revision: row[2], start: start,
                                                centre: Coordinate(latitude: row[3], longitude: row[4])))
@@ -193,7 +193,7 @@ extension Catalog {
                 }
                 let places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude, start FROM place").map { row in
                     KnownCluster(id: row[0], members: placeMembers[row[0]] ?? [], revision: row[1],
-                                 start: UTCTimestamp(iso8601: row[4]).flatMap { TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime) } ?? .distantPast,
+                                 start: UTCTimestamp.date(row[4]) ?? .distantPast,
                                  centre: Coordinate(latitude: row[2], longitude: row[3]))
                 }
                 return (visits, places)

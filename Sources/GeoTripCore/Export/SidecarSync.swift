@@ -17,16 +17,18 @@ struct SidecarSync {
         // First the sidecars photos left behind when they left the folder or were renamed
         // (before writing, so a photo that took another's name gets its own sidecar).
         for path in try catalog.removedPaths() + vacated {
-            _ = try? XMPSidecar.remove(forPhotoAt: root.appendingPathComponent(path))
+            do {
+                _ = try XMPSidecar.remove(forPhotoAt: root.appendingPathComponent(path))
+            } catch {
+                problems.append(PhotoDiagnostic(path: path, message: "its old XMP sidecar could not be removed: \(error)"))
+            }
         }
         for record in try catalog.resolutionRows() {
             let photo = root.appendingPathComponent(record.path)
             do {
                 if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude,
                    let source = record.locationSource, source != .exif {
-                    let time = record.utcTime.flatMap(UTCTimestamp.init(iso8601:)).flatMap {
-                        TimeResolver(zoneAt: { _ in nil }).floatingDate($0.dateTime)
-                    }
+                    let time = UTCTimestamp.date(record.utcTime)
                     switch try XMPSidecar.write(forPhotoAt: photo, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                                 altitude: nil, utcTime: time, source: source.rawValue,
                                                 uncertaintyMeters: record.uncertaintyMeters) {

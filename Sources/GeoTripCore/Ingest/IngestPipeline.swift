@@ -177,8 +177,7 @@ public struct IngestPipeline: Sendable {
 
         // [5/5] Find visits and places
         progress.report(IngestProgress(stage: .cluster, done: 0, total: nil))
-        let stored = try catalog.setting(Catalog.SettingKey.clustering)
-            .flatMap { try? JSONDecoder().decode(ClusteringOptions.self, from: Data($0.utf8)) } ?? ClusteringOptions()
+        let stored = try catalog.storedClusteringOptions()
         let clustering = ClusteringOptions(visitRadius: options.visitRadius ?? stored.visitRadius,
                                            visitGap: options.visitGap ?? stored.visitGap,
                                            placeRadius: options.placeRadius ?? stored.placeRadius)
@@ -197,8 +196,7 @@ public struct IngestPipeline: Sendable {
 
     /// The run's settings: what was given now, else what the catalog remembers.
     private func resolutionSettings(_ catalog: Catalog) throws(GeoTripError) -> ResolutionSettings {
-        let stored = try catalog.setting(Catalog.SettingKey.resolution)
-            .flatMap { try? JSONDecoder().decode(ResolutionSettings.self, from: Data($0.utf8)) } ?? ResolutionSettings()
+        let stored = try catalog.storedResolutionSettings()
         return ResolutionSettings(
             assumedZone: options.assumedZone ?? stored.assumedZone,
             clockOffsets: options.clockOffsets ?? stored.clockOffsets,

@@ -54,13 +54,11 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
         }
-        let settings = try catalog.setting(Catalog.SettingKey.resolution)
-            .flatMap { try? JSONDecoder().decode(ResolutionSettings.self, from: Data($0.utf8)) } ?? ResolutionSettings()
+        let settings = try catalog.storedResolutionSettings()
         var resolution = TripResolution(catalog: catalog)
         _ = try resolution.run(settings: settings, gazetteer: places)
         // Visits follow the new positions at once, with the trip's remembered thresholds.
-        let clustering = try catalog.setting(Catalog.SettingKey.clustering)
-            .flatMap { try? JSONDecoder().decode(ClusteringOptions.self, from: Data($0.utf8)) } ?? ClusteringOptions()
+        let clustering = try catalog.storedClusteringOptions()
         _ = try TripClustering(catalog: catalog).run(options: clustering, rows: resolution.resolvedRows, gazetteer: places)
         if settings.writeXMP {
             let sync = try SidecarSync(folder: folder, catalog: catalog).run()

@@ -118,21 +118,19 @@ public struct TimeResolver {
         let positionZone = position.flatMap(zoneAt)
         guard let local else {
             // No camera time at all: the GPS receiver's time is still a true instant.
-            if let gpsTime, let utc = floatingDate(gpsTime.dateTime) {
-                return ResolvedTime(utc: utc, zone: positionZone, source: .gps)
+            if let gpsTime {
+                return ResolvedTime(utc: gpsTime.date, zone: positionZone, source: .gps)
             }
             return ResolvedTime(utc: nil, zone: nil, source: .none)
         }
-        guard let wall = floatingDate(local)?.addingTimeInterval(TimeInterval(correction(for: camera))) else {
-            return ResolvedTime(utc: nil, zone: nil, source: .none)
-        }
+        let wall = local.readAsUTC.addingTimeInterval(TimeInterval(correction(for: camera)))
         // The wall clock read as if it were UTC; subtracting an offset gives the instant.
         if let offset {
             let utc = wall.addingTimeInterval(-TimeInterval(offset.minutes * 60))
             return ResolvedTime(utc: utc, zone: name(positionZone, ifItsOffsetAt: utc, is: offset.minutes) ?? offset.description,
                                 source: .offsetTag)
         }
-        if let gpsTime, let gps = floatingDate(gpsTime.dateTime) {
+        if let gps = gpsTime?.date {
             let gap = wall.timeIntervalSince(gps)
             let quarters = (gap / 900).rounded()
             let minutes = Int(quarters) * 15
@@ -184,16 +182,27 @@ public struct TimeResolver {
     }
 
     /// The camera's corrected wall clock, read as if it were UTC (for comparing cameras).
-    func wallClock(_ local: LocalDateTime, camera: String?) -> Date? {
-        floatingDate(local)?.addingTimeInterval(TimeInterval(correction(for: camera)))
+    func wallClock(_ local: LocalDateTime, camera: String?) -> Date {
+        local.readAsUTC.addingTimeInterval(TimeInterval(correction(for: camera)))
     }
 
-    /// `dateTime` read as if it were UTC.
-    func floatingDate(_ dateTime: LocalDateTime) -> Date? {
-        let days = Date.daysSince1970(year: dateTime.year, month: dateTime.month, day: dateTime.day)
-        let seconds = ((days * 24 + dateTime.hour) * 60 + dateTime.minute) * 60 + dateTime.second
-        return Date(timeIntervalSince1970: Double(seconds) + Double(dateTime.millisecond ?? 0) / 1000)
+}
+
+extension LocalDateTime {
+    /// This wall-clock time read as if it were UTC (for arithmetic on offsets).
+    var readAsUTC: Date {
+        let days = Date.daysSince1970(year: year, month: month, day: day)
+        let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds) + Double(millisecond ?? 0) / 1000)
     }
+}
+
+extension UTCTimestamp {
+    /// The instant.
+    var date: Date { dateTime.readAsUTC }
+
+    /// The instant of a stored `YYYY-MM-DDTHH:MM:SS[.fff]Z`, or nil.
+    static func date(_ text: String?) -> Date? { text.flatMap(UTCTimestamp.init(iso8601:))?.date }
 }
 
 extension Date {

@@ -66,7 +66,10 @@ struct TripResolution {
         }
 
         var summary = ResolutionSummary()
-        let corrections = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }
+        var corrections: [ClockCorrection] = []
+        for text in settings.clockOffsets {
+            do { corrections.append(try ClockCorrection(parsing: text)) } catch { summary.problems.append(error.description) }
+        }
         let positioner = loadTracks(settings.tracks, into: &summary)
         let places = try gazetteer()
         var timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
@@ -89,7 +92,7 @@ struct TripResolution {
         // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
         // the local time, so the same offset is the best guess of when it was taken.
         let walls = rows.map { row in
-            row.localTime.flatMap(LocalDateTime.init(iso8601:)).flatMap {
+            row.localTime.flatMap(LocalDateTime.init(iso8601:)).map {
                 timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
             }
         }
