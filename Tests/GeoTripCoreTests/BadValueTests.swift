@@ -62,12 +62,8 @@ struct BadValueTests {
         let reading = MetadataReader().read(path: TestPaths.fixtures.appendingPathComponent(expected.file).path)
         #expect(reading.status == .read)
         let m = reading.metadata
-        #expect(m.coordinate?.latitude.isClose(to: expected.latitude) ?? (expected.latitude == nil))
-        #expect(m.coordinate?.longitude.isClose(to: expected.longitude) ?? (expected.longitude == nil))
-        #expect(m.altitude?.isClose(to: expected.altitude) ?? (expected.altitude == nil))
-        #expect(m.localTime?.iso8601 == expected.localTime)
-        #expect(m.offset?.description == expected.offset)
-        #expect(m.gpsTime?.iso8601 == expected.gpsTime)
+        expectPositionAndTimes(m, latitude: expected.latitude, longitude: expected.longitude, altitude: expected.altitude,
+                               localTime: expected.localTime, offset: expected.offset, gpsTime: expected.gpsTime)
         if let offset = expected.thumbnailOffset {
             #expect(m.thumbnail == ThumbnailLocation(offset: offset, length: expected.thumbnailLength ?? -1))
         }

@@ -27,12 +27,8 @@ struct SampleTripReadingTests {
         let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(path).path)
         #expect(reading.status == .read)
         let m = reading.metadata
-        #expect(m.coordinate?.latitude.isClose(to: expected.latitude) ?? (expected.latitude == nil))
-        #expect(m.coordinate?.longitude.isClose(to: expected.longitude) ?? (expected.longitude == nil))
-        #expect(m.altitude?.isClose(to: expected.altitude) ?? (expected.altitude == nil))
-        #expect(m.localTime?.iso8601 == expected.localTime)
-        #expect(m.offset?.description == expected.offset)
-        #expect(m.gpsTime?.iso8601 == expected.gpsTime)
+        expectPositionAndTimes(m, latitude: expected.latitude, longitude: expected.longitude, altitude: expected.altitude,
+                               localTime: expected.localTime, offset: expected.offset, gpsTime: expected.gpsTime)
         #expect(m.make == expected.make)
         #expect(m.model == expected.model)
         #expect(m.orientation == expected.orientation)
@@ -94,6 +90,18 @@ struct SampleTripReadingTests {
         }
         #expect(seen == Set(CaptureTimeField.allCases))
     }
+}
+
+/// The values both the sample trip and the fixtures are checked on, against independent truth.
+func expectPositionAndTimes(_ m: PhotoMetadata, latitude: Double?, longitude: Double?, altitude: Double?,
+                            localTime: String?, offset: String?, gpsTime: String?,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(m.coordinate?.latitude.isClose(to: latitude) ?? (latitude == nil), sourceLocation: sourceLocation)
+    #expect(m.coordinate?.longitude.isClose(to: longitude) ?? (longitude == nil), sourceLocation: sourceLocation)
+    #expect(m.altitude?.isClose(to: altitude) ?? (altitude == nil), sourceLocation: sourceLocation)
+    #expect(m.localTime?.iso8601 == localTime, sourceLocation: sourceLocation)
+    #expect(m.offset?.description == offset, sourceLocation: sourceLocation)
+    #expect(m.gpsTime?.iso8601 == gpsTime, sourceLocation: sourceLocation)
 }
 
 extension Double {
