@@ -17,8 +17,8 @@ enum Diagnostics {
 
     /// Prints a run-level error as one sentence and returns the exit code to throw.
     static func fail(_ error: GeoTripError) -> ExitCode {
-        FileHandle.standardError.write(Data("geotrip: \(error.description)\n".utf8))
-        if case .interrupted = error { return ExitCode(130) }
+        StandardError.write("geotrip: \(error.description.terminalSafe)\n")
+        if case .interrupted = error { return ExitCode(ReceivedSignal.shared.exitCode) }
         return ExitCode.failure
     }
 
@@ -40,17 +40,38 @@ enum Diagnostics {
         FileHandle.standardOutput.write(data)
     }
 
-    /// Cancels `task` on the first Ctrl-C so the run commits what it has read and stops;
-    /// a second Ctrl-C exits at once (the catalog stays consistent either way).
-    static func cancelOnInterrupt<T: Sendable>(_ task: Task<T, any Error>) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            if task.isCancelled { exit(130) }
-            FileHandle.standardError.write(Data("\ngeotrip: stopping after the current batch (Ctrl-C again to quit now)\n".utf8))
-            task.cancel()
+    /// Cancels `task` on the first Ctrl-C (SIGINT), SIGTERM or SIGHUP (a closed terminal), so
+    /// the run commits what it has read, leaves the current stage finished or resumable, and
+    /// stops; a second signal exits at once (the catalog stays consistent either way). The run
+    /// then exits with 128 + the signal's number, as a shell reports a process ended by it.
+    static func cancelOnSignals<T: Sendable>(_ task: Task<T, any Error>) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if task.isCancelled { exit(128 + number) }
+                ReceivedSignal.shared.record(number)
+                let how = number == SIGINT ? "Ctrl-C" : "the signal"
+                StandardError.write("\ngeotrip: stopping after the current batch (\(how) again to quit now)\n")
+                task.cancel()
+            }
+            source.resume()
+            return source
         }
-        source.resume()
-        return source
     }
+}
+
+/// The first stop signal the run received, for its exit code.
+final class ReceivedSignal: @unchecked Sendable {
+    static let shared = ReceivedSignal()
+    private let lock = NSLock()
+    private var number: Int32?
+
+    /// Keeps the first signal only.
+    func record(_ signal: Int32) {
+        lock.withLock { if number == nil { number = signal } }
+    }
+
+    /// 128 + the signal, or 130 (Ctrl-C's) when the stop came some other way.
+    var exitCode: Int32 { lock.withLock { 128 + (number ?? SIGINT) } }
 }

@@ -38,7 +38,7 @@ struct CatalogLocation: ParsableArguments {
         let problem: GeoTripError
         do {
             try FolderScanner(root: folderPath).checkRoot()
-            if FileManager.default.fileExists(atPath: catalogPath) { return try Catalog.open(at: catalogPath) }
+            if FileManager.default.fileExists(atPath: catalogPath) { return try Catalog.open(at: catalogPath, access: .readOnly) }
             problem = .catalogMissing(path: catalogPath, folder: folderPath)
         } catch {
             problem = error

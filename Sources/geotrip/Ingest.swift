@@ -54,8 +54,13 @@ struct Ingest: AsyncParsableCommand {
         for text in clockOffsets {
             do { _ = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
         }
-        for (name, value) in [("--visit-radius", visitRadius), ("--visit-gap", visitGap), ("--place-radius", placeRadius)] {
-            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(name) must be a positive number.") }
+        let radii = ClusteringOptions.radiusRange
+        let gaps = ClusteringOptions.gapRange.lowerBound / 60...ClusteringOptions.gapRange.upperBound / 60
+        for (name, value, range, unit) in [("--visit-radius", visitRadius, radii, "metres"), ("--visit-gap", visitGap, gaps, "minutes (30 days)"),
+                                           ("--place-radius", placeRadius, radii, "metres")] {
+            if let value, !range.contains(value) {
+                throw ValidationError("\(name) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) \(unit); \(value) is not.")
+            }
         }
         for track in tracks where !FileManager.default.fileExists(atPath: track) {
             throw ValidationError("--track \(track): no such file.")
@@ -78,8 +83,8 @@ struct Ingest: AsyncParsableCommand {
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
 
         let task = Task { try await pipeline.run(progress: progress) }
-        let interrupts = Diagnostics.cancelOnInterrupt(task)
-        defer { interrupts.cancel() }
+        let signals = Diagnostics.cancelOnSignals(task)
+        defer { signals.forEach { $0.cancel() } }
 
         let summary: IngestSummary
         do {

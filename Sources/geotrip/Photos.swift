@@ -36,9 +36,9 @@ struct Photos: AsyncParsableCommand {
             let position = photo.coordinate.map { String(format: "%10.5f %11.5f", $0.latitude, $0.longitude) }
                 ?? pad(pad("", 9) + "-", 10) + " " + pad("", 10) + "-"
             let time = (photo.localTime?.iso8601 ?? "-") + (photo.offset.map { " " + $0.description } ?? "")
-            let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera ?? "-"
+            let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera?.terminalSafe ?? "-"
             let source = photo.locationSource?.rawValue ?? "-"
-            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path)")
+            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path.terminalSafe)")
         }
         return lines.joined(separator: "\n")
     }

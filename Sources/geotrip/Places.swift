@@ -37,10 +37,10 @@ struct Places: AsyncParsableCommand {
                 print("  \(visit.arrival.dropFirst(11).prefix(5))–\(visit.departure.dropFirst(11).prefix(5)) UTC  \(name.isEmpty ? "?" : name)"
                       + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
             }
-            let unplaced = outside.filter { $0.localDate == day }.map(\.path)
+            let unplaced = outside.filter { $0.localDate == day }.map(\.path.terminalSafe)
             if !unplaced.isEmpty { print("  without a position: \(unplaced.joined(separator: ", "))") }
         }
-        let undated = outside.filter { $0.localDate == nil }.map(\.path)
+        let undated = outside.filter { $0.localDate == nil }.map(\.path.terminalSafe)
         if !undated.isEmpty { print("No date or position: \(undated.joined(separator: ", "))") }
     }
 }

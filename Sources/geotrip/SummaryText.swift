@@ -5,7 +5,7 @@ enum SummaryText {
     static func render(_ s: IngestSummary, folder: String) -> String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var lines = [
-            "Ingested \(folder) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
+            "Ingested \(folder.terminalSafe) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
             "  \(s.new) new, \(s.changed) changed, \(s.unchanged) unchanged, \(s.moved) moved, \(s.removed) removed",
             "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(s.withGPS) with GPS, \(s.withoutGPS) without; "
                 + "\(s.skipped) skipped, \(plural(s.errors, "error"))",
@@ -25,12 +25,12 @@ enum SummaryText {
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if s.diagnosticCount > 0 {
             lines.append("\(plural(s.diagnosticCount, "problem")) found in this run:")
-            lines += s.diagnostics.map { "  \($0.path): \($0.message)" }
+            lines += s.diagnostics.map { "  \($0.path.terminalSafe): \($0.message.terminalSafe)" }
             if s.diagnosticCount > s.diagnostics.count {
-                lines.append("  … and \(s.diagnosticCount - s.diagnostics.count) more: `geotrip photos \(folder) --json` lists them all")
+                lines.append("  … and \(s.diagnosticCount - s.diagnostics.count) more: `geotrip photos \(folder.terminalSafe) --json` lists them all")
             }
         }
-        lines.append("Catalog: \(s.catalog)")
+        lines.append("Catalog: \(s.catalog.terminalSafe)")
         return lines.joined(separator: "\n")
     }
 }

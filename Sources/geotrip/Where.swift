@@ -43,20 +43,41 @@ struct Where: AsyncParsableCommand {
         }
     }
 
-    /// JSON Lines from standard input to standard output, buffered.
+    /// JSON Lines from standard input to standard output, buffered. Lines are read in bounded
+    /// memory: one longer than `BoundedLineReader`'s 1 KB (no coordinate is) is an error line
+    /// quoting its first bytes, never echoed whole.
     static func batch(_ gazetteer: Gazetteer, rule: NamingRule) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var output = Data()
         var lineNumber = 0, failures = 0
-        while let line = readLine(strippingNewline: true) {
-            lineNumber += 1
+        var lines = BoundedLineReader(descriptor: STDIN_FILENO)
+        func next() throws -> BoundedLineReader.Line? {
             do {
-                let point = try Coordinate(parsing: line)
-                output.append(try encoder.encode(gazetteer.describe(point, rule: rule)))
-            } catch let error as CoordinateParseError {
+                return try lines.next()
+            } catch {
+                FileHandle.standardOutput.write(output)
+                let what = error.code == EISDIR ? "it is a folder" : error.description.lowercased()
+                StandardError.write("geotrip: standard input cannot be read (\(what)). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
+                throw ExitCode.failure
+            }
+        }
+        while let line = try next() {
+            lineNumber += 1
+            switch line {
+            case .text(let text):
+                do {
+                    let point = try Coordinate(parsing: text)
+                    output.append(try encoder.encode(gazetteer.describe(point, rule: rule)))
+                } catch let error as CoordinateParseError {
+                    failures += 1
+                    output.append(try encoder.encode(LineError(line: lineNumber, input: text, error: error.message)))
+                }
+            case .tooLong(let prefix, let length):
                 failures += 1
-                output.append(try encoder.encode(LineError(line: lineNumber, input: line, error: error.message)))
+                output.append(try encoder.encode(LineError(
+                    line: lineNumber, input: prefix + "…",
+                    error: "the line is \(length) bytes long, more than a coordinate can be (at most \(lines.maximumLength)); only its start is shown")))
             }
             output.append(0x0A)
             if output.count > 1 << 16 {
@@ -66,7 +87,7 @@ struct Where: AsyncParsableCommand {
         }
         FileHandle.standardOutput.write(output)
         if failures > 0 {
-            FileHandle.standardError.write(Data("geotrip: \(failures) of \(lineNumber) lines were not coordinates; their lines say why.\n".utf8))
+            StandardError.write("geotrip: \(failures) of \(lineNumber) lines were not coordinates; their lines say why.\n")
         }
     }
 
@@ -135,7 +156,7 @@ struct Find: AsyncParsableCommand {
             }
         }
         if matches.isEmpty {
-            FileHandle.standardError.write(Data("geotrip: no place is named \"\(name)\". Check the spelling, or try fewer words.\n".utf8))
+            StandardError.write("geotrip: no place is named \"\(name)\". Check the spelling, or try fewer words.\n")
             throw ExitCode.failure
         }
     }

@@ -186,8 +186,9 @@ struct CommandLineTests {
         #expect(summary["withGPS"]! + summary["withoutGPS"]! + summary["errors"]! + summary["skipped"]! == total)
     }
 
-    @Test("Ctrl-C stops after the current batch with exit 130, and the next run finishes")
-    func interruptedRun() throws {
+    @Test("Ctrl-C, SIGTERM and SIGHUP stop after the current batch with exit 128 + the signal, and the next run finishes",
+          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func interruptedRun(signal: Int32, status: Int32) throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try Self.makeLargeTrip(in: temp, copies: 60)
@@ -195,9 +196,9 @@ struct CommandLineTests {
         let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
         let running = try CommandRun.launch(["ingest", trip.path, "--batch-size", "1"])
         Self.waitForCommittedRows(catalog)
-        running.send(SIGINT)
+        running.send(signal)
         let run = running.wait()
-        #expect(run.status == 130, "stderr: \(run.stderr)")
+        #expect(run.status == status, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Interrupted. The catalog is consistent"), "stderr: \(run.stderr)")
         let saved = try Self.photoRows(catalog)
         #expect(saved > 0 && saved < total)

@@ -11,48 +11,92 @@ public struct Catalog: Sendable {
     /// Where the catalog file is.
     public let path: String
     let database: DatabasePool
+    /// Held while the catalog is open for writing, so two runs never write it at once.
+    let lock: CatalogLock?
 
-    /// Opens (creating if needed) and migrates the catalog at `path`. A catalog with schema
-    /// steps this geotrip does not know is refused before anything is written to it.
-    public static func open(at path: String) throws(GeoTripError) -> Catalog {
+    /// `PRAGMA application_id` of every catalog geotrip makes ("GTrp"), so another program's
+    /// SQLite file is never taken for a catalog (sqlite.org/fileformat2.html#appid).
+    static let applicationID: Int32 = 0x4754_7270
+
+    /// How a command uses the catalog.
+    public enum Access: Sendable {
+        /// Ingest and tag: the run lock is taken, and the catalog is created or migrated.
+        case exclusive
+        /// Listing: nothing is written, so an archived catalog on a read-only disk lists too.
+        case readOnly
+    }
+
+    /// Opens the catalog at `path`. With `.exclusive` it is created if missing, locked against
+    /// other runs and migrated. Whatever the access, a file that is not geotrip's catalog (another
+    /// program's SQLite database, a folder, a device) or one from a newer geotrip is refused
+    /// before anything is written, lock file included.
+    public static func open(at path: String, access: Access = .exclusive) throws(GeoTripError) -> Catalog {
+        let identity = try CatalogIdentity.check(path)
+        if access == .readOnly {
+            // An older schema needs its migrations before it can be read; that is a write.
+            if identity == .geotrip(current: true) { return try openReadOnly(path) }
+            if identity == .absent { throw .catalogMissing(path: path, folder: (path as NSString).deletingLastPathComponent) }
+        }
         try createFolder(for: path)
-        if FileManager.default.fileExists(atPath: path) { try refuseIfNewer(path) }
+        let lock = try CatalogLock(catalogPath: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "geotrip.catalog"
         let database: DatabasePool
         do {
+            if identity == .absent || identity == .empty {
+                // Marked before the switch to WAL, so the mark is in the file's own header.
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = \(applicationID)") }
+                try queue.close()
+            }
             database = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw Self.classify(error, path: path)
-        }
-        do {
             try CatalogMigrations.migrator.migrate(database)
+            if case .geotrip = identity {
+                // A catalog from before the mark existed gets it now.
+                try database.writeWithoutTransaction { db in
+                    if try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID {
+                        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+                    }
+                }
+            }
         } catch {
             throw Self.classify(error, path: path)
         }
-        return Catalog(path: path, database: database)
+        return Catalog(path: path, database: database, lock: lock)
     }
 
-    /// Looks through a read-only connection, so that a catalog from a newer geotrip is not
-    /// touched at all: even opening a pool writes to the file (WAL set-up).
-    private static func refuseIfNewer(_ path: String) throws(GeoTripError) {
+    /// A read-only pool. SQLite cannot open a WAL database read-only when its `-shm` file is
+    /// missing and cannot be made (an archived catalog on a read-only disk); then the file is
+    /// opened `immutable=1`, which is right there: nothing can write to such a disk.
+    private static func openReadOnly(_ path: String) throws(GeoTripError) -> Catalog {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        let migrator = CatalogMigrations.migrator
-        let unknown: Set<String>
+        configuration.label = "geotrip.catalog"
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            unknown = try queue.read { db in
-                guard try db.tableExists("grdb_migrations"), try migrator.hasBeenSuperseded(db) else { return [] }
-                return try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+            let database = try DatabasePool(path: path, configuration: configuration)
+            // Opening is lazy: a first read shows whether the WAL index can be used.
+            try database.read { _ = try $0.tableExists("photo") }
+            return Catalog(path: path, database: database, lock: nil)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
+            do {
+                return Catalog(path: path, database: try DatabasePool(path: immutableURI(path), configuration: configuration), lock: nil)
+            } catch {
+                throw classify(error, path: path)
             }
-            try queue.close()
         } catch {
             throw classify(error, path: path)
         }
-        if !unknown.isEmpty { throw .catalogTooNew(path: path, unknownMigrations: unknown.sorted()) }
+    }
+
+    /// `file:PATH?immutable=1`, the path percent-encoded (SQLite's URI filenames; Debian's
+    /// libsqlite3 is built with SQLITE_USE_URI, which GRDB's open flags rely on here).
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "/-._~")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
     /// Creates the folder the catalog at `path` lives in (`.geotrip/` by default).
@@ -74,7 +118,8 @@ public struct Catalog: Sendable {
             case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
                 return .catalogUnwritable(path: path, reason: error.message ?? "\(error.resultCode)")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .catalogBusy(path: path, pid: nil)
+                // geotrip's own runs meet at the lock file first, so this is another program.
+                return .catalogHeldByOtherProgram(path: path)
             case .SQLITE_CONSTRAINT:
                 return .catalogRejected(path: path, reason: error.message ?? "a constraint failed")
             default:
@@ -196,6 +241,9 @@ extension Catalog {
         static let clustering = "clustering"
         /// JSON of the `TripOverview` the last clustering produced.
         static let tripOverview = "tripOverview"
+        /// The resolution (`resolvedGeneration|resolvedInputs`) the XMP sidecars last fully
+        /// matched; when it differs, the sidecar stage has work left.
+        static let sidecarsSynced = "sidecarsSynced"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -215,9 +263,24 @@ extension Catalog {
         try storedJSON(SettingKey.resolution) ?? ResolutionSettings()
     }
 
-    /// The trip's remembered clustering thresholds.
-    func storedClusteringOptions() throws(GeoTripError) -> ClusteringOptions {
-        try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+    /// The trip's clustering thresholds: each one given now, else the one remembered, else the
+    /// default. What is given is remembered; a remembered value out of range (from an older
+    /// geotrip or a hand edit) that nothing given replaces is an error, never used.
+    func clusteringOptions(visitRadius: Double? = nil, visitGap: TimeInterval? = nil,
+                           placeRadius: Double? = nil) throws(GeoTripError) -> ClusteringOptions {
+        let stored: ClusteringOptions = try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+        let options = ClusteringOptions(visitRadius: visitRadius ?? stored.visitRadius, visitGap: visitGap ?? stored.visitGap,
+                                        placeRadius: placeRadius ?? stored.placeRadius)
+        if let bad = options.outOfRange { throw .settingInvalid(catalog: path, option: bad.option, problem: bad.problem) }
+        if options != stored {
+            // Finite and in range, so encoding cannot fail; a failure would still be reported.
+            do {
+                try setSetting(SettingKey.clustering, to: String(decoding: try JSONEncoder.sorted.encode(options), as: UTF8.self))
+            } catch {
+                throw .catalogRejected(path: path, reason: "the clustering thresholds could not be stored: \(error)")
+            }
+        }
+        return options
     }
 
     /// A setting stored as JSON; a value this geotrip cannot decode is refused, not silently
@@ -271,11 +334,6 @@ extension Catalog {
                     .order(PhotoRecord.Columns.id).fetchAll(db)
             }
         }
-    }
-
-    /// Paths of files that left the folder (their old sidecars may need removing).
-    func removedPaths() throws(GeoTripError) -> [String] {
-        try attempt { try database.read { try String.fetchAll($0, sql: "SELECT path FROM photo WHERE removedAt IS NOT NULL") } }
     }
 
     /// The manual tags, by photo id.

@@ -31,7 +31,23 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
         self.visitGap = visitGap
         self.placeRadius = placeRadius
     }
+
+    /// Radii from 1 m (finer than a phone's GPS) to 100 km (a whole region as one place).
+    public static let radiusRange: ClosedRange<Double> = 1...100_000
+    /// Gaps from a minute to 30 days, in seconds (the command line gives minutes).
+    public static let gapRange: ClosedRange<Double> = 60...(30 * 86_400)
+
+    /// (`ClosedRange.contains` is false for NaN and infinities too.)
+    /// The first threshold outside its range, as the option that sets it and a sentence in
+    /// the option's own unit, or nil when all are valid.
+    public var outOfRange: (option: String, problem: String)? {
+        if !Self.radiusRange.contains(visitRadius) { return ("--visit-radius", "\(visitRadius) is outside 1 to 100000 metres") }
+        if !Self.gapRange.contains(visitGap) { return ("--visit-gap", "\(visitGap / 60) is outside 1 to 43200 minutes (30 days)") }
+        if !Self.radiusRange.contains(placeRadius) { return ("--place-radius", "\(placeRadius) is outside 1 to 100000 metres") }
+        return nil
+    }
 }
+
 
 /// A cluster of photos before identities are given.
 public struct VisitCluster: Sendable, Equatable {

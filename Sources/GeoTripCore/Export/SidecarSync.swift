@@ -4,26 +4,77 @@ import Foundation
 /// sidecar for every photo placed by a track, its neighbours or a tag; geotrip's own sidecar
 /// removed where such a position is gone or the photo left (or moved within) the folder.
 /// Another program's sidecar is never written over or removed.
+///
+/// The stage is resumable: what it last finished is stored in the catalog as the resolution it
+/// wrote sidecars for (`SettingKey.sidecarsSynced`), so a run killed part-way leaves that
+/// setting behind and the next run writes the rest, whether or not anything else changed.
+/// Sidecars of photos that are gone are found in the folder itself (the scan lists every
+/// `.xmp`), not from what this run changed, and geotrip's own temporary files left by a killed
+/// run are removed.
 struct SidecarSync {
     let folder: String
     let catalog: Catalog
 
-    /// Sidecars written, and one note per photo whose sidecar was left alone or failed.
-    /// `vacated`: paths photos were moved away from in this run.
-    func run(vacated: [String] = []) throws(GeoTripError) -> (written: Int, problems: [PhotoDiagnostic]) {
+    /// What a sync did.
+    struct Result {
+        /// Sidecars created or rewritten.
         var written = 0
+        /// One note per photo whose sidecar was left alone or failed.
         var problems: [PhotoDiagnostic] = []
+        /// False when the run was cancelled part-way; the stage is then still pending.
+        var finished = true
+    }
+
+    /// The value of `SettingKey.sidecarsSynced` once every sidecar matches the catalog's
+    /// current resolution.
+    private func currentResolution() throws(GeoTripError) -> String {
+        let generation = try catalog.setting(Catalog.SettingKey.resolvedGeneration) ?? "0"
+        let inputs = try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? ""
+        return generation + "|" + inputs
+    }
+
+    /// Whether the sidecars lag behind the catalog (a change since the last complete sync, or a
+    /// sync that was cut short).
+    func isPending() throws(GeoTripError) -> Bool {
+        try catalog.setting(Catalog.SettingKey.sidecarsSynced) != currentResolution()
+    }
+
+    /// Brings every sidecar in line with the catalog. `sidecarFiles` are the `.xmp` files the
+    /// scan found (relative paths): those beside no photo of the catalog are removed when they
+    /// are geotrip's. Only such a full sync (with `sidecarFiles`) records itself as complete;
+    /// `geotrip tag` updates the tagged photos' sidecars without it. `leftovers` are temporary
+    /// files of geotrip's own naming to remove. `progress` is told how far the writing got.
+    func run(sidecarFiles: [String]? = nil, leftovers: [String] = [],
+             progress: (Int, Int) -> Void = { _, _ in }) throws(GeoTripError) -> Result {
+        var result = Result()
         let root = URL(fileURLWithPath: folder)
-        // First the sidecars photos left behind when they left the folder or were renamed
-        // (before writing, so a photo that took another's name gets its own sidecar).
-        for path in try catalog.removedPaths() + vacated {
-            do {
-                _ = try XMPSidecar.remove(forPhotoAt: root.appendingPathComponent(path))
-            } catch {
-                problems.append(PhotoDiagnostic(path: path, message: "its old XMP sidecar could not be removed: \(error)"))
+        let target = try currentResolution()
+        for leftover in leftovers where unlink(root.appendingPathComponent(leftover).path) != 0 && errno != ENOENT {
+            result.problems.append(PhotoDiagnostic(path: leftover, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
+        }
+        let rows = try catalog.resolutionRows()
+        if let sidecarFiles {
+            // First the sidecars of photos that left the folder or were renamed (before writing,
+            // so a photo that took another's name gets its own sidecar).
+            let described = Set(rows.map { PathKey($0.path + ".xmp") })
+            for sidecar in sidecarFiles where sidecar.hasSuffix(".xmp") && !described.contains(PathKey(sidecar)) {
+                let photo = root.appendingPathComponent(String(sidecar.dropLast(4)))
+                do {
+                    _ = try XMPSidecar.remove(forPhotoAt: photo)
+                } catch {
+                    result.problems.append(PhotoDiagnostic(path: sidecar, message: "this sidecar of a photo that is gone could not be removed: \(error)"))
+                }
             }
         }
-        for record in try catalog.resolutionRows() {
+        for (index, record) in rows.enumerated() {
+            if index % 64 == 0 {
+                progress(index, rows.count)
+                // Stopping here leaves the stage pending for the next run, which finishes it.
+                if Task.isCancelled {
+                    result.finished = false
+                    return result
+                }
+            }
             let photo = root.appendingPathComponent(record.path)
             do {
                 if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude,
@@ -32,18 +83,20 @@ struct SidecarSync {
                     switch try XMPSidecar.write(forPhotoAt: photo, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                                 altitude: nil, utcTime: time, source: source.rawValue,
                                                 uncertaintyMeters: record.uncertaintyMeters) {
-                    case .written: written += 1
+                    case .written: result.written += 1
                     case .keptForeign:
-                        problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
+                        result.problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
                     case .unchanged: break
                     }
                 } else {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)
                 }
             } catch {
-                problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar could not be updated: \(error)"))
+                result.problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar could not be updated: \(error)"))
             }
         }
-        return (written, problems)
+        progress(rows.count, rows.count)
+        if sidecarFiles != nil { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
+        return result
     }
 }

@@ -34,6 +34,8 @@ public enum XMPSidecar {
         case unreadable(path: String, reason: String)
         /// The sidecar (or its temporary file) could not be written or removed.
         case unwritable(path: String, reason: String)
+        /// Something that is not a file (a folder, a named pipe) has the sidecar's name.
+        case notAFile(path: String, kind: String)
 
         /// A sentence saying what happened and what to do.
         public var description: String {
@@ -46,6 +48,8 @@ public enum XMPSidecar {
                 return "The sidecar \(path) exists but cannot be read (\(reason)), so it was left alone. Check its permissions, or move it aside."
             case .unwritable(let path, let reason):
                 return "The sidecar \(path) cannot be written (\(reason)). Check that the photo's folder is writable."
+            case .notAFile(let path, let kind):
+                return "\(path) is \(kind), where the photo's XMP sidecar would be, so geotrip left it alone. Rename it to let geotrip write the sidecar."
             }
         }
     }
@@ -294,16 +298,39 @@ public enum XMPSidecar {
 
     // MARK: - Files
 
-    /// The sidecar's bytes, or nil when there is none.
+    /// The sidecar's bytes, or nil when there is none. Only a regular file is read (opened
+    /// non-blocking and checked on the open descriptor): a folder or a named pipe with the
+    /// sidecar's name is reported for what it is, and never blocks the run.
     static func existingContents(of sidecar: URL) throws -> Data? {
-        do {
-            return try Data(contentsOf: sidecar)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
-        } catch {
-            if !FileManager.default.fileExists(atPath: sidecar.path) { return nil }
-            throw Failure.unreadable(path: sidecar.path, reason: error.localizedDescription)
+        let descriptor = open(sidecar.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            let code = errno
+            if let kind = FileSystemKind(path: sidecar.path), kind != .regular { throw Failure.notAFile(path: sidecar.path, kind: kind.phrase) }
+            throw Failure.unreadable(path: sidecar.path, reason: String(cString: strerror(code)).lowercased())
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw Failure.unreadable(path: sidecar.path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        let kind = FileSystemKind(mode: info.st_mode)
+        guard kind == .regular else { throw Failure.notAFile(path: sidecar.path, kind: kind.phrase) }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw Failure.unreadable(path: sidecar.path, reason: Catalog.reason(of: error).lowercased())
+        }
+    }
+
+    /// Hidden temporary files this module leaves only when a run is killed between creating
+    /// and renaming one (`.IMG_1.jpg.xmp.geotrip-1A2B3C4D.tmp`): the next run removes them.
+    static func isOwnTemporaryFile(named name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.range(of: ".xmp.geotrip-", options: .backwards) else {
+            return false
+        }
+        let tag = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
+        return tag.count == 8 && tag.allSatisfy(\.isHexDigit)
     }
 
     /// Writes a hidden temporary file in the sidecar's folder (dot-named, so a scan skips it),

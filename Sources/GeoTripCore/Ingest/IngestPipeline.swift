@@ -74,20 +74,22 @@ public struct IngestPipeline: Sendable {
         try scanner.checkRoot()
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()
-        let lock = try CatalogLock(catalogPath: options.catalogPath)
-        defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog.open(at: options.catalogPath)
+        // Settled first, so a remembered threshold out of range stops the run before any work.
+        let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
+                                                       placeRadius: options.placeRadius)
 
         // [1/3] Scan
         progress.report(IngestProgress(stage: .scan, done: 0, total: nil))
-        let (files, scanProblems) = try scanner.scan()
+        let listing = try scanner.scan()
+        let files = listing.files
         logger.debug("scanned \(files.count) files in \(ContinuousClock.now - started)")
         var plan = ReadPlan(files: files, known: try catalog.files(), readerVersion: MetadataReader.version)
         var summary = IngestSummary()
         summary.scanned = files.count
         summary.unchanged = plan.unchangedCount
         summary.catalog = options.catalogPath
-        var diagnostics = scanProblems.map { PhotoDiagnostic(path: options.folder, message: $0) }
+        var diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
 
         // [2/3] Read, known paths first: a known path whose content changed may have given its
         // row up to a new path, and new paths can only claim rows once that is known.
@@ -154,7 +156,7 @@ public struct IngestPipeline: Sendable {
         summary.withoutGPS = counts.withoutGPS
         summary.skipped = counts.skipped
         summary.errors = counts.unreadable
-        // [4/5] Resolve times and places. The gazetteer is loaded once, and only if needed.
+        // [4/6] Resolve times and places. The gazetteer is loaded once, and only if needed.
         progress.report(IngestProgress(stage: .resolve, done: 0, total: nil))
         var loadedGazetteer: Gazetteer?
         func gazetteer() throws(GeoTripError) -> Gazetteer {
@@ -167,23 +169,28 @@ public struct IngestPipeline: Sendable {
         var resolutionStage = TripResolution(catalog: catalog)
         if let resolution = try resolutionStage.run(settings: settings, gazetteer: gazetteer) {
             summary.resolution = resolution
-            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
-            if settings.writeXMP {
-                let sync = try SidecarSync(folder: options.folder, catalog: catalog).run(vacated: plan.vacatedPaths)
-                summary.sidecarsWritten = sync.written
-                diagnostics += sync.problems
+            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) } + resolution.photoProblems
+        }
+        // Each later stage is resumable (it records what it finished), so a stop between
+        // stages loses nothing.
+        let present = counts.withGPS + counts.withoutGPS
+        if Task.isCancelled { throw GeoTripError.interrupted(savedPhotos: present) }
+
+        // [5/6] Sidecars, whenever the last sync is behind the catalog (a killed run included).
+        if settings.writeXMP {
+            let sync = SidecarSync(folder: options.folder, catalog: catalog)
+            if try sync.isPending() || !listing.leftoverTemporaryFiles.isEmpty {
+                let result = try sync.run(sidecarFiles: listing.sidecars, leftovers: listing.leftoverTemporaryFiles) { done, total in
+                    progress.report(IngestProgress(stage: .sidecars, done: done, total: total))
+                }
+                summary.sidecarsWritten = result.written
+                diagnostics += result.problems
+                guard result.finished else { throw GeoTripError.interrupted(savedPhotos: present) }
             }
         }
 
-        // [5/5] Find visits and places
+        // [6/6] Find visits and places
         progress.report(IngestProgress(stage: .cluster, done: 0, total: nil))
-        let stored = try catalog.storedClusteringOptions()
-        let clustering = ClusteringOptions(visitRadius: options.visitRadius ?? stored.visitRadius,
-                                           visitGap: options.visitGap ?? stored.visitGap,
-                                           placeRadius: options.placeRadius ?? stored.placeRadius)
-        if clustering != stored {
-            try catalog.setSetting(Catalog.SettingKey.clustering, to: String(decoding: try! JSONEncoder.sorted.encode(clustering), as: UTF8.self))
-        }
         summary.trip = try TripClustering(catalog: catalog).run(options: clustering, rows: resolutionStage.resolvedRows,
                                                                 gazetteer: gazetteer)
 

@@ -4,6 +4,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
     case read
     case finish
     case resolve
+    case sidecars
     case cluster
 
     /// What the progress line calls the stage.
@@ -13,6 +14,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
         case .read: return "Reading metadata"
         case .finish: return "Updating catalog"
         case .resolve: return "Resolving times and places"
+        case .sidecars: return "Writing XMP sidecars"
         case .cluster: return "Finding visits and places"
         }
     }

@@ -51,8 +51,6 @@ struct ReadPlan {
     private var homeless: Set<Int64> = []
     private var claimed: Set<Int64> = []
     private var deferred: [(PlannedRead, String)] = []
-    /// Paths that moved photos left (their sidecars follow them).
-    private(set) var vacatedPaths: [String] = []
 
     init(files: [ScannedFile], known: [CatalogedFile], readerVersion: Int) {
         var byPath: [PathKey: CatalogedFile] = [:]
@@ -159,7 +157,6 @@ struct ReadPlan {
             }
         if let best {
             claimed.insert(best.id)
-            vacatedPaths.append(best.path)
         }
         return best
     }

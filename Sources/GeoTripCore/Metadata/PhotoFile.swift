@@ -18,8 +18,11 @@ final class PhotoFile {
     private let descriptor: Int32
 
     /// Opens `path` and reads its head. Throws a sentence fit for a per-photo diagnostic.
+    /// The file is opened with `O_NONBLOCK` and refused unless the opened descriptor is a
+    /// regular file: a file swapped for a FIFO (or a device) between the scan and the read would
+    /// otherwise block `open` or `read` for ever.
     init(path: [CChar]) throws(PhotoFileError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw PhotoFileError(errno: errno, action: "open") }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -27,6 +30,12 @@ final class PhotoFile {
             close(descriptor)
             throw PhotoFileError(errno: code, action: "read the size of")
         }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw PhotoFileError(notRegular: info.st_mode)
+        }
+        // Reads of a regular file never block; clearing the flag keeps pread's plain semantics.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         self.descriptor = descriptor
         self.size = Int(info.st_size)
         self.head = Self.read(descriptor, at: 0, count: min(size, Self.headLength))
@@ -69,4 +78,10 @@ struct PhotoFileError: Error, CustomStringConvertible {
     init(errno code: Int32, action: String) {
         description = "could not \(action) the file: \(String(cString: strerror(code)))"
     }
+
+    /// The file was replaced by something that is not a file since the folder was scanned.
+    init(notRegular mode: mode_t) {
+        description = "it is \(FileSystemKind(mode: mode).phrase), not a photo file (it changed since the folder was listed); it was not read"
+    }
 }
+

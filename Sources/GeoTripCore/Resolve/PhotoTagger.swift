@@ -29,8 +29,6 @@ public struct PhotoTagger: Sendable {
     public func tag(_ files: [String], with target: TagTarget) throws(GeoTripError) -> String {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
-        let lock = try CatalogLock(catalogPath: catalogPath)
-        defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog.open(at: catalogPath)
         var gazetteer: Gazetteer?
         func places() throws(GeoTripError) -> Gazetteer {
@@ -58,11 +56,11 @@ public struct PhotoTagger: Sendable {
         var resolution = TripResolution(catalog: catalog)
         _ = try resolution.run(settings: settings, gazetteer: places)
         // Visits follow the new positions at once, with the trip's remembered thresholds.
-        let clustering = try catalog.storedClusteringOptions()
+        let clustering = try catalog.clusteringOptions()
         _ = try TripClustering(catalog: catalog).run(options: clustering, rows: resolution.resolvedRows, gazetteer: places)
         if settings.writeXMP {
             let sync = try SidecarSync(folder: folder, catalog: catalog).run()
-            for problem in sync.problems { FileHandle.standardError.write(Data("geotrip: \(problem.path): \(problem.message)\n".utf8)) }
+            for problem in sync.problems { StandardError.write("geotrip: \(problem.path): \(problem.message)\n") }
         }
         return sentence
     }
@@ -87,13 +85,14 @@ public struct PhotoTagger: Sendable {
     }
 
     /// `file` as a path relative to the folder: given relative to the current directory (or
-    /// absolute) when that points inside the folder, else taken as relative to the folder.
+    /// absolute) when that points inside the folder, else taken as relative to the folder, and
+    /// normalised the same way either way (`./-rf.jpg`, `sub/../a.jpg`).
     func relativePath(_ file: String) -> String {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
-        let given = URL(fileURLWithPath: file).standardizedFileURL.path
-        if given.hasPrefix(root + "/") && FileManager.default.fileExists(atPath: given) {
-            return String(given.dropFirst(root.count + 1))
-        }
-        return file
+        func inside(_ path: String) -> String? { path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : nil }
+        let fromHere = URL(fileURLWithPath: file).standardizedFileURL.path
+        if let relative = inside(fromHere), FileManager.default.fileExists(atPath: fromHere) { return relative }
+        let fromFolder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: root, isDirectory: true)).standardizedFileURL.path
+        return inside(fromFolder) ?? file
     }
 }

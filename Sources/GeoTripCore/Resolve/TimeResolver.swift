@@ -35,17 +35,32 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
         var days = 0
         var clock = value.dropFirst()
         if let space = clock.firstIndex(of: " ") {
-            guard let parsedDays = Int(clock[..<space]), parsedDays >= 0 else { throw ClockCorrectionError(text: text) }
+            // Any number of digits parses (so a huge value is "out of range", not "malformed"),
+            // but only as far as the range check needs: Int never overflows here.
+            let digits = clock[..<space]
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+                throw ClockCorrectionError(text: text)
+            }
+            let significant = digits.drop(while: { $0 == "0" })
+            guard significant.count <= 7, let parsedDays = Int(significant.isEmpty ? "0" : significant),
+                  parsedDays * 86_400 <= Self.maximumSeconds
+            else { throw ClockCorrectionError(text: text, outOfRange: true) }
             days = parsedDays
             clock = clock[clock.index(after: space)...]
         }
-        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { $0.count <= 4 ? Int($0) : nil }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
               (0...23).contains(h) || (days == 0 && (0...99).contains(h)), (0...59).contains(m), (0...59).contains(s)
         else { throw ClockCorrectionError(text: text) }
         let total = ((days * 24 + h) * 60 + m) * 60 + s
+        guard total <= Self.maximumSeconds else { throw ClockCorrectionError(text: text, outOfRange: true) }
         seconds = sign == "-" ? -total : total
     }
+
+    /// The largest correction accepted: 100 years of 365.25 days. A camera clock can be wrong
+    /// by years (a reset to its factory date), never by centuries, and the bound keeps every
+    /// corrected time a date the calendar arithmetic can represent.
+    public static let maximumSeconds = 3_155_760_000
 
     public var description: String {
         let sign = seconds < 0 ? "-" : "+"
@@ -57,9 +72,16 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
 
 /// A clock correction that could not be read.
 public struct ClockCorrectionError: Error, CustomStringConvertible, Equatable {
+    /// The offset as given.
     public var text: String
+    /// Well formed, but more than `ClockCorrection.maximumSeconds`.
+    public var outOfRange = false
+
     public var description: String {
-        "'\(text)' is not a clock offset: use ±HH:MM:SS, ±D HH:MM:SS, or \"MAKE MODEL=±HH:MM:SS\" for one camera"
+        if outOfRange {
+            return "'\(text)' is out of range: a clock offset can be at most 100 years (±36525 00:00:00)"
+        }
+        return "'\(text)' is not a clock offset: use ±HH:MM:SS, ±D HH:MM:SS, or \"MAKE MODEL=±HH:MM:SS\" for one camera"
     }
 }
 
@@ -209,6 +231,8 @@ extension Date {
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, milliseconds only when there are some; nil for instants
     /// outside years 1 to 9999 (a clock offset can push a bad date there).
     public var geotripISO8601: String? {
+        // Years 1 to 9999 lie within ±2.6e11 s of 1970; beyond, the Int conversion could trap.
+        guard abs(timeIntervalSince1970) < 3e11 else { return nil }
         let milliseconds = Int((timeIntervalSince1970 * 1000).rounded())
         let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, inDay) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)

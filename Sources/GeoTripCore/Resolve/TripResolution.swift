@@ -40,6 +40,25 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
     public var trackPoints = 0
     /// Problems with the run's inputs (an unreadable track file), one sentence each.
     public var problems: [String] = []
+    /// Problems with single photos found while resolving (a capture time no camera can have
+    /// taken), reported with the reader's diagnostics.
+    public var photoProblems: [PhotoDiagnostic] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case updated, timeSources, locationSources, trackPoints, problems
+    }
+}
+
+/// The instants a photo can have been taken: from 1826, the year of the first surviving
+/// photograph, to a day after now (a clock a few hours fast, or a zone not yet known).
+/// A camera date outside them (`0001:01:01` after a battery change, `9999:12:31` as a
+/// placeholder), or one a clock offset pushes outside them, is reported and not used.
+enum PlausibleCaptureTime {
+    /// 1826-01-01T00:00:00Z.
+    static let earliest = Date(timeIntervalSince1970: -4_575_744_000)
+
+    /// The latest plausible instant, for a run starting at `now`.
+    static func latest(now: Date) -> Date { now.addingTimeInterval(86_400) }
 }
 
 /// The stage between reading and clustering: every photo's UTC time and zone, and a position
@@ -52,7 +71,9 @@ struct TripResolution {
     /// The rows as resolved in the last `run`, for the next stage (saves reading them again).
     private(set) var resolvedRows: [PhotoRecord]?
 
-    mutating func run(settings: ResolutionSettings, gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
+    /// `now` bounds the plausible capture times.
+    mutating func run(settings: ResolutionSettings, now: Date = Date(),
+                      gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The track files' sizes and times are part of what was resolved: an edited log counts.
         let inputs = encoded + settings.tracks.map { path in
@@ -68,7 +89,12 @@ struct TripResolution {
         var summary = ResolutionSummary()
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
-            do { corrections.append(try ClockCorrection(parsing: text)) } catch { summary.problems.append(error.description) }
+            // Given offsets are checked when parsed, so a bad one here was remembered.
+            do {
+                corrections.append(try ClockCorrection(parsing: text))
+            } catch {
+                throw .settingInvalid(catalog: catalog.path, option: "--clock-offset", problem: error.description)
+            }
         }
         let positioner = loadTracks(settings.tracks, into: &summary)
         let places = try gazetteer()
@@ -86,6 +112,24 @@ struct TripResolution {
         }
         var times = rows.map { row in
             resolveTime(row, position: tags[row.id ?? -1]?.coordinate ?? row.exifCoordinate)
+        }
+        let latest = PlausibleCaptureTime.latest(now: now)
+        var implausible = Set<Int>()
+        for index in rows.indices {
+            // A floating time (no zone known) is judged by its corrected wall clock.
+            let camera = PhotoMetadata(make: rows[index].make, model: rows[index].model).camera
+            let instant = times[index].utc ?? rows[index].localTime.flatMap(LocalDateTime.init(iso8601:)).map {
+                timeResolver.wallClock($0, camera: camera)
+            }
+            guard let instant, instant < PlausibleCaptureTime.earliest || instant > latest else { continue }
+            let written = rows[index].localTime ?? rows[index].gpsTime ?? "?"
+            let corrected = corrections.contains { $0.camera == nil || $0.camera == camera }
+            summary.photoProblems.append(PhotoDiagnostic(
+                path: rows[index].path,
+                message: "its capture time \(written)\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
+                    + "so it was not used; fix the camera's date or the clock offset"))
+            times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)
+            implausible.insert(index)
         }
         // Then positions, which need times for tracks and neighbours. A photo whose time nothing
         // decided (a camera without GPS or offset) borrows, for this step only, the offset of the
@@ -105,7 +149,7 @@ struct TripResolution {
         })
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time.
-        for index in rows.indices where times[index].source == .assumed || times[index].source == .none {
+        for index in rows.indices where (times[index].source == .assumed || times[index].source == .none) && !implausible.contains(index) {
             if let location = locations[index], location.source == .track || location.source == .interpolated {
                 let again = resolveTime(rows[index], position: location.coordinate)
                 if again.source == .location { times[index] = again }
@@ -126,7 +170,8 @@ struct TripResolution {
             record.resolvedLongitude = location.map { ($0.coordinate.longitude * 1e7).rounded() / 1e7 }
             record.locationSource = location?.source
             record.uncertaintyMeters = location.map { ($0.uncertaintyMeters * 10).rounded() / 10 }
-            summary.timeSources[time.source.rawValue, default: 0] += 1
+            // What was stored, so the summary agrees with the catalog.
+            summary.timeSources[(record.timeSource ?? .none).rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
             if record != rows[index] { changed.append(record) }
             resolved.append(record)

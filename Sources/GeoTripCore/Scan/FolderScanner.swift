@@ -41,18 +41,31 @@ public struct FolderScanner: Sendable {
         self.excludedPaths = excludedPaths
     }
 
-    /// The files under `root` sorted by path, plus one sentence per subfolder that could not be read.
-    public func scan() throws(GeoTripError) -> (files: [ScannedFile], problems: [String]) {
+    /// What a scan found.
+    public struct Listing: Sendable {
+        /// The files that may be photos, sorted by path.
+        public var files: [ScannedFile] = []
+        /// One sentence per subfolder that could not be read.
+        public var problems: [String] = []
+        /// XMP sidecars (`*.xmp`, any case), relative paths: not photos, but the sidecar stage
+        /// looks among them for geotrip's own sidecars of photos that are gone.
+        public var sidecars: [String] = []
+        /// geotrip's own temporary sidecar files left by a killed run (`XMPSidecar.isOwnTemporaryFile`).
+        public var leftoverTemporaryFiles: [String] = []
+    }
+
+    /// Everything under `root`: the files sorted by path, sidecars, leftovers and problems.
+    public func scan() throws(GeoTripError) -> Listing {
         try checkRoot()
         guard let top = opendir(root) else {
             throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
         }
-        var files: [ScannedFile] = []
-        var problems: [String] = []
-        walk(top, prefix: "", rawPrefix: nil, into: &files, problems: &problems)
+        var listing = Listing()
+        walk(top, prefix: "", rawPrefix: nil, into: &listing)
         // Unicode order (NFC and NFD spellings of one name sort together, in either order).
-        files.sort { $0.relativePath < $1.relativePath }
-        return (Self.withoutNameClashes(files, problems: &problems), problems)
+        listing.files.sort { $0.relativePath < $1.relativePath }
+        listing.files = Self.withoutNameClashes(listing.files, problems: &listing.problems)
+        return listing
     }
 
     /// Throws unless `root` is an existing folder.
@@ -66,15 +79,23 @@ public struct FolderScanner: Sendable {
     }
 
     /// `rawPrefix` is set once a folder on the way has a name that is not UTF-8.
-    private func walk(_ directory: OpaquePointer, prefix: String, rawPrefix: [UInt8]?,
-                      into files: inout [ScannedFile], problems: inout [String]) {
+    private func walk(_ directory: OpaquePointer, prefix: String, rawPrefix: [UInt8]?, into listing: inout Listing) {
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
             let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
-            if nameBytes.first == UInt8(ascii: ".") { continue }
+            if nameBytes.first == UInt8(ascii: ".") {
+                if rawPrefix == nil, nameBytes.suffix(4).elementsEqual(".tmp".utf8), let name = String(validating: nameBytes, as: UTF8.self),
+                   XMPSidecar.isOwnTemporaryFile(named: name) {
+                    listing.leftoverTemporaryFiles.append(prefix + name)
+                }
+                continue
+            }
             // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos.
-            if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) { continue }
+            if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) {
+                if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) { listing.sidecars.append(prefix + name) }
+                continue
+            }
             let decoded = String(validating: nameBytes, as: UTF8.self)
             let name = decoded ?? Self.escaped(nameBytes)
             if prefix.isEmpty && name == Self.outputFolderName { continue }
@@ -84,7 +105,7 @@ public struct FolderScanner: Sendable {
             let cName = nameBytes.map { CChar(bitPattern: $0) } + [0]
             var info = stat()
             guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
+                listing.problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
                 continue
             }
             if info.st_mode & S_IFMT == S_IFLNK {
@@ -95,15 +116,14 @@ public struct FolderScanner: Sendable {
             case S_IFDIR:
                 let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard child >= 0, let handle = fdopendir(child) else {
-                    problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")
+                    listing.problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")
                     continue
                 }
-                walk(handle, prefix: relative + "/", rawPrefix: rawRelative.map { $0 + [UInt8(ascii: "/")] },
-                     into: &files, problems: &problems)
+                walk(handle, prefix: relative + "/", rawPrefix: rawRelative.map { $0 + [UInt8(ascii: "/")] }, into: &listing)
             case S_IFREG:
                 guard !excludedPaths.contains(relative) else { continue }
                 let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-                files.append(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
+                listing.files.append(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
                                          rawPath: rawRelative))
             default:
                 continue  // sockets, FIFOs, devices: not photos

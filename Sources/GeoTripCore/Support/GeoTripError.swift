@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem with the whole run, as opposed to one photo's (those are diagnostics).
 /// Each message says what happened and what to do about it.
 public enum GeoTripError: Error, Equatable, CustomStringConvertible {
@@ -9,6 +11,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogMissing(path: String, folder: String)
     case catalogTooNew(path: String, unknownMigrations: [String])
     case catalogDamaged(path: String, reason: String)
+    case catalogNotAFile(path: String, kind: String)
+    case catalogUnreadable(path: String, reason: String)
+    case catalogHeldByOtherProgram(path: String)
+    case notACatalog(path: String, tables: [String])
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
@@ -16,6 +22,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String)
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
+    case settingInvalid(catalog: String, option: String, problem: String)
 
     public var description: String {
         switch self {
@@ -36,6 +43,16 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) was made by a newer geotrip (it has schema steps this version does not know: \(unknown.joined(separator: ", "))). It was left untouched; use that newer geotrip, or pass --catalog to start another catalog."
         case .catalogDamaged(let path, let reason):
             return "The catalog at \(path) cannot be opened (\(reason)). Move it aside to start a new one; nothing in the photo folder depends on it."
+        case .catalogNotAFile(let path, let kind):
+            let example = kind == "a folder" ? " such as \((path as NSString).appendingPathComponent("catalog.sqlite"))" : ""
+            return "The catalog path \(path) is \(kind), not a catalog file. Pass --catalog with a file name\(example)."
+        case .catalogUnreadable(let path, let reason):
+            return "The catalog at \(path) cannot be read (\(reason)). Check its permissions."
+        case .catalogHeldByOtherProgram(let path):
+            return "The catalog at \(path) is locked by another program that has it open (no geotrip run holds it: an SQLite browser or a sync tool, perhaps). Close that program and run again."
+        case .notACatalog(let path, let tables):
+            let what = tables.isEmpty ? "" : " (its tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
+            return "\(path) is another program's SQLite database\(what), not a geotrip catalog; geotrip left it untouched. Pass --catalog with a new file name."
         case .catalogRejected(let path, let reason):
             return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
         case .notInCatalog(let paths):
@@ -48,6 +65,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
             return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
+        case .settingInvalid(let catalog, let option, let problem):
+            return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
         case .interrupted(let saved):
             return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
         }

@@ -33,12 +33,12 @@ public final class TerminalProgress: IngestProgressReporting {
             state.drawn = true
             return Self.render(progress, elapsed: (now - state.stageStarted).seconds)
         }
-        if let line { FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8)) }
+        if let line { StandardError.write("\r\u{1B}[K" + line) }
     }
 
     public func finish() {
         let drawn = state.withLock { $0.drawn }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardError.write("\r\u{1B}[K") }
     }
 
     /// `[2/3] Reading metadata  1,234/10,000  5,678 files/s  ETA 2 s`

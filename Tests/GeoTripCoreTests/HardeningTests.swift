@@ -1,0 +1,401 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Regression tests for what a hostile-user run of geotrip found (issue 9): killed sidecar runs,
+/// options that trapped, files swapped for FIFOs, implausible dates, other programs' databases,
+/// catalogs reached through links, and the messages for each.
+@Suite("Hardening")
+struct HardeningTests {
+    /// Copies of the sample trip in numbered subfolders: 8 photos of each copy are placed by
+    /// their neighbours, so `copies` × 8 sidecars are written with --write-xmp.
+    static func largeTrip(in temp: TemporaryFolder, copies: Int) throws -> URL {
+        let trip = temp.url.appendingPathComponent("large")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        for copy in 0..<copies {
+            try FileManager.default.copyItem(at: TestPaths.sampleImages, to: trip.appendingPathComponent(String(format: "copy-%02d", copy)))
+            try? FileManager.default.removeItem(at: trip.appendingPathComponent(String(format: "copy-%02d/.geotrip", copy)))
+        }
+        return trip
+    }
+
+    /// Every `.xmp` file under `folder`, relative paths.
+    static func sidecars(in folder: URL) -> Set<String> {
+        Set((FileManager.default.subpaths(atPath: folder.path) ?? []).filter { $0.hasSuffix(".xmp") })
+    }
+
+    /// Cancels the task that reports, once the sidecar stage has got `after` photos in: the same
+    /// cancellation a signal causes, at a fixed point instead of a random one.
+    struct StopDuringSidecars: IngestProgressReporting {
+        let after: Int
+        func report(_ progress: IngestProgress) {
+            if progress.stage == .sidecars && progress.done >= after { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        func finish() {}
+    }
+
+    // MARK: 1, 2: killed runs
+
+    @Test("a run stopped while writing sidecars leaves the rest pending; the next run writes them and removes leftover temporary files")
+    func sidecarsResume() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.largeTrip(in: temp, copies: 30)
+        // What a run killed between creating and renaming a temporary file leaves behind.
+        let leftover = trip.appendingPathComponent("copy-03/.IMG_0031.JPG.xmp.geotrip-0A1B2C3D.tmp")
+        try Data("<half a sidecar".utf8).write(to: leftover)
+        // Not geotrip's naming: never touched.
+        let stranger = trip.appendingPathComponent("copy-03/.IMG_0031.JPG.xmp.other-0A1B2C3D.tmp")
+        try Data("someone else's".utf8).write(to: stranger)
+
+        var options = IngestOptions(folder: trip.path)
+        options.writeXMP = true
+        let stopped = Task { try await IngestPipeline(options: options).run(progress: StopDuringSidecars(after: 64)) }
+        await #expect(throws: GeoTripError.self) { try await stopped.value }
+        let partial = Self.sidecars(in: trip)
+        #expect(!partial.isEmpty)
+
+        // Nothing changed in the folder: before the fix this run saw nothing to do.
+        let rerun = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly)
+        let inferred = try catalog.photos().filter { $0.locationSource != nil && $0.locationSource != .exif }
+        let expected = Set(inferred.map { $0.path + ".xmp" })
+        #expect(inferred.count >= 30 * 8)  // 8 photos of each copy are placed by neighbours or tracks
+        #expect(partial.count < expected.count, "the first run was not stopped part-way; the test proved nothing")
+        #expect(Self.sidecars(in: trip) == expected)
+        #expect(rerun.sidecarsWritten == expected.count - partial.count)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: stranger.path))
+
+        // And a third run has nothing left to do.
+        let third = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        #expect(third.sidecarsWritten == 0)
+    }
+
+    @Test("a sidecar of a photo moved while no run was watching is removed by the next full sync")
+    func orphanedSidecarRemoved() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        var options = IngestOptions(folder: trip.path)
+        options.writeXMP = true
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let before = Self.sidecars(in: trip)
+        let moved = try #require(before.first { $0.hasPrefix("2025-06-10") })
+        let photo = String(moved.dropLast(4))
+        try FileManager.default.moveItem(at: trip.appendingPathComponent(photo), to: trip.appendingPathComponent("renamed.JPG"))
+
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let after = Self.sidecars(in: trip)
+        #expect(!after.contains(moved))
+        #expect(after.contains("renamed.JPG.xmp"))
+        #expect(after.count == before.count)
+    }
+
+    // MARK: 3: option ranges
+
+    @Test("clock offsets are bounded to 100 years and never overflow", arguments: [
+        ("+106751991167301 00:00:00", true), ("+106751991167300 00:00:00", true), ("+99999999999999999999999 00:00:00", true),
+        ("+36526 00:00:00", true), ("-36525 00:00:01", true), ("+36525 00:00:00", false), ("-1 02:00:00", false),
+    ])
+    func clockOffsetRange(text: String, outOfRange: Bool) throws {
+        if outOfRange {
+            #expect(throws: ClockCorrectionError(text: text, outOfRange: true)) { try ClockCorrection(parsing: text) }
+        } else {
+            #expect(abs(try ClockCorrection(parsing: text).seconds) <= ClockCorrection.maximumSeconds)
+        }
+    }
+
+    @Test("a remembered threshold out of range is an error that names it, and giving a valid one repairs the catalog")
+    func rememberedThresholdOutOfRange() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        // What an older geotrip (which accepted any positive radius) or a hand edit could store.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO tripSetting (key, value) VALUES ('clustering', '{"placeRadius":1e-13,"visitGap":7200,"visitRadius":250}')
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """)
+        }
+        try queue.close()
+
+        await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
+            try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        }
+        #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
+            try PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .coordinate(Coordinate(latitude: 38.7, longitude: -9.1)))
+        }
+        var repair = IngestOptions(folder: trip.path)
+        repair.placeRadius = 150
+        let repaired = try await IngestPipeline(options: repair).run(progress: SilentProgress())
+        #expect(repaired.trip?.places ?? 0 > 0)
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+    }
+
+    @Test("thresholds outside their ranges are named, finite or not", arguments: [
+        (ClusteringOptions(visitRadius: 0.5), "--visit-radius"), (ClusteringOptions(visitRadius: .nan), "--visit-radius"),
+        (ClusteringOptions(visitGap: 1e308), "--visit-gap"), (ClusteringOptions(visitGap: 59), "--visit-gap"),
+        (ClusteringOptions(placeRadius: 1e-300), "--place-radius"), (ClusteringOptions(placeRadius: .infinity), "--place-radius"),
+    ])
+    func thresholdRanges(options: ClusteringOptions, option: String) {
+        #expect(options.outOfRange?.option == option)
+        #expect(ClusteringOptions(visitRadius: 1, visitGap: 60, placeRadius: 100_000).outOfRange == nil)
+    }
+
+    // MARK: 4: a file swapped for a FIFO
+
+    @Test("a photo replaced by a FIFO after the scan is reported, never waited on", .timeLimit(.minutes(1)))
+    func fifoIsNotOpenedForEver() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let fifo = temp.url.appendingPathComponent("IMG_0001.JPG")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        // No writer ever opens the other end: a blocking open would wait for ever.
+        let reading = MetadataReader().read(path: fifo.path)
+        #expect(reading.status == .unreadable)
+        #expect(reading.metadata.diagnostics.first?.contains("a named pipe (FIFO), not a photo file") == true)
+
+        let folder = temp.url.appendingPathComponent("IMG_0002.JPG")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        #expect(MetadataReader().read(path: folder.path).metadata.diagnostics.first?.contains("a folder, not a photo file") == true)
+    }
+
+    // MARK: 7: dates no camera can have taken
+
+    @Test("capture times before 1826 or after tomorrow are reported, not silently dropped, and the summary counts what is stored")
+    func implausibleDates() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        for (name, date) in [("first.jpg", "0001:01:01 00:00:00"), ("last.jpg", "9999:12:31 23:59:59"), ("fine.jpg", "2025:06:10 10:00:00")] {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            // exiftool writes the dates, as a camera with a reset clock would have.
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+                "-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-OffsetTimeOriginal=+01:00", "-GPS:all=", photo.path,
+            ])
+        }
+        let summary = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let problems = summary.diagnostics.filter { $0.message.contains("is outside 1826 to today") }
+        #expect(Set(problems.map(\.path)) == ["first.jpg", "last.jpg"])
+        let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).photos()
+        #expect(photos.first { $0.path == "fine.jpg" }?.utcTime != nil)
+        var stored: [String: Int] = [:]
+        for photo in photos { stored[(photo.timeSource ?? .none).rawValue, default: 0] += 1 }
+        #expect(summary.resolution?.timeSources == stored)
+        #expect(stored["offset-tag"] == 1)
+
+        // A clock offset that pushes a good date out of range is reported the same way.
+        var pushed = IngestOptions(folder: trip.path)
+        pushed.clockOffsets = ["+36525 00:00:00"]
+        let again = try await IngestPipeline(options: pushed).run(progress: SilentProgress())
+        #expect(again.diagnostics.contains { $0.path == "fine.jpg" && $0.message.contains("(after --clock-offset)") })
+    }
+
+    // MARK: 8, 11, 12: what is opened as a catalog
+
+    @Test("another program's SQLite database is refused before anything is written, lock file included")
+    func foreignDatabaseIsUntouched() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        for tables in [["CREATE TABLE notes (body TEXT)"], ["CREATE TABLE photo (x)", "CREATE TABLE album (y)"]] {
+            let path = temp.url.appendingPathComponent("other-\(tables.count).db").path
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in for sql in tables { try db.execute(sql: sql) } }
+            try queue.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            var options = IngestOptions(folder: trip.path, catalogPath: path)
+            options.writeXMP = false
+            await #expect(throws: GeoTripError.self) { try await IngestPipeline(options: options).run(progress: SilentProgress()) }
+            do {
+                _ = try Catalog.open(at: path)
+            } catch {
+                #expect(error.description.contains("another program's SQLite database"))
+                #expect(error.description.contains(tables.count == 1 ? "notes" : "album, photo"))
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            for suffix in [".lock", "-wal", "-shm", "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) was left beside \(path)")
+            }
+        }
+    }
+
+    @Test("a new catalog carries geotrip's application id, and an older one (v1 schema) gets it when migrated")
+    func catalogMarker() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        func marker(_ path: String) throws -> Int32 {
+            let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+            defer { try? queue.close() }
+            return try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") ?? 0 }
+        }
+        let fresh = temp.url.appendingPathComponent("new.sqlite").path
+        _ = try Catalog.open(at: fresh)
+        #expect(try marker(fresh) == 0x4754_7270)
+
+        let empty = temp.url.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        _ = try Catalog.open(at: empty)
+        #expect(try marker(empty) == 0x4754_7270)
+
+        let old = temp.url.appendingPathComponent("v1.sqlite").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v1-photos.sqlite").path, toPath: old)
+        #expect(try marker(old) == 0)
+        _ = try Catalog.open(at: old)
+        #expect(try marker(old) == 0x4754_7270)
+    }
+
+    @Test("a folder, a device or a FIFO as --catalog is named for what it is; nothing is created beside it",
+          arguments: ["folder", "/dev/null", "fifo"])
+    func catalogThatIsNotAFile(kind: String) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path: String
+        switch kind {
+        case "folder":
+            path = temp.url.appendingPathComponent("catalog").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case "fifo":
+            path = temp.url.appendingPathComponent("catalog.sqlite").path
+            #expect(mkfifo(path, 0o644) == 0)
+        default:
+            path = kind
+        }
+        let phrase = ["folder": "a folder", "fifo": "a named pipe (FIFO)"][kind] ?? "a device"
+        #expect(throws: GeoTripError.catalogNotAFile(path: path, kind: phrase)) { try Catalog.open(at: path) }
+        #expect(throws: GeoTripError.catalogNotAFile(path: path, kind: phrase)) { try Catalog.open(at: path, access: .readOnly) }
+        for suffix in [".lock", "-journal", "-wal"] { #expect(!FileManager.default.fileExists(atPath: path + suffix)) }
+    }
+
+    @Test("the run lock is the real catalog's: the same catalog through a linked folder is busy, not a second writer")
+    func lockFollowsLinks() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let link = temp.url.appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: trip)
+        let held = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path))
+        let throughLink = IngestOptions.defaultCatalogPath(for: link.path)
+        await #expect(throws: GeoTripError.catalogBusy(path: throughLink, pid: Int(getpid()))) {
+            try await IngestPipeline(options: IngestOptions(folder: link.path)).run(progress: SilentProgress())
+        }
+        // A link to the catalog file itself, too.
+        let fileLink = temp.url.appendingPathComponent("catalog-link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: fileLink.path, withDestinationPath: IngestOptions.defaultCatalogPath(for: trip.path))
+        #expect(throws: GeoTripError.catalogBusy(path: fileLink.path, pid: Int(getpid()))) { try Catalog.open(at: fileLink.path) }
+        withExtendedLifetime(held) {}
+    }
+
+    @Test("a catalog locked by another SQLite program says so, not 'another geotrip run'", .timeLimit(.minutes(1)))
+    func catalogHeldByAnotherProgram() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        // An SQLite client that holds the write lock (as a database browser mid-edit does).
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: path, configuration: configuration)
+        try await other.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            try db.execute(sql: "UPDATE tripSetting SET value = value WHERE key = 'catalogGeneration'")
+        }
+        #expect(throws: GeoTripError.catalogHeldByOtherProgram(path: path)) {
+            try PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .clear)
+        }
+        try await other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
+        try other.close()
+    }
+
+    @Test("a folder or a FIFO where a sidecar would go is named for what it is, and left alone", .timeLimit(.minutes(1)),
+          arguments: ["folder", "fifo"])
+    func sidecarThatIsNotAFile(kind: String) throws {
+        let scene = try XMPSidecarTests.Scene()
+        if kind == "folder" {
+            try FileManager.default.createDirectory(at: scene.sidecar, withIntermediateDirectories: false)
+        } else {
+            #expect(mkfifo(scene.sidecar.path, 0o644) == 0)
+        }
+        let phrase = kind == "folder" ? "a folder" : "a named pipe (FIFO)"
+        #expect(throws: XMPSidecar.Failure.notAFile(path: scene.sidecar.path, kind: phrase)) {
+            try XMPSidecar.write(forPhotoAt: scene.photo, coordinate: Coordinate(latitude: 38.7, longitude: -9.1), altitude: nil,
+                                 utcTime: nil, source: "manual", uncertaintyMeters: 10)
+        }
+        #expect(throws: XMPSidecar.Failure.notAFile(path: scene.sidecar.path, kind: phrase)) {
+            try XMPSidecar.remove(forPhotoAt: scene.photo)
+        }
+        #expect(XMPSidecar.Failure.notAFile(path: "p", kind: phrase).description.hasPrefix("p is \(phrase), where the photo's XMP sidecar would be"))
+    }
+
+    @Test("only geotrip's own temporary sidecar names count as leftovers", arguments: [
+        (".IMG_1.jpg.xmp.geotrip-0A1B2C3D.tmp", true), (".a b.JPG.xmp.geotrip-deadbeef.tmp", true),
+        (".IMG_1.jpg.xmp.geotrip-0A1B2C3.tmp", false), ("IMG_1.jpg.xmp.geotrip-0A1B2C3D.tmp", false),
+        (".IMG_1.jpg.geotrip-0A1B2C3D.tmp", false), (".IMG_1.jpg.xmp.geotrip-0A1B2C3G.tmp", false),
+    ])
+    func leftoverNames(name: String, ours: Bool) {
+        #expect(XMPSidecar.isOwnTemporaryFile(named: name) == ours)
+    }
+
+    // MARK: 13: bounded lines
+
+    @Test("lines are read in bounded memory: an endless line is reported by its start and length")
+    func boundedLines() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let long = 10_000_000
+        let input = ends[1]
+        let writer = Thread {
+            let chunk = [UInt8](repeating: UInt8(ascii: "7"), count: 65_536)
+            var left = long
+            _ = "1,2\n".withCString { write(input, $0, 4) }
+            while left > 0 {
+                let count = min(left, chunk.count)
+                left -= chunk.withUnsafeBytes { write(input, $0.baseAddress!, count) }
+            }
+            _ = "\r\n3,4\r\nend".withCString { write(input, $0, 10) }
+            close(input)
+        }
+        writer.start()
+        defer { close(ends[0]) }
+        var reader = BoundedLineReader(descriptor: ends[0])
+        var lines: [BoundedLineReader.Line] = []
+        while let line = try reader.next() { lines.append(line) }
+        #expect(lines == [
+            .text("1,2"), .tooLong(prefix: String(repeating: "7", count: BoundedLineReader.prefixLength), length: long + 1),
+            .text("3,4"), .text("end"),
+        ])
+    }
+
+    @Test("a folder as standard input is an error, not an empty success")
+    func unreadableInput() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let descriptor = open(temp.path, O_RDONLY)
+        defer { close(descriptor) }
+        var reader = BoundedLineReader(descriptor: descriptor)
+        #expect(throws: BoundedLineReader.ReadError(code: EISDIR)) { try reader.next() }
+    }
+
+    // MARK: 14: tag paths
+
+    @Test("tag paths are normalised relative to the folder as well as to the current directory", arguments: [
+        ("./IMG_0031.JPG", "IMG_0031.JPG"), ("2025-06-10 Lisboa/../IMG_0031.JPG", "IMG_0031.JPG"),
+        ("./2025-06-10 Lisboa/./IMG_0001.JPG", "2025-06-10 Lisboa/IMG_0001.JPG"), ("./-rf.jpg", "-rf.jpg"),
+    ])
+    func tagPaths(given: String, relative: String) {
+        let tagger = PhotoTagger(folder: TestPaths.sampleImages.path, catalogPath: "/nonexistent")
+        // The tests run from the package root, outside SampleImages.
+        #expect(tagger.relativePath(given) == relative)
+        #expect(tagger.relativePath(TestPaths.sampleImages.appendingPathComponent(relative).path) == relative)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+
+/// The command-line side of the hostile-user findings (issue 9): option ranges, names printed
+/// to a terminal, read-only catalogs, `where` on odd input, tag paths.
+@Suite("hardening, end to end")
+struct HardeningCommandTests {
+    @Test("numeric options out of range are refused at parse time with exit 64, naming the range", arguments: [
+        (["--place-radius", "1e-13"], "--place-radius must be from 1 to 100000 metres"),
+        (["--place-radius", "1e-300"], "--place-radius must be from 1 to 100000 metres"),
+        (["--visit-radius", "nan"], "--visit-radius must be from 1 to 100000 metres"),
+        (["--visit-gap", "1e308"], "--visit-gap must be from 1 to 43200 minutes"),
+        (["--clock-offset", "+106751991167301 00:00:00"], "a clock offset can be at most 100 years"),
+        (["--clock-offset", "+106751991167300 00:00:00"], "a clock offset can be at most 100 years"),
+    ])
+    func optionRanges(arguments: [String], message: String) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let run = try CommandRun.geotrip(["ingest", trip.path] + arguments)
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+        // Refused before anything was made or remembered.
+        #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))
+    }
+
+    @Test("control characters in file names are escaped in text output and kept exact in JSON")
+    func controlCharactersInNames() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let name = "evil\u{1B}]0;pwned\u{07}\u{1B}[31mred\nrow.JPG"
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent(name))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+
+        let text = try CommandRun.geotrip(["photos", trip.path])
+        #expect(text.status == 0)
+        #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("pwned") })
+        #expect(row.hasSuffix("evil%1B]0;pwned%07%1B[31mred%0Arow.JPG"))
+        // One row per photo: the newline did not split it.
+        #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("row.JPG") })
+
+        let json = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(photos.contains { $0["path"] as? String == name })
+    }
+
+    @Test("photos and places list a catalog on a read-only disk, WAL mode and no -shm file included")
+    func readOnlyCatalog() throws {
+        let temp = try TemporaryFolder()
+        defer {
+            _ = try? CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", temp.path])
+            temp.remove()
+        }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
+        let expected = try CommandRun.geotrip(["places", trip.path]).stdout
+        let queue = try DatabaseQueue(path: catalog, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        try queue.close()
+        // As a catalog copied to a disc or archived without its WAL index would be.
+        try? FileManager.default.removeItem(atPath: catalog + "-shm")
+
+        // Nothing under the trip can be written. Root writes anyway, so the commands run as
+        // nobody when the tests run as root.
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "a-w,a+rX", temp.path]).status == 0)
+        func asReader(_ arguments: [String]) throws -> CommandRun {
+            if getuid() != 0 { return try CommandRun.geotrip(arguments) }
+            return try CommandRun.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                      ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary.path] + arguments)
+        }
+        let photos = try asReader(["photos", trip.path, "--json"])
+        #expect(photos.status == 0, "stderr: \(photos.stderr)")
+        #expect(photos.stdout.contains("IMG_0031.JPG"))
+        let places = try asReader(["places", trip.path])
+        #expect(places.status == 0, "stderr: \(places.stderr)")
+        #expect(places.stdout == expected)
+        #expect(!FileManager.default.fileExists(atPath: catalog + "-shm"))
+        // A command that writes still says it cannot.
+        let ingest = try asReader(["ingest", trip.path])
+        #expect(ingest.status != 0)
+        #expect(ingest.stderr.contains("cannot be written"), "stderr: \(ingest.stderr)")
+    }
+
+    @Test("where says when standard input cannot be read, and quotes only the start of an overlong line")
+    func whereOnOddInput() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["where"]
+        let descriptor = open(temp.path, O_RDONLY)
+        process.standardInput = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("standard input cannot be read (it is a folder)"), "stderr: \(message)")
+
+        let long = String(repeating: "9", count: 3_000_000)
+        let run = try CommandRun.launch(["where"], stdin: Data("38.7,-9.1\n\(long)\n-33.86,151.21\n".utf8)).wait()
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(run.stdout.utf8.count < 2_000, "the long line was echoed")
+        #expect(lines[1].contains("\"line\":2") && lines[1].contains("3000000 bytes long"))
+        #expect(lines[2].contains("\"countryCode\":\"AU\""))
+    }
+
+    @Test("tag takes ./NAME relative to the folder when run from elsewhere")
+    func tagFromOutside() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("-rf.jpg"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        // The current folder is temp, which holds no -rf.jpg.
+        let run = try CommandRun.launch(["tag", trip.path, "./-rf.jpg", "--at", "38.7,-9.1"], in: temp.url).wait()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("Tagged 1 photo"))
+    }
+}
