@@ -39,13 +39,20 @@ public struct IngestOptions: Sendable {
 
 /// `geotrip ingest`: the pipeline, stage by stage.
 ///
-/// 1. Scan: list the folder's files with size and modification time (`FolderScanner`).
+/// 1. Scan: list the folder's files with size and modification time, and its sidecars
+///    (`FolderScanner`).
 /// 2. Read: compare with the catalog; read the metadata of new and changed files only, on all
 ///    cores with bounded concurrency (`MetadataReader`), recognising moved files by fingerprint;
 ///    write what was read in batched transactions.
 /// 3. Finish: mark files that left the folder as removed, and count.
+/// 4. Resolve: every photo's UTC time and position (`TripResolution`), when anything changed.
+/// 5. Sidecars: with `--write-xmp`, whenever the sidecars lag behind the resolution
+///    (`SidecarSync`).
+/// 6. Cluster: visits and places with stable ids, named offline (`TripClustering`).
 ///
-/// Later issues add stages after these (time and place resolution, clustering, naming, export).
+/// Every stage after reading records what it finished in the catalog, so a run stopped at any
+/// point (a signal cancels the task; it stops at the next batch or stage) is completed by the
+/// next one.
 public struct IngestPipeline: Sendable {
     /// How many diagnostics the summary carries; the rest are counted.
     public static let diagnosticsShown = 10
