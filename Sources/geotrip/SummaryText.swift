@@ -3,7 +3,7 @@ import GeoTripCore
 /// The human-readable end-of-run summary of `geotrip ingest`.
 enum SummaryText {
     static func render(_ s: IngestSummary, folder: String) -> String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        func plural(_ n: Int, _ word: String) -> String { "\(n.formatted()) \(word)\(n == 1 ? "" : "s")" }
         var lines = [
             "Ingested \(folder.terminalSafe) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
             "  \(s.new) new, \(s.changed) changed, \(s.unchanged) unchanged, \(s.moved) moved, \(s.removed) removed",
@@ -23,12 +23,25 @@ enum SummaryText {
                          + " (\(trip.countries.joined(separator: ", "))), \(Int(trip.distanceKilometres.rounded())) km")
         }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
-        if s.diagnosticCount > 0 {
-            lines.append("\(plural(s.diagnosticCount, "problem")) found in this run:")
-            lines += s.diagnostics.map { "  \($0.path.terminalSafe): \($0.message.terminalSafe)" }
-            if s.diagnosticCount > s.diagnostics.count {
-                lines.append("  … and \(s.diagnosticCount - s.diagnostics.count) more: `geotrip photos \(folder.terminalSafe) --json` lists them all")
+        // By kind, problems first, so one damaged file is not buried under thousands of notes.
+        for severity in [DiagnosticSeverity.problem, .note] {
+            let kinds = s.diagnosticKinds.filter { $0.severity == severity }
+            guard !kinds.isEmpty else { continue }
+            let count = kinds.map(\.count).reduce(0, +)
+            lines.append(severity == .problem ? "\(plural(count, "problem")) found in this run:" : "\(plural(count, "note")) on values that were not used:")
+            for kind in kinds {
+                let examples = kind.examples.map(\.terminalSafe).joined(separator: ", ") + (kind.count > kind.examples.count ? ", …" : "")
+                let subject = kind.kind == .folder || kind.kind == .input ? "" : (kind.count == 1 ? "1 file: " : "\(kind.count.formatted()) files: ")
+                // A single one is shown with its own sentence; more are summed up by their label.
+                if kind.count == 1, let only = s.diagnostics.first(where: { $0.kind == kind.kind }) {
+                    lines.append("  \(only.path.terminalSafe): \(only.message.terminalSafe)")
+                } else {
+                    lines.append("  \(subject)\(kind.label) (\(examples))")
+                }
             }
+        }
+        if s.diagnosticCount > 0 {
+            lines.append("  `geotrip photos \(folder.terminalSafe) --json` lists every photo's own sentences")
         }
         lines.append("Catalog: \(s.catalog.terminalSafe)")
         return lines.joined(separator: "\n")

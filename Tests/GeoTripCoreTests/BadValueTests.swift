@@ -33,20 +33,20 @@ struct BadValueTests {
     }()
 
     /// Words the reader's diagnostic must contain for each bad-value fixture.
-    static let diagnosticWords: [String: [String]] = [
-        "gps-no-ref.jpg": ["GPSLatitudeRef", "hemisphere"],
-        "gps-zero-denominator.jpg": ["GPSLatitude", "zero denominator"],
-        "gps-minutes-out-of-range.jpg": ["GPSLatitude", "minutes out of range", "75"],
-        "gps-seconds-out-of-range.jpg": ["GPSLatitude", "seconds out of range", "61.5"],
-        "gps-lat-over-90.jpg": ["GPSLatitude", "4294967295", "90°"],
-        "gps-lon-over-180.jpg": ["GPSLongitude", "200", "180°"],
-        "gps-null-island.jpg": ["0,0", "null island"],
-        "date-zeros.jpg": ["DateTimeOriginal", "empty"],
-        "date-impossible.jpg": ["DateTimeOriginal", "2023:02:30 25:61:00", "not a real date"],
-        "gps-date-bad.jpg": ["GPSDateStamp", "2014:13:45"],
-        "gps-date-long.jpg": ["GPSDateStamp", "2014:09:259"],
-        "gps-time-no-date.jpg": ["GPSTimeStamp", "GPSDateStamp"],
-        "offset-bad.jpg": ["OffsetTimeOriginal", "+25:00"],
+    static let diagnosticWords: [String: (kind: DiagnosticKind, words: [String])] = [
+        "gps-no-ref.jpg": (.positionIgnored, ["GPSLatitudeRef", "hemisphere"]),
+        "gps-zero-denominator.jpg": (.positionIgnored, ["GPSLatitude", "zero denominator"]),
+        "gps-minutes-out-of-range.jpg": (.positionIgnored, ["GPSLatitude", "minutes out of range", "75"]),
+        "gps-seconds-out-of-range.jpg": (.positionIgnored, ["GPSLatitude", "seconds out of range", "61.5"]),
+        "gps-lat-over-90.jpg": (.positionIgnored, ["GPSLatitude", "4294967295", "90°"]),
+        "gps-lon-over-180.jpg": (.positionIgnored, ["GPSLongitude", "200", "180°"]),
+        "gps-null-island.jpg": (.nullIsland, ["0,0", "null island"]),
+        "date-zeros.jpg": (.timeIgnored, ["DateTimeOriginal", "empty"]),
+        "date-impossible.jpg": (.timeIgnored, ["DateTimeOriginal", "2023:02:30 25:61:00", "not a real date"]),
+        "gps-date-bad.jpg": (.gpsTimeIgnored, ["GPSDateStamp", "2014:13:45"]),
+        "gps-date-long.jpg": (.gpsTimeIgnored, ["GPSDateStamp", "2014:09:259"]),
+        "gps-time-no-date.jpg": (.gpsTimeWithoutDate, ["GPSTimeStamp", "GPSDateStamp"]),
+        "offset-bad.jpg": (.timeIgnored, ["OffsetTimeOriginal", "+25:00"]),
     ]
 
     @Test("every fixture of expected.json is covered")
@@ -67,9 +67,10 @@ struct BadValueTests {
         if let offset = expected.thumbnailOffset {
             #expect(m.thumbnail == ThumbnailLocation(offset: offset, length: expected.thumbnailLength ?? -1))
         }
-        if let words = Self.diagnosticWords[expected.file] {
-            let matching = m.diagnostics.filter { text in words.allSatisfy { text.contains($0) } }
+        if let (kind, words) = Self.diagnosticWords[expected.file] {
+            let matching = m.diagnostics.filter { diagnostic in words.allSatisfy { diagnostic.message.contains($0) } }
             #expect(!matching.isEmpty, "no diagnostic with \(words) in \(m.diagnostics)")
+            #expect(matching.allSatisfy { $0.kind == kind }, "\(matching) should be of kind \(kind)")
         } else {
             #expect(m.diagnostics.isEmpty, "unexpected diagnostics: \(m.diagnostics)")
         }

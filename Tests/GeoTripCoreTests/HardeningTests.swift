@@ -159,11 +159,11 @@ struct HardeningTests {
         // No writer ever opens the other end: a blocking open would wait for ever.
         let reading = MetadataReader().read(path: fifo.path)
         #expect(reading.status == .unreadable)
-        #expect(reading.metadata.diagnostics.first?.contains("a named pipe (FIFO), not a photo file") == true)
+        #expect(reading.metadata.diagnostics.first?.message.contains("a named pipe (FIFO), not a photo file") == true)
 
         let folder = temp.url.appendingPathComponent("IMG_0002.JPG")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        #expect(MetadataReader().read(path: folder.path).metadata.diagnostics.first?.contains("a folder, not a photo file") == true)
+        #expect(MetadataReader().read(path: folder.path).metadata.diagnostics.first?.message.contains("a folder, not a photo file") == true)
     }
 
     // MARK: 7: dates no camera can have taken
@@ -397,5 +397,37 @@ struct HardeningTests {
         // The tests run from the package root, outside SampleImages.
         #expect(tagger.relativePath(given) == relative)
         #expect(tagger.relativePath(TestPaths.sampleImages.appendingPathComponent(relative).path) == relative)
+    }
+}
+
+/// The end-of-run report groups diagnostics by kind (issue 10): thousands of harmless notes
+/// must not bury the one damaged file.
+@Suite("Diagnostics by kind")
+struct DiagnosticKindTests {
+    @Test("notes are counted by kind with a few examples, and a damaged file comes first")
+    func countedByKind() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // exiftool wrote this fixture's GPSTimeStamp without a GPSDateStamp (Fixtures/README.md).
+        for index in 0..<25 {
+            try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("gps-time-no-date.jpg"),
+                                             to: trip.appendingPathComponent(String(format: "n%02d.jpg", index)))
+        }
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0099.JPG"),
+                                         to: trip.appendingPathComponent("z-truncated.jpg"))
+        let summary = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let kinds = summary.diagnosticKinds
+        #expect(kinds.first?.kind == .damaged)
+        #expect(kinds.first?.severity == .problem)
+        #expect(kinds.first?.examples == ["z-truncated.jpg"])
+        let noDate = try #require(kinds.first { $0.kind == .gpsTimeWithoutDate })
+        #expect(noDate.count == 25)
+        #expect(noDate.severity == .note)
+        #expect(noDate.examples == ["n00.jpg", "n01.jpg", "n02.jpg"])
+        #expect(kinds.map(\.count).reduce(0, +) == summary.diagnosticCount)
+        // The first diagnostics shown are the problems.
+        #expect(summary.diagnostics.first?.path == "z-truncated.jpg")
     }
 }

@@ -57,7 +57,7 @@ struct SampleTripReadingTests {
     func truncatedPhoto() {
         let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent("IMG_0099.JPG").path)
         #expect(reading.status == .unreadable)
-        #expect(reading.metadata.diagnostics.first?.contains("truncated") == true)
+        #expect(reading.metadata.diagnostics.first?.message.contains("truncated") == true)
     }
 
     @Test("a text file and a PNG without EXIF are skipped with the reason")

@@ -22,6 +22,12 @@ struct CommandLineTests {
         #expect(object["seconds"] is NSNumber)
         #expect(object["new"] as? Int == object["scanned"] as? Int)
         #expect(object["errors"] as? Int == 1)
+        // Diagnostics counted by kind, problems first: the truncated IMG_0099.JPG.
+        let kinds = try #require(object["diagnosticKinds"] as? [[String: Any]])
+        #expect(kinds.first?["kind"] as? String == "damaged")
+        #expect(kinds.first?["severity"] as? String == "problem")
+        #expect(kinds.first?["count"] as? Int == 1)
+        #expect(kinds.first?["examples"] as? [String] == ["IMG_0099.JPG"])
         // stderr is not a terminal here: no progress animation, nothing at all.
         #expect(run.stderr.isEmpty, "stderr: \(run.stderr)")
     }

@@ -50,7 +50,7 @@ struct SidecarSync {
         let root = URL(fileURLWithPath: folder)
         let target = try currentResolution()
         for leftover in leftovers where unlink(root.appendingPathComponent(leftover).path) != 0 && errno != ENOENT {
-            result.problems.append(PhotoDiagnostic(path: leftover, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
+            result.problems.append(PhotoDiagnostic(path: leftover, kind: .sidecarFailed, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
         }
         let rows = try catalog.resolutionRows()
         if let sidecarFiles {
@@ -62,7 +62,7 @@ struct SidecarSync {
                 do {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)
                 } catch {
-                    result.problems.append(PhotoDiagnostic(path: sidecar, message: "this sidecar of a photo that is gone could not be removed: \(error)"))
+                    result.problems.append(PhotoDiagnostic(path: sidecar, kind: .sidecarFailed, message: "this sidecar of a photo that is gone could not be removed: \(error)"))
                 }
             }
         }
@@ -85,14 +85,14 @@ struct SidecarSync {
                                                 uncertaintyMeters: record.uncertaintyMeters) {
                     case .written: result.written += 1
                     case .keptForeign:
-                        result.problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
+                        result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarForeign, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
                     case .unchanged: break
                     }
                 } else {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)
                 }
             } catch {
-                result.problems.append(PhotoDiagnostic(path: record.path, message: "its XMP sidecar could not be updated: \(error)"))
+                result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarFailed, message: "its XMP sidecar could not be updated: \(error)"))
             }
         }
         progress(rows.count, rows.count)

@@ -96,7 +96,7 @@ public struct IngestPipeline: Sendable {
         summary.scanned = files.count
         summary.unchanged = plan.unchangedCount
         summary.catalog = options.catalogPath
-        var diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, message: $0) }
+        var diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
 
         // [2/3] Read, known paths first: a known path whose content changed may have given its
         // row up to a new path, and new paths can only claim rows once that is known.
@@ -106,7 +106,7 @@ public struct IngestPipeline: Sendable {
         var deferred: [PathKey: PhotoRecord] = [:]
         func record(_ planned: PlannedRead, _ reading: FileReading) -> PhotoRecord {
             if reading.status != .skipped {
-                diagnostics += reading.metadata.diagnostics.map { PhotoDiagnostic(path: planned.file.relativePath, message: $0) }
+                diagnostics += reading.metadata.diagnostics.map { PhotoDiagnostic(path: planned.file.relativePath, $0) }
             }
             return PhotoRecord(file: planned.file, reading: reading)
         }
@@ -176,7 +176,7 @@ public struct IngestPipeline: Sendable {
         var resolutionStage = TripResolution(catalog: catalog)
         if let resolution = try resolutionStage.run(settings: settings, gazetteer: gazetteer) {
             summary.resolution = resolution
-            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, message: $0) } + resolution.photoProblems
+            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, kind: .input, message: $0) } + resolution.photoProblems
         }
         // Each later stage is resumable (it records what it finished), so a stop between
         // stages loses nothing.
@@ -202,7 +202,8 @@ public struct IngestPipeline: Sendable {
                                                                 gazetteer: gazetteer)
 
         summary.diagnosticCount = diagnostics.count
-        summary.diagnostics = Array(diagnostics.sorted { $0.path < $1.path }.prefix(Self.diagnosticsShown))
+        summary.diagnostics = Array(diagnostics.sorted { ($0.kind.severity, $0.path) < ($1.kind.severity, $1.path) }.prefix(Self.diagnosticsShown))
+        summary.diagnosticKinds = DiagnosticCount.byKind(diagnostics)
         summary.seconds = (ContinuousClock.now - started).seconds
         logger.debug("ingest finished in \(summary.seconds) s")
         return summary

@@ -2,8 +2,47 @@
 public struct PhotoDiagnostic: Sendable, Equatable, Encodable {
     /// Path relative to the trip folder.
     public var path: String
+    /// What it is about, for the counts by kind.
+    public var kind: DiagnosticKind
     /// One sentence.
     public var message: String
+
+    /// Creates a diagnostic for the photo (or folder, or input) at `path`.
+    public init(path: String, kind: DiagnosticKind, message: String) {
+        self.path = path
+        self.kind = kind
+        self.message = message
+    }
+
+    /// One of a photo's own diagnostics.
+    public init(path: String, _ diagnostic: Diagnostic) {
+        self.init(path: path, kind: diagnostic.kind, message: diagnostic.message)
+    }
+}
+
+/// How many diagnostics of one kind a run found, with a few of their paths.
+public struct DiagnosticCount: Sendable, Equatable, Encodable {
+    /// The kind, as in `DiagnosticKind`.
+    public var kind: DiagnosticKind
+    /// `problem` or `note`.
+    public var severity: DiagnosticSeverity
+    /// What they have in common ("GPS time without a date, not used").
+    public var label: String
+    /// How many.
+    public var count: Int
+    /// The first few paths, in path order.
+    public var examples: [String]
+
+    /// The counts of `diagnostics` by kind, problems first, then the most common.
+    public static func byKind(_ diagnostics: [PhotoDiagnostic], examples: Int = 3) -> [DiagnosticCount] {
+        var groups: [DiagnosticKind: [String]] = [:]
+        for diagnostic in diagnostics { groups[diagnostic.kind, default: []].append(diagnostic.path) }
+        return groups.map { kind, paths in
+            let distinct = Array(Set(paths)).sorted()
+            return DiagnosticCount(kind: kind, severity: kind.severity, label: kind.label, count: paths.count,
+                                   examples: Array(distinct.prefix(examples)))
+        }.sorted { ($0.severity, -$0.count, $0.kind.rawValue) < ($1.severity, -$1.count, $1.kind.rawValue) }
+    }
 }
 
 /// What one `geotrip ingest` did, printed at the end (and as JSON with `--json`).
@@ -38,8 +77,11 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var catalog = ""
     /// How many diagnostics this run produced in all.
     public var diagnosticCount = 0
-    /// The first diagnostics of this run (at most `IngestPipeline.diagnosticsShown`).
+    /// The first diagnostics of this run (at most `IngestPipeline.diagnosticsShown`),
+    /// problems first.
     public var diagnostics: [PhotoDiagnostic] = []
+    /// Every diagnostic of this run, counted by kind: problems first.
+    public var diagnosticKinds: [DiagnosticCount] = []
 
     /// What time and location resolution did, when it ran (nil when nothing had changed).
     public var resolution: ResolutionSummary?

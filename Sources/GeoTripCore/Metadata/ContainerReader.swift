@@ -12,7 +12,7 @@ struct ContainerContents {
     var exif: ExifBlock?
     var width: Int?
     var height: Int?
-    var diagnostics: [String] = []
+    var diagnostics: [Diagnostic] = []
 }
 
 /// A file whose container is too damaged to read any metadata from.
@@ -51,13 +51,13 @@ enum ContainerReader {
                 if contents.exif == nil && contents.width == nil {
                     throw UnreadableContainer(reason: "the JPEG ends at byte \(file.size) before any metadata (truncated file)")
                 }
-                contents.diagnostics.append("the JPEG ends at byte \(file.size) before its image data (truncated file)")
+                contents.diagnostics.append(Diagnostic(.damaged, "the JPEG ends at byte \(file.size) before its image data (truncated file)"))
                 return contents
             }
             guard header[0] == 0xFF else {
                 let problem = "the JPEG structure is broken at byte \(position) (expected a marker)"
                 if contents.exif == nil { throw UnreadableContainer(reason: problem) }
-                contents.diagnostics.append(problem)
+                contents.diagnostics.append(Diagnostic(.damaged, problem))
                 return contents
             }
             let marker = header[1]
@@ -91,7 +91,7 @@ enum ContainerReader {
             }
             position = bodyStart + bodyLength
         }
-        contents.diagnostics.append("the JPEG has more than 512 segments before its image; stopped reading")
+        contents.diagnostics.append(Diagnostic(.damaged, "the JPEG has more than 512 segments before its image; stopped reading"))
         return contents
     }
 
@@ -114,8 +114,8 @@ enum ContainerReader {
                 // The whole directory must lie within reach: its count, its entries, its link.
                 let entries = structure.entries(at: offset)?.count ?? 0
                 if offset + 2 + entries * 12 + 4 > libexifReach || structure.entries(at: offset) == nil {
-                    contents.diagnostics.append(
-                        "the \(name) directory starts at byte \(offset), beyond the first 64 KiB that libexif reads; its values were not read")
+                    contents.diagnostics.append(Diagnostic(name == "GPS" ? .positionIgnored : .valueIgnored,
+                        "the \(name) directory starts at byte \(offset), beyond the first 64 KiB that libexif reads; its values were not read"))
                 }
             }
         }

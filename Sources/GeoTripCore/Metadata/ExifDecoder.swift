@@ -18,7 +18,7 @@ enum ExifDecoder {
             gt_exif_load(buffer.baseAddress, UInt32(buffer.count), sink)
         }
         guard let data = loaded else {
-            metadata.diagnostics.append("libexif could not allocate memory for the EXIF block")
+            metadata.diagnostics.append(Diagnostic(.damaged, "libexif could not allocate memory for the EXIF block"))
             return
         }
         defer { exif_data_unref(data) }
@@ -28,10 +28,10 @@ enum ExifDecoder {
             let message = withUnsafeBytes(of: sink.pointee.firstMessage) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            reader.diagnostics.append("libexif reports damaged EXIF data: \(message.trimmingCharacters())")
+            reader.diagnostics.append(Diagnostic(.damaged, "libexif reports damaged EXIF data: \(message.trimmingCharacters())"))
         }
         if reader.count(EXIF_IFD_0) == 0 && reader.count(EXIF_IFD_EXIF) == 0 && reader.count(EXIF_IFD_GPS) == 0 {
-            reader.diagnostics.append("the EXIF block holds no readable directory")
+            reader.diagnostics.append(Diagnostic(.damaged, "the EXIF block holds no readable directory"))
         }
 
         metadata.coordinate = reader.coordinate()
@@ -94,7 +94,7 @@ private enum Tag {
 private struct EntryReader {
     let data: UnsafeMutablePointer<ExifData>
     let order: ExifByteOrder
-    var diagnostics: [String] = []
+    var diagnostics: [Diagnostic] = []
 
     func count(_ ifd: ExifIfd) -> Int { Int(gt_exif_entry_count(data, ifd)) }
 
@@ -114,12 +114,13 @@ private struct EntryReader {
     mutating func rationals(_ ifd: ExifIfd, _ tag: UInt32, name: String) -> [(numerator: UInt32, denominator: UInt32)]? {
         guard let entry = entry(ifd, tag), let bytes = entry.pointee.data else { return nil }
         guard entry.pointee.format == EXIF_FORMAT_RATIONAL else {
-            diagnostics.append("\(name) is stored as \(formatName(entry.pointee.format)), not as rationals; ignored")
+            diagnostics.append(Diagnostic(name.hasPrefix("GPS") ? .positionIgnored : .valueIgnored,
+                                          "\(name) is stored as \(formatName(entry.pointee.format)), not as rationals; ignored"))
             return nil
         }
         let count = min(Int(entry.pointee.components), Int(entry.pointee.size) / 8)
         guard count > 0 else {
-            diagnostics.append("\(name) has no values; ignored")
+            diagnostics.append(Diagnostic(name.hasPrefix("GPS") ? .positionIgnored : .valueIgnored, "\(name) has no values; ignored"))
             return nil
         }
         return (0..<count).map { index in
@@ -154,12 +155,12 @@ private struct EntryReader {
                                       positive: "E", negative: "W", limit: 180)
         guard let latitude, let longitude else {
             if (latitude == nil) != (longitude == nil) && diagnostics.count == reported {
-                diagnostics.append("only one of GPSLatitude and GPSLongitude is usable; no position recorded")
+                diagnostics.append(Diagnostic(.positionIgnored, "only one of GPSLatitude and GPSLongitude is usable; no position recorded"))
             }
             return nil
         }
         if latitude == 0 && longitude == 0 {
-            diagnostics.append("the GPS position is exactly 0,0 (\"null island\"), which devices write when they have no fix; no position recorded")
+            diagnostics.append(Diagnostic(.nullIsland, "the GPS position is exactly 0,0 (\"null island\"), which devices write when they have no fix; no position recorded"))
             return nil
         }
         return Coordinate(latitude: latitude, longitude: longitude)
@@ -171,7 +172,7 @@ private struct EntryReader {
                                         positive: String, negative: String, limit: Double) -> Double? {
         guard let parts = rationals(EXIF_IFD_GPS, value, name: name) else { return nil }
         guard let hemisphere = ascii(EXIF_IFD_GPS, ref) else {
-            diagnostics.append("\(name) has no \(name)Ref, so its hemisphere is unknown; no position recorded")
+            diagnostics.append(Diagnostic(.positionIgnored, "\(name) has no \(name)Ref, so its hemisphere is unknown; no position recorded"))
             return nil
         }
         let sign: Double
@@ -179,14 +180,14 @@ private struct EntryReader {
         case positive: sign = 1
         case negative: sign = -1
         default:
-            diagnostics.append("\(name)Ref is '\(hemisphere)', not \(positive) or \(negative); no position recorded")
+            diagnostics.append(Diagnostic(.positionIgnored, "\(name)Ref is '\(hemisphere)', not \(positive) or \(negative); no position recorded"))
             return nil
         }
         let names = ["degrees", "minutes", "seconds"]
         var values: [Double] = []
         for (index, part) in parts.prefix(3).enumerated() {
             guard part.denominator != 0 else {
-                diagnostics.append("\(name) has a zero denominator in its \(names[index]) (\(part.numerator)/0); no position recorded")
+                diagnostics.append(Diagnostic(.positionIgnored, "\(name) has a zero denominator in its \(names[index]) (\(part.numerator)/0); no position recorded"))
                 return nil
             }
             values.append(Double(part.numerator) / Double(part.denominator))
@@ -196,12 +197,12 @@ private struct EntryReader {
         // (exiftool itself writes 33.8° as 33° 47' 60"), and it still names the right place.
         guard minutes <= 60, seconds <= 60 else {
             let (part, value) = minutes > 60 ? ("minutes", minutes) : ("seconds", seconds)
-            diagnostics.append("\(name) has \(part) out of range (\(format(value)), must be at most 60); no position recorded")
+            diagnostics.append(Diagnostic(.positionIgnored, "\(name) has \(part) out of range (\(format(value)), must be at most 60); no position recorded"))
             return nil
         }
         let total = degrees + minutes / 60 + seconds / 3600
         guard total <= limit else {
-            diagnostics.append("\(name) is \(format(total))°, beyond the \(Int(limit))° limit; no position recorded")
+            diagnostics.append(Diagnostic(.positionIgnored, "\(name) is \(format(total))°, beyond the \(Int(limit))° limit; no position recorded"))
             return nil
         }
         // Rounded to 1e-9° (0.1 mm) so that 38.6916 prints as 38.6916, not 38.691599999999994.
@@ -211,7 +212,7 @@ private struct EntryReader {
     mutating func altitude() -> Double? {
         guard let parts = rationals(EXIF_IFD_GPS, Tag.gpsAltitude, name: "GPSAltitude") else { return nil }
         guard parts[0].denominator != 0 else {
-            diagnostics.append("GPSAltitude has a zero denominator (\(parts[0].numerator)/0); no altitude recorded")
+            diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitude has a zero denominator (\(parts[0].numerator)/0); no altitude recorded"))
             return nil
         }
         let metres = Double(parts[0].numerator) / Double(parts[0].denominator)
@@ -219,7 +220,7 @@ private struct EntryReader {
         case nil, 0: return metres
         case 1: return -metres
         case let other?:
-            diagnostics.append("GPSAltitudeRef is \(other), not 0 (above sea level) or 1 (below); no altitude recorded")
+            diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitudeRef is \(other), not 0 (above sea level) or 1 (below); no altitude recorded"))
             return nil
         }
     }
@@ -233,18 +234,18 @@ private struct EntryReader {
         switch (dateText, time) {
         case (nil, nil): return nil
         case (nil, _?):
-            diagnostics.append("GPSTimeStamp has no GPSDateStamp; GPS time not recorded")
+            diagnostics.append(Diagnostic(.gpsTimeWithoutDate, "GPSTimeStamp has no GPSDateStamp; GPS time not recorded"))
             return nil
         case (_?, nil):
-            diagnostics.append("GPSDateStamp has no GPSTimeStamp; GPS time not recorded")
+            diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSDateStamp has no GPSTimeStamp; GPS time not recorded"))
             return nil
         case let (dateText?, time?):
             guard let date = DateText.parseDate(dateText) else {
-                diagnostics.append("GPSDateStamp '\(dateText)' is not a real date; GPS time not recorded")
+                diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSDateStamp '\(dateText)' is not a real date; GPS time not recorded"))
                 return nil
             }
             guard time.count == 3, time.allSatisfy({ $0.denominator != 0 }) else {
-                diagnostics.append("GPSTimeStamp needs three rationals with non-zero denominators; GPS time not recorded")
+                diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSTimeStamp needs three rationals with non-zero denominators; GPS time not recorded"))
                 return nil
             }
             // Whole hours and minutes; seconds may carry a fraction, kept to the millisecond
@@ -253,7 +254,7 @@ private struct EntryReader {
             let milliseconds = UInt64(time[2].numerator) * 1000 / UInt64(time[2].denominator)
             guard time[0].numerator % time[0].denominator == 0, time[1].numerator % time[1].denominator == 0,
                   hours < 24, minutes < 60, milliseconds < 60_000 else {
-                diagnostics.append("GPSTimeStamp \(rationalText(time[0])):\(rationalText(time[1])):\(rationalText(time[2])) is not a time of day; GPS time not recorded")
+                diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSTimeStamp \(rationalText(time[0])):\(rationalText(time[1])):\(rationalText(time[2])) is not a time of day; GPS time not recorded"))
                 return nil
             }
             let fraction = Int(milliseconds % 1000)
@@ -283,23 +284,23 @@ private struct EntryReader {
             guard let text = ascii(ifd, tag) else { continue }
             guard var time = DateText.parseDateTime(text) else {
                 let empty = text.allSatisfy { $0 == "0" || $0 == ":" || $0 == " " }
-                diagnostics.append(empty
+                diagnostics.append(Diagnostic(.timeIgnored, empty
                     ? "\(field.rawValue) is empty ('\(text)'); not used"
-                    : "\(field.rawValue) '\(text)' is not a real date and time; not used")
+                    : "\(field.rawValue) '\(text)' is not a real date and time; not used"))
                 continue
             }
             if let subSecond = ascii(EXIF_IFD_EXIF, subSecondTag) {
                 if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds
                 } else {
-                    diagnostics.append("\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored")
+                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored"))
                 }
             }
             var offset: UTCOffset?
             if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), offsetText.contains(where: \.isNumber) {
                 offset = UTCOffset(parsing: offsetText)
                 if offset == nil {
-                    diagnostics.append("\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored")
+                    diagnostics.append(Diagnostic(.timeIgnored, "\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored"))
                 }
             }
             return (field, time, offset)
@@ -310,7 +311,7 @@ private struct EntryReader {
     mutating func orientation() -> Int? {
         guard let value = integer(EXIF_IFD_0, Tag.orientation) else { return nil }
         guard (1...8).contains(value) else {
-            diagnostics.append("Orientation is \(value), not 1 to 8; ignored")
+            diagnostics.append(Diagnostic(.valueIgnored, "Orientation is \(value), not 1 to 8; ignored"))
             return nil
         }
         return value

@@ -36,17 +36,17 @@ enum HeifExifExtractor {
         _ = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, count)
         let size = heif_image_handle_get_metadata_size(handle, ids[0])
         guard size > 4 else {
-            contents.diagnostics.append("the HEIF Exif item is empty")
+            contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item is empty"))
             return contents
         }
         var item = [UInt8](repeating: 0, count: size)
         let error = heif_image_handle_get_metadata(handle, ids[0], &item)
         guard error.code == heif_error_Ok else {
-            contents.diagnostics.append("libheif could not read the Exif item: \(String(cString: error.message))")
+            contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the Exif item: \(String(cString: error.message))"))
             return contents
         }
         guard let tiffStart = tiffHeaderStart(inExifItem: item) else {
-            contents.diagnostics.append("the HEIF Exif item holds no TIFF header")
+            contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item holds no TIFF header"))
             return contents
         }
         contents.exif = ExifBlock(

@@ -44,7 +44,7 @@ public struct MetadataReader: Sendable {
             file = try PhotoFile(path: path)
         } catch {
             // An empty fingerprint: nothing was read, so it must never match another file.
-            return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [error.description]),
+            return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [Diagnostic(.unreadable, error.description)]),
                                skipReason: nil, fingerprint: "")
         }
         let headFingerprint = { file.size == 0 ? "" : Fingerprint.of(file.head.prefix(16_384), fileSize: file.size) }
@@ -63,7 +63,7 @@ public struct MetadataReader: Sendable {
             let named = FileKind.photoExtensions.contains(Self.fileExtension(of: String(decoding: pathBytes, as: UTF8.self)))
             if named && (file.size == 0 || reason == "not an image format geotrip reads") {
                 let problem = file.size == 0 ? "the file is empty" : "the file is named like a photo but its content is not an image format geotrip knows"
-                return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [problem]),
+                return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [Diagnostic(file.size == 0 ? .unreadable : .damaged, problem)]),
                                    skipReason: nil, fingerprint: headFingerprint())
             }
             return FileReading(status: .skipped, format: nil, metadata: PhotoMetadata(), skipReason: reason,
@@ -74,7 +74,7 @@ public struct MetadataReader: Sendable {
         do {
             contents = try ContainerReader.contents(of: file, format: format, path: path)
         } catch {
-            return FileReading(status: .unreadable, format: format, metadata: PhotoMetadata(diagnostics: [error.reason]),
+            return FileReading(status: .unreadable, format: format, metadata: PhotoMetadata(diagnostics: [Diagnostic(.damaged, error.reason)]),
                                skipReason: nil, fingerprint: headFingerprint())
         }
         guard let exif = contents.exif else {
@@ -83,7 +83,7 @@ public struct MetadataReader: Sendable {
                                    skipReason: "PNG without an eXIf chunk carries no EXIF", fingerprint: headFingerprint())
             }
             var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
-            metadata.diagnostics.append("the photo has no EXIF metadata")
+            metadata.diagnostics.append(Diagnostic(.noExif, "the photo has no EXIF metadata"))
             return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil, fingerprint: headFingerprint())
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)

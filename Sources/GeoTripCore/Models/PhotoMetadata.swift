@@ -76,7 +76,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     /// Where the EXIF thumbnail sits in the file, when there is one.
     public var thumbnail: ThumbnailLocation?
     /// One sentence per problem found in this photo's metadata.
-    public var diagnostics: [String]
+    public var diagnostics: [Diagnostic]
 
     /// Creates metadata with every field empty.
     public init(
@@ -84,7 +84,7 @@ public struct PhotoMetadata: Sendable, Equatable {
         localTime: LocalDateTime? = nil, offset: UTCOffset? = nil, timeField: CaptureTimeField? = nil,
         make: String? = nil, model: String? = nil, orientation: Int? = nil,
         width: Int? = nil, height: Int? = nil, thumbnail: ThumbnailLocation? = nil,
-        diagnostics: [String] = []
+        diagnostics: [Diagnostic] = []
     ) {
         self.coordinate = coordinate
         self.altitude = altitude

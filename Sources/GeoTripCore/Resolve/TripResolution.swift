@@ -125,7 +125,7 @@ struct TripResolution {
             let written = rows[index].localTime ?? rows[index].gpsTime ?? "?"
             let corrected = corrections.contains { $0.camera == nil || $0.camera == camera }
             summary.photoProblems.append(PhotoDiagnostic(
-                path: rows[index].path,
+                path: rows[index].path, kind: .implausibleTime,
                 message: "its capture time \(written)\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
                     + "so it was not used; fix the camera's date or the clock offset"))
             times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)

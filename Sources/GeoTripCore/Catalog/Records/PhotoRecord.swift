@@ -75,7 +75,7 @@ extension PhotoRecord {
             timeField: m.timeField, make: m.make, model: m.model, orientation: m.orientation,
             width: m.width, height: m.height,
             thumbnailOffset: m.thumbnail.map { Int64($0.offset) }, thumbnailLength: m.thumbnail.map { Int64($0.length) },
-            diagnostics: m.diagnostics, readerVersion: MetadataReader.version, removedAt: nil)
+            diagnostics: m.diagnostics.map(\.message), readerVersion: MetadataReader.version, removedAt: nil)
     }
 }
 

@@ -1,0 +1,89 @@
+/// How much a diagnostic matters to the person reading the summary.
+public enum DiagnosticSeverity: String, Sendable, Codable, Comparable {
+    /// A file is damaged or unreadable, or the run could not do something it was asked to.
+    case problem
+    /// A value was missing or made no sense and was ignored: worth knowing, not alarming.
+    case note
+
+    public static func < (a: Self, b: Self) -> Bool { a == .problem && b == .note }
+}
+
+/// What a diagnostic is about, so a run can report "4,210 photos: GPS time without a date, not
+/// used" once instead of 4,210 sentences. Each photo keeps its own sentences in the catalog.
+public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
+    /// The file could not be opened or read, or is not a file any more.
+    case unreadable
+    /// The container or its EXIF block is damaged or cut short.
+    case damaged
+    /// A photo without any EXIF block.
+    case noExif = "no-exif"
+    /// GPS position values that make no sense (bad reference, out of range, zero denominator).
+    case positionIgnored = "position-ignored"
+    /// GPS 0,0, which devices write when they have no fix.
+    case nullIsland = "null-island"
+    /// GPSTimeStamp without GPSDateStamp: common, harmless.
+    case gpsTimeWithoutDate = "gps-time-without-date"
+    /// Other GPS time values that make no sense.
+    case gpsTimeIgnored = "gps-time-ignored"
+    /// GPS altitude values that make no sense.
+    case altitudeIgnored = "altitude-ignored"
+    /// A capture date, sub-second or offset field that makes no sense.
+    case timeIgnored = "time-ignored"
+    /// A capture time outside 1826 to tomorrow (as written or after --clock-offset).
+    case implausibleTime = "implausible-time"
+    /// Any other value of the wrong type or out of range (orientation, a tag's format).
+    case valueIgnored = "value-ignored"
+    /// An XMP sidecar could not be written or removed.
+    case sidecarFailed = "sidecar-failed"
+    /// Another program's XMP sidecar is in the way; it was left alone.
+    case sidecarForeign = "sidecar-foreign"
+    /// A folder (or a name in it) could not be scanned.
+    case folder
+    /// A run input (a track file) could not be used.
+    case input
+
+    /// Problems first: damage, unreadable files and inputs, failed writes.
+    public var severity: DiagnosticSeverity {
+        switch self {
+        case .unreadable, .damaged, .sidecarFailed, .folder, .input: return .problem
+        default: return .note
+        }
+    }
+
+    /// What the photos of this kind have in common, after "N photos: ".
+    public var label: String {
+        switch self {
+        case .unreadable: return "could not be read"
+        case .damaged: return "damaged or cut short"
+        case .noExif: return "no EXIF metadata"
+        case .positionIgnored: return "GPS position unusable, not used"
+        case .nullIsland: return "GPS position 0,0 (no fix), not used"
+        case .gpsTimeWithoutDate: return "GPS time without a date, not used"
+        case .gpsTimeIgnored: return "GPS time unusable, not used"
+        case .altitudeIgnored: return "GPS altitude unusable, not used"
+        case .timeIgnored: return "a capture time field unusable, ignored"
+        case .implausibleTime: return "capture time outside 1826 to today, not used"
+        case .valueIgnored: return "a value of the wrong type or out of range, ignored"
+        case .sidecarFailed: return "XMP sidecar could not be written"
+        case .sidecarForeign: return "XMP sidecar written by another program, left alone"
+        case .folder: return "could not be scanned"
+        case .input: return "input could not be used"
+        }
+    }
+}
+
+/// One problem found in one photo: its kind, and a sentence saying what and why.
+public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// For counting and ordering.
+    public var kind: DiagnosticKind
+    /// The sentence the catalog keeps.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(_ kind: DiagnosticKind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
