@@ -44,6 +44,11 @@ struct Ingest: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Visits whose centres are this close are one place (metres, default 150; remembered).", valueName: "metres"))
     var placeRadius: Double?
 
+    @Option(name: .customLong("day-starts"),
+            help: ArgumentHelp("When a traveller's day begins: photos before it belong to the day before (HH:MM, default 04:00; remembered).",
+                               valueName: "time"))
+    var dayStarts: String?
+
     @Option(help: .hidden)
     var batchSize = 500
 
@@ -62,6 +67,9 @@ struct Ingest: AsyncParsableCommand {
                 throw ValidationError("\(name) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) \(unit); \(value) is not.")
             }
         }
+        if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
+            throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
+        }
         for track in tracks where !FileManager.default.fileExists(atPath: track) {
             throw ValidationError("--track \(track): no such file.")
         }
@@ -78,6 +86,7 @@ struct Ingest: AsyncParsableCommand {
         options.visitRadius = visitRadius
         options.visitGap = visitGap.map { $0 * 60 }
         options.placeRadius = placeRadius
+        options.dayRule = dayStarts.flatMap(LocalDayRule.init(parsing:))
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()

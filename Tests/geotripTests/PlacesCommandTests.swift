@@ -41,9 +41,15 @@ struct PlacesCommandTests {
             matched += 1
             if stop!.key.hasPrefix("hotel#") { hotelPlaces.insert(visit["placeId"] as! String) }
             for key in ["id", "placeId", "revision", "latitude", "longitude", "radiusMeters", "arrival", "departure", "localDate",
-                        "photoCount", "photos", "name", "admin1", "country", "countryCode", "nameSource"] {
+                        "timeZone", "localArrival", "localDeparture", "photoCount", "photos", "name", "admin1", "country", "countryCode",
+                        "nameSource"] {
                 #expect(visit.keys.contains(key), "visit lacks \(key)")
             }
+            // Local times are the wall clocks the photos recorded, with the stop's offset.
+            let walls = files.filter { photos.contains($0["path"] as! String) }.compactMap { $0["localTime"] as? String }.map { $0.prefix(19) }
+            let stopOffset = (truth["stops"] as? [[String: Any]])?.first { "\($0["stop"]!)#" == stop!.key.prefix(while: { $0 != "#" }) + "#" }?["utcOffset"] as? String
+            #expect((visit["localArrival"] as? String) == walls.min().map { $0 + (stopOffset ?? "?") }, "\(visit["id"]!)")
+            #expect((visit["localDeparture"] as? String) == walls.max().map { $0 + (stopOffset ?? "?") }, "\(visit["id"]!)")
             #expect(visit["nameSource"] as? String == "offline")
         }
         // Together the visits hold every photo of every stop; the undated photo is the only one left out.

@@ -263,14 +263,20 @@ extension Catalog {
         try storedJSON(SettingKey.resolution) ?? ResolutionSettings()
     }
 
+    /// The trip's remembered clustering thresholds and day rule, without changing anything
+    /// (for the listing commands, which open the catalog read-only).
+    public func storedClusteringOptions() throws(GeoTripError) -> ClusteringOptions {
+        try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+    }
+
     /// The trip's clustering thresholds: each one given now, else the one remembered, else the
     /// default. What is given is remembered; a remembered value out of range (from an older
     /// geotrip or a hand edit) that nothing given replaces is an error, never used.
     func clusteringOptions(visitRadius: Double? = nil, visitGap: TimeInterval? = nil,
-                           placeRadius: Double? = nil) throws(GeoTripError) -> ClusteringOptions {
-        let stored: ClusteringOptions = try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+                           placeRadius: Double? = nil, dayRule: LocalDayRule? = nil) throws(GeoTripError) -> ClusteringOptions {
+        let stored = try storedClusteringOptions()
         let options = ClusteringOptions(visitRadius: visitRadius ?? stored.visitRadius, visitGap: visitGap ?? stored.visitGap,
-                                        placeRadius: placeRadius ?? stored.placeRadius)
+                                        placeRadius: placeRadius ?? stored.placeRadius, dayRule: dayRule ?? stored.dayRule)
         if let bad = options.outOfRange { throw .settingInvalid(catalog: path, option: bad.option, problem: bad.problem) }
         if options != stored {
             // Finite and in range, so encoding cannot fail; a failure would still be reported.

@@ -100,6 +100,10 @@ enum CatalogMigrations {
                 t.column("visitId", .text).notNull().indexed().references("visit", onDelete: .cascade)
             }
         }
+        migrator.registerMigration("v4-visit-zone") { db in
+            // The clock of each visit, so `places` shows the local times a traveller remembers.
+            try db.alter(table: "visit") { t in t.add(column: "timeZone", .text) }
+        }
         return migrator
     }
 }

@@ -12,6 +12,11 @@ public struct TripVisit: Sendable, Equatable, Encodable {
     public var arrival: String
     public var departure: String
     public var localDate: String
+    /// The zone of the visit's clock (IANA name or `±HH:MM`), when known.
+    public var timeZone: String?
+    /// `YYYY-MM-DDTHH:MM:SS±HH:MM` in `timeZone`, when known.
+    public var localArrival: String?
+    public var localDeparture: String?
     public var photoCount: Int
     public var photos: [String]
     public var name: String?
@@ -21,7 +26,8 @@ public struct TripVisit: Sendable, Equatable, Encodable {
     public var nameSource: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, photoCount, photos
+        case id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, localArrival, localDeparture
+        case photoCount, photos
         case name, admin1, country, countryCode, nameSource
     }
 
@@ -36,6 +42,9 @@ public struct TripVisit: Sendable, Equatable, Encodable {
         try c.encode(arrival, forKey: .arrival)
         try c.encode(departure, forKey: .departure)
         try c.encode(localDate, forKey: .localDate)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(localArrival, forKey: .localArrival)
+        try c.encode(localDeparture, forKey: .localDeparture)
         try c.encode(photoCount, forKey: .photoCount)
         try c.encode(photos, forKey: .photos)
         try c.encode(name, forKey: .name)
@@ -63,7 +72,7 @@ struct TripClustering {
     /// `rows`: the photos as resolution left them, when it just ran; read from the catalog otherwise.
     func run(options: ClusteringOptions, rows given: [PhotoRecord]? = nil,
              gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> TripOverview? {
-        let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
+        let key = "\(options.visitRadius)|\(options.visitGap)|\(options.placeRadius)|\(options.dayRule.dayStartMinutes)|" + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0")
             + "|" + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
         // Nothing changed: the overview stored by the last clustering (an unchanged rerun reads
         // no photo rows at all).
@@ -76,7 +85,14 @@ struct TripClustering {
         if let given { rows = given } else { rows = try catalog.resolutionRows() }
         // Every photo with a date counts for the trip's days, placed or not.
         var localDates: [Int64: String] = [:]
-        for row in rows { if let id = row.id, let date = Self.localDate(row) { localDates[id] = date } }
+        var zones: [Int64: String] = [:]
+        for row in rows {
+            guard let id = row.id else { continue }
+            if let date = options.dayRule.day(utc: UTCTimestamp.date(row.utcTime), zone: row.timeZone, cameraTime: row.localTime) {
+                localDates[id] = date
+            }
+            if let zone = row.timeZone { zones[id] = zone }
+        }
         let days = Array(Set(localDates.values)).sorted()
 
         var photos: [ClusterPhoto] = []
@@ -119,7 +135,8 @@ struct TripClustering {
         }
         let storedVisits = visits.enumerated().map { index, visit in
             StoredVisit(id: visitIDs[index].id, placeID: placeIDOfVisit[index]!, revision: visitIDs[index].revision, cluster: visit,
-                        localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""))
+                        localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""),
+                        timeZone: visit.photoIDs.lazy.compactMap { zones[$0] }.first)
         }
         let trip = overview(days: days, visits: storedVisits, places: storedPlaces)
         try catalog.saveClusters(visits: storedVisits, places: storedPlaces, key: key,
@@ -138,17 +155,6 @@ struct TripClustering {
         overview.distanceKilometres = zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
         return overview
     }
-
-    /// The calendar day where the photo was taken: its UTC instant in its resolved zone, else
-    /// the camera's own date.
-    static func localDate(_ row: PhotoRecord) -> String? {
-        if let utc = UTCTimestamp.date(row.utcTime),
-           let zone = row.timeZone {
-            let seconds = UTCOffset(parsing: zone).map { $0.minutes * 60 } ?? TimeZone(identifier: zone)?.secondsFromGMT(for: utc)
-            if let seconds, let local = utc.addingTimeInterval(TimeInterval(seconds)).geotripISO8601 { return String(local.prefix(10)) }
-        }
-        return row.localTime.map { String($0.prefix(10)) }
-    }
 }
 
 /// A visit ready to store.
@@ -158,6 +164,8 @@ struct StoredVisit {
     var revision: Int
     var cluster: VisitCluster
     var localDate: String
+    /// The zone of its first photo with one: the clock the traveller saw on arrival.
+    var timeZone: String?
 }
 
 /// A place ready to store.
@@ -218,15 +226,15 @@ extension Catalog {
                                                         place.start.geotripISO8601, place.name, place.admin1, place.country, place.countryCode])
                 }
                 let insertVisit = try db.cachedStatement(sql: """
-                    INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 let insertMember = try db.cachedStatement(sql: "INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)")
                 for visit in visits {
                     let c = visit.cluster
                     try insertVisit.execute(arguments: [visit.id, visit.placeID, visit.revision, (c.centre.latitude * 1e7).rounded() / 1e7,
                                                         (c.centre.longitude * 1e7).rounded() / 1e7, (c.radiusMeters * 10).rounded() / 10,
-                                                        c.arrival.geotripISO8601, c.departure.geotripISO8601, visit.localDate])
+                                                        c.arrival.geotripISO8601, c.departure.geotripISO8601, visit.localDate, visit.timeZone])
                     for photo in c.photoIDs { try insertMember.execute(arguments: [photo, visit.id]) }
                 }
                 for (name, value) in [(SettingKey.clusteredFor, key), (SettingKey.tripOverview, overview)] {
@@ -239,15 +247,17 @@ extension Catalog {
         }
     }
 
-    /// Photos that belong to no visit (no position, or no time), by local day when the camera
-    /// gave one: they stay in the day's timeline.
-    public func photosOutsideVisits() throws(GeoTripError) -> [(path: String, localDate: String?)] {
+    /// Photos that belong to no visit (no position, or no time), by local day under `rule` (the
+    /// same day a visit at that moment would be on): they stay in the day's timeline.
+    public func photosOutsideVisits(rule: LocalDayRule) throws(GeoTripError) -> [(path: String, localDate: String?)] {
         do {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT p.path, substr(p.localTime, 1, 10) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' ORDER BY p.localTime, p.path
-                    """).map { ($0[0], $0[1]) }
+                    SELECT p.path, p.utcTime, p.timeZone, p.localTime FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    """).map { row in
+                    (row[0], rule.day(utc: UTCTimestamp.date(row[1]), zone: row[2], cameraTime: row[3]))
+                }
             }
         } catch {
             throw Self.classify(error, path: path)
@@ -266,13 +276,17 @@ extension Catalog {
                 }
                 return try Row.fetchAll(db, sql: """
                     SELECT v.id, v.placeId, v.revision, v.latitude, v.longitude, v.radiusMeters, v.arrival, v.departure, v.localDate,
-                           p.name, p.admin1, p.country, p.countryCode, p.nameSource
+                           p.name, p.admin1, p.country, p.countryCode, p.nameSource, v.timeZone
                     FROM visit v JOIN place p ON p.id = v.placeId ORDER BY v.arrival, v.id
                     """).map { row in
                     let id: String = row[0]
                     let photos = paths[id] ?? []
+                    let zone: String? = row[14]
+                    let arrival: String = row[6], departure: String = row[7]
+                    func local(_ utc: String) -> String? { zone.flatMap { z in UTCTimestamp.date(utc).flatMap { LocalClock.iso8601($0, zone: z) } } }
                     return TripVisit(id: id, placeId: row[1], revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
-                                     arrival: row[6], departure: row[7], localDate: row[8], photoCount: photos.count, photos: photos,
+                                     arrival: arrival, departure: departure, localDate: row[8], timeZone: zone,
+                                     localArrival: local(arrival), localDeparture: local(departure), photoCount: photos.count, photos: photos,
                                      name: row[9], admin1: row[10], country: row[11], countryCode: row[12], nameSource: row[13])
                 }
             }

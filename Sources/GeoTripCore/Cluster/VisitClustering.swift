@@ -25,11 +25,34 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
     public var visitGap: TimeInterval = 2 * 3600
     /// Visits whose centres are this close are one place.
     public var placeRadius: Double = 150
+    /// When a traveller's day begins (`--day-starts`): which day a visit and a photo belong to.
+    public var dayRule = LocalDayRule()
 
-    public init(visitRadius: Double = 250, visitGap: TimeInterval = 2 * 3600, placeRadius: Double = 150) {
+    public init(visitRadius: Double = 250, visitGap: TimeInterval = 2 * 3600, placeRadius: Double = 150,
+                dayRule: LocalDayRule = LocalDayRule()) {
         self.visitRadius = visitRadius
         self.visitGap = visitGap
         self.placeRadius = placeRadius
+        self.dayRule = dayRule
+    }
+
+    private enum CodingKeys: String, CodingKey { case visitRadius, visitGap, placeRadius, dayStartMinutes }
+
+    /// Settings stored before `dayStartMinutes` existed read with the default day start.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        visitRadius = try c.decode(Double.self, forKey: .visitRadius)
+        visitGap = try c.decode(Double.self, forKey: .visitGap)
+        placeRadius = try c.decode(Double.self, forKey: .placeRadius)
+        dayRule = LocalDayRule(dayStartMinutes: try c.decodeIfPresent(Int.self, forKey: .dayStartMinutes) ?? LocalDayRule.defaultDayStart)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(visitRadius, forKey: .visitRadius)
+        try c.encode(visitGap, forKey: .visitGap)
+        try c.encode(placeRadius, forKey: .placeRadius)
+        try c.encode(dayRule.dayStartMinutes, forKey: .dayStartMinutes)
     }
 
     /// Radii from 1 m (finer than a phone's GPS) to 100 km (a whole region as one place).

@@ -21,6 +21,8 @@ public struct IngestOptions: Sendable {
     public var visitRadius: Double?
     public var visitGap: TimeInterval?
     public var placeRadius: Double?
+    /// `--day-starts`: nil keeps what the catalog remembers.
+    public var dayRule: LocalDayRule?
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -84,7 +86,7 @@ public struct IngestPipeline: Sendable {
         let catalog = try Catalog.open(at: options.catalogPath)
         // Settled first, so a remembered threshold out of range stops the run before any work.
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
-                                                       placeRadius: options.placeRadius)
+                                                       placeRadius: options.placeRadius, dayRule: options.dayRule)
 
         // [1/3] Scan
         progress.report(IngestProgress(stage: .scan, done: 0, total: nil))

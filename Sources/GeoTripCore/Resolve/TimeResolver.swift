@@ -221,10 +221,10 @@ extension LocalDateTime {
 
 extension UTCTimestamp {
     /// The instant.
-    var date: Date { dateTime.readAsUTC }
+    public var date: Date { dateTime.readAsUTC }
 
     /// The instant of a stored `YYYY-MM-DDTHH:MM:SS[.fff]Z`, or nil.
-    static func date(_ text: String?) -> Date? { text.flatMap(UTCTimestamp.init(iso8601:))?.date }
+    public static func date(_ text: String?) -> Date? { text.flatMap(UTCTimestamp.init(iso8601:))?.date }
 }
 
 extension Date {

@@ -1,0 +1,94 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// One rule for a photo's local day, local times on the visit's own clock, and tzdata's names
+/// for zones (issue 10).
+@Suite("Local times and days")
+struct LocalTimeTests {
+    static func instant(_ text: String) -> Date { UTCTimestamp.date(text)! }
+
+    @Test("a day runs from 04:00 to 04:00 by default: 01:30 belongs to the evening before", arguments: [
+        ("2025-06-10T23:30:00Z", "+01:00", 240, "2025-06-10"),  // 00:30 on the 11th, local
+        ("2025-06-10T23:30:00Z", "+01:00", 0, "2025-06-11"),    // the same with midnight days
+        ("2025-06-11T00:29:00Z", "+02:00", 240, "2025-06-10"),  // 02:29 on the 11th
+        ("2025-06-11T02:00:00Z", "+02:00", 240, "2025-06-11"),  // 04:00: a new day
+        ("2025-06-10T12:00:00Z", "-10:00", 240, "2025-06-09"),  // 02:00 on the 10th
+    ])
+    func dayRule(utc: String, zone: String, dayStart: Int, expected: String) {
+        let rule = LocalDayRule(dayStartMinutes: dayStart)
+        #expect(rule.day(utc: Self.instant(utc), zone: zone, cameraTime: nil) == expected)
+        // Worked out independently too: Foundation's formatter on the wall clock minus the day start.
+        let local = Self.instant(utc).addingTimeInterval(Double(UTCOffset(parsing: zone)!.minutes * 60 - dayStart * 60))
+        #expect(String(local.ISO8601Format().prefix(10)) == expected)
+    }
+
+    @Test("without an instant the camera's wall clock decides, by the same day start")
+    func cameraTimeFallback() {
+        let rule = LocalDayRule()
+        #expect(rule.day(utc: nil, zone: nil, cameraTime: "2025-06-11T01:30:00") == "2025-06-10")
+        #expect(rule.day(utc: nil, zone: nil, cameraTime: "2025-06-11T04:00:00.500") == "2025-06-11")
+        #expect(rule.day(utc: nil, zone: nil, cameraTime: nil) == nil)
+        #expect(LocalDayRule(parsing: "00:00")?.dayStartMinutes == 0)
+        #expect(LocalDayRule(parsing: "23:59")?.dayStartText == "23:59")
+        for bad in ["24:00", "4", "04:60", "-1:00", "04:00:00", "٠٤:٠٠"] { #expect(LocalDayRule(parsing: bad) == nil, "\(bad)") }
+    }
+
+    @Test("zones are named as tzdata names them, or by their offset", arguments: [
+        ("Europe/Lisbon", "2025-06-10T09:00:00Z", "WEST"), ("Europe/Lisbon", "2025-01-10T09:00:00Z", "WET"),
+        ("Europe/Madrid", "2025-06-10T09:00:00Z", "CEST"), ("Asia/Tokyo", "2025-06-10T09:00:00Z", "JST"),
+        ("America/New_York", "2025-01-10T09:00:00Z", "EST"), ("Asia/Dubai", "2025-06-10T09:00:00Z", "+04"),
+        ("Asia/Kolkata", "2025-06-10T09:00:00Z", "IST"), ("+05:45", "2025-06-10T09:00:00Z", "+05:45"),
+        ("Not/AZone", "2025-06-10T09:00:00Z", "Not/AZone"), ("../../etc/passwd", "2025-06-10T09:00:00Z", "../../etc/passwd"),
+    ])
+    func abbreviations(zone: String, utc: String, expected: String) {
+        #expect(LocalClock.abbreviation(zone, at: Self.instant(utc)) == expected)
+    }
+
+    @Test("local times carry the zone's offset at that instant")
+    func localISO8601() {
+        #expect(LocalClock.iso8601(Self.instant("2025-06-10T23:41:00Z"), zone: "Europe/Lisbon") == "2025-06-11T00:41:00+01:00")
+        #expect(LocalClock.iso8601(Self.instant("2025-01-10T23:41:00Z"), zone: "Europe/Lisbon") == "2025-01-10T23:41:00+00:00")
+        #expect(LocalClock.iso8601(Self.instant("2025-06-10T12:00:00Z"), zone: "-03:30") == "2025-06-10T08:30:00-03:30")
+    }
+
+    @Test("clustering settings stored before the day rule existed still read, with 04:00")
+    func oldSettingsDecode() throws {
+        let old = #"{"placeRadius":150,"visitGap":7200,"visitRadius":250}"#
+        let options = try JSONDecoder().decode(ClusteringOptions.self, from: Data(old.utf8))
+        #expect(options.dayRule.dayStartMinutes == 240)
+        #expect(options == ClusteringOptions())
+    }
+
+    @Test("--clock-offset moving a photo across the day start moves it in places, the trip line and the unplaced list alike")
+    func oneRuleEverywhere() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // A photo at 03:30 local with GPS, and one without GPS a day later at 03:30.
+        for (name, date, gps) in [("placed.jpg", "2025:06:10 03:30:00", true), ("unplaced.jpg", "2025:06:12 03:30:00", false)] {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(date)",
+                                                                  "-OffsetTimeOriginal=+01:00"] + (gps ? [] : ["-GPS:all="]) + [photo.path])
+        }
+        func days(clockOffset: String?) async throws -> (visit: String?, trip: [String], unplaced: String?) {
+            var options = IngestOptions(folder: trip.path)
+            options.clockOffsets = clockOffset.map { [$0] } ?? []
+            let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+            let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
+            let unplaced = try catalog.photosOutsideVisits(rule: LocalDayRule()).first { $0.path == "unplaced.jpg" }?.localDate
+            return (try catalog.visits().first?.localDate, summary.trip?.days ?? [], unplaced)
+        }
+        let before = try await days(clockOffset: nil)
+        #expect(before.visit == "2025-06-09")
+        #expect(before.unplaced == "2025-06-11")
+        #expect(before.trip == ["2025-06-09", "2025-06-11"])
+        let after = try await days(clockOffset: "+01:00:00")
+        #expect(after.visit == "2025-06-10")
+        #expect(after.unplaced == "2025-06-12")
+        #expect(after.trip == ["2025-06-10", "2025-06-12"])
+    }
+}
