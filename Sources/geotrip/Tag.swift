@@ -44,7 +44,9 @@ struct Tag: AsyncParsableCommand {
             target = .clear
         }
         do {
-            print(try PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target))
+            let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target)
+            print(outcome.sentence)
+            for problem in outcome.problems { StandardError.write("geotrip: \(problem.path.terminalSafe): \(problem.message.terminalSafe)\n") }
         } catch {
             throw Diagnostics.fail(error)
         }

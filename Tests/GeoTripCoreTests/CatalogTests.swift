@@ -215,3 +215,37 @@ struct DateTextTests {
         #expect(UTCOffset(parsing: text)?.minutes == minutes)
     }
 }
+
+/// Every released schema's catalog opens, migrates to the current one and keeps what it held.
+@Suite("Catalog migrations")
+struct CatalogMigrationTests {
+    @Test("catalogs from the v2 and v3 schemas migrate, keep every photo, and v3's place names move to placeName",
+          arguments: ["v2-resolution", "v3-visits"])
+    func olderSchemasMigrate(name: String) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path = temp.url.appendingPathComponent("catalog.sqlite").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/\(name).sqlite").path, toPath: path)
+        let before = try DatabaseQueue(path: path)
+        let photoCount = try before.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM photo") }
+        let oldNames = name == "v3-visits"
+            ? try before.read { try Row.fetchAll($0, sql: "SELECT id, name, countryCode FROM place ORDER BY id") }.map { row -> [String?] in [row[0], row[1], row[2]] }
+            : []
+        try before.close()
+
+        let catalog = try Catalog.open(at: path)
+        let applied = try catalog.database.read { try CatalogMigrations.migrator.appliedIdentifiers($0) }
+        #expect(applied == Set(CatalogMigrations.migrator.migrations))
+        #expect(try catalog.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM photo") } == photoCount)
+        if name == "v3-visits" {
+            #expect(oldNames.count == 11)
+            let moved = try catalog.placeNames(source: .offline)
+            for old in oldNames {
+                #expect(moved[old[0]!]?.name.name == old[1])
+                #expect(moved[old[0]!]?.name.countryCode == old[2])
+            }
+            // The visits list with their names right after the migration, before any rerun.
+            #expect(try catalog.visits().allSatisfy { $0.name != nil && $0.nameSource == "offline" })
+        }
+    }
+}

@@ -128,8 +128,8 @@ struct HardeningTests {
         await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
             try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
         }
-        #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
-            try PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .coordinate(Coordinate(latitude: 38.7, longitude: -9.1)))
+        await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
+            try await PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .coordinate(Coordinate(latitude: 38.7, longitude: -9.1)))
         }
         var repair = IngestOptions(folder: trip.path)
         repair.placeRadius = 150
@@ -310,8 +310,8 @@ struct HardeningTests {
             try db.execute(sql: "BEGIN EXCLUSIVE")
             try db.execute(sql: "UPDATE tripSetting SET value = value WHERE key = 'catalogGeneration'")
         }
-        #expect(throws: GeoTripError.catalogHeldByOtherProgram(path: path)) {
-            try PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .clear)
+        await #expect(throws: GeoTripError.catalogHeldByOtherProgram(path: path)) {
+            try await PhotoTagger(folder: trip.path, catalogPath: path).tag(["IMG_0031.JPG"], with: .clear)
         }
         try await other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         try other.close()

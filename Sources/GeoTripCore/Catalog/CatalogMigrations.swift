@@ -104,6 +104,45 @@ enum CatalogMigrations {
             // The clock of each visit, so `places` shows the local times a traveller remembers.
             try db.alter(table: "visit") { t in t.add(column: "timeZone", .text) }
         }
+        migrator.registerMigration("v5-place-names") { db in
+            // Names live apart from the place rows that clustering rewrites, keyed by place id,
+            // with what they were made for (revision, centre) and where they came from, so a
+            // recluster never wipes a name and a name made for an older state is detectable.
+            try db.create(table: "placeName") { t in
+                t.column("placeId", .text).notNull()
+                t.column("source", .text).notNull().check { ["offline", "nominatim", "manual"].contains($0) }
+                // BCP 47 language of the name; "" for the gazetteer's, which has one name per place.
+                t.column("language", .text).notNull()
+                t.column("revision", .integer).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("name", .text)
+                t.column("admin1", .text)
+                t.column("country", .text)
+                t.column("countryCode", .text)
+                t.column("namedAt", .text).notNull()
+                t.primaryKey(["placeId", "source", "language"])
+            }
+            try db.execute(sql: """
+                INSERT INTO placeName (placeId, source, language, revision, latitude, longitude, name, admin1, country, countryCode, namedAt)
+                SELECT id, coalesce(nameSource, 'offline'), '', revision, latitude, longitude, name, admin1, country, countryCode, start
+                FROM place WHERE name IS NOT NULL OR country IS NOT NULL
+                """)
+            // The last revision of every visit and place id ever given, retired ones included,
+            // so an id that comes back continues from it.
+            try db.create(table: "clusterRevision") { t in
+                t.primaryKey("id", .text)
+                t.column("revision", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO clusterRevision (id, revision) SELECT id, revision FROM place UNION ALL SELECT id, revision FROM visit")
+            for column in ["name", "admin1", "country", "countryCode", "nameSource"] {
+                try db.execute(sql: "ALTER TABLE place DROP COLUMN \(column)")
+            }
+            // The trip's days, including those with only unplaced photos, for the overview.
+            try db.create(table: "tripDay") { t in
+                t.primaryKey("localDate", .text)
+            }
+        }
         return migrator
     }
 }

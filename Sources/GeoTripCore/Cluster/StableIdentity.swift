@@ -29,10 +29,13 @@ public struct KnownCluster: Sendable, Equatable {
 ///   photos to one day never renumbers another day's visits.
 /// `revision` starts at 1 and grows whenever the members or the centre change: the geocoding
 /// stage uses it to throw away answers about a cluster that changed while they were in flight.
+/// Revisions never go back: an id that was retired and is given again (its earliest photo is
+/// back) continues from the last revision it had (`lastRevisions`), so an id and a revision
+/// never name two different states.
 public enum StableIdentity {
     /// Ids and revisions for `clusters` (each given by its members in time order and its centre).
-    public static func assign(prefix: String, clusters: [(members: [Int64], centre: Coordinate)], known: [KnownCluster])
-        -> [(id: String, revision: Int)] {
+    public static func assign(prefix: String, clusters: [(members: [Int64], centre: Coordinate)], known: [KnownCluster],
+                              lastRevisions: [String: Int] = [:]) -> [(id: String, revision: Int)] {
         var ownerOfMember: [Int64: Int] = [:]
         for (index, old) in known.enumerated() {
             for member in old.members { ownerOfMember[member] = index }
@@ -83,7 +86,7 @@ public enum StableIdentity {
                 suffix += 1
             }
             taken.insert(id)
-            return (id, 1)
+            return (id, (lastRevisions[id] ?? 0) + 1)
         }
     }
 }

@@ -165,8 +165,8 @@ public struct IngestPipeline: Sendable {
         summary.withoutGPS = counts.withoutGPS
         summary.skipped = counts.skipped
         summary.errors = counts.unreadable
-        // [4/6] Resolve times and places. The gazetteer is loaded once, and only if needed.
-        progress.report(IngestProgress(stage: .resolve, done: 0, total: nil))
+        // [4-7] Resolve, sidecars, cluster, name: the tail `tag` runs too. The gazetteer is
+        // loaded once, and only if needed.
         var loadedGazetteer: Gazetteer?
         func gazetteer() throws(GeoTripError) -> Gazetteer {
             if let loadedGazetteer { return loadedGazetteer }
@@ -174,34 +174,14 @@ public struct IngestPipeline: Sendable {
             loadedGazetteer = loaded
             return loaded
         }
-        let settings = try resolutionSettings(catalog)
-        var resolutionStage = TripResolution(catalog: catalog)
-        if let resolution = try resolutionStage.run(settings: settings, gazetteer: gazetteer) {
-            summary.resolution = resolution
-            diagnostics += resolution.problems.map { PhotoDiagnostic(path: options.folder, kind: .input, message: $0) } + resolution.photoProblems
-        }
-        // Each later stage is resumable (it records what it finished), so a stop between
-        // stages loses nothing.
         let present = counts.withGPS + counts.withoutGPS
-        if Task.isCancelled { throw GeoTripError.interrupted(savedPhotos: present) }
-
-        // [5/6] Sidecars, whenever the last sync is behind the catalog (a killed run included).
-        if settings.writeXMP {
-            let sync = SidecarSync(folder: options.folder, catalog: catalog)
-            if try sync.isPending() || !listing.leftoverTemporaryFiles.isEmpty {
-                let result = try sync.run(sidecarFiles: listing.sidecars, leftovers: listing.leftoverTemporaryFiles) { done, total in
-                    progress.report(IngestProgress(stage: .sidecars, done: done, total: total))
-                }
-                summary.sidecarsWritten = result.written
-                diagnostics += result.problems
-                guard result.finished else { throw GeoTripError.interrupted(savedPhotos: present) }
-            }
-        }
-
-        // [6/6] Find visits and places
-        progress.report(IngestProgress(stage: .cluster, done: 0, total: nil))
-        summary.trip = try TripClustering(catalog: catalog).run(options: clustering, rows: resolutionStage.resolvedRows,
-                                                                gazetteer: gazetteer)
+        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer)
+            .run(settings: try resolutionSettings(catalog), clustering: clustering, listing: listing, progress: progress,
+                 interrupted: { .interrupted(savedPhotos: present) })
+        summary.resolution = derived.resolution
+        summary.sidecarsWritten = derived.sidecarsWritten
+        summary.trip = derived.trip
+        diagnostics += derived.diagnostics
 
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { ($0.kind.severity, $0.path) < ($1.kind.severity, $1.path) }.prefix(Self.diagnosticsShown))

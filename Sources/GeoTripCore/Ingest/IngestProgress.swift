@@ -6,6 +6,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
     case resolve
     case sidecars
     case cluster
+    case name
 
     /// What the progress line calls the stage.
     public var title: String {
@@ -16,6 +17,7 @@ public enum IngestStage: Int, Sendable, CaseIterable {
         case .resolve: return "Resolving times and places"
         case .sidecars: return "Writing XMP sidecars"
         case .cluster: return "Finding visits and places"
+        case .name: return "Naming places"
         }
     }
 }

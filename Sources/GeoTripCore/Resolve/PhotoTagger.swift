@@ -24,9 +24,16 @@ public struct PhotoTagger: Sendable {
         self.catalogPath = catalogPath
     }
 
-    /// Tags `files` (paths inside the folder, relative to it or to the current directory).
-    /// Returns a sentence saying what was done.
-    public func tag(_ files: [String], with target: TagTarget) throws(GeoTripError) -> String {
+    /// What a tag did: a sentence, and the problems the derivation found (sidecars that could
+    /// not be written), for the command line to show.
+    public struct Outcome: Sendable {
+        public var sentence: String
+        public var problems: [PhotoDiagnostic]
+    }
+
+    /// Tags `files` (paths inside the folder, relative to it or to the current directory), then
+    /// runs the same tail as `ingest` (resolve, sidecars, cluster, name) so the trip follows.
+    public func tag(_ files: [String], with target: TagTarget) async throws(GeoTripError) -> Outcome {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
@@ -52,17 +59,11 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
         }
-        let settings = try catalog.storedResolutionSettings()
-        var resolution = TripResolution(catalog: catalog)
-        _ = try resolution.run(settings: settings, gazetteer: places)
-        // Visits follow the new positions at once, with the trip's remembered thresholds.
-        let clustering = try catalog.clusteringOptions()
-        _ = try TripClustering(catalog: catalog).run(options: clustering, rows: resolution.resolvedRows, gazetteer: places)
-        if settings.writeXMP {
-            let sync = try SidecarSync(folder: folder, catalog: catalog).run()
-            for problem in sync.problems { StandardError.write("geotrip: \(problem.path): \(problem.message)\n") }
-        }
-        return sentence
+        // Visits follow the new positions at once, with the trip's remembered settings.
+        let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: places)
+            .run(settings: try catalog.storedResolutionSettings(), clustering: try catalog.clusteringOptions(), listing: nil,
+                 progress: SilentProgress(), interrupted: { .interrupted(savedPhotos: 0) })
+        return Outcome(sentence: sentence, problems: derived.diagnostics)
     }
 
     /// The one place `query` names exactly; several exact matches are shown, never guessed.

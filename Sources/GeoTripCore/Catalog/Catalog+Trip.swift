@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+
+extension Catalog {
+    /// Visits and places as the last clustering left them, and every id's last revision.
+    func knownLayout() throws(GeoTripError) -> KnownLayout {
+        do {
+            return try database.read { db in
+                var members: [String: Set<Int64>] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT visitId, photoId FROM visitPhoto") {
+                    members[row[0], default: []].insert(row[1])
+                }
+                var layout = KnownLayout()
+                var placeMembers: [String: Set<Int64>] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT id, placeId, revision, latitude, longitude, arrival FROM visit") {
+                    let id: String = row[0]
+                    let photos = members[id] ?? []
+                    layout.visits.append(KnownCluster(id: id, members: photos, revision: row[2], start: UTCTimestamp.date(row[5]) ?? .distantPast,
+                                                      centre: Coordinate(latitude: row[3], longitude: row[4])))
+                    placeMembers[row[1], default: []].formUnion(photos)
+                }
+                layout.places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude, start FROM place").map { row in
+                    KnownCluster(id: row[0], members: placeMembers[row[0]] ?? [], revision: row[1],
+                                 start: UTCTimestamp.date(row[4]) ?? .distantPast, centre: Coordinate(latitude: row[2], longitude: row[3]))
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM clusterRevision") { layout.lastRevisions[row[0]] = row[1] }
+                return layout
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Stores a layout in one transaction: places and visits upserted by id (their names, kept
+    /// apart, are untouched), those no longer in the layout retired (their last revision stays
+    /// in `clusterRevision`), memberships moved, and what the layout was computed from.
+    func saveLayout(_ layout: TripLayout, key: String) throws(GeoTripError) {
+        do {
+            try database.write { db in
+                let upsertPlace = try db.cachedStatement(sql: """
+                    INSERT INTO place (id, revision, latitude, longitude, start) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, latitude = excluded.latitude,
+                        longitude = excluded.longitude, start = excluded.start
+                    WHERE (revision, latitude, longitude, start) IS NOT (excluded.revision, excluded.latitude, excluded.longitude, excluded.start)
+                    """)
+                let remember = try db.cachedStatement(sql: """
+                    INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
+                    ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
+                    """)
+                for place in layout.places {
+                    try upsertPlace.execute(arguments: [place.id, place.revision, Self.rounded(place.centre.latitude),
+                                                        Self.rounded(place.centre.longitude), place.start.geotripISO8601])
+                    try remember.execute(arguments: [place.id, place.revision])
+                }
+                let upsertVisit = try db.cachedStatement(sql: """
+                    INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET placeId = excluded.placeId, revision = excluded.revision,
+                        latitude = excluded.latitude, longitude = excluded.longitude, radiusMeters = excluded.radiusMeters,
+                        arrival = excluded.arrival, departure = excluded.departure, localDate = excluded.localDate,
+                        timeZone = excluded.timeZone
+                    """)
+                for visit in layout.visits {
+                    let c = visit.cluster
+                    try upsertVisit.execute(arguments: [visit.id, visit.placeID, visit.revision, Self.rounded(c.centre.latitude),
+                                                        Self.rounded(c.centre.longitude), (c.radiusMeters * 10).rounded() / 10,
+                                                        c.arrival.geotripISO8601, c.departure.geotripISO8601, visit.localDate, visit.timeZone])
+                    try remember.execute(arguments: [visit.id, visit.revision])
+                }
+                // Retire what the layout no longer has (visits first: they point at places).
+                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptCluster (id TEXT PRIMARY KEY)")
+                try db.execute(sql: "DELETE FROM keptCluster")
+                let keep = try db.cachedStatement(sql: "INSERT INTO keptCluster (id) VALUES (?)")
+                for id in layout.visits.map(\.id) + layout.places.map(\.id) { try keep.execute(arguments: [id]) }
+                try db.execute(sql: "DELETE FROM visit WHERE id NOT IN (SELECT id FROM keptCluster)")
+                try db.execute(sql: "DELETE FROM place WHERE id NOT IN (SELECT id FROM keptCluster)")
+                // Memberships: each photo in at most one visit.
+                let member = try db.cachedStatement(sql: """
+                    INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
+                    ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId WHERE visitId IS NOT excluded.visitId
+                    """)
+                try db.execute(sql: "DELETE FROM keptCluster")
+                for visit in layout.visits {
+                    for photo in visit.cluster.photoIDs {
+                        try member.execute(arguments: [photo, visit.id])
+                        try keep.execute(arguments: [String(photo)])
+                    }
+                }
+                try db.execute(sql: "DELETE FROM visitPhoto WHERE CAST(photoId AS TEXT) NOT IN (SELECT id FROM keptCluster)")
+                try db.execute(sql: "DROP TABLE keptCluster")
+                try db.execute(sql: "DELETE FROM tripDay")
+                let day = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate) VALUES (?)")
+                for date in layout.days { try day.execute(arguments: [date]) }
+                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [SettingKey.clusteredFor, key])
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Catalog coordinates are kept to 1e-7° (1 cm): no false precision.
+    static func rounded(_ degrees: Double) -> Double { (degrees * 1e7).rounded() / 1e7 }
+
+    /// The trip in figures, from the stored visits, the best name of each place and the days.
+    func tripOverview() throws(GeoTripError) -> TripOverview {
+        let visits = try visits()
+        do {
+            return try database.read { db in
+                var overview = TripOverview()
+                overview.days = try String.fetchAll(db, sql: "SELECT localDate FROM tripDay ORDER BY localDate")
+                overview.visits = visits.count
+                overview.places = try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0
+                overview.countries = Array(Set(visits.compactMap(\.countryCode))).sorted()
+                let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                overview.distanceKilometres = zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
+                return overview
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Stores the overview of the last derivation, for an unchanged rerun to report.
+    func saveOverview(_ overview: TripOverview) throws(GeoTripError) {
+        do {
+            try setSetting(SettingKey.tripOverview, to: String(decoding: try JSONEncoder.sorted.encode(overview), as: UTF8.self))
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw .catalogRejected(path: path, reason: "the trip overview could not be stored: \(error)")
+        }
+    }
+
+    /// The overview the last derivation stored; nil when there is none or it is in an older
+    /// shape (it is derived data: the caller computes it again).
+    func storedOverview() throws(GeoTripError) -> TripOverview? {
+        guard let stored = try setting(SettingKey.tripOverview) else { return nil }
+        do {
+            return try JSONDecoder().decode(TripOverview.self, from: Data(stored.utf8))
+        } catch {
+            return nil
+        }
+    }
+
+    /// Photos that belong to no visit (no position, or no time), by local day under `rule` (the
+    /// same day a visit at that moment would be on): they stay in the day's timeline.
+    public func photosOutsideVisits(rule: LocalDayRule) throws(GeoTripError) -> [(path: String, localDate: String?)] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT p.path, p.utcTime, p.timeZone, p.localTime FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    """).map { row in
+                    (row[0], rule.day(utc: UTCTimestamp.date(row[1]), zone: row[2], cameraTime: row[3]))
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// The visits in time order, with their photos' paths and their place's names.
+    public func visits() throws(GeoTripError) -> [TripVisit] {
+        do {
+            return try database.read { db in
+                var paths: [String: [String]] = [:]
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT vp.visitId, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId ORDER BY p.utcTime, p.path
+                    """) {
+                    paths[row[0], default: []].append(row[1])
+                }
+                return try Row.fetchAll(db, sql: """
+                    SELECT v.id, v.placeId, v.revision, v.latitude, v.longitude, v.radiusMeters, v.arrival, v.departure, v.localDate,
+                           n.name, n.admin1, n.country, n.countryCode, n.source, v.timeZone
+                    FROM visit v LEFT JOIN placeName n ON n.rowid = (
+                        SELECT rowid FROM placeName WHERE placeId = v.placeId
+                        ORDER BY CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language LIMIT 1)
+                    ORDER BY v.arrival, v.id
+                    """).map { row in
+                    let id: String = row[0]
+                    let photos = paths[id] ?? []
+                    let zone: String? = row[14]
+                    let arrival: String = row[6], departure: String = row[7]
+                    func local(_ utc: String) -> String? { zone.flatMap { z in UTCTimestamp.date(utc).flatMap { LocalClock.iso8601($0, zone: z) } } }
+                    return TripVisit(id: id, placeId: row[1], revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
+                                     arrival: arrival, departure: departure, localDate: row[8], timeZone: zone,
+                                     localArrival: local(arrival), localDeparture: local(departure), photoCount: photos.count, photos: photos,
+                                     name: row[9], admin1: row[10], country: row[11], countryCode: row[12], nameSource: row[13])
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A visit as `geotrip places` reports it.
+public struct TripVisit: Sendable, Equatable, Encodable {
+    public var id: String
+    public var placeId: String
+    public var revision: Int
+    public var latitude: Double
+    public var longitude: Double
+    public var radiusMeters: Double
+    public var arrival: String
+    public var departure: String
+    public var localDate: String
+    /// The zone of the visit's clock (IANA name or `±HH:MM`), when known.
+    public var timeZone: String?
+    /// `YYYY-MM-DDTHH:MM:SS±HH:MM` in `timeZone`, when known.
+    public var localArrival: String?
+    public var localDeparture: String?
+    public var photoCount: Int
+    public var photos: [String]
+    public var name: String?
+    public var admin1: String?
+    public var country: String?
+    public var countryCode: String?
+    public var nameSource: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, localArrival, localDeparture
+        case photoCount, photos
+        case name, admin1, country, countryCode, nameSource
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(placeId, forKey: .placeId)
+        try c.encode(revision, forKey: .revision)
+        try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude)
+        try c.encode(radiusMeters, forKey: .radiusMeters)
+        try c.encode(arrival, forKey: .arrival)
+        try c.encode(departure, forKey: .departure)
+        try c.encode(localDate, forKey: .localDate)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(localArrival, forKey: .localArrival)
+        try c.encode(localDeparture, forKey: .localDeparture)
+        try c.encode(photoCount, forKey: .photoCount)
+        try c.encode(photos, forKey: .photos)
+        try c.encode(name, forKey: .name)
+        try c.encode(admin1, forKey: .admin1)
+        try c.encode(country, forKey: .country)
+        try c.encode(countryCode, forKey: .countryCode)
+        try c.encode(nameSource, forKey: .nameSource)
+    }
+}
+
+/// The trip in a few figures, for the end of `ingest`.
+public struct TripOverview: Sendable, Equatable, Codable {
+    public var days: [String] = []
+    public var visits = 0
+    public var places = 0
+    public var countries: [String] = []
+    public var distanceKilometres = 0.0
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// The clustering stage as a pure function of photos, known identities and options, and the
+/// naming seam beside it (issue 10).
+@Suite("Cluster stage and naming seam")
+struct ClusterStageTests {
+    static let start = Date(timeIntervalSince1970: 1_749_546_000)  // 2025-06-10T09:00:00Z
+    static let lisbon = Coordinate(latitude: 38.7110, longitude: -9.1370)
+
+    /// Three stops of five photos, ten minutes apart, two hours between stops, 2 km apart.
+    static func photos(skipping skipped: Set<Int64> = []) -> [ResolvedPhoto] {
+        var photos: [ResolvedPhoto] = []
+        for stop in 0..<3 {
+            for shot in 0..<5 {
+                let id = Int64(stop * 5 + shot + 1)
+                guard !skipped.contains(id) else { continue }
+                let centre = ClusteringTests.offset(lisbon, north: Double(stop) * 2000, east: Double(shot) * 5)
+                photos.append(ResolvedPhoto(id: id, utc: start.addingTimeInterval(Double(stop) * 10_800 + Double(shot) * 600),
+                                            zone: "Europe/Lisbon", cameraTime: nil, coordinate: centre, uncertaintyMeters: 10))
+            }
+        }
+        return photos
+    }
+
+    /// What the catalog would know after storing `layout` (and what it knew before).
+    static func known(after layout: TripLayout, before: KnownLayout = KnownLayout()) -> KnownLayout {
+        var known = KnownLayout(lastRevisions: before.lastRevisions)
+        var placeMembers: [String: Set<Int64>] = [:]
+        for visit in layout.visits {
+            known.visits.append(KnownCluster(id: visit.id, members: Set(visit.cluster.photoIDs), revision: visit.revision,
+                                             start: visit.cluster.arrival, centre: visit.cluster.centre))
+            placeMembers[visit.placeID, default: []].formUnion(visit.cluster.photoIDs)
+            known.lastRevisions[visit.id] = max(known.lastRevisions[visit.id] ?? 0, visit.revision)
+        }
+        for place in layout.places {
+            known.places.append(KnownCluster(id: place.id, members: placeMembers[place.id] ?? [], revision: place.revision,
+                                             start: place.start, centre: place.centre))
+            known.lastRevisions[place.id] = max(known.lastRevisions[place.id] ?? 0, place.revision)
+        }
+        return known
+    }
+
+    @Test("nothing changed: the same ids and revisions")
+    func unchanged() {
+        let first = ClusterStage.layout(Self.photos(), known: KnownLayout(), options: ClusteringOptions())
+        #expect(first.visits.map(\.id) == ["v1", "v6", "v11"])
+        #expect(first.visits.allSatisfy { $0.revision == 1 })
+        let second = ClusterStage.layout(Self.photos(), known: Self.known(after: first), options: ClusteringOptions())
+        #expect(second == first)
+    }
+
+    @Test("thresholds changed: a split visit keeps its id in the larger part, with the next revision")
+    func thresholdsChanged() {
+        let first = ClusterStage.layout(Self.photos(), known: KnownLayout(), options: ClusteringOptions())
+        // Shots are 10 minutes apart, so a 5-minute gap makes every photo a visit of its own.
+        let split = ClusterStage.layout(Self.photos(), known: Self.known(after: first), options: ClusteringOptions(visitGap: 300))
+        #expect(split.visits.count == 15)
+        let heirs = split.visits.filter { ["v1", "v6", "v11"].contains($0.id) }
+        #expect(heirs.count == 3)
+        #expect(heirs.allSatisfy { $0.revision == 2 })
+        #expect(split.visits.filter { !["v1", "v6", "v11"].contains($0.id) }.allSatisfy { $0.revision == 1 })
+    }
+
+    @Test("an id that disappears and comes back continues from its last revision")
+    func returningID() throws {
+        let first = ClusterStage.layout(Self.photos(), known: KnownLayout(), options: ClusteringOptions())
+        let firstKnown = Self.known(after: first)
+        // The first stop's photos leave the folder: v1 is retired.
+        let without = ClusterStage.layout(Self.photos(skipping: [1, 2, 3, 4, 5]), known: firstKnown, options: ClusteringOptions())
+        #expect(!without.visits.contains { $0.id == "v1" })
+        let withoutKnown = Self.known(after: without, before: firstKnown)
+        #expect(withoutKnown.lastRevisions["v1"] == 1)
+        // They come back: v1 again, but never revision 1 again, which named the old state.
+        let back = ClusterStage.layout(Self.photos(), known: withoutKnown, options: ClusteringOptions())
+        let v1 = try #require(back.visits.first { $0.id == "v1" })
+        #expect(v1.revision == 2)
+        let place = back.places.first { $0.id == v1.placeID }
+        #expect((place?.revision ?? 0) >= 2)
+    }
+
+    @Test("a name survives a recluster; one made for an older revision is detected; a move over 50 m asks again")
+    func namingSeam() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        // Read-only, so the run lock is free for the next ingest.
+        let named = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).placeNames(source: .offline)
+        #expect(named.count == 11)
+        #expect(named.values.allSatisfy { $0.name.countryCode != nil })
+
+        // Recluster with another gap: the places stay, and so do their names, not asked again.
+        var options = IngestOptions(folder: trip.path)
+        options.visitGap = 90 * 60
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let again = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path))
+        let renamed = try again.placeNames(source: .offline)
+        for (id, name) in named where try again.currentPlaces().contains(where: { $0.placeID == id }) {
+            #expect(renamed[id] == name, "\(id) was named again")
+        }
+
+        // A place moved 20 m with a new revision keeps its name, which is now detectably older.
+        var layout = TripLayout()
+        let known = try again.knownLayout()
+        let place = try #require(known.places.first)
+        let moved20 = ClusteringTests.offset(place.centre, north: 20, east: 0)
+        layout.places = [TripLayout.Place(id: place.id, revision: place.revision + 1, centre: moved20, start: place.start)]
+        try again.saveLayout(layout, key: "test")
+        #expect(try again.placesNamedForOlderRevisions() == [place.id])
+        #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).isEmpty)
+        // Moved 80 m: asked again.
+        layout.places[0].centre = ClusteringTests.offset(place.centre, north: 80, east: 0)
+        layout.places[0].revision += 1
+        try again.saveLayout(layout, key: "test")
+        #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).map(\.placeID) == [place.id])
+        // Retired places keep their names for when they come back.
+        #expect(try again.placeNames(source: .offline).count == renamed.count)
+    }
+}
