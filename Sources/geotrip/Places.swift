@@ -23,34 +23,29 @@ struct Places: AsyncParsableCommand {
 
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
-        let visits: [TripVisit]
-        let outside: [(path: String, localDate: String?)]
         let catalog = try location.existingCatalog()
+        let trip: Trip
         do {
-            visits = try catalog.visits()
-            outside = try catalog.photosOutsideVisits(rule: try catalog.storedClusteringOptions().dayRule)
+            trip = try catalog.trip()
         } catch {
             throw Diagnostics.fail(error)
         }
         if json {
-            try Diagnostics.printJSON(visits)
+            try Diagnostics.printJSON(trip.visits)
             return
         }
         // Each day's visits, then the day's photos that have no position (they stay in the
         // day's timeline); photos without any date come last.
-        let days = Set(visits.map(\.localDate)).union(outside.compactMap(\.localDate)).sorted()
-        for day in days {
-            print(day)
-            for visit in visits where visit.localDate == day {
+        for day in trip.days {
+            print(day.date)
+            for visit in day.visits {
                 let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
                 print("  \(Self.timeSpan(visit))  \(name.isEmpty ? "?" : name)"
                       + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
             }
-            let unplaced = outside.filter { $0.localDate == day }.map(\.path.terminalSafe)
-            if !unplaced.isEmpty { print("  without a position: \(unplaced.joined(separator: ", "))") }
+            if !day.unplacedPhotos.isEmpty { print("  without a position: \(day.unplacedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
         }
-        let undated = outside.filter { $0.localDate == nil }.map(\.path.terminalSafe)
-        if !undated.isEmpty { print("No date or position: \(undated.joined(separator: ", "))") }
+        if !trip.undatedPhotos.isEmpty { print("No date or position: \(trip.undatedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
     }
 
     /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it

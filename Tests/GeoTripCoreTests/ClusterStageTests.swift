@@ -121,3 +121,35 @@ struct ClusterStageTests {
         #expect(try again.placeNames(source: .offline).count == renamed.count)
     }
 }
+
+/// The one `Trip` value every view renders from.
+@Suite("Trip model")
+struct TripModelTests {
+    static func visit(_ id: String, place: String, day: String, at lat: Double, _ lon: Double, country: String) -> TripVisit {
+        TripVisit(id: id, placeId: place, revision: 1, latitude: lat, longitude: lon, radiusMeters: 10, arrival: day + "T10:00:00Z",
+                  departure: day + "T11:00:00Z", localDate: day, timeZone: nil, localArrival: nil, localDeparture: nil, photoCount: 1,
+                  photos: ["\(id).jpg"], name: "N\(place)", admin1: nil, country: nil, countryCode: country, nameSource: "offline")
+    }
+
+    @Test("days hold their visits and unplaced photos, days with only unplaced photos included; places, countries, distance")
+    func build() {
+        let visits = [Self.visit("v1", place: "p1", day: "2025-06-10", at: 38.7, -9.1, country: "PT"),
+                      Self.visit("v2", place: "p2", day: "2025-06-10", at: 38.8, -9.1, country: "PT"),
+                      Self.visit("v3", place: "p1", day: "2025-06-12", at: 38.7, -9.1, country: "PT"),
+                      Self.visit("v4", place: "p4", day: "2025-06-13", at: 40.4, -3.7, country: "ES")]
+        let trip = Trip(visits: visits, outside: [("a.jpg", "2025-06-11"), ("b.jpg", nil), ("c.jpg", "2025-06-10")],
+                        days: ["2025-06-10", "2025-06-11", "2025-06-12", "2025-06-13"])
+        #expect(trip.days.map(\.date) == ["2025-06-10", "2025-06-11", "2025-06-12", "2025-06-13"])
+        #expect(trip.days[0].visits.map(\.id) == ["v1", "v2"])
+        #expect(trip.days[0].unplacedPhotos == ["c.jpg"])
+        #expect(trip.days[1].visits.isEmpty && trip.days[1].unplacedPhotos == ["a.jpg"])
+        #expect(trip.undatedPhotos == ["b.jpg"])
+        #expect(trip.places.map(\.id) == ["p1", "p2", "p4"])
+        #expect(trip.places[0].visitIDs == ["v1", "v3"])
+        #expect(trip.countries == ["ES", "PT"])
+        // Haversine on the mean Earth radius (6371.0088 km), worked out apart: 0.1° of latitude
+        // there and back, then to Madrid, 522.2206 km in all.
+        #expect(abs(trip.distanceKilometres - 522.2206) < 0.01)
+        #expect(trip.overview.places == 3 && trip.overview.visits == 4)
+    }
+}

@@ -102,23 +102,18 @@ extension Catalog {
     /// Catalog coordinates are kept to 1e-7° (1 cm): no false precision.
     static func rounded(_ degrees: Double) -> Double { (degrees * 1e7).rounded() / 1e7 }
 
-    /// The trip in figures, from the stored visits, the best name of each place and the days.
-    func tripOverview() throws(GeoTripError) -> TripOverview {
+    /// The whole trip, from the stored visits with their best names, the photos outside visits
+    /// (by the trip's day rule) and the days clustering recorded.
+    public func trip() throws(GeoTripError) -> Trip {
         let visits = try visits()
+        let outside = try photosOutsideVisits(rule: try storedClusteringOptions().dayRule)
+        let days: [String]
         do {
-            return try database.read { db in
-                var overview = TripOverview()
-                overview.days = try String.fetchAll(db, sql: "SELECT localDate FROM tripDay ORDER BY localDate")
-                overview.visits = visits.count
-                overview.places = try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0
-                overview.countries = Array(Set(visits.compactMap(\.countryCode))).sorted()
-                let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-                overview.distanceKilometres = zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
-                return overview
-            }
+            days = try database.read { try String.fetchAll($0, sql: "SELECT localDate FROM tripDay ORDER BY localDate") }
         } catch {
             throw Self.classify(error, path: path)
         }
+        return Trip(visits: visits, outside: outside, days: days)
     }
 
     /// Stores the overview of the last derivation, for an unchanged rerun to report.

@@ -82,7 +82,7 @@ struct TripDerivation {
         if !changed, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
-            let overview = try catalog.tripOverview()
+            let overview = try catalog.trip().overview
             try catalog.saveOverview(overview)
             result.trip = overview
         }

@@ -54,7 +54,7 @@ public struct TripVisit: Sendable, Equatable, Encodable {
     }
 }
 
-/// The trip in a few figures, for the end of `ingest`.
+/// The trip in a few figures, for the end of `ingest` (`Trip.overview`).
 public struct TripOverview: Sendable, Equatable, Codable {
     public var days: [String] = []
     public var visits = 0

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The whole trip as the person reads it: days with their visits in order, places, photos that
+/// could not be placed, countries and distance. Built once in the core from the catalog; what
+/// `places`, the ingest summary's trip line and the coming journal and map render from.
+public struct Trip: Sendable, Equatable {
+    /// One traveller's day (`LocalDayRule`).
+    public struct Day: Sendable, Equatable {
+        /// `YYYY-MM-DD`.
+        public var date: String
+        /// In time order.
+        public var visits: [TripVisit]
+        /// Photos of the day with no position (they stay in the day's timeline), by path.
+        public var unplacedPhotos: [String]
+    }
+
+    /// A place with its visits.
+    public struct Place: Sendable, Equatable {
+        public var id: String
+        public var name: String?
+        public var admin1: String?
+        public var country: String?
+        public var countryCode: String?
+        public var nameSource: String?
+        public var visitIDs: [String]
+    }
+
+    /// Every day with a dated photo, in order.
+    public var days: [Day] = []
+    /// In order of their first visit.
+    public var places: [Place] = []
+    /// Photos with neither a date nor a position.
+    public var undatedPhotos: [String] = []
+
+    /// Every visit, in time order.
+    public var visits: [TripVisit] { days.flatMap(\.visits) }
+
+    /// Country codes of the places visited, sorted.
+    public var countries: [String] { Array(Set(places.compactMap(\.countryCode))).sorted() }
+
+    /// Kilometres along the route from visit to visit (great circles between their centres).
+    public var distanceKilometres: Double {
+        let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        return zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
+    }
+
+    /// Builds the trip from visits in time order, the photos outside visits with their days, and
+    /// the days the clustering stage recorded (days with only unplaced photos included).
+    public init(visits: [TripVisit], outside: [(path: String, localDate: String?)], days recorded: [String]) {
+        let dates = Set(recorded).union(visits.map(\.localDate)).union(outside.compactMap(\.localDate)).sorted()
+        var visitsByDay: [String: [TripVisit]] = [:]
+        for visit in visits { visitsByDay[visit.localDate, default: []].append(visit) }
+        var outsideByDay: [String: [String]] = [:]
+        for photo in outside {
+            if let day = photo.localDate { outsideByDay[day, default: []].append(photo.path) } else { undatedPhotos.append(photo.path) }
+        }
+        days = dates.map { Day(date: $0, visits: visitsByDay[$0] ?? [], unplacedPhotos: outsideByDay[$0] ?? []) }
+        var order: [String] = []
+        var byID: [String: Place] = [:]
+        for visit in visits {
+            if byID[visit.placeId] == nil {
+                order.append(visit.placeId)
+                byID[visit.placeId] = Place(id: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
+                                            countryCode: visit.countryCode, nameSource: visit.nameSource, visitIDs: [])
+            }
+            byID[visit.placeId]!.visitIDs.append(visit.id)
+        }
+        places = order.map { byID[$0]! }
+    }
+
+    /// The trip in a few figures, for the end of `ingest`.
+    public var overview: TripOverview {
+        TripOverview(days: days.map(\.date), visits: visits.count, places: places.count, countries: countries,
+                     distanceKilometres: distanceKilometres)
+    }
+}
