@@ -225,9 +225,9 @@ struct GazetteerTests {
     // MARK: Helpers
 
     static func chord(_ gazetteer: Gazetteer, _ index: Int, _ latitude: Double, _ longitude: Double) -> Double {
-        let p = PlaceTree.unitVector(latitude: Double(gazetteer.columns.latitudeE5[index]) / 1e5,
+        let p = GreatCircle.unitVector(latitude: Double(gazetteer.columns.latitudeE5[index]) / 1e5,
                                      longitude: Double(gazetteer.columns.longitudeE5[index]) / 1e5)
-        let q = PlaceTree.unitVector(latitude: latitude, longitude: longitude)
+        let q = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
         let d = p - q
         return (d * d).sum()
     }
@@ -236,13 +236,13 @@ struct GazetteerTests {
     static let vectors: [SIMD3<Double>] = {
         guard let gazetteer else { return [] }
         return (0..<gazetteer.count).map {
-            PlaceTree.unitVector(latitude: Double(gazetteer.columns.latitudeE5[$0]) / 1e5,
+            GreatCircle.unitVector(latitude: Double(gazetteer.columns.latitudeE5[$0]) / 1e5,
                                  longitude: Double(gazetteer.columns.longitudeE5[$0]) / 1e5)
         }
     }()
 
     static func bruteForceNearest(_ gazetteer: Gazetteer, latitude: Double, longitude: Double) -> Int {
-        let q = PlaceTree.unitVector(latitude: latitude, longitude: longitude)
+        let q = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
         var best = (index: 0, distance: Double.infinity)
         vectors.withUnsafeBufferPointer { vectors in
             for index in 0..<vectors.count {

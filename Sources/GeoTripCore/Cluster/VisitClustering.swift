@@ -143,7 +143,7 @@ public enum VisitClustering {
     /// Centres are found through cubes of the unit sphere `placeRadius` wide (the 27 around a
     /// point), which have no seams at the antimeridian or the poles.
     public static func places(_ visits: [VisitCluster], options: ClusteringOptions = ClusteringOptions()) -> [Int] {
-        let side = PlaceTree.chord(metres: options.placeRadius)
+        let side = GreatCircle.chord(metres: options.placeRadius)
         func cube(_ v: SIMD3<Double>) -> SIMD3<Int> {
             SIMD3(Int((v.x / side).rounded(.down)), Int((v.y / side).rounded(.down)), Int((v.z / side).rounded(.down)))
         }
@@ -158,7 +158,7 @@ public enum VisitClustering {
             for dx in -1...1 { for dy in -1...1 { for dz in -1...1 {
                 for place in grid[home &+ SIMD3(dx, dy, dz)] ?? [] {
                     let d = centres[place] - v
-                    let distance = PlaceTree.metres(chord: (d * d).sum().squareRoot())
+                    let distance = GreatCircle.metres(chord: (d * d).sum().squareRoot())
                     if distance <= options.placeRadius && (best == nil || distance < best!.distance) { best = (place, distance) }
                 }
             } } }

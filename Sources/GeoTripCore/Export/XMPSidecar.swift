@@ -245,32 +245,11 @@ public enum XMPSidecar {
         return fraction.isEmpty ? "\(scaled / scale)" : "\(scaled / scale).\(fraction)"
     }
 
-    /// `2025-06-10T07:12:05Z`, with milliseconds when there are any; nil outside years 1...9999.
-    static func iso8601UTC(_ date: Date) -> String? {
-        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        guard totalMilliseconds.magnitude < 9e15 else { return nil }
-        let milliseconds = Int64(totalMilliseconds)
-        // Floor division, so instants before 1970 fall in the right second.
-        var seconds = milliseconds / 1000, remainder = milliseconds % 1000
-        if remainder < 0 { seconds -= 1; remainder += 1000 }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents(
-            [.era, .year, .month, .day, .hour, .minute, .second],
-            from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        guard parts.era == 1, let year = parts.year, (1...9999).contains(year), let month = parts.month,
-              let day = parts.day, let hour = parts.hour, let minute = parts.minute, let second = parts.second
-        else { return nil }
-        let date = "\(padded(Int64(year), to: 4))-\(padded(Int64(month), to: 2))-\(padded(Int64(day), to: 2))"
-        let time = "\(padded(Int64(hour), to: 2)):\(padded(Int64(minute), to: 2)):\(padded(Int64(second), to: 2))"
-        let fraction = remainder == 0 ? "" : ".\(padded(remainder, to: 3))"
-        return "\(date)T\(time)\(fraction)Z"
-    }
+    /// `2025-06-10T07:12:05Z`, with milliseconds when there are any; nil outside years 1...9999
+    /// (the one UTC formatting of the whole package, `Date.geotripISO8601`).
+    static func iso8601UTC(_ date: Date) -> String? { date.geotripISO8601 }
 
-    static func padded(_ value: Int64, to width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    static func padded(_ value: Int64, to width: Int) -> String { ASCIIDigits.padded(Int(value), width) }
 
     /// `text` escaped for a double-quoted XML attribute; nil if it holds a character XML 1.0
     /// cannot carry at all (section 2.2: C0 controls other than tab, LF and CR; U+FFFE, U+FFFF).

@@ -35,3 +35,17 @@ extension Gazetteer {
         return Bundle.main.executableURL?.resolvingSymlinksInPath()
     }
 }
+
+/// The gazetteer of one run: loaded when a stage first needs it (an unchanged rerun never
+/// does), then handed to every stage that does. Used from the run's own task only.
+final class RunGazetteer: @unchecked Sendable {
+    private var loaded: Gazetteer?
+
+    /// The gazetteer, loading it on first use.
+    func get() throws(GeoTripError) -> Gazetteer {
+        if let loaded { return loaded }
+        let gazetteer = try Gazetteer.load()
+        loaded = gazetteer
+        return gazetteer
+    }
+}

@@ -85,20 +85,20 @@ public struct Gazetteer: Sendable {
 
     /// The nearest populated place and its distance in metres.
     public func nearest(to coordinate: Coordinate) -> (place: GazetteerPlace, distanceMeters: Double) {
-        let found = tree.nearest(to: PlaceTree.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))
-        return (place(found.index), PlaceTree.metres(chord: found.chordSquared.squareRoot()))
+        let found = tree.nearest(to: GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))
+        return (place(found.index), GreatCircle.metres(chord: found.chordSquared.squareRoot()))
     }
 
     /// Index of the nearest place, for throughput measurements.
     public func nearestIndex(latitude: Double, longitude: Double) -> Int {
-        tree.nearest(to: PlaceTree.unitVector(latitude: latitude, longitude: longitude)).index
+        tree.nearest(to: GreatCircle.unitVector(latitude: latitude, longitude: longitude)).index
     }
 
     /// The name a person would give `coordinate`, with its region, country and time zone.
     public func describe(_ coordinate: Coordinate, rule: NamingRule = .preferTowns) -> PlaceAnswer {
-        let query = PlaceTree.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        let query = GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let nearest = tree.nearest(to: query)
-        let nearestMetres = PlaceTree.metres(chord: nearest.chordSquared.squareRoot())
+        let nearestMetres = GreatCircle.metres(chord: nearest.chordSquared.squareRoot())
         let nearestPlace = place(nearest.index)
         if nearestMetres > Self.regionReach {
             return PlaceAnswer(kind: .openSea, place: nil, nearest: nearestPlace, distanceMeters: nearestMetres,
@@ -114,9 +114,9 @@ public struct Gazetteer: Sendable {
             // a bigger city across a border (Rome from St Peter's, New York from Hoboken,
             // Strasbourg from Kehl) is not where the photo was taken.
             let country = columns.country[nearest.index], admin1 = columns.admin1[nearest.index]
-            let candidates = tree.within(query, chord: PlaceTree.chord(metres: Self.choiceReach), limit: Int.max)
+            let candidates = tree.within(query, chord: GreatCircle.chord(metres: Self.choiceReach), limit: Int.max)
                 .filter { columns.country[$0.index] == country && columns.admin1[$0.index] == admin1 }
-                .map { (index: $0.index, metres: PlaceTree.metres(chord: $0.chordSquared.squareRoot()),
+                .map { (index: $0.index, metres: GreatCircle.metres(chord: $0.chordSquared.squareRoot()),
                         population: Int(columns.population[$0.index])) }
             if let best = Self.choose(among: candidates.map { ($0.metres, $0.population) }) {
                 chosen = (candidates[best].index, candidates[best].metres)
@@ -154,8 +154,8 @@ public struct Gazetteer: Sendable {
     public func timeZone(for coordinate: Coordinate) -> String? {
         // The nearest place's zone column only: no names are decoded (resolution asks this
         // for every photo).
-        let found = tree.nearest(to: PlaceTree.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))
-        if PlaceTree.metres(chord: found.chordSquared.squareRoot()) > Self.regionReach {
+        let found = tree.nearest(to: GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))
+        if GreatCircle.metres(chord: found.chordSquared.squareRoot()) > Self.regionReach {
             return Self.nauticalZone(longitude: coordinate.longitude)
         }
         let zone = columns.zone[found.index]

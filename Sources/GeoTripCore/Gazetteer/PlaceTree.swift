@@ -13,8 +13,6 @@ struct PlaceTree: Sendable {
     private let axes: [UInt8]
     let count: Int
 
-    /// Mean Earth radius (IUGG), metres.
-    static let earthRadius = 6_371_008.8
     /// Slack for the pruning test: the resource script computed the same unit vectors with
     /// another libm, which may differ in the last bit.
     private static let slack = 1e-12
@@ -24,25 +22,13 @@ struct PlaceTree: Sendable {
         self.axes = axes
         var vectors = [Double](repeating: 0, count: count * 3)
         for index in 0..<count {
-            let v = Self.unitVector(latitude: Double(latitudeE5[index]) / 1e5, longitude: Double(longitudeE5[index]) / 1e5)
+            let v = GreatCircle.unitVector(latitude: Double(latitudeE5[index]) / 1e5, longitude: Double(longitudeE5[index]) / 1e5)
             vectors[index * 3] = v.x
             vectors[index * 3 + 1] = v.y
             vectors[index * 3 + 2] = v.z
         }
         self.vectors = vectors
     }
-
-    /// The point on the unit sphere for a latitude and longitude in degrees.
-    static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
-        let lat = latitude * .pi / 180, lon = longitude * .pi / 180
-        return SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
-    }
-
-    /// Great-circle metres for a chord length on the unit sphere.
-    static func metres(chord: Double) -> Double { 2 * earthRadius * asin(min(1, chord / 2)) }
-
-    /// Chord length on the unit sphere for great-circle metres.
-    static func chord(metres: Double) -> Double { 2 * sin(min(.pi / 2, metres / (2 * earthRadius))) }
 
     /// Below this many places a subtree is scanned as a plain run: cheaper than descending.
     private static let bucket = 40

@@ -167,15 +167,9 @@ public struct IngestPipeline: Sendable {
         summary.errors = counts.unreadable
         // [4-7] Resolve, sidecars, cluster, name: the tail `tag` runs too. The gazetteer is
         // loaded once, and only if needed.
-        var loadedGazetteer: Gazetteer?
-        func gazetteer() throws(GeoTripError) -> Gazetteer {
-            if let loadedGazetteer { return loadedGazetteer }
-            let loaded = try Gazetteer.load()
-            loadedGazetteer = loaded
-            return loaded
-        }
+        let gazetteer = RunGazetteer()
         let present = counts.withGPS + counts.withoutGPS
-        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer)
+        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
             .run(settings: try resolutionSettings(catalog), clustering: clustering, listing: listing, progress: progress,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution

@@ -97,33 +97,3 @@ public struct LocationResolver: Sendable {
         return resolved
     }
 }
-
-/// Distances and interpolation on the sphere (mean Earth radius).
-enum GreatCircle {
-    static func unitVector(_ c: Coordinate) -> SIMD3<Double> {
-        PlaceTree.unitVector(latitude: c.latitude, longitude: c.longitude)
-    }
-
-    /// Metres between two coordinates.
-    static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let d = unitVector(a) - unitVector(b)
-        return PlaceTree.metres(chord: (d * d).sum().squareRoot())
-    }
-
-    /// The point `fraction` of the way from `a` to `b` along the great circle (slerp), which
-    /// is right across the antimeridian where averaging longitudes is not.
-    static func interpolate(_ a: Coordinate, _ b: Coordinate, fraction: Double) -> Coordinate {
-        let p = unitVector(a), q = unitVector(b)
-        let cosine = max(-1, min(1, (p * q).sum()))
-        let angle = acos(cosine)
-        let v: SIMD3<Double>
-        if angle < 1e-12 {
-            v = p
-        } else {
-            v = (sin((1 - fraction) * angle) * p + sin(fraction * angle) * q) / sin(angle)
-        }
-        let latitude = atan2(v.z, (v.x * v.x + v.y * v.y).squareRoot()) * 180 / .pi
-        let longitude = atan2(v.y, v.x) * 180 / .pi
-        return Coordinate(latitude: latitude, longitude: longitude)
-    }
-}

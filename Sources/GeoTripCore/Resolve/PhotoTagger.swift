@@ -37,13 +37,7 @@ public struct PhotoTagger: Sendable {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
-        var gazetteer: Gazetteer?
-        func places() throws(GeoTripError) -> Gazetteer {
-            if let gazetteer { return gazetteer }
-            let loaded = try Gazetteer.load()
-            gazetteer = loaded
-            return loaded
-        }
+        let gazetteer = RunGazetteer()
 
         let paths = files.map(relativePath)
         let sentence: String
@@ -55,12 +49,12 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
-            let place = try Self.unambiguousPlace(query, in: places())
+            let place = try Self.unambiguousPlace(query, in: gazetteer.get())
             try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
         }
         // Visits follow the new positions at once, with the trip's remembered settings.
-        let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: places)
+        let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
             .run(settings: try catalog.storedResolutionSettings(), clustering: try catalog.clusteringOptions(), listing: nil,
                  progress: SilentProgress(), interrupted: { .interrupted(savedPhotos: 0) })
         return Outcome(sentence: sentence, problems: derived.diagnostics)

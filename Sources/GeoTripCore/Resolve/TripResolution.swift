@@ -73,7 +73,7 @@ struct TripResolution {
 
     /// `now` bounds the plausible capture times.
     mutating func run(settings: ResolutionSettings, now: Date = Date(),
-                      gazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
+                      gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The track files' sizes and times are part of what was resolved: an edited log counts.
         let inputs = encoded + settings.tracks.map { path in
@@ -97,9 +97,9 @@ struct TripResolution {
             }
         }
         let positioner = loadTracks(settings.tracks, into: &summary)
-        let places = try gazetteer()
+        let gazetteer = try loadGazetteer()
         var timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
-                                        zoneAt: { places.timeZone(for: $0) })
+                                        zoneAt: { gazetteer.timeZone(for: $0) })
         let rows = try catalog.resolutionRows()
         let tags = try catalog.manualTags()
 
