@@ -153,3 +153,71 @@ struct TripModelTests {
         #expect(trip.overview.places == 3 && trip.overview.visits == 4)
     }
 }
+
+/// The pipeline as a list of named stages (issue 10).
+@Suite("Pipeline stages")
+struct PipelineStageTests {
+    /// Records every progress report.
+    final class Recorder: IngestProgressReporting, @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [IngestProgress] = []
+        func report(_ progress: IngestProgress) { lock.withLock { reports.append(progress) } }
+        func finish() {}
+        /// Each stage once, in the order it started, with its number and the total.
+        var stages: [String] {
+            lock.withLock {
+                var seen: [String] = []
+                for report in reports where !seen.contains(where: { $0.hasPrefix("\(report.stage.rawValue) ") }) {
+                    seen.append("\(report.stage.rawValue) \(report.number)/\(report.count)")
+                }
+                return seen
+            }
+        }
+    }
+
+    @Test("stages run in data order and are numbered out of the run's real total", arguments: [false, true])
+    func numbering(writeXMP: Bool) async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        var options = IngestOptions(folder: trip.path)
+        options.writeXMP = writeXMP
+        let recorder = Recorder()
+        _ = try await IngestPipeline(options: options).run(progress: recorder)
+        #expect(recorder.stages == (writeXMP
+            ? ["scan 1/7", "plan 2/7", "read 3/7", "resolve 4/7", "sidecars 5/7", "cluster 6/7", "name 7/7"]
+            : ["scan 1/6", "plan 2/6", "read 3/6", "resolve 4/6", "cluster 5/6", "name 6/6"]))
+        #expect(TerminalProgress.render(IngestProgress(stage: .read, number: 3, count: 6, done: 1234, total: 10_000), elapsed: 0)
+                == "[3/6] read  1,234/10,000")
+    }
+
+    @Test("a run error names the stage it came from")
+    func errorsNameTheirStage() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        // A clock offset an older geotrip could have stored, which resolution refuses to use.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                UPDATE tripSetting SET value = '{"clockOffsets":["+99999 00:00:00"],"tracks":[],"writeXMP":false}' WHERE key = 'resolution'
+                """)
+            try db.execute(sql: "UPDATE tripSetting SET value = 'x' WHERE key = 'resolvedInputs'")
+        }
+        try queue.close()
+        do {
+            _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+            Issue.record("the run should have stopped")
+        } catch let error as GeoTripError {
+            guard case .stageFailed(let stage, let number, let count, let underlying) = error else {
+                Issue.record("not tagged with its stage: \(error)")
+                return
+            }
+            #expect((stage, number, count) == ("resolve", 4, 6))
+            #expect(error.description.hasPrefix("[4/6] resolve: The catalog at \(path) remembers an invalid --clock-offset"))
+            if case .settingInvalid = underlying {} else { Issue.record("\(underlying)") }
+        }
+    }
+}

@@ -1,23 +1,23 @@
-/// The named stages of `geotrip ingest`, in order.
-public enum IngestStage: Int, Sendable, CaseIterable {
-    case scan = 1
+/// The named stages of `geotrip ingest`, in data order.
+public enum IngestStage: String, Sendable, CaseIterable {
+    case scan
+    case plan
     case read
-    case finish
     case resolve
     case sidecars
     case cluster
     case name
 
-    /// What the progress line calls the stage.
-    public var title: String {
+    /// What the stage does, for `--verbose` and the README.
+    public var summary: String {
         switch self {
-        case .scan: return "Scanning folder"
-        case .read: return "Reading metadata"
-        case .finish: return "Updating catalog"
-        case .resolve: return "Resolving times and places"
-        case .sidecars: return "Writing XMP sidecars"
-        case .cluster: return "Finding visits and places"
-        case .name: return "Naming places"
+        case .scan: return "list the folder's files"
+        case .plan: return "compare them with the catalog: what to read, which row each belongs to"
+        case .read: return "read the metadata of new and changed files"
+        case .resolve: return "decide every photo's time and position"
+        case .sidecars: return "write XMP sidecars"
+        case .cluster: return "find visits and places"
+        case .name: return "name the places"
         }
     }
 }
@@ -25,12 +25,17 @@ public enum IngestStage: Int, Sendable, CaseIterable {
 /// How far a stage has got. `total` is nil while unknown (during the scan).
 public struct IngestProgress: Sendable, Equatable {
     public var stage: IngestStage
+    /// The stage's place among the stages this run goes through, and how many there are.
+    public var number: Int
+    public var count: Int
     public var done: Int
     public var total: Int?
 
     /// Creates a progress value.
-    public init(stage: IngestStage, done: Int, total: Int?) {
+    public init(stage: IngestStage, number: Int, count: Int, done: Int, total: Int?) {
         self.stage = stage
+        self.number = number
+        self.count = count
         self.done = done
         self.total = total
     }
@@ -50,4 +55,37 @@ public struct SilentProgress: IngestProgressReporting {
     public init() {}
     public func report(_ progress: IngestProgress) {}
     public func finish() {}
+}
+
+/// The stages one run goes through, in order: they number its progress lines (`[3/6] read`)
+/// and name the stage an error came from.
+struct StageList: Sendable {
+    let stages: [IngestStage]
+    let reporter: any IngestProgressReporting
+
+    /// The stages of a run; sidecars only with `--write-xmp`.
+    init(_ stages: [IngestStage], writeXMP: Bool, reporter: any IngestProgressReporting) {
+        self.stages = stages.filter { $0 != .sidecars || writeXMP }
+        self.reporter = reporter
+    }
+
+    /// Tells the reporter how far `stage` has got.
+    func report(_ stage: IngestStage, done: Int = 0, total: Int? = nil) {
+        let number = (stages.firstIndex(of: stage) ?? stages.count) + 1
+        reporter.report(IngestProgress(stage: stage, number: number, count: stages.count, done: done, total: total))
+    }
+
+    /// Runs one stage: reports its start, and tags a run error from it with its name and number
+    /// (an interruption is not an error of the stage and is passed on as it is).
+    func run<T>(_ stage: IngestStage, _ body: () async throws -> T) async throws -> T {
+        report(stage)
+        do {
+            return try await body()
+        } catch let error as GeoTripError {
+            if case .interrupted = error { throw error }
+            if case .stageFailed = error { throw error }
+            throw GeoTripError.stageFailed(stage: stage.rawValue, number: (stages.firstIndex(of: stage) ?? 0) + 1,
+                                           count: stages.count, error: error)
+        }
+    }
 }

@@ -21,13 +21,11 @@ struct TripDerivation {
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
     func run(settings: ResolutionSettings, clustering: ClusteringOptions, listing: FolderScanner.Listing?,
-             progress: some IngestProgressReporting, interrupted: () -> GeoTripError) async throws(GeoTripError) -> DerivationResult {
+             stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
-        // Resolve
-        progress.report(IngestProgress(stage: .resolve, done: 0, total: nil))
         var resolution = TripResolution(catalog: catalog)
-        if let summary = try resolution.run(settings: settings, gazetteer: gazetteer) {
+        if let summary = try await stages.run(.resolve, { try resolution.run(settings: settings, gazetteer: gazetteer) }) {
             result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
         }
@@ -36,10 +34,13 @@ struct TripDerivation {
         // Sidecars, whenever the last sync is behind the catalog (a killed run included).
         if settings.writeXMP {
             let sync = SidecarSync(folder: folder, catalog: catalog)
-            if try sync.isPending() || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) {
-                let synced = try sync.run(sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) { done, total in
-                    progress.report(IngestProgress(stage: .sidecars, done: done, total: total))
+            let synced = try await stages.run(.sidecars) { () async throws -> SidecarSync.Result? in
+                guard try sync.isPending() || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) else { return nil }
+                return try sync.run(sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) { done, total in
+                    stages.report(.sidecars, done: done, total: total)
                 }
+            }
+            if let synced {
                 result.sidecarsWritten = synced.written
                 result.diagnostics += synced.problems
                 guard synced.finished else { throw interrupted() }
@@ -47,39 +48,20 @@ struct TripDerivation {
         }
 
         // Cluster, when the photos, their resolution or the options changed since the last time.
-        progress.report(IngestProgress(stage: .cluster, done: 0, total: nil))
-        let key = "\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
-            + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0") + "|"
-            + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
-        var changed = false
-        if try catalog.setting(Catalog.SettingKey.clusteredFor) != key {
-            let rows: [PhotoRecord]
-            if let resolved = resolution.resolvedRows { rows = resolved } else { rows = try catalog.resolutionRows() }
-            let photos = rows.compactMap { row in
-                row.id.map { id in
-                    ResolvedPhoto(id: id, utc: UTCTimestamp.date(row.utcTime), zone: row.timeZone, cameraTime: row.localTime,
-                                  coordinate: row.resolvedLatitude.flatMap { lat in
-                                      row.resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                                  uncertaintyMeters: row.uncertaintyMeters ?? 10)
-                }
-            }
-            let layout = ClusterStage.layout(photos, known: try catalog.knownLayout(), options: clustering)
-            try catalog.saveLayout(layout, key: key)
-            changed = true
-        }
+        let changed = try await stages.run(.cluster) { try cluster(clustering, resolvedRows: resolution.resolvedRows) }
         if Task.isCancelled { throw interrupted() }
 
         // Name the places that have no name yet or moved more than 50 m since they were named.
-        progress.report(IngestProgress(stage: .name, done: 0, total: nil))
-        let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
-        if !needing.isEmpty {
+        let named = try await stages.run(.name) { () async throws -> Bool in
+            let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
+            guard !needing.isEmpty else { return false }
             let namer = OfflinePlaceNamer(gazetteer: try gazetteer())
             try catalog.saveNames(try await NameStage.run(needing, namer: namer), source: namer.source)
-            changed = true
+            return true
         }
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        if !changed, let stored = try catalog.storedOverview() {
+        if !changed && !named, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
             let overview = try catalog.trip().overview
@@ -87,5 +69,24 @@ struct TripDerivation {
             result.trip = overview
         }
         return result
+    }
+
+    /// Clusters the trip if anything it depends on changed; returns whether it did.
+    private func cluster(_ clustering: ClusteringOptions, resolvedRows: [PhotoRecord]?) throws(GeoTripError) -> Bool {
+        let key = "\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+            + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0") + "|"
+            + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
+        guard try catalog.setting(Catalog.SettingKey.clusteredFor) != key else { return false }
+        let rows: [PhotoRecord]
+        if let resolvedRows { rows = resolvedRows } else { rows = try catalog.resolutionRows() }
+        let photos = rows.compactMap { row in
+            row.id.map { id in
+                ResolvedPhoto(id: id, utc: UTCTimestamp.date(row.utcTime), zone: row.timeZone, cameraTime: row.localTime,
+                              coordinate: row.resolvedLatitude.flatMap { lat in row.resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                              uncertaintyMeters: row.uncertaintyMeters ?? 10)
+            }
+        }
+        try catalog.saveLayout(ClusterStage.layout(photos, known: try catalog.knownLayout(), options: clustering), key: key)
+        return true
     }
 }

@@ -54,10 +54,19 @@ public struct PhotoTagger: Sendable {
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
         }
         // Visits follow the new positions at once, with the trip's remembered settings.
-        let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
-            .run(settings: try catalog.storedResolutionSettings(), clustering: try catalog.clusteringOptions(), listing: nil,
-                 progress: SilentProgress(), interrupted: { .interrupted(savedPhotos: 0) })
-        return Outcome(sentence: sentence, problems: derived.diagnostics)
+        let settings = try catalog.storedResolutionSettings()
+        let stages = StageList([.resolve, .sidecars, .cluster, .name], writeXMP: settings.writeXMP, reporter: SilentProgress())
+        do {
+            let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
+                .run(settings: settings, clustering: try catalog.clusteringOptions(), listing: nil, stages: stages,
+                     interrupted: { .interrupted(savedPhotos: 0) })
+            return Outcome(sentence: sentence, problems: derived.diagnostics)
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            // The stages throw only GeoTripError; anything else is a bug to report, not to hide.
+            throw .catalogRejected(path: catalogPath, reason: "\(error)")
+        }
     }
 
     /// The one place `query` names exactly; several exact matches are shown, never guessed.

@@ -23,6 +23,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
     case settingInvalid(catalog: String, option: String, problem: String)
+    /// A run error that happened in one of the ingest's stages, tagged with it.
+    indirect case stageFailed(stage: String, number: Int, count: Int, error: GeoTripError)
 
     public var description: String {
         switch self {
@@ -67,6 +69,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
         case .settingInvalid(let catalog, let option, let problem):
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
+        case .stageFailed(let stage, let number, let count, let error):
+            return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):
             return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
         }

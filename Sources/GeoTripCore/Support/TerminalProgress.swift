@@ -41,9 +41,9 @@ public final class TerminalProgress: IngestProgressReporting {
         if drawn { StandardError.write("\r\u{1B}[K") }
     }
 
-    /// `[2/3] Reading metadata  1,234/10,000  5,678 files/s  ETA 2 s`
+    /// `[3/6] read  1,234/10,000  5,678 files/s  ETA 2 s`
     static func render(_ progress: IngestProgress, elapsed: Double) -> String {
-        var line = "[\(progress.stage.rawValue)/\(IngestStage.allCases.count)] \(progress.stage.title)"
+        var line = "[\(progress.number)/\(progress.count)] \(progress.stage.rawValue)"
         guard let total = progress.total else { return line + "…" }
         line += "  \(progress.done.formatted())/\(total.formatted())"
         if elapsed > 0.2 && progress.done > 0 {
