@@ -7,8 +7,8 @@ extension Catalog {
     func currentPlaces() throws(GeoTripError) -> [NamedFor] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude FROM place ORDER BY id").map { row in
-                    NamedFor(placeID: row[0], revision: row[1], centre: Coordinate(latitude: row[2], longitude: row[3]))
+                try PlaceRecord.order(PlaceRecord.Columns.id).fetchAll(db).map { place in
+                    NamedFor(placeID: place.id, revision: place.revision, centre: Coordinate(latitude: place.latitude, longitude: place.longitude))
                 }
             }
         } catch {
@@ -22,15 +22,9 @@ extension Catalog {
         do {
             return try database.read { db in
                 var names: [String: StoredPlaceName] = [:]
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT placeId, revision, latitude, longitude, name, admin1, country, countryCode FROM placeName
-                    WHERE source = ? AND language = ?
-                    """, arguments: [source.rawValue, language]) {
-                    let id: String = row[0]
-                    names[id] = StoredPlaceName(
-                        madeFor: NamedFor(placeID: id, revision: row[1], centre: Coordinate(latitude: row[2], longitude: row[3])),
-                        source: source, language: language,
-                        name: PlaceName(name: row[4], admin1: row[5], country: row[6], countryCode: row[7]))
+                for record in try PlaceNameRecord.filter(PlaceNameRecord.Columns.source == source.rawValue
+                                                         && PlaceNameRecord.Columns.language == language).fetchAll(db) {
+                    names[record.placeId] = record.stored
                 }
                 return names
             }
@@ -47,16 +41,11 @@ extension Catalog {
         let stamp = time.geotripISO8601
         do {
             try database.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO placeName (placeId, source, language, revision, latitude, longitude, name, admin1, country, countryCode, namedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(placeId, source, language) DO UPDATE SET revision = excluded.revision, latitude = excluded.latitude,
-                        longitude = excluded.longitude, name = excluded.name, admin1 = excluded.admin1, country = excluded.country,
-                        countryCode = excluded.countryCode, namedAt = excluded.namedAt
-                    """)
                 for (place, name) in answers {
-                    try statement.execute(arguments: [place.placeID, source.rawValue, language, place.revision, place.centre.latitude,
-                                                      place.centre.longitude, name?.name, name?.admin1, name?.country, name?.countryCode, stamp])
+                    try PlaceNameRecord(placeId: place.placeID, source: source, language: language, revision: place.revision,
+                                        latitude: place.centre.latitude, longitude: place.centre.longitude, name: name?.name,
+                                        admin1: name?.admin1, country: name?.country, countryCode: name?.countryCode,
+                                        namedAt: stamp ?? "").upsert(db)
                 }
             }
         } catch {

@@ -12,16 +12,17 @@ extension Catalog {
                 }
                 var layout = KnownLayout()
                 var placeMembers: [String: Set<Int64>] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT id, placeId, revision, latitude, longitude, arrival FROM visit") {
-                    let id: String = row[0]
-                    let photos = members[id] ?? []
-                    layout.visits.append(KnownCluster(id: id, members: photos, revision: row[2], start: UTCTimestamp.date(row[5]) ?? .distantPast,
-                                                      centre: Coordinate(latitude: row[3], longitude: row[4])))
-                    placeMembers[row[1], default: []].formUnion(photos)
+                for visit in try VisitRecord.fetchAll(db) {
+                    let photos = members[visit.id] ?? []
+                    layout.visits.append(KnownCluster(id: visit.id, members: photos, revision: visit.revision,
+                                                      start: UTCTimestamp.date(visit.arrival) ?? .distantPast,
+                                                      centre: Coordinate(latitude: visit.latitude, longitude: visit.longitude)))
+                    placeMembers[visit.placeId, default: []].formUnion(photos)
                 }
-                layout.places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude, start FROM place").map { row in
-                    KnownCluster(id: row[0], members: placeMembers[row[0]] ?? [], revision: row[1],
-                                 start: UTCTimestamp.date(row[4]) ?? .distantPast, centre: Coordinate(latitude: row[2], longitude: row[3]))
+                layout.places = try PlaceRecord.fetchAll(db).map { place in
+                    KnownCluster(id: place.id, members: placeMembers[place.id] ?? [], revision: place.revision,
+                                 start: UTCTimestamp.date(place.start) ?? .distantPast,
+                                 centre: Coordinate(latitude: place.latitude, longitude: place.longitude))
                 }
                 for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM clusterRevision") { layout.lastRevisions[row[0]] = row[1] }
                 return layout
@@ -37,62 +38,46 @@ extension Catalog {
     func saveLayout(_ layout: TripLayout, key: String) throws(GeoTripError) {
         do {
             try database.write { db in
-                let upsertPlace = try db.cachedStatement(sql: """
-                    INSERT INTO place (id, revision, latitude, longitude, start) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, latitude = excluded.latitude,
-                        longitude = excluded.longitude, start = excluded.start
-                    WHERE (revision, latitude, longitude, start) IS NOT (excluded.revision, excluded.latitude, excluded.longitude, excluded.start)
-                    """)
                 let remember = try db.cachedStatement(sql: """
                     INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
                     ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
                     """)
                 for place in layout.places {
-                    try upsertPlace.execute(arguments: [place.id, place.revision, Self.rounded(place.centre.latitude),
-                                                        Self.rounded(place.centre.longitude), place.start.geotripISO8601])
+                    try PlaceRecord(id: place.id, revision: place.revision, latitude: Self.rounded(place.centre.latitude),
+                                    longitude: Self.rounded(place.centre.longitude), start: place.start.geotripISO8601 ?? "").upsert(db)
                     try remember.execute(arguments: [place.id, place.revision])
                 }
-                let upsertVisit = try db.cachedStatement(sql: """
-                    INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET placeId = excluded.placeId, revision = excluded.revision,
-                        latitude = excluded.latitude, longitude = excluded.longitude, radiusMeters = excluded.radiusMeters,
-                        arrival = excluded.arrival, departure = excluded.departure, localDate = excluded.localDate,
-                        timeZone = excluded.timeZone
-                    """)
                 for visit in layout.visits {
                     let c = visit.cluster
-                    try upsertVisit.execute(arguments: [visit.id, visit.placeID, visit.revision, Self.rounded(c.centre.latitude),
-                                                        Self.rounded(c.centre.longitude), (c.radiusMeters * 10).rounded() / 10,
-                                                        c.arrival.geotripISO8601, c.departure.geotripISO8601, visit.localDate, visit.timeZone])
+                    try VisitRecord(id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
+                                    longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
+                                    arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
+                                    localDate: visit.localDate, timeZone: visit.timeZone).upsert(db)
                     try remember.execute(arguments: [visit.id, visit.revision])
                 }
                 // Retire what the layout no longer has (visits first: they point at places).
-                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptCluster (id TEXT PRIMARY KEY)")
-                try db.execute(sql: "DELETE FROM keptCluster")
-                let keep = try db.cachedStatement(sql: "INSERT INTO keptCluster (id) VALUES (?)")
-                for id in layout.visits.map(\.id) + layout.places.map(\.id) { try keep.execute(arguments: [id]) }
-                try db.execute(sql: "DELETE FROM visit WHERE id NOT IN (SELECT id FROM keptCluster)")
-                try db.execute(sql: "DELETE FROM place WHERE id NOT IN (SELECT id FROM keptCluster)")
-                // Memberships: each photo in at most one visit.
+                try VisitRecord.filter(!Set(layout.visits.map(\.id)).contains(VisitRecord.Columns.id)).deleteAll(db)
+                try PlaceRecord.filter(!Set(layout.places.map(\.id)).contains(PlaceRecord.Columns.id)).deleteAll(db)
+                // Memberships: each photo in at most one visit; rows of photos in no visit go.
+                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptMember (photoId INTEGER PRIMARY KEY)")
+                try db.execute(sql: "DELETE FROM keptMember")
+                let keep = try db.makeStatement(sql: "INSERT INTO keptMember (photoId) VALUES (?)")
                 let member = try db.cachedStatement(sql: """
                     INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
                     ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId WHERE visitId IS NOT excluded.visitId
                     """)
-                try db.execute(sql: "DELETE FROM keptCluster")
                 for visit in layout.visits {
                     for photo in visit.cluster.photoIDs {
                         try member.execute(arguments: [photo, visit.id])
-                        try keep.execute(arguments: [String(photo)])
+                        try keep.execute(arguments: [photo])
                     }
                 }
-                try db.execute(sql: "DELETE FROM visitPhoto WHERE CAST(photoId AS TEXT) NOT IN (SELECT id FROM keptCluster)")
-                try db.execute(sql: "DROP TABLE keptCluster")
+                try db.execute(sql: "DELETE FROM visitPhoto WHERE photoId NOT IN (SELECT photoId FROM keptMember)")
+                try db.execute(sql: "DROP TABLE keptMember")
                 try db.execute(sql: "DELETE FROM tripDay")
                 let day = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate) VALUES (?)")
                 for date in layout.days { try day.execute(arguments: [date]) }
-                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               arguments: [SettingKey.clusteredFor, key])
+                try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -255,7 +255,7 @@ extension Catalog {
 
     /// One trip setting.
     func setting(_ key: String) throws(GeoTripError) -> String? {
-        try attempt { try database.read { try String.fetchOne($0, sql: "SELECT value FROM tripSetting WHERE key = ?", arguments: [key]) } }
+        try attempt { try database.read { try TripSettingRecord.value($0, key) } }
     }
 
     /// The trip's remembered --tz, --clock-offset, --track and --write-xmp.
@@ -303,10 +303,7 @@ extension Catalog {
     /// Stores one trip setting.
     func setSetting(_ key: String, to value: String) throws(GeoTripError) {
         try attempt {
-            try database.write { db in
-                try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               arguments: [key, value])
-            }
+            try database.write { try TripSettingRecord.set($0, key, to: value) }
         }
     }
 
@@ -347,9 +344,9 @@ extension Catalog {
         try attempt {
             try database.read { db in
                 var tags: [Int64: ResolvedLocation] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT photoId, latitude, longitude, uncertaintyMeters FROM manualTag") {
-                    tags[row[0]] = ResolvedLocation(coordinate: Coordinate(latitude: row[1], longitude: row[2]), source: .manual,
-                                                    uncertaintyMeters: row[3])
+                for tag in try ManualTagRecord.fetchAll(db) {
+                    tags[tag.photoId] = ResolvedLocation(coordinate: Coordinate(latitude: tag.latitude, longitude: tag.longitude),
+                                                         source: .manual, uncertaintyMeters: tag.uncertaintyMeters)
                 }
                 return tags
             }
@@ -374,8 +371,7 @@ extension Catalog {
                 // old ones, and the next run resolves again.
                 for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
                                      (SettingKey.resolvedInputs, inputs)] {
-                    try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                                   arguments: [key, value])
+                    try TripSettingRecord.set(db, key, to: value)
                 }
             }
         }
@@ -400,14 +396,10 @@ extension Catalog {
                 guard unknown.isEmpty else { throw GeoTripError.notInCatalog(paths: unknown) }
                 for id in ids {
                     if let location {
-                        try db.execute(sql: """
-                            INSERT INTO manualTag (photoId, latitude, longitude, place, uncertaintyMeters, taggedAt) VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT(photoId) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
-                                place = excluded.place, uncertaintyMeters = excluded.uncertaintyMeters, taggedAt = excluded.taggedAt
-                            """, arguments: [id, location.coordinate.latitude, location.coordinate.longitude, location.place,
-                                             location.uncertaintyMeters, stamp])
+                        try ManualTagRecord(photoId: id, latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+                                            place: location.place, uncertaintyMeters: location.uncertaintyMeters, taggedAt: stamp).upsert(db)
                     } else {
-                        try db.execute(sql: "DELETE FROM manualTag WHERE photoId = ?", arguments: [id])
+                        try ManualTagRecord.deleteOne(db, key: id)
                     }
                 }
                 try Self.bumpGeneration(db)
