@@ -3,25 +3,20 @@ import GeoTripCore
 /// The human-readable end-of-run summary of `geotrip ingest`.
 enum SummaryText {
     static func render(_ s: IngestSummary, folder: String) -> String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n.formatted()) \(word)\(n == 1 ? "" : "s")" }
         var lines = [
             "Ingested \(folder.terminalSafe) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
-            "  \(s.new) new, \(s.changed) changed, \(s.unchanged) unchanged, \(s.moved) moved, \(s.removed) removed",
-            "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(s.withGPS) with GPS, \(s.withoutGPS) without; "
-                + "\(s.skipped) skipped, \(plural(s.errors, "error"))",
+            "  \(n(s.new)) new, \(n(s.changed)) changed, \(n(s.unchanged)) unchanged, \(n(s.moved)) moved, \(n(s.removed)) removed",
+            "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(n(s.withGPS)) with GPS, \(n(s.withoutGPS)) without; "
+                + "\(n(s.skipped)) skipped, \(plural(s.errors, "error"))",
         ]
         if let r = s.resolution {
             func list(_ counts: [String: Int]) -> String {
-                counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                counts.sorted { $0.value > $1.value }.map { "\(n($0.value)) \($0.key)" }.joined(separator: ", ")
             }
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))"
                          + (r.trackPoints > 0 ? " (\(r.trackPoints) track points)" : ""))
         }
-        if let trip = s.trip, let first = trip.days.first, let last = trip.days.last {
-            lines.append("  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
-                         + "\(plural(trip.places, "place")) in \(plural(trip.countries.count, "country").replacingOccurrences(of: "countrys", with: "countries"))"
-                         + " (\(trip.countries.joined(separator: ", "))), \(Int(trip.distanceKilometres.rounded())) km")
-        }
+        if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
         for severity in [DiagnosticSeverity.problem, .note] {
@@ -46,4 +41,19 @@ enum SummaryText {
         lines.append("Catalog: \(s.catalog.terminalSafe)")
         return lines.joined(separator: "\n")
     }
+
+    /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`
+    static func tripLine(_ trip: TripOverview) -> String? {
+        guard let first = trip.days.first, let last = trip.days.last else { return nil }
+        let countries = trip.countries.count == 1 ? "1 country" : "\(n(trip.countries.count)) countries"
+        return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
+            + "\(plural(trip.places, "place")) in \(countries) (\(trip.countries.joined(separator: ", "))), "
+            + "\(n(Int(trip.distanceKilometres.rounded()))) km"
+    }
+
+    /// A count with the progress line's digit grouping (`4,210`).
+    static func n(_ value: Int) -> String { value.formatted() }
+
+    /// `1 photo`, `4,210 photos`.
+    static func plural(_ value: Int, _ word: String) -> String { "\(n(value)) \(word)\(value == 1 ? "" : "s")" }
 }

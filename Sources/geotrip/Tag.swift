@@ -46,6 +46,7 @@ struct Tag: AsyncParsableCommand {
         do {
             let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target)
             print(outcome.sentence)
+            if let trip = outcome.trip, let line = SummaryText.tripLine(trip) { print(line) }
             for problem in outcome.problems { StandardError.write("geotrip: \(problem.path.terminalSafe): \(problem.message.terminalSafe)\n") }
         } catch {
             throw Diagnostics.fail(error)

@@ -187,7 +187,7 @@ struct PipelineStageTests {
         #expect(recorder.stages == (writeXMP
             ? ["scan 1/7", "plan 2/7", "read 3/7", "resolve 4/7", "sidecars 5/7", "cluster 6/7", "name 7/7"]
             : ["scan 1/6", "plan 2/6", "read 3/6", "resolve 4/6", "cluster 5/6", "name 6/6"]))
-        #expect(TerminalProgress.render(IngestProgress(stage: .read, number: 3, count: 6, done: 1234, total: 10_000), elapsed: 0)
+        #expect(IngestProgress(stage: .read, number: 3, count: 6, done: 1234, total: 10_000).line(elapsed: 0)
                 == "[3/6] read  1,234/10,000")
     }
 

@@ -160,7 +160,7 @@ public struct IngestPipeline: Sendable {
 
 extension Duration {
     /// The duration in seconds as a Double.
-    var seconds: Double {
+    public var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) / 1e18
     }

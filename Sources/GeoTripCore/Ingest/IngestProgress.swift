@@ -41,6 +41,22 @@ public struct IngestProgress: Sendable, Equatable {
     }
 }
 
+extension IngestProgress {
+    /// The progress line, `elapsed` seconds into the stage: `[3/6] read  1,234/10,000  5,678 files/s  ETA 2 s`
+    public func line(elapsed: Double) -> String {
+        var line = "[\(number)/\(count)] \(stage.rawValue)"
+        guard let total = total else { return line + "…" }
+        line += "  \(done.formatted())/\(total.formatted())"
+        if elapsed > 0.2 && done > 0 {
+            let rate = Double(done) / elapsed
+            line += "  \(Int(rate).formatted()) files/s"
+            let left = Double(total - done) / rate
+            line += "  ETA \(left < 1 ? "<1" : String(Int(left.rounded()))) s"
+        }
+        return line
+    }
+}
+
 /// Receives progress as the ingest runs. Implementations throttle their own output.
 public protocol IngestProgressReporting: Sendable {
     /// Called whenever a stage starts or advances.

@@ -29,6 +29,8 @@ public struct PhotoTagger: Sendable {
     public struct Outcome: Sendable {
         public var sentence: String
         public var problems: [PhotoDiagnostic]
+        /// The trip after the tag, as `ingest` reports it.
+        public var trip: TripOverview?
     }
 
     /// Tags `files` (paths inside the folder, relative to it or to the current directory), then
@@ -60,7 +62,7 @@ public struct PhotoTagger: Sendable {
             let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
                 .run(settings: settings, clustering: try catalog.clusteringOptions(), listing: nil, stages: stages,
                      interrupted: { .interrupted(savedPhotos: 0) })
-            return Outcome(sentence: sentence, problems: derived.diagnostics)
+            return Outcome(sentence: sentence, problems: derived.diagnostics, trip: derived.trip)
         } catch let error as GeoTripError {
             throw error
         } catch {

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,9 +9,9 @@ import Darwin
 /// Writes to standard error with write(2), ignoring failures. FileHandle's `write(_:)` traps
 /// when the write fails, and after a closed terminal (SIGHUP, which a run survives to save its
 /// work) every write to it fails with EIO: a progress line or a message must never crash a run.
-public enum StandardError {
+enum StandardError {
     /// Writes `text` as UTF-8, all of it unless the stream fails.
-    public static func write(_ text: String) {
+    static func write(_ text: String) {
         let bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
