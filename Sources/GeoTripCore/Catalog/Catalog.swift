@@ -204,7 +204,7 @@ extension Catalog {
     /// places (a swap of two file names) without breaking uniqueness in between.
     func finish(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date) throws(GeoTripError) {
         guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty else { return }
-        let stamp = ISO8601DateFormatter().string(from: time)
+        let stamp = time.geotripISO8601 ?? ""
         try attempt {
             try database.write { db in
                 for chunk in removedIDs.chunked(500) {
@@ -380,7 +380,7 @@ extension Catalog {
     /// Tags photos with a position (or clears their tags with `location` nil), all or none:
     /// a path that is not a photo in the catalog changes nothing and is named in the error.
     func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) {
-        let stamp = ISO8601DateFormatter().string(from: time)
+        let stamp = time.geotripISO8601 ?? ""
         try attempt {
             try database.write { db in
                 var ids: [Int64] = []
