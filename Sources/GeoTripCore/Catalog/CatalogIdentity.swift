@@ -29,8 +29,13 @@ enum CatalogIdentity: Equatable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .catalogUnreadable(path: path, reason: String(cString: strerror(errno)).lowercased())
         }
-        let header = (try? handle.read(upToCount: 16)) ?? nil
-        try? handle.close()
+        defer { try? handle.close() }  // read-only: nothing to lose on close
+        let header: Data?
+        do {
+            header = try handle.read(upToCount: 16)
+        } catch {
+            throw .catalogUnreadable(path: path, reason: Catalog.reason(of: error).lowercased())
+        }
         guard header == Data("SQLite format 3\0".utf8) else {
             throw .catalogDamaged(path: path, reason: "it is not a geotrip catalog, or it is damaged")
         }
