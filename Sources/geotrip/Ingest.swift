@@ -57,8 +57,9 @@ struct Ingest: AsyncParsableCommand {
         for (name, value) in [("--visit-radius", visitRadius), ("--visit-gap", visitGap), ("--place-radius", placeRadius)] {
             if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(name) must be a positive number.") }
         }
-        for track in tracks where !FileManager.default.fileExists(atPath: track) {
-            throw ValidationError("--track \(track): no such file.")
+        // Missing, a folder, a named pipe or a device: the sentence reading would give, now.
+        for track in tracks {
+            do { try TrackLog.checkIsFile(atPath: track) } catch { throw ValidationError(error.description) }
         }
     }
 

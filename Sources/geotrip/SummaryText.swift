@@ -12,10 +12,11 @@ enum SummaryText {
         ]
         if let r = s.resolution {
             func list(_ counts: [String: Int]) -> String {
-                counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                guard !counts.isEmpty else { return "none" }
+                // Largest first; equal counts by name, so the line reads the same on every run.
+                return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             }
-            lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))"
-                         + (r.trackPoints > 0 ? " (\(r.trackPoints) track points)" : ""))
+            lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
         if let trip = s.trip, let first = trip.days.first, let last = trip.days.last {
             lines.append("  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
@@ -32,5 +33,30 @@ enum SummaryText {
         }
         lines.append("Catalog: \(s.catalog)")
         return lines.joined(separator: "\n")
+    }
+
+    /// " (12,340 track points; 3 dropped: 2 at 0,0, 1 too fast)", or "" when no track gave a point.
+    static func trackPoints(_ r: ResolutionSummary) -> String {
+        let d = r.trackPointsDropped
+        guard r.trackPoints > 0 || d.total > 0 else { return "" }
+        let kept = "\(grouped(r.trackPoints)) track \(r.trackPoints == 1 ? "point" : "points")"
+        guard d.total > 0 else { return " (\(kept))" }
+        let reasons = [(d.untimed, "without a time"), (d.invalid, "with an invalid position"),
+                       (d.nullIsland, "at 0,0"), (d.tooFast, "too fast")]
+            .filter { $0.0 > 0 }.map { "\(grouped($0.0)) \($0.1)" }
+        return " (\(kept); \(grouped(d.total)) dropped: \(reasons.joined(separator: ", ")))"
+    }
+
+    /// 12340 as "12,340", the same in every locale.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var groups: [Substring] = []
+        var end = digits.endIndex
+        while end > digits.startIndex {
+            let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
+            groups.insert(digits[start..<end], at: 0)
+            end = start
+        }
+        return (n < 0 ? "-" : "") + groups.joined(separator: ",")
     }
 }
