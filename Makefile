@@ -6,7 +6,7 @@ PREFIX     ?= /usr/local
 SAMPLES    := SampleImages
 RELEASE    := .build/release/geotrip
 # Libraries geotrip links, and tools the tests and the benchmark compare against.
-BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev
+BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev
 TEST_PKGS  := libimage-exiftool-perl
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

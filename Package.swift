@@ -25,12 +25,18 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // The pipeline. Never imports ArgumentParser.
         .target(
             name: "GeoTripCore",
             dependencies: [
                 "CExif",
                 "CHeif",
+                "CXML2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

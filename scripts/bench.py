@@ -9,6 +9,9 @@
 3. Gazetteer: load time, single-core nearest-place lookups and peak memory of geotrip's
    embedded gazetteer (`gazetteer-bench`) and of the PyPI package reverse_geocoder (a C k-d tree
    over GeoNames cities1000, single-threaded mode) on the same one million random points.
+5. A large GPS log: `geotrip ingest --track` of a generated 200 MB GPX (about two million
+   fixes, one a second, as a logger writes them) on a small folder, against the same ingest
+   without the track: wall time and peak resident memory of each.
 
 Times are wall-clock, best of several runs, on whatever else the machine is doing: compare
 the ratio within one run of this script, not the seconds across machines.
@@ -93,21 +96,75 @@ def ingest_fresh(folder, catalog, runs):
     return min(times), statistics.median(times)
 
 
+def write_large_gpx(path, megabytes):
+    """A logger's GPX of about `megabytes` MB: fixes one a second from 2025-06-10T00:00:00Z,
+    walking north-east, each with an elevation (about 100 bytes a fix)."""
+    if path.exists() and path.stat().st_size >= megabytes * 1_000_000:
+        return
+    start = 1_749_513_600  # 2025-06-10T00:00:00Z
+    with open(path, "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                  '<gpx version="1.1" creator="geotrip bench" xmlns="http://www.topografix.com/GPX/1/1">\n'
+                  '  <trk><name>bench</name><trkseg>\n')
+        k = 0
+        while out.tell() < megabytes * 1_000_000:
+            lines = []
+            for _ in range(10_000):
+                moment = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + k))
+                lines.append(f'    <trkpt lat="{38.7 + k * 1e-6:.7f}" lon="{-9.14 + k * 1e-6:.7f}">'
+                             f'<ele>{k % 1000 / 10:.1f}</ele><time>{moment}</time></trkpt>\n')
+                k += 1
+            out.write("".join(lines))
+        out.write("  </trkseg></trk>\n</gpx>\n")
+
+
+def run_measured(command):
+    """Wall-clock seconds and peak resident memory (MB) of one run of `command`."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(map(str, command))} failed: {process.stderr.read().decode()}")
+    process.stderr.close()
+    return seconds, usage.ru_maxrss / 1024  # ru_maxrss is in KB on Linux
+
+
+def ingest_measured(folder, catalog, track=None, runs=3):
+    """Best time and the peak memory of that run, for a fresh ingest of `folder`."""
+    best = None
+    for _ in range(runs):
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(str(catalog) + suffix).unlink(missing_ok=True)
+        command = [GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"] + (["--track", track] if track else [])
+        seconds, megabytes = run_measured(command)
+        if best is None or seconds < best[0]:
+            best = (seconds, megabytes)
+    return best
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=3000, help="photos in the reading benchmark")
     parser.add_argument("--rerun-photos", type=int, default=10000, help="photos in the unchanged-rerun benchmark")
     parser.add_argument("--points", type=int, default=1_000_000, help="random points in the gazetteer benchmark")
+    parser.add_argument("--track-mb", type=int, default=200, help="size of the generated GPS log, MB")
+    parser.add_argument("--only-track", action="store_true", help="run only the large-log measurement")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     if not GEOTRIP.exists():
         sys.exit(f"{GEOTRIP} is missing: run `swift build -c release` (or `make bench`) first")
     if not GAZETTEER_BENCH.exists():
         sys.exit(f"{GAZETTEER_BENCH} is missing: run `swift build -c release` (or `make bench`) first")
-    if not shutil.which("exiftool"):
-        sys.exit("exiftool is missing: install libimage-exiftool-perl (make bench does)")
     DATA.mkdir(exist_ok=True)
     figures = {"cores": os.cpu_count()}
+    if args.only_track:
+        large_track(args, figures)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        return
+    if not shutil.which("exiftool"):
+        sys.exit("exiftool is missing: install libimage-exiftool-perl (make bench does)")
 
     print(f"== Reading metadata: {args.photos} photos, warm cache ==")
     folder = make_folder(f"read-{args.photos}", args.photos)
@@ -162,8 +219,26 @@ def main():
     print(f"100,000 / 25,000 time ratio: {clustering['seconds100000'] / clustering['seconds25000']:.1f} (4.0 is linear; target < 2 s at 100,000)")
     figures.update(clustering=clustering)
 
+    large_track(args, figures)
+
     if args.json:
         print(json.dumps(figures, indent=2))
+
+
+def large_track(args, figures):
+    print(f"\n== A large GPS log: {args.track_mb} MB of GPX ==")
+    track = DATA / f"track-{args.track_mb}mb.gpx"
+    write_large_gpx(track, args.track_mb)
+    folder = make_folder("track-photos", 20)
+    catalog = DATA / "track-photos.sqlite"
+    plain_seconds, plain_mb = ingest_measured(folder, catalog)
+    track_seconds, track_mb = ingest_measured(folder, catalog, track=track)
+    size_mb = track.stat().st_size / 1_000_000
+    print(f"ingest of 20 photos, no track:   {plain_seconds:6.2f} s, peak {plain_mb:5.0f} MB")
+    print(f"the same with --track {size_mb:.0f} MB GPX: {track_seconds:6.2f} s, peak {track_mb:5.0f} MB "
+          f"(the log: +{track_seconds - plain_seconds:.2f} s, +{track_mb - plain_mb:.0f} MB; target a few s, < 200 MB peak)")
+    figures.update(trackMegabytes=size_mb, trackIngestSeconds=track_seconds, trackPeakMegabytes=track_mb,
+                   plainIngestSeconds=plain_seconds, plainPeakMegabytes=plain_mb)
 
 
 if __name__ == "__main__":

@@ -70,8 +70,9 @@ struct Ingest: AsyncParsableCommand {
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
         }
-        for track in tracks where !FileManager.default.fileExists(atPath: track) {
-            throw ValidationError("--track \(track): no such file.")
+        // Missing, a folder, a named pipe or a device: the sentence reading would give, now.
+        for track in tracks {
+            do { try TrackLog.checkIsFile(atPath: track) } catch { throw ValidationError(error.description) }
         }
     }
 

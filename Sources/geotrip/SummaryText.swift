@@ -11,10 +11,11 @@ enum SummaryText {
         ]
         if let r = s.resolution {
             func list(_ counts: [String: Int]) -> String {
-                counts.sorted { $0.value > $1.value }.map { "\(n($0.value)) \($0.key)" }.joined(separator: ", ")
+                guard !counts.isEmpty else { return "none" }
+                // Largest first; equal counts by name, so the line reads the same on every run.
+                return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\(n($0.value)) \($0.key)" }.joined(separator: ", ")
             }
-            lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))"
-                         + (r.trackPoints > 0 ? " (\(r.trackPoints) track points)" : ""))
+            lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
         if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
@@ -26,7 +27,7 @@ enum SummaryText {
             lines.append(severity == .problem ? "\(plural(count, "problem")) found in this run:" : "\(plural(count, "note")) on values that were not used:")
             for kind in kinds {
                 let examples = kind.examples.map(\.terminalSafe).joined(separator: ", ") + (kind.count > kind.examples.count ? ", …" : "")
-                let subject = kind.kind == .folder || kind.kind == .input ? "" : (kind.count == 1 ? "1 file: " : "\(kind.count.formatted()) files: ")
+                let subject = kind.kind == .folder || kind.kind == .input ? "" : (kind.count == 1 ? "1 file: " : "\(kind.count.grouped) files: ")
                 // A single one is shown with its own sentence; more are summed up by their label.
                 if kind.count == 1, let only = s.diagnostics.first(where: { $0.kind == kind.kind }) {
                     lines.append("  \(only.path.terminalSafe): \(only.message.terminalSafe)")
@@ -51,9 +52,22 @@ enum SummaryText {
             + "\(n(Int(trip.distanceKilometres.rounded()))) km"
     }
 
-    /// A count with the progress line's digit grouping (`4,210`).
-    static func n(_ value: Int) -> String { value.formatted() }
+    /// A count with the progress line's digit grouping (`4,210`, in every locale).
+    static func n(_ value: Int) -> String { value.grouped }
 
     /// `1 photo`, `4,210 photos`.
     static func plural(_ value: Int, _ word: String) -> String { "\(n(value)) \(word)\(value == 1 ? "" : "s")" }
+
+    /// " (12,340 track points; 3 dropped: 2 at 0,0, 1 too fast)", or "" when no track gave a point.
+    static func trackPoints(_ r: ResolutionSummary) -> String {
+        let d = r.trackPointsDropped
+        guard r.trackPoints > 0 || d.total > 0 else { return "" }
+        let kept = "\(n(r.trackPoints)) track \(r.trackPoints == 1 ? "point" : "points")"
+        guard d.total > 0 else { return " (\(kept))" }
+        let reasons = [(d.untimed, "without a time"), (d.invalid, "with an invalid position"),
+                       (d.nullIsland, "at 0,0"), (d.tooFast, "too fast")]
+            .filter { $0.0 > 0 }.map { "\(n($0.0)) \($0.1)" }
+        return " (\(kept); \(n(d.total)) dropped: \(reasons.joined(separator: ", ")))"
+    }
+
 }

@@ -107,7 +107,7 @@ struct Where: AsyncParsableCommand {
         switch answer.kind {
         case .place:
             let place = answer.place!
-            let population = place.population > 0 ? "; population \(place.population.formatted())" : ""
+            let population = place.population > 0 ? "; population \(place.population.grouped)" : ""
             return ([place.name] + region).joined(separator: ", ") + ", \(distance) away\(population)\(zone)"
         case .region:
             return region.joined(separator: ", ") + " (no town within \(Int(Gazetteer.placeReach / 1000)) km; nearest: \(answer.nearest.name), \(distance))\(zone)"
@@ -149,7 +149,7 @@ struct Find: AsyncParsableCommand {
             for match in matches {
                 let place = match.place
                 let region = [place.admin1, place.country].compactMap { $0 }.joined(separator: ", ")
-                let population = place.population > 0 ? "population \(place.population.formatted()), " : ""
+                let population = place.population > 0 ? "population \(place.population.grouped), " : ""
                 print("\(place.name), \(region) (\(place.countryCode ?? "?")): \(population)"
                       + String(format: "%.5f,%.5f", place.coordinate.latitude, place.coordinate.longitude)
                       + (place.timeZone.map { ", \($0)" } ?? ""))

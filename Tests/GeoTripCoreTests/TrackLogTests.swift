@@ -1,4 +1,5 @@
 import Foundation
+import GeoTripTestSupport
 import Testing
 @testable import GeoTripCore
 
@@ -195,7 +196,7 @@ struct TrackLogTests {
         #expect(kml.untimedCount == 2)
     }
 
-    @Test("XMLParser is usable from parallel tasks")
+    @Test("the reader is usable from parallel tasks")
     func parallelReads() async throws {
         let names = ["logger.gpx", "logger-gpx10.gpx", "logger-gpsbabel.kml", "track.kml", "route-and-waypoints.gpx"]
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -261,6 +262,239 @@ struct TrackLogTests {
 
         let nothing = message { () throws(TrackError) in _ = try Self.load(Self.gpx("<metadata><time>2025-06-10T09:00:00Z</time></metadata>"), name: "bare.gpx") }
         #expect(nothing.contains("bare.gpx") && nothing.contains("no points"))
+    }
+
+    // MARK: Large files
+
+    /// Writes a logger's GPX of `count` fixes, one a second from 2025-06-10T00:00:00Z: fix k at
+    /// latitude 38 + 0.00001·k, longitude −(9.137 + 0.000003·k), each with a vendor extension as
+    /// Garmin writes them (about 200 bytes a fix). Coordinates are written from integers, so the
+    /// file holds exactly what `largeLogFix` says.
+    static func writeLargeLog(_ url: URL, count: Int) throws {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let file = try FileHandle(forWritingTo: url)
+        defer { try? file.close() }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        func six(_ n: Int) -> String { String(repeating: "0", count: 6 - String(n).count) + String(n) }
+        file.write(Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Garmin eTrex 32x" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+              <metadata><time>2025-06-12T08:00:00Z</time></metadata>
+              <trk><name>Three days</name><trkseg>
+
+            """.utf8))
+        var chunk = ""
+        for k in 0..<count {
+            let latitude = 38_000_000 + 10 * k, longitude = 137_000 + 3 * k, second = k % 86_400
+            chunk += "      <trkpt lat=\"\(latitude / 1_000_000).\(six(latitude % 1_000_000))\" lon=\"-9.\(six(longitude))\">"
+                + "<ele>\(k % 100).5</ele><time>2025-06-\(two(10 + k / 86_400))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z</time>"
+                + "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(90 + k % 50)</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>\n"
+            if k % 10_000 == 9_999 {
+                file.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        file.write(Data((chunk + "    </trkseg></trk>\n</gpx>\n").utf8))
+    }
+
+    /// Fix k of `writeLargeLog`, from the formula rather than from the file.
+    static func largeLogFix(_ k: Int) -> TrackPoint {
+        TrackPoint(
+            coordinate: Coordinate(latitude: 38 + 0.00001 * Double(k), longitude: -(9.137 + 0.000003 * Double(k))),
+            time: Date(timeIntervalSince1970: 1_749_513_600 + Double(k)),  // 2025-06-10T00:00:00Z + k s
+            elevation: Double(k % 100) + 0.5)
+    }
+
+    @Test("a 20 MB log, twice libxml2's default limit, is read whole, as a stream")
+    func largeLog() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("three-days.gpx")
+        let count = 100_000
+        try Self.writeLargeLog(url, count: count)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber).intValue
+        try #require(size > 20_000_000, "the file is \(size) bytes, not beyond libxml2's 10 MB limit")
+
+        let file = try TrackLog.load(contentsOf: url)
+        #expect(file.format == .gpx)
+        #expect(file.points.count == count)
+        #expect(file.dropped == DroppedTrackPoints())
+        for k in [0, 1, count / 2, count - 2, count - 1] where file.points.indices.contains(k) {
+            #expect(Self.same([file.points[k]], [Self.largeLogFix(k)]), "fix \(k): \(file.points[k])")
+        }
+    }
+
+    // MARK: Refused files
+
+    @Test("a document type that declares entities is refused at the declaration, whatever the entity", arguments: [
+        // Billion laughs: 10⁹ "lol"s from ten lines, in text and in an attribute.
+        ("billion-laughs.gpx", "<lolz>&lol9;</lolz>"),
+        ("laughing-attribute.gpx", #"<trk><name a="&lol9;"/></trk>"#),
+        // XXE: an external entity naming another file.
+        ("xxe.gpx", "<trk><name>&secret;</name></trk>"),
+    ])
+    func entities(name: String, body: String) throws {
+        let laughs = (1...9).map { i in "<!ENTITY lol\(i) \"\(String(repeating: "&lol\(i - 1);", count: 10))\">" }
+        let document = """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [
+              <!ENTITY lol0 "lol">
+              \(laughs.joined(separator: "\n  "))
+              <!ENTITY secret SYSTEM "file:///etc/passwd">
+            ]>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            \(body)
+            <wpt lat="38.7" lon="-9.1"><time>2025-06-10T09:00:00Z</time></wpt>
+            </gpx>
+            """
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent(name)
+        try document.write(to: url, atomically: true, encoding: .utf8)
+        let fromFile = #expect(throws: TrackError.self) { try TrackLog.load(contentsOf: url) }
+        #expect(fromFile?.description == "\(url.path) declares XML entities, which geotrip does not read in track files (they can expand without bound or reach other files); remove the DOCTYPE and export the track again.")
+        let fromMemory = #expect(throws: TrackError.self) { try TrackLog.load(data: Data(document.utf8), name: name) }
+        #expect(fromMemory?.description.hasPrefix("\(name) declares XML entities") == true)
+    }
+
+    @Test("a parameter-entity bomb in the internal subset is refused before it expands")
+    func parameterEntities() {
+        // Each %lN; between declarations expands to two %l(N-1);s: 2³⁰ declarations if read.
+        let levels = (1...30).map { i in "<!ENTITY % l\(i) \"&#37;l\(i - 1);&#37;l\(i - 1);\">" }
+        let document = """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [
+            <!ENTITY % l0 "&#60;!ENTITY x 'lol'&#62;">
+            \(levels.joined(separator: "\n"))
+            %l30;
+            ]>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"/>
+            """
+        let error = #expect(throws: TrackError.self) { try TrackLog.load(data: Data(document.utf8), name: "bomb.gpx") }
+        #expect(error?.description.hasPrefix("bomb.gpx declares XML entities") == true)
+    }
+
+    @Test("a document type without entities is read as usual")
+    func doctypeWithoutEntities() throws {
+        let file = try Self.load(#"<?xml version="1.0"?><!DOCTYPE gpx SYSTEM "http://www.topografix.com/GPX/1/1/gpx.dtd">"#
+            + Self.gpx(#"<wpt lat="38.708" lon="-9.137"><ele>12</ele><time>2025-06-10T09:00:00Z</time></wpt>"#)
+                .replacingOccurrences(of: #"<?xml version="1.0"?>"#, with: ""))
+        #expect(file.points == [Self.walk[0]])
+    }
+
+    @Test("a named pipe or a device is refused, never waited on or read")
+    func notRegularFiles() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let pipe = temp.url.appendingPathComponent("live.gpx")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        // A writer waits on the pipe with a whole GPX, so that no way of reading it can hang the
+        // tests: whatever opens the pipe meets the writer, and could read the walk and an end of
+        // file. The reader must refuse it all the same.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", #"cat "$0" > "$1""#, Self.url("logger.gpx").path, pipe.path]
+        try writer.run()
+        defer {
+            // SIGKILL, not terminate(): Foundation's Process hands its children the test
+            // runner's blocked signal mask, so a SIGTERM would wait forever.
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+
+        let fromPipe = #expect(throws: TrackError.self) { try TrackLog.load(contentsOf: pipe) }
+        #expect(fromPipe?.description == "The track file \(pipe.path) cannot be read: it is a named pipe, not a file.")
+        let checked = #expect(throws: TrackError.self) { try TrackLog.checkIsFile(atPath: pipe.path) }
+        #expect(checked == fromPipe)
+
+        // /dev/zero never ends; read, it would give "not XML" at once, so the sentence tells.
+        let device = #expect(throws: TrackError.self) { try TrackLog.load(contentsOf: URL(fileURLWithPath: "/dev/zero")) }
+        #expect(device?.description == "The track file /dev/zero cannot be read: it is a device, not a file.")
+        #expect(throws: TrackError.self) { try TrackLog.checkIsFile(atPath: "/dev/zero") }
+        #expect(throws: Never.self) { try TrackLog.checkIsFile(atPath: Self.url("logger.gpx").path) }
+    }
+
+    // MARK: Bad points
+
+    /// A GPX track of `(latitude, longitude, seconds after walkStart)` fixes.
+    static func track(_ fixes: [(Double, Double, Double)]) -> String {
+        gpx("<trk><trkseg>" + fixes.map { lat, lon, seconds in
+            let time = ISO8601DateFormatter().string(from: walkStart.addingTimeInterval(seconds))
+            return #"<trkpt lat="\#(lat)" lon="\#(lon)"><time>\#(time)</time></trkpt>"#
+        }.joined() + "</trkseg></trk>")
+    }
+
+    /// The walk of logger.gpx, k = 0…39 (fix k 0.0001° north of fix k-1, 5 s later).
+    static func walkFix(_ k: Int) -> (Double, Double, Double) { (38.708 + 0.0001 * Double(k), -9.137, 5 * Double(k)) }
+
+    @Test("a fix at 0,0 and a spike 2,200 km off are dropped and counted; a photo by the spike stays on the walk")
+    func nullIslandAndSpike() throws {
+        var fixes = (0..<40).map(Self.walkFix)
+        fixes[12] = (0, 0, fixes[12].2)  // a receiver with no fix yet
+        fixes[25] = (16.77, -3.01, fixes[25].2)  // Timbuktu, for one fix
+        let file = try Self.load(Self.track(fixes))
+        #expect(file.dropped == DroppedTrackPoints(nullIsland: 1, tooFast: 1))
+        #expect(file.points.count == 38)
+        #expect(!file.points.contains { $0.coordinate.latitude < 38 })
+
+        // At the spike's time the walker was at fix 25 of the walk; the fixes 24 and 26 around it
+        // put the photo there, 10 m plus half of the 22 m between them.
+        let positioner = TrackPositioner(points: file.points)
+        let photo = try #require(positioner.position(at: Self.walkStart.addingTimeInterval(125)))
+        #expect(abs(photo.coordinate.latitude - 38.7105) < 1e-6)
+        #expect(abs(photo.coordinate.longitude - -9.137) < 1e-9)
+        #expect(abs(photo.uncertaintyMeters - (10 + Self.fixSpacing)) < 1e-3)
+    }
+
+    @Test("which fix is the glitch: a bad first or last fix goes, the track after a bad fix stays")
+    func outlierAtTheEnds() throws {
+        var fixes = (0..<20).map(Self.walkFix)
+        fixes[0] = (48.8584, 2.2945, 0)  // Paris, 5 s before Lisbon
+        fixes[19] = (40.4168, -3.7038, 95)  // Madrid, 5 s after
+        let file = try Self.load(Self.track(fixes))
+        #expect(file.dropped.tooFast == 2)
+        #expect(file.points.map(\.coordinate) == (1..<19).map { Coordinate(latitude: 38.708 + 0.0001 * Double($0), longitude: -9.137) })
+
+        // A cold start: three fixes at yesterday's last position, then the real walk 200 km away.
+        let stale: [(Double, Double, Double)] = [(40.2, -8.4, 0), (40.2, -8.4, 1), (40.2, -8.4, 2)]
+        let coldStart = stale + (1..<20).map(Self.walkFix)
+        let walk = try Self.load(Self.track(coldStart))
+        #expect(walk.dropped.tooFast == 3)
+        #expect(walk.points.count == 19 && walk.points.first?.coordinate.latitude == 38.7081)
+    }
+
+    @Test("fixes that are fast but consistent stay: a plane at 1,100 km/h, a train, a logger off for an hour")
+    func fastButReal() throws {
+        // Walk to the airport, fly east at 1,100 km/h (0.01° of latitude ≈ 1.11 km each 3.6 s
+        // ≈ 1,112 km/h), walk on: every fix of the flight disagrees with the next one, but no
+        // stretch of them is a glitch.
+        func fixes(_ range: ClosedRange<Int>, from start: (Double, Double), every seconds: Double, after offset: Double,
+                   step: Double) -> [(Double, Double, Double)] {
+            range.map { k in
+                let index = Double(k)
+                return (start.0 + step * index, start.1, offset + seconds * index)
+            }
+        }
+        let taxi = fixes(0...9, from: (38.70, -9.137), every: 5, after: 0, step: 0.0001)
+        let flight = fixes(1...30, from: (38.7009, -9.137), every: 3.6, after: 45, step: 0.01)
+        let landed = fixes(1...10, from: (39.0009, -9.137), every: 5, after: 153, step: 0.0001)
+        let plane = try Self.load(Self.track(taxi + flight + landed))
+        #expect(plane.dropped.tooFast == 0)
+        #expect(plane.points.count == 50)
+
+        // A logger off for an hour while the train went 150 km: one jump, 150 km/h.
+        let station = fixes(0...9, from: (40.0, -8.5), every: 5, after: 3645, step: 0.0001)
+        let train = (0..<10).map(Self.walkFix) + station
+        #expect(try Self.load(Self.track(train)).dropped.tooFast == 0)
+    }
+
+    @Test("points at 0,0 only: no point to place photos with, and the message says why")
+    func onlyNullIsland() {
+        let error = #expect(throws: TrackError.self) {
+            try Self.load(Self.track([(0, 0, 0), (0, 0, 5), (38.7, -9.1, 10)]).replacingOccurrences(of: "<time>2025-06-10T09:00:10Z</time>", with: ""), name: "nofix.gpx")
+        }
+        #expect(error?.description == "nofix.gpx has no point with a time and a position (3 points: 1 without a time, 0 with an invalid position, 2 at 0,0), so it cannot place photos.")
     }
 
     // MARK: Times

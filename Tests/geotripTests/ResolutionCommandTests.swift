@@ -81,6 +81,104 @@ struct ResolutionCommandTests {
         #expect(abs((try photos(trip)[photo]?["latitude"] as? Double ?? 0) - 38.7) < 1e-6)
     }
 
+    @Test("a fix at 0,0 and a glitch are dropped, counted by reason in the summary, and the photo at the glitch stays on the walk")
+    func droppedTrackPoints() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // A walk due east along 38.6916° N, 0.0002° every 15 s from 09:05:00Z to 09:10:00Z. The
+        // fix at 09:06:00Z is 0,0 (no fix yet), and the one at 09:07:15Z, the moment DSCF1001.JPG
+        // was taken, is 2,200 km off in Mali.
+        var fixes = (0...20).map { k in
+            (38.6916, -9.2160 + 0.0002 * Double(k), "2025-06-10T09:\(String(format: "%02d:%02d", 5 + k * 15 / 60, k * 15 % 60))Z")
+        }
+        fixes[4] = (0, 0, fixes[4].2)
+        fixes[9] = (16.77, -3.01, fixes[9].2)
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        try Self.loggerGPX(points: fixes).write(to: gpx, atomically: true, encoding: .utf8)
+
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path, "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let resolution = try #require(summary["resolution"] as? [String: Any])
+        #expect(resolution["trackPoints"] as? Int == 19)
+        #expect(resolution["trackPointsDropped"] as? [String: Int] == ["untimed": 0, "invalid": 0, "nullIsland": 1, "tooFast": 1])
+
+        // 09:07:15Z is 135 s into the walk: 9 steps east, between the fixes on either side of the glitch.
+        let fuji = try #require(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"])
+        #expect(fuji["locationSource"] as? String == "track")
+        #expect(abs((fuji["latitude"] as? Double ?? 0) - 38.6916) < 1e-6)
+        #expect(abs((fuji["longitude"] as? Double ?? 0) - -9.2142) < 1e-6)
+        #expect((fuji["uncertaintyMeters"] as? Double ?? .infinity) < 30)
+
+        // The text summary says the same in words.
+        try FileManager.default.removeItem(at: trip.appendingPathComponent(".geotrip"))
+        let text = try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path])
+        #expect(text.stdout.contains("(19 track points; 2 dropped: 1 at 0,0, 1 too fast)"), "stdout: \(text.stdout)")
+    }
+
+    @Test("--track naming a named pipe or a device is refused at once, with what it is")
+    func trackNotAFile() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let pipe = temp.url.appendingPathComponent("live.gpx")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        let fromPipe = try CommandRun.geotrip(["ingest", trip.path, "--track", pipe.path])
+        #expect(fromPipe.status == 64)
+        #expect(fromPipe.stderr.contains("The track file \(pipe.path) cannot be read: it is a named pipe, not a file."), "stderr: \(fromPipe.stderr)")
+        let device = try CommandRun.geotrip(["ingest", trip.path, "--track", "/dev/zero"])
+        #expect(device.status == 64)
+        #expect(device.stderr.contains("The track file /dev/zero cannot be read: it is a device, not a file."), "stderr: \(device.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))  // nothing was run
+    }
+
+    @Test("a remembered track that has become a named pipe is reported, never waited on")
+    func rememberedTrackBecomesPipe() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        try Self.loggerGPX(points: [(38.6916, -9.2140, "2025-06-10T09:06:45Z"), (38.6916, -9.2120, "2025-06-10T09:07:45Z")])
+            .write(to: gpx, atomically: true, encoding: .utf8)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path, "-q"]).status == 0)
+
+        try FileManager.default.removeItem(at: gpx)
+        try #require(mkfifo(gpx.path, 0o600) == 0)
+        // A writer waits on the pipe with a whole GPX, so that no way of reading it can hang the
+        // test: whatever opens the pipe meets the writer and could read a track and an end of file.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", #"printf '%s' "$0" > "$1""#,
+                            Self.loggerGPX(points: [(1, 1, "2025-06-10T09:07:00Z")]), gpx.path]
+        try writer.run()
+        defer {
+            // SIGKILL, not terminate(): Foundation's Process hands its children the test
+            // runner's blocked signal mask, so a SIGTERM would wait forever.
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        let rerun = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        #expect(rerun.stdout.contains("The track file \(gpx.path) cannot be read: it is a named pipe, not a file."), "stdout: \(rerun.stdout)")
+        #expect(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"]?["locationSource"] as? String != "track")
+    }
+
+    @Test("with nothing to count, the summary says none rather than leaving the list empty")
+    func summaryWithoutPositions() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // A Fuji photo with no date and no GPS: nothing can place it in time or on the map.
+        let folder = temp.url.appendingPathComponent("one")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-11 Sintra/DSCF1004.JPG"),
+                                         to: folder.appendingPathComponent("DSCF1004.JPG"))
+        let run = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("  times: 1 none; positions: none\n"), "stdout: \(run.stdout)")
+        #expect(!run.stdout.contains("track points"))
+    }
+
     @Test("southern latitudes and negative offsets can be typed as option values")
     func negativeValues() throws {
         let temp = try TemporaryFolder()

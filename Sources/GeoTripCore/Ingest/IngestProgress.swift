@@ -46,10 +46,10 @@ extension IngestProgress {
     public func line(elapsed: Double) -> String {
         var line = "[\(number)/\(count)] \(stage.rawValue)"
         guard let total = total else { return line + "…" }
-        line += "  \(done.formatted())/\(total.formatted())"
+        line += "  \(done.grouped)/\(total.grouped)"
         if elapsed > 0.2 && done > 0 {
             let rate = Double(done) / elapsed
-            line += "  \(Int(rate).formatted()) files/s"
+            line += "  \(Int(rate).grouped) files/s"
             let left = Double(total - done) / rate
             line += "  ETA \(left < 1 ? "<1" : String(Int(left.rounded()))) s"
         }

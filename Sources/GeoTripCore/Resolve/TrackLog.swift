@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// A timed position from a GPS log.
 public struct TrackPoint: Sendable, Equatable {
@@ -31,6 +28,38 @@ public struct TrackError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// How many points of a track were left out, by reason.
+public struct DroppedTrackPoints: Sendable, Equatable, Encodable {
+    /// Points with no time, or one that names no instant (a bare date).
+    public var untimed = 0
+    /// Points whose latitude or longitude is not a number or is out of range.
+    public var invalid = 0
+    /// Points at exactly 0,0 ("null island"), which receivers write when they have no fix.
+    public var nullIsland = 0
+    /// Points that imply a speed above `TrackLog.maximumSpeed` from the fixes beside them.
+    public var tooFast = 0
+
+    /// Creates counts, all zero unless given.
+    public init(untimed: Int = 0, invalid: Int = 0, nullIsland: Int = 0, tooFast: Int = 0) {
+        self.untimed = untimed
+        self.invalid = invalid
+        self.nullIsland = nullIsland
+        self.tooFast = tooFast
+    }
+
+    /// All the points left out.
+    public var total: Int { untimed + invalid + nullIsland + tooFast }
+
+    /// The counts of two files together.
+    public static func + (a: Self, b: Self) -> Self {
+        Self(untimed: a.untimed + b.untimed, invalid: a.invalid + b.invalid,
+             nullIsland: a.nullIsland + b.nullIsland, tooFast: a.tooFast + b.tooFast)
+    }
+
+    /// Adds another file's counts.
+    public static func += (a: inout Self, b: Self) { a = a + b }
+}
+
 /// What one track file holds: its timed points, and how many points it had to leave out.
 public struct TrackFile: Sendable, Equatable {
     /// The two formats GPS loggers, phone apps and Google Earth write.
@@ -45,18 +74,32 @@ public struct TrackFile: Sendable, Equatable {
     public var format: Format
     /// Every timed point with a valid position, sorted by time; equal times keep file order.
     public var points: [TrackPoint]
+    /// The points left out, by reason.
+    public var dropped: DroppedTrackPoints
+
     /// Points left out because they have no time, or one that names no instant (a bare date).
-    public var untimedCount: Int
+    public var untimedCount: Int {
+        get { dropped.untimed }
+        set { dropped.untimed = newValue }
+    }
     /// Points left out because a coordinate is not a number or is out of range.
-    public var invalidCount: Int
+    public var invalidCount: Int {
+        get { dropped.invalid }
+        set { dropped.invalid = newValue }
+    }
 
     /// Creates a file summary.
-    public init(name: String, format: Format, points: [TrackPoint], untimedCount: Int, invalidCount: Int) {
+    public init(name: String, format: Format, points: [TrackPoint], dropped: DroppedTrackPoints) {
         self.name = name
         self.format = format
         self.points = points
-        self.untimedCount = untimedCount
-        self.invalidCount = invalidCount
+        self.dropped = dropped
+    }
+
+    /// Creates a file summary with only the untimed and invalid counts.
+    public init(name: String, format: Format, points: [TrackPoint], untimedCount: Int, invalidCount: Int) {
+        self.init(name: name, format: format, points: points,
+                  dropped: DroppedTrackPoints(untimed: untimedCount, invalid: invalidCount))
     }
 }
 
@@ -70,7 +113,25 @@ public struct TrackFile: Sendable, Equatable {
 ///   its n-th `<gx:coord>` ("lon lat alt"); a `Placemark` with `<TimeStamp><when>` and
 ///   `<Point><coordinates>lon,lat,alt</coordinates>` is one point. A `TimeSpan` is not a moment,
 ///   and a `gx:TimeStamp` inside `LookAt`/`Camera` is the viewer's time, so neither dates a point.
+///
+/// What is left out, and counted by reason (`DroppedTrackPoints`): a point without a time; one
+/// whose position is not a number or out of range; one at exactly 0,0, which receivers write
+/// when they have no fix (as for photos, see `ExifDecoder`); and a glitch, a fix that implies more
+/// than 1,000 km/h from the fixes beside it (see `removeSpeedOutliers`). Only a receiver's fixes
+/// (`trkpt`, `gx:Track`) are held to that speed: waypoints, route points and placemarks are places
+/// someone chose, and a plan may well give two of them the same time.
+///
+/// Files are streamed (`XMLEventStream`), so a log of any size is read in bounded memory; only
+/// the points are kept. A document type that declares entities is refused: an entity can expand
+/// without bound (billion laughs) or name another file (XXE), and no GPS logger writes one.
+/// Only regular files are read: a named pipe or a device is refused without being waited on.
 public enum TrackLog {
+    /// The fastest a fix may seem to move from its neighbours: 1,000 km/h, above an airliner's
+    /// cruise (about 900 km/h) and far below what a glitch implies (a fix 2,000 km off, a second
+    /// later, is 7 million km/h). The same idea as `LocationResolver.maximumSpeed` for photos,
+    /// set higher because a logger may be carried on a plane. Metres a second.
+    public static let maximumSpeed = 1_000_000.0 / 3600
+
     /// Every timed point of a GPX or KML file, sorted by time (equal times keep file order).
     /// Throws for a file that cannot be read, is not XML, is neither GPX nor KML, or holds no
     /// timed point.
@@ -86,102 +147,212 @@ public enum TrackLog {
     /// The file's points with the counts of points left out, for a summary line.
     public static func load(contentsOf url: URL) throws(TrackError) -> TrackFile {
         let name = url.path
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw TrackError(description: "The track file \(name) cannot be read: \(readFailure(error, url: url)).")
+        // O_NONBLOCK: opening a named pipe must not wait for a writer; it is refused below.
+        let descriptor = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw unreadable(name, reason: systemFailure(errno))
         }
-        return try load(data: data, name: name)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw unreadable(name, reason: systemFailure(errno))
+        }
+        if let kind = notAFile(mode: info.st_mode) {
+            throw unreadable(name, reason: kind)
+        }
+        let collector = TrackCollector()
+        let end = XMLEventStream.read(fileDescriptor: descriptor, into: collector)
+        return try trackFile(collector, end: end, name: name)
     }
 
     /// The points of GPX or KML `data` with the counts of points left out.
     public static func load(data: Data, name: String) throws(TrackError) -> TrackFile {
         let collector = TrackCollector()
-        let parser = XMLParser(data: data)
-        // Namespaces decide what is ours: a vendor's `<hr>` or `<time>` inside GPX
-        // `<extensions>`, or Garmin's `<gpxx:rpt lat= lon=>` shaping points, must not be read.
-        parser.shouldProcessNamespaces = true
-        // No DTD fetching: a track file has no business reaching the network or the disk.
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        let finished = parser.parse()
+        let end = XMLEventStream.read(data: data, into: collector)
+        return try trackFile(collector, end: end, name: name)
+    }
 
-        if let root = collector.foreignRoot {
-            throw TrackError(description: "\(name) is XML but neither GPX nor KML: its root element is <\(root)>, where a track file has <gpx> or <kml>.")
+    /// Throws the error `load(contentsOf:)` would for a path that does not name a file (missing,
+    /// a folder, a named pipe, a device), without opening it; for checking `--track` early.
+    public static func checkIsFile(atPath path: String) throws(TrackError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw unreadable(path, reason: systemFailure(errno)) }
+        if let kind = notAFile(mode: info.st_mode) { throw unreadable(path, reason: kind) }
+    }
+
+    /// "The track file NAME cannot be read: REASON."
+    private static func unreadable(_ name: String, reason: String) -> TrackError {
+        TrackError(description: "The track file \(name) cannot be read: \(reason).")
+    }
+
+    /// What a file mode names when it is not a regular file, as words for a sentence; nil for a file.
+    private static func notAFile(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "it is a folder, not a file"
+        case S_IFIFO: return "it is a named pipe, not a file"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        default: return "it is not a regular file"
         }
-        // On Linux parse() can return true and still set parserError (an unclosed element at
-        // the end), so both are checked.
-        if !finished || parser.parserError != nil {
-            let line = parser.lineNumber
-            let problem = xmlProblem(parser.parserError)
-            if let format = collector.format {
+    }
+
+    /// The reason `open`, `stat` or `read` failed, in words rather than an error number.
+    private static func systemFailure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "there is no such file"
+        case EACCES: return "permission denied"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+
+    /// The file's points, checked and sorted, or the sentence saying why there are none.
+    private static func trackFile(_ collector: TrackCollector, end: XMLEventStreamEnd, name: String) throws(TrackError) -> TrackFile {
+        switch end {
+        case .readFailed(let code):
+            throw unreadable(name, reason: systemFailure(code))
+        case .empty:
+            throw TrackError(description: "\(name) is not a GPX or KML file: it is empty.")
+        case .declaresEntities:
+            throw TrackError(description: "\(name) declares XML entities, which geotrip does not read in track files (they can expand without bound or reach other files); remove the DOCTYPE and export the track again.")
+        case .malformed(let problem, let line):
+            if let format = collector.reading.format {
                 throw TrackError(description: "\(name) is a \(format.rawValue) file that is damaged or cut short at line \(line) (\(problem)).")
             }
             throw TrackError(description: "\(name) is not a GPX or KML file: it is not XML (line \(line): \(problem)).")
+        case .finished, .stoppedByHandler:
+            break
         }
-        guard let format = collector.format else {
-            // libxml2 accepts an empty or whitespace-only document without an error.
+        if let root = collector.reading.foreignRoot {
+            throw TrackError(description: "\(name) is XML but neither GPX nor KML: its root element is <\(root)>, where a track file has <gpx> or <kml>.")
+        }
+        guard let format = collector.reading.format else {
             throw TrackError(description: "\(name) is not a GPX or KML file: it holds no XML element.")
         }
-        guard !collector.points.isEmpty else {
-            let found = collector.untimedCount + collector.invalidCount
+        var dropped = collector.reading.dropped
+        guard collector.reading.hasPoints else {
+            let found = dropped.total
             if found == 0 {
                 throw TrackError(description: "\(name) is a \(format.rawValue) file with no points in it.")
             }
-            throw TrackError(description: "\(name) has no point with a time (\(found) \(found == 1 ? "point" : "points"): \(collector.untimedCount) without a time, \(collector.invalidCount) with an invalid position), so it cannot place photos.")
+            let atZero = dropped.nullIsland > 0 ? ", \(dropped.nullIsland) at 0,0" : ""
+            throw TrackError(description: "\(name) has no point with a time and a position (\(found) \(found == 1 ? "point" : "points"): \(dropped.untimed) without a time, \(dropped.invalid) with an invalid position\(atZero)), so it cannot place photos.")
         }
-        return TrackFile(
-            name: name, format: format, points: sortedByTime(collector.points),
-            untimedCount: collector.untimedCount, invalidCount: collector.invalidCount)
+        var (points, fixes) = collector.reading.takePoints()
+        if !isSortedByTime(points) {
+            let order = timeOrder(points)
+            points = order.map { points[$0] }
+            fixes = order.map { fixes[$0] }
+        }
+        dropped.tooFast = removeSpeedOutliers(from: &points, fixes: fixes)
+        return TrackFile(name: name, format: format, points: points, dropped: dropped)
     }
 
     /// `points` in time order, equal times in their given order. Swift's `sort` is not
     /// documented as stable, so the index breaks ties and the result never depends on it.
+    /// Logs are nearly always written in order, and then the same array comes back, not a copy.
     static func sortedByTime(_ points: [TrackPoint]) -> [TrackPoint] {
-        points.enumerated()
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
+        isSortedByTime(points) ? points : timeOrder(points).map { points[$0] }
     }
 
-    /// A few words for the XML parser's error. On Linux its localized description is only "The
-    /// operation could not be completed", and `XMLParser.ErrorCode`'s raw values there do not
-    /// match the codes it reports, which are libxml2's `xmlParserErrors` (libxml/xmlerror.h; the
-    /// same numbers as Apple's NSXMLParserError), so the codes are matched as numbers.
-    private static func xmlProblem(_ error: (any Error)?) -> String {
-        guard let code = (error as NSError?)?.code else { return "the XML parser gave no reason" }
-        switch code {
-        case 3, 4: return "no XML element where the document should start"  // DOCUMENT_START, DOCUMENT_EMPTY
-        case 5: return "the document ends early, or goes on after its last element"  // DOCUMENT_END
-        case 9: return "a character XML does not allow"  // INVALID_CHAR
-        case 23, 26, 68: return "an unknown or malformed entity (a bare & must be written &amp;)"
-        case 31, 32, 81: return "text that is not in the declared encoding"
-        case 39...42: return "a malformed attribute"
-        case 72, 73, 77: return "a tag that is not closed"  // LT_REQUIRED, GT_REQUIRED, TAG_NOT_FINISHED
-        case 76, 85: return "a closing tag that does not match its opening tag"  // TAG_NAME_MISMATCH, NOT_WELL_BALANCED
-        case 86: return "content after the last element"  // EXTRA_CONTENT
-        default: return "XML parser error \(code)"
-        }
+    private static func isSortedByTime(_ points: [TrackPoint]) -> Bool {
+        zip(points, points.dropFirst()).allSatisfy { $0.time <= $1.time }
     }
 
-    /// The reason a file could not be read, in words rather than an error domain and code.
-    private static func readFailure(_ error: any Error, url: URL) -> String {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            return "it is a folder, not a file"
+    /// The indices of `points` in time order, equal times in index order.
+    private static func timeOrder(_ points: [TrackPoint]) -> [Int] {
+        points.indices.sorted { (points[$0].time, $0) < (points[$1].time, $1) }
+    }
+
+    /// Whether two fixes could both be right: the distance between them at most
+    /// `maximumSpeed` × the time between them, counted as at least a second (loggers round
+    /// times to the second, and two fixes in the same second are still a second's travel apart).
+    static func consistent(_ a: TrackPoint, _ b: TrackPoint) -> Bool {
+        let seconds = max(abs(b.time.timeIntervalSince(a.time)), 1)
+        return GreatCircle.distance(a.coordinate, b.coordinate) <= maximumSpeed * seconds
+    }
+
+    /// Removes glitches from time-sorted `points` and returns how many it removed. Only the
+    /// points whose `fixes` flag is true (all when nil) are judged, and judged among themselves;
+    /// the others stay, wherever they fall.
+    ///
+    /// The points fall into runs, each fix consistent with the one before it. A glitch (a
+    /// multipath jump, a bad write) makes a short run between two longer ones, or several short
+    /// runs; it is the short stretch that is wrong, not the track on either side of it. So a
+    /// stretch of runs with fewer points in all than the run before it and the run after it is
+    /// removed when those two agree with each other across it; a single spike whose neighbours
+    /// agree goes, and the rest of the track stays. At either end, a first (or last) run shorter
+    /// than the run next to it goes too: a receiver's first fixes after a cold start can be its
+    /// last known position. Runs that no rule settles are kept: a plane's fixes at more than
+    /// 1,000 km/h are each a run of one, and none is shorter than its neighbours. O(n).
+    static func removeSpeedOutliers(from points: inout [TrackPoint], fixes: [Bool]? = nil) -> Int {
+        guard points.count > 1 else { return 0 }
+        let isFix = { (index: Int) in fixes?[index] ?? true }
+        /// A run: the indices of its first and last kept points, and how many points it keeps.
+        struct Run {
+            var first: Int
+            var last: Int
+            var count: Int
         }
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?: return "there is no such file"
-        case .fileReadNoPermission?: return "permission denied"
-        default:
-            // Linux's description of other read failures names only the error domain; the
-            // POSIX error underneath says what happened.
-            if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-               underlying.domain == NSPOSIXErrorDomain {
-                return String(cString: strerror(Int32(underlying.code))).lowercased()
+        var removed = [Bool](repeating: false, count: points.count)
+        func remove(_ runs: ArraySlice<Run>) {
+            for run in runs { for index in run.first...run.last where isFix(index) { removed[index] = true } }
+        }
+
+        var stack: [Run] = []
+        // The run being built: its first and last fix, and its count.
+        var current: Run?
+        for index in 0...points.count {
+            if index < points.count {
+                guard isFix(index) else { continue }
+                if let building = current, consistent(points[building.last], points[index]) {
+                    current = Run(first: building.first, last: index, count: building.count + 1)
+                    continue
+                }
             }
-            return error.localizedDescription
+            // A fix that breaks the run (or the end): the run is complete, and this fix starts the next.
+            defer { current = index < points.count ? Run(first: index, last: index, count: 1) : nil }
+            guard var run = current else { continue }
+            // Look back over the stretch of runs just before this one, for as long as it is
+            // shorter than this run, for a run longer than the stretch that agrees with this one.
+            var stretch = 0
+            var top = stack.count - 1
+            while top >= 1 {
+                stretch += stack[top].count
+                if stretch >= run.count { break }
+                let before = stack[top - 1]
+                if stretch < before.count, consistent(points[before.last], points[run.first]) {
+                    remove(stack[top...])
+                    stack.removeSubrange((top - 1)...)
+                    run = Run(first: before.first, last: run.last, count: before.count + run.count)
+                    // The joined run may now outweigh a stretch further back.
+                    stretch = 0
+                    top = stack.count - 1
+                    continue
+                }
+                top -= 1
+            }
+            stack.append(run)
         }
+        // The ends.
+        var first = 0, last = stack.count - 1
+        while last - first >= 1, stack[first].count < stack[first + 1].count {
+            remove(stack[first...first])
+            first += 1
+        }
+        while last - first >= 1, stack[last].count < stack[last - 1].count {
+            remove(stack[last...last])
+            last -= 1
+        }
+
+        var kept = 0
+        for index in points.indices where !removed[index] {
+            points[kept] = points[index]
+            kept += 1
+        }
+        let count = points.count - kept
+        points.removeLast(count)
+        return count
     }
 }
 
@@ -195,8 +366,8 @@ private struct WrittenPoint {
     var time: String?
 }
 
-/// Turns XMLParser's events into points. One per file, used on one thread, then dropped.
-private final class TrackCollector: NSObject, XMLParserDelegate {
+/// Turns the XML stream's events into points. One per file, used on one thread, then dropped.
+private struct TrackReading {
     /// KML 2.2's extension namespace, for `gx:Track` and `gx:coord`.
     static let gxNamespace = "http://www.google.com/kml/ext/2.2"
 
@@ -204,9 +375,12 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
     private(set) var format: TrackFile.Format?
     /// The root element's name when it is neither `gpx` nor `kml`.
     private(set) var foreignRoot: String?
-    private(set) var points: [TrackPoint] = []
-    private(set) var untimedCount = 0
-    private(set) var invalidCount = 0
+    /// The points kept, in file order, and whether each is a receiver's fix (`trkpt`,
+    /// `gx:Track`) rather than a place someone chose (`wpt`, `rtept`, `Placemark`).
+    private var points: [TrackPoint] = []
+    private var fixes: [Bool] = []
+    /// The points left out so far (all but speed outliers, which need the whole track).
+    private(set) var dropped = DroppedTrackPoints()
 
     /// The namespace of the root element: GPX 1.0 and 1.1 and KML 2.1 and 2.2 differ only here,
     /// and files without `xmlns` exist, so the root's namespace is taken as the format's own.
@@ -215,8 +389,10 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
     private var path: [String] = []
     /// Depth inside an ignored subtree (another namespace, GPX `<extensions>`); 0 outside.
     private var ignoredDepth = 0
-    /// The text of the element being read, when it is one whose text matters.
-    private var text: String?
+    /// Whether the text of the element being read matters, and that text so far (one buffer,
+    /// reused from element to element).
+    private var collecting = false
+    private var textBytes: [UInt8] = []
 
     /// The GPX point whose element is open.
     private var gpxPoint: WrittenPoint?
@@ -226,18 +402,31 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
     private var trackWhens: [String] = []
     private var trackCoords: [String] = []
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes: [String: String] = [:]
-    ) {
+    /// Whether any point was kept.
+    var hasPoints: Bool { !points.isEmpty }
+
+    /// Hands the points and their fix flags over without a copy.
+    mutating func takePoints() -> ([TrackPoint], [Bool]) {
+        defer {
+            points = []
+            fixes = []
+        }
+        return (points, fixes)
+    }
+
+    var wantsText: Bool { collecting && ignoredDepth == 0 }
+
+    mutating func text(_ utf8: UnsafeRawBufferPointer) {
+        textBytes.append(contentsOf: utf8)
+    }
+
+    mutating func startElement(_ elementName: String, namespace: String, attribute: (String) -> String?) -> Bool {
         if ignoredDepth > 0 {
             ignoredDepth += 1
-            return
+            return true
         }
-        let namespace = namespaceURI ?? ""
         guard let format else {
-            startDocument(parser, root: elementName, namespace: namespace)
-            return
+            return startDocument(root: elementName, namespace: namespace)
         }
         let name: String
         switch format {
@@ -247,7 +436,7 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
             // 1.0 namespace, so the element is skipped by name as well as by namespace.
             guard namespace == ownNamespace, elementName != "extensions" else {
                 ignoredDepth = 1
-                return
+                return true
             }
             name = elementName
         case .kml:
@@ -257,75 +446,73 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
                 name = "gx:" + elementName
             } else {
                 ignoredDepth = 1
-                return
+                return true
             }
         }
         let parent = path.last
         path.append(name)
         switch format {
-        case .gpx: startGPX(name, parent: parent, attributes: attributes)
+        case .gpx: startGPX(name, parent: parent, attribute: attribute)
         case .kml: startKML(name, parent: parent)
         }
+        return true
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    mutating func endElement() {
         if ignoredDepth > 0 {
             ignoredDepth -= 1
             return
         }
         guard let name = path.popLast(), let format else { return }
-        let value = text
-        text = nil
+        let value = collecting ? String(decoding: textBytes, as: UTF8.self) : nil
+        collecting = false
         switch format {
         case .gpx: endGPX(name, text: value)
         case .kml: endKML(name, parent: path.last, text: value)
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if ignoredDepth == 0, text != nil { text! += string }
+    /// Starts collecting an element's text.
+    private mutating func collectText() {
+        collecting = true
+        textBytes.removeAll(keepingCapacity: true)
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        if ignoredDepth == 0, text != nil { text! += String(decoding: CDATABlock, as: UTF8.self) }
-    }
-
-    /// Decides the format from the root element; anything else stops the parse at once.
-    private func startDocument(_ parser: XMLParser, root: String, namespace: String) {
+    /// The root element; anything else stops the parse at once.
+    private mutating func startDocument(root: String, namespace: String) -> Bool {
         switch root {
         case "gpx": format = .gpx
         case "kml": format = .kml
         default:
             foreignRoot = root
-            parser.abortParsing()
-            return
+            return false
         }
         ownNamespace = namespace
         path.append(root)
+        return true
     }
 
     // MARK: GPX
 
-    private func startGPX(_ name: String, parent: String?, attributes: [String: String]) {
+    private mutating func startGPX(_ name: String, parent: String?, attribute: (String) -> String?) {
         switch name {
         case "wpt", "rtept", "trkpt":
             // All three are wptType: lat and lon are required attributes (latitudeType,
             // longitudeType: decimal degrees, WGS 84).
-            gpxPoint = WrittenPoint(latitude: attributes["lat"], longitude: attributes["lon"])
+            gpxPoint = WrittenPoint(latitude: attribute("lat"), longitude: attribute("lon"))
         case "ele", "time":
             // Only a point's own children: <metadata><time> is when the file was made.
-            if gpxPoint != nil, parent == "wpt" || parent == "rtept" || parent == "trkpt" { text = "" }
+            if gpxPoint != nil, parent == "wpt" || parent == "rtept" || parent == "trkpt" { collectText() }
         default:
             break
         }
     }
-
-    private func endGPX(_ name: String, text: String?) {
+    private mutating func endGPX(_ name: String, text: String?) {
         switch name {
         case "ele": if let text { gpxPoint?.elevation = text }
         case "time": if let text { gpxPoint?.time = text }
         case "wpt", "rtept", "trkpt":
-            if let point = gpxPoint { add(point) }
+            if let point = gpxPoint { add(point, isFix: name == "trkpt") }
             gpxPoint = nil
         default:
             break
@@ -334,7 +521,7 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
 
     // MARK: KML
 
-    private func startKML(_ name: String, parent: String?) {
+    private mutating func startKML(_ name: String, parent: String?) {
         switch name {
         case "Placemark":
             placemark = WrittenPoint()
@@ -345,18 +532,18 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
             // gx:Track's own <when>s, or the Placemark's <TimeStamp> (in the KML namespace; the
             // one under LookAt is gx:TimeStamp, and a path check keeps it out as well).
             let grandparent = path.count >= 3 ? path[path.count - 3] : nil
-            if parent == "gx:Track" || (parent == "TimeStamp" && grandparent == "Placemark") { text = "" }
+            if parent == "gx:Track" || (parent == "TimeStamp" && grandparent == "Placemark") { collectText() }
         case "gx:coord":
-            if parent == "gx:Track" { text = "" }
+            if parent == "gx:Track" { collectText() }
         case "coordinates":
             let grandparent = path.count >= 3 ? path[path.count - 3] : nil
-            if parent == "Point" && grandparent == "Placemark" { text = "" }
+            if parent == "Point" && grandparent == "Placemark" { collectText() }
         default:
             break
         }
     }
 
-    private func endKML(_ name: String, parent: String?, text: String?) {
+    private mutating func endKML(_ name: String, parent: String?, text: String?) {
         switch name {
         case "when":
             guard let text else { return }
@@ -394,14 +581,14 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
                     point.longitude = ""
                 }
                 point.time = index < trackWhens.count ? trackWhens[index] : nil
-                add(point)
+                add(point, isFix: true)
             }
             trackWhens = []
             trackCoords = []
         case "Placemark":
             // Only a Placemark with a Point is a position; one with a LineString or a gx:Track
             // has its coordinates elsewhere (or none with times).
-            if let point = placemark, point.latitude != nil || point.longitude != nil { add(point) }
+            if let point = placemark, point.latitude != nil || point.longitude != nil { add(point, isFix: false) }
             placemark = nil
         default:
             break
@@ -410,32 +597,105 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
 
     // MARK: Checking values
 
-    /// Checks a written point and keeps it, or counts why it was left out.
-    private func add(_ written: WrittenPoint) {
+    /// Checks a written point and keeps it, or counts why it was left out: the position first,
+    /// whatever the time.
+    private mutating func add(_ written: WrittenPoint, isFix: Bool) {
         guard let latitude = Self.number(written.latitude), let longitude = Self.number(written.longitude),
               abs(latitude) <= 90, abs(longitude) <= 180
         else {
-            invalidCount += 1
+            dropped.invalid += 1
+            return
+        }
+        guard latitude != 0 || longitude != 0 else {
+            dropped.nullIsland += 1
             return
         }
         guard let text = written.time, let time = ISO8601Instant.parse(text) else {
-            untimedCount += 1
+            dropped.untimed += 1
             return
         }
         points.append(TrackPoint(
             coordinate: Coordinate(latitude: latitude, longitude: longitude),
             time: time,
             elevation: Self.number(written.elevation)))
+        fixes.append(isFix)
     }
 
     /// A finite decimal number (optionally with an exponent), or nil. Swift's `Double(_:)` alone
     /// would also take "nan", "inf" and hexadecimal, none of which a coordinate can be.
     static func number(_ text: String?) -> Double? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
-              trimmed.utf8.allSatisfy({ ASCIIDigits.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+        guard var trimmed = text?.trimmedOfWhitespace, !trimmed.isEmpty else { return nil }
+        if let value = trimmed.withUTF8(plainDecimal) { return value }
+        guard trimmed.utf8.allSatisfy({ ASCIIDigits.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
               let value = Double(trimmed), value.isFinite
         else { return nil }
         return value
+    }
+
+    /// Powers of ten that are exact in a Double (up to 10²²).
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// `[+-]digits[.digits]` with at most 15 digits, as numbers in track files are written, or
+    /// nil for anything else (which `Double(_:)` then reads). Both the digits as an integer and
+    /// the power of ten are exact Doubles, and IEEE division rounds correctly, so the result is
+    /// the one `strtod` gives (Clinger's fast path), at a fraction of the cost: a log holds
+    /// millions of these.
+    private static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0, fractionDigits = 0
+        var afterPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if ASCIIDigits.isDigit(byte) {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
+                digits += 1
+                if afterPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !afterPoint {
+                afterPoint = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0, digits <= 15 else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+}
+
+/// Hands the XML stream's events to a `TrackReading`. All the state is one struct, so an event
+/// costs one exclusive access to this object instead of one for every field it touches: a
+/// 200 MB log makes tens of millions of events.
+private final class TrackCollector: XMLEventHandler {
+    var reading = TrackReading()
+
+    var wantsText: Bool { reading.wantsText }
+
+    func text(_ utf8: UnsafeRawBufferPointer) {
+        reading.text(utf8)
+    }
+
+    func startElement(_ name: String, namespace: String, attribute: (String) -> String?) -> Bool {
+        reading.startElement(name, namespace: namespace, attribute: attribute)
+    }
+
+    func endElement() {
+        reading.endElement()
+    }
+}
+
+extension String {
+    /// The text without leading and trailing white space and newlines (as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`), without a copy in the usual case
+    /// where there is none: values in track files are millions of short strings.
+    var trimmedOfWhitespace: String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        // An ASCII byte above 0x20 is never white space, at either end.
+        if first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return self }
+        return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
@@ -452,7 +712,12 @@ private final class TrackCollector: NSObject, XMLParserDelegate {
 enum ISO8601Instant {
     /// The instant `text` names, or nil.
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        var trimmed = text.trimmedOfWhitespace
+        return trimmed.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// The instant `bytes` (trimmed) name, or nil.
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 19,
               bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
@@ -507,19 +772,9 @@ enum ISO8601Instant {
         }
         guard index == bytes.count else { return nil }
 
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = Date.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

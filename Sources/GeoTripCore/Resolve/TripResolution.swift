@@ -36,8 +36,10 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
     /// Photos by time source and by location source, over the whole folder.
     public var timeSources: [String: Int] = [:]
     public var locationSources: [String: Int] = [:]
-    /// Track points read.
+    /// Track points read and kept.
     public var trackPoints = 0
+    /// Track points left out, by reason, over all the track files.
+    public var trackPointsDropped = DroppedTrackPoints()
     /// Problems with the run's inputs (an unreadable track file), one sentence each.
     public var problems: [String] = []
     /// Problems with single photos found while resolving (a capture time no camera can have
@@ -45,7 +47,7 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
     public var photoProblems: [PhotoDiagnostic] = []
 
     private enum CodingKeys: String, CodingKey {
-        case updated, timeSources, locationSources, trackPoints, problems
+        case updated, timeSources, locationSources, trackPoints, trackPointsDropped, problems
     }
 }
 
@@ -207,7 +209,10 @@ struct TripResolution {
         var points: [TrackPoint] = []
         for path in paths {
             do {
-                points += try TrackLog.read(contentsOf: URL(fileURLWithPath: path))
+                let file = try TrackLog.load(contentsOf: URL(fileURLWithPath: path))
+                // The one file's array as it is: a long log's points are not copied.
+                if points.isEmpty { points = file.points } else { points += file.points }
+                summary.trackPointsDropped += file.dropped
             } catch {
                 summary.problems.append(error.description)
             }
