@@ -353,9 +353,27 @@ extension Catalog {
         }
     }
 
+    /// What resolution needs of every photo present and read, and what it decided last time
+    /// (in the same order).
+    func resolutionState() throws(GeoTripError) -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto]) {
+        var evidence: [PhotoEvidence] = [], stored: [ResolvedPhoto] = []
+        for row in try resolutionRows() {
+            guard let id = row.id else { continue }
+            evidence.append(PhotoEvidence(id: id, path: row.path, localTime: row.localTime, utcOffset: row.utcOffset, gpsTime: row.gpsTime,
+                                          make: row.make, model: row.model, exifCoordinate: row.exifCoordinate))
+            stored.append(row.resolved)
+        }
+        return (evidence, stored)
+    }
+
+    /// Every photo present and read, as resolution last left it.
+    func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
+        try resolutionRows().compactMap { $0.id == nil ? nil : $0.resolved }
+    }
+
     /// Writes what resolution decided for the photos whose result changed, and records which
     /// catalog generation it resolved, in one transaction.
-    func saveResolution(_ records: [PhotoRecord], generation: String, settings: String, inputs: String) throws(GeoTripError) {
+    func saveResolution(_ photos: [ResolvedPhoto], generation: String, settings: String, inputs: String) throws(GeoTripError) {
         try attempt {
             try database.write { db in
                 // A cached statement with bound values: encoding whole records costs ten times more.
@@ -363,9 +381,11 @@ extension Catalog {
                     UPDATE photo SET utcTime = ?, timeZone = ?, timeSource = ?, resolvedLatitude = ?, resolvedLongitude = ?,
                         locationSource = ?, uncertaintyMeters = ? WHERE id = ?
                     """)
-                for record in records {
-                    try statement.execute(arguments: [record.utcTime, record.timeZone, record.timeSource?.rawValue, record.resolvedLatitude,
-                                                      record.resolvedLongitude, record.locationSource?.rawValue, record.uncertaintyMeters, record.id])
+                for photo in photos {
+                    try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
+                                                      photo.coordinate?.latitude, photo.coordinate?.longitude,
+                                                      photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
+                                                      photo.id])
                 }
                 // Settings, inputs and results in one transaction: an interrupted run leaves the
                 // old ones, and the next run resolves again.

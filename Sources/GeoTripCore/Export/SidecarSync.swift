@@ -5,15 +5,14 @@ import Foundation
 /// removed where such a position is gone or the photo left (or moved within) the folder.
 /// Another program's sidecar is never written over or removed.
 ///
-/// The stage is resumable: what it last finished is stored in the catalog as the resolution it
-/// wrote sidecars for (`SettingKey.sidecarsSynced`), so a run killed part-way leaves that
-/// setting behind and the next run writes the rest, whether or not anything else changed.
+/// The stage is resumable: the pipeline stores what it last finished as the resolution it wrote
+/// sidecars for (`SettingKey.sidecarsSynced`), so a run killed part-way leaves that setting
+/// behind and the next run writes the rest, whether or not anything else changed.
 /// Sidecars of photos that are gone are found in the folder itself (the scan lists every
 /// `.xmp`), not from what this run changed, and geotrip's own temporary files left by a killed
 /// run are removed.
 struct SidecarSync {
     let folder: String
-    let catalog: Catalog
 
     /// What a sync did.
     struct Result {
@@ -25,34 +24,19 @@ struct SidecarSync {
         var finished = true
     }
 
-    /// The value of `SettingKey.sidecarsSynced` once every sidecar matches the catalog's
-    /// current resolution.
-    private func currentResolution() throws(GeoTripError) -> String {
-        let generation = try catalog.setting(Catalog.SettingKey.resolvedGeneration) ?? "0"
-        let inputs = try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? ""
-        return generation + "|" + inputs
-    }
-
-    /// Whether the sidecars lag behind the catalog (a change since the last complete sync, or a
-    /// sync that was cut short).
-    func isPending() throws(GeoTripError) -> Bool {
-        try catalog.setting(Catalog.SettingKey.sidecarsSynced) != currentResolution()
-    }
-
-    /// Brings every sidecar in line with the catalog. `sidecarFiles` are the `.xmp` files the
-    /// scan found (relative paths): those beside no photo of the catalog are removed when they
-    /// are geotrip's. Only such a full sync (with `sidecarFiles`) records itself as complete;
-    /// `geotrip tag` updates the tagged photos' sidecars without it. `leftovers` are temporary
-    /// files of geotrip's own naming to remove. `progress` is told how far the writing got.
-    func run(sidecarFiles: [String]? = nil, leftovers: [String] = [],
-             progress: (Int, Int) -> Void = { _, _ in }) throws(GeoTripError) -> Result {
+    /// Brings every sidecar in line with `photos` (every photo present and read, resolved).
+    /// `sidecarFiles` are the `.xmp` files the scan found (relative paths): those beside none of
+    /// the photos are removed when they are geotrip's; only such a full sync counts as complete
+    /// for the pipeline (`geotrip tag` updates the photos' sidecars without it). `leftovers` are
+    /// temporary files of geotrip's own naming to remove. `progress` is told how far it got.
+    func run(_ photos: [ResolvedPhoto], sidecarFiles: [String]? = nil, leftovers: [String] = [],
+             progress: (Int, Int) -> Void = { _, _ in }) -> Result {
         var result = Result()
         let root = URL(fileURLWithPath: folder)
-        let target = try currentResolution()
         for leftover in leftovers where unlink(root.appendingPathComponent(leftover).path) != 0 && errno != ENOENT {
             result.problems.append(PhotoDiagnostic(path: leftover, kind: .sidecarFailed, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
         }
-        let rows = try catalog.resolutionRows()
+        let rows = photos
         if let sidecarFiles {
             // First the sidecars of photos that left the folder or were renamed (before writing,
             // so a photo that took another's name gets its own sidecar).
@@ -77,12 +61,9 @@ struct SidecarSync {
             }
             let photo = root.appendingPathComponent(record.path)
             do {
-                if let latitude = record.resolvedLatitude, let longitude = record.resolvedLongitude,
-                   let source = record.locationSource, source != .exif {
-                    let time = UTCTimestamp.date(record.utcTime)
-                    switch try XMPSidecar.write(forPhotoAt: photo, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                                altitude: nil, utcTime: time, source: source.rawValue,
-                                                uncertaintyMeters: record.uncertaintyMeters) {
+                if let coordinate = record.coordinate, let source = record.locationSource, source != .exif {
+                    switch try XMPSidecar.write(forPhotoAt: photo, coordinate: coordinate, altitude: nil, utcTime: record.utc,
+                                                source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters) {
                     case .written: result.written += 1
                     case .keptForeign:
                         result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarForeign, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
@@ -96,7 +77,6 @@ struct SidecarSync {
             }
         }
         progress(rows.count, rows.count)
-        if sidecarFiles != nil { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
         return result
     }
 }

@@ -24,44 +24,82 @@ struct TripDerivation {
              stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
-        var resolution = TripResolution(catalog: catalog)
-        if let summary = try await stages.run(.resolve, { try resolution.run(settings: settings, gazetteer: gazetteer) }) {
-            result.resolution = summary
+        // Resolve, when the photos, the tags or the settings changed since the last resolution.
+        // `resolved` keeps the result for the later stages, so they need not read it back.
+        var resolved: [ResolvedPhoto]?
+        let (encodedSettings, inputs) = TripResolution.inputsKey(settings)
+        let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
+        if try catalog.setting(Catalog.SettingKey.resolvedInputs) != inputs
+            || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
+            let (evidence, stored) = try catalog.resolutionState()
+            let tags = try catalog.manualTags()
+            let (summary, photos) = try await stages.run(.resolve) {
+                try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+            }
+            let changed = zip(photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0)
+            try catalog.saveResolution(changed, generation: generation, settings: encodedSettings, inputs: inputs)
+            var summaryWithUpdates = summary
+            summaryWithUpdates.updated = changed.count
+            result.resolution = summaryWithUpdates
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
+            resolved = photos
+        } else {
+            stages.report(.resolve)
         }
         if Task.isCancelled { throw interrupted() }
+        func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
+            if let resolved { return resolved }
+            let read = try catalog.resolvedPhotos()
+            resolved = read
+            return read
+        }
 
-        // Sidecars, whenever the last sync is behind the catalog (a killed run included).
+        // Sidecars, whenever the last full sync is behind the resolution (a killed run included).
         if settings.writeXMP {
-            let sync = SidecarSync(folder: folder, catalog: catalog)
-            let synced = try await stages.run(.sidecars) { () async throws -> SidecarSync.Result? in
-                guard try sync.isPending() || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) else { return nil }
-                return try sync.run(sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) { done, total in
-                    stages.report(.sidecars, done: done, total: total)
+            let target = generation + "|" + inputs
+            let pending = try catalog.setting(Catalog.SettingKey.sidecarsSynced) != target
+            if pending || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) {
+                let photos = try resolvedPhotos()
+                let synced = try await stages.run(.sidecars) {
+                    SidecarSync(folder: folder).run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) {
+                        stages.report(.sidecars, done: $0, total: $1)
+                    }
                 }
-            }
-            if let synced {
                 result.sidecarsWritten = synced.written
                 result.diagnostics += synced.problems
                 guard synced.finished else { throw interrupted() }
+                // Only a full sync (the scan's sidecars known) is complete.
+                if listing != nil { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
+            } else {
+                stages.report(.sidecars)
             }
         }
 
         // Cluster, when the photos, their resolution or the options changed since the last time.
-        let changed = try await stages.run(.cluster) { try cluster(clustering, resolvedRows: resolution.resolvedRows) }
+        let key = "\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+            + generation + "|" + inputs
+        var changed = false
+        if try catalog.setting(Catalog.SettingKey.clusteredFor) != key {
+            let photos = try resolvedPhotos()
+            let known = try catalog.knownLayout()
+            let layout = try await stages.run(.cluster) { ClusterStage.layout(photos, known: known, options: clustering) }
+            try catalog.saveLayout(layout, key: key)
+            changed = true
+        } else {
+            stages.report(.cluster)
+        }
         if Task.isCancelled { throw interrupted() }
 
         // Name the places that have no name yet or moved more than 50 m since they were named.
-        let named = try await stages.run(.name) { () async throws -> Bool in
-            let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
-            guard !needing.isEmpty else { return false }
-            let namer = OfflinePlaceNamer(gazetteer: try gazetteer())
-            try catalog.saveNames(try await NameStage.run(needing, namer: namer), source: namer.source)
-            return true
+        let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
+        let named = try await stages.run(.name) { () async throws -> [(NamedFor, PlaceName?)] in
+            guard !needing.isEmpty else { return [] }
+            return try await NameStage.run(needing, namer: OfflinePlaceNamer(gazetteer: try gazetteer()))
         }
+        try catalog.saveNames(named, source: .offline)
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        if !changed && !named, let stored = try catalog.storedOverview() {
+        if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
             let overview = try catalog.trip().overview
@@ -69,24 +107,5 @@ struct TripDerivation {
             result.trip = overview
         }
         return result
-    }
-
-    /// Clusters the trip if anything it depends on changed; returns whether it did.
-    private func cluster(_ clustering: ClusteringOptions, resolvedRows: [PhotoRecord]?) throws(GeoTripError) -> Bool {
-        let key = "\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
-            + (try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0") + "|"
-            + (try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "")
-        guard try catalog.setting(Catalog.SettingKey.clusteredFor) != key else { return false }
-        let rows: [PhotoRecord]
-        if let resolvedRows { rows = resolvedRows } else { rows = try catalog.resolutionRows() }
-        let photos = rows.compactMap { row in
-            row.id.map { id in
-                ResolvedPhoto(id: id, utc: UTCTimestamp.date(row.utcTime), zone: row.timeZone, cameraTime: row.localTime,
-                              coordinate: row.resolvedLatitude.flatMap { lat in row.resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                              uncertaintyMeters: row.uncertaintyMeters ?? 10)
-            }
-        }
-        try catalog.saveLayout(ClusterStage.layout(photos, known: try catalog.knownLayout(), options: clustering), key: key)
-        return true
     }
 }

@@ -1,7 +1,38 @@
 import Foundation
 
-/// A photo as the clustering stage sees it: its identity, resolved instant and zone, camera
-/// clock, and resolved position.
+/// What resolution knows of one photo: what it recorded, as it was read.
+public struct PhotoEvidence: Sendable, Equatable {
+    /// The photo's catalog identity.
+    public var id: Int64
+    /// Relative to the trip folder, for diagnostics.
+    public var path: String
+    /// The camera's wall clock, `YYYY-MM-DDTHH:MM:SS[.fff]`.
+    public var localTime: String?
+    /// The offset tag, `±HH:MM`.
+    public var utcOffset: String?
+    /// GPS date and time, `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
+    public var gpsTime: String?
+    public var make: String?
+    public var model: String?
+    /// The photo's own GPS position.
+    public var exifCoordinate: Coordinate?
+
+    /// Creates evidence.
+    public init(id: Int64, path: String, localTime: String?, utcOffset: String?, gpsTime: String?, make: String?, model: String?,
+                exifCoordinate: Coordinate?) {
+        self.id = id
+        self.path = path
+        self.localTime = localTime
+        self.utcOffset = utcOffset
+        self.gpsTime = gpsTime
+        self.make = make
+        self.model = model
+        self.exifCoordinate = exifCoordinate
+    }
+}
+
+/// A photo as resolution decided it, and as the later stages (sidecars, clustering) take it:
+/// its identity, instant and zone, camera clock, position, and which rules decided them.
 public struct ResolvedPhoto: Sendable, Equatable {
     /// The photo's catalog identity.
     public var id: Int64
@@ -14,15 +45,32 @@ public struct ResolvedPhoto: Sendable, Equatable {
     /// The resolved position and how far off it may be.
     public var coordinate: Coordinate?
     public var uncertaintyMeters: Double
+    /// Relative to the trip folder.
+    public var path: String
+    /// The rules that decided the time and the position.
+    public var timeSource: TimeSource
+    public var locationSource: LocationSource?
 
     /// Creates a photo value.
-    public init(id: Int64, utc: Date?, zone: String?, cameraTime: String?, coordinate: Coordinate?, uncertaintyMeters: Double) {
+    public init(id: Int64, utc: Date?, zone: String?, cameraTime: String?, coordinate: Coordinate?, uncertaintyMeters: Double,
+                path: String = "", timeSource: TimeSource = .none, locationSource: LocationSource? = nil) {
         self.id = id
         self.utc = utc
         self.zone = zone
         self.cameraTime = cameraTime
         self.coordinate = coordinate
         self.uncertaintyMeters = uncertaintyMeters
+        self.path = path
+        self.timeSource = timeSource
+        self.locationSource = locationSource
+    }
+
+    /// Whether the catalog would store the same resolution for both (instants compared as the
+    /// catalog's text keeps them, to the millisecond).
+    func storesSame(as other: ResolvedPhoto) -> Bool {
+        utc?.geotripISO8601 == other.utc?.geotripISO8601 && zone == other.zone && timeSource == other.timeSource
+            && coordinate == other.coordinate && locationSource == other.locationSource
+            && (coordinate == nil || uncertaintyMeters == other.uncertaintyMeters)
     }
 }
 

@@ -63,31 +63,29 @@ enum PlausibleCaptureTime {
     static func latest(now: Date) -> Date { now.addingTimeInterval(86_400) }
 }
 
-/// The stage between reading and clustering: every photo's UTC time and zone, and a position
-/// for every photo that can have one, with provenance. Runs when the catalog changed since the
-/// last resolution (or the settings did) and writes only what changed.
+/// The resolve stage, between reading and clustering: every photo's UTC time and zone, and a
+/// position for every photo that can have one, with provenance. Takes what the photos recorded
+/// and the person's tags as values and returns resolved values; the pipeline decides when it
+/// runs (`inputsKey`) and stores what changed. The only files it reads are the track logs the
+/// settings name.
 struct TripResolution {
-    let catalog: Catalog
-
-    /// Resolves the catalog's photos; returns nil when nothing needed doing.
-    /// The rows as resolved in the last `run`, for the next stage (saves reading them again).
-    private(set) var resolvedRows: [PhotoRecord]?
-
-    /// `now` bounds the plausible capture times.
-    mutating func run(settings: ResolutionSettings, now: Date = Date(),
-                      gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) -> ResolutionSummary? {
+    /// What the settings and the track files looked like: resolution runs again when this (or
+    /// the catalog's generation) differs from what the last run stored. An edited log counts.
+    static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
-        // The track files' sizes and times are part of what was resolved: an edited log counts.
         let inputs = encoded + settings.tracks.map { path in
             let info = try? FileManager.default.attributesOfItem(atPath: path)
             return "|\(path):\((info?[.size] as? NSNumber)?.intValue ?? -1):\((info?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
         }.joined()
-        let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
-        if try catalog.setting(Catalog.SettingKey.resolvedInputs) == inputs,
-           try catalog.setting(Catalog.SettingKey.resolvedGeneration) == generation {
-            return nil
-        }
+        return (encoded, inputs)
+    }
 
+    /// Resolves `photos`. `tags` are the manual positions by photo id; `now` bounds the plausible
+    /// capture times; `catalogPath` names the catalog in the error for a bad remembered setting.
+    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings,
+                        now: Date = Date(), catalogPath: String,
+                        gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError)
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
         var summary = ResolutionSummary()
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
@@ -95,25 +93,23 @@ struct TripResolution {
             do {
                 corrections.append(try ClockCorrection(parsing: text))
             } catch {
-                throw .settingInvalid(catalog: catalog.path, option: "--clock-offset", problem: error.description)
+                throw .settingInvalid(catalog: catalogPath, option: "--clock-offset", problem: error.description)
             }
         }
         let positioner = loadTracks(settings.tracks, into: &summary)
         let gazetteer = try loadGazetteer()
         var timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
                                         zoneAt: { gazetteer.timeZone(for: $0) })
-        let rows = try catalog.resolutionRows()
-        let tags = try catalog.manualTags()
-
+        let rows = photos
         // Time first, from what the photo itself (or the person) says about where it was.
-        func resolveTime(_ row: PhotoRecord, position: Coordinate?) -> ResolvedTime {
+        func resolveTime(_ row: PhotoEvidence, position: Coordinate?) -> ResolvedTime {
             timeResolver.resolve(local: row.localTime.flatMap(LocalDateTime.init(iso8601:)),
                                  offset: row.utcOffset.flatMap(UTCOffset.init(parsing:)),
                                  gpsTime: row.gpsTime.flatMap(UTCTimestamp.init(iso8601:)),
                                  position: position, camera: PhotoMetadata(make: row.make, model: row.model).camera)
         }
         var times = rows.map { row in
-            resolveTime(row, position: tags[row.id ?? -1]?.coordinate ?? row.exifCoordinate)
+            resolveTime(row, position: tags[row.id]?.coordinate ?? row.exifCoordinate)
         }
         let latest = PlausibleCaptureTime.latest(now: now)
         var implausible = Set<Int>()
@@ -147,7 +143,7 @@ struct TripResolution {
         let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: walls)
         let locationResolver = LocationResolver(track: positioner)
         let locations = locationResolver.resolve(rows.indices.map { index in
-            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate, manual: tags[rows[index].id ?? -1])
+            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate, manual: tags[rows[index].id])
         })
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time.
@@ -158,30 +154,30 @@ struct TripResolution {
             }
         }
 
-        var changed: [PhotoRecord] = []
-        var resolved: [PhotoRecord] = []
+        var resolved: [ResolvedPhoto] = []
         resolved.reserveCapacity(rows.count)
         for index in rows.indices {
-            var record = rows[index]
             let time = times[index], location = locations[index]
-            record.utcTime = time.utc?.geotripISO8601
-            record.timeZone = record.utcTime == nil ? nil : time.zone
-            record.timeSource = record.utcTime == nil ? TimeSource.none : time.source
+            // Stored as text: an instant outside years 1 to 9999 has none and counts as no time.
+            let utc = time.utc.flatMap { $0.geotripISO8601 == nil ? nil : $0 }
+            let source = utc == nil ? TimeSource.none : time.source
             // Inferred positions rounded to 1e-7° (1 cm): no false precision in the catalog.
-            record.resolvedLatitude = location.map { ($0.coordinate.latitude * 1e7).rounded() / 1e7 }
-            record.resolvedLongitude = location.map { ($0.coordinate.longitude * 1e7).rounded() / 1e7 }
-            record.locationSource = location?.source
-            record.uncertaintyMeters = location.map { ($0.uncertaintyMeters * 10).rounded() / 10 }
+            resolved.append(ResolvedPhoto(
+                id: rows[index].id, utc: utc.map(Self.millisecondPrecision), zone: utc == nil ? nil : time.zone, cameraTime: rows[index].localTime,
+                coordinate: location.map { Coordinate(latitude: Catalog.rounded($0.coordinate.latitude), longitude: Catalog.rounded($0.coordinate.longitude)) },
+                uncertaintyMeters: location.map { ($0.uncertaintyMeters * 10).rounded() / 10 } ?? 10,
+                path: rows[index].path, timeSource: source, locationSource: location?.source))
             // What was stored, so the summary agrees with the catalog.
-            summary.timeSources[(record.timeSource ?? .none).rawValue, default: 0] += 1
+            summary.timeSources[source.rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
-            if record != rows[index] { changed.append(record) }
-            resolved.append(record)
         }
-        try catalog.saveResolution(changed, generation: generation, settings: encoded, inputs: inputs)
-        resolvedRows = resolved
-        summary.updated = changed.count
-        return summary
+        return (summary, resolved)
+    }
+
+    /// An instant as the catalog's text keeps it (milliseconds), so a value resolved now and
+    /// one read back compare equal.
+    static func millisecondPrecision(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 
     /// For photos without a time: their wall clock minus the offset of the timed photo whose
@@ -205,7 +201,7 @@ struct TripResolution {
     }
 
     /// Every point of every track file; a file that cannot be read is reported and skipped.
-    private func loadTracks(_ paths: [String], into summary: inout ResolutionSummary) -> (any TrackPositioning)? {
+    private static func loadTracks(_ paths: [String], into summary: inout ResolutionSummary) -> (any TrackPositioning)? {
         var points: [TrackPoint] = []
         for path in paths {
             do {
@@ -225,13 +221,6 @@ struct TripResolution {
 
 extension TrackPositioner: TrackPositioning {}
 
-extension PhotoRecord {
-    /// The position the photo's own GPS tags gave.
-    var exifCoordinate: Coordinate? {
-        guard let latitude, let longitude else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
-    }
-}
 
 extension JSONEncoder {
     /// An encoder with sorted keys, for stable stored JSON.

@@ -146,3 +146,18 @@ extension PhotoRecord {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension PhotoRecord {
+    /// The position the photo's own GPS tags gave.
+    var exifCoordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The row's resolution as a value (`id` must be set).
+    var resolved: ResolvedPhoto {
+        ResolvedPhoto(id: id ?? 0, utc: UTCTimestamp.date(utcTime), zone: timeZone, cameraTime: localTime,
+                      coordinate: resolvedLatitude.flatMap { lat in resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                      uncertaintyMeters: uncertaintyMeters ?? 10, path: path, timeSource: timeSource ?? .none, locationSource: locationSource)
+    }
+}
