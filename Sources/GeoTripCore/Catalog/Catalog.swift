@@ -44,22 +44,9 @@ public struct Catalog: Sendable {
         configuration.label = "geotrip.catalog"
         let database: DatabasePool
         do {
-            if identity == .absent || identity == .empty {
-                // Marked before the switch to WAL, so the mark is in the file's own header.
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = \(applicationID)") }
-                try queue.close()
-            }
             database = try DatabasePool(path: path, configuration: configuration)
+            // The migration that marks the catalog (v5) runs for new and older catalogs alike.
             try CatalogMigrations.migrator.migrate(database)
-            if case .geotrip = identity {
-                // A catalog from before the mark existed gets it now.
-                try database.writeWithoutTransaction { db in
-                    if try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID {
-                        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-                    }
-                }
-            }
         } catch {
             throw Self.classify(error, path: path)
         }

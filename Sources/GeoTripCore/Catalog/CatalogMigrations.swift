@@ -142,6 +142,9 @@ enum CatalogMigrations {
             try db.create(table: "tripDay") { t in
                 t.primaryKey("localDate", .text)
             }
+            // geotrip's mark (Catalog.applicationID), so another program's database is never
+            // taken for a catalog; set here for new catalogs and older ones alike.
+            try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
         }
         return migrator
     }

@@ -86,7 +86,7 @@ public struct IngestPipeline: Sendable {
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
                                                        placeRadius: options.placeRadius, dayRule: options.dayRule)
         let settings = try resolutionSettings(catalog)
-        let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress)
+        let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
 

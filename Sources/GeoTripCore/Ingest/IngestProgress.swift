@@ -1,3 +1,5 @@
+import Logging
+
 /// The named stages of `geotrip ingest`, in data order.
 public enum IngestStage: String, Sendable, CaseIterable {
     case scan
@@ -73,16 +75,18 @@ public struct SilentProgress: IngestProgressReporting {
     public func finish() {}
 }
 
-/// The stages one run goes through, in order: they number its progress lines (`[3/6] read`)
-/// and name the stage an error came from.
+/// The stages one run goes through, in order: they number its progress lines (`[3/6] read`),
+/// name the stage an error came from, and log each stage's time (`--verbose`).
 struct StageList: Sendable {
     let stages: [IngestStage]
     let reporter: any IngestProgressReporting
+    let logger: Logger?
 
     /// The stages of a run; sidecars only with `--write-xmp`.
-    init(_ stages: [IngestStage], writeXMP: Bool, reporter: any IngestProgressReporting) {
+    init(_ stages: [IngestStage], writeXMP: Bool, reporter: any IngestProgressReporting, logger: Logger? = nil) {
         self.stages = stages.filter { $0 != .sidecars || writeXMP }
         self.reporter = reporter
+        self.logger = logger
     }
 
     /// Tells the reporter how far `stage` has got.
@@ -95,6 +99,8 @@ struct StageList: Sendable {
     /// (an interruption is not an error of the stage and is passed on as it is).
     func run<T>(_ stage: IngestStage, _ body: () async throws -> T) async throws -> T {
         report(stage)
+        let started = ContinuousClock.now
+        defer { logger?.debug("\(stage.rawValue) took \((ContinuousClock.now - started).seconds) s") }
         do {
             return try await body()
         } catch let error as GeoTripError {

@@ -48,7 +48,25 @@ public enum LocalClock {
     /// Seconds east of UTC in `zone` at `instant`, or nil for an unknown zone.
     public static func offsetSeconds(_ zone: String, at instant: Date) -> Int? {
         if let fixed = UTCOffset(parsing: zone) { return fixed.minutes * 60 }
-        return TimeZone(identifier: zone)?.secondsFromGMT(for: instant)
+        return zones.timeZone(zone)?.secondsFromGMT(for: instant)
+    }
+
+    /// Foundation's zones by name: making one costs far more than asking it an offset, and a
+    /// trip has a handful of zones for thousands of photos.
+    private static let zones = ZoneCache()
+
+    private final class ZoneCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var zones: [String: TimeZone?] = [:]
+
+        func timeZone(_ identifier: String) -> TimeZone? {
+            lock.withLock {
+                if let cached = zones[identifier] { return cached }
+                let zone = TimeZone(identifier: identifier)
+                zones[identifier] = zone
+                return zone
+            }
+        }
     }
 
     /// The instant's wall clock in `zone`, read as if it were UTC; nil without a known zone.
