@@ -5,8 +5,9 @@ SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLES    := SampleImages
 RELEASE    := .build/release/geotrip
-# Libraries geotrip links, and tools the tests and the benchmark compare against.
-BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev
+# Libraries geotrip links (and tzdata, whose zone files give local times their names), and tools
+# the tests and the benchmark compare against.
+BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev tzdata
 TEST_PKGS  := libimage-exiftool-perl
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
