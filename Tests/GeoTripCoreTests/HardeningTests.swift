@@ -206,10 +206,11 @@ struct HardeningTests {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try temp.copySampleImages()
-        for tables in [["CREATE TABLE notes (body TEXT)"], ["CREATE TABLE photo (x)", "CREATE TABLE album (y)"]] {
-            let path = temp.url.appendingPathComponent("other-\(tables.count).db").path
+        for (index, tables) in [["CREATE TABLE notes (body TEXT)"], ["CREATE TABLE photo (x)", "CREATE TABLE album (y)"],
+                                ["PRAGMA journal_mode = WAL", "CREATE TABLE notes (body TEXT)"]].enumerated() {
+            let path = temp.url.appendingPathComponent("other-\(index).db").path
             let queue = try DatabaseQueue(path: path)
-            try await queue.write { db in for sql in tables { try db.execute(sql: sql) } }
+            try await queue.writeWithoutTransaction { db in for sql in tables { try db.execute(sql: sql) } }
             try queue.close()
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             var options = IngestOptions(folder: trip.path, catalogPath: path)
@@ -219,13 +220,29 @@ struct HardeningTests {
                 _ = try Catalog.open(at: path)
             } catch {
                 #expect(error.description.contains("another program's SQLite database"))
-                #expect(error.description.contains(tables.count == 1 ? "notes" : "album, photo"))
+                #expect(error.description.contains(index == 1 ? "album, photo" : "notes"))
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
             for suffix in [".lock", "-wal", "-shm", "-journal"] {
                 #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) was left beside \(path)")
             }
         }
+    }
+
+    @Test("a catalog with a second hard link is refused: two names mean two journals and a corrupted database")
+    func hardLinkedCatalog() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        let link = temp.url.appendingPathComponent("linked.sqlite").path
+        #expect(link.withCString { linked in path.withCString { Glibc.link($0, linked) } } == 0)
+        #expect(throws: GeoTripError.catalogHardLinked(path: link, links: 2)) { try Catalog.open(at: link) }
+        await #expect(throws: GeoTripError.catalogHardLinked(path: path, links: 2)) {
+            try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        }
+        #expect(!FileManager.default.fileExists(atPath: link + ".lock"))
     }
 
     @Test("a new catalog carries geotrip's application id, and an older one (v1 schema) gets it when migrated")

@@ -234,6 +234,9 @@ struct IncrementalIngestTests {
         }
         let after = try Data(contentsOf: URL(fileURLWithPath: catalogPath))
         #expect(after == before)
+        // Nothing made beside it either.
+        #expect(!FileManager.default.fileExists(atPath: catalogPath + "-shm"))
+        #expect(!FileManager.default.fileExists(atPath: catalogPath + "-wal"))
     }
 
     @Test("a file that is not a catalog gives a clear error, not a crash")

@@ -25,6 +25,9 @@ enum CatalogIdentity: Equatable {
         }
         let kind = FileSystemKind(mode: info.st_mode)
         guard kind == .regular else { throw .catalogNotAFile(path: path, kind: kind.phrase) }
+        // Two names for one database file mean two journals: two runs through them would both
+        // write, and SQLite would corrupt it ("How To Corrupt An SQLite Database", 2.5).
+        if info.st_nlink > 1 { throw .catalogHardLinked(path: path, links: Int(info.st_nlink)) }
         if info.st_size == 0 { return .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .catalogUnreadable(path: path, reason: String(cString: strerror(errno)).lowercased())
@@ -58,15 +61,24 @@ enum CatalogIdentity: Equatable {
         }
         let found: (marker: Int32, tables: [String], applied: Set<String>)
         do {
-            do {
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                defer { try? queue.close() }
-                found = try look(queue)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
-                // A WAL database whose -shm cannot be made (a read-only disk).
+            // Without a -wal file everything is in the main file, and reading it immutable
+            // creates nothing beside it (a WAL database read otherwise gets a -shm file, even
+            // one geotrip then refuses). With one, its content counts, so it is read normally.
+            if !FileManager.default.fileExists(atPath: path + "-wal") {
                 let queue = try DatabaseQueue(path: Catalog.immutableURI(path), configuration: configuration)
                 defer { try? queue.close() }
                 found = try look(queue)
+            } else {
+                do {
+                    let queue = try DatabaseQueue(path: path, configuration: configuration)
+                    defer { try? queue.close() }
+                    found = try look(queue)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
+                    // A WAL database whose -shm cannot be made (a read-only disk).
+                    let queue = try DatabaseQueue(path: Catalog.immutableURI(path), configuration: configuration)
+                    defer { try? queue.close() }
+                    found = try look(queue)
+                }
             }
         } catch {
             throw Catalog.classify(error, path: path)
