@@ -138,6 +138,89 @@ struct HardeningTests {
         _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
     }
 
+    /// Stores `value` under `key` in the trip's settings, as a hand edit would.
+    static func storeSetting(_ path: String, _ key: String, _ value: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+        try queue.close()
+    }
+
+    @Test("a remembered day start or zone that makes no sense is named, not used")
+    func rememberedDayStartAndZone() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        try await Self.storeSetting(path, "clustering", #"{"dayStartMinutes":-1,"placeRadius":150,"visitGap":7200,"visitRadius":250}"#)
+        await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--day-starts", problem: "-1 minutes after midnight is not a time of day")) {
+            try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        }
+        var repair = IngestOptions(folder: trip.path)
+        repair.dayRule = LocalDayRule()
+        _ = try await IngestPipeline(options: repair).run(progress: SilentProgress())
+
+        try await Self.storeSetting(path, "resolution", #"{"assumedZone":"Mars/Olympus","clockOffsets":[],"tracks":[],"writeXMP":false}"#)
+        await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--tz", problem: "'Mars/Olympus' is not a time zone")) {
+            try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        }
+    }
+
+    @Test("remembered settings that cannot be read name the options that replace them, and giving those repairs the catalog")
+    func unreadableSettings() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        try await Self.storeSetting(path, "clustering", "{not json")
+        try await Self.storeSetting(path, "resolution", #"{"assumedZone": 7}"#)
+        do {
+            _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+            Issue.record("an unreadable setting was used")
+        } catch let error as GeoTripError {
+            guard case .settingUnreadable(_, let key, let options) = error else { Issue.record("\(error)"); return }
+            #expect(key == "clustering" && options.contains("--day-starts"))
+            #expect(!error.description.contains("Move it aside"))
+        }
+        var repair = IngestOptions(folder: trip.path)
+        (repair.visitRadius, repair.visitGap, repair.placeRadius, repair.dayRule) = (250, 7200, 150, LocalDayRule())
+        (repair.assumedZone, repair.writeXMP) = ("Europe/Lisbon", false)
+        let repaired = try await IngestPipeline(options: repair).run(progress: SilentProgress())
+        #expect(repaired.trip?.visits == 13)
+        // Both are readable again, and a plain rerun works.
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+    }
+
+    /// Cancels the run once reading has started: a run stopped before it resolves anything.
+    struct StopDuringRead: IngestProgressReporting {
+        func report(_ progress: IngestProgress) {
+            if progress.stage == .read && progress.done > 0 { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        func finish() {}
+    }
+
+    @Test("settings given to a run that is stopped while reading are remembered for the next")
+    func settingsOfAStoppedRun() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.largeTrip(in: temp, copies: 20)
+        var options = IngestOptions(folder: trip.path, batchSize: 10)
+        options.assumedZone = "Asia/Tokyo"
+        options.writeXMP = true
+        let stopped = Task { try await IngestPipeline(options: options).run(progress: StopDuringRead()) }
+        await #expect(throws: GeoTripError.self) { try await stopped.value }
+        let remembered = try Catalog.open(at: options.catalogPath, access: .readOnly).storedResolutionSettings()
+        #expect(remembered.assumedZone == "Asia/Tokyo")
+        #expect(remembered.writeXMP)
+        // The next run, given nothing, writes the sidecars the stopped one was asked for.
+        let next = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        #expect(next.sidecarsWritten > 0)
+    }
+
     @Test("thresholds outside their ranges are named, finite or not", arguments: [
         (ClusteringOptions(visitRadius: 0.5), "--visit-radius"), (ClusteringOptions(visitRadius: .nan), "--visit-radius"),
         (ClusteringOptions(visitGap: 1e308), "--visit-gap"), (ClusteringOptions(visitGap: 59), "--visit-gap"),

@@ -247,13 +247,34 @@ extension Catalog {
 
     /// The trip's remembered --tz, --clock-offset, --track and --write-xmp.
     func storedResolutionSettings() throws(GeoTripError) -> ResolutionSettings {
-        try storedJSON(SettingKey.resolution) ?? ResolutionSettings()
+        let settings: ResolutionSettings = try storedJSON(SettingKey.resolution, options: Self.resolutionOptions) ?? ResolutionSettings()
+        // A zone an older geotrip or a hand edit stored is checked like a given one.
+        if let zone = settings.assumedZone, AssumedZone(zone) == nil {
+            throw .settingInvalid(catalog: path, option: "--tz", problem: "'\(zone)' is not a time zone")
+        }
+        return settings
     }
+
+    /// Stores the run's resolution settings as the trip's remembered ones (when they differ).
+    func remember(_ settings: ResolutionSettings) throws(GeoTripError) {
+        let text: String
+        do {
+            text = String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self)
+        } catch {
+            throw .catalogRejected(path: path, reason: "the settings could not be stored: \(error)")
+        }
+        if try setting(SettingKey.resolution) != text { try setSetting(SettingKey.resolution, to: text) }
+    }
+
+    /// The options whose values the `resolution` setting remembers.
+    static let resolutionOptions = "--tz and --write-xmp (or --no-write-xmp), with any --clock-offset and --track the trip needs,"
+    /// The options whose values the `clustering` setting remembers.
+    static let clusteringOptionNames = "all of --visit-radius, --visit-gap, --place-radius and --day-starts"
 
     /// The trip's remembered clustering thresholds and day rule, without changing anything
     /// (for the listing commands, which open the catalog read-only).
     public func storedClusteringOptions() throws(GeoTripError) -> ClusteringOptions {
-        try storedJSON(SettingKey.clustering) ?? ClusteringOptions()
+        try storedJSON(SettingKey.clustering, options: Self.clusteringOptionNames) ?? ClusteringOptions()
     }
 
     /// The trip's clustering thresholds: each one given now, else the one remembered, else the
@@ -261,9 +282,17 @@ extension Catalog {
     /// geotrip or a hand edit) that nothing given replaces is an error, never used.
     func clusteringOptions(visitRadius: Double? = nil, visitGap: TimeInterval? = nil,
                            placeRadius: Double? = nil, dayRule: LocalDayRule? = nil) throws(GeoTripError) -> ClusteringOptions {
-        let stored = try storedClusteringOptions()
-        let options = ClusteringOptions(visitRadius: visitRadius ?? stored.visitRadius, visitGap: visitGap ?? stored.visitGap,
-                                        placeRadius: placeRadius ?? stored.placeRadius, dayRule: dayRule ?? stored.dayRule)
+        let stored: ClusteringOptions?
+        do {
+            stored = try storedClusteringOptions()
+        } catch {
+            // Every value given: what was remembered does not matter, even if it cannot be read.
+            guard case .settingUnreadable = error, visitRadius != nil, visitGap != nil, placeRadius != nil, dayRule != nil else { throw error }
+            stored = nil
+        }
+        let fallback = stored ?? ClusteringOptions()
+        let options = ClusteringOptions(visitRadius: visitRadius ?? fallback.visitRadius, visitGap: visitGap ?? fallback.visitGap,
+                                        placeRadius: placeRadius ?? fallback.placeRadius, dayRule: dayRule ?? fallback.dayRule)
         if let bad = options.outOfRange { throw .settingInvalid(catalog: path, option: bad.option, problem: bad.problem) }
         if options != stored {
             // Finite and in range, so encoding cannot fail; a failure would still be reported.
@@ -278,12 +307,12 @@ extension Catalog {
 
     /// A setting stored as JSON; a value this geotrip cannot decode is refused, not silently
     /// replaced by defaults (that would re-resolve the trip with other settings).
-    private func storedJSON<T: Decodable>(_ key: String) throws(GeoTripError) -> T? {
+    private func storedJSON<T: Decodable>(_ key: String, options: String) throws(GeoTripError) -> T? {
         guard let text = try setting(key) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch {
-            throw .catalogDamaged(path: path, reason: "its remembered setting '\(key)' cannot be read")
+            throw .settingUnreadable(catalog: path, key: key, options: options)
         }
     }
 

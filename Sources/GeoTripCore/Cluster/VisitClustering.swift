@@ -67,6 +67,7 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
         if !Self.radiusRange.contains(visitRadius) { return ("--visit-radius", "\(visitRadius) is outside 1 to 100000 metres") }
         if !Self.gapRange.contains(visitGap) { return ("--visit-gap", "\(visitGap / 60) is outside 1 to 43200 minutes (30 days)") }
         if !Self.radiusRange.contains(placeRadius) { return ("--place-radius", "\(placeRadius) is outside 1 to 100000 metres") }
+        if !dayRule.isValid { return ("--day-starts", "\(dayRule.dayStartMinutes) minutes after midnight is not a time of day") }
         return nil
     }
 }

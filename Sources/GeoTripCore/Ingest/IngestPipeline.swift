@@ -130,14 +130,26 @@ public struct IngestPipeline: Sendable {
         return summary
     }
 
-    /// The run's settings: what was given now, else what the catalog remembers.
+    /// The run's settings: what was given now, else what the catalog remembers. What was given
+    /// is remembered at once, so a run stopped before resolving still leaves it for the next.
     private func resolutionSettings(_ catalog: Catalog) throws(GeoTripError) -> ResolutionSettings {
-        let stored = try catalog.storedResolutionSettings()
-        return ResolutionSettings(
+        let tracks = options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
+        let stored: ResolutionSettings
+        do {
+            stored = try catalog.storedResolutionSettings()
+        } catch {
+            // Remembered settings that cannot be read are replaced when the run gives them all
+            // (offsets and tracks are then only those given).
+            guard case .settingUnreadable = error, let zone = options.assumedZone, let writeXMP = options.writeXMP else { throw error }
+            stored = ResolutionSettings(assumedZone: zone, clockOffsets: options.clockOffsets ?? [], tracks: tracks ?? [], writeXMP: writeXMP)
+        }
+        let settings = ResolutionSettings(
             assumedZone: options.assumedZone ?? stored.assumedZone,
             clockOffsets: options.clockOffsets ?? stored.clockOffsets,
-            tracks: options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } } ?? stored.tracks,
+            tracks: tracks ?? stored.tracks,
             writeXMP: options.writeXMP ?? stored.writeXMP)
+        try catalog.remember(settings)
+        return settings
     }
 
     /// The catalog's own files, when `--catalog` put them inside the trip folder.

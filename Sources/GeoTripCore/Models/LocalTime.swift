@@ -13,10 +13,14 @@ public struct LocalDayRule: Sendable, Equatable, Codable {
     /// 04:00: late enough for a night out, early enough for a dawn departure.
     public static let defaultDayStart = 4 * 60
 
-    /// Creates a rule; `dayStartMinutes` is taken modulo a day.
+    /// Creates a rule. Valid starts are 0 ..< 1440 (`isValid`); `ClusteringOptions.outOfRange`
+    /// refuses others, so one read back from a hand-edited catalog is never used.
     public init(dayStartMinutes: Int = LocalDayRule.defaultDayStart) {
-        self.dayStartMinutes = ((dayStartMinutes % 1440) + 1440) % 1440
+        self.dayStartMinutes = dayStartMinutes
     }
+
+    /// Whether the start is a time of day.
+    public var isValid: Bool { (0..<1440).contains(dayStartMinutes) }
 
     /// Parses `HH:MM` (00:00 to 23:59).
     public init?(parsing text: String) {

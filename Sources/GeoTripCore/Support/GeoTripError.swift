@@ -24,6 +24,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
     case settingInvalid(catalog: String, option: String, problem: String)
+    case settingUnreadable(catalog: String, key: String, options: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
     indirect case stageFailed(stage: String, number: Int, count: Int, error: GeoTripError)
 
@@ -72,6 +73,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
         case .settingInvalid(let catalog, let option, let problem):
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
+        case .settingUnreadable(let catalog, let key, let options):
+            return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):
