@@ -94,6 +94,23 @@ struct HardeningTests {
         #expect(after.count == before.count)
     }
 
+    @Test("a photo whose name is not UTF-8 gets a sentence saying why it has no sidecar, not 'there is no photo'")
+    func sidecarOfANonUTF8Name() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // The Sintra folder's photos from the camera are placed by neighbours, so they get sidecars.
+        let old = trip.appendingPathComponent("2025-06-11 Sintra").path
+        var bytes = Array(old.utf8) + [0xE9, 0]  // "Sintra" + a Latin-1 é: not UTF-8
+        #expect(old.withCString { from in bytes.withUnsafeMutableBufferPointer { rename(from, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) } } == 0)
+        var options = IngestOptions(folder: trip.path)
+        options.writeXMP = true
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let notes = summary.diagnostics.filter { $0.kind == .sidecarFailed }
+        #expect(!notes.isEmpty)
+        #expect(notes.allSatisfy { $0.path.hasPrefix("2025-06-11 Sintra%E9/") && $0.message.contains("not valid UTF-8") })
+    }
+
     // MARK: 3: option ranges
 
     @Test("clock offsets are bounded to 100 years and never overflow", arguments: [
