@@ -45,7 +45,7 @@ struct Places: AsyncParsableCommand {
             }
             if !day.unplacedPhotos.isEmpty { print("  without a position: \(day.unplacedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
         }
-        if !trip.undatedPhotos.isEmpty { print("No date or position: \(trip.undatedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
+        if !trip.undatedPhotos.isEmpty { print("Without a date: \(trip.undatedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
     }
 
     /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it

@@ -31,7 +31,7 @@ struct HardeningCommandTests {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try temp.copySampleImages()
-        let name = "evil\u{1B}]0;pwned\u{07}\u{1B}[31mred\nrow.JPG"
+        let name = "evil\u{1B}]0;pwned\u{07}\u{1B}[31mred\nrow\u{202E}GPJ.JPG"
         try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent(name))
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
 
@@ -39,7 +39,7 @@ struct HardeningCommandTests {
         #expect(text.status == 0)
         #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("pwned") })
-        #expect(row.hasSuffix("evil%1B]0;pwned%07%1B[31mred%0Arow.JPG"))
+        #expect(row.hasSuffix("evil%1B]0;pwned%07%1B[31mred%0Arow%E2%80%AEGPJ.JPG"))
         // One row per photo: the newline did not split it.
         #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("row.JPG") })
 
