@@ -195,18 +195,10 @@ struct PipelineStageTests {
     func errorsNameTheirStage() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let trip = try temp.copySampleImages()
-        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
-        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        let (trip, path) = try await HardeningTests.ingestedSample(in: temp)
         // A clock offset an older geotrip could have stored, which resolution refuses to use.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in
-            try db.execute(sql: """
-                UPDATE tripSetting SET value = '{"clockOffsets":["+99999 00:00:00"],"tracks":[],"writeXMP":false}' WHERE key = 'resolution'
-                """)
-            try db.execute(sql: "UPDATE tripSetting SET value = 'x' WHERE key = 'resolvedInputs'")
-        }
-        try queue.close()
+        try await HardeningTests.storeSetting(path, "resolution", #"{"clockOffsets":["+99999 00:00:00"],"tracks":[],"writeXMP":false}"#)
+        try await HardeningTests.storeSetting(path, "resolvedInputs", "x")
         do {
             _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
             Issue.record("the run should have stopped")

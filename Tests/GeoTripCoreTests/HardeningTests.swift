@@ -129,18 +129,9 @@ struct HardeningTests {
     func rememberedThresholdOutOfRange() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let trip = try temp.copySampleImages()
-        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
-        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        let (trip, path) = try await Self.ingestedSample(in: temp)
         // What an older geotrip (which accepted any positive radius) or a hand edit could store.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO tripSetting (key, value) VALUES ('clustering', '{"placeRadius":1e-13,"visitGap":7200,"visitRadius":250}')
-                ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                """)
-        }
-        try queue.close()
+        try await Self.storeSetting(path, "clustering", #"{"placeRadius":1e-13,"visitGap":7200,"visitRadius":250}"#)
 
         await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius", problem: "1e-13 is outside 1 to 100000 metres")) {
             try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
@@ -153,6 +144,13 @@ struct HardeningTests {
         let repaired = try await IngestPipeline(options: repair).run(progress: SilentProgress())
         #expect(repaired.trip?.places ?? 0 > 0)
         _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+    }
+
+    /// A copy of the sample trip, ingested: its folder and its catalog's path.
+    static func ingestedSample(in temp: TemporaryFolder) async throws -> (trip: URL, catalog: String) {
+        let trip = try temp.copySampleImages()
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        return (trip, IngestOptions.defaultCatalogPath(for: trip.path))
     }
 
     /// Stores `value` under `key` in the trip's settings, as a hand edit would.
@@ -169,9 +167,7 @@ struct HardeningTests {
     func rememberedDayStartAndZone() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let trip = try temp.copySampleImages()
-        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
-        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        let (trip, path) = try await Self.ingestedSample(in: temp)
         try await Self.storeSetting(path, "clustering", #"{"dayStartMinutes":-1,"placeRadius":150,"visitGap":7200,"visitRadius":250}"#)
         await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--day-starts", problem: "-1 minutes after midnight is not a time of day")) {
             try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
@@ -190,9 +186,7 @@ struct HardeningTests {
     func unreadableSettings() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let trip = try temp.copySampleImages()
-        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
-        let path = IngestOptions.defaultCatalogPath(for: trip.path)
+        let (trip, path) = try await Self.ingestedSample(in: temp)
         try await Self.storeSetting(path, "clustering", "{not json")
         try await Self.storeSetting(path, "resolution", #"{"assumedZone": 7}"#)
         do {
