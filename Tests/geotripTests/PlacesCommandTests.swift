@@ -109,4 +109,36 @@ struct PlacesCommandTests {
         #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
         #expect(Set(try visits(trip).map { $0["placeId"] as! String }) == placesBefore)
     }
+
+    @Test("rename gives a place the person's name, which outranks the gazetteer's, survives a recluster, and --clear undoes")
+    func rename() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        // The hotel: the place with the most visits.
+        let counts = Dictionary(grouping: try visits(trip), by: { $0["placeId"] as! String }).mapValues(\.count)
+        let hotel = try #require(counts.max { $0.value < $1.value }?.key)
+
+        let named = try CommandRun.geotrip(["rename", trip.path, hotel, "Hotel Baixa"])
+        #expect(named.status == 0, "stderr: \(named.stderr)")
+        #expect(named.stdout == "Named \(hotel) \"Hotel Baixa\" (was Lisbon).\n")
+        func hotelVisits() throws -> [[String: Any]] { try visits(trip).filter { $0["placeId"] as? String == hotel } }
+        #expect(try hotelVisits().allSatisfy { $0["name"] as? String == "Hotel Baixa" && $0["nameSource"] as? String == "manual"
+                                             && $0["countryCode"] as? String == "PT" })
+        // A recluster with another gap keeps the id, and so the name.
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--visit-gap", "90"]).status == 0)
+        #expect(try !hotelVisits().isEmpty && hotelVisits().allSatisfy { $0["name"] as? String == "Hotel Baixa" })
+        // Other places keep the gazetteer's names.
+        #expect(try visits(trip).filter { $0["placeId"] as? String != hotel }.allSatisfy { $0["nameSource"] as? String == "offline" })
+
+        let cleared = try CommandRun.geotrip(["rename", trip.path, hotel, "--clear"])
+        #expect(cleared.stdout == "\(hotel) is named automatically again: Lisbon.\n")
+        #expect(try hotelVisits().allSatisfy { $0["name"] as? String == "Lisbon" && $0["nameSource"] as? String == "offline" })
+
+        let unknown = try CommandRun.geotrip(["rename", trip.path, "p999999", "Nowhere"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("No place of this trip has the id p999999"))
+        #expect(try CommandRun.geotrip(["rename", trip.path, hotel]).status == 64)
+    }
 }

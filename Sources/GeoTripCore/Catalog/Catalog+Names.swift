@@ -53,6 +53,18 @@ extension Catalog {
         }
     }
 
+    /// Removes the names of `placeID` from `source` (every language).
+    func removeNames(of placeID: String, source: NameSource) throws(GeoTripError) {
+        do {
+            _ = try database.write { db in
+                try PlaceNameRecord.filter(PlaceNameRecord.Columns.placeId == placeID && PlaceNameRecord.Columns.source == source.rawValue)
+                    .deleteAll(db)
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
     /// Places whose names (any source) were made for another revision than the one they have
     /// now: kept, because the centre moved less than the naming stage's 50 m, but detectable.
     public func placesNamedForOlderRevisions() throws(GeoTripError) -> [String] {

@@ -16,6 +16,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogHeldByOtherProgram(path: String)
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
+    case noSuchPlace(id: String, folder: String)
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
@@ -56,6 +57,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) is locked by another program that has it open (no geotrip run holds it: an SQLite browser or a sync tool, perhaps). Close that program and run again."
         case .catalogHardLinked(let path, let links):
             return "The catalog at \(path) has \(links) hard links. SQLite keeps a database consistent only under one name (each name gets its own journal), so geotrip does not write it; copy the file instead of linking it, or remove the other links."
+        case .noSuchPlace(let id, let folder):
+            return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):
             let what = tables.isEmpty ? "" : " (its tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
             return "\(path) is another program's SQLite database\(what), not a geotrip catalog; geotrip left it untouched. Pass --catalog with a new file name."

@@ -1,0 +1,39 @@
+import Foundation
+
+/// `geotrip rename`: the person's own name for a place. A manual name outranks every namer's,
+/// no answer ever replaces it, and it lives as long as the place id does (reclustering keeps
+/// ids, and a retired id that comes back finds its name again).
+public struct PlaceRenamer: Sendable {
+    public var folder: String
+    public var catalogPath: String
+
+    /// Creates a renamer for the trip at `folder`.
+    public init(folder: String, catalogPath: String) {
+        self.folder = folder
+        self.catalogPath = catalogPath
+    }
+
+    /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming.
+    /// Returns a sentence saying what was done.
+    public func rename(_ placeID: String, to name: String?) throws(GeoTripError) -> String {
+        try FolderScanner(root: folder).checkRoot()
+        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
+        let catalog = try Catalog.open(at: catalogPath)
+        guard let place = try catalog.currentPlaces().first(where: { $0.placeID == placeID }) else {
+            throw .noSuchPlace(id: placeID, folder: folder)
+        }
+        let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
+        let sentence: String
+        if let name {
+            // The region and country stay the namer's: the person renames the place, not the map.
+            try catalog.saveNames([(place, PlaceName(name: name, admin1: automatic?.admin1, country: automatic?.country,
+                                                     countryCode: automatic?.countryCode))], source: .manual)
+            sentence = "Named \(placeID) \"\(name)\"" + (automatic?.name.map { " (was \($0))." } ?? ".")
+        } else {
+            try catalog.removeNames(of: placeID, source: .manual)
+            sentence = "\(placeID) is named automatically again" + (automatic?.name.map { ": \($0)." } ?? ".")
+        }
+        try catalog.saveOverview(try catalog.trip().overview)
+        return sentence
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import GeoTripCore
+
+struct Rename: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a place your own name. No geocoder ever replaces it, and it survives reruns as long as the place does.",
+        discussion: """
+            PLACE_ID is the place's id as `geotrip places` shows it (place p14). --clear returns the \
+            place to automatic naming. The region and country stay as the place-name data gives them.
+            """)
+
+    @OptionGroup var location: CatalogLocation
+
+    @Argument(help: ArgumentHelp("The place's id, such as p14.", valueName: "place-id"))
+    var placeID: String
+
+    @Argument(help: "The name to give it.")
+    var name: String?
+
+    @Flag(help: "Remove your name: the place is named automatically again.")
+    var clear = false
+
+    func validate() throws {
+        guard (name != nil) != clear else { throw ValidationError("Give either a NAME or --clear.") }
+        if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("The name is empty; to return to automatic naming, use --clear.")
+        }
+    }
+
+    func run() async throws {
+        Diagnostics.bootstrapLogging(verbose: false)
+        do {
+            let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
+            print(try renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)).terminalSafe)
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+    }
+}
