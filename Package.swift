@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The C libraries, nothing else: each module map names one system library.
@@ -39,6 +40,7 @@ let package = Package(
                 "CXML2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
             // when the folder is missing).
@@ -80,7 +82,9 @@ let package = Package(
             dependencies: [
                 "GeoTripCore", "GeoTripTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // The fake Nominatim is run by python3, found through #filePath.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

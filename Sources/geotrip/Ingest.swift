@@ -49,6 +49,29 @@ struct Ingest: AsyncParsableCommand {
                                valueName: "time"))
     var dayStarts: String?
 
+    @Option(help: ArgumentHelp("How places are named: offline (default; nothing is sent anywhere) or nominatim (remembered).",
+                               valueName: "offline|nominatim"))
+    var geocoder: String?
+
+    @Option(name: .customLong("nominatim-url"),
+            help: ArgumentHelp("A Nominatim-compatible service (default the public OpenStreetMap one; remembered).", valueName: "url"))
+    var nominatimURL: String?
+
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of online place names, such as en or ko (default from the locale; remembered).",
+                                                          valueName: "code"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("An e-mail address or URL for the User-Agent, as OpenStreetMap asks of its users (remembered).",
+                               valueName: "contact"))
+    var contact: String?
+
+    @Option(help: ArgumentHelp("Online names: at most this many requests a second (default 1, and never more for the public server).",
+                               valueName: "per-second"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Online names: at most this many requests in flight (default 2).", valueName: "n"))
+    var concurrency: Int?
+
     @Option(help: .hidden)
     var batchSize = 500
 
@@ -67,6 +90,18 @@ struct Ingest: AsyncParsableCommand {
                 throw ValidationError("\(name) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) \(unit); \(value) is not.")
             }
         }
+        if let geocoder, !["offline", "nominatim"].contains(geocoder) {
+            throw ValidationError("--geocoder \(geocoder) is not a geocoder: give offline or nominatim.")
+        }
+        if let nominatimURL, URL(string: nominatimURL)?.scheme.map({ ["http", "https"].contains($0) }) != true
+            || URL(string: nominatimURL)?.host == nil {
+            throw ValidationError("--nominatim-url \(nominatimURL) is not an http(s) URL, such as https://nominatim.example.org.")
+        }
+        if let language, !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
+        }
+        if let rate, !(0.01...100).contains(rate) { throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate) is not.") }
+        if let concurrency, !(1...16).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 16; \(concurrency) is not.") }
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
         }
@@ -88,6 +123,12 @@ struct Ingest: AsyncParsableCommand {
         options.visitGap = visitGap.map { $0 * 60 }
         options.placeRadius = placeRadius
         options.dayRule = dayStarts.flatMap(LocalDayRule.init(parsing:))
+        options.geocoder = geocoder
+        options.nominatimURL = nominatimURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        options.language = language
+        options.contact = contact
+        options.namingRate = rate
+        options.namingConcurrency = concurrency
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()

@@ -19,6 +19,9 @@ enum SummaryText {
         }
         if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
+        if s.namedOnline > 0 || s.staleAnswers > 0 {
+            lines.append("  \(plural(s.namedOnline, "place")) named online" + (s.staleAnswers > 0 ? " (\(n(s.staleAnswers)) stale answers discarded)" : ""))
+        }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
         for severity in [DiagnosticSeverity.problem, .note] {
             let kinds = s.diagnosticKinds.filter { $0.severity == severity }

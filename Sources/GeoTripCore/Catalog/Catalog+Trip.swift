@@ -142,6 +142,8 @@ extension Catalog {
 
     /// The visits in time order, with their photos' paths and their place's names.
     public func visits() throws(GeoTripError) -> [TripVisit] {
+        // Online names in the trip's language first (names are kept per language).
+        let language = try storedNamingLanguage()
         do {
             return try database.read { db in
                 var paths: [String: [String]] = [:]
@@ -155,9 +157,9 @@ extension Catalog {
                            n.name, n.admin1, n.country, n.countryCode, n.source, v.timeZone
                     FROM visit v LEFT JOIN placeName n ON n.rowid = (
                         SELECT rowid FROM placeName WHERE placeId = v.placeId
-                        ORDER BY CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language LIMIT 1)
+                        ORDER BY CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language <> ?, language LIMIT 1)
                     ORDER BY v.arrival, v.id
-                    """).map { row in
+                    """, arguments: [language]).map { row in
                     let id: String = row[0]
                     let photos = paths[id] ?? []
                     let zone: String? = row[14]

@@ -231,6 +231,8 @@ extension Catalog {
         /// The resolution (`resolvedGeneration|resolvedInputs`) the XMP sidecars last fully
         /// matched; when it differs, the sidecar stage has work left.
         static let sidecarsSynced = "sidecarsSynced"
+        /// JSON of `NamingSettings`.
+        static let naming = "naming"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -264,6 +266,55 @@ extension Catalog {
             throw .catalogRejected(path: path, reason: "the settings could not be stored: \(error)")
         }
         if try setting(SettingKey.resolution) != text { try setSetting(SettingKey.resolution, to: text) }
+    }
+
+    /// The trip's naming settings: each one given now, else the one remembered, else the default;
+    /// what is given is remembered.
+    func namingSettings(geocoder: String? = nil, nominatimURL: String? = nil, language: String? = nil,
+                        contact: String? = nil) throws(GeoTripError) -> NamingSettings {
+        let stored: NamingSettings = try storedJSON(SettingKey.naming, options: "--geocoder, --nominatim-url, --lang and --contact")
+            ?? NamingSettings(language: NamingSettings.environmentLanguage)
+        let settings = NamingSettings(geocoder: geocoder ?? stored.geocoder, nominatimURL: nominatimURL ?? stored.nominatimURL,
+                                      language: language ?? stored.language, contact: contact ?? stored.contact)
+        let storedText = try setting(SettingKey.naming)
+        if settings != stored || storedText == nil {
+            // (Rate and concurrency are the run's own, never stored: they compare equal here.)
+            do {
+                try setSetting(SettingKey.naming, to: String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self))
+            } catch let error as GeoTripError {
+                throw error
+            } catch {
+                throw .catalogRejected(path: path, reason: "the naming settings could not be stored: \(error)")
+            }
+        }
+        return settings
+    }
+
+    /// The language the trip's names are shown in (`--lang`, remembered), without writing.
+    func storedNamingLanguage() throws(GeoTripError) -> String {
+        let stored: NamingSettings? = try storedJSON(SettingKey.naming, options: "--geocoder, --nominatim-url, --lang and --contact")
+        return stored?.language ?? NamingSettings.environmentLanguage
+    }
+
+    /// Stores online answers with the stale-answer guard: an answer is kept only if its place
+    /// still exists and its centre is within `NameStage.movedFarEnough` of the centre asked about,
+    /// checked in the same transaction as the write. Returns how many were stale.
+    func saveAnswers(_ answers: [(NamedFor, PlaceName?)], source: NameSource, language: String) throws(GeoTripError) -> Int {
+        var kept: [(NamedFor, PlaceName?)] = []
+        do {
+            try database.read { db in
+                for (asked, name) in answers {
+                    guard let place = try PlaceRecord.fetchOne(db, key: asked.placeID),
+                          GreatCircle.distance(Coordinate(latitude: place.latitude, longitude: place.longitude), asked.centre) <= NameStage.movedFarEnough
+                    else { continue }
+                    kept.append((asked, name))
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        try saveNames(kept, source: source, language: language)
+        return answers.count - kept.count
     }
 
     /// The options whose values the `resolution` setting remembers.

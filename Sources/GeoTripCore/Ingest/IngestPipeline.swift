@@ -23,6 +23,14 @@ public struct IngestOptions: Sendable {
     public var placeRadius: Double?
     /// `--day-starts`: nil keeps what the catalog remembers.
     public var dayRule: LocalDayRule?
+    /// `--geocoder`, `--nominatim-url`, `--lang`, `--contact`: nil keeps what the catalog remembers.
+    public var geocoder: String?
+    public var nominatimURL: String?
+    public var language: String?
+    public var contact: String?
+    /// `--rate`, `--concurrency`: for this run only.
+    public var namingRate: Double?
+    public var namingConcurrency: Int?
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -86,6 +94,10 @@ public struct IngestPipeline: Sendable {
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
                                                        placeRadius: options.placeRadius, dayRule: options.dayRule)
         let settings = try resolutionSettings(catalog)
+        var naming = try catalog.namingSettings(geocoder: options.geocoder, nominatimURL: options.nominatimURL,
+                                                language: options.language, contact: options.contact)
+        if let rate = options.namingRate { naming.requestsPerSecond = rate }
+        if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
@@ -114,11 +126,13 @@ public struct IngestPipeline: Sendable {
 
         let present = counts.withGPS + counts.withoutGPS
         let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: RunGazetteer().get)
-            .run(settings: settings, clustering: clustering, listing: listing, stages: stages,
+            .run(settings: settings, clustering: clustering, naming: naming, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
+        summary.namedOnline = derived.namedOnline
+        summary.staleAnswers = derived.staleAnswers
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
             + read.diagnostics + derived.diagnostics

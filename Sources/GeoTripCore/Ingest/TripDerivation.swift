@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 
 /// What the derive-the-trip tail did, for the summary.
@@ -6,6 +7,9 @@ struct DerivationResult {
     var sidecarsWritten = 0
     var trip: TripOverview?
     var diagnostics: [PhotoDiagnostic] = []
+    /// Places named by the online service in this run, and answers discarded as stale.
+    var namedOnline = 0
+    var staleAnswers = 0
 }
 
 /// The stages after reading, shared by `ingest` and `tag` (and the coming `rename`): resolve
@@ -20,8 +24,8 @@ struct TripDerivation {
 
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
-    func run(settings: ResolutionSettings, clustering: ClusteringOptions, listing: FolderScanner.Listing?,
-             stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
+    func run(settings: ResolutionSettings, clustering: ClusteringOptions, naming: NamingSettings = NamingSettings(),
+             listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
         // Resolve, when the photos, the tags or the settings changed since the last resolution.
@@ -97,9 +101,13 @@ struct TripDerivation {
             return try await NameStage.run(needing, namer: OfflinePlaceNamer(gazetteer: try gazetteer()))
         }
         try catalog.saveNames(named, source: .offline)
+        var namedOnline = false
+        if naming.online {
+            namedOnline = try await nameOnline(naming, into: &result, interrupted: interrupted)
+        }
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
+        if !changed && named.isEmpty && !namedOnline, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
             let overview = try catalog.trip().overview
@@ -107,5 +115,43 @@ struct TripDerivation {
             result.trip = overview
         }
         return result
+    }
+
+    /// Names from the online service for the places that have none in the trip's language, or
+    /// moved more than 50 m since theirs was made. Asked a few at a time and stored after each
+    /// few (through the stale-answer guard), so a stopped run loses little and the next carries
+    /// on; when the service cannot be used, that is said once and the places keep the names
+    /// they have. Returns whether any name was stored.
+    private func nameOnline(_ naming: NamingSettings, into result: inout DerivationResult,
+                            interrupted: () -> GeoTripError) async throws -> Bool {
+        let needing = NameStage.needingNames(try catalog.currentPlaces(),
+                                             existing: try catalog.placeNames(source: .nominatim, language: naming.language))
+        guard !needing.isEmpty else { return false }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var stored = false
+        do {
+            let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
+                                            concurrency: naming.concurrency)
+            for chunk in needing.chunked(8) {
+                if Task.isCancelled { throw interrupted() }
+                let answers = try await NameStage.run(Array(chunk), namer: namer)
+                let stale = try catalog.saveAnswers(answers, source: .nominatim, language: naming.language)
+                result.staleAnswers += stale
+                result.namedOnline += answers.count - stale
+                stored = stored || answers.count > stale
+            }
+        } catch let error as GeoTripError {
+            if case .namingUnavailable = error {
+                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+            } else if case .namingAnswerUnreadable = error {
+                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+            } else {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+        // Shutting the client down can only fail if it was already; nothing to report then.
+        try? await client.shutdown()
+        return stored
     }
 }

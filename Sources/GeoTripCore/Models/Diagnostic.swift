@@ -41,11 +41,13 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case folder
     /// A run input (a track file) could not be used.
     case input
+    /// The online place-name service could not be used (said once per run).
+    case naming
 
     /// Problems first: damage, unreadable files and inputs, failed writes.
     public var severity: DiagnosticSeverity {
         switch self {
-        case .unreadable, .damaged, .sidecarFailed, .folder, .input: return .problem
+        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming: return .problem
         default: return .note
         }
     }
@@ -68,6 +70,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"
+        case .naming: return "place names could not be fetched online"
         }
     }
 }

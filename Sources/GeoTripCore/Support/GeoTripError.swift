@@ -17,6 +17,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
     case noSuchPlace(id: String, folder: String)
+    case namingUnavailable(server: String, reason: String)
+    case namingAnswerUnreadable(place: String, reason: String)
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
@@ -57,6 +59,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) is locked by another program that has it open (no geotrip run holds it: an SQLite browser or a sync tool, perhaps). Close that program and run again."
         case .catalogHardLinked(let path, let links):
             return "The catalog at \(path) has \(links) hard links. SQLite keeps a database consistent only under one name (each name gets its own journal), so geotrip does not write it; copy the file instead of linking it, or remove the other links."
+        case .namingUnavailable(let server, let reason):
+            return "The place-name service at \(server) cannot be used now: \(reason). Places keep the names they had (offline names for new ones); the next run asks again."
+        case .namingAnswerUnreadable(let place, let reason):
+            return "The place-name service's answer for \(place) cannot be read: \(reason). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
         case .noSuchPlace(let id, let folder):
             return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):

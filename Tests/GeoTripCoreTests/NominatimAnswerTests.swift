@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import GeoTripCore
+
+/// The display-name rule on answers shaped like Nominatim's jsonv2 output (nominatim.org,
+/// "Place Output"), including answers with no name, the sea's error answer and broken bodies.
+@Suite("Nominatim answers")
+struct NominatimAnswerTests {
+    static func name(_ json: String) throws -> PlaceName? {
+        try NominatimPlaceNamer.name(from: Data(json.utf8), place: "p1")
+    }
+
+    @Test("a named sight is named by itself; region and country are kept apart")
+    func sight() throws {
+        let name = try Self.name("""
+            {"place_id":1,"category":"tourism","type":"attraction","place_rank":30,"addresstype":"tourism","name":"Park Güell",
+             "display_name":"Park Güell, Barcelona","address":{"tourism":"Park Güell","suburb":"Gràcia","city":"Barcelona",
+             "state":"Catalonia","country":"Spain","country_code":"es"}}
+            """)
+        #expect(name == PlaceName(name: "Park Güell", admin1: "Catalonia", country: "Spain", countryCode: "ES"))
+    }
+
+    @Test("a street or a bench is not a sight: the neighbourhood, else the suburb, else the town names the place")
+    func notASight() throws {
+        #expect(try Self.name("""
+            {"category":"highway","type":"residential","name":"Rua Augusta","address":{"road":"Rua Augusta","neighbourhood":"Baixa",
+             "suburb":"Santa Maria Maior","city":"Lisboa","country":"Portugal","country_code":"pt"}}
+            """)?.name == "Baixa")
+        #expect(try Self.name("""
+            {"category":"amenity","type":"bench","name":"Bench","address":{"suburb":"Alfama","city":"Lisboa","country_code":"pt"}}
+            """)?.name == "Alfama")
+        #expect(try Self.name("""
+            {"category":"amenity","type":"cafe","name":"A Brasileira","address":{"suburb":"Chiado","city":"Lisboa","country_code":"pt"}}
+            """)?.name == "A Brasileira")
+        // No name at all, only road and town.
+        #expect(try Self.name("""
+            {"category":"building","type":"yes","address":{"road":"N1","town":"Óbidos","country":"Portugal","country_code":"pt"}}
+            """)?.name == "Óbidos")
+    }
+
+    @Test("the open sea's error answer is an answer: no name")
+    func sea() throws {
+        #expect(try Self.name(#"{"error":"Unable to geocode"}"#) == nil)
+    }
+
+    @Test("a body that does not decode is a typed error naming the field and the place, never a silent nil")
+    func broken() {
+        #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "the field 'name' is not what Nominatim sends")) {
+            try Self.name(#"{"name": 42}"#)
+        }
+        #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "it is not JSON")) {
+            try Self.name("<html>Bad Gateway</html>")
+        }
+    }
+}
