@@ -94,8 +94,29 @@ struct OnlineNamesCommandTests {
         #expect(kinds.first { $0["kind"] as? String == "naming" }?["count"] as? Int == 1)
         #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("answered 503") == true } == true)
         #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" && $0["name"] != nil })
-        // It stopped at the first failure rather than asking about every place.
-        #expect(server.requests.count <= 2)
+        // It stopped after the first place's tries (3 each, 2 in flight) rather than asking
+        // about every place.
+        #expect(server.requests.count <= 6)
+    }
+
+    @Test("a 503 is tried again, and a slow service is said once")
+    func retriesAndSlowness() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let flaky = try FakeNominatim(in: temp, mode: "flaky")
+        let trip = try temp.copySampleImages()
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", flaky.url, "--rate", "50", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(summary["namedOnline"] as? Int == 11)
+        #expect(flaky.requests.count == 22)  // each place: a 503, then its answer
+
+        let slow = try FakeNominatim(in: temp, mode: "slow")
+        let other = try temp.copySampleImages(to: "other")
+        let slowRun = try CommandRun.geotrip(["ingest", other.path, "--geocoder", "nominatim", "--nominatim-url", slow.url, "--rate", "50", "--json"])
+        let slowSummary = try #require(try JSONSerialization.jsonObject(with: Data(slowRun.stdout.utf8)) as? [String: Any])
+        #expect(slowSummary["namedOnline"] as? Int == 11)
+        let kinds = try #require(slowSummary["diagnosticKinds"] as? [[String: Any]])
+        #expect(kinds.first { $0["kind"] as? String == "naming-slow" }?["count"] as? Int == 1)
     }
 
     @Test("nothing is sent anywhere by default")

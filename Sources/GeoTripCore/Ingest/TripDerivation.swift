@@ -129,9 +129,15 @@ struct TripDerivation {
         guard !needing.isEmpty else { return false }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var stored = false
+        let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
+                                        concurrency: naming.concurrency)
+        defer {
+            if let slow = namer.notices.slow {
+                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: String(
+                    format: "the place-name service is slow (a request took %.1f s); names came late but were stored", slow)))
+            }
+        }
         do {
-            let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
-                                            concurrency: naming.concurrency)
             for chunk in needing.chunked(8) {
                 if Task.isCancelled { throw interrupted() }
                 let answers = try await NameStage.run(Array(chunk), namer: namer)

@@ -43,6 +43,8 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case input
     /// The online place-name service could not be used (said once per run).
     case naming
+    /// The online place-name service was slow (said once per run).
+    case namingSlow = "naming-slow"
 
     /// Problems first: damage, unreadable files and inputs, failed writes.
     public var severity: DiagnosticSeverity {
@@ -71,6 +73,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"
         case .naming: return "place names could not be fetched online"
+        case .namingSlow: return "the place-name service was slow"
         }
     }
 }

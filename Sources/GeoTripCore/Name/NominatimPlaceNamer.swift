@@ -66,6 +66,8 @@ public struct NominatimPlaceNamer: PlaceNamer {
     static let sightCategories: Set<String> = ["tourism", "historic", "leisure", "natural"]
 
     public let settings: NamingSettings
+    /// What the run should be told once (a slow service).
+    public let notices = NamingNotices()
     let client: HTTPClient
     let limiter: RateLimiter
     /// At most this many requests in flight.
@@ -115,8 +117,11 @@ public struct NominatimPlaceNamer: PlaceNamer {
     }
 
     /// One place's name: one request, after the rate limiter's turn.
+    /// One place's name. Timeouts, connection errors, 429 and 5xx are tried again, at most
+    /// `maximumTries` times in all, after a capped exponential backoff with jitter (and never
+    /// sooner than a `Retry-After` asks, nor than the rate allows: every try waits its turn).
+    /// Other answers are not retried.
     func name(_ place: NamedFor) async throws -> PlaceName? {
-        try await limiter.wait()
         var components = URLComponents(string: settings.nominatimURL + "/reverse")
         components?.queryItems = [
             URLQueryItem(name: "format", value: "jsonv2"),
@@ -132,18 +137,42 @@ public struct NominatimPlaceNamer: PlaceNamer {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept-Language", value: settings.language)
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(request, timeout: timeout)
-        } catch {
-            throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: Self.words(error))
+        var tries = 0
+        while true {
+            tries += 1
+            try await limiter.wait()
+            let started = ContinuousClock.now
+            var failure: String
+            var retryAfter: Double = 0
+            let answer: (status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer)?
+            do {
+                let response = try await client.execute(request, timeout: timeout)
+                answer = (response.status, response.headers, try await response.body.collect(upTo: 1 << 20))
+                failure = ""
+            } catch {
+                answer = nil
+                failure = Self.words(error)
+            }
+            notices.took((ContinuousClock.now - started).seconds)
+            if let answer {
+                if answer.status == .ok { return try Self.name(from: Data(answer.body.readableBytesView), place: place.placeID) }
+                failure = "it answered \(answer.status.code) \(answer.status.reasonPhrase)"
+                let retryable = answer.status == .tooManyRequests || answer.status.code >= 500
+                guard retryable else { throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure) }
+                retryAfter = answer.headers.first(name: "Retry-After").flatMap(Double.init) ?? 0
+            }
+            guard tries < Self.maximumTries else {
+                throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure + " (\(tries) tries)")
+            }
+            let backoff = min(Self.maximumBackoff, Self.firstBackoff * pow(2, Double(tries - 1))) * Double.random(in: 0.5...1)
+            try await Task.sleep(for: .milliseconds(Int64(max(backoff, min(retryAfter, Self.maximumBackoff * 4)) * 1000)))
         }
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else {
-            throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it answered \(response.status.code) \(response.status.reasonPhrase)")
-        }
-        return try Self.name(from: Data(body.readableBytesView), place: place.placeID)
     }
+
+    /// Three tries in all, the first wait half a second, no wait over 8 s.
+    static let maximumTries = 3
+    static let firstBackoff = 0.5
+    static let maximumBackoff = 8.0
 
     /// The display name of a `/reverse` answer by the rule above; nil for the sea's error answer.
     static func name(from data: Data, place: String) throws(GeoTripError) -> PlaceName? {
@@ -227,4 +256,19 @@ actor RateLimiter {
         next = turn + interval
         if turn > now { try await Task.sleep(until: turn, clock: .continuous) }
     }
+}
+
+/// What the online namer noticed that the person should hear once: a service slower than
+/// `slowSeconds` a request.
+public final class NamingNotices: @unchecked Sendable {
+    /// Over 3 s a request, the service is called slow (the travel-journal lesson).
+    public static let slowSeconds = 3.0
+    private let lock = NSLock()
+    private var slowest = 0.0
+
+    /// Records one request's time.
+    func took(_ seconds: Double) { lock.withLock { slowest = max(slowest, seconds) } }
+
+    /// The slowest request's seconds, when it was over `slowSeconds`.
+    public var slow: Double? { lock.withLock { slowest > Self.slowSeconds ? slowest : nil } }
 }

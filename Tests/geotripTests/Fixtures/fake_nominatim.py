@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """A Nominatim-compatible /reverse on 127.0.0.1 for geotrip's tests: a real HTTP server.
 
-Usage: fake_nominatim.py LOG_FILE [ok|fail]. Prints the port it listens on, then serves until
-killed. Every request is appended to LOG_FILE as one JSON line (path, query, User-Agent,
+Usage: fake_nominatim.py LOG_FILE [ok|fail|flaky|slow]. Prints the port it listens on, then
+serves until killed: `fail` answers 503 to everything, `flaky` answers 503 to the first
+request about each point and then properly, `slow` takes 3.5 s over its first answer. Every request is appended to LOG_FILE as one JSON line (path, query, User-Agent,
 Accept-Language). Answers take their shape from Nominatim's jsonv2 output (nominatim.org,
 "Place Output"): a named sight near Belém, a street (no sight) elsewhere, in English or Korean.
 """
 import json
 import sys
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 LOG, MODE = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "ok")
+SEEN = set()
+LOCK = threading.Lock()
 
 NAMES = {
     "en": {"tower": "Belém Tower", "suburb": "Baixa", "city": "Lisbon", "state": "Lisbon", "country": "Portugal",
@@ -47,10 +52,17 @@ class Handler(BaseHTTPRequestHandler):
         with open(LOG, "a") as log:
             log.write(json.dumps({"path": url.path, "query": query, "userAgent": self.headers.get("User-Agent"),
                                   "language": self.headers.get("Accept-Language")}) + "\n")
-        if MODE == "fail":
+        with LOCK:
+            first_of_point = (query.get("lat"), query.get("lon")) not in SEEN
+            first_of_all = not SEEN
+            SEEN.add((query.get("lat"), query.get("lon")))
+        if MODE == "fail" or (MODE == "flaky" and first_of_point):
             self.send_response(503)
+            self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if MODE == "slow" and first_of_all:
+            time.sleep(3.5)
         body = json.dumps(answer(float(query["lat"]), float(query["lon"]), self.headers.get("Accept-Language", "en"))).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json; charset=utf-8")
