@@ -354,6 +354,9 @@ struct HardeningTests {
 
         let empty = temp.url.appendingPathComponent("empty.sqlite").path
         #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        // Listing an empty file says there is nothing yet, and creates nothing.
+        #expect(throws: GeoTripError.catalogEmpty(path: empty)) { try Catalog.open(at: empty, access: .readOnly) }
+        #expect(!FileManager.default.fileExists(atPath: empty + ".lock"))
         _ = try Catalog.open(at: empty)
         #expect(try marker(empty) == 0x4754_7270)
 

@@ -35,7 +35,8 @@ public struct Catalog: Sendable {
         if access == .readOnly {
             // An older schema needs its migrations before it can be read; that is a write.
             if identity == .geotrip(current: true) { return try openReadOnly(path) }
-            if identity == .absent { throw .catalogMissing(path: path, folder: (path as NSString).deletingLastPathComponent) }
+            // Nothing written yet (an empty file): nothing to list, and nothing to create for it.
+            if identity == .absent || identity == .empty { throw .catalogEmpty(path: path) }
         }
         try createFolder(for: path)
         let lock = try CatalogLock(catalogPath: path)

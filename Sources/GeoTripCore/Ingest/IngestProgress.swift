@@ -9,19 +9,6 @@ public enum IngestStage: String, Sendable, CaseIterable {
     case sidecars
     case cluster
     case name
-
-    /// What the stage does, for `--verbose` and the README.
-    public var summary: String {
-        switch self {
-        case .scan: return "list the folder's files"
-        case .plan: return "compare them with the catalog: what to read, which row each belongs to"
-        case .read: return "read the metadata of new and changed files"
-        case .resolve: return "decide every photo's time and position"
-        case .sidecars: return "write XMP sidecars"
-        case .cluster: return "find visits and places"
-        case .name: return "name the places"
-        }
-    }
 }
 
 /// How far a stage has got. `total` is nil while unknown (during the scan).

@@ -16,6 +16,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogHeldByOtherProgram(path: String)
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
+    case catalogEmpty(path: String)
     case noSuchPlace(id: String, folder: String)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
@@ -63,6 +64,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name service at \(server) cannot be used now: \(reason). Places keep the names they had (offline names for new ones); the next run asks again."
         case .namingAnswerUnreadable(let place, let reason):
             return "The place-name service's answer for \(place) cannot be read: \(reason). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
+        case .catalogEmpty(let path):
+            return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
         case .noSuchPlace(let id, let folder):
             return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):
