@@ -128,15 +128,10 @@ struct TripDerivation {
                                              existing: try catalog.placeNames(source: .nominatim, language: naming.language))
         guard !needing.isEmpty else { return false }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        var stored = false
         let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
                                         concurrency: naming.concurrency)
-        defer {
-            if let slow = namer.notices.slow {
-                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: String(
-                    format: "the place-name service is slow (a request took %.1f s); names came late but were stored", slow)))
-            }
-        }
+        var stored = false
+        var failure: (any Error)?
         do {
             for chunk in needing.chunked(8) {
                 if Task.isCancelled { throw interrupted() }
@@ -146,18 +141,25 @@ struct TripDerivation {
                 result.namedOnline += answers.count - stale
                 stored = stored || answers.count > stale
             }
-        } catch let error as GeoTripError {
-            if case .namingUnavailable = error {
-                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
-            } else if case .namingAnswerUnreadable = error {
-                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
-            } else {
-                try? await client.shutdown()
-                throw error
+        } catch {
+            failure = error
+        }
+        // Shutting the client down fails only if it already was; nothing to report then.
+        try? await client.shutdown()
+        if let slow = namer.notices.slow {
+            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: String(
+                format: "the place-name service was slow (a request took %.1f s)", slow)))
+        }
+        if let failure {
+            // A service that cannot be used is said once; the places keep the names they have,
+            // and the next run asks again. Anything else stops the run.
+            switch failure as? GeoTripError {
+            case .namingUnavailable(_, _)?, .namingAnswerUnreadable(_, _)?:
+                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: "\(failure)"))
+            default:
+                throw failure
             }
         }
-        // Shutting the client down can only fail if it was already; nothing to report then.
-        try? await client.shutdown()
         return stored
     }
 }
