@@ -73,7 +73,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoTripCoreTests",
-            dependencies: ["GeoTripCore", "GeoTripTestSupport"],
+            dependencies: [
+                "GeoTripCore", "GeoTripTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             // Fixtures are found through #filePath, so they are not bundled.
             exclude: ["Fixtures"]
         ),

@@ -8,7 +8,7 @@ struct GeoTrip: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geotrip",
         abstract: "Turn a trip's photos into places, a journal and a map.",
-        version: "0.1.0",
+        version: GeoTripVersion.current,
         subcommands: [Ingest.self, Photos.self, Places.self, Tag.self, Rename.self, Where.self, Find.self]
     )
 }

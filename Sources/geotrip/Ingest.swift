@@ -72,6 +72,9 @@ struct Ingest: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Online names: at most this many requests in flight (default 2).", valueName: "n"))
     var concurrency: Int?
 
+    @Option(help: ArgumentHelp("Online names: seconds to wait for one answer (default 10).", valueName: "seconds"))
+    var timeout: Int?
+
     @Option(help: .hidden)
     var batchSize = 500
 
@@ -100,7 +103,11 @@ struct Ingest: AsyncParsableCommand {
         if let language, !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
             throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
         }
+        if let contact, contact.isEmpty || contact.count > 200 || !contact.unicodeScalars.allSatisfy({ (0x20..<0x7F).contains($0.value) && $0 != "(" && $0 != ")" }) {
+            throw ValidationError("--contact must be an e-mail address or URL in plain ASCII, without brackets (it goes in the User-Agent header).")
+        }
         if let rate, !(0.01...100).contains(rate) { throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate) is not.") }
+        if let timeout, !(1...600).contains(timeout) { throw ValidationError("--timeout must be from 1 to 600 seconds; \(timeout) is not.") }
         if let concurrency, !(1...16).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 16; \(concurrency) is not.") }
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
@@ -129,6 +136,7 @@ struct Ingest: AsyncParsableCommand {
         options.contact = contact
         options.namingRate = rate
         options.namingConcurrency = concurrency
+        options.namingTimeout = timeout
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()

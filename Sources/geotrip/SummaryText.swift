@@ -19,9 +19,7 @@ enum SummaryText {
         }
         if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
-        if s.namedOnline > 0 || s.staleAnswers > 0 {
-            lines.append("  \(plural(s.namedOnline, "place")) named online" + (s.staleAnswers > 0 ? " (\(n(s.staleAnswers)) stale answers discarded)" : ""))
-        }
+        if let line = namingLine(s.named) { lines.append(line) }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
         for severity in [DiagnosticSeverity.problem, .note] {
             let kinds = s.diagnosticKinds.filter { $0.severity == severity }
@@ -73,4 +71,14 @@ enum SummaryText {
         return " (\(kept); \(n(d.total)) dropped: \(reasons.joined(separator: ", ")))"
     }
 
+
+    /// `  names: 9 online, 2 from the cache, 0 offline, 1 manual; 1 stale answer discarded; 14 requests`,
+    /// when online naming asked anything or answers went stale.
+    static func namingLine(_ named: NamingCounts) -> String? {
+        guard named.online + named.cached + named.stale + named.failed + named.requests > 0 else { return nil }
+        var line = "  names: \(n(named.online)) online, \(n(named.cached)) from the cache, \(n(named.offline)) offline, \(n(named.manual)) manual"
+        if named.failed > 0 { line += "; \(plural(named.failed, "place")) without an answer" }
+        if named.stale > 0 { line += "; \(plural(named.stale, "stale answer")) discarded" }
+        return line + "; \(plural(named.requests, "request")) sent"
+    }
 }

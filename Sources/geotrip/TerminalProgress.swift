@@ -37,6 +37,12 @@ final class TerminalProgress: IngestProgressReporting {
         if let line { StandardError.write("\r\u{1B}[K" + line) }
     }
 
+    /// Prints the notice on its own line; the progress line is drawn again under it.
+    func notice(_ sentence: String) {
+        state.withLock { $0.lastDraw = ContinuousClock.now - .seconds(1) }
+        StandardError.write("\r\u{1B}[K" + "geotrip: " + sentence + "\n")
+    }
+
     func finish() {
         let drawn = state.withLock { $0.drawn }
         if drawn { StandardError.write("\r\u{1B}[K") }

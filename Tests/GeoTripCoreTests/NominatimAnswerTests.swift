@@ -7,7 +7,7 @@ import Testing
 @Suite("Nominatim answers")
 struct NominatimAnswerTests {
     static func name(_ json: String) throws -> PlaceName? {
-        try NominatimPlaceNamer.name(from: Data(json.utf8), place: "p1")
+        try NominatimPlace.decode(NominatimPlace.self, from: Data(json.utf8), subject: "p1").placeName
     }
 
     @Test("a named sight is named by itself; region and country are kept apart")
@@ -38,6 +38,17 @@ struct NominatimAnswerTests {
             """)?.name == "Óbidos")
     }
 
+    @Test("Korean answers name the place in Korean; the answer's position is read")
+    func korean() throws {
+        let json = """
+            {"lat":"38.7100","lon":"-9.1370","category":"highway","type":"residential","addresstype":"road","name":"아우구스타 거리",
+             "address":{"road":"아우구스타 거리","suburb":"바이샤","city":"리스본","country":"포르투갈","country_code":"pt"}}
+            """
+        #expect(try Self.name(json) == PlaceName(name: "바이샤", admin1: nil, country: "포르투갈", countryCode: "PT"))
+        #expect(try NominatimPlace.decode(NominatimPlace.self, from: Data(json.utf8), subject: "p1").coordinate
+            == Coordinate(latitude: 38.71, longitude: -9.137))
+    }
+
     @Test("the open sea's error answer is an answer: no name")
     func sea() throws {
         #expect(try Self.name(#"{"error":"Unable to geocode"}"#) == nil)
@@ -47,6 +58,9 @@ struct NominatimAnswerTests {
     func broken() {
         #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "the field 'name' is not what Nominatim sends")) {
             try Self.name(#"{"name": 42}"#)
+        }
+        #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "the field 'address' is not what Nominatim sends")) {
+            try Self.name(#"{"address": ["Lisboa"]}"#)
         }
         #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "it is not JSON")) {
             try Self.name("<html>Bad Gateway</html>")

@@ -23,11 +23,13 @@ public struct CommandRun: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        if let folder { process.currentDirectoryURL = folder }
         let output = try TemporaryFolder()
+        // The online namer's shared cache goes to a folder of this run's own unless a test
+        // shares one on purpose: nothing a test does touches the real home folder.
+        var environment = environment
+        if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = output.url.appendingPathComponent("cache").path }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if let folder { process.currentDirectoryURL = folder }
         let out = output.url.appendingPathComponent("stdout"), err = output.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)

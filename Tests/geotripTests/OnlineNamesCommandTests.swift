@@ -3,131 +3,301 @@ import GeoTripTestSupport
 import Testing
 
 /// `--geocoder nominatim` against a real HTTP server on 127.0.0.1 (Fixtures/fake_nominatim.py,
-/// answers shaped like Nominatim's jsonv2 output), never the network.
+/// answers shaped like Nominatim's jsonv2 output), never the network. Each run gets a cache
+/// folder of its own (`CommandRun`) unless a test shares one on purpose.
 @Suite("online place names", .serialized)
 struct OnlineNamesCommandTests {
-    /// A running fake Nominatim: its URL and the log of what it was asked.
-    final class FakeNominatim {
-        let process = Process()
-        let log: URL
-        let url: String
-
-        init(in temp: TemporaryFolder, mode: String = "ok") throws {
-            log = temp.url.appendingPathComponent("requests-\(mode).jsonl")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [TestPaths.packageRoot.appendingPathComponent("Tests/geotripTests/Fixtures/fake_nominatim.py").path, log.path, mode]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            // The first line is the port it listens on.
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-            url = "http://127.0.0.1:" + String(decoding: line, as: UTF8.self)
-        }
-
-        /// Each request the server received.
-        var requests: [[String: Any]] {
-            (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            } ?? []
-        }
-
-        deinit {
-            // SIGKILL: the test runner's children start with SIGTERM blocked.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
     static func places(_ trip: URL) throws -> [[String: Any]] {
         let run = try CommandRun.geotrip(["places", trip.path, "--json"])
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
     }
 
-    @Test("places are named by the service in the asked language, by the stated rule, once; a rerun asks nothing")
+    static func summary(_ run: CommandRun) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "stderr: \(run.stderr)")
+    }
+
+    static func named(_ summary: [String: Any]) -> [String: Int] {
+        (summary["named"] as? [String: Any])?.compactMapValues { $0 as? Int } ?? [:]
+    }
+
+    static func ingest(_ trip: URL, _ server: FakeNominatim, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CommandRun {
+        try CommandRun.run(TestPaths.binary, ["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", "50", "--json"] + extra,
+                           environment: environment)
+    }
+
+    /// Requests by the point they asked about.
+    static func byPoint(_ requests: [[String: Any]]) -> [String: [[String: String]]] {
+        Dictionary(grouping: requests.compactMap { $0["query"] as? [String: String] }) { "\($0["lat"] ?? ""),\($0["lon"] ?? "")" }
+    }
+
+    @Test("places get street-level names in the asked language by the stated rule, at most two requests each; a rerun asks nothing")
     func namesOnline() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try temp.copySampleImages()
         let server = try FakeNominatim(in: temp)
-        let run = try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--lang", "en",
-                                          "--contact", "tests@example.org", "--rate", "50", "--json"])
+        let run = try Self.ingest(trip, server, ["--lang", "en", "--contact", "tests@example.org"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(summary["namedOnline"] as? Int == 11)
+        let named = Self.named(try Self.summary(run))
+        #expect(named["online"] == 11 && named["cached"] == 0 && named["stale"] == 0 && named["failed"] == 0)
         let requests = server.requests
-        #expect(requests.count == 11)
+        #expect(named["requests"] == requests.count)
         #expect(requests.allSatisfy { ($0["path"] as? String) == "/reverse" && ($0["language"] as? String) == "en"
                                      && ($0["userAgent"] as? String) == "geotrip/0.1.0 (+tests@example.org)" })
         #expect(requests.allSatisfy { ($0["query"] as? [String: String])?["format"] == "jsonv2" })
+        // Eleven places, each asked once or twice: first for a POI, then (the café being
+        // 400 m off) at address level; the tower's POI answer is enough.
+        let points = Self.byPoint(requests)
+        #expect(points.count == 11)
+        #expect(points.values.allSatisfy { (1...2).contains($0.count) })
+        #expect(points.values.allSatisfy { $0.first?["layer"] == "poi,natural,manmade" || $0.first?["zoom"] != "18" })
+        #expect(points.values.filter { $0.count == 2 }.allSatisfy { $0[1]["layer"] == "address" })
 
         let visits = try Self.places(trip)
         #expect(visits.allSatisfy { $0["nameSource"] as? String == "nominatim" })
-        // The sight by its name; elsewhere the suburb, not the street the answer names.
+        // The sight by its name; elsewhere the suburb, never the far café or the street.
         #expect(visits.contains { $0["name"] as? String == "Belém Tower" })
         #expect(visits.filter { $0["countryCode"] as? String == "PT" && $0["name"] as? String != "Belém Tower" }
             .allSatisfy { $0["name"] as? String == "Baixa" })
         #expect(visits.filter { $0["countryCode"] as? String == "ES" }.allSatisfy { $0["name"] as? String == "Centro" })
+        #expect(visits.filter { $0["countryCode"] as? String == "ES" }.allSatisfy { $0["country"] as? String == "Spain" })
 
         // Nothing new: no request at all. The settings were remembered.
-        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--rate", "50"]).status == 0)
-        #expect(server.requests.count == 11)
+        let again = try CommandRun.geotrip(["ingest", trip.path, "--rate", "50", "--json"])
+        #expect(Self.named(try Self.summary(again))["requests"] == 0)
+        #expect(server.requests.count == requests.count)
 
-        // Another language asks again, for names in it.
+        // Another language asks again, for names in it, and Korean names are shown.
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--lang", "ko", "--rate", "50"]).status == 0)
-        #expect(server.requests.count == 22)
-        #expect(server.requests.suffix(11).allSatisfy { $0["language"] as? String == "ko" })
-        #expect(try Self.places(trip).contains { $0["name"] as? String == "벨렝 탑" })
+        #expect(server.requests.count == 2 * requests.count)
+        #expect(server.requests.suffix(requests.count).allSatisfy { $0["language"] as? String == "ko" })
+        let korean = try Self.places(trip)
+        #expect(korean.contains { $0["name"] as? String == "벨렝 탑" })
+        #expect(korean.filter { $0["countryCode"] as? String == "ES" }.allSatisfy { $0["name"] as? String == "센트로" && $0["country"] as? String == "스페인" })
     }
 
-    @Test("a service that fails is said once, and places keep their offline names")
+    @Test("the shared cache: the same places in another trip are named with no request")
+    func sharedCache() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let cache = ["XDG_CACHE_HOME": temp.url.appendingPathComponent("cache").path]
+        let server = try FakeNominatim(in: temp)
+        let first = try Self.ingest(try temp.copySampleImages(to: "first"), server, environment: cache)
+        let asked = server.requests.count
+        #expect(Self.named(try Self.summary(first))["online"] == 11)
+        #expect(FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("cache/geotrip/names.sqlite").path))
+
+        let second = try Self.ingest(try temp.copySampleImages(to: "second"), server, environment: cache)
+        let named = Self.named(try Self.summary(second))
+        #expect(named["cached"] == 11 && named["online"] == 0 && named["requests"] == 0)
+        #expect(server.requests.count == asked)
+    }
+
+    @Test("no two requests closer than 0.9/R as the server saw them, also with two trips named at once")
+    func rateAcrossProcesses() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let cache = ["XDG_CACHE_HOME": temp.url.appendingPathComponent("cache").path]
+        let server = try FakeNominatim(in: temp)
+        // At 1 a second (the public server's rate) the tolerance of 100 ms absorbs a busy
+        // machine's scheduling of client and server (the whole suite runs in parallel); the
+        // moments of sending are kept apart to the millisecond (`NamingCache.recordSend`).
+        let rate = 1.0
+        let arguments = { (trip: URL) in
+            ["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", String(rate), "--concurrency", "4", "--quiet"]
+        }
+        // Two small trips (the Lisbon day's folder, three places); the second's photos are the
+        // first's, moved 5 km north so nothing is shared.
+        let first = temp.url.appendingPathComponent("first"), second = temp.url.appendingPathComponent("second")
+        for trip in [first, second] {
+            try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-10 Lisboa"), to: trip.appendingPathComponent("Lisboa"))
+        }
+        let moved = try CommandRun.geotrip(["ingest", second.path, "--quiet"])
+        #expect(moved.status == 0)
+        // Tags outrank the photos' own positions.
+        let places = try Self.places(second)
+        for visit in places {
+            let photos = visit["photos"] as? [String] ?? []
+            guard let lat = visit["latitude"] as? Double, let lon = visit["longitude"] as? Double, !photos.isEmpty else { continue }
+            #expect(try CommandRun.geotrip(["tag", second.path] + photos + ["--at", String(format: "%.5f,%.5f", lat + 0.045, lon)]).status == 0)
+        }
+        let one = try CommandRun.launch(arguments(first), environment: cache)
+        let two = try CommandRun.launch(arguments(second), environment: cache)
+        #expect(one.wait().status == 0)
+        #expect(two.wait().status == 0)
+        let times = server.requests.compactMap { $0["t"] as? Double }.sorted()
+        #expect(times.count >= 8)
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 >= 0.9 / rate }, "closest requests \(gaps.min() ?? 0) s apart")
+    }
+
+    @Test("a service that fails is said once; places keep their last good names, online ones included")
     func serviceDown() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try temp.copySampleImages()
         let server = try FakeNominatim(in: temp, mode: "fail")
-        let run = try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", "50", "--json"])
+        let run = try Self.ingest(trip, server)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let summary = try Self.summary(run)
         let kinds = try #require(summary["diagnosticKinds"] as? [[String: Any]])
         #expect(kinds.first { $0["kind"] as? String == "naming" }?["count"] as? Int == 1)
         #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("answered 503") == true } == true)
+        #expect(Self.named(summary)["failed"] == 11)
         #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" && $0["name"] != nil })
-        // It stopped after the first place's tries (3 each, 2 in flight) rather than asking
-        // about every place.
+        // It stopped after the first places' tries (3 each, 2 in flight), not one per place.
         #expect(server.requests.count <= 6)
+
+        // Named online, then a place moves 200 m while the service is down: it keeps its
+        // online name, and is asked about again once the service is back.
+        try server.control("mode?m=ok")
+        #expect(try Self.ingest(trip, server).status == 0)
+        let lisbon = try #require(try Self.places(trip).first { $0["name"] as? String == "Baixa" })
+        let id = try #require(lisbon["placeId"] as? String)
+        let photos = try Self.places(trip).filter { $0["placeId"] as? String == id }.flatMap { $0["photos"] as? [String] ?? [] }
+        let lat = try #require(lisbon["latitude"] as? Double), lon = try #require(lisbon["longitude"] as? Double)
+        #expect(try CommandRun.geotrip(["tag", trip.path] + photos + ["--at", String(format: "%.6f,%.6f", lat + 0.0018, lon)]).status == 0)
+        try server.control("mode?m=fail")
+        #expect(try Self.ingest(trip, server).status == 0)
+        let after = try Self.places(trip).filter { $0["placeId"] as? String == id }
+        #expect(!after.isEmpty && after.allSatisfy { $0["name"] as? String == "Baixa" && $0["nameSource"] as? String == "nominatim" })
+        try server.control("mode?m=ok")
+        let before = server.requests.count
+        let back = try Self.ingest(trip, server)
+        #expect(Self.named(try Self.summary(back))["online"] == 1)
+        #expect(server.requests.count > before)
     }
 
-    @Test("a 503 is tried again, and a slow service is said once")
-    func retriesAndSlowness() throws {
+    @Test("429 with Retry-After: 0, 503 and dropped connections are tried again; tries are bounded")
+    func retries() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let flaky = try FakeNominatim(in: temp, mode: "flaky")
-        let trip = try temp.copySampleImages()
-        let run = try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", flaky.url, "--rate", "50", "--json"])
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(summary["namedOnline"] as? Int == 11)
-        #expect(flaky.requests.count == 22)  // each place: a 503, then its answer
-
-        let slow = try FakeNominatim(in: temp, mode: "slow")
-        let other = try temp.copySampleImages(to: "other")
-        let slowRun = try CommandRun.geotrip(["ingest", other.path, "--geocoder", "nominatim", "--nominatim-url", slow.url, "--rate", "50", "--json"])
-        let slowSummary = try #require(try JSONSerialization.jsonObject(with: Data(slowRun.stdout.utf8)) as? [String: Any])
-        #expect(slowSummary["namedOnline"] as? Int == 11)
-        let kinds = try #require(slowSummary["diagnosticKinds"] as? [[String: Any]])
-        #expect(kinds.first { $0["kind"] as? String == "naming-slow" }?["count"] as? Int == 1)
+        for mode in ["flaky", "throttle", "drop"] {
+            let server = try FakeNominatim(in: temp, mode: mode)
+            let trip = try temp.copySampleImages(to: mode)
+            let run = try Self.ingest(trip, server)
+            #expect(run.status == 0, "\(mode): \(run.stderr)")
+            let named = Self.named(try Self.summary(run))
+            #expect(named["online"] == 11, "\(mode)")
+            // Each distinct request failed once and then succeeded: exactly two tries each.
+            let tries = Dictionary(grouping: server.requests.compactMap { ($0["query"] as? [String: String]).map { "\($0)" } }) { $0 }
+            #expect(tries.values.allSatisfy { $0.count == 2 }, "\(mode): \(tries.mapValues(\.count).filter { $0.value != 2 })")
+            #expect(named["requests"] == server.requests.count, "\(mode)")
+        }
     }
 
-    @Test("nothing is sent anywhere by default")
+    @Test("an answer that does not read is that place's problem, named with its field; the others are named")
+    func malformedAnswers() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for (mode, words) in [("malformed", "it is not JSON"), ("wrongtype", "the field 'address' is not what Nominatim sends")] {
+            let server = try FakeNominatim(in: temp, mode: mode)
+            let trip = try temp.copySampleImages(to: mode)
+            let run = try Self.ingest(trip, server)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let summary = try Self.summary(run)
+            let spanish = try Self.places(trip).filter { $0["countryCode"] as? String == "ES" }
+            #expect(!spanish.isEmpty && spanish.allSatisfy { $0["nameSource"] as? String == "offline" })
+            #expect(Self.named(summary)["failed"] == Set(spanish.compactMap { $0["placeId"] as? String }).count)
+            let messages = (summary["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+            #expect(messages.contains { $0.contains(words) && $0.contains("place p") }, "\(messages)")
+            #expect(try Self.places(trip).filter { $0["countryCode"] as? String == "PT" }.allSatisfy { $0["nameSource"] as? String == "nominatim" })
+        }
+    }
+
+    @Test("a slow service is said once")
+    func slowness() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let slow = try FakeNominatim(in: temp, mode: "slow")
+        let run = try Self.ingest(try temp.copySampleImages(), slow)
+        let summary = try Self.summary(run)
+        #expect(Self.named(summary)["online"] == 11)
+        let kinds = try #require(summary["diagnosticKinds"] as? [[String: Any]])
+        #expect(kinds.first { $0["kind"] as? String == "naming-slow" }?["count"] as? Int == 1)
+        #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("queued") == true } == true)
+    }
+
+    @Test("while names are in flight, rename and tag work from another terminal and win over the answers")
+    func guardWhileInFlight() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let before = try Self.places(trip)
+        let ids = Array(Set(before.compactMap { $0["placeId"] as? String })).sorted()
+        let renamed = try #require(ids.first), moved = try #require(ids.last)
+
+        let server = try FakeNominatim(in: temp, mode: "hold")
+        let naming = try CommandRun.launch(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", "50",
+                                            "--timeout", "120", "--json"])
+        #expect(server.waitForRequests(1), "the ingest never asked")
+        // The ingest is waiting on the network, holding no lock.
+        let rename = try CommandRun.geotrip(["rename", trip.path, renamed, "Our picnic"])
+        #expect(rename.status == 0, "stderr: \(rename.stderr)")
+        let visit = try #require(before.first { $0["placeId"] as? String == moved })
+        let photos = before.filter { $0["placeId"] as? String == moved }.flatMap { $0["photos"] as? [String] ?? [] }
+        let lat = try #require(visit["latitude"] as? Double), lon = try #require(visit["longitude"] as? Double)
+        let tag = try CommandRun.geotrip(["tag", trip.path] + photos + ["--at", String(format: "%.6f,%.6f", lat + 0.01, lon)])
+        #expect(tag.status == 0, "stderr: \(tag.stderr)")
+        try server.control("release")
+        let run = naming.wait()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let named = Self.named(try Self.summary(run))
+        #expect((named["stale"] ?? 0) >= 1)
+
+        let after = try Self.places(trip)
+        #expect(after.filter { $0["placeId"] as? String == renamed }.allSatisfy { $0["name"] as? String == "Our picnic" && $0["nameSource"] as? String == "manual" })
+        // No request about the renamed place after the rename was ever stored; the moved
+        // place was asked about where it is now.
+        let movedNow = after.filter { photos.contains(($0["photos"] as? [String])?.first ?? "") }
+        #expect(!movedNow.isEmpty && movedNow.allSatisfy { $0["nameSource"] as? String == "nominatim" })
+        let askedAt = server.requests.compactMap { ($0["query"] as? [String: String])?["lat"].flatMap(Double.init) }
+        #expect(askedAt.contains { abs($0 - (lat + 0.01)) < 0.001 })
+        // And a rerun has nothing left to ask, the renamed place included.
+        let count = server.requests.count
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--rate", "50"]).status == 0)
+        #expect(server.requests.count == count)
+    }
+
+    @Test("tag --place searches the online service by a sight's name; ambiguity is shown; an outage falls back to the gazetteer")
+    func tagByOnlineSearch() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        #expect(try Self.ingest(trip, server).status == 0)
+        let undated = "2025-06-11 Sintra/DSCF1004.JPG"  // no date, no GPS: nothing else can place it
+        let tagged = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Torre de Belém"])
+        #expect(tagged.status == 0, "stderr: \(tagged.stderr)")
+        #expect(tagged.stdout.contains("Belém Tower, Lisbon, Portugal (PT)"), "stdout: \(tagged.stdout)")
+        #expect(server.requests.contains { $0["path"] as? String == "/search" && ($0["query"] as? [String: String])?["q"] == "Torre de Belém" })
+        let listed = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let photo = try #require(photos.first { $0["path"] as? String == undated })
+        #expect(photo["locationSource"] as? String == "manual")
+        #expect(abs((photo["latitude"] as? Double ?? 0) - 38.6916) < 1e-4)
+
+        let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Centro"])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stderr.contains("Madrid") && ambiguous.stderr.contains("Sevilla"), "stderr: \(ambiguous.stderr)")
+
+        try server.control("mode?m=fail")
+        let offline = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
+        #expect(offline.status == 0 && offline.stdout.contains("Sintra, Lisboa, Portugal (PT)"), "stdout: \(offline.stdout) stderr: \(offline.stderr)")
+    }
+
+    @Test("nothing is sent anywhere by default, and the options are checked")
     func offlineByDefault() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let trip = try temp.copySampleImages()
         let run = try CommandRun.geotrip(["ingest", trip.path, "--json"])
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(summary["namedOnline"] as? Int == 0)
+        let named = Self.named(try Self.summary(run))
+        #expect(named["online"] == 0 && named["requests"] == 0 && named["offline"] == 11)
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "bing"]).status == 64)
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--nominatim-url", "ftp://x"]).status == 64)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--contact", "me\r\nX-Evil: 1"]).status == 64)
     }
 }

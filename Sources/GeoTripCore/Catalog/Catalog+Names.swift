@@ -3,13 +3,71 @@ import GRDB
 
 
 extension Catalog {
-    /// The places as they are now: id, revision and centre, in id order.
+    /// The places as they are now: id, revision, centre and how far their visits reach from
+    /// it (each visit's distance plus its own radius), in id order.
     func currentPlaces() throws(GeoTripError) -> [NamedFor] {
         do {
             return try database.read { db in
-                try PlaceRecord.order(PlaceRecord.Columns.id).fetchAll(db).map { place in
-                    NamedFor(placeID: place.id, revision: place.revision, centre: Coordinate(latitude: place.latitude, longitude: place.longitude))
+                var reach: [String: Double] = [:]
+                let places = try PlaceRecord.order(PlaceRecord.Columns.id).fetchAll(db)
+                let centres = Dictionary(uniqueKeysWithValues: places.map { ($0.id, Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
+                for visit in try VisitRecord.fetchAll(db) {
+                    guard let centre = centres[visit.placeId] else { continue }
+                    let far = GreatCircle.distance(centre, Coordinate(latitude: visit.latitude, longitude: visit.longitude)) + visit.radiusMeters
+                    reach[visit.placeId] = max(reach[visit.placeId] ?? 0, far)
                 }
+                return places.map { place in
+                    NamedFor(placeID: place.id, revision: place.revision, centre: centres[place.id]!, radiusMeters: reach[place.id] ?? 0)
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Stores online answers through the stale-answer guard. In the same write transaction as
+    /// the write, an answer is kept only if its place still exists, has no manual name, and its
+    /// centre is within `NameStage.movedFarEnough` of the centre that was asked about (a new
+    /// revision that moved it less keeps the answer, as the naming stage's 50 m rule would).
+    /// Anything else went stale while in flight (a `tag` reclustered, a `rename` named the
+    /// place) and is discarded; a place that still needs a name is asked again, since the
+    /// queue of places needing names is what the catalog holds. Returns the stale answers' places.
+    func saveAnswers(_ answers: [(NamedFor, PlaceName?)], source: NameSource, language: String, at time: Date = Date()) throws(GeoTripError) -> Set<String> {
+        guard !answers.isEmpty else { return [] }
+        let stamp = time.geotripISO8601 ?? ""
+        do {
+            return try database.write { db in
+                var stale: Set<String> = []
+                for (asked, name) in answers {
+                    guard let place = try PlaceRecord.fetchOne(db, key: asked.placeID),
+                          try PlaceNameRecord.filter(PlaceNameRecord.Columns.placeId == asked.placeID
+                                                     && PlaceNameRecord.Columns.source == NameSource.manual.rawValue).isEmpty(db),
+                          GreatCircle.distance(Coordinate(latitude: place.latitude, longitude: place.longitude), asked.centre) <= NameStage.movedFarEnough
+                    else {
+                        stale.insert(asked.placeID)
+                        continue
+                    }
+                    try PlaceNameRecord(placeId: asked.placeID, source: source, language: language, revision: asked.revision,
+                                        latitude: asked.centre.latitude, longitude: asked.centre.longitude, name: name?.name,
+                                        admin1: name?.admin1, country: name?.country, countryCode: name?.countryCode,
+                                        namedAt: stamp).upsert(db)
+                }
+                // Names can change the trip's countries: the stored overview is computed again.
+                if stale.count < answers.count {
+                    try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [SettingKey.tripOverview])
+                }
+                return stale
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Places with a manual name, by id.
+    func manuallyNamedPlaces() throws(GeoTripError) -> Set<String> {
+        do {
+            return try database.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT DISTINCT placeId FROM placeName WHERE source = ?", arguments: [NameSource.manual.rawValue]))
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -54,6 +54,12 @@ public struct Catalog: Sendable {
         return Catalog(path: path, database: database, lock: lock)
     }
 
+    /// Gives up the run lock before the online naming phase, which holds none (see
+    /// `CatalogLock`). The catalog stays open for that phase's guarded writes.
+    func releaseLock() {
+        lock?.release()
+    }
+
     /// A read-only pool. SQLite cannot open a WAL database read-only when its `-shm` file is
     /// missing and cannot be made (an archived catalog on a read-only disk); then the file is
     /// opened `immutable=1`, which is right there: nothing can write to such a disk.
@@ -291,31 +297,16 @@ extension Catalog {
         return settings
     }
 
+    /// The trip's remembered naming settings, without writing.
+    func storedNamingSettings() throws(GeoTripError) -> NamingSettings {
+        try storedJSON(SettingKey.naming, options: "--geocoder, --nominatim-url, --lang and --contact")
+            ?? NamingSettings(language: NamingSettings.environmentLanguage)
+    }
+
     /// The language the trip's names are shown in (`--lang`, remembered), without writing.
     func storedNamingLanguage() throws(GeoTripError) -> String {
         let stored: NamingSettings? = try storedJSON(SettingKey.naming, options: "--geocoder, --nominatim-url, --lang and --contact")
         return stored?.language ?? NamingSettings.environmentLanguage
-    }
-
-    /// Stores online answers with the stale-answer guard: an answer is kept only if its place
-    /// still exists and its centre is within `NameStage.movedFarEnough` of the centre asked about,
-    /// checked in the same transaction as the write. Returns how many were stale.
-    func saveAnswers(_ answers: [(NamedFor, PlaceName?)], source: NameSource, language: String) throws(GeoTripError) -> Int {
-        var kept: [(NamedFor, PlaceName?)] = []
-        do {
-            try database.read { db in
-                for (asked, name) in answers {
-                    guard let place = try PlaceRecord.fetchOne(db, key: asked.placeID),
-                          GreatCircle.distance(Coordinate(latitude: place.latitude, longitude: place.longitude), asked.centre) <= NameStage.movedFarEnough
-                    else { continue }
-                    kept.append((asked, name))
-                }
-            }
-        } catch {
-            throw Self.classify(error, path: path)
-        }
-        try saveNames(kept, source: source, language: language)
-        return answers.count - kept.count
     }
 
     /// The options whose values the `resolution` setting remembers.

@@ -1,12 +1,19 @@
 import Foundation
+import Synchronization
 
-/// An exclusive lock that keeps two ingest runs from writing one catalog at once.
+/// An exclusive lock that keeps two runs from changing one catalog's photos, resolution and
+/// places at once (ingest, tag, rename).
+///
+/// The online naming phase runs without it (`release()`): it only adds names, each through the
+/// stale-answer guard in its own short transaction, so a `tag` or `rename` from another
+/// terminal is never kept waiting on the network, and its changes win over answers in flight.
 ///
 /// It is an advisory `flock` on `<catalog>.lock`, which the kernel releases when the holder
 /// exits for any reason, kill -9 included, so a crashed run never leaves a stale lock. The
 /// holder's pid is written into the file for the message the second run shows.
 public final class CatalogLock: Sendable {
-    private let descriptor: Int32
+    /// The lock file's descriptor while the lock is held; -1 after `release()`.
+    private let descriptor: Mutex<Int32>
 
     /// Takes the lock for the catalog at `catalogPath`, or throws `catalogBusy` at once.
     /// The lock file sits beside the real catalog file, found through symbolic links, so the
@@ -25,12 +32,21 @@ public final class CatalogLock: Sendable {
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)
         _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
+    }
+
+    /// Gives the lock up now (idempotent).
+    public func release() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            _ = ftruncate(descriptor, 0)
+            close(descriptor)  // releases the flock
+            descriptor = -1
+        }
     }
 
     deinit {
-        _ = ftruncate(descriptor, 0)
-        close(descriptor)  // releases the flock
+        release()
     }
 
     /// The catalog's path with every symbolic link resolved: the file's own when it exists,

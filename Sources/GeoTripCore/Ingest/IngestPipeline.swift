@@ -28,9 +28,10 @@ public struct IngestOptions: Sendable {
     public var nominatimURL: String?
     public var language: String?
     public var contact: String?
-    /// `--rate`, `--concurrency`: for this run only.
+    /// `--rate`, `--concurrency`, `--timeout`: for this run only.
     public var namingRate: Double?
     public var namingConcurrency: Int?
+    public var namingTimeout: Int?
 
     /// Creates options with the defaults.
     public init(folder: String, catalogPath: String? = nil,
@@ -98,6 +99,7 @@ public struct IngestPipeline: Sendable {
                                                 language: options.language, contact: options.contact)
         if let rate = options.namingRate { naming.requestsPerSecond = rate }
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
+        if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
@@ -131,8 +133,7 @@ public struct IngestPipeline: Sendable {
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
-        summary.namedOnline = derived.namedOnline
-        summary.staleAnswers = derived.staleAnswers
+        summary.named = derived.named
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
             + read.diagnostics + derived.diagnostics

@@ -31,16 +31,18 @@ public struct IngestProgress: Sendable, Equatable {
 }
 
 extension IngestProgress {
-    /// The progress line, `elapsed` seconds into the stage: `[3/6] read  1,234/10,000  5,678 files/s  ETA 2 s`
+    /// The progress line, `elapsed` seconds into the stage: `[3/6] read  1,234/10,000  5,678 files/s  ETA 2 s`;
+    /// the naming stage counts places, and a long wait is said in minutes (`ETA 5 min`).
     public func line(elapsed: Double) -> String {
         var line = "[\(number)/\(count)] \(stage.rawValue)"
         guard let total = total else { return line + "…" }
         line += "  \(done.grouped)/\(total.grouped)"
         if elapsed > 0.2 && done > 0 {
             let rate = Double(done) / elapsed
-            line += "  \(Int(rate).grouped) files/s"
+            line += rate < 10 ? String(format: "  %.1f", rate) : "  \(Int(rate).grouped)"
+            line += stage == .name ? " places/s" : " files/s"
             let left = Double(total - done) / rate
-            line += "  ETA \(left < 1 ? "<1" : String(Int(left.rounded()))) s"
+            line += "  ETA " + (left < 1 ? "<1 s" : left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min")
         }
         return line
     }
@@ -52,6 +54,13 @@ public protocol IngestProgressReporting: Sendable {
     func report(_ progress: IngestProgress)
     /// Called once when the run ends, successfully or not.
     func finish()
+    /// Something the person should hear while the run goes on (a slow service), once.
+    func notice(_ sentence: String)
+}
+
+extension IngestProgressReporting {
+    /// Reporters without a live display keep notices for the summary alone.
+    public func notice(_ sentence: String) {}
 }
 
 /// Reports nothing (for `--quiet`, non-terminals and tests).
@@ -80,6 +89,11 @@ struct StageList: Sendable {
     func report(_ stage: IngestStage, done: Int = 0, total: Int? = nil) {
         let number = (stages.firstIndex(of: stage) ?? stages.count) + 1
         reporter.report(IngestProgress(stage: stage, number: number, count: stages.count, done: done, total: total))
+    }
+
+    /// Passes a notice on to the reporter.
+    func notice(_ sentence: String) {
+        reporter.notice(sentence)
     }
 
     /// Runs one stage: reports its start, and tags a run error from it with its name and number

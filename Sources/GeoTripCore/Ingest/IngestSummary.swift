@@ -89,10 +89,9 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var trip: TripOverview?
     /// XMP sidecars written (with `--write-xmp`).
     public var sidecarsWritten = 0
-    /// Places named by the online service in this run (`--geocoder nominatim`), and answers
-    /// thrown away because their place moved or went while they were in flight.
-    public var namedOnline = 0
-    public var staleAnswers = 0
+    /// What the naming stage did: places named online, from the cache, offline; manual names;
+    /// stale answers discarded; places that failed; requests sent.
+    public var named = NamingCounts()
 
     /// Creates an empty summary.
     public init() {}

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Synchronization
 
 /// What the derive-the-trip tail did, for the summary.
 struct DerivationResult {
@@ -7,9 +8,8 @@ struct DerivationResult {
     var sidecarsWritten = 0
     var trip: TripOverview?
     var diagnostics: [PhotoDiagnostic] = []
-    /// Places named by the online service in this run, and answers discarded as stale.
-    var namedOnline = 0
-    var staleAnswers = 0
+    /// What naming did.
+    var named = NamingCounts()
 }
 
 /// The stages after reading, shared by `ingest` and `tag` (and the coming `rename`): resolve
@@ -21,6 +21,8 @@ struct TripDerivation {
     let folder: String
     /// The gazetteer, loaded once per run by whoever needs it first.
     let gazetteer: () throws(GeoTripError) -> Gazetteer
+    /// The online namer's time (turns, backoff, the slow notice).
+    var namingClock: any NamingClock = SystemNamingClock()
 
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
@@ -96,70 +98,136 @@ struct TripDerivation {
 
         // Name the places that have no name yet or moved more than 50 m since they were named.
         let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
-        let named = try await stages.run(.name) { () async throws -> [(NamedFor, PlaceName?)] in
+        let named = try await stages.run(.name) { () async throws -> [(NamedFor, Result<PlaceName?, GeoTripError>)] in
             guard !needing.isEmpty else { return [] }
             return try await NameStage.run(needing, namer: OfflinePlaceNamer(gazetteer: try gazetteer()))
         }
-        try catalog.saveNames(named, source: .offline)
-        var namedOnline = false
-        if naming.online {
-            namedOnline = try await nameOnline(naming, into: &result, interrupted: interrupted)
-        }
+        // The offline namer has no failures: every result is a name or nothing there.
+        try catalog.saveNames(named.map { ($0.0, (try? $0.1.get()) ?? nil) }, source: .offline)
+        result.named.offline = named.count
+        result.named.manual = try catalog.manuallyNamedPlaces().count
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        if !changed && named.isEmpty && !namedOnline, let stored = try catalog.storedOverview() {
+        if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
             let overview = try catalog.trip().overview
             try catalog.saveOverview(overview)
             result.trip = overview
         }
+
+        // Online names last, without the run lock (see `CatalogLock`): the person can tag and
+        // rename meanwhile, and their changes win over the answers in flight.
+        if naming.online, try await nameOnline(naming, stages: stages, into: &result, interrupted: interrupted) {
+            result.trip = try catalog.trip().overview
+        }
         return result
     }
 
     /// Names from the online service for the places that have none in the trip's language, or
-    /// moved more than 50 m since theirs was made. Asked a few at a time and stored after each
-    /// few (through the stale-answer guard), so a stopped run loses little and the next carries
-    /// on; when the service cannot be used, that is said once and the places keep the names
-    /// they have. Returns whether any name was stored.
-    private func nameOnline(_ naming: NamingSettings, into result: inout DerivationResult,
+    /// moved more than 50 m since theirs was made, and have no manual name: the queue the
+    /// catalog holds, so a run stopped at any point loses nothing and the next carries on.
+    /// Asked a few at a time, each few stored at once through the stale-answer guard; places
+    /// whose answers went stale are asked again as they are now (twice more at most). When the
+    /// service cannot be used, that is said once and the places keep the names they have.
+    /// Returns whether any name was stored.
+    private func nameOnline(_ naming: NamingSettings, stages: StageList, into result: inout DerivationResult,
                             interrupted: () -> GeoTripError) async throws -> Bool {
-        let needing = NameStage.needingNames(try catalog.currentPlaces(),
-                                             existing: try catalog.placeNames(source: .nominatim, language: naming.language))
+        func queue(without skipped: Set<String>) throws(GeoTripError) -> [NamedFor] {
+            let manual = try catalog.manuallyNamedPlaces()
+            return NameStage.needingNames(try catalog.currentPlaces().filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) },
+                                          existing: try catalog.placeNames(source: .nominatim, language: naming.language))
+        }
+        var needing = try queue(without: [])
         guard !needing.isEmpty else { return false }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
-                                        concurrency: naming.concurrency)
+        let cache: NamingCache
+        do {
+            cache = try NamingCache.shared()
+        } catch {
+            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+            cache = .inMemory()
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = NominatimClient(settings: naming, http: http, cache: cache, clock: namingClock,
+                                     requestsPerSecond: naming.requestsPerSecond, timeoutSeconds: Int64(naming.timeoutSeconds))
+        let namer = NominatimPlaceNamer(client: client, concurrency: naming.concurrency)
+        catalog.releaseLock()
+
+        let progress = Mutex((done: 0, total: needing.count))
+        stages.report(.name, done: 0, total: needing.count)
+        // Said while it happens: a person waiting on a slow service should know why.
+        let clock = namingClock
+        let watch = Task { () async -> String? in
+            do {
+                while true {
+                    try await clock.sleep(until: clock.now() + 0.5)
+                    guard let waited = client.tally.slowNotice(at: clock.now()) else { continue }
+                    let (done, total) = progress.withLock { ($0.done, $0.total) }
+                    let sentence = Self.slowSentence(waited: waited, queued: total - done, interval: client.interval)
+                    stages.notice(sentence)
+                    return sentence
+                }
+            } catch {
+                return nil  // cancelled: naming ended
+            }
+        }
         var stored = false
         var failure: (any Error)?
+        var failed: Set<String> = []
         do {
-            for chunk in needing.chunked(8) {
-                if Task.isCancelled { throw interrupted() }
-                let answers = try await NameStage.run(Array(chunk), namer: namer)
-                let stale = try catalog.saveAnswers(answers, source: .nominatim, language: naming.language)
-                result.staleAnswers += stale
-                result.namedOnline += answers.count - stale
-                stored = stored || answers.count > stale
+            for _ in 0..<3 where !needing.isEmpty {
+                for chunk in needing.chunked(max(8, 2 * naming.concurrency)) {
+                    if Task.isCancelled { throw interrupted() }
+                    var answers: [(NamedFor, PlaceName?)] = []
+                    for (place, answer) in try await NameStage.run(Array(chunk), namer: namer) {
+                        switch answer {
+                        case .success(let name):
+                            answers.append((place, name))
+                        case .failure(let error):
+                            failed.insert(place.placeID)
+                            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+                        }
+                    }
+                    let stale = try catalog.saveAnswers(answers, source: .nominatim, language: naming.language)
+                    result.named.stale += stale.count
+                    for (place, _) in answers where !stale.contains(place.placeID) {
+                        if namer.wasCached(place.placeID) { result.named.cached += 1 } else { result.named.online += 1 }
+                    }
+                    stored = stored || answers.count > stale.count
+                    let (done, total) = progress.withLock { $0.done += chunk.count; return ($0.done, $0.total) }
+                    stages.report(.name, done: done, total: total)
+                }
+                // Answers that went stale in flight: their places, as they are now, once more.
+                needing = try queue(without: failed)
+                progress.withLock { $0.total += needing.count }
             }
         } catch {
             failure = error
         }
-        // Shutting the client down fails only if it already was; nothing to report then.
-        try? await client.shutdown()
-        if let slow = namer.notices.slow {
-            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: String(
-                format: "the place-name service was slow (a request took %.1f s)", slow)))
+        watch.cancel()
+        if let slow = await watch.value {
+            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: slow))
         }
+        // Shutting the client down fails only if it already was; nothing to report then.
+        try? await http.shutdown()
+        result.named.requests = client.tally.requests
+        result.named.failed = failed.count
         if let failure {
+            if Task.isCancelled { throw interrupted() }
             // A service that cannot be used is said once; the places keep the names they have,
             // and the next run asks again. Anything else stops the run.
-            switch failure as? GeoTripError {
-            case .namingUnavailable(_, _)?, .namingAnswerUnreadable(_, _)?:
-                result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: "\(failure)"))
-            default:
-                throw failure
-            }
+            guard case .namingUnavailable(_, _)? = failure as? GeoTripError else { throw failure }
+            result.named.failed += progress.withLock { $0.total - $0.done }
+            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: "\(failure)"))
         }
         return stored
+    }
+
+    /// The slow notice: how long, how many queued, how long they take at the rate.
+    static func slowSentence(waited: Double, queued: Int, interval: Double) -> String {
+        let left = Double(queued) * interval
+        let time = left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min"
+        return String(format: "the place-name service is slow (%.1f s without an answer); ", waited)
+            + "\(queued.grouped) place\(queued == 1 ? "" : "s") queued, about \(time) at the current rate"
     }
 }

@@ -17,7 +17,7 @@ public enum NameStage {
     }
 
     /// Names for `places` from `namer`, paired with what they were made for.
-    public static func run(_ places: [NamedFor], namer: some PlaceNamer) async throws(GeoTripError) -> [(NamedFor, PlaceName?)] {
+    public static func run(_ places: [NamedFor], namer: some PlaceNamer) async throws(GeoTripError) -> [(NamedFor, Result<PlaceName?, GeoTripError>)] {
         guard !places.isEmpty else { return [] }
         let names = try await namer.names(for: places)
         return Array(zip(places, names))

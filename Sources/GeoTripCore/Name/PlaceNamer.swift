@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a place's name came from. A manual name (`geotrip rename`, coming) outranks an online
+/// Where a place's name came from. A manual name (`geotrip rename`) outranks an online
 /// one, which outranks the offline gazetteer's.
 public enum NameSource: String, Sendable, Codable, CaseIterable {
     case offline
@@ -40,12 +40,15 @@ public struct NamedFor: Sendable, Equatable {
     public var placeID: String
     public var revision: Int
     public var centre: Coordinate
+    /// How far the place's visits reach from its centre: what zoom it is asked at.
+    public var radiusMeters: Double
 
     /// Creates a request.
-    public init(placeID: String, revision: Int, centre: Coordinate) {
+    public init(placeID: String, revision: Int, centre: Coordinate, radiusMeters: Double = 0) {
         self.placeID = placeID
         self.revision = revision
         self.centre = centre
+        self.radiusMeters = radiusMeters
     }
 }
 
@@ -57,13 +60,15 @@ public struct StoredPlaceName: Sendable, Equatable {
     public var name: PlaceName
 }
 
-/// The naming stage's one seam: the offline gazetteer today, a Nominatim-compatible service
-/// next. Answers come back in the order of the requests; nil where the namer has no name.
+/// The naming stage's one seam: the offline gazetteer, or a Nominatim-compatible service.
+/// Answers come back in the order of the requests: a name, nil where there is nothing to name
+/// (the open sea), or that place's own failure (an answer that does not read). A failure of
+/// the whole namer (a service that cannot be reached) is thrown.
 public protocol PlaceNamer: Sendable {
     /// The source recorded with the names this namer gives.
     var source: NameSource { get }
     /// Names for `places`.
-    func names(for places: [NamedFor]) async throws(GeoTripError) -> [PlaceName?]
+    func names(for places: [NamedFor]) async throws(GeoTripError) -> [Result<PlaceName?, GeoTripError>]
 }
 
 /// Names places from the embedded gazetteer, offline: the town a person would name, its region
@@ -77,10 +82,10 @@ public struct OfflinePlaceNamer: PlaceNamer {
         self.gazetteer = gazetteer
     }
 
-    public func names(for places: [NamedFor]) async throws(GeoTripError) -> [PlaceName?] {
+    public func names(for places: [NamedFor]) async throws(GeoTripError) -> [Result<PlaceName?, GeoTripError>] {
         places.map { place in
             let answer = gazetteer.describe(place.centre)
-            return PlaceName(name: answer.place?.name, admin1: answer.admin1, country: answer.country, countryCode: answer.countryCode)
+            return .success(PlaceName(name: answer.place?.name, admin1: answer.admin1, country: answer.country, countryCode: answer.countryCode))
         }
     }
 }

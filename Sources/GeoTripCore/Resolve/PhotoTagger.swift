@@ -1,10 +1,12 @@
+import AsyncHTTPClient
 import Foundation
 
 /// What `geotrip tag` puts on photos.
 public enum TagTarget: Sendable, Equatable {
     /// `--at LAT,LON`.
     case coordinate(Coordinate)
-    /// `--place NAME`: the gazetteer's forward search, refused when ambiguous.
+    /// `--place NAME`: the online service's `/search` when the trip names places online, else
+    /// (or when it cannot be reached) the gazetteer's forward search; refused when ambiguous.
     case place(String)
     /// `--clear`.
     case clear
@@ -51,6 +53,12 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
+            let naming = try catalog.storedNamingSettings()
+            if naming.online, let found = try await Self.searchOnline(query, naming: naming) {
+                try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
+                sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(found.label), found by \(naming.nominatimURL)."
+                break
+            }
             let place = try Self.unambiguousPlace(query, in: gazetteer.get())
             try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
@@ -68,6 +76,31 @@ public struct PhotoTagger: Sendable {
         } catch {
             // The stages throw only GeoTripError; anything else is a bug to report, not to hide.
             throw .catalogRejected(path: catalogPath, reason: "\(error)")
+        }
+    }
+
+    /// The place `query` names, found by the trip's online service; nil when the service cannot
+    /// be used now (the gazetteer is asked instead). Not found and ambiguous are said as such.
+    static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError) -> NominatimPlaceSearch.Found? {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let cache = (try? NamingCache.shared()) ?? .inMemory()
+        let search = NominatimPlaceSearch(client: NominatimClient(settings: naming, http: http, cache: cache,
+                                                                  timeoutSeconds: Int64(naming.timeoutSeconds)))
+        let result: Result<NominatimPlaceSearch.Found, any Error>
+        do {
+            result = .success(try await search.find(query))
+        } catch {
+            result = .failure(error)
+        }
+        try? await http.shutdown()
+        switch result {
+        case .success(let found):
+            return found
+        case .failure(let error as GeoTripError):
+            if case .namingUnavailable = error { return nil }
+            throw error
+        case .failure(let error):
+            throw .namingUnavailable(server: naming.nominatimURL, reason: "\(error)")
         }
     }
 

@@ -20,6 +20,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case noSuchPlace(id: String, folder: String)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
+    case namingCacheUnusable(path: String, reason: String)
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
@@ -64,6 +65,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name service at \(server) cannot be used now: \(reason). Places keep the names they had (offline names for new ones); the next run asks again."
         case .namingAnswerUnreadable(let place, let reason):
             return "The place-name service's answer for \(place) cannot be read: \(reason). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
+        case .namingCacheUnusable(let path, let reason):
+            return "The shared place-name cache at \(path) cannot be used: \(reason). This run paces its own requests and keeps nothing for the next; set XDG_CACHE_HOME to a writable folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
         case .noSuchPlace(let id, let folder):

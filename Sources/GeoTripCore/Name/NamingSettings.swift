@@ -1,0 +1,46 @@
+import Foundation
+
+/// How places are named: offline (the default: nothing is ever sent anywhere) or by a
+/// Nominatim-compatible service. Remembered for the trip.
+public struct NamingSettings: Codable, Sendable, Equatable {
+    /// `offline` or `nominatim`.
+    public var geocoder: String = "offline"
+    /// The service's base URL (its `/reverse` is asked).
+    public var nominatimURL: String = NominatimClient.publicServer
+    /// BCP 47 language for `accept-language`.
+    public var language: String = "en"
+    /// An e-mail address or URL added to the User-Agent, as OpenStreetMap's policy asks.
+    public var contact: String?
+    /// `--rate` and `--concurrency` for this run (not remembered): at most this many requests
+    /// a second (never more than 1 for the public server) and this many in flight.
+    public var requestsPerSecond: Double = 1
+    public var concurrency: Int = 2
+    /// `--timeout` for this run: seconds to wait for one answer.
+    public var timeoutSeconds: Int = 10
+
+    private enum CodingKeys: String, CodingKey { case geocoder, nominatimURL, language, contact }
+
+    /// Creates settings.
+    public init(geocoder: String = "offline", nominatimURL: String = NominatimClient.publicServer, language: String = "en",
+                contact: String? = nil) {
+        self.geocoder = geocoder
+        self.nominatimURL = nominatimURL
+        self.language = language
+        self.contact = contact
+    }
+
+    /// Whether the online namer is on.
+    public var online: Bool { geocoder == "nominatim" }
+
+    /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `ko_KR.UTF-8`
+    /// gives `ko`), or `en`.
+    public static var environmentLanguage: String {
+        let environment = ProcessInfo.processInfo.environment
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[key], !value.isEmpty, value != "C", value != "POSIX", !value.hasPrefix("C.") else { continue }
+            let language = value.prefix { $0.isLetter }
+            if (2...3).contains(language.count) { return language.lowercased() }
+        }
+        return "en"
+    }
+}

@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Asks a Nominatim-compatible service the way its operators ask to be used: an answer known
+/// to the shared cache is never asked again; every request waits for its turn in the machine's
+/// budget for that server; a User-Agent that names geotrip (and the person's contact).
+///
+/// Timeouts, connection errors, 429 and 5xx are tried again, at most `maximumTries` times in
+/// all, after a capped exponential backoff with jitter, and never sooner than a `Retry-After`
+/// asks (every try also waits its turn, so the rate's floor holds). Other answers are not
+/// retried. Time comes from the injected `NamingClock`.
+public struct NominatimClient: Sendable {
+    /// The public OpenStreetMap Nominatim.
+    public static let publicServer = "https://nominatim.openstreetmap.org"
+    /// Three tries in all, the first wait half a second, no wait over 8 s.
+    static let maximumTries = 3
+    static let firstBackoff = 0.5
+    static let maximumBackoff = 8.0
+
+    public let settings: NamingSettings
+    let http: HTTPClient
+    let cache: NamingCache
+    let clock: any NamingClock
+    /// Seconds between two turns: 1/rate, never under 1 s for the public server.
+    let interval: Double
+    let timeout: TimeAmount
+    /// What this run sent and noticed.
+    public let tally = NamingTally()
+
+    /// Creates a client over a shared HTTP client. The rate is capped at 1 a second for the
+    /// public server, the absolute maximum of its usage policy.
+    public init(settings: NamingSettings, http: HTTPClient, cache: NamingCache, clock: any NamingClock = SystemNamingClock(),
+                requestsPerSecond: Double = 1, timeoutSeconds: Int64 = 10) {
+        self.settings = settings
+        self.http = http
+        self.cache = cache
+        self.clock = clock
+        let rate = Self.isPublicServer(settings.nominatimURL) ? min(requestsPerSecond, 1) : requestsPerSecond
+        self.interval = 1 / max(rate, 0.001)
+        self.timeout = .seconds(timeoutSeconds)
+    }
+
+    /// Whether `url` is OpenStreetMap's own server, whose policy caps the rate.
+    static func isPublicServer(_ url: String) -> Bool {
+        URL(string: url)?.host?.lowercased() == URL(string: publicServer)?.host
+    }
+
+    /// `geotrip/VERSION (+contact)`: the application, and how to reach the person running it.
+    var userAgent: String { "geotrip/\(GeoTripVersion.current)" + (settings.contact.map { " (+\($0))" } ?? "") }
+
+    /// The body of `endpoint?query` (the language goes as `accept-language`), from the cache
+    /// when it is there, else from the service; `read` decodes it, and only a body that reads
+    /// is cached; with whether it came from the cache. Throws `namingUnavailable` when the
+    /// service cannot be used, and what `read` throws for a body that does not read.
+    func get<T>(_ endpoint: String, _ query: [(String, String)],
+                read: (Data) throws(GeoTripError) -> T) async throws -> (value: T, fromCache: Bool) {
+        let request = endpoint + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        if let body = try? cache.answer(server: settings.nominatimURL, request: request, language: settings.language, now: clock.now()) {
+            if let value = try? read(body) {
+                tally.countCacheHit()
+                return (value, true)
+            }
+        }
+        var components = URLComponents(string: settings.nominatimURL + "/" + endpoint)
+        components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        guard let url = components?.url?.absoluteString else {
+            throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it is not a URL")
+        }
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.headers.add(name: "User-Agent", value: userAgent)
+        outgoing.headers.add(name: "Accept-Language", value: settings.language)
+        let body = try await send(outgoing)
+        let value = try read(body)
+        // A cache that cannot be written costs a request next time, nothing more.
+        try? cache.store(body, server: settings.nominatimURL, request: request, language: settings.language, now: clock.now())
+        return (value, false)
+    }
+
+    /// Sends one request with the retry rule above; the body of a 200 answer.
+    private func send(_ request: HTTPClientRequest) async throws -> Data {
+        var tries = 0
+        while true {
+            tries += 1
+            try await waitForTurn()
+            var failure: String
+            var retryAfter = 0.0
+            let started = tally.begin(at: clock.now())
+            defer { tally.end(started, at: clock.now()) }
+            do {
+                let response = try await http.execute(request, timeout: timeout)
+                let body = try await response.body.collect(upTo: 1 << 22)
+                if response.status == .ok { return Data(body.readableBytesView) }
+                failure = "it answered \(response.status.code) \(response.status.reasonPhrase)"
+                guard response.status == .tooManyRequests || response.status.code >= 500 else {
+                    throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure)
+                }
+                retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 0
+            } catch let error as GeoTripError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                failure = Self.words(error)
+            }
+            guard tries < Self.maximumTries else {
+                throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure + " (\(tries) tries)")
+            }
+            try await clock.sleep(until: clock.now() + Self.backoff(afterTry: tries, retryAfter: retryAfter, jitter: Double.random(in: 0.5...1)))
+        }
+    }
+
+    /// The wait after try `tries` failed: 0.5 s, 1 s, 2 s... capped at 8 s, times `jitter`
+    /// (0.5 to 1, so retrying clients spread out), and at least what `Retry-After` asked (itself
+    /// capped at 32 s: a run does not stall on one header).
+    static func backoff(afterTry tries: Int, retryAfter: Double, jitter: Double) -> Double {
+        let exponential = min(maximumBackoff, firstBackoff * pow(2, Double(tries - 1))) * jitter
+        return max(exponential, min(retryAfter, maximumBackoff * 4))
+    }
+
+    /// Waits for this request's turn in the machine's budget for the server, then until the
+    /// last request sent is `interval` behind (see `NamingCache.recordSend`). A cache that
+    /// cannot be written this moment (a very busy disk) delays by one interval, never fails.
+    private func waitForTurn() async throws {
+        let turn = (try? cache.claimTurn(server: settings.nominatimURL, interval: interval, now: clock.now())) ?? clock.now() + interval
+        try await clock.sleep(until: turn)
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now()
+            guard let later = (try? cache.recordSend(server: settings.nominatimURL, interval: interval, now: now)) ?? nil else { return }
+            try await clock.sleep(until: later)
+        }
+    }
+
+    static func words(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout { return "it did not answer in time" }
+        return "it could not be reached (\(error))"
+    }
+}
+
+/// What one run's online naming sent and noticed: requests sent, answers taken from the cache,
+/// and requests in flight, so a service that has not answered for `slowSeconds` is noticed
+/// while it is slow (and said once).
+public final class NamingTally: Sendable {
+    /// Over 3 s without an answer, the service is called slow (the travel-journal lesson).
+    public static let slowSeconds = 3.0
+
+    private struct Counts {
+        var requests = 0
+        var cacheHits = 0
+        var slowest = 0.0
+        var slowSaid = false
+        var nextToken = 0
+        var inFlight: [Int: Double] = [:]
+        var cachedPlaces: Set<String> = []
+    }
+
+    private let counts = Mutex(Counts())
+
+    /// Creates an empty tally.
+    public init() {}
+
+    func countCacheHit() {
+        counts.withLock { $0.cacheHits += 1 }
+    }
+
+    /// Records a request sent at `moment`; `end` takes the token back.
+    func begin(at moment: Double) -> Int {
+        counts.withLock {
+            $0.requests += 1
+            $0.nextToken += 1
+            $0.inFlight[$0.nextToken] = moment
+            return $0.nextToken
+        }
+    }
+
+    func end(_ token: Int, at moment: Double) {
+        counts.withLock {
+            if let start = $0.inFlight.removeValue(forKey: token) { $0.slowest = max($0.slowest, moment - start) }
+        }
+    }
+
+    /// Records that a place's answers all came from the cache.
+    func markCached(_ placeID: String) { counts.withLock { _ = $0.cachedPlaces.insert(placeID) } }
+
+    /// The places whose answers all came from the cache.
+    public var cachedPlaces: Set<String> { counts.withLock { $0.cachedPlaces } }
+
+    /// HTTP requests sent, retries included.
+    public var requests: Int { counts.withLock { $0.requests } }
+    /// Answers read from the shared cache.
+    public var cacheHits: Int { counts.withLock { $0.cacheHits } }
+
+    /// The seconds the slowest request has waited (finished or still in flight) at `moment`,
+    /// the first time that is over `slowSeconds`; nil before and after, so it is said once.
+    func slowNotice(at moment: Double) -> Double? {
+        counts.withLock {
+            let waited = max($0.slowest, $0.inFlight.values.map { moment - $0 }.max() ?? 0)
+            guard waited > Self.slowSeconds, !$0.slowSaid else { return nil }
+            $0.slowSaid = true
+            return waited
+        }
+    }
+}

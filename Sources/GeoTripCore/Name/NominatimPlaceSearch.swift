@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import Foundation
+
+/// `geotrip tag --place` through Nominatim's `/search`, when the trip names places online: so a
+/// photo can be placed by the name of a sight ("Torre de Belém"), not only of a town. Same
+/// budget, cache and User-Agent as the naming stage (`NominatimClient`).
+public struct NominatimPlaceSearch: Sendable {
+    /// 1 km: results this close to the best one are the same place (a sight and its tram stop).
+    static let samePlace = 1000.0
+
+    /// A place found by name.
+    public struct Found: Sendable, Equatable {
+        /// `Torre de Belém, Lisboa, Portugal (PT)`.
+        public var label: String
+        public var coordinate: Coordinate
+        /// Half the diagonal of the object's bounding box, at least 50 m.
+        public var uncertaintyMeters: Double
+    }
+
+    let client: NominatimClient
+
+    /// Creates a search over a client.
+    public init(client: NominatimClient) {
+        self.client = client
+    }
+
+    /// The one place `query` names: the best result, when every other result lies within
+    /// `samePlace` of it; otherwise the candidates are shown, never guessed. Throws
+    /// `placeNotFound`, `placeAmbiguous`, or `namingUnavailable` when the service cannot be used.
+    public func find(_ query: String) async throws -> Found {
+        let answer = try await client.get("search", [("format", "jsonv2"), ("q", query), ("limit", "5"), ("addressdetails", "1")]) {
+            (data) throws(GeoTripError) in try NominatimPlace.decode([SearchResult].self, from: data, subject: "the search for \"\(query)\"")
+        }
+        let results = answer.value.filter { $0.place.coordinate != nil }
+        guard let best = results.first, let centre = best.place.coordinate else { throw GeoTripError.placeNotFound(query: query) }
+        let elsewhere = results.filter { GreatCircle.distance($0.place.coordinate!, centre) > Self.samePlace }
+        guard elsewhere.isEmpty else {
+            // Labels alike (two streets of one name in one town) are told apart by full name.
+            let labels = results.map(\.label)
+            throw GeoTripError.placeAmbiguous(query: query, candidates: Set(labels).count == labels.count ? labels
+                                                                        : results.map { $0.place.displayName ?? $0.label })
+        }
+        return Found(label: best.label, coordinate: centre, uncertaintyMeters: best.uncertaintyMeters ?? 50)
+    }
+
+    /// One `/search` result: a place with its bounding box.
+    struct SearchResult: Decodable {
+        var place: NominatimPlace
+        /// `[south, north, west, east]` as text, as Nominatim sends it.
+        var boundingbox: [String]?
+
+        init(from decoder: any Decoder) throws {
+            place = try NominatimPlace(from: decoder)
+            boundingbox = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([String].self, forKey: .boundingbox)
+        }
+
+        enum CodingKeys: String, CodingKey { case boundingbox }
+
+        /// The place's name, the first words of its full name when it has none, and its country.
+        var label: String {
+            let name = place.ownName ?? place.displayName?.split(separator: ",").first.map(String.init) ?? "?"
+            let within = [place.address?.city ?? place.address?.town ?? place.address?.village, place.address?.country].compactMap { $0 }
+                .filter { $0 != name }
+            return ([name] + within).joined(separator: ", ") + (place.address?.countryCode.map { " (\($0.uppercased()))" } ?? "")
+        }
+
+        var uncertaintyMeters: Double? {
+            guard let box = boundingbox?.compactMap(Double.init), box.count == 4 else { return nil }
+            let diagonal = GreatCircle.distance(Coordinate(latitude: box[0], longitude: box[2]), Coordinate(latitude: box[1], longitude: box[3]))
+            return min(20_000, max(50, diagonal / 2))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import GeoTripTestSupport
+import Synchronization
+import Testing
+@testable import GeoTripCore
+
+/// A clock that never sleeps: sleeping moves its time on, and each wait is recorded.
+final class VirtualClock: NamingClock {
+    private let state: Mutex<(now: Double, waits: [Double])>
+
+    init(at start: Double = 1_000_000) {
+        state = Mutex((start, []))
+    }
+
+    func now() -> Double { state.withLock { $0.now } }
+
+    func sleep(until moment: Double) async throws {
+        try Task.checkCancellation()
+        state.withLock {
+            if moment > $0.now {
+                $0.waits.append(moment - $0.now)
+                $0.now = moment
+            }
+        }
+    }
+
+    func advance(_ seconds: Double) { state.withLock { $0.now += seconds } }
+
+    var waits: [Double] { state.withLock { $0.waits } }
+}
+
+/// The online namer's parts on an injected clock: the machine-wide turns, backoff, retries,
+/// the zoom rule and the public server's cap. (The answer rule: `NominatimAnswerTests`.)
+@Suite("online naming")
+struct OnlineNamingTests {
+    @Test("turns claimed through two handles on one cache file are an interval apart, and a clock set back does not stall")
+    func turnsAcrossHandles() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let environment = ["XDG_CACHE_HOME": temp.url.path]
+        let one = try NamingCache.shared(environment: environment), two = try NamingCache.shared(environment: environment)
+        #expect(one.path == temp.url.path + "/geotrip/names.sqlite")
+        // Given two processes asking at the same moments, when they claim turns in turn,
+        // then every turn is at least the interval after the one before.
+        var turns: [Double] = []
+        for index in 0..<10 {
+            let cache = index % 2 == 0 ? one : two
+            turns.append(try cache.claimTurn(server: "http://a", interval: 0.5, now: 100 + Double(index) * 0.1))
+        }
+        #expect(zip(turns, turns.dropFirst()).allSatisfy { $1 - $0 >= 0.5 - 1e-9 })
+        #expect(turns.first == 100)
+        // Another server has its own budget.
+        #expect(try one.claimTurn(server: "http://b", interval: 0.5, now: 100) == 100)
+        // A turn 10 minutes or more ahead is a clock set back: not waited for.
+        _ = try one.claimTurn(server: "http://c", interval: 2000, now: 100)
+        #expect(try two.claimTurn(server: "http://c", interval: 1, now: 101) == 101)
+    }
+
+    @Test("backoff doubles from half a second, is capped, spread by jitter, and honours Retry-After within reason")
+    func backoff() {
+        #expect(NominatimClient.backoff(afterTry: 1, retryAfter: 0, jitter: 1) == 0.5)
+        #expect(NominatimClient.backoff(afterTry: 2, retryAfter: 0, jitter: 1) == 1)
+        #expect(NominatimClient.backoff(afterTry: 2, retryAfter: 0, jitter: 0.5) == 0.5)
+        #expect(NominatimClient.backoff(afterTry: 10, retryAfter: 0, jitter: 1) == 8)
+        #expect(NominatimClient.backoff(afterTry: 1, retryAfter: 5, jitter: 1) == 5)
+        #expect(NominatimClient.backoff(afterTry: 1, retryAfter: 3600, jitter: 1) == 32)
+    }
+
+    @Test("against a server that answers 503, three tries with backoff waits on the injected clock, each in its turn")
+    func retriesOnInjectedClock() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "fail")
+        let clock = VirtualClock()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
+        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: clock, requestsPerSecond: 0.25)
+        let namer = NominatimPlaceNamer(client: client, concurrency: 1)
+        await #expect(throws: GeoTripError.self) {
+            _ = try await namer.names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
+        }
+        try await http.shutdown()
+        #expect(server.requests.count == 3)
+        #expect(client.tally.requests == 3)
+        // Between tries: a backoff (0.25-0.5 s, then 0.5-1 s), then the wait for the next turn
+        // (4 s apart at 0.25 a second), all on the virtual clock.
+        let waits = clock.waits
+        #expect(waits.count == 4, "\(waits)")
+        #expect((0.25...0.5).contains(waits[0]) && (0.5...1).contains(waits[2]))
+        #expect(abs(waits[0] + waits[1] - 4) < 1e-6 && abs(waits[2] + waits[3] - 4) < 1e-6)
+    }
+
+    @Test("the zoom fits the place: building level under 100 m, then street, neighbourhood, town")
+    func zoom() {
+        #expect(NominatimPlaceNamer.zoom(forRadius: 0) == 18)
+        #expect(NominatimPlaceNamer.zoom(forRadius: 99) == 18)
+        #expect(NominatimPlaceNamer.zoom(forRadius: 100) == 17)
+        #expect(NominatimPlaceNamer.zoom(forRadius: 1500) == 14)
+        #expect(NominatimPlaceNamer.zoom(forRadius: 20_000) == 12)
+    }
+
+    @Test("the public server is never asked more than once a second, whatever the rate asked")
+    func publicServerCap() throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? http.syncShutdown() }
+        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: NominatimClient.publicServer, language: "en")
+        #expect(NominatimClient(settings: settings, http: http, cache: .inMemory(), requestsPerSecond: 50).interval == 1)
+        let own = NamingSettings(geocoder: "nominatim", nominatimURL: "http://127.0.0.1:8080", language: "en")
+        #expect(NominatimClient(settings: own, http: http, cache: .inMemory(), requestsPerSecond: 50).interval == 0.02)
+    }
+}
