@@ -9,6 +9,9 @@
 3. Gazetteer: load time, single-core nearest-place lookups and peak memory of geotrip's
    embedded gazetteer (`gazetteer-bench`) and of the PyPI package reverse_geocoder (a C k-d tree
    over GeoNames cities1000, single-threaded mode) on the same one million random points.
+6. Online names: `geotrip ingest --geocoder nominatim` naming 200 places at 10 requests a
+   second, and 30 places at 1 a second, against the tests' Nominatim-shaped server on
+   127.0.0.1 (an empty cache each time): wall time of the naming over the ideal (places/rate).
 5. A large GPS log: `geotrip ingest --track` of a generated 200 MB GPX (about two million
    fixes, one a second, as a logger writes them) on a small folder, against the same ingest
    without the track: wall time and peak resident memory of each.
@@ -220,9 +223,67 @@ def main():
     figures.update(clustering=clustering)
 
     large_track(args, figures)
+    online_names(figures)
 
     if args.json:
         print(json.dumps(figures, indent=2))
+
+
+def places_folder(count):
+    """`count` photos, each its own visit and place: 1 km apart on a grid over Lisbon, three
+    hours apart in time (exiftool writes the positions and times)."""
+    folder = DATA / f"places-{count}"
+    if (folder / ".complete").exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    source = SAMPLES / "2025-06-10 Lisboa" / "IMG_0001.JPG"
+    arguments = []
+    for index in range(count):
+        photo = folder / f"P{index:04d}.JPG"
+        shutil.copyfile(source, photo)
+        lat, lon = 38.60 + (index // 20) * 0.009, -9.30 + (index % 20) * 0.0115
+        day, hour = divmod(index * 3, 24)
+        arguments += [f"-GPSLatitude={lat}", "-GPSLatitudeRef=N", f"-GPSLongitude={-lon}", "-GPSLongitudeRef=W",
+                      f"-DateTimeOriginal=2025:07:{1 + day:02d} {hour:02d}:00:00", "-OffsetTimeOriginal=+01:00",
+                      "-overwrite_original", str(photo), "-execute"]
+    argfile = DATA / f"places-{count}.args"
+    argfile.write_text("\n".join(arguments) + "\n")
+    subprocess.run(["exiftool", "-q", "-q", "-@", str(argfile)], check=True, stdout=subprocess.DEVNULL)
+    (folder / ".complete").touch()
+    return folder
+
+
+def online_names(figures):
+    print("\n== Online names: a local Nominatim-shaped server, empty cache ==")
+    server_log = DATA / "nominatim.jsonl"
+    server_log.write_text("")
+    server = subprocess.Popen([sys.executable, str(ROOT / "Tests/geotripTests/Fixtures/fake_nominatim.py"), str(server_log), "sights"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = "http://127.0.0.1:" + server.stdout.readline().strip()
+        for count, rate in ((200, 10), (30, 1)):
+            folder = places_folder(count)
+            catalog = DATA / f"places-{count}.sqlite"
+            for leftover in DATA.glob(f"places-{count}.sqlite*"):
+                leftover.unlink()
+            subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"], check=True)
+            cache = DATA / f"names-cache-{count}"
+            shutil.rmtree(cache, ignore_errors=True)
+            before = sum(1 for _ in server_log.open())
+            started = time.perf_counter()
+            run = subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--geocoder", "nominatim", "--nominatim-url", url,
+                                  "--rate", str(rate), "--concurrency", "4", "--json"],
+                                 check=True, capture_output=True, text=True, env=dict(os.environ, XDG_CACHE_HOME=str(cache)))
+            seconds = time.perf_counter() - started
+            named = json.loads(run.stdout)["named"]
+            requests = sum(1 for _ in server_log.open()) - before
+            ideal = requests / rate
+            print(f"{named['online']:4d} places at {rate:2d}/s: {seconds:6.2f} s for {requests} requests, "
+                  f"{seconds / ideal:.3f}x the ideal {ideal:.0f} s (goal at most 1.1)")
+            figures[f"names{count}"] = {"seconds": seconds, "requests": requests, "ratio": seconds / ideal, "named": named}
+    finally:
+        server.kill()
 
 
 def large_track(args, figures):

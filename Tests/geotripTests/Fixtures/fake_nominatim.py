@@ -16,6 +16,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   malformed  answers requests about Spain with a body that is not JSON
   wrongtype  answers requests about Spain with `address` as a list
   hold       keeps every answer until GET /_control/release (then answers properly)
+  sights     answers every POI request with a named sight at the point asked about (so each
+             small place takes one request: `make bench` uses it)
 GET /_control/count answers the number of requests logged.
 
 Answers take their shape from Nominatim's jsonv2 output (nominatim.org, "Place Output"), in
@@ -159,6 +161,8 @@ class Handler(BaseHTTPRequestHandler):
             if mode == "malformed" and lon > -7.5:
                 return self.send_body(200, b"<html>Service Unavailable</html>", [("Content-Type", "text/html")])
             answer = reverse(lat, lon, query.get("layer", ""), names)
+            if mode == "sights" and "poi" in query.get("layer", ""):
+                answer = dict(tower(names), lat=str(lat), lon=str(lon), name=f"Sight {lat:.4f},{lon:.4f}")
             if mode == "wrongtype" and lon > -7.5:
                 answer["address"] = ["not", "an", "object"]
         self.send_body(200, json.dumps(answer).encode(), [("Content-Type", "application/json; charset=utf-8")])
