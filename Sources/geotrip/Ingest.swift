@@ -57,7 +57,7 @@ struct Ingest: AsyncParsableCommand {
             help: ArgumentHelp("A Nominatim-compatible service (default the public OpenStreetMap one; remembered).", valueName: "url"))
     var nominatimURL: String?
 
-    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of online place names, such as en or ko (default from the locale; remembered).",
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en or ko (default from the locale; remembered).",
                                                           valueName: "code"))
     var language: String?
 
@@ -71,6 +71,8 @@ struct Ingest: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Online names: at most this many requests in flight (default 2).", valueName: "n"))
     var concurrency: Int?
+
+    @OptionGroup var export: ExportArguments
 
     @Option(help: .hidden)
     var batchSize = 500
@@ -97,14 +99,13 @@ struct Ingest: AsyncParsableCommand {
             || URL(string: nominatimURL)?.host == nil {
             throw ValidationError("--nominatim-url \(nominatimURL) is not an http(s) URL, such as https://nominatim.example.org.")
         }
-        if let language, !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
-            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
-        }
+        if let language { try Self.validate(language: language) }
         if let rate, !(0.01...100).contains(rate) { throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate) is not.") }
         if let concurrency, !(1...16).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 16; \(concurrency) is not.") }
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
         }
+        try export.validate()
         // Missing, a folder, a named pipe or a device: the sentence reading would give, now.
         for track in tracks {
             do { try TrackLog.checkIsFile(atPath: track) } catch { throw ValidationError(error.description) }
@@ -129,6 +130,10 @@ struct Ingest: AsyncParsableCommand {
         options.contact = contact
         options.namingRate = rate
         options.namingConcurrency = concurrency
+        options.outputFolder = export.out
+        options.privacy = export.privacy
+        options.photoPoints = export.photos
+        options.catalogGiven = location.catalog != nil
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
@@ -147,6 +152,13 @@ struct Ingest: AsyncParsableCommand {
             try Diagnostics.printJSON(summary)
         } else if !quiet {
             print(SummaryText.render(summary, folder: location.folderPath))
+        }
+    }
+
+    /// Refuses a `--lang` that is no language code.
+    static func validate(language: String) throws {
+        if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
         }
     }
 }

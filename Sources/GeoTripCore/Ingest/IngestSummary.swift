@@ -93,6 +93,8 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     /// thrown away because their place moved or went while they were in flight.
     public var namedOnline = 0
     public var staleAnswers = 0
+    /// What the export stage wrote (journal, GeoJSON), when it ran.
+    public var export: ExportSummary?
 
     /// Creates an empty summary.
     public init() {}

@@ -25,7 +25,7 @@ struct TripDerivation {
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
     func run(settings: ResolutionSettings, clustering: ClusteringOptions, naming: NamingSettings = NamingSettings(),
-             listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
+             privacy: PrivacyZones = PrivacyZones(), listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
         // Resolve, when the photos, the tags or the settings changed since the last resolution.
@@ -103,7 +103,7 @@ struct TripDerivation {
         try catalog.saveNames(named, source: .offline)
         var namedOnline = false
         if naming.online {
-            namedOnline = try await nameOnline(naming, into: &result, interrupted: interrupted)
+            namedOnline = try await nameOnline(naming, privacy: privacy, into: &result, interrupted: interrupted)
         }
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
@@ -122,10 +122,12 @@ struct TripDerivation {
     /// few (through the stale-answer guard), so a stopped run loses little and the next carries
     /// on; when the service cannot be used, that is said once and the places keep the names
     /// they have. Returns whether any name was stored.
-    private func nameOnline(_ naming: NamingSettings, into result: inout DerivationResult,
+    private func nameOnline(_ naming: NamingSettings, privacy: PrivacyZones, into result: inout DerivationResult,
                             interrupted: () -> GeoTripError) async throws -> Bool {
+        // Places inside a --hide-near zone are never sent anywhere; they keep offline names.
         let needing = NameStage.needingNames(try catalog.currentPlaces(),
                                              existing: try catalog.placeNames(source: .nominatim, language: naming.language))
+            .filter { !privacy.contains($0.centre) }
         guard !needing.isEmpty else { return false }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let namer = NominatimPlaceNamer(settings: naming, client: client, requestsPerSecond: naming.requestsPerSecond,
