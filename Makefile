@@ -8,7 +8,7 @@ RELEASE    := .build/release/geotrip
 # Libraries geotrip links (and tzdata, whose zone files give local times their names), and tools
 # the tests and the benchmark compare against.
 BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev tzdata
-TEST_PKGS  := libimage-exiftool-perl python3
+TEST_PKGS  := libimage-exiftool-perl python3 gdal-bin
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build release deps test-deps demo test bench install uninstall clean

@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The C libraries, nothing else: each module map names one system library.
@@ -41,6 +43,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
             // when the folder is missing).
@@ -76,6 +80,7 @@ let package = Package(
             dependencies: [
                 "GeoTripCore", "GeoTripTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
             ],
             // Fixtures are found through #filePath, so they are not bundled.
             exclude: ["Fixtures"]
@@ -85,6 +90,7 @@ let package = Package(
             dependencies: [
                 "GeoTripCore", "GeoTripTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
             ],
             // The fake Nominatim is run by python3, found through #filePath.
             exclude: ["Fixtures"]

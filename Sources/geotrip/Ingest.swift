@@ -57,7 +57,7 @@ struct Ingest: AsyncParsableCommand {
             help: ArgumentHelp("A Nominatim-compatible service (default the public OpenStreetMap one; remembered).", valueName: "url"))
     var nominatimURL: String?
 
-    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of online place names, such as en or ko (default from the locale; remembered).",
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en or ko (default from the locale; remembered).",
                                                           valueName: "code"))
     var language: String?
 
@@ -74,6 +74,8 @@ struct Ingest: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Online names: seconds to wait for one answer (default 10).", valueName: "seconds"))
     var timeout: Int?
+
+    @OptionGroup var export: ExportArguments
 
     @Option(help: .hidden)
     var batchSize = 500
@@ -100,9 +102,7 @@ struct Ingest: AsyncParsableCommand {
             || URL(string: nominatimURL)?.host == nil {
             throw ValidationError("--nominatim-url \(nominatimURL) is not an http(s) URL, such as https://nominatim.example.org.")
         }
-        if let language, !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
-            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
-        }
+        if let language { try Self.validate(language: language) }
         if let contact, contact.isEmpty || contact.count > 200 || !contact.unicodeScalars.allSatisfy({ (0x20..<0x7F).contains($0.value) && $0 != "(" && $0 != ")" }) {
             throw ValidationError("--contact must be an e-mail address or URL in plain ASCII, without brackets (it goes in the User-Agent header).")
         }
@@ -112,6 +112,7 @@ struct Ingest: AsyncParsableCommand {
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
         }
+        try export.validate()
         // Missing, a folder, a named pipe or a device: the sentence reading would give, now.
         for track in tracks {
             do { try TrackLog.checkIsFile(atPath: track) } catch { throw ValidationError(error.description) }
@@ -137,6 +138,10 @@ struct Ingest: AsyncParsableCommand {
         options.namingRate = rate
         options.namingConcurrency = concurrency
         options.namingTimeout = timeout
+        options.outputFolder = export.out
+        options.privacy = export.privacy
+        options.photoPoints = export.photos
+        options.catalogGiven = location.catalog != nil
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
             (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
@@ -155,6 +160,13 @@ struct Ingest: AsyncParsableCommand {
             try Diagnostics.printJSON(summary)
         } else if !quiet {
             print(SummaryText.render(summary, folder: location.folderPath))
+        }
+    }
+
+    /// Refuses a `--lang` that is no language code.
+    static func validate(language: String) throws {
+        if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
         }
     }
 }

@@ -40,22 +40,11 @@ struct Places: AsyncParsableCommand {
             print(day.date)
             for visit in day.visits {
                 let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
-                print("  \(Self.timeSpan(visit))  \(name.isEmpty ? "?" : name)"
+                print("  \(visit.localTimeSpan)  \(name.isEmpty ? "?" : name)"
                       + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
             }
             if !day.unplacedPhotos.isEmpty { print("  without a position: \(day.unplacedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
         }
         if !trip.undatedPhotos.isEmpty { print("Without a date: \(trip.undatedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
-    }
-
-    /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it
-    /// (or `+04`, or the offset); in UTC only when no zone is known.
-    static func timeSpan(_ visit: TripVisit) -> String {
-        guard let zone = visit.timeZone, let arrival = visit.localArrival, let departure = visit.localDeparture,
-              let instant = UTCTimestamp.date(visit.arrival)
-        else { return "\(visit.arrival.dropFirst(11).prefix(5))–\(visit.departure.dropFirst(11).prefix(5)) UTC" }
-        // A visit past midnight shows the day it ended on.
-        let nextDay = departure.prefix(10) != arrival.prefix(10) ? " (\(departure.dropFirst(5).prefix(5)))" : ""
-        return "\(arrival.dropFirst(11).prefix(5))–\(departure.dropFirst(11).prefix(5))\(nextDay) \(LocalClock.abbreviation(zone, at: instant))"
     }
 }

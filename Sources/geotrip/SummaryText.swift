@@ -18,6 +18,7 @@ enum SummaryText {
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
         if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
+        if let export = s.export { lines += exportLines(export) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let line = namingLine(s.named) { lines.append(line) }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
@@ -51,6 +52,26 @@ enum SummaryText {
         return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
             + "\(plural(trip.places, "place")) in \(countries) (\(trip.countries.joined(separator: ", "))), "
             + "\(n(Int(trip.distanceKilometres.rounded()))) km"
+    }
+
+    /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.
+    static func exportLines(_ e: ExportSummary) -> [String] {
+        var lines = ["  export: \(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
+            + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
+        if !e.backups.isEmpty {
+            lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks and "
+                + "\(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
+        }
+        if e.unplacedNotes > 0 {
+            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit is gone: journal/unplaced-notes.md")
+        }
+        if e.namesInOtherLanguages > 0 {
+            lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")
+        }
+        if !e.refused.isEmpty {
+            lines.append("  left alone, never written through (symbolic links or not files): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")
+        }
+        return lines
     }
 
     /// A count with the progress line's digit grouping (`4,210`, in every locale).

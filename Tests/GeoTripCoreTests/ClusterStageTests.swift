@@ -185,8 +185,8 @@ struct PipelineStageTests {
         let recorder = Recorder()
         _ = try await IngestPipeline(options: options).run(progress: recorder)
         #expect(recorder.stages == (writeXMP
-            ? ["scan 1/7", "plan 2/7", "read 3/7", "resolve 4/7", "sidecars 5/7", "cluster 6/7", "name 7/7"]
-            : ["scan 1/6", "plan 2/6", "read 3/6", "resolve 4/6", "cluster 5/6", "name 6/6"]))
+            ? ["scan 1/8", "plan 2/8", "read 3/8", "resolve 4/8", "sidecars 5/8", "cluster 6/8", "name 7/8", "export 8/8"]
+            : ["scan 1/7", "plan 2/7", "read 3/7", "resolve 4/7", "cluster 5/7", "name 6/7", "export 7/7"]))
         #expect(IngestProgress(stage: .read, number: 3, count: 6, done: 1234, total: 10_000).line(elapsed: 0)
                 == "[3/6] read  1,234/10,000")
     }
@@ -207,8 +207,8 @@ struct PipelineStageTests {
                 Issue.record("not tagged with its stage: \(error)")
                 return
             }
-            #expect((stage, number, count) == ("resolve", 4, 6))
-            #expect(error.description.hasPrefix("[4/6] resolve: The catalog at \(path) remembers an invalid --clock-offset"))
+            #expect((stage, number, count) == ("resolve", 4, 7))
+            #expect(error.description.hasPrefix("[4/7] resolve: The catalog at \(path) remembers an invalid --clock-offset"))
             if case .settingInvalid = underlying {} else { Issue.record("\(underlying)") }
         }
     }

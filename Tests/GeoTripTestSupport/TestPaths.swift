@@ -33,12 +33,13 @@ public struct TemporaryFolder: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Copies the sample trip (without any catalog a demo run left in it) into `subfolder`.
+    /// Copies the sample trip (without any catalog or output a demo run left in it) into `subfolder`.
     @discardableResult
     public func copySampleImages(to subfolder: String = "trip") throws -> URL {
         let destination = url.appendingPathComponent(subfolder)
         try FileManager.default.copyItem(at: TestPaths.sampleImages, to: destination)
         try? FileManager.default.removeItem(at: destination.appendingPathComponent(".geotrip"))
+        try? FileManager.default.removeItem(at: destination.appendingPathComponent("geotrip"))
         return destination
     }
 }

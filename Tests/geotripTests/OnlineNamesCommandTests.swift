@@ -181,7 +181,7 @@ struct OnlineNamesCommandTests {
             let named = Self.named(try Self.summary(run))
             #expect(named["online"] == 11, "\(mode)")
             // Each distinct request failed once and then succeeded: exactly two tries each.
-            let tries = Dictionary(grouping: server.requests.compactMap { ($0["query"] as? [String: String]).map { "\($0)" } }) { $0 }
+            let tries = Dictionary(grouping: server.requests.compactMap { ($0["query"] as? [String: String]).map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&") } }) { $0 }
             #expect(tries.values.allSatisfy { $0.count == 2 }, "\(mode): \(tries.mapValues(\.count).filter { $0.value != 2 })")
             #expect(named["requests"] == server.requests.count, "\(mode)")
         }

@@ -103,13 +103,7 @@ extension Catalog {
 
     /// Stores the overview of the last derivation, for an unchanged rerun to report.
     func saveOverview(_ overview: TripOverview) throws(GeoTripError) {
-        do {
-            try setSetting(SettingKey.tripOverview, to: String(decoding: try JSONEncoder.sorted.encode(overview), as: UTF8.self))
-        } catch let error as GeoTripError {
-            throw error
-        } catch {
-            throw .catalogRejected(path: path, reason: "the trip overview could not be stored: \(error)")
-        }
+        try setJSONSetting(SettingKey.tripOverview, to: overview, what: "the trip overview")
     }
 
     /// The overview the last derivation stored; nil when there is none or it is in an older

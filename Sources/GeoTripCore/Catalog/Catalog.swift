@@ -60,6 +60,12 @@ public struct Catalog: Sendable {
         lock?.release()
     }
 
+    /// Takes the run lock again after the online naming phase, waiting for a `tag` or `rename`
+    /// that took it meanwhile.
+    func reacquireLock() async throws(GeoTripError) {
+        try await lock?.reacquire(path: path)
+    }
+
     /// A read-only pool. SQLite cannot open a WAL database read-only when its `-shm` file is
     /// missing and cannot be made (an archived catalog on a read-only disk); then the file is
     /// opened `immutable=1`, which is right there: nothing can write to such a disk.
@@ -240,6 +246,8 @@ extension Catalog {
         static let sidecarsSynced = "sidecarsSynced"
         /// JSON of `NamingSettings`.
         static let naming = "naming"
+        /// JSON of `ExportSettings`.
+        static let export = "export"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -286,13 +294,7 @@ extension Catalog {
         let storedText = try setting(SettingKey.naming)
         if settings != stored || storedText == nil {
             // (Rate and concurrency are the run's own, never stored: they compare equal here.)
-            do {
-                try setSetting(SettingKey.naming, to: String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self))
-            } catch let error as GeoTripError {
-                throw error
-            } catch {
-                throw .catalogRejected(path: path, reason: "the naming settings could not be stored: \(error)")
-            }
+            try setJSONSetting(SettingKey.naming, to: settings, what: "the naming settings")
         }
         return settings
     }
@@ -350,13 +352,24 @@ extension Catalog {
 
     /// A setting stored as JSON; a value this geotrip cannot decode is refused, not silently
     /// replaced by defaults (that would re-resolve the trip with other settings).
-    private func storedJSON<T: Decodable>(_ key: String, options: String) throws(GeoTripError) -> T? {
+    func storedJSON<T: Decodable>(_ key: String, options: String) throws(GeoTripError) -> T? {
         guard let text = try setting(key) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch {
             throw .settingUnreadable(catalog: path, key: key, options: options)
         }
+    }
+
+    /// Stores a value as a JSON trip setting; `what` names it if it cannot be encoded.
+    func setJSONSetting<T: Encodable>(_ key: String, to value: T, what: String) throws(GeoTripError) {
+        let text: String
+        do {
+            text = String(decoding: try JSONEncoder.sorted.encode(value), as: UTF8.self)
+        } catch {
+            throw .catalogRejected(path: path, reason: "\(what) could not be stored: \(error)")
+        }
+        try setSetting(key, to: text)
     }
 
     /// Stores one trip setting.

@@ -35,6 +35,29 @@ public final class CatalogLock: Sendable {
         self.descriptor = Mutex(descriptor)
     }
 
+    /// Takes the lock again after `release()`, waiting (up to `patience` seconds) for another
+    /// run that took it meanwhile (a `tag` from another terminal) to finish.
+    public func reacquire(path catalogPath: String, patience: Double = 600) async throws(GeoTripError) {
+        if descriptor.withLock({ $0 >= 0 }) { return }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(patience * 1000))
+        while true {
+            do {
+                let fresh = try CatalogLock(catalogPath: catalogPath)
+                // Take the new lock's descriptor over; the fresh object must not close it.
+                let taken = fresh.descriptor.withLock { value in
+                    let taken = value
+                    value = -1
+                    return taken
+                }
+                descriptor.withLock { $0 = taken }
+                return
+            } catch {
+                guard case .catalogBusy = error, ContinuousClock.now < deadline else { throw error }
+                do { try await Task.sleep(for: .milliseconds(100)) } catch { throw .interrupted(savedPhotos: 0) }
+            }
+        }
+    }
+
     /// Gives the lock up now (idempotent).
     public func release() {
         descriptor.withLock { descriptor in

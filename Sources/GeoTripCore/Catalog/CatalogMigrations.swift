@@ -146,6 +146,20 @@ enum CatalogMigrations {
             // taken for a catalog; set here for new catalogs and older ones alike.
             try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
         }
+        migrator.registerMigration("v6-journal-notes") { db in
+            // What the person wrote in the journal's notes blocks, by owner: a visit id (`v17`)
+            // or a day (`2025-06-10`). The journal files are where notes are written; this copy
+            // rebuilds a deleted file with its notes, and keeps the last place name and day of a
+            // visit so that, if the visit disappears, its notes can still be shown with them.
+            try db.create(table: "journalNote") { t in
+                t.primaryKey("ownerId", .text)
+                t.column("kind", .text).notNull().check { ["visit", "day"].contains($0) }
+                t.column("text", .text).notNull()
+                t.column("placeName", .text)
+                t.column("localDate", .text)
+                t.column("updatedAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

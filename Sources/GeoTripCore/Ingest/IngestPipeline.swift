@@ -28,6 +28,12 @@ public struct IngestOptions: Sendable {
     public var nominatimURL: String?
     public var language: String?
     public var contact: String?
+    /// `--out`, `--hide-near`, `--photos`: nil keeps what the catalog remembers.
+    public var outputFolder: String?
+    public var privacy: PrivacyZones?
+    public var photoPoints: Bool?
+    /// Whether `--catalog` was given (the journal's `geotrip tag` commands then name it).
+    public var catalogGiven = false
     /// `--rate`, `--concurrency`, `--timeout`: for this run only.
     public var namingRate: Double?
     public var namingConcurrency: Int?
@@ -61,6 +67,8 @@ public struct IngestOptions: Sendable {
 /// 5. sidecars (`SidecarSync`, with `--write-xmp` only): whenever they lag behind the resolution.
 /// 6. cluster (`ClusterStage`): visits and places with stable ids.
 /// 7. name (`NameStage`): a name for each place that has none or moved more than 50 m.
+/// 8. export (`ExportStage`): the journal and `trip.geojson` in the output folder, from the
+///    catalog; only files whose content changed are written.
 ///
 /// Stages 4 to 7 are `TripDerivation`, which `tag` runs too. Every stage after reading records
 /// what it finished in the catalog, so a run stopped at any point (a signal cancels the task; it
@@ -72,10 +80,13 @@ public struct IngestPipeline: Sendable {
 
     public var options: IngestOptions
     let logger: Logger
+    /// Makes the export's thumbnails (none until a thumbnail maker is plugged in).
+    let thumbnails: any ThumbnailSource
 
     /// Creates a pipeline.
-    public init(options: IngestOptions, logger: Logger = Logger(label: "geotrip.ingest")) {
+    public init(options: IngestOptions, thumbnails: any ThumbnailSource = NoThumbnails(), logger: Logger = Logger(label: "geotrip.ingest")) {
         self.options = options
+        self.thumbnails = thumbnails
         self.logger = logger
     }
 
@@ -88,6 +99,8 @@ public struct IngestPipeline: Sendable {
         var scanner = FolderScanner(root: options.folder)
         // Checked before the catalog folder is made, so a mistyped path creates nothing.
         try scanner.checkRoot()
+        // A given --out is checked before the catalog is touched, so a bad one changes nothing.
+        if let out = options.outputFolder { try OutputFolder(folder: options.folder, outputFolder: out).check() }
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()
         let catalog = try Catalog.open(at: options.catalogPath)
@@ -100,6 +113,11 @@ public struct IngestPipeline: Sendable {
         if let rate = options.namingRate { naming.requestsPerSecond = rate }
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
+        let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                                                   privacy: options.privacy, photoPoints: options.photoPoints)
+        let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
+        try output.check()
+        if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
@@ -128,12 +146,20 @@ public struct IngestPipeline: Sendable {
 
         let present = counts.withGPS + counts.withoutGPS
         let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: RunGazetteer().get)
-            .run(settings: settings, clustering: clustering, naming: naming, listing: listing, stages: stages,
+            .run(settings: settings, clustering: clustering, naming: naming, privacy: exporting.privacy, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
         summary.named = derived.named
+        if Task.isCancelled { throw GeoTripError.interrupted(savedPhotos: present) }
+
+        // The online naming phase gave the run lock up (see `CatalogLock`); the export writes
+        // notes to the catalog and files beside it, so it takes the lock again first.
+        try await catalog.reacquireLock()
+        let exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
+                                      thumbnails: thumbnails)
+        summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
             + read.diagnostics + derived.diagnostics
@@ -165,6 +191,13 @@ public struct IngestPipeline: Sendable {
             writeXMP: options.writeXMP ?? stored.writeXMP)
         try catalog.remember(settings)
         return settings
+    }
+
+    /// `path` relative to `folder` when it lies inside it (links resolved on both), else nil.
+    static func relative(_ path: String, inside folder: String) -> String? {
+        let base = ExportStage.resolved(folder), full = ExportStage.resolved(path)
+        guard full.hasPrefix(base + "/") else { return nil }
+        return String(full.dropFirst(base.count + 1))
     }
 
     /// The catalog's own files, when `--catalog` put them inside the trip folder.

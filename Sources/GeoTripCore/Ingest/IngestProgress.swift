@@ -9,6 +9,7 @@ public enum IngestStage: String, Sendable, CaseIterable {
     case sidecars
     case cluster
     case name
+    case export
 }
 
 /// How far a stage has got. `total` is nil while unknown (during the scan).

@@ -92,6 +92,8 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     /// What the naming stage did: places named online, from the cache, offline; manual names;
     /// stale answers discarded; places that failed; requests sent.
     public var named = NamingCounts()
+    /// What the export stage wrote (journal, GeoJSON), when it ran.
+    public var export: ExportSummary?
 
     /// Creates an empty summary.
     public init() {}

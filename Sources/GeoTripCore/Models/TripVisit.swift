@@ -62,3 +62,18 @@ public struct TripOverview: Sendable, Equatable, Codable {
     public var countries: [String] = []
     public var distanceKilometres = 0.0
 }
+
+extension TripVisit {
+    /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it
+    /// (or `+04`, or the offset), with the day it ended on when that is another (`22:41–00:12
+    /// (06-11) WEST`); in UTC only when no zone is known.
+    public var localTimeSpan: String {
+        guard let timeZone, let localArrival, let localDeparture, let instant = UTCTimestamp.date(arrival)
+        else { return "\(arrival.dropFirst(11).prefix(5))–\(departure.dropFirst(11).prefix(5)) UTC" }
+        let nextDay = localDeparture.prefix(10) != localArrival.prefix(10) ? " (\(localDeparture.dropFirst(5).prefix(5)))" : ""
+        return "\(localArrival.dropFirst(11).prefix(5))–\(localDeparture.dropFirst(11).prefix(5))\(nextDay) \(LocalClock.abbreviation(timeZone, at: instant))"
+    }
+
+    /// The visit's centre.
+    public var centre: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+}

@@ -31,6 +31,8 @@ public struct FolderScanner: Sendable {
     public var root: String
     /// Relative paths never listed (the catalog and its WAL files when they sit inside the folder).
     public var excludedPaths: Set<String>
+    /// Relative folders never entered (geotrip's output folder when `--out` puts it inside the trip folder).
+    public var excludedFolders: Set<String> = []
 
     /// The name of geotrip's output folder at the top of a trip folder.
     public static let outputFolderName = "geotrip"
@@ -114,6 +116,7 @@ public struct FolderScanner: Sendable {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
+                guard !excludedFolders.contains(relative) else { continue }
                 let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard child >= 0, let handle = fdopendir(child) else {
                     listing.problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")

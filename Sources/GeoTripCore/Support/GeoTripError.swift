@@ -30,6 +30,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case gazetteerDamaged(path: String, reason: String)
     case settingInvalid(catalog: String, option: String, problem: String)
     case settingUnreadable(catalog: String, key: String, options: String)
+    /// `--out` (given or remembered) names something geotrip cannot write its output into.
+    case outputUnusable(path: String, reason: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
     indirect case stageFailed(stage: String, number: Int, count: Int, error: GeoTripError)
 
@@ -90,6 +92,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
         case .settingUnreadable(let catalog, let key, let options):
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
+        case .outputUnusable(let path, let reason):
+            return "The output folder \(path) cannot be used: \(reason). Pass --out with a folder geotrip can write (it is made if missing)."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+
+extension Catalog {
+    /// Every stored journal note, by owner id.
+    func journalNotes() throws(GeoTripError) -> [String: JournalNote] {
+        do {
+            return try database.read { db in
+                Dictionary(uniqueKeysWithValues: try JournalNoteRecord.fetchAll(db).map { ($0.ownerId, $0.note) })
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Makes the stored notes `notes` (by owner id), writing only what differs: changed notes
+    /// are updated, new ones inserted, and owners no longer among them deleted. Returns whether
+    /// anything was written.
+    @discardableResult
+    func saveJournalNotes(_ notes: [String: JournalNote], at time: Date = Date()) throws(GeoTripError) -> Bool {
+        let stored = try journalNotes()
+        let changed = notes.values.filter { stored[$0.ownerID] != $0 }
+        let gone = stored.keys.filter { notes[$0] == nil }
+        guard !changed.isEmpty || !gone.isEmpty else { return false }
+        let stamp = time.geotripISO8601 ?? ""
+        do {
+            try database.write { db in
+                try JournalNoteRecord.filter(gone.contains(JournalNoteRecord.Columns.ownerId)).deleteAll(db)
+                for note in changed {
+                    try JournalNoteRecord(ownerId: note.ownerID, kind: note.isDayNote ? "day" : "visit", text: note.text,
+                                          placeName: note.placeName, localDate: note.localDate, updatedAt: stamp).upsert(db)
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        return true
+    }
+
+    /// The photos present and read, in time order, with their resolved places and visits.
+    public func tripPhotos() throws(GeoTripError) -> [TripPhoto] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
+                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength
+                    FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    """).map { row in
+                    let latitude: Double? = row[3], longitude: Double? = row[4]
+                    return TripPhoto(id: row[0], path: row[1], utcTime: row[2],
+                                     coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                                     locationSource: row[5], uncertaintyMeters: row[6], visitID: row[7], orientation: row[8],
+                                     thumbnailOffset: row[9], thumbnailLength: row[10])
+                }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// The options whose values the `export` setting remembers.
+    static let exportOptionNames = "--out, --hide-near and --photos (or --no-photos)"
+
+    /// The trip's remembered export settings, without writing.
+    public func storedExportSettings() throws(GeoTripError) -> ExportSettings {
+        try storedJSON(SettingKey.export, options: Self.exportOptionNames) ?? ExportSettings()
+    }
+
+    /// The trip's export settings: each one given now, else the one remembered, else the
+    /// default; what is given is remembered.
+    func exportSettings(outputFolder: String? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil) throws(GeoTripError) -> ExportSettings {
+        let stored: ExportSettings?
+        do {
+            stored = try storedExportSettings()
+        } catch {
+            // Every value given: what was remembered does not matter, even if it cannot be read.
+            guard case .settingUnreadable = error, outputFolder != nil, privacy != nil, photoPoints != nil else { throw error }
+            stored = nil
+        }
+        let fallback = stored ?? ExportSettings()
+        let settings = ExportSettings(outputFolder: outputFolder ?? fallback.outputFolder, privacy: privacy ?? fallback.privacy,
+                                      photoPoints: photoPoints ?? fallback.photoPoints)
+        let storedText = try setting(SettingKey.export)
+        if settings != stored || storedText == nil { try setJSONSetting(SettingKey.export, to: settings, what: "the export settings") }
+        return settings
+    }
+}
+
+extension Catalog {
+    /// Places with a name in `language`: the person's own, or an online one in that language;
+    /// for English also the gazetteer's, whose names are English or the local ones travellers use.
+    func placesNamed(inLanguage language: String) throws(GeoTripError) -> Set<String> {
+        let english = language.lowercased() == "en" || language.lowercased().hasPrefix("en-")
+        do {
+            return try database.read { db in
+                Set(try String.fetchAll(db, sql: """
+                    SELECT DISTINCT placeId FROM placeName
+                    WHERE name IS NOT NULL AND (source = 'manual' OR (source = 'nominatim' AND language = ?) OR (? AND source = 'offline'))
+                    """, arguments: [language, english]))
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// The export stage, last in every `ingest` and all of `geotrip export`: renders the trip from
+/// the catalog into the output folder, without scanning or reading a photo.
+///
+/// 1. notes: every journal file's notes blocks are read back and merged with the catalog's
+///    copies (`JournalNotes`); the catalog is brought in step before any file is written, so
+///    nothing a person wrote depends on a write that might fail.
+/// 2. thumbnails, through the `ThumbnailSource` seam (none until a maker is plugged in).
+/// 3. the journal: `journal/YYYY-MM-DD.md` per day, `journal/unplaced-notes.md` when notes have
+///    lost their visit; a file edited outside its notes blocks is kept as a dated backup first;
+///    a day that is gone loses its file (its notes have moved on).
+/// 4. `trip.geojson`, from the same trip, the `TripRoute` and the privacy zones.
+///
+/// Every file is written only when its bytes change (`OutputFolder`).
+public struct ExportStage: Sendable {
+    let catalog: Catalog
+    /// The trip folder as given.
+    let folder: String
+    /// `--catalog` when given, for the `geotrip tag` commands the journal offers.
+    let explicitCatalog: String?
+    let thumbnails: any ThumbnailSource
+
+    /// The journal's folder inside the output folder.
+    static let journalFolder = "journal"
+    /// The page of notes whose visit is gone.
+    static let unplacedNotesFile = "unplaced-notes.md"
+    /// The GeoJSON file.
+    static let geoJSONFile = "trip.geojson"
+
+    /// Creates the stage.
+    public init(catalog: Catalog, folder: String, explicitCatalog: String? = nil, thumbnails: any ThumbnailSource = NoThumbnails()) {
+        self.catalog = catalog
+        self.folder = folder
+        self.explicitCatalog = explicitCatalog
+        self.thumbnails = thumbnails
+    }
+
+    /// Exports the trip with `settings`, words and names in `language`; `now` dates backups.
+    public func run(settings: ExportSettings, language: String, now: Date = Date()) async throws(GeoTripError) -> ExportSummary {
+        let output = OutputFolder(folder: folder, outputFolder: settings.outputFolder)
+        try output.check()
+        try output.create(Self.journalFolder)
+        var summary = ExportSummary()
+        summary.outputFolder = output.path
+        summary.language = language
+
+        let trip = try catalog.trip()
+        let photos = try catalog.tripPhotos()
+        let privacy = settings.privacy
+
+        // 1. Notes, from the files and the catalog.
+        let journal = Self.journalFolder + "/"
+        var dayFiles: [String: JournalDocument] = [:]
+        let existingDays = output.names(in: Self.journalFolder).filter { Self.isDayFile($0) }
+        for name in existingDays {
+            if let document = read(journal + name, output, &summary) { dayFiles[String(name.prefix(10))] = document }
+        }
+        let unplacedDocument = read(journal + Self.unplacedNotesFile, output, &summary)
+        let notes = JournalNotes(trip: trip, days: dayFiles, unplaced: unplacedDocument, stored: try catalog.journalNotes())
+        try catalog.saveJournalNotes(notes.all, at: now)
+        summary.unplacedNotes = notes.gone.count
+
+        // 2. Thumbnails of the photos that may be shown.
+        let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let made = try await thumbnails.thumbnails(for: visible, in: output.path)
+        summary.thumbnails = made.made
+
+        // 3. The journal.
+        let renderer = try JournalRenderer(language: language)
+        let context = JournalRenderer.Context(
+            notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+            privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
+            tagCommand: tagCommand())
+        let days = Set(trip.days.map(\.date))
+        for day in trip.days {
+            try put(try renderer.render(day, context), at: journal + day.date + ".md", replacing: dayFiles[day.date], output, now, &summary)
+        }
+        for name in existingDays where !days.contains(String(name.prefix(10))) {
+            try retire(journal + name, document: dayFiles[String(name.prefix(10))], output, now, &summary)
+        }
+        if !notes.gone.isEmpty {
+            try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
+                    output, now, &summary)
+        } else if unplacedDocument != nil {
+            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, output, now, &summary)
+        }
+        let named = try catalog.placesNamed(inLanguage: language)
+        summary.namesInOtherLanguages = trip.places.filter { $0.name != nil && !named.contains($0.id) }.count
+
+        // 4. GeoJSON.
+        let route = TripRoute(visits: trip.visits, track: try trackPoints()).hiding(privacy)
+        let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
+                                      notes: notes.texts, privacy: privacy)
+        try put(try geoJSON.text(), at: Self.geoJSONFile, replacing: nil, output, now, &summary)
+        return summary
+    }
+
+    /// `YYYY-MM-DD.md`.
+    static func isDayFile(_ name: String) -> Bool {
+        name.utf8.count == 13 && name.hasSuffix(".md") && JournalNote.isDay(String(name.prefix(10)))
+    }
+
+    /// A journal file read back; nil when missing, or refused (a link: noted, never read through).
+    private func read(_ relative: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> JournalDocument? {
+        switch output.contents(of: relative) {
+        case .success(let bytes?): return JournalDocument(bytes: bytes)
+        case .success(nil): return nil
+        case .failure:
+            if !summary.refused.contains(relative) { summary.refused.append(relative) }
+            return nil
+        }
+    }
+
+    /// Writes `text` at `relative`, first keeping the file there as a backup when it was edited
+    /// outside its notes blocks (`replacing` is what was read from it).
+    private func put(_ text: String, at relative: String, replacing existing: JournalDocument?, _ output: OutputFolder, _ now: Date,
+                     _ summary: inout ExportSummary) throws(GeoTripError) {
+        let bytes = Array(text.utf8)
+        if let existing, !existing.isIntact, case .success(let current?) = output.contents(of: relative), current != bytes {
+            summary.backups.append(try output.keepBackup(of: relative, at: now))
+        }
+        switch try output.store(bytes, at: relative) {
+        case .written: summary.written += 1
+        case .unchanged: summary.unchanged += 1
+        case .refused: if !summary.refused.contains(relative) { summary.refused.append(relative) }
+        }
+    }
+
+    /// Takes away a journal file the trip no longer has (its notes were gathered already): removed
+    /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its blocks.
+    private func retire(_ relative: String, document: JournalDocument?, _ output: OutputFolder, _ now: Date,
+                        _ summary: inout ExportSummary) throws(GeoTripError) {
+        guard let document else { return }
+        if document.isIntact {
+            try output.remove(relative)
+            summary.removed += 1
+        } else {
+            summary.backups.append(try output.keepBackup(of: relative, at: now))
+        }
+    }
+
+    /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),
+    /// both with links resolved, so links work wherever the output folder is.
+    private func tripFolderLink(from journal: String) -> String {
+        let link = OutputFolder.relativePath(from: Self.resolved(journal), to: Self.resolved(folder) + "/x")
+        return String(link.dropLast(link == "x" ? 1 : 2))
+    }
+
+    /// `geotrip tag 'FOLDER'` (with `--catalog 'PATH'` when the trip's catalog is elsewhere).
+    private func tagCommand() -> String {
+        var command = "geotrip tag " + MarkdownText.shellQuoted(Self.resolved(folder))
+        if let explicitCatalog { command += " --catalog " + MarkdownText.shellQuoted(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path) }
+        return command
+    }
+
+    /// The trip's track points, sorted by time, from the `--track` logs it remembers. A log
+    /// that cannot be read was reported by the resolution stage; the route goes without it.
+    private func trackPoints() throws(GeoTripError) -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        for path in try catalog.storedResolutionSettings().tracks {
+            if let file = try? TrackLog.load(contentsOf: URL(fileURLWithPath: path)) { points += file.points }
+        }
+        return TrackLog.sortedByTime(points)
+    }
+
+    /// `path` absolute, with symbolic links resolved when it exists.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}

@@ -1,0 +1,28 @@
+/// What one export did, for the end of `ingest` and `export` (and as JSON with `--json`).
+public struct ExportSummary: Sendable, Equatable, Encodable {
+    /// The output folder, absolute.
+    public var outputFolder = ""
+    /// Files written because their content changed (or they were missing).
+    public var written = 0
+    /// Files whose content was already what geotrip would write: left untouched.
+    public var unchanged = 0
+    /// Thumbnails made in this run.
+    public var thumbnails = 0
+    /// Journal files removed because their day is no longer in the trip (their notes moved on).
+    public var removed = 0
+    /// Journal files that had been edited outside their notes blocks, kept as dated backups
+    /// beside them (relative to the output folder) before they were rewritten.
+    public var backups: [String] = []
+    /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
+    public var unplacedNotes = 0
+    /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
+    public var namesInOtherLanguages = 0
+    /// The language of the journal's words and names.
+    public var language = ""
+    /// Paths (relative to the output folder) left alone because they are symbolic links or
+    /// not regular files: never written through.
+    public var refused: [String] = []
+
+    /// Creates an empty summary.
+    public init() {}
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// `trip.geojson`: the trip as an RFC 7946 FeatureCollection. WGS 84 longitude-latitude
+/// positions rounded to 6 decimals (about 10 cm), no `crs` member (section 4), a Point per
+/// visit, the route as one LineString per leg (a MultiLineString for a leg cut at the
+/// antimeridian, section 3.1.9), and with `--photos` a Point per photo. Nothing inside a
+/// `--hide-near` zone is in it. One feature per line, keys sorted, so a rerun writes the same
+/// bytes and a changed trip diffs by feature.
+struct GeoJSONDocument {
+    /// A property value; nil ones are written as JSON `null`, so every feature of a kind has
+    /// the same keys.
+    enum Value: Encodable, Equatable {
+        case text(String?)
+        case number(Double?)
+        case integer(Int?)
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .text(let value?): try c.encode(value)
+            case .number(let value?): try c.encode(value)
+            case .integer(let value?): try c.encode(value)
+            default: try c.encodeNil()
+            }
+        }
+    }
+
+    /// A geometry's `coordinates`, nested as its type needs.
+    enum Geometry: Encodable, Equatable {
+        case point(Coordinate)
+        case lineString([Coordinate])
+        case multiLineString([[Coordinate]])
+
+        private enum Keys: String, CodingKey { case type, coordinates }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            switch self {
+            case .point(let point):
+                try c.encode("Point", forKey: .type)
+                try c.encode(Self.position(point), forKey: .coordinates)
+            case .lineString(let line):
+                try c.encode("LineString", forKey: .type)
+                try c.encode(line.map(Self.position), forKey: .coordinates)
+            case .multiLineString(let lines):
+                try c.encode("MultiLineString", forKey: .type)
+                try c.encode(lines.map { $0.map(Self.position) }, forKey: .coordinates)
+            }
+        }
+
+        /// `[longitude, latitude]`, each rounded to 6 decimals (RFC 7946 section 11.2).
+        static func position(_ c: Coordinate) -> [Double] {
+            [GeoJSONDocument.rounded(c.longitude), GeoJSONDocument.rounded(c.latitude)]
+        }
+    }
+
+    /// One feature.
+    struct Feature: Encodable, Equatable {
+        var type = "Feature"
+        var id: String
+        var geometry: Geometry
+        var properties: [String: Value]
+    }
+
+    /// The features in order: visits, then the route's legs, then photos.
+    var features: [Feature] = []
+
+    /// The document for the visible trip: `visits` in time order, `route` already cut by the
+    /// privacy zones, `photos` (empty without `--photos`), and the visits' notes by id.
+    init(visits: [TripVisit], route: TripRoute, photos: [TripPhoto], notes: [String: String], privacy: PrivacyZones) {
+        var shown = Set<String>()
+        for visit in visits where !privacy.contains(visit.centre) {
+            shown.insert(visit.id)
+            let note = notes[visit.id].flatMap { $0.contains { !$0.isWhitespace } ? $0 : nil }
+            features.append(Feature(id: visit.id, geometry: .point(visit.centre), properties: [
+                "id": .text(visit.id), "placeId": .text(visit.placeId), "name": .text(visit.name), "admin1": .text(visit.admin1),
+                "country": .text(visit.country), "countryCode": .text(visit.countryCode), "arrival": .text(visit.arrival),
+                "departure": .text(visit.departure), "localArrival": .text(visit.localArrival),
+                "localDeparture": .text(visit.localDeparture), "localDate": .text(visit.localDate), "timeZone": .text(visit.timeZone),
+                "photoCount": .integer(visit.photoCount), "nameSource": .text(visit.nameSource), "notes": .text(note),
+            ]))
+        }
+        for (index, leg) in route.legs.enumerated() {
+            let parts = leg.partsSplitAtAntimeridian
+            features.append(Feature(id: "leg-\(index + 1)", geometry: parts.count == 1 ? .lineString(parts[0]) : .multiLineString(parts),
+                                    properties: [
+                                        "from": .text(shown.contains(leg.from) ? leg.from : nil),
+                                        "to": .text(shown.contains(leg.to) ? leg.to : nil),
+                                        "localDate": .text(leg.localDate), "kind": .text(leg.kind.rawValue),
+                                        "distanceMeters": .integer(Int(leg.distanceMeters.rounded())),
+                                    ]))
+        }
+        for photo in photos {
+            guard let coordinate = photo.coordinate, !privacy.contains(coordinate) else { continue }
+            features.append(Feature(id: "photo-\(photo.id)", geometry: .point(coordinate), properties: [
+                "path": .text(photo.path), "utcTime": .text(photo.utcTime), "locationSource": .text(photo.locationSource),
+                "uncertaintyMeters": .number(photo.uncertaintyMeters.map { ($0 * 10).rounded() / 10 }), "visitId": .text(photo.visitID),
+            ]))
+        }
+    }
+
+    /// The file's text: a FeatureCollection with one feature per line.
+    func text() throws(GeoTripError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            let lines = try features.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            if lines.isEmpty { return "{\"type\":\"FeatureCollection\",\"features\":[]}\n" }
+            return "{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"
+        } catch {
+            throw .catalogRejected(path: "trip.geojson", reason: "a feature could not be encoded: \(error)")
+        }
+    }
+
+    /// Degrees to 6 decimals: about 10 cm, finer than any photo's position (RFC 7946 section 11.2
+    /// recommends no more precision than the data has).
+    static func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// A journal file as geotrip reads it back: the notes blocks the person writes in, and whether
+/// anything outside them was changed since geotrip wrote the file.
+///
+/// The grammar, and why it keeps every note byte for byte:
+/// - A block opens with the line `<!-- notes ID -->` (ID a visit id such as `v17`, or a day
+///   such as `2025-06-10`) and closes with the first later line that is exactly its own end
+///   marker, `<!-- end notes ID -->`. Inside a block only that one line means anything, so a
+///   note may hold lines that look like any other block's markers, or like geotrip's footer.
+/// - When a note itself holds a line equal to its end marker, geotrip writes the block with a
+///   tag (`<!-- notes v17 #2 -->` … `<!-- end notes v17 #2 -->`) that no line of the note
+///   equals, so the note reads back whole.
+/// - The last line is geotrip's footer, `<!-- geotrip · … · FINGERPRINT -->`: a fingerprint of
+///   every line outside the blocks (markers included). A file whose lines outside the blocks no
+///   longer match it was edited there, and is kept as a backup before it is rewritten.
+///
+/// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is kept inside notes and
+/// ignored when matching markers and fingerprinting.
+struct JournalDocument: Equatable {
+    /// One notes block as found.
+    struct Block: Equatable {
+        /// A visit id or a day.
+        var id: String
+        /// The lines between the markers, byte for byte.
+        var text: String
+    }
+
+    /// The blocks in file order (an id found twice: the first).
+    var blocks: [Block] = []
+    /// Whether the lines outside the blocks are as geotrip wrote them (the footer's fingerprint
+    /// matches, every block is closed, no id is repeated) and the file is valid UTF-8.
+    var isIntact = false
+
+    /// The notes by id.
+    var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }
+
+    /// Reads a file's bytes.
+    init(bytes: [UInt8]) {
+        let reading = Self.read(Self.lines(bytes))
+        blocks = reading.blocks
+        let valid = String(validating: bytes, as: UTF8.self) != nil
+        isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
+    }
+
+    /// Reads text (as geotrip renders it).
+    init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    // MARK: Writing
+
+    /// The block for `id` holding `text` (which must be "" or end in a newline): start marker,
+    /// the text as it is, end marker, with a tag when the text holds the plain end marker.
+    static func block(id: String, text: String) -> String {
+        let textLines = Set(lines(Array(text.utf8)).map { String(decoding: content($0), as: UTF8.self) })
+        var tag: Int?
+        while textLines.contains(endLine(id: id, tag: tag)) { tag = (tag ?? 1) + 1 }
+        return startLine(id: id, tag: tag) + "\n" + text + endLine(id: id, tag: tag) + "\n"
+    }
+
+    /// `body` with geotrip's footer appended: `explanation` and the fingerprint of the lines
+    /// outside `body`'s blocks.
+    static func withFooter(_ body: String, explanation: String) -> String {
+        // A blank line sets the footer apart.
+        let text = body + "\n"
+        let skeleton = read(lines(Array(text.utf8))).skeleton
+        // The explanation never holds the marker's own closing.
+        let words = explanation.replacingOccurrences(of: "-->", with: "->")
+        return text + "<!-- geotrip · \(words) · \(fingerprint(skeleton)) -->\n"
+    }
+
+    /// What one pass over a file's lines finds: the blocks, the lines outside them (markers
+    /// included, the footer not), the footer's fingerprint, and whether every block was closed
+    /// and no id repeated.
+    private static func read(_ lines: [ArraySlice<UInt8>]) -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, complete: Bool) {
+        var blocks: [Block] = []
+        var skeleton: [ArraySlice<UInt8>] = []
+        var footer: String?
+        var complete = true
+        var seen = Set<String>()
+        var index = 0
+        while index < lines.count {
+            let line = content(lines[index])
+            if let (id, tag) = startMarker(line) {
+                let end = Array(endLine(id: id, tag: tag).utf8)
+                if let close = lines[(index + 1)...].firstIndex(where: { content($0).elementsEqual(end) }) {
+                    let text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
+                    if seen.insert(id).inserted { blocks.append(Block(id: id, text: text)) } else { complete = false }
+                    skeleton.append(line)
+                    skeleton.append(content(lines[close]))
+                    index = close + 1
+                    continue
+                }
+                // Opened and never closed: not a block, and the file was edited outside its blocks.
+                complete = false
+            } else if let fingerprint = footerFingerprint(line) {
+                footer = fingerprint
+                index += 1
+                continue
+            }
+            skeleton.append(line)
+            index += 1
+        }
+        return (blocks, skeleton, footer, complete)
+    }
+
+    // MARK: The grammar
+
+    static func startLine(id: String, tag: Int?) -> String { "<!-- notes \(id)\(tag.map { " #\($0)" } ?? "") -->" }
+
+    static func endLine(id: String, tag: Int?) -> String { "<!-- end notes \(id)\(tag.map { " #\($0)" } ?? "") -->" }
+
+    /// The id and tag of a start marker line.
+    static func startMarker(_ line: ArraySlice<UInt8>) -> (String, Int?)? {
+        let prefix = Array("<!-- notes ".utf8), suffix = Array(" -->".utf8)
+        guard line.count > prefix.count + suffix.count, line.starts(with: prefix), line.reversed().starts(with: suffix.reversed())
+        else { return nil }
+        let inner = String(decoding: line.dropFirst(prefix.count).dropLast(suffix.count), as: UTF8.self)
+        let words = inner.split(separator: " ", omittingEmptySubsequences: false)
+        guard let id = words.first, !id.isEmpty, !id.hasPrefix("#"), id.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return nil }
+        switch words.count {
+        case 1:
+            return (String(id), nil)
+        case 2:
+            guard words[1].hasPrefix("#"), let tag = Int(words[1].dropFirst()), tag >= 2, "#\(tag)" == words[1] else { return nil }
+            return (String(id), tag)
+        default:
+            return nil
+        }
+    }
+
+    /// The fingerprint a footer line carries.
+    static func footerFingerprint(_ line: ArraySlice<UInt8>) -> String? {
+        let prefix = Array("<!-- geotrip · ".utf8), suffix = Array(" -->".utf8)
+        guard line.count >= prefix.count + 16 + suffix.count, line.starts(with: prefix), line.reversed().starts(with: suffix.reversed())
+        else { return nil }
+        let hex = line.dropLast(suffix.count).suffix(16)
+        guard hex.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+        else { return nil }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// The file's lines, each with its `\n` (the last may have none).
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            lines.append(bytes[start...index])
+            start = index + 1
+        }
+        if start < bytes.count { lines.append(bytes[start...]) }
+        return lines
+    }
+
+    /// A line without its `\n` and a `\r` before it.
+    static func content(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var line = line
+        if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return line
+    }
+
+    /// The fingerprint of the lines outside the blocks.
+    static func fingerprint(_ skeleton: [ArraySlice<UInt8>]) -> String {
+        let joined = Array(skeleton.joined(separator: [UInt8(ascii: "\n")]))
+        return Fingerprint.of(joined, fileSize: joined.count)
+    }
+}

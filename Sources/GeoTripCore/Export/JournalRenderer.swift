@@ -1,0 +1,196 @@
+import Foundation
+import Mustache
+import Yams
+
+/// Renders the journal's pages from `JournalTemplates`: one Markdown file per day with YAML
+/// front matter (emitted by Yams, so any place name stays valid YAML), and the page of notes
+/// whose visit is gone. Pure: values in, text out.
+struct JournalRenderer {
+    /// What a day page needs besides the day itself.
+    struct Context {
+        /// The notes by owner id (visit id or day), byte for byte.
+        var notes: [String: String]
+        /// The trip's photos by path (for ids, positions and thumbnails).
+        var photos: [String: TripPhoto]
+        /// Places kept out of what is shared.
+        var privacy: PrivacyZones
+        /// Thumbnails by photo id, relative to the output folder.
+        var thumbnails: [Int64: String]
+        /// From the journal folder to the trip folder (`../..`), for links to the photos.
+        var tripFolderLink: String
+        /// The start of the `geotrip tag` command for the day's unplaced photos (quoted folder,
+        /// and `--catalog` when it is not the default).
+        var tagCommand: String
+    }
+
+    let words: JournalWords
+    private let dayTemplate: MustacheTemplate
+    private let unplacedTemplate: MustacheTemplate
+
+    /// A renderer writing the journal's words in `language`.
+    init(language: String) throws(GeoTripError) {
+        MarkdownText.register()
+        words = JournalWords(language: language)
+        do {
+            dayTemplate = try MustacheTemplate(string: JournalTemplates.day)
+            unplacedTemplate = try MustacheTemplate(string: JournalTemplates.unplacedNotes)
+        } catch {
+            // The templates are part of geotrip: one that does not parse is a bug here.
+            throw .catalogRejected(path: "journal templates", reason: "a journal template does not parse: \(error)")
+        }
+    }
+
+    // MARK: A day
+
+    private struct DayView {
+        var frontMatter: String
+        var heading: String
+        var dayNotes: String
+        var visits: [VisitView]
+        var unplaced: UnplacedView?
+    }
+
+    private struct VisitView {
+        var time: String
+        var place: String
+        var photoCount: String
+        var coordinates: String?
+        var photos: [PhotoView]
+        var notes: String
+    }
+
+    private struct PhotoView {
+        var name: String
+        var thumbnail: String?
+        var link: String
+    }
+
+    private struct UnplacedView {
+        var heading: String
+        var photos: [PhotoView]
+        var hint: String
+        var command: String
+    }
+
+    /// The page of `day`.
+    func render(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> String {
+        var places: [String] = [], countries: [String] = []
+        let visits = day.visits.map { visit -> VisitView in
+            let hidden = context.privacy.contains(visit.centre)
+            let place = hidden ? words.privatePlace : placeLine(visit)
+            if !hidden {
+                if let name = visit.name, !places.contains(name) { places.append(name) }
+                if let country = words.countryName(code: visit.countryCode, stored: visit.country), !countries.contains(country) {
+                    countries.append(country)
+                }
+            }
+            // Photos taken inside a zone are neither linked nor shown, whatever visit they joined.
+            let shown = visit.photos.filter { path in
+                !hidden && !(context.photos[path]?.coordinate.map(context.privacy.contains) ?? false)
+            }
+            return VisitView(time: visit.localTimeSpan, place: place, photoCount: words.photoCount(visit.photoCount),
+                             coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
+                             photos: shown.map { photoView($0, context) },
+                             notes: JournalDocument.block(id: visit.id, text: context.notes[visit.id] ?? ""))
+        }
+        var unplaced: UnplacedView?
+        if !day.unplacedPhotos.isEmpty {
+            let command = context.tagCommand + " " + day.unplacedPhotos.map(MarkdownText.shellQuoted).joined(separator: " ") + " --at LAT,LON"
+            unplaced = UnplacedView(heading: words.unplacedHeading, photos: day.unplacedPhotos.map { photoView($0, context) },
+                                    hint: words.unplacedHint, command: MarkdownText.codeBlock(command, language: "sh"))
+        }
+        let photoCount = day.visits.map(\.photoCount).reduce(0, +) + day.unplacedPhotos.count
+        let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: photoCount),
+                           heading: words.dayHeading(day.date), dayNotes: JournalDocument.block(id: day.date, text: context.notes[day.date] ?? ""),
+                           visits: visits, unplaced: unplaced)
+        return JournalDocument.withFooter(Self.tidy(dayTemplate.render(view)), explanation: words.footer)
+    }
+
+    /// `Lisbon, Lisboa, Portugal`: the place's name, its region when it is another name, and
+    /// its country in the journal's language.
+    private func placeLine(_ visit: TripVisit) -> String {
+        var parts = [visit.name ?? words.unnamedPlace]
+        if let region = visit.admin1, region != visit.name { parts.append(region) }
+        if let country = words.countryName(code: visit.countryCode, stored: visit.country) { parts.append(country) }
+        return parts.joined(separator: ", ")
+    }
+
+    private func photoView(_ path: String, _ context: Context) -> PhotoView {
+        let thumbnail = context.photos[path].flatMap { context.thumbnails[$0.id] }.map { MarkdownText.linkTarget("../" + $0) }
+        return PhotoView(name: (path as NSString).lastPathComponent, thumbnail: thumbnail,
+                         link: MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path))
+    }
+
+    /// The YAML front matter Obsidian, Jekyll, Hugo and GitHub read: `date` as a plain YAML
+    /// date, the day's places and countries as lists of strings (quoted by Yams whenever a
+    /// name would read as something else), and the day's photo count.
+    func frontMatter(date: String, places: [String], countries: [String], photos: Int) throws(GeoTripError) -> String {
+        do {
+            let node = Node.mapping(Node.Mapping([
+                (Node("date"), Node(date, Tag(.timestamp), .plain)),
+                (Node("places"), try places.represented()),
+                (Node("countries"), try countries.represented()),
+                (Node("photos"), Node(String(photos), Tag(.int), .plain)),
+            ]))
+            return try Yams.serialize(node: node, allowUnicode: true, sortKeys: false)
+        } catch {
+            throw .catalogRejected(path: "journal/\(date).md", reason: "its front matter could not be written: \(error)")
+        }
+    }
+
+    // MARK: Notes whose visit is gone
+
+    private struct UnplacedNotesView {
+        var title: String
+        var intro: String
+        var notes: [GoneView]
+    }
+
+    private struct GoneView {
+        var heading: String
+        var block: String
+    }
+
+    /// `journal/unplaced-notes.md` for `notes` (in the order given).
+    func renderUnplacedNotes(_ notes: [JournalNote]) -> String {
+        let view = UnplacedNotesView(title: words.unplacedNotesTitle, intro: words.unplacedNotesIntro, notes: notes.map { note in
+            GoneView(heading: words.goneVisit(id: note.ownerID, place: note.placeName, date: note.localDate),
+                     block: JournalDocument.block(id: note.ownerID, text: note.text))
+        })
+        return JournalDocument.withFooter(Self.tidy(unplacedTemplate.render(view)), explanation: words.footer)
+    }
+
+    /// Rendered text with runs of blank lines outside notes blocks made one, and trailing
+    /// spaces removed there, so editors that tidy files find nothing to change. Notes blocks
+    /// are kept exactly as they are.
+    static func tidy(_ text: String) -> String {
+        var out: [ArraySlice<UInt8>] = []
+        var endOfBlock: [UInt8]?
+        var blank = false
+        for raw in JournalDocument.lines(Array(text.utf8)) {
+            var line = raw.last == UInt8(ascii: "\n") ? raw.dropLast() : raw
+            if let end = endOfBlock {
+                out.append(line)
+                if JournalDocument.content(raw).elementsEqual(end) { endOfBlock = nil }
+                blank = false
+                continue
+            }
+            if let (id, tag) = JournalDocument.startMarker(JournalDocument.content(raw)) {
+                endOfBlock = Array(JournalDocument.endLine(id: id, tag: tag).utf8)
+                out.append(line)
+                blank = false
+                continue
+            }
+            while line.last == UInt8(ascii: " ") { line = line.dropLast() }
+            if line.isEmpty {
+                if blank || out.isEmpty { continue }
+                blank = true
+            } else {
+                blank = false
+            }
+            out.append(line)
+        }
+        while out.last?.isEmpty == true && endOfBlock == nil { out.removeLast() }
+        return String(decoding: Array(out.joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")], as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+/// The journal's Mustache templates. Values are escaped for Markdown by the `MARKDOWN`
+/// content type (`{{name}}`); triple braces insert what is already Markdown or must stay byte
+/// for byte: front matter from Yams, link targets already percent-encoded, notes blocks.
+enum JournalTemplates {
+    /// One day: `journal/YYYY-MM-DD.md`.
+    static let day = """
+        {{% CONTENT_TYPE: MARKDOWN }}
+        ---
+        {{{frontMatter}}}---
+
+        # {{heading}}
+
+        {{{dayNotes}}}
+        {{#visits}}
+
+        ## {{time}} · {{place}}
+
+        {{photoCount}}{{#coordinates}} · {{coordinates}}{{/coordinates}}
+
+        {{#photos}}
+        [{{#thumbnail}}![{{name}}]({{{thumbnail}}}){{/thumbnail}}{{^thumbnail}}{{name}}{{/thumbnail}}]({{{link}}})
+        {{/photos}}
+
+        {{{notes}}}
+        {{/visits}}
+        {{#unplaced}}
+
+        ## {{heading}}
+
+        {{#photos}}
+        - [{{name}}]({{{link}}})
+        {{/photos}}
+
+        {{hint}}
+
+        {{{command}}}
+        {{/unplaced}}
+
+        """
+
+    /// The notes of visits that are gone: `journal/unplaced-notes.md`.
+    static let unplacedNotes = """
+        {{% CONTENT_TYPE: MARKDOWN }}
+        # {{title}}
+
+        {{intro}}
+        {{#notes}}
+
+        ## {{heading}}
+
+        {{{block}}}
+        {{/notes}}
+
+        """
+}

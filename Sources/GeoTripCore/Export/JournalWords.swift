@@ -1,0 +1,90 @@
+import Foundation
+
+/// The journal's own words in the trip's language (`--lang`): English and Korean complete,
+/// English for the words of other languages. Dates, weekdays and country names come from
+/// Foundation's locale data in every language it knows.
+struct JournalWords: Sendable {
+    /// The language the words are in (`en` or `ko`), and the one asked for (for dates and countries).
+    let language: String
+    let requested: String
+
+    /// Words for `language` (a BCP 47 code such as `ko` or `pt-BR`).
+    init(language: String) {
+        requested = language
+        let base = language.split(separator: "-").first.map { $0.lowercased() } ?? "en"
+        self.language = Self.translated.contains(base) ? base : "en"
+    }
+
+    /// Languages whose words are all translated.
+    static let translated: Set<String> = ["en", "ko"]
+
+    private var korean: Bool { language == "ko" }
+
+    /// The Foundation locale for dates and country names.
+    var locale: Locale { Locale(identifier: requested) }
+
+    /// `Tuesday, 10 June 2025` / `2025년 6월 10일 화요일`.
+    func dayHeading(_ date: String) -> String {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard parts.count == 3, let day = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else { return date }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = calendar.timeZone
+        formatter.setLocalizedDateFormatFromTemplate("EEEEdMMMMy")
+        return formatter.string(from: day)
+    }
+
+    /// The country's name in the trip's language, else the name stored with the place.
+    func countryName(code: String?, stored: String?) -> String? {
+        guard let code, let name = locale.localizedString(forRegionCode: code), !name.isEmpty else { return stored }
+        return name
+    }
+
+    /// `3 photos` / `사진 3장`.
+    func photoCount(_ count: Int) -> String {
+        korean ? "사진 \(count)장" : (count == 1 ? "1 photo" : "\(count) photos")
+    }
+
+    /// The heading of the day's photos without a position.
+    var unplacedHeading: String { korean ? "위치가 없는 사진" : "Photos without a position" }
+
+    /// What to do about them.
+    var unplacedHint: String {
+        korean ? "이 명령의 LAT,LON을 사진을 찍은 곳의 좌표로 바꾸거나 --place \"이름\"을 써서 위치를 지정하세요:"
+            : "To place them, replace LAT,LON in this command with where they were taken (or use --place \"NAME\"):"
+    }
+
+    /// Shown for a visit inside a `--hide-near` zone, instead of its name.
+    var privatePlace: String { korean ? "비공개 장소" : "Private place" }
+
+    /// A visit's name when none is known.
+    var unnamedPlace: String { korean ? "이름 없는 장소" : "Unnamed place" }
+
+    /// The footer's explanation of the notes rule.
+    var footer: String {
+        korean ? "메모는 notes 표시 줄과 end notes 표시 줄 사이에 쓰세요. geotrip은 실행할 때마다 이 파일의 나머지를 다시 씁니다"
+            : "write your notes between the notes and end notes lines; geotrip rewrites the rest of this file on every run"
+    }
+
+    /// The day's notes, above its visits.
+    var dayNotesHint: String { korean ? "이날의 메모" : "Notes for the day" }
+
+    /// The title of `unplaced-notes.md`.
+    var unplacedNotesTitle: String { korean ? "방문이 사라진 메모" : "Notes whose visit is gone" }
+
+    /// What `unplaced-notes.md` is.
+    var unplacedNotesIntro: String {
+        korean ? "이 메모의 방문은 더 이상 여행에 없습니다(사진이 지워졌거나 다시 묶였습니다). 필요한 곳으로 옮기고 여기서는 지우세요. 같은 방문이 돌아오면 메모도 돌아갑니다."
+            : "These notes belong to visits the trip no longer has (their photos were deleted or regrouped). Move what you want to keep to another visit's notes and empty the block here; if the visit comes back, its notes go back with it."
+    }
+
+    /// `Visit v17, last seen at Lisbon on 2025-06-10`.
+    func goneVisit(id: String, place: String?, date: String?) -> String {
+        let place = place ?? unnamedPlace
+        if JournalNote.isDay(id) { return korean ? "\(id)의 메모" : "Notes for \(id)" }
+        if korean { return "방문 \(id): \(place), \(date ?? "?")" }
+        return "Visit \(id): \(place), \(date ?? "?")"
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// geotrip's output folder (`DIR/geotrip/`, or `--out`): checking that it can be used, and
+/// writing into it so that a reader never sees half a file and an unchanged file is never
+/// touched.
+///
+/// Every file is written to a hidden temporary file beside it and renamed into place, and only
+/// when its bytes differ from what is there, so an unchanged rerun leaves every modification
+/// time as it was. A file that has been replaced by a symbolic link is never written through
+/// (nor read through): it is left alone and reported.
+public struct OutputFolder: Sendable {
+    /// The folder, absolute.
+    public let path: String
+
+    /// What writing one file did.
+    enum Outcome: Equatable {
+        case written
+        case unchanged
+        /// The path is a symbolic link (or not a regular file): left alone.
+        case refused
+    }
+
+    /// The output folder for trip folder `folder`: `outputFolder` when given (relative to the
+    /// current folder), else `folder/geotrip`; absolute and standardised.
+    public init(folder: String, outputFolder: String?) {
+        path = URL(fileURLWithPath: outputFolder ?? (folder as NSString).appendingPathComponent(FolderScanner.outputFolderName))
+            .standardizedFileURL.path
+    }
+
+    /// Throws unless the folder can be used: it exists as a folder geotrip can write, or it is
+    /// missing and the nearest folder above it can be written. Nothing is created.
+    public func check() throws(GeoTripError) {
+        var candidate = path
+        var info = stat()
+        while true {
+            if stat(candidate, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw .outputUnusable(path: path, reason: candidate == path ? "it is a file, not a folder" : "\(candidate) is a file, not a folder")
+                }
+                guard access(candidate, W_OK | X_OK) == 0 else {
+                    throw .outputUnusable(path: path, reason: candidate == path ? "it cannot be written (\(String(cString: strerror(errno))))"
+                                          : "it is missing and \(candidate) cannot be written (\(String(cString: strerror(errno))))")
+                }
+                return
+            }
+            // Missing, or a file on the way (ENOTDIR): look further up for what is there.
+            guard errno == ENOENT || errno == ENOTDIR, candidate != "/" else {
+                throw .outputUnusable(path: path, reason: String(cString: strerror(errno)))
+            }
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// Creates the folder and `subfolder` inside it, when missing.
+    func create(_ subfolder: String) throws(GeoTripError) {
+        do {
+            try FileManager.default.createDirectory(atPath: url(subfolder).path, withIntermediateDirectories: true)
+        } catch {
+            throw .outputUnusable(path: path, reason: Catalog.reason(of: error))
+        }
+    }
+
+    /// The absolute URL of a path relative to the folder.
+    func url(_ relative: String) -> URL {
+        URL(fileURLWithPath: path).appendingPathComponent(relative)
+    }
+
+    /// The bytes of the regular file at `relative`; nil when there is none, and `.refused` when
+    /// the name is taken by a symbolic link or something else that is not a regular file.
+    func contents(of relative: String) -> Result<[UInt8]?, RefusedPath> {
+        let full = url(relative).path
+        var info = stat()
+        guard lstat(full, &info) == 0 else { return .success(nil) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(RefusedPath(path: relative)) }
+        // O_NOFOLLOW: a link swapped in since the lstat is not followed either.
+        let descriptor = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(RefusedPath(path: relative)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return .success(bytes)
+    }
+
+    /// A path geotrip will not read or write through.
+    struct RefusedPath: Error, Equatable {
+        var path: String
+    }
+
+    /// Writes `bytes` to `relative` when they differ from what is there: to a temporary file
+    /// beside it, then renamed into place.
+    func store(_ bytes: [UInt8], at relative: String) throws(GeoTripError) -> Outcome {
+        switch contents(of: relative) {
+        case .failure: return .refused
+        case .success(let existing?) where existing == bytes: return .unchanged
+        case .success: break
+        }
+        let target = url(relative)
+        let folder = target.deletingLastPathComponent().path
+        var template = Array((folder + "/." + target.lastPathComponent + ".geotrip-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(errno))))") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: Int32 = 0
+        fchmod(descriptor, 0o644)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { failure = errno; break }
+            offset += count
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        // rename(2) replaces a link that appeared meanwhile rather than writing through it.
+        if failure == 0 && rename(temporary, target.path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(failure))))")
+        }
+        return .written
+    }
+
+    /// Renames the file at `relative` to a dated backup beside it (`2025-06-10.md` becomes
+    /// `2025-06-10.edited-20250701-093000.md`), and returns the backup's relative path.
+    func keepBackup(of relative: String, at time: Date) throws(GeoTripError) -> String {
+        let stamp = (time.geotripISO8601 ?? "").prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+            .replacingOccurrences(of: "T", with: "-")
+        let name = relative as NSString
+        let base = name.deletingPathExtension, ext = name.pathExtension
+        var backup = "\(base).edited-\(stamp).\(ext)"
+        var counter = 2
+        while exists(backup) {
+            backup = "\(base).edited-\(stamp)-\(counter).\(ext)"
+            counter += 1
+        }
+        guard rename(url(relative).path, url(backup).path) == 0 else {
+            throw .outputUnusable(path: path, reason: "\(relative) could not be kept as \(backup) (\(String(cString: strerror(errno))))")
+        }
+        return backup
+    }
+
+    /// Removes the regular file at `relative` (never a link's target).
+    func remove(_ relative: String) throws(GeoTripError) {
+        guard unlink(url(relative).path) == 0 || errno == ENOENT else {
+            throw .outputUnusable(path: path, reason: "\(relative) could not be removed (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// The names in `subfolder`, and geotrip's own temporary files there removed (left by a
+    /// run that was killed while writing).
+    func names(in subfolder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url(subfolder).path)) ?? []
+        for name in names where name.hasPrefix(".") && name.contains(".geotrip-") {
+            unlink(url(subfolder).appendingPathComponent(name).path)
+        }
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// Whether anything (a link included) has the name `relative`.
+    private func exists(_ relative: String) -> Bool {
+        var info = stat()
+        return lstat(url(relative).path, &info) == 0
+    }
+
+    /// The path from folder `from` to file `to` (both absolute), `/`-separated, with `..` where
+    /// needed: links between the output and the photos stay valid when both are moved together.
+    static func relativePath(from: String, to: String) -> String {
+        let a = from.split(separator: "/"), b = to.split(separator: "/")
+        var common = 0
+        while common < a.count && common < b.count - 1 && a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")
+    }
+}

@@ -1,0 +1,13 @@
+/// What a `ThumbnailSource` gave.
+public struct Thumbnails: Sendable, Equatable {
+    /// Each photo's thumbnail, relative to the output folder, by photo id.
+    public var paths: [Int64: String]
+    /// How many were made in this run (the summary's `thumbnails`).
+    public var made: Int
+
+    /// Creates the answer.
+    public init(paths: [Int64: String] = [:], made: Int = 0) {
+        self.paths = paths
+        self.made = made
+    }
+}

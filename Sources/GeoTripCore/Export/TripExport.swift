@@ -1,0 +1,47 @@
+import Foundation
+
+/// `geotrip export`: the export stage alone, re-rendering the journal and `trip.geojson` from
+/// the catalog without scanning the folder. `--out`, `--lang`, `--hide-near` and `--photos`
+/// given here are remembered for the trip, as `ingest` remembers them.
+public struct TripExport: Sendable {
+    /// The trip folder and its catalog.
+    public var folder: String
+    public var catalogPath: String
+    /// Whether `--catalog` was given (the journal's `geotrip tag` commands then name it).
+    public var catalogGiven = false
+    /// `--out`, `--lang`, `--hide-near`, `--photos`: nil keeps what the catalog remembers.
+    public var outputFolder: String?
+    public var language: String?
+    public var privacy: PrivacyZones?
+    public var photoPoints: Bool?
+    /// Makes the thumbnails (none until a thumbnail maker is plugged in).
+    public var thumbnails: any ThumbnailSource = NoThumbnails()
+
+    /// Creates an export of the trip at `folder`.
+    public init(folder: String, catalogPath: String) {
+        self.folder = folder
+        self.catalogPath = catalogPath
+    }
+
+    /// Exports. Throws `GeoTripError` for problems with the run; a given `--out` that cannot be
+    /// used stops it before the catalog is opened.
+    public func run(progress: some IngestProgressReporting = SilentProgress()) async throws(GeoTripError) -> ExportSummary {
+        defer { progress.finish() }
+        try FolderScanner(root: folder).checkRoot()
+        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
+        if let outputFolder { try OutputFolder(folder: folder, outputFolder: outputFolder).check() }
+        let catalog = try Catalog.open(at: catalogPath)
+        let naming = try catalog.namingSettings(language: language)
+        let settings = try catalog.exportSettings(outputFolder: outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                                                  privacy: privacy, photoPoints: photoPoints)
+        let stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails)
+        let stages = StageList([.export], writeXMP: false, reporter: progress)
+        do {
+            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language) }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw .catalogRejected(path: catalogPath, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// What the person wrote in one notes block of the journal: for a visit or for a day.
+public struct JournalNote: Sendable, Equatable {
+    /// A visit id (`v17`) or a day (`2025-06-10`).
+    public var ownerID: String
+    /// The lines between the markers, byte for byte (each ending in its newline; "" when empty).
+    public var text: String
+    /// For a visit: its place name and day when the note was last shown with it, so notes of a
+    /// visit that disappears can still say where they were written.
+    public var placeName: String?
+    public var localDate: String?
+
+    /// Creates a note.
+    public init(ownerID: String, text: String, placeName: String? = nil, localDate: String? = nil) {
+        self.ownerID = ownerID
+        self.text = text
+        self.placeName = placeName
+        self.localDate = localDate
+    }
+
+    /// Whether the owner is a day (`YYYY-MM-DD`) rather than a visit.
+    public var isDayNote: Bool { Self.isDay(ownerID) }
+
+    /// Whether the note holds anything but white space: only such notes are worth keeping
+    /// when their owner is gone.
+    public var hasWords: Bool { text.contains { !$0.isWhitespace } }
+
+    /// Whether `id` names a day (`YYYY-MM-DD`).
+    static func isDay(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count == 10 else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+    }
+}

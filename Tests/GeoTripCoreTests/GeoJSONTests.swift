@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import GeoTripCore
+
+/// `trip.geojson` against RFC 7946's rules, the route model it draws (track, direct, flight,
+/// the antimeridian) and the privacy zones (issue 12).
+@Suite("GeoJSON and route")
+struct GeoJSONTests {
+    static func visit(_ id: String, _ latitude: Double, _ longitude: Double, at hour: Double, for minutes: Double = 30,
+                      day: String = "2025-06-10") -> TripVisit {
+        let start = Date(timeIntervalSince1970: 1_749_513_600 + hour * 3600)  // 2025-06-10T00:00:00Z + hour
+        return TripVisit(id: id, placeId: "p" + id.dropFirst(), revision: 1, latitude: latitude, longitude: longitude, radiusMeters: 20,
+                         arrival: start.geotripISO8601!, departure: start.addingTimeInterval(minutes * 60).geotripISO8601!, localDate: day,
+                         timeZone: "UTC", localArrival: nil, localDeparture: nil, photoCount: 2, photos: ["\(id).jpg"], name: "Name \(id)",
+                         admin1: nil, country: nil, countryCode: nil, nameSource: "offline")
+    }
+
+    /// Parses the document's text and checks every RFC 7946 rule a reader relies on; returns the features.
+    static func checkedFeatures(_ text: String) throws -> [[String: Any]] {
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(root["type"] as? String == "FeatureCollection")
+        #expect(root["crs"] == nil)  // section 4: no crs member
+        let features = try #require(root["features"] as? [[String: Any]])
+        func checkPosition(_ value: Any) {
+            guard let position = value as? [Double], position.count == 2 else { Issue.record("not a position: \(value)"); return }
+            // Longitude first, then latitude, in range, at most 6 decimals.
+            #expect((-180...180).contains(position[0]) && (-90...90).contains(position[1]), "\(position)")
+            for number in position { #expect(abs(number * 1e6 - (number * 1e6).rounded()) < 1e-6, "\(number) has more than 6 decimals") }
+        }
+        for feature in features {
+            #expect(feature["type"] as? String == "Feature")
+            #expect(feature["id"] is String)
+            #expect(feature["properties"] is [String: Any])
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            switch geometry["type"] as? String {
+            case "Point":
+                checkPosition(geometry["coordinates"] as Any)
+            case "LineString":
+                let line = try #require(geometry["coordinates"] as? [Any])
+                #expect(line.count >= 2)
+                line.forEach(checkPosition)
+            case "MultiLineString":
+                let lines = try #require(geometry["coordinates"] as? [[Any]])
+                for line in lines {
+                    #expect(line.count >= 2)
+                    line.forEach(checkPosition)
+                    // Section 3.1.9: no part jumps across the antimeridian.
+                    let longitudes = line.compactMap { ($0 as? [Double])?.first }
+                    #expect(zip(longitudes, longitudes.dropFirst()).allSatisfy { abs($0 - $1) <= 180 })
+                }
+            default:
+                Issue.record("unexpected geometry \(geometry)")
+            }
+        }
+        return features
+    }
+
+    @Test("a FeatureCollection of visits, one leg per pair of visits and photo points, by RFC 7946's rules")
+    func structure() throws {
+        let visits = [Self.visit("v1", 38.7112512345, -9.1369612345, at: 9), Self.visit("v2", 38.6916, -9.2160, at: 11),
+                      Self.visit("v3", 38.7979, -9.3904, at: 15)]
+        let photos = [TripPhoto(id: 7, path: "dir/a b.jpg", utcTime: "2025-06-10T09:05:00Z", coordinate: Coordinate(latitude: 38.71125, longitude: -9.13696),
+                                locationSource: "exif", uncertaintyMeters: 5, visitID: "v1")]
+        let document = GeoJSONDocument(visits: visits, route: TripRoute(visits: visits), photos: photos, notes: ["v2": "lunch\n"],
+                                       privacy: PrivacyZones())
+        let text = try document.text()
+        let features = try Self.checkedFeatures(text)
+        #expect(features.count == 3 + 2 + 1)
+        let first = try #require(features.first)
+        #expect((first["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [-9.136961, 38.711251])
+        #expect((features[1]["properties"] as? [String: Any])?["notes"] as? String == "lunch\n")
+        #expect((first["properties"] as? [String: Any])?["notes"] is NSNull)
+        let leg = try #require(features[3]["properties"] as? [String: Any])
+        #expect(leg["kind"] as? String == "direct" && leg["from"] as? String == "v1" && leg["localDate"] as? String == "2025-06-10")
+        #expect((leg["distanceMeters"] as? Int).map { (7_000...8_000).contains($0) } == true)
+        #expect((features[5]["properties"] as? [String: Any])?["path"] as? String == "dir/a b.jpg")
+        // One feature per line, and the same bytes every time.
+        #expect(text.split(separator: "\n").count == 6 + 2)
+        #expect(try document.text() == text)
+    }
+
+    @Test("a leg across the antimeridian is a MultiLineString cut at ±180° (RFC 7946 section 3.1.9)")
+    func antimeridian() throws {
+        // Fiji to Samoa's neighbour across the line, a day apart (no flight speed, a direct leg).
+        let visits = [Self.visit("v1", -17.0, 178.0, at: 0), Self.visit("v2", -14.0, -172.0, at: 30)]
+        let route = TripRoute(visits: visits)
+        let parts = try #require(route.legs.first).partsSplitAtAntimeridian
+        #expect(parts.count == 2)
+        #expect(parts[0].last?.longitude == 180 && parts[1].first?.longitude == -180)
+        #expect(parts[0].last?.latitude == parts[1].first?.latitude)
+        // Linear in latitude between the two positions: 2° of 10° east of 178.
+        #expect(abs((parts[0].last?.latitude ?? 0) - -16.4) < 1e-9)
+        let features = try Self.checkedFeatures(try GeoJSONDocument(visits: visits, route: route, photos: [], notes: [:], privacy: PrivacyZones()).text())
+        #expect((features[2]["geometry"] as? [String: Any])?["type"] as? String == "MultiLineString")
+    }
+
+    @Test("a leg faster than 300 km/h is a flight along the great circle; a slow one is direct")
+    func flights() throws {
+        // Lisbon to Madrid (500 km) in an hour and a half, then a walk.
+        let visits = [Self.visit("v1", 38.7742, -9.1342, at: 8, for: 30), Self.visit("v2", 40.4720, -3.5608, at: 10),
+                      Self.visit("v3", 40.4150, -3.6840, at: 13)]
+        let route = TripRoute(visits: visits)
+        #expect(route.legs.map(\.kind) == [.flight, .direct])
+        let arc = route.legs[0].coordinates
+        #expect(arc.count > 10)
+        // Every arc vertex lies on the great circle: the distances along it add up to the whole.
+        #expect(abs(TripRoute.length(arc) - route.legs[0].distanceMeters) < 1)
+        #expect(route.flownMeters > 480_000 && route.groundMeters < 20_000)
+    }
+
+    @Test("with a track between two visits the leg follows it, simplified to about 10 m")
+    func trackLegs() throws {
+        let visits = [Self.visit("v1", 38.7000, -9.1000, at: 9), Self.visit("v2", 38.7100, -9.1000, at: 11)]
+        let departure = UTCTimestamp.date(visits[0].departure)!
+        // A straight walk north with 2 m of wobble every point, then a 300 m detour east.
+        var track: [TrackPoint] = (0..<100).map { i in
+            TrackPoint(coordinate: Coordinate(latitude: 38.7000 + Double(i) * 0.00005, longitude: -9.1000 + (i % 2 == 0 ? 0.00002 : 0)),
+                       time: departure.addingTimeInterval(Double(i) * 30))
+        }
+        track.append(TrackPoint(coordinate: Coordinate(latitude: 38.7060, longitude: -9.0965), time: departure.addingTimeInterval(3100)))
+        let route = TripRoute(visits: visits, track: track)
+        let leg = try #require(route.legs.first)
+        #expect(leg.kind == .track)
+        #expect(leg.coordinates.count < 10)
+        #expect(leg.coordinates.contains(Coordinate(latitude: 38.7060, longitude: -9.0965)))
+        #expect(leg.distanceMeters > 1_100)
+        // Points outside the window between the visits are not used.
+        #expect(TripRoute(visits: visits, track: [TrackPoint(coordinate: Coordinate(latitude: 0, longitude: 0), time: departure.addingTimeInterval(-60))])
+            .legs.first?.kind == .direct)
+    }
+
+    @Test("privacy zones: the visit, the photos and the route inside are gone, and the route stops at the zone's edge")
+    func privacy() throws {
+        let home = Coordinate(latitude: 38.7000, longitude: -9.1000)
+        let zones = PrivacyZones([PrivacyZones.Zone(centre: home)])
+        #expect(zones.contains(Coordinate(latitude: 38.7030, longitude: -9.1000)))
+        #expect(!zones.contains(Coordinate(latitude: 38.7050, longitude: -9.1000)))
+        #expect(PrivacyZones.Zone(parsing: "38.7,-9.1") == PrivacyZones.Zone(centre: home))
+        #expect(PrivacyZones.Zone(parsing: "38.7,-9.1,200")?.radiusMeters == 200)
+        #expect(PrivacyZones.Zone(parsing: "91,0") == nil && PrivacyZones.Zone(parsing: "1,2,0") == nil && PrivacyZones.Zone(parsing: "x") == nil)
+
+        let visits = [Self.visit("v1", 38.7000, -9.1000, at: 8), Self.visit("v2", 38.7200, -9.1000, at: 10),
+                      Self.visit("v3", 38.7000, -9.1000, at: 12)]
+        let route = TripRoute(visits: visits).hiding(zones)
+        #expect(route.legs.count == 2)
+        // Out of the zone from its edge, and back to its edge.
+        #expect(abs(GreatCircle.distance(route.legs[0].coordinates.first!, home) - 500) < 1)
+        #expect(abs(GreatCircle.distance(route.legs[1].coordinates.last!, home) - 500) < 1)
+        #expect(abs(route.legs[0].distanceMeters - (GreatCircle.distance(home, visits[1].centre) - 500)) < 2)
+        // A line through a zone is cut in two.
+        #expect(zones.cut([Coordinate(latitude: 38.69, longitude: -9.1), Coordinate(latitude: 38.71, longitude: -9.1)]).count == 2)
+        #expect(zones.cut([home, Coordinate(latitude: 38.7001, longitude: -9.1)]).isEmpty)
+
+        let photos = [TripPhoto(id: 1, path: "home.jpg", coordinate: home), TripPhoto(id: 2, path: "away.jpg", coordinate: visits[1].centre)]
+        let features = try Self.checkedFeatures(try GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: zones).text())
+        #expect(features.compactMap { $0["id"] as? String } == ["v2", "leg-1", "leg-2", "photo-2"])
+        // The legs name no hidden visit.
+        #expect((features[1]["properties"] as? [String: Any])?["from"] is NSNull)
+    }
+}

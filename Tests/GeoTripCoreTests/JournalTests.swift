@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import Yams
+@testable import GeoTripCore
+
+/// The journal's pieces without files: the notes grammar, the front matter, Markdown escaping,
+/// and where notes go when visits move or disappear (issue 12).
+@Suite("Journal")
+struct JournalTests {
+    /// A note a person might write, with every line that could fool a marker parser.
+    static let trickyNote = """
+        첫째 날: 리스본의 아침. Café: "Le Dôme" {{name}}
+        <!-- notes v18 -->
+        <!-- end notes v18 -->
+        <!-- end notes v17 -->
+        <!-- end notes v17 #2 -->
+        <!-- notes v17 -->
+        <!-- geotrip · write here · 0123456789abcdef -->
+        line with CRLF\r
+          indented, trailing spaces   \n
+        """ + "\n"
+
+    @Test("a note holding its own and other blocks' markers reads back byte for byte, and the file is intact")
+    func markersInsideNotes() throws {
+        let body = "# Day\n\n" + JournalDocument.block(id: "2025-06-10", text: "day words\n")
+            + "\n## Visit\n\n" + JournalDocument.block(id: "v17", text: Self.trickyNote) + "\n"
+            + JournalDocument.block(id: "v18", text: "") + "\n"
+        let file = JournalDocument.withFooter(body, explanation: "write between the lines")
+        let document = JournalDocument(text: file)
+        #expect(document.isIntact)
+        #expect(document.notes == ["2025-06-10": "day words\n", "v17": Self.trickyNote, "v18": ""])
+        // The note held the plain and the #2 end marker: the block took the next tag.
+        #expect(file.contains("<!-- notes v17 #3 -->\n"))
+        // Tidying the rendered page keeps the notes exactly.
+        #expect(JournalDocument(text: JournalRenderer.tidy(file)).notes == document.notes)
+    }
+
+    @Test("a change outside the blocks, an unclosed block or a repeated id is seen; a change inside is not")
+    func editsOutsideBlocks() {
+        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x")
+        #expect(JournalDocument(text: file).isIntact)
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "a\n", with: "b\nc\n")).isIntact)
+        #expect(!JournalDocument(text: file.replacingOccurrences(of: "text", with: "texts")).isIntact)
+        #expect(!JournalDocument(text: file.replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "")).isIntact)
+        #expect(!JournalDocument(text: file + JournalDocument.block(id: "v1", text: "again\n")).isIntact)
+        // CRLF written by an editor is not an edit.
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "\n", with: "\r\n")).isIntact)
+        // Not UTF-8: kept as a backup rather than trusted.
+        #expect(!JournalDocument(bytes: Array(file.utf8) + [0xE9, 0x0A]).isIntact)
+    }
+
+    @Test("front matter stays valid YAML for hostile names, with a plain date")
+    func frontMatter() throws {
+        let renderer = try JournalRenderer(language: "en")
+        let names = ["Café: \"Le Dôme\"", "#1 Bar", "</script><b>x", "- dash", "yes", "123", "a: b # c", "리스본", "'quoted'"]
+        let yaml = try renderer.frontMatter(date: "2025-06-10", places: names, countries: ["Portugal"], photos: 17)
+        #expect(yaml.hasPrefix("date: 2025-06-10\n"))
+        let parsed = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        #expect(parsed["places"] as? [String] == names)
+        #expect(parsed["countries"] as? [String] == ["Portugal"])
+        #expect(parsed["photos"] as? Int == 17)
+    }
+
+    @Test("names are escaped for Markdown and link targets percent-encoded")
+    func markdown() {
+        #expect(MarkdownText.escaped("</script><b>x") == "\\</script\\>\\<b\\>x")
+        #expect(MarkdownText.escaped("#1 Bar *the* [best]") == "\\#1 Bar \\*the\\* \\[best\\]")
+        #expect(MarkdownText.linkTarget("../../2025-06-10 Lisboa/Café (1).jpg") == "../../2025-06-10%20Lisboa/Caf%C3%A9%20%281%29.jpg")
+        #expect(MarkdownText.shellQuoted("it's.jpg") == "'it'\\''s.jpg'")
+        #expect(MarkdownText.codeBlock("a ``` b", language: "sh").hasPrefix("````sh\n"))
+    }
+
+    @Test("Korean words and dates, English words for other languages with their own dates")
+    func words() {
+        let korean = JournalWords(language: "ko")
+        #expect(korean.dayHeading("2025-06-10").contains("6월 10일"))
+        #expect(korean.dayHeading("2025-06-10").contains("화요일"))
+        #expect(korean.photoCount(3) == "사진 3장")
+        #expect(korean.countryName(code: "PT", stored: "Portugal") == "포르투갈")
+        let english = JournalWords(language: "en")
+        #expect(english.dayHeading("2025-06-10").contains("Tuesday"))
+        #expect(english.photoCount(1) == "1 photo")
+        let portuguese = JournalWords(language: "pt-BR")
+        #expect(portuguese.photoCount(2) == "2 photos")
+        #expect(portuguese.dayHeading("2025-06-10").lowercased().contains("terça"))
+    }
+
+    static func visit(_ id: String, day: String, name: String = "Lisbon") -> TripVisit {
+        TripVisit(id: id, placeId: "p" + id.dropFirst(), revision: 1, latitude: 38.7, longitude: -9.1, radiusMeters: 10,
+                  arrival: day + "T10:00:00Z", departure: day + "T11:00:00Z", localDate: day, timeZone: "Europe/Lisbon",
+                  localArrival: nil, localDeparture: nil, photoCount: 1, photos: ["a.jpg"], name: name, admin1: nil, country: nil,
+                  countryCode: "PT", nameSource: "offline")
+    }
+
+    @Test("notes follow a visit to its new day, stay in the catalog for a deleted file, and go to the gone list with their visit")
+    func notesFollowVisits() {
+        let before = Trip(visits: [Self.visit("v1", day: "2025-06-10"), Self.visit("v2", day: "2025-06-10", name: "Sintra")],
+                          outside: [], days: [])
+        let file = JournalDocument(text: JournalDocument.withFooter(
+            JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "one\n")
+                + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
+        let first = JournalNotes(trip: before, days: ["2025-06-10": file], unplaced: nil, stored: [:])
+        #expect(first.texts == ["2025-06-10": "day\n", "v1": "one\n", "v2": "two\n"])
+        #expect(first.all["v2"]?.placeName == "Sintra")
+
+        // v1 moved to the next day, v2 is gone; the old day's file still holds both blocks.
+        let after = Trip(visits: [Self.visit("v1", day: "2025-06-11")], outside: [], days: [])
+        let second = JournalNotes(trip: after, days: ["2025-06-10": file], unplaced: nil, stored: first.all)
+        #expect(second.all["v1"]?.text == "one\n" && second.all["v1"]?.localDate == "2025-06-11")
+        #expect(second.gone.map(\.ownerID) == ["2025-06-10", "v2"])
+        #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
+
+        // The files deleted: the catalog's copies fill in.
+        let third = JournalNotes(trip: after, days: [:], unplaced: nil, stored: second.all)
+        #expect(third.texts == second.texts)
+
+        // A block the person emptied deletes the note, even with a copy in the catalog.
+        let emptied = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
+        #expect(JournalNotes(trip: after, days: ["2025-06-11": emptied], unplaced: nil, stored: second.all).all["v1"] == nil)
+    }
+}
+
+extension JournalTests {
+    @Test("a day's photos without a position are listed with a geotrip tag command a shell reads as it is")
+    func unplacedPhotos() throws {
+        let renderer = try JournalRenderer(language: "en")
+        let day = Trip.Day(date: "2025-06-10", visits: [Self.visit("v1", day: "2025-06-10")], unplacedPhotos: ["sub dir/it's.jpg", "b.jpg"])
+        let context = JournalRenderer.Context(notes: ["v1": "note\n"], photos: [:], privacy: PrivacyZones(), thumbnails: [:],
+                                              tripFolderLink: "../..", tagCommand: "geotrip tag '/trips/a b'")
+        let page = try renderer.render(day, context)
+        #expect(page.contains("- [it's.jpg](../../sub%20dir/it%27s.jpg)"))
+        #expect(page.contains("```sh\ngeotrip tag '/trips/a b' 'sub dir/it'\\''s.jpg' 'b.jpg' --at LAT,LON\n```\n"))
+        #expect(JournalDocument(text: page).isIntact)
+        #expect(JournalDocument(text: page).notes == ["2025-06-10": "", "v1": "note\n"])
+        // The same values give the same bytes.
+        #expect(try renderer.render(day, context) == page)
+    }
+}

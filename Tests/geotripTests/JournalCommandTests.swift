@@ -1,0 +1,285 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+import Yams
+
+/// The export stage and `geotrip export` on a copy of the sample trip: the journal's notes
+/// across reruns, backups, the output folder's rules, GeoJSON read by GDAL, privacy (issue 12).
+@Suite("journal and GeoJSON", .serialized)
+struct JournalCommandTests {
+    /// A note with Korean, marker-looking lines and a CRLF line, which must survive byte for byte.
+    static let note = "오늘은 벨렝 탑. Café: \"Le Dôme\"\n<!-- end notes v1 -->\n<!-- notes v2 -->\n  spaces kept  \nCRLF line\r\n"
+    static let dayNote = "A long day.\n\n<!-- geotrip · fake footer · 0000000000000000 -->\n"
+
+    struct Trip {
+        let temp: TemporaryFolder
+        let folder: URL
+        var out: URL { folder.appendingPathComponent("geotrip") }
+        var journal: URL { out.appendingPathComponent("journal") }
+
+        init() throws {
+            temp = try TemporaryFolder()
+            folder = try temp.copySampleImages()
+        }
+
+        @discardableResult
+        func run(_ arguments: [String], expecting status: Int32 = 0) throws -> CommandRun {
+            let run = try CommandRun.geotrip(arguments.map { $0 == "DIR" ? folder.path : $0 })
+            #expect(run.status == status, "\(arguments): \(run.stderr)")
+            return run
+        }
+
+        func visits() throws -> [[String: Any]] {
+            try #require(try JSONSerialization.jsonObject(with: Data(run(["places", "DIR", "--json"]).stdout.utf8)) as? [[String: Any]])
+        }
+
+        func text(_ name: String) throws -> String { try String(contentsOf: journal.appendingPathComponent(name), encoding: .utf8) }
+
+        /// Writes `note` into the block of `id` in the day file `day`.
+        func write(note: String, for id: String, in day: String) throws {
+            let url = journal.appendingPathComponent(day + ".md")
+            var text = try String(contentsOf: url, encoding: .utf8)
+            let start = "<!-- notes \(id) -->\n"
+            let range = try #require(text.range(of: start))
+            text.insert(contentsOf: note, at: range.upperBound)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+
+        /// The text between the markers of `id` in `text` (either marker may carry a tag, `#2`),
+        /// found by plain string search: independent of geotrip's own parser.
+        static func note(_ id: String, in text: String) -> String? {
+            for tag in ["", " #2", " #3", " #4"] {
+                guard let start = text.range(of: "<!-- notes \(id)\(tag) -->\n") else { continue }
+                var from = start.upperBound
+                while let end = text.range(of: "<!-- end notes \(id)\(tag) -->\n", range: from..<text.endIndex) {
+                    // The end marker counts only at a line's start.
+                    if end.lowerBound == start.upperBound || text[..<end.lowerBound].utf8.last == UInt8(ascii: "\n") {
+                        return String(text[start.upperBound..<end.lowerBound])
+                    }
+                    from = end.upperBound
+                }
+            }
+            return nil
+        }
+
+        /// Modification times of every file in the output folder.
+        func times() throws -> [String: Date] {
+            var times: [String: Date] = [:]
+            let enumerator = FileManager.default.enumerator(at: out, includingPropertiesForKeys: [.contentModificationDateKey])
+            while let url = enumerator?.nextObject() as? URL {
+                times[url.path] = try url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+            }
+            return times
+        }
+    }
+
+    @Test("ingest writes a journal per day and trip.geojson; an unchanged rerun touches nothing")
+    func firstExport() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let ingest = try trip.run(["ingest", "DIR"])
+        #expect(ingest.stdout.contains("  export: 6 written, 0 unchanged, 0 thumbnails"), "\(ingest.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
+        #expect(names == ["2025-06-10.md", "2025-06-11.md", "2025-06-12.md", "2025-06-13.md", "2025-06-14.md"])
+        let day = try trip.text("2025-06-10.md")
+        #expect(day.hasPrefix("---\ndate: 2025-06-10\n"))
+        #expect(day.contains("# Tuesday, 10 June 2025") || day.contains("# Tuesday, June 10, 2025"), "\(day)")
+        #expect(day.contains("## 08:12–08:31 WEST · Lisbon, Lisboa, Portugal"))
+        #expect(day.contains("(../../2025-06-10%20Lisboa/IMG_0001.JPG)"))
+        let front = try #require(day.components(separatedBy: "---\n").dropFirst().first)
+        let yaml = try #require(try Yams.load(yaml: front) as? [String: Any])
+        #expect(yaml["places"] as? [String] == ["Lisbon"] && yaml["countries"] as? [String] == ["Portugal"])
+
+        let before = try trip.times()
+        let again = try trip.run(["ingest", "DIR", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let export = try #require(summary["export"] as? [String: Any])
+        #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 6 && export["thumbnails"] as? Int == 0)
+        #expect(try trip.times() == before)
+        // `export` alone, too.
+        #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 6 unchanged"))
+        #expect(try trip.times() == before)
+    }
+
+    @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")
+    func notesSurvive() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let belem = try #require(try trip.visits().first { ($0["photos"] as! [String]).contains("2025-06-10 Lisboa/IMG_0004.JPG") })
+        let belemID = belem["id"] as! String
+        let prado = try #require(try trip.visits().first { ($0["photos"] as! [String]).contains("IMG_0032.JPG") })
+        let pradoID = prado["id"] as! String, pradoDay = prado["localDate"] as! String
+        try trip.write(note: Self.note, for: belemID, in: "2025-06-10")
+        try trip.write(note: Self.dayNote, for: "2025-06-10", in: "2025-06-10")
+        try trip.write(note: "Prado: 한국어 메모\n", for: pradoID, in: pradoDay)
+
+        // A photo added to Belém's visit.
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("2025-06-10 Lisboa/IMG_0004.JPG"),
+                                         to: trip.folder.appendingPathComponent("extra.JPG"))
+        let added = try trip.run(["ingest", "DIR"])
+        #expect(!added.stdout.contains("backup"), "\(added.stdout)")
+        #expect(Trip.note(belemID, in: try trip.text("2025-06-10.md")) == Self.note)
+        #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == Self.dayNote)
+
+        // Every photo of the Prado visit deleted: its note goes to unplaced-notes.md.
+        for path in prado["photos"] as! [String] { try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(path)) }
+        let deleted = try trip.run(["ingest", "DIR"])
+        #expect(deleted.stdout.contains("1 note whose visit is gone: journal/unplaced-notes.md"), "\(deleted.stdout)")
+        let unplaced = try trip.text("unplaced-notes.md")
+        #expect(Trip.note(pradoID, in: unplaced) == "Prado: 한국어 메모\n")
+        #expect(unplaced.contains(pradoID) && unplaced.contains(pradoDay))
+
+        // Clocks a day late: every visit moves to the next day, and its notes with it.
+        try trip.run(["ingest", "DIR", "-q", "--clock-offset", "+1 00:00:00"])
+        let moved = try #require(try trip.visits().first { $0["id"] as? String == belemID })
+        #expect(moved["localDate"] as? String == "2025-06-11")
+        #expect(Trip.note(belemID, in: try trip.text("2025-06-11.md")) == Self.note)
+        // The day's own note has no day 2025-06-10 any more (unless a photo is still there).
+        let notesPage = try trip.text("unplaced-notes.md")
+        if !FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("2025-06-10.md").path) {
+            #expect(Trip.note("2025-06-10", in: notesPage) == Self.dayNote)
+        }
+        // And back: the notes return to the visit's first day.
+        try trip.run(["ingest", "DIR", "-q", "--clock-offset", "+0:00:00"])
+        #expect(Trip.note(belemID, in: try trip.text("2025-06-10.md")) == Self.note)
+        #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == Self.dayNote)
+    }
+
+    @Test("a file edited outside its notes is kept as a dated backup; a deleted file comes back with its notes; links are never written through")
+    func backupsAndLinks() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let sevilla = try #require(try trip.visits().first { $0["localDate"] as? String == "2025-06-12" })
+        let id = sevilla["id"] as! String
+        try trip.write(note: "Flamenco.\n", for: id, in: "2025-06-12")
+        let url = trip.journal.appendingPathComponent("2025-06-12.md")
+        let edited = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "# ", with: "# My ")
+        try edited.write(to: url, atomically: true, encoding: .utf8)
+
+        let run = try trip.run(["export", "DIR"])
+        #expect(run.stdout.contains("had been edited outside the notes blocks"), "\(run.stdout)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasPrefix("2025-06-12.edited-") }
+        #expect(backups.count == 1)
+        #expect(try String(contentsOf: trip.journal.appendingPathComponent(backups[0]), encoding: .utf8) == edited)
+        #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
+
+        // Deleted: rebuilt from the catalog with its note.
+        try FileManager.default.removeItem(at: url)
+        try trip.run(["export", "DIR", "-q"])
+        #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
+
+        // Replaced by a link to a file elsewhere: neither read nor written through.
+        let elsewhere = trip.temp.url.appendingPathComponent("elsewhere.md")
+        try "mine\n".write(to: elsewhere, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createSymbolicLink(at: url, withDestinationURL: elsewhere)
+        let linked = try trip.run(["export", "DIR"])
+        #expect(linked.stdout.contains("never written through") && linked.stdout.contains("journal/2025-06-12.md"), "\(linked.stdout)")
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
+    }
+
+    @Test("--out: a file or an unwritable place is refused with the catalog untouched; inside the trip folder it is never scanned")
+    func outputFolder() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let file = trip.temp.url.appendingPathComponent("a-file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let refused = try trip.run(["ingest", "DIR", "--out", file.path], expecting: 1)
+        #expect(refused.stderr.contains("is a file, not a folder"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: trip.folder.appendingPathComponent(".geotrip/catalog.sqlite").path))
+
+        // Inside the trip folder, with a photo in it: skipped by the scan, remembered for the trip.
+        let inside = trip.folder.appendingPathComponent("shared/site")
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: inside.appendingPathComponent("thumb.JPG"))
+        let first = try trip.run(["ingest", "DIR", "--out", inside.path])
+        #expect(first.stdout.contains("Ingested \(trip.folder.path) in") && first.stdout.contains(": 58 files scanned"), "\(first.stdout)")
+        #expect(FileManager.default.fileExists(atPath: inside.appendingPathComponent("trip.geojson").path))
+        #expect(!FileManager.default.fileExists(atPath: trip.out.path))
+        let catalog = try Data(contentsOf: trip.folder.appendingPathComponent(".geotrip/catalog.sqlite"))
+        let again = try trip.run(["ingest", "DIR"])
+        #expect(again.stdout.contains(": 58 files scanned") && again.stdout.contains("0 written"), "\(again.stdout)")
+
+        // A remembered --out replaced by a bad one: refused, nothing remembered.
+        let stillRefused = try trip.run(["export", "DIR", "--out", file.path + "/sub"], expecting: 1)
+        #expect(stillRefused.stderr.contains("a-file is a file"), "\(stillRefused.stderr)")
+        #expect(try trip.run(["export", "DIR"]).stdout.contains(inside.path))
+        _ = catalog
+    }
+
+    @Test("trip.geojson as GDAL reads it: a point per visit, a line per leg, and a point per photo with --photos")
+    func ogrinfo() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let visits = try trip.visits().count
+        func featureCount() throws -> Int? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ogrinfo")
+            process.arguments = ["-ro", "-so", "-al", trip.out.appendingPathComponent("trip.geojson").path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(output)")
+            return output.split(separator: "\n").first { $0.hasPrefix("Feature Count: ") }.flatMap { Int($0.dropFirst(15)) }
+        }
+        #expect(try featureCount() == visits + visits - 1)
+        try trip.run(["export", "DIR", "--photos", "-q"])
+        let placed = try #require(try JSONSerialization.jsonObject(with: Data(trip.run(["photos", "DIR", "--json"]).stdout.utf8)) as? [[String: Any]])
+            .filter { $0["latitude"] is Double }.count
+        #expect(try featureCount() == visits + visits - 1 + placed)
+    }
+
+    @Test("--lang ko writes the journal's words in Korean; hostile names stay valid YAML and plain text")
+    func koreanAndHostileNames() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let places = Array(Set(try trip.visits().filter { $0["localDate"] as? String == "2025-06-10" }.map { $0["placeId"] as! String })).sorted()
+        let hostile = ["Café: \"Le Dôme\"", "#1 Bar", "</script><b>x"]
+        for (place, name) in zip(places, hostile) { try trip.run(["rename", "DIR", place, name]) }
+        try trip.run(["export", "DIR", "--lang", "ko", "-q"])
+        let day = try trip.text("2025-06-10.md")
+        #expect(day.contains("# 2025년 6월 10일 화요일"), "\(day)")
+        #expect(day.contains("포르투갈") && day.contains("사진 "))
+        let front = try #require(day.components(separatedBy: "---\n").dropFirst().first)
+        // Below the front matter the names are text, never HTML.
+        let body = day.components(separatedBy: "---\n").dropFirst(2).joined()
+        #expect(body.contains("\\</script\\>\\<b\\>x") && !body.contains("<b>"), "\(body)")
+        let yaml = try #require(try Yams.load(yaml: front) as? [String: Any])
+        #expect(Set(yaml["places"] as? [String] ?? []).isSuperset(of: hostile.prefix(places.count)))
+        #expect(yaml["countries"] as? [String] == ["포르투갈"])
+        // Remembered: a plain export keeps Korean.
+        try trip.run(["export", "DIR", "-q"])
+        #expect(try trip.text("2025-06-10.md") == day)
+    }
+
+    @Test("--hide-near keeps the hotel out of trip.geojson and off the journal's coordinates and photo links")
+    func hideNear() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let visits = try trip.visits()
+        let counts = Dictionary(grouping: visits, by: { $0["placeId"] as! String }).mapValues(\.count)
+        let hotel = try #require(counts.max { $0.value < $1.value }?.key)
+        let hotelVisit = try #require(visits.first { $0["placeId"] as? String == hotel })
+        let zone = "\(hotelVisit["latitude"]!),\(hotelVisit["longitude"]!),300"
+        try trip.run(["export", "DIR", "--hide-near", zone, "--photos", "-q"])
+        let geojson = try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8)
+        for visit in visits where visit["placeId"] as? String == hotel { #expect(!geojson.contains("\"id\":\"\(visit["id"]!)\"")) }
+        for path in hotelVisit["photos"] as! [String] { #expect(!geojson.contains(path)) }
+        let day = try trip.text("\(hotelVisit["localDate"]!).md")
+        #expect(day.contains("Private place"))
+        for path in hotelVisit["photos"] as! [String] { #expect(!day.contains((path as NSString).lastPathComponent)) }
+        // Remembered, and forgotten with `none`.
+        try trip.run(["export", "DIR", "-q"])
+        #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8) == geojson)
+        try trip.run(["export", "DIR", "--hide-near", "none", "-q"])
+        #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8).contains("\"id\":\"\(hotelVisit["id"]!)\""))
+    }
+}
