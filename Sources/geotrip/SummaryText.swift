@@ -18,9 +18,9 @@ enum SummaryText {
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
         if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
-        if let export = s.export { lines += exportLines(export) }
-        if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let line = namingLine(s.named) { lines.append(line) }
+        if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
+        if let export = s.export { lines += exportLines(export) }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
         for severity in [DiagnosticSeverity.problem, .note] {
             let kinds = s.diagnosticKinds.filter { $0.severity == severity }
