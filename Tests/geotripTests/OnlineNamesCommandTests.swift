@@ -288,6 +288,29 @@ struct OnlineNamesCommandTests {
         #expect(offline.status == 0 && offline.stdout.contains("Sintra, Lisboa, Portugal (PT)"), "stdout: \(offline.stdout) stderr: \(offline.stderr)")
     }
 
+    @Test("a run stopped while names are in flight (Ctrl-C, kill -9) loses nothing; the next run carries on")
+    func stoppedWhileNaming() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp, mode: "hold")
+        for signal in [SIGINT, SIGKILL] {
+            let naming = try CommandRun.launch(["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", "50",
+                                                "--timeout", "120", "--quiet"])
+            #expect(server.waitForRequests(server.requests.count + 1), "the ingest never asked")
+            naming.send(signal)
+            let run = naming.wait()
+            // Ctrl-C cancels the requests in flight and exits as interrupted; kill -9 just ends it.
+            #expect(run.status == (signal == SIGINT ? 130 : 0) || signal == SIGKILL, "status \(run.status) stderr: \(run.stderr)")
+            #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
+        }
+        try server.control("mode?m=ok")
+        let run = try Self.ingest(trip, server)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(Self.named(try Self.summary(run))["online"] == 11)
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "nominatim" })
+    }
+
     @Test("nothing is sent anywhere by default, and the options are checked")
     func offlineByDefault() throws {
         let temp = try TemporaryFolder()
