@@ -311,6 +311,29 @@ struct OnlineNamesCommandTests {
         #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "nominatim" })
     }
 
+    @Test("no request is ever sent about a place inside a --hide-near zone")
+    func privacyZones() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        let run = try Self.ingest(trip, server, ["--hide-near", "38.6916,-9.2160,1000"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let asked = server.requests.compactMap { $0["query"] as? [String: String] }
+            .compactMap { q in q["lat"].flatMap(Double.init).flatMap { lat in q["lon"].flatMap(Double.init).map { (lat, $0) } } }
+        #expect(!asked.isEmpty)
+        // Nothing within 1 km of the tower (on the sphere, haversine).
+        func metres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            let radians = Double.pi / 180, dLat = (b.0 - a.0) * radians, dLon = (b.1 - a.1) * radians
+            let h = pow(sin(dLat / 2), 2) + cos(a.0 * radians) * cos(b.0 * radians) * pow(sin(dLon / 2), 2)
+            return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+        }
+        #expect(asked.allSatisfy { metres($0, (38.6916, -9.2160)) > 1000 }, "\(asked)")
+        // The tower is the one place inside; it keeps its offline name.
+        #expect(Self.named(try Self.summary(run))["online"] == 10)
+        #expect(try Self.places(trip).filter { $0["nameSource"] as? String == "offline" }.count == 1)
+    }
+
     @Test("nothing is sent anywhere by default, and the options are checked")
     func offlineByDefault() throws {
         let temp = try TemporaryFolder()
