@@ -219,8 +219,8 @@ struct DateTextTests {
 /// Every released schema's catalog opens, migrates to the current one and keeps what it held.
 @Suite("Catalog migrations")
 struct CatalogMigrationTests {
-    @Test("catalogs from the v2 and v3 schemas migrate, keep every photo, and v3's place names move to placeName",
-          arguments: ["v2-resolution", "v3-visits"])
+    @Test("catalogs from the v2, v3 and v5 schemas migrate, keep every photo, v3's place names move to placeName, v5's names stay",
+          arguments: ["v2-resolution", "v3-visits", "v5-place-names"])
     func olderSchemasMigrate(name: String) throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -228,6 +228,9 @@ struct CatalogMigrationTests {
         try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/\(name).sqlite").path, toPath: path)
         let before = try DatabaseQueue(path: path)
         let photoCount = try before.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM photo") }
+        let namesBySource = name == "v5-place-names"
+            ? try before.read { try Row.fetchAll($0, sql: "SELECT source, count(*) FROM placeName GROUP BY source ORDER BY source") }.map { "\($0[0] as String)=\($0[1] as Int)" }
+            : []
         let oldNames = name == "v3-visits"
             ? try before.read { try Row.fetchAll($0, sql: "SELECT id, name, countryCode FROM place ORDER BY id") }.map { row -> [String?] in [row[0], row[1], row[2]] }
             : []
@@ -246,6 +249,14 @@ struct CatalogMigrationTests {
             }
             // The visits list with their names right after the migration, before any rerun.
             #expect(try catalog.visits().allSatisfy { $0.name != nil && $0.nameSource == "offline" })
+        }
+        if name == "v5-place-names" {
+            // Made with online names (the tests' server, English) and one manual name.
+            #expect(namesBySource == ["manual=1", "nominatim=11", "offline=11"])
+            let after = try catalog.database.read { try Row.fetchAll($0, sql: "SELECT source, count(*) FROM placeName GROUP BY source ORDER BY source") }
+                .map { "\($0[0] as String)=\($0[1] as Int)" }
+            #expect(after == namesBySource)
+            #expect(try catalog.visits().contains { $0.name == "Our tower" && $0.nameSource == "manual" })
         }
     }
 }
