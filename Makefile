@@ -53,6 +53,7 @@ test: test-deps
 # and times an unchanged rerun of a 10,000-photo folder. Figures go in BENCHMARKS.md.
 bench: release test-deps
 	python3 -c "import reverse_geocoder" 2>/dev/null || python3 -m pip install --quiet reverse_geocoder
+	python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
 	python3 scripts/bench.py
 
 # The gazetteer goes to share/geotrip/, where geotrip looks beside ../bin (see Gazetteer.resourceURL).

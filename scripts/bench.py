@@ -9,6 +9,10 @@
 3. Gazetteer: load time, single-core nearest-place lookups and peak memory of geotrip's
    embedded gazetteer (`gazetteer-bench`) and of the PyPI package reverse_geocoder (a C k-d tree
    over GeoNames cities1000, single-threaded mode) on the same one million random points.
+7. Export: a synthetic 100,000-photo trip (`scripts/synthetic_trip.py`) ingested, then
+   `geotrip export --no-thumbnails` timed with its peak memory, then an unchanged re-export
+   (which must write nothing); and thumbnails for 1,000 camera-sized JPEGs (4000x3000, made
+   with Pillow) separately.
 6. Online names: `geotrip ingest --geocoder nominatim` naming 200 places at 10 requests a
    second, and 30 places at 1 a second, against the tests' Nominatim-shaped server on
    127.0.0.1 (an empty cache each time): wall time of the naming over the ideal (places/rate).
@@ -224,6 +228,7 @@ def main():
 
     large_track(args, figures)
     online_names(figures)
+    export(figures)
 
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -284,6 +289,58 @@ def online_names(figures):
             figures[f"names{count}"] = {"seconds": seconds, "requests": requests, "ratio": seconds / ideal, "named": named}
     finally:
         server.kill()
+
+
+def export(figures):
+    print("\n== Export: a synthetic 100,000-photo trip ==")
+    folder = DATA / "synthetic-100000"
+    if not (folder / ".complete").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run([sys.executable, ROOT / "scripts" / "synthetic_trip.py", folder, "100000"], check=True)
+        (folder / ".complete").touch()
+    catalog = DATA / "synthetic-100000.sqlite"
+    for leftover in DATA.glob("synthetic-100000.sqlite*"):
+        leftover.unlink()
+    out = DATA / "synthetic-100000-out"
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.perf_counter()
+    subprocess.run([GEOTRIP, "ingest", folder, "--catalog", catalog, "--out", out, "--no-thumbnails", "--quiet"], check=True)
+    print(f"ingest (with its export): {time.perf_counter() - started:6.2f} s")
+    shutil.rmtree(out, ignore_errors=True)
+    seconds, megabytes = run_measured([GEOTRIP, "export", folder, "--catalog", catalog, "--no-thumbnails", "--quiet"])
+    print(f"export, nothing there yet:  {seconds:6.2f} s, peak {megabytes:5.0f} MB (goal under 5 s, under 500 MB)")
+    again = subprocess.run([GEOTRIP, "export", folder, "--catalog", catalog, "--no-thumbnails", "--json"], check=True,
+                           capture_output=True, text=True)
+    rerun_seconds, rerun_mb = run_measured([GEOTRIP, "export", folder, "--catalog", catalog, "--no-thumbnails", "--quiet"])
+    written = json.loads(again.stdout)["written"]
+    print(f"unchanged re-export:        {rerun_seconds:6.2f} s, peak {rerun_mb:5.0f} MB, {written} files written (must be 0)")
+    figures["export"] = {"seconds": seconds, "peakMB": megabytes, "rerunSeconds": rerun_seconds, "rerunWritten": written}
+
+    print("\n== Thumbnails: 1,000 camera-sized JPEGs (4000x3000) ==")
+    cameras = DATA / "camera-1000"
+    if not (cameras / ".complete").exists():
+        shutil.rmtree(cameras, ignore_errors=True)
+        cameras.mkdir(parents=True)
+        from PIL import Image
+        image = Image.radial_gradient("L").resize((4000, 3000)).convert("RGB")
+        first = cameras / "CAM_0000.JPG"
+        image.save(first, quality=90)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", "-GPSLatitude=38.7", "-GPSLatitudeRef=N", "-GPSLongitude=9.14",
+                        "-GPSLongitudeRef=W", "-DateTimeOriginal=2024:05:01 10:00:00", "-OffsetTimeOriginal=+01:00", first], check=True)
+        for index in range(1, 1000):
+            shutil.copyfile(first, cameras / f"CAM_{index:04d}.JPG")
+        (cameras / ".complete").touch()
+    catalog = DATA / "camera-1000.sqlite"
+    for leftover in DATA.glob("camera-1000.sqlite*"):
+        leftover.unlink()
+    out = DATA / "camera-1000-out"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([GEOTRIP, "ingest", cameras, "--catalog", catalog, "--out", out, "--no-thumbnails", "--quiet"], check=True)
+    seconds, megabytes = run_measured([GEOTRIP, "export", cameras, "--catalog", catalog, "--quiet"])
+    print(f"thumbnails for 1,000 photos: {seconds:6.2f} s ({1000 / seconds:5.0f} a second), peak {megabytes:5.0f} MB")
+    rerun_seconds, _ = run_measured([GEOTRIP, "export", cameras, "--catalog", catalog, "--quiet"])
+    print(f"again, nothing to make:      {rerun_seconds:6.2f} s")
+    figures["thumbnails"] = {"seconds": seconds, "peakMB": megabytes, "rerunSeconds": rerun_seconds}
 
 
 def large_track(args, figures):
