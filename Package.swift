@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The C libraries, nothing else: each module map names one system library.
@@ -31,6 +32,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         // The pipeline. Never imports ArgumentParser.
         .target(
             name: "GeoTripCore",
@@ -38,14 +44,16 @@ let package = Package(
                 "CExif",
                 "CHeif",
                 "CXML2",
+                "CTurboJPEG",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
+            // Found by ResourceLocator (Gazetteer.resourceURL(), BaseMap.resourceURL()), never through Bundle.module (which traps on Linux
             // when the folder is missing).
-            exclude: ["Resources/gazetteer.bin.sha256"],
-            resources: [.copy("Resources/gazetteer.bin")]
+            exclude: ["Resources/gazetteer.bin.sha256", "Resources/basemap.bin.sha256"],
+            resources: [.copy("Resources/gazetteer.bin"), .copy("Resources/basemap.bin")]
         ),
         // The gazetteer measurements of `make bench` (not installed).
         .executableTarget(
