@@ -95,19 +95,8 @@ f.addEventListener('load', function () {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let rendered = try await SampleTripMap.render(in: folder)
-        let probe = rendered.page.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("probe.html")
-        try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
-        // Reduced motion: the page jumps to a visit instead of flying, which headless Chromium's
-        // virtual time does not animate.
-        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
-                                            "--window-size=800,1000", "--dump-dom"])
-        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
-        let dom = run.stdout
-        let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
-        let json = String(dom[start.upperBound..<end.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
-        let result = try JSONDecoder().decode(ProbeResult.self, from: Data(json.utf8))
+        let (result, console) = try Self.probe(rendered.page.deletingLastPathComponent().deletingLastPathComponent())
+        #expect(console.isEmpty, "console: \(console)")
         let visits = rendered.input.visits
         #expect(result.lang == "en")
         #expect(result.visitMarkers == visits.count)
@@ -121,6 +110,50 @@ f.addEventListener('load', function () {
         #expect(result.popupAfterTimelineClick == "2. \(SampleTripMap.hostileName)")
         #expect(result.popupInjectedBold == 0)
         #expect(result.selectedAfterMarkerClick == visits.last?.id)
+    }
+
+    /// Runs the probe on the page in `folder/geotrip/index.html`.
+    static func probe(_ folder: URL) throws -> (result: ProbeResult, console: [String]) {
+        let probe = folder.appendingPathComponent("probe.html")
+        try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
+        // Reduced motion: the page jumps to a visit instead of flying, which headless Chromium's
+        // virtual time does not animate.
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
+                                            "--window-size=800,1000", "--dump-dom"])
+        let dom = run.stdout
+        let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+        let json = String(dom[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        return (try JSONDecoder().decode(ProbeResult.self, from: Data(json.utf8)), consoleLines(run))
+    }
+
+    @Test("a trip across the Pacific, drawn across 180° with the flight as one arc, in Korean",
+          .enabled(if: chromium != nil, skipMessage))
+    func pacific() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var input = TripMapPageTests.pacificInput(language: "ko")
+        for index in input.visits.indices {
+            input.visits[index].media = input.visits[index].media.map { TripMapInput.Media(kind: $0.kind, path: $0.path, thumbnail: nil, durationSeconds: $0.durationSeconds) }
+        }
+        let resources = try TripMapResources.load(gazetteer: try Gazetteer.load())
+        let page = folder.url.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: resources).write(to: page, atomically: true, encoding: .utf8)
+        let (result, console) = try Self.probe(folder.url)
+        #expect(console.isEmpty, "console: \(console)")
+        #expect(result.lang == "ko")
+        #expect(result.visitMarkers == 3)
+        #expect(result.routeLines == 2, "one direct line and one flight")
+        #expect(result.arrows == 2)
+        #expect(result.popupAfterTimelineClick == "2. Tokyo Station")
+        #expect(result.scrollWidth <= result.clientWidth)
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("geotrip-map-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let file = shots.appendingPathComponent("ko-pacific-desktop-light.png")
+        _ = try Self.chromium(page, ["--window-size=1280,900", "--screenshot=\(file.path)"])
+        #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test("screenshots at desktop and phone widths, light and dark, in English and Korean",

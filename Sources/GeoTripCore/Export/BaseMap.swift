@@ -74,35 +74,54 @@ public struct BaseMap: Sendable {
         self.data = data
     }
 
-    /// Everything the map of a trip whose extent is `box` draws:
-    /// - shores and borders clipped to `window` (the trip's box with a margin), thinned to what
-    ///   shows when the whole window fills a screen (`window`'s larger side / `detail`);
+    /// Everything the map of a trip draws, for a window around the trip:
+    /// - shores and borders clipped to `window`, thinned to what shows when the whole window
+    ///   fills a screen (`window`'s larger side / `detail`);
     /// - every country of the world overview, thinned to about a tenth of a degree.
+    ///
+    /// A window whose east edge lies beyond 180° (a trip across the Pacific, drawn on a map that
+    /// runs from its west edge to 360° further east) is cut in two at the antimeridian and its
+    /// eastern part moved 360° east, so the map draws one continuous region; countries wholly
+    /// west of Greenwich move with it, so the Americas lie east of Asia on that map.
     public func extract(window: GeoBox, detail: Double = 4000) -> BaseMapExtract {
         let s = Double(scale)
-        let clip = ScaledBox(west: Int32((window.west * s).rounded(.down)), south: Int32((window.south * s).rounded(.down)),
-                             east: Int32((window.east * s).rounded(.up)), north: Int32((window.north * s).rounded(.up)))
+        func scaledBox(_ box: GeoBox) -> ScaledBox {
+            ScaledBox(west: Int32((box.west * s).rounded(.down)), south: Int32((box.south * s).rounded(.down)),
+                      east: Int32((box.east * s).rounded(.up)), north: Int32((box.north * s).rounded(.up)))
+        }
+        let wraps = window.east > 180
+        // The parts of the window in stored longitudes, each with how far its points move.
+        var parts = [(clip: scaledBox(GeoBox(south: window.south, west: window.west, north: window.north, east: min(180, window.east))), shift: Int32(0))]
+        if wraps {
+            parts.append((scaledBox(GeoBox(south: window.south, west: -180, north: window.north, east: window.east - 360)), Int32(360 * scale)))
+        }
         let tolerance = max(window.width, window.height) * s / detail
         let overviewTolerance = 0.1 * s
+        func moved(_ points: [ScaledPoint], by shift: Int32) -> [ScaledPoint] {
+            shift == 0 ? points : points.map { ScaledPoint(lon: $0.lon + shift, lat: $0.lat) }
+        }
         var extract = BaseMapExtract(window: window, scale: scale)
         forEachFeature { kind, code, box, decode in
             switch kind {
             case .country, .countryHole:
                 let ring = BaseMapGeometry.simplify(decode(), tolerance: overviewTolerance, closed: true)
-                if ring.count >= 4 { extract.countries.append(BaseMapShape(kind: kind, code: code, points: ring)) }
+                let shift = wraps && box.east <= 0 ? Int32(360 * scale) : 0
+                if ring.count >= 4 { extract.countries.append(BaseMapShape(kind: kind, code: code, points: moved(ring, by: shift))) }
             case .border:
-                guard box.intersects(clip) else { return }
-                for run in BaseMapGeometry.runs(of: decode(), inside: clip) {
-                    let line = BaseMapGeometry.simplify(run, tolerance: tolerance, closed: false)
-                    if line.count >= 2 { extract.borders.append(BaseMapShape(kind: kind, code: nil, points: line)) }
+                for part in parts where box.intersects(part.clip) {
+                    for run in BaseMapGeometry.runs(of: decode(), inside: part.clip) {
+                        let line = BaseMapGeometry.simplify(run, tolerance: tolerance, closed: false)
+                        if line.count >= 2 { extract.borders.append(BaseMapShape(kind: kind, code: nil, points: moved(line, by: part.shift))) }
+                    }
                 }
             default:
-                guard box.intersects(clip) else { return }
                 // A ring smaller than the thinning step would draw as a speck.
                 guard Double(box.east - box.west) >= tolerance || Double(box.north - box.south) >= tolerance else { return }
-                let ring = BaseMapGeometry.clip(ring: decode(), to: clip)
-                let thinned = BaseMapGeometry.simplify(ring, tolerance: tolerance, closed: true)
-                if thinned.count >= 4 { extract.shores.append(BaseMapShape(kind: kind, code: nil, points: thinned)) }
+                for part in parts where box.intersects(part.clip) {
+                    let ring = BaseMapGeometry.clip(ring: decode(), to: part.clip)
+                    let thinned = BaseMapGeometry.simplify(ring, tolerance: tolerance, closed: true)
+                    if thinned.count >= 4 { extract.shores.append(BaseMapShape(kind: kind, code: nil, points: moved(thinned, by: part.shift))) }
+                }
             }
         }
         return extract

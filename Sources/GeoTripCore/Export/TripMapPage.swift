@@ -51,7 +51,7 @@ public struct TripMapPage: Sendable {
         let words = TripMapWords.forLanguage(input.language)
         let window = self.window
         let extract = resources.baseMap.extract(window: window)
-        let towns = resources.gazetteer?.largestPlaces(in: window, limit: townLimit) ?? []
+        let towns = nearbyTowns(resources.gazetteer, in: window)
         let data = pageData(words: words, window: window, extract: extract, towns: towns)
         let json: String
         do {
@@ -69,18 +69,56 @@ public struct TripMapPage: Sendable {
         return TripMapTemplate.page.render(context)
     }
 
-    /// The trip's extent (visits and route), made about as wide as it is tall on the ground
-    /// and grown by half on every side: what the base layer is clipped to. A phone shows a tall
-    /// map and a desktop a wide one, so the detail must reach past the trip both ways.
+    /// Every position the trip's map must show: visits and the route's points.
+    private var positions: [Coordinate] {
+        input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } + input.legs.flatMap(\.coordinates)
+    }
+
+    /// Whether the trip is drawn on a map that runs across 180° (longitudes west of Greenwich
+    /// moved 360° east): when that spans fewer degrees than the usual map from -180° to 180°,
+    /// as for a trip from Tokyo to Honolulu, which would otherwise sit at both ends of the world.
+    public var crossesAntimeridian: Bool {
+        let longitudes = positions.map(\.longitude)
+        guard let low = longitudes.min(), let high = longitudes.max() else { return false }
+        let moved = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
+        return moved.max()! - moved.min()! < high - low
+    }
+
+    /// A longitude on the page's map.
+    private func mapLongitude(_ longitude: Double, crossing: Bool) -> Double {
+        crossing && longitude < 0 ? longitude + 360 : longitude
+    }
+
+    /// The trip's extent (visits and route) on the page's map, made about as wide as it is tall
+    /// on the ground and grown by half on every side: what the base layer is clipped to. A phone
+    /// shows a tall map and a desktop a wide one, so the detail must reach past the trip both
+    /// ways. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
     public var window: GeoBox {
-        let points = input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-            + input.legs.flatMap(\.coordinates)
-        guard var box = GeoBox(enclosing: points) else { return .world }
+        let crossing = crossesAntimeridian
+        let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, crossing: crossing)) }
+        guard let box = GeoBox(enclosing: points) else { return .world }
         let stretch = max(0.2, cos((box.south + box.north) / 2 * .pi / 180))
         let side = max(box.height, box.width * stretch)
-        let (latPad, lonPad) = ((side - box.height) / 2, (side / stretch - box.width) / 2)
-        box = GeoBox(south: box.south - latPad, west: box.west - lonPad, north: box.north + latPad, east: box.east + lonPad)
-        return box.expanded(by: 0.5, atLeast: 0.3)
+        let latPad = (side - box.height) / 2 + max(side * 0.5, 0.3)
+        let lonPad = (side / stretch - box.width) / 2 + max(side / stretch * 0.5, 0.3)
+        let west = max(crossing ? box.east - 360 : -180, box.west - lonPad)
+        let east = min(crossing ? west + 360 : 180, box.east + lonPad)
+        return GeoBox(south: max(-90, box.south - latPad), west: west, north: min(90, box.north + latPad), east: east)
+    }
+
+    /// The largest towns in the window; across 180° from both sides of it, those east of
+    /// 180° moved 360° as the map moves them.
+    private func nearbyTowns(_ gazetteer: Gazetteer?, in window: GeoBox) -> [GazetteerPlace] {
+        guard let gazetteer else { return [] }
+        guard window.east > 180 else { return gazetteer.largestPlaces(in: window, limit: townLimit) }
+        let west = gazetteer.largestPlaces(in: GeoBox(south: window.south, west: window.west, north: window.north, east: 180), limit: townLimit)
+        let east = gazetteer.largestPlaces(in: GeoBox(south: window.south, west: -180, north: window.north, east: window.east - 360), limit: townLimit)
+            .map { town -> GazetteerPlace in
+                var moved = town
+                moved.coordinate.longitude += 360
+                return moved
+            }
+        return Array((west + east).sorted { $0.population > $1.population }.prefix(townLimit))
     }
 
     // MARK: Text
@@ -290,11 +328,12 @@ public struct TripMapPage: Sendable {
 
     private func pageData(words: TripMapWords, window: GeoBox, extract: BaseMapExtract, towns: [GazetteerPlace]) -> PageData {
         let dayIndex = Dictionary(input.days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
+        let crossing = crossesAntimeridian
         let visits = input.visits.enumerated().map { number, visit in
             VisitData(id: visit.id, number: number + 1, day: dayIndex[visit.localDate] ?? 0, name: visit.name ?? words.unnamedPlace,
                       place: placeLine(visit), time: Self.timeSpan(visit), photos: words.photoCount(visit.photoCount),
                       photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
-                      lat: Self.rounded(visit.latitude), lon: Self.rounded(visit.longitude),
+                      lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
                       media: visit.media.prefix(4).map {
                           MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: $0.path.map(Self.urlReference),
                                     label: mediaLabel($0, words: words))
@@ -305,10 +344,23 @@ public struct TripMapPage: Sendable {
             let line = leg.kind == .flight
                 ? RouteGeometry.greatCircleArc(from: leg.coordinates.first!, to: leg.coordinates.last!)
                 : leg.coordinates
-            let pieces = RouteGeometry.splitAtAntimeridian(line).map { piece in
-                piece.flatMap { [Self.rounded($0.latitude), Self.rounded($0.longitude)] }
+            // On the usual map a line across 180° is cut there; on a map that runs across 180°
+            // it continues, each point taken on the side nearer the one before.
+            let pieces: [[Coordinate]]
+            if crossing {
+                var previous = mapLongitude(line[0].longitude, crossing: true)
+                pieces = [line.map { point in
+                    var longitude = point.longitude
+                    while longitude - previous > 180 { longitude -= 360 }
+                    while previous - longitude > 180 { longitude += 360 }
+                    previous = longitude
+                    return Coordinate(latitude: point.latitude, longitude: longitude)
+                }]
+            } else {
+                pieces = RouteGeometry.splitAtAntimeridian(line)
             }
-            return LegData(day: dayIndex[leg.localDate] ?? 0, kind: leg.kind, pieces: pieces)
+            let flat = pieces.map { piece in piece.flatMap { [Self.rounded($0.latitude), Self.rounded($0.longitude)] } }
+            return LegData(day: dayIndex[leg.localDate] ?? 0, kind: leg.kind, pieces: flat)
         }
         let townData = towns.map { town in
             TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),

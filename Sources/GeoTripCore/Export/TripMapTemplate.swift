@@ -86,7 +86,7 @@ body{margin:0;background:var(--bg);color:var(--fg);font-family:system-ui,-apple-
 header{padding:1rem;max-width:80rem;margin:0 auto}
 h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
 .summary{display:flex;flex-wrap:wrap;gap:1rem}
-.figures{flex:1 1 18rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem;margin:0;align-content:start}
+.figures{flex:1 1 18rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:.5rem;margin:0;align-content:start}
 .figure{background:var(--card);border-radius:.5rem;padding:.5rem .75rem;display:flex;flex-direction:column}
 .figure dt{color:var(--muted);font-size:.875rem}.figure dd{margin:0}.figure .value{order:-1}
 .value{font-size:1.375rem;font-weight:650;display:block;line-height:1.25;white-space:nowrap}.detail{display:block;font-size:.875rem;color:var(--muted)}
