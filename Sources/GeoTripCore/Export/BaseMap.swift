@@ -77,7 +77,7 @@ public struct BaseMap: Sendable {
     /// Everything the map of a trip draws, for a window around the trip:
     /// - shores and borders clipped to `window`, thinned to what shows when the whole window
     ///   fills a screen (`window`'s larger side / `detail`);
-    /// - every country of the world overview, thinned to about a tenth of a degree.
+    /// - every country of the world overview, thinned to a fifth of a degree (a pixel at zoom 3).
     ///
     /// A window whose east edge lies beyond 180° (a trip across the Pacific, drawn on a map that
     /// runs from its west edge to 360° further east) is cut in two at the antimeridian and its
@@ -96,7 +96,7 @@ public struct BaseMap: Sendable {
             parts.append((scaledBox(GeoBox(south: window.south, west: -180, north: window.north, east: window.east - 360)), Int32(360 * scale)))
         }
         let tolerance = max(window.width, window.height) * s / detail
-        let overviewTolerance = 0.1 * s
+        let overviewTolerance = 0.2 * s
         func moved(_ points: [ScaledPoint], by shift: Int32) -> [ScaledPoint] {
             shift == 0 ? points : points.map { ScaledPoint(lon: $0.lon + shift, lat: $0.lat) }
         }
