@@ -216,6 +216,10 @@ struct TripMapPageTests {
             folder.remove()
         }
         #expect(rendered.html.hasPrefix("<!DOCTYPE html>"))
+        // Wholly west of Greenwich, the trip stays on the usual map (no shift by 360°).
+        #expect(!TripMapPage(input: rendered.input).crossesAntimeridian)
+        let visits = try #require(try Self.data(of: rendered.html)["visits"] as? [[String: Any]])
+        #expect(visits.allSatisfy { ($0["lon"] as? Double ?? 0) < 0 })
         #expect(rendered.html.utf8.count < 700_000, "the sample trip's page: \(rendered.html.utf8.count) bytes")
     }
 }

@@ -81,7 +81,9 @@ public struct TripMapPage: Sendable {
         let longitudes = positions.map(\.longitude)
         guard let low = longitudes.min(), let high = longitudes.max() else { return false }
         let moved = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
-        return moved.max()! - moved.min()! < high - low
+        // At least a degree narrower: a trip wholly west of Greenwich is as wide either way, and
+        // rounding must not move it.
+        return moved.max()! - moved.min()! < high - low - 1
     }
 
     /// A longitude on the page's map.
