@@ -172,6 +172,18 @@ struct TripMapPageTests {
         #expect(tiles["url"] == "https://tiles.example/{z}/{x}/{y}.png")
     }
 
+    @Test("an empty trip renders; a visit on a day the input lacks gets that day")
+    func edges() throws {
+        let empty = TripMapPage(input: TripMapInput(language: "en", visits: [], days: [], legs: [])).render(with: try resources())
+        #expect(empty.contains("<html lang=\"en\">"))
+        var input = Self.pacificInput()
+        input.days.removeLast()
+        let page = TripMapPage(input: input)
+        #expect(page.days.map(\.date) == ["2025-03-01", "2025-03-02", "2025-03-03"])
+        let data = try Self.data(of: page.render(with: try resources()))
+        #expect((data["visits"] as? [[String: Any]])?.last?["day"] as? Int == 2)
+    }
+
     @Test("times on the place's clock, with the date when a visit runs past midnight")
     func times() {
         let input = Self.pacificInput()

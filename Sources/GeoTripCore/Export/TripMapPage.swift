@@ -69,6 +69,15 @@ public struct TripMapPage: Sendable {
         return TripMapTemplate.page.render(context)
     }
 
+    /// The input's days, with any date a visit or leg names that the days lack added in order,
+    /// so every marker and line has a day to be coloured and filtered by.
+    var days: [TripMapInput.Day] {
+        let known = Set(input.days.map(\.date))
+        let missing = Set(input.visits.map(\.localDate) + input.legs.map(\.localDate)).subtracting(known)
+        guard !missing.isEmpty else { return input.days }
+        return (input.days + missing.map { TripMapInput.Day(date: $0) }).sorted { $0.date < $1.date }
+    }
+
     /// Every position the trip's map must show: visits and the route's points.
     private var positions: [Coordinate] {
         input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } + input.legs.flatMap(\.coordinates)
@@ -187,7 +196,7 @@ public struct TripMapPage: Sendable {
     /// up in the enclosing sections, so a visit without notes must not find its day's.
     private func templateContext(words: TripMapWords) -> [String: Any] {
         let figures = input.figures ?? input.computedFigures
-        let dates = input.days.map(\.date)
+        let dates = days.map(\.date)
         let title: String
         if let given = input.title, !given.isEmpty {
             title = given
@@ -213,7 +222,7 @@ public struct TripMapPage: Sendable {
 
         var visitsByDay: [String: [(Int, TripMapInput.Visit)]] = [:]
         for (number, visit) in input.visits.enumerated() { visitsByDay[visit.localDate, default: []].append((number + 1, visit)) }
-        let days: [[String: Any]] = input.days.enumerated().map { index, day in
+        let dayEntries: [[String: Any]] = days.enumerated().map { index, day in
             var entry: [String: Any] = [
                 "index": index, "colour": Self.dayColours[index % Self.dayColours.count],
                 "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
@@ -223,7 +232,7 @@ public struct TripMapPage: Sendable {
             if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
             return entry
         }
-        let chips: [[String: Any]] = input.days.enumerated().map { index, day in
+        let chips: [[String: Any]] = days.enumerated().map { index, day in
             ["index": index, "colour": Self.dayColours[index % Self.dayColours.count],
              "label": formatted(day.date, template: "MMMdEEE")]
         }
@@ -233,7 +242,7 @@ public struct TripMapPage: Sendable {
         if let tiles = input.tiles { credits.append("\(words.onlineTiles): \(tiles.attribution)") }
         return [
             "lang": input.language, "title": title, "words": wordsContext(words),
-            "figures": figureCards, "dayChips": chips, "days": days, "credits": credits,
+            "figures": figureCards, "dayChips": chips, "days": dayEntries, "credits": credits,
         ]
     }
 
@@ -329,7 +338,7 @@ public struct TripMapPage: Sendable {
     private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
 
     private func pageData(words: TripMapWords, window: GeoBox, extract: BaseMapExtract, towns: [GazetteerPlace]) -> PageData {
-        let dayIndex = Dictionary(input.days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
+        let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
         let crossing = crossesAntimeridian
         let visits = input.visits.enumerated().map { number, visit in
             VisitData(id: visit.id, number: number + 1, day: dayIndex[visit.localDate] ?? 0, name: visit.name ?? words.unnamedPlace,
@@ -371,7 +380,7 @@ public struct TripMapPage: Sendable {
         let figures = input.figures ?? input.computedFigures
         return PageData(
             visits: visits,
-            days: input.days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
+            days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
             legs: legs, towns: townData, base: extract, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
             words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
