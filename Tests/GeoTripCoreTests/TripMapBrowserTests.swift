@@ -64,6 +64,11 @@ f.addEventListener('load', function () {
     setTimeout(function () {
       var selected = doc.querySelector('li.visit.selected');
       r.selectedAfterMarkerClick = selected ? selected.getAttribute('data-visit') : null;
+      doc.querySelector('.day-filter button[data-day="1"]').click();
+      r.markersOnSecondDay = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      r.daysShownOnSecondDay = doc.querySelectorAll('section.day:not([hidden])').length;
+      doc.querySelector('.day-filter button[data-day="all"]').click();
+      r.markersOnAllDays = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
       document.getElementById('result').textContent = JSON.stringify(r);
     }, 500);
   }, 2500);
@@ -87,6 +92,9 @@ f.addEventListener('load', function () {
         var popupAfterTimelineClick: String?
         var popupInjectedBold: Int
         var selectedAfterMarkerClick: String?
+        var markersOnSecondDay: Int
+        var daysShownOnSecondDay: Int
+        var markersOnAllDays: Int
     }
 
     @Test("offline from file://: no console errors, every visit and leg drawn, names as text, clicks both ways, no sideways scroll at 390 px",
@@ -110,6 +118,10 @@ f.addEventListener('load', function () {
         #expect(result.popupAfterTimelineClick == "2. \(SampleTripMap.hostileName)")
         #expect(result.popupInjectedBold == 0)
         #expect(result.selectedAfterMarkerClick == visits.last?.id)
+        let secondDay = rendered.input.days[1].date
+        #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")
+        #expect(result.daysShownOnSecondDay == 1)
+        #expect(result.markersOnAllDays == visits.count)
     }
 
     /// Runs the probe on the page in `folder/geotrip/index.html`.
@@ -154,6 +166,67 @@ f.addEventListener('load', function () {
         let file = shots.appendingPathComponent("ko-pacific-desktop-light.png")
         _ = try Self.chromium(page, ["--window-size=1280,900", "--screenshot=\(file.path)"])
         #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// Turns on the page's one online tile layer and reports what happened.
+    static let tileProbe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>tiles</title>
+<iframe id="f" src="geotrip/index.html" style="width:800px;height:700px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  var boxes = doc.querySelectorAll('.leaflet-control-layers-selector');
+  r.layersOffered = boxes.length;
+  if (boxes.length) boxes[0].click();
+  setTimeout(function () {
+    var tile = doc.querySelector('.leaflet-tile');
+    r.tiles = doc.querySelectorAll('.leaflet-tile').length;
+    r.referrerPolicy = tile ? tile.referrerPolicy : null;
+    r.visitMarkers = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+    r.baseDrawn = doc.querySelectorAll('.leaflet-base-pane canvas, .leaflet-pane canvas').length > 0;
+    document.getElementById('result').textContent = JSON.stringify(r);
+  }, 1500);
+});
+</script>
+"""#
+
+    struct TileProbeResult: Decodable {
+        var layersOffered: Int
+        var tiles: Int
+        var referrerPolicy: String?
+        var visitMarkers: Int
+        var baseDrawn: Bool
+    }
+
+    @Test("--tiles is offered on top of the offline map, asks with the origin, and tiles that fail break nothing; no OpenStreetMap from file://",
+          .enabled(if: chromium != nil, skipMessage))
+    func failingTiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var input = TripMapPageTests.pacificInput()
+        for index in input.visits.indices { input.visits[index].media = [] }
+        // Nothing listens there, and the browser has no network anyway.
+        input.tiles = .init(urlTemplate: "http://127.0.0.1:9/{z}/{x}/{y}.png", attribution: "Nobody's tiles")
+        let page = folder.url.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: try TripMapResources.load(gazetteer: nil))
+            .write(to: page, atomically: true, encoding: .utf8)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.tileProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--window-size=900,800", "--dump-dom"])
+        let errors = Self.consoleLines(run).filter { $0.contains("Uncaught") }
+        #expect(errors.isEmpty, "script errors: \(errors)")
+        let dom = run.stdout
+        let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+        let result = try JSONDecoder().decode(TileProbeResult.self, from: Data(json.utf8))
+        #expect(result.layersOffered == 1, "only the person's tiles: OpenStreetMap needs an http(s) page")
+        #expect(result.tiles > 0)
+        #expect(result.referrerPolicy == "strict-origin-when-cross-origin")
+        #expect(result.visitMarkers == 3)
+        #expect(result.baseDrawn)
     }
 
     @Test("screenshots at desktop and phone widths, light and dark, in English and Korean",
