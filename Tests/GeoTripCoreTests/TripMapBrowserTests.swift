@@ -132,12 +132,17 @@ f.addEventListener('load', function () {
         // virtual time does not animate.
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
                                             "--window-size=800,1000", "--dump-dom"])
+        return (try result(of: run), consoleLines(run))
+    }
+
+    /// The JSON a probe page left in its `<pre id="result">`, from the DOM Chromium dumped.
+    static func result<T: Decodable>(of run: CommandRun) throws -> T {
         let dom = run.stdout
         let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
         let json = String(dom[start.upperBound..<end.lowerBound])
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
-        return (try JSONDecoder().decode(ProbeResult.self, from: Data(json.utf8)), consoleLines(run))
+        return try JSONDecoder().decode(T.self, from: Data(json.utf8))
     }
 
     @Test("a trip across the Pacific, drawn across 180° with the flight as one arc, in Korean",
@@ -218,10 +223,7 @@ f.addEventListener('load', function () {
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--window-size=900,800", "--dump-dom"])
         let errors = Self.consoleLines(run).filter { $0.contains("Uncaught") }
         #expect(errors.isEmpty, "script errors: \(errors)")
-        let dom = run.stdout
-        let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
-        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
-        let result = try JSONDecoder().decode(TileProbeResult.self, from: Data(json.utf8))
+        let result: TileProbeResult = try Self.result(of: run)
         #expect(result.layersOffered == 1, "only the person's tiles: OpenStreetMap needs an http(s) page")
         #expect(result.tiles > 0)
         #expect(result.referrerPolicy == "strict-origin-when-cross-origin")
