@@ -5,10 +5,11 @@ SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLES    := SampleImages
 RELEASE    := .build/release/geotrip
-# Libraries geotrip links (and tzdata, whose zone files give local times their names), and tools
-# the tests and the benchmark compare against.
-BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev tzdata
-TEST_PKGS  := libimage-exiftool-perl python3 gdal-bin
+# Libraries geotrip links (and tzdata, whose zone files give local times their names; Leaflet,
+# which the map page inlines), and tools the tests and the benchmark compare against (GDAL's ogrinfo
+# for the GeoJSON; a headless browser for the map page, with a Korean font).
+BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev tzdata libturbojpeg0-dev libjs-leaflet
+TEST_PKGS  := libimage-exiftool-perl python3 gdal-bin chromium fonts-noto-cjk
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build release deps test-deps demo test bench install uninstall clean
@@ -56,14 +57,15 @@ bench: release test-deps
 	python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
 	python3 scripts/bench.py
 
-# The gazetteer goes to share/geotrip/, where geotrip looks beside ../bin (see Gazetteer.resourceURL).
+# The gazetteer and the base map go to share/geotrip/, where geotrip looks beside ../bin (see ResourceLocator).
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/geotrip
 	install -m 755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/geotrip
 	install -m 644 Sources/GeoTripCore/Resources/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin
+	install -m 644 Sources/GeoTripCore/Resources/basemap.bin $(DESTDIR)$(PREFIX)/share/geotrip/basemap.bin
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin
+	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/basemap.bin
 	-rmdir $(DESTDIR)$(PREFIX)/share/geotrip
 
 clean:

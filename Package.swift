@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         // The pipeline. Never imports ArgumentParser.
         .target(
             name: "GeoTripCore",
@@ -40,16 +45,17 @@ let package = Package(
                 "CExif",
                 "CHeif",
                 "CXML2",
+                "CTurboJPEG",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // Found by Gazetteer.resourceURL(), never through Bundle.module (which traps on Linux
+            // Found by ResourceLocator (Gazetteer.resourceURL(), BaseMap.resourceURL()), never through Bundle.module (which traps on Linux
             // when the folder is missing).
-            exclude: ["Resources/gazetteer.bin.sha256"],
-            resources: [.copy("Resources/gazetteer.bin")]
+            exclude: ["Resources/gazetteer.bin.sha256", "Resources/basemap.bin.sha256"],
+            resources: [.copy("Resources/gazetteer.bin"), .copy("Resources/basemap.bin")]
         ),
         // The gazetteer measurements of `make bench` (not installed).
         .executableTarget(

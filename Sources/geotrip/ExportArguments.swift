@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GeoTripCore
 
 /// The export's options, shared by `ingest` and `export`; all remembered for the trip.
@@ -15,6 +16,23 @@ struct ExportArguments: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Add a point per photo to trip.geojson (remembered).")
     var photos: Bool?
 
+    @Option(help: ArgumentHelp("An online tile layer the map offers besides its own, such as https://tile.example.org/{z}/{x}/{y}.png "
+                               + "(remembered; 'none' forgets it). Needs --tiles-attribution.", valueName: "url-template"))
+    var tiles: String?
+
+    @Option(name: .customLong("tiles-attribution"), help: ArgumentHelp("The tile provider's credit, shown on the map.", valueName: "text"))
+    var tilesAttribution: String?
+
+    @Flag(inversion: .prefixedNo, help: "Make thumbnails for the journal and the map (default; remembered).")
+    var thumbnails: Bool?
+
+    /// The tile layer given: nil keeps the remembered one, `.some(nil)` forgets it.
+    var tileLayer: TripMapInput.Tiles?? {
+        guard let tiles else { return nil }
+        if tiles == "none" { return .some(nil) }
+        return .some(TripMapInput.Tiles(urlTemplate: tiles, attribution: tilesAttribution ?? ""))
+    }
+
     /// The zones given, or nil to keep the remembered ones; `none` gives an empty set.
     var privacy: PrivacyZones? {
         guard !hideNear.isEmpty else { return nil }
@@ -27,5 +45,14 @@ struct ExportArguments: ParsableArguments {
                                   + "\(Int(PrivacyZones.radiusRange.lowerBound)) to \(Int(PrivacyZones.radiusRange.upperBound)) (default 500).")
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }
+        if let tiles, tiles != "none" {
+            let scheme = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.scheme
+            guard scheme == "https" || scheme == "http", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {
+                throw ValidationError("--tiles \(tiles) is not a tile URL template: give an http(s) address with {z}, {x} and {y}, such as https://tile.example.org/{z}/{x}/{y}.png.")
+            }
+            guard let tilesAttribution, !tilesAttribution.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--tiles needs --tiles-attribution: the credit the tile provider asks for, such as \"© Example Maps, © OpenStreetMap contributors\".")
+            }
+        }
     }
 }

@@ -141,6 +141,8 @@ struct Ingest: AsyncParsableCommand {
         options.outputFolder = export.out
         options.privacy = export.privacy
         options.photoPoints = export.photos
+        options.tiles = export.tileLayer
+        options.makeThumbnails = export.thumbnails
         options.catalogGiven = location.catalog != nil
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =

@@ -78,7 +78,8 @@ struct JournalCommandTests {
         let trip = try Trip()
         defer { trip.temp.remove() }
         let ingest = try trip.run(["ingest", "DIR"])
-        #expect(ingest.stdout.contains("  export: 6 written, 0 unchanged, 0 thumbnails"), "\(ingest.stdout)")
+        // Five days, trip.geojson and index.html; a thumbnail for each of the 52 photos.
+        #expect(ingest.stdout.contains("  export: 7 written, 0 unchanged, 52 thumbnails"), "\(ingest.stdout)")
         let names = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
         #expect(names == ["2025-06-10.md", "2025-06-11.md", "2025-06-12.md", "2025-06-13.md", "2025-06-14.md"])
         let day = try trip.text("2025-06-10.md")
@@ -94,10 +95,10 @@ struct JournalCommandTests {
         let again = try trip.run(["ingest", "DIR", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let export = try #require(summary["export"] as? [String: Any])
-        #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 6 && export["thumbnails"] as? Int == 0)
+        #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 7 && export["thumbnails"] as? Int == 0)
         #expect(try trip.times() == before)
         // `export` alone, too.
-        #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 6 unchanged"))
+        #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 7 unchanged"))
         #expect(try trip.times() == before)
     }
 

@@ -43,15 +43,19 @@ extension Catalog {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
-                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength
+                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format
                     FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
                     WHERE p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
                     """).map { row in
                     let latitude: Double? = row[3], longitude: Double? = row[4]
-                    return TripPhoto(id: row[0], path: row[1], utcTime: row[2],
-                                     coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                                     locationSource: row[5], uncertaintyMeters: row[6], visitID: row[7], orientation: row[8],
-                                     thumbnailOffset: row[9], thumbnailLength: row[10])
+                    var photo = TripPhoto(id: row[0], path: row[1], utcTime: row[2],
+                                          coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                                          locationSource: row[5], uncertaintyMeters: row[6], visitID: row[7], orientation: row[8],
+                                          thumbnailOffset: row[9], thumbnailLength: row[10])
+                    photo.fileSize = row[11]
+                    photo.modifiedNanos = row[12]
+                    photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
+                    return photo
                 }
             }
         } catch {
@@ -60,7 +64,7 @@ extension Catalog {
     }
 
     /// The options whose values the `export` setting remembers.
-    static let exportOptionNames = "--out, --hide-near and --photos (or --no-photos)"
+    static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"
 
     /// The trip's remembered export settings, without writing.
     public func storedExportSettings() throws(GeoTripError) -> ExportSettings {
@@ -69,7 +73,8 @@ extension Catalog {
 
     /// The trip's export settings: each one given now, else the one remembered, else the
     /// default; what is given is remembered.
-    func exportSettings(outputFolder: String? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil) throws(GeoTripError) -> ExportSettings {
+    func exportSettings(outputFolder: String? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil,
+                        tiles: TripMapInput.Tiles?? = nil, thumbnails: Bool? = nil) throws(GeoTripError) -> ExportSettings {
         let stored: ExportSettings?
         do {
             stored = try storedExportSettings()
@@ -79,8 +84,10 @@ extension Catalog {
             stored = nil
         }
         let fallback = stored ?? ExportSettings()
-        let settings = ExportSettings(outputFolder: outputFolder ?? fallback.outputFolder, privacy: privacy ?? fallback.privacy,
+        var settings = ExportSettings(outputFolder: outputFolder ?? fallback.outputFolder, privacy: privacy ?? fallback.privacy,
                                       photoPoints: photoPoints ?? fallback.photoPoints)
+        settings.tiles = tiles ?? fallback.tiles
+        settings.thumbnails = thumbnails ?? fallback.thumbnails
         let storedText = try setting(SettingKey.export)
         if settings != stored || storedText == nil { try setJSONSetting(SettingKey.export, to: settings, what: "the export settings") }
         return settings

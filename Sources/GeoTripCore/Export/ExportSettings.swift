@@ -1,4 +1,5 @@
-/// The export's settings remembered for the trip: `--out`, `--hide-near` and `--photos`.
+/// The export's settings remembered for the trip: `--out`, `--hide-near`, `--photos`,
+/// `--tiles` with `--tiles-attribution`, and `--thumbnails`.
 public struct ExportSettings: Sendable, Equatable, Codable {
     /// `--out`: the output folder as an absolute path; nil for `DIR/geotrip/`.
     public var outputFolder: String?
@@ -6,6 +7,11 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     public var privacy = PrivacyZones()
     /// `--photos`: a GeoJSON point per photo besides the visits and the route.
     public var photoPoints = false
+    /// `--tiles URL_TEMPLATE` and `--tiles-attribution TEXT`: an online layer the map offers
+    /// besides its own (nil: none).
+    public var tiles: TripMapInput.Tiles?
+    /// `--thumbnails` (default) or `--no-thumbnails`.
+    public var thumbnails = true
 
     /// Creates settings.
     public init(outputFolder: String? = nil, privacy: PrivacyZones = PrivacyZones(), photoPoints: Bool = false) {
@@ -14,7 +20,17 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         self.photoPoints = photoPoints
     }
 
-    private enum CodingKeys: String, CodingKey { case outputFolder, privacy, photoPoints }
+    private enum CodingKeys: String, CodingKey { case outputFolder, privacy, photoPoints, tilesURL, tilesAttribution, thumbnails }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(outputFolder, forKey: .outputFolder)
+        try c.encode(privacy, forKey: .privacy)
+        try c.encode(photoPoints, forKey: .photoPoints)
+        try c.encodeIfPresent(tiles?.urlTemplate, forKey: .tilesURL)
+        try c.encodeIfPresent(tiles?.attribution, forKey: .tilesAttribution)
+        try c.encode(thumbnails, forKey: .thumbnails)
+    }
 
     /// Decodes settings, missing keys as their defaults (an older geotrip stored fewer).
     public init(from decoder: any Decoder) throws {
@@ -22,5 +38,9 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         outputFolder = try c.decodeIfPresent(String.self, forKey: .outputFolder)
         privacy = try c.decodeIfPresent(PrivacyZones.self, forKey: .privacy) ?? PrivacyZones()
         photoPoints = try c.decodeIfPresent(Bool.self, forKey: .photoPoints) ?? false
+        tiles = try c.decodeIfPresent(String.self, forKey: .tilesURL).map {
+            TripMapInput.Tiles(urlTemplate: $0, attribution: try c.decodeIfPresent(String.self, forKey: .tilesAttribution) ?? "")
+        }
+        thumbnails = try c.decodeIfPresent(Bool.self, forKey: .thumbnails) ?? true
     }
 }

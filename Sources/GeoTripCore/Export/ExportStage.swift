@@ -6,11 +6,12 @@ import Foundation
 /// 1. notes: every journal file's notes blocks are read back and merged with the catalog's
 ///    copies (`JournalNotes`); the catalog is brought in step before any file is written, so
 ///    nothing a person wrote depends on a write that might fail.
-/// 2. thumbnails, through the `ThumbnailSource` seam (none until a maker is plugged in).
+/// 2. thumbnails, through the `ThumbnailProvider` seam (none until a maker is plugged in).
 /// 3. the journal: `journal/YYYY-MM-DD.md` per day, `journal/unplaced-notes.md` when notes have
 ///    lost their visit; a file edited outside its notes blocks is kept as a dated backup first;
 ///    a day that is gone loses its file (its notes have moved on).
 /// 4. `trip.geojson`, from the same trip, the `TripRoute` and the privacy zones.
+/// 5. `index.html`, the trip map (`TripMapPage`), from the same trip, route, notes and thumbnails.
 ///
 /// Every file is written only when its bytes change (`OutputFolder`).
 public struct ExportStage: Sendable {
@@ -19,7 +20,7 @@ public struct ExportStage: Sendable {
     let folder: String
     /// `--catalog` when given, for the `geotrip tag` commands the journal offers.
     let explicitCatalog: String?
-    let thumbnails: any ThumbnailSource
+    let thumbnails: any ThumbnailProvider
 
     /// The journal's folder inside the output folder.
     static let journalFolder = "journal"
@@ -27,9 +28,11 @@ public struct ExportStage: Sendable {
     static let unplacedNotesFile = "unplaced-notes.md"
     /// The GeoJSON file.
     static let geoJSONFile = "trip.geojson"
+    /// The map page.
+    static let mapFile = "index.html"
 
     /// Creates the stage.
-    public init(catalog: Catalog, folder: String, explicitCatalog: String? = nil, thumbnails: any ThumbnailSource = NoThumbnails()) {
+    public init(catalog: Catalog, folder: String, explicitCatalog: String? = nil, thumbnails: any ThumbnailProvider = NoThumbnails()) {
         self.catalog = catalog
         self.folder = folder
         self.explicitCatalog = explicitCatalog
@@ -63,8 +66,9 @@ public struct ExportStage: Sendable {
 
         // 2. Thumbnails of the photos that may be shown.
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
-        let made = try await thumbnails.thumbnails(for: visible, in: output.path)
+        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: output.path)
         summary.thumbnails = made.made
+        summary.problems = made.problems
 
         // 3. The journal.
         let renderer = try JournalRenderer(language: language)
@@ -93,6 +97,14 @@ public struct ExportStage: Sendable {
         let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
                                       notes: notes.texts, privacy: privacy)
         try put(try geoJSON.text(), at: Self.geoJSONFile, replacing: nil, output, now, &summary)
+
+        // 5. The map page: Leaflet, the trip and the base layer inline; the gazetteer's towns
+        // when it can be loaded (the page goes without them otherwise).
+        let resources = try TripMapResources.load(gazetteer: try? Gazetteer.load())
+        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
+                                      tripFolderLink: tripFolderLink(from: output.path), privacy: privacy, language: language,
+                                      tiles: settings.tiles)
+        try put(TripMapPage(input: input).render(with: resources), at: Self.mapFile, replacing: nil, output, now, &summary)
         return summary
     }
 

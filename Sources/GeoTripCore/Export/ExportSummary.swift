@@ -23,6 +23,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// not regular files: never written through.
     public var refused: [String] = []
 
+    /// Photos whose thumbnail could not be made, each with its sentence (the ingest's summary
+    /// lists them with its other diagnostics).
+    public var problems: [PhotoDiagnostic] = []
+
     /// Creates an empty summary.
     public init() {}
 }

@@ -1,5 +1,5 @@
 /// No thumbnails: photos are linked by name. The default until a thumbnail maker is plugged in.
-public struct NoThumbnails: ThumbnailSource {
+public struct NoThumbnails: ThumbnailProvider {
     /// Creates the source.
     public init() {}
 

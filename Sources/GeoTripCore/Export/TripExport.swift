@@ -14,8 +14,11 @@ public struct TripExport: Sendable {
     public var language: String?
     public var privacy: PrivacyZones?
     public var photoPoints: Bool?
-    /// Makes the thumbnails (none until a thumbnail maker is plugged in).
-    public var thumbnails: any ThumbnailSource = NoThumbnails()
+    /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
+    public var tiles: TripMapInput.Tiles??
+    public var makeThumbnails: Bool?
+    /// Makes the thumbnails; nil for `MadeThumbnails` of the trip folder.
+    public var thumbnails: (any ThumbnailProvider)?
 
     /// Creates an export of the trip at `folder`.
     public init(folder: String, catalogPath: String) {
@@ -33,8 +36,9 @@ public struct TripExport: Sendable {
         let catalog = try Catalog.open(at: catalogPath)
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                                                  privacy: privacy, photoPoints: photoPoints)
-        let stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails)
+                                                  privacy: privacy, photoPoints: photoPoints,
+                                                  tiles: tiles, thumbnails: makeThumbnails)
+        let stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         do {
             return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language) }

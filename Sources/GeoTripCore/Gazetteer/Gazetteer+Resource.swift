@@ -4,35 +4,11 @@ extension Gazetteer {
     /// The resource's file name.
     public static let resourceName = "gazetteer.bin"
 
-    /// Where the resource is, tried in order:
-    /// 1. `GEOTRIP_GAZETTEER`, when set (and then only there);
-    /// 2. SwiftPM's resource folder beside the executable (`swift run`, `.build/release`, tests);
-    /// 3. `../share/geotrip/` beside the executable (`make install`);
-    /// 4. the source tree this file was built from (a development checkout).
-    /// SwiftPM's own `Bundle.module` is not used: on Linux it traps when the folder is missing.
+    /// Where the resource is (`ResourceLocator.find`), `GEOTRIP_GAZETTEER` overriding.
     public static func resourceURL() throws(GeoTripError) -> URL {
-        if let path = ProcessInfo.processInfo.environment["GEOTRIP_GAZETTEER"], !path.isEmpty {
-            guard FileManager.default.fileExists(atPath: path) else { throw .gazetteerMissing(tried: [path]) }
-            return URL(fileURLWithPath: path)
-        }
-        var candidates: [URL] = []
-        if let executable = executableURL() {
-            let folder = executable.deletingLastPathComponent()
-            candidates.append(folder.appendingPathComponent("geotrip_GeoTripCore.resources/\(resourceName)"))
-            candidates.append(folder.appendingPathComponent("../share/geotrip/\(resourceName)").standardizedFileURL)
-        }
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Resources/\(resourceName)"))
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) { return found }
-        throw .gazetteerMissing(tried: candidates.map(\.path))
-    }
-
-    /// The running executable, links resolved (`/proc/self/exe` on Linux).
-    private static func executableURL() -> URL? {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        return Bundle.main.executableURL?.resolvingSymlinksInPath()
+        let search = ResourceLocator.find(resourceName, override: "GEOTRIP_GAZETTEER")
+        guard let found = search.found else { throw .gazetteerMissing(tried: search.tried) }
+        return found
     }
 }
 

@@ -32,6 +32,9 @@ public struct IngestOptions: Sendable {
     public var outputFolder: String?
     public var privacy: PrivacyZones?
     public var photoPoints: Bool?
+    /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
+    public var tiles: TripMapInput.Tiles??
+    public var makeThumbnails: Bool?
     /// Whether `--catalog` was given (the journal's `geotrip tag` commands then name it).
     public var catalogGiven = false
     /// `--rate`, `--concurrency`, `--timeout`: for this run only.
@@ -80,11 +83,11 @@ public struct IngestPipeline: Sendable {
 
     public var options: IngestOptions
     let logger: Logger
-    /// Makes the export's thumbnails (none until a thumbnail maker is plugged in).
-    let thumbnails: any ThumbnailSource
+    /// Makes the export's thumbnails; nil for `MadeThumbnails` of the trip folder.
+    let thumbnails: (any ThumbnailProvider)?
 
     /// Creates a pipeline.
-    public init(options: IngestOptions, thumbnails: any ThumbnailSource = NoThumbnails(), logger: Logger = Logger(label: "geotrip.ingest")) {
+    public init(options: IngestOptions, thumbnails: (any ThumbnailProvider)? = nil, logger: Logger = Logger(label: "geotrip.ingest")) {
         self.options = options
         self.thumbnails = thumbnails
         self.logger = logger
@@ -114,7 +117,8 @@ public struct IngestPipeline: Sendable {
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                                                   privacy: options.privacy, photoPoints: options.photoPoints)
+                                                   privacy: options.privacy, photoPoints: options.photoPoints,
+                                                   tiles: options.tiles, thumbnails: options.makeThumbnails)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
@@ -158,7 +162,7 @@ public struct IngestPipeline: Sendable {
         // notes to the catalog and files beside it, so it takes the lock again first.
         try await catalog.reacquireLock()
         let exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
-                                      thumbnails: thumbnails)
+                                      thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder))
         summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }

@@ -1,6 +1,6 @@
 import CHeif
 
-/// Every libheif call geotrip makes. libheif parses the box structure (and follows `iloc`,
+/// Every libheif call geotrip makes (reading metadata, and the still for a thumbnail). libheif parses the box structure (and follows `iloc`,
 /// so an Exif item stored after the image data at the end of the file is found like any other)
 /// and hands over the item; the EXIF inside is decoded by `ExifDecoder` like a JPEG's.
 enum HeifExifExtractor {
@@ -67,6 +67,55 @@ enum HeifExifExtractor {
         let declared = 4 + (Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3]))
         if isTIFFHeader(at: declared) { return declared }
         return (0..<min(item.count, 64)).first(where: isTIFFHeader)
+    }
+
+    /// The picture of a HEIF file for a thumbnail: its stored thumbnail image when that is at
+    /// least `longSide` on its longer side (or as large as the picture itself), else the primary
+    /// image, decoded whole. libheif applies the container's rotation and mirroring (`irot`,
+    /// `imir`) as it decodes, so the result is upright; HEIF's EXIF Orientation only repeats
+    /// them and must not be applied again (ISO/IEC 23008-12, 6.5.10 and annex A).
+    static func still(path: [CChar], atLeast longSide: Int) throws(ImageCodingFailure) -> RGBImage {
+        _ = initialized
+        func fail(_ error: heif_error, _ action: String) throws(ImageCodingFailure) {
+            guard error.code != heif_error_Ok else { return }
+            throw ImageCodingFailure(reason: "libheif could not \(action): \(String(cString: error.message))")
+        }
+        guard let context = heif_context_alloc() else { throw ImageCodingFailure(reason: "libheif could not allocate a decoding context") }
+        defer { heif_context_free(context) }
+        try fail(heif_context_read_from_file(context, path, nil), "read the HEIF structure")
+        var primary: OpaquePointer?
+        try fail(heif_context_get_primary_image_handle(context, &primary), "find the primary image")
+        guard let primary else { throw ImageCodingFailure(reason: "libheif found no primary image") }
+        defer { heif_image_handle_release(primary) }
+
+        var chosen = primary
+        var thumbnail: OpaquePointer?
+        defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
+        let primaryLong = max(heif_image_handle_get_width(primary), heif_image_handle_get_height(primary))
+        if heif_image_handle_get_number_of_thumbnails(primary) > 0 {
+            var id: heif_item_id = 0
+            if heif_image_handle_get_list_of_thumbnail_IDs(primary, &id, 1) == 1,
+               heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok, let thumbnail {
+                let long = max(heif_image_handle_get_width(thumbnail), heif_image_handle_get_height(thumbnail))
+                if long >= min(Int32(longSide), primaryLong) { chosen = thumbnail }
+            }
+        }
+        var image: OpaquePointer?
+        try fail(heif_decode_image(chosen, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil), "decode the image")
+        guard let image else { throw ImageCodingFailure(reason: "libheif decoded no image") }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw ImageCodingFailure(reason: "libheif returned no pixels")
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for row in 0..<height {
+            let source = UnsafeBufferPointer(start: plane + row * Int(stride), count: width * 3)
+            pixels.replaceSubrange(row * width * 3..<(row + 1) * width * 3, with: source)
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
     }
 
     private static func check(_ error: heif_error, doing action: String) throws(UnreadableContainer) {

@@ -41,6 +41,8 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case folder
     /// A run input (a track file) could not be used.
     case input
+    /// A photo's thumbnail could not be made (or only from its readable part).
+    case thumbnail
     /// The online place-name service could not be used (said once per run).
     case naming
     /// The online place-name service was slow (said once per run).
@@ -49,7 +51,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     /// Problems first: damage, unreadable files and inputs, failed writes.
     public var severity: DiagnosticSeverity {
         switch self {
-        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming: return .problem
+        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming, .thumbnail: return .problem
         default: return .note
         }
     }
@@ -72,6 +74,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"
+        case .thumbnail: return "no thumbnail could be made"
         case .naming: return "place names could not be fetched online"
         case .namingSlow: return "the place-name service was slow"
         }

@@ -27,6 +27,11 @@ public struct TripPhoto: Sendable, Equatable {
     /// The embedded thumbnail's offset and length, as the catalog keeps them.
     public var thumbnailOffset: Int?
     public var thumbnailLength: Int?
+    /// The file's size, modification time and format as the catalog recorded them: whether a
+    /// thumbnail on disk was made from the file as it is now, and how to decode it.
+    public var fileSize: Int64 = 0
+    public var modifiedNanos: Int64 = 0
+    public var format: ImageFormat?
 
     /// Creates a photo.
     public init(id: Int64, path: String, utcTime: String? = nil, coordinate: Coordinate? = nil, locationSource: String? = nil,

@@ -43,24 +43,7 @@ public struct TripRoute: Sendable, Equatable {
         /// it is cut there, each part ending (or starting) on ±180° at the interpolated latitude
         /// (RFC 7946 section 3.1.9). One part for every leg that does not cross.
         public var partsSplitAtAntimeridian: [[Coordinate]] {
-            var parts: [[Coordinate]] = []
-            var current: [Coordinate] = []
-            for point in coordinates {
-                if let last = current.last, abs(point.longitude - last.longitude) > 180 {
-                    // Going east over 180° when the longitude drops (170 -> -170), west otherwise.
-                    let east = point.longitude < last.longitude
-                    let unwrapped = point.longitude + (east ? 360 : -360)
-                    let edge = east ? 180.0 : -180.0
-                    let fraction = (edge - last.longitude) / (unwrapped - last.longitude)
-                    let latitude = last.latitude + fraction * (point.latitude - last.latitude)
-                    current.append(Coordinate(latitude: latitude, longitude: edge))
-                    parts.append(current)
-                    current = [Coordinate(latitude: latitude, longitude: -edge)]
-                }
-                current.append(point)
-            }
-            if !current.isEmpty { parts.append(current) }
-            return parts
+            RouteGeometry.splitAtAntimeridian(coordinates)
         }
     }
 

@@ -28,6 +28,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String)
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
+    case baseMapMissing(tried: [String])
+    case baseMapDamaged(path: String, reason: String)
+    /// Debian's `libjs-leaflet` is not installed (the map page inlines it).
+    case leafletMissing(path: String)
     case settingInvalid(catalog: String, option: String, problem: String)
     case settingUnreadable(catalog: String, key: String, options: String)
     /// `--out` (given or remembered) names something geotrip cannot write its output into.
@@ -88,6 +92,12 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
             return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
+        case .baseMapMissing(let tried):
+            return "The map's base layer data (basemap.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_BASEMAP at the file."
+        case .baseMapDamaged(let path, let reason):
+            return "The map's base layer data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-basemap.py."
+        case .leafletMissing(let path):
+            return "The map page needs Leaflet, which geotrip reads from \(path), and it is not there. Install Debian's libjs-leaflet (`sudo apt-get install libjs-leaflet`, or `make deps`) and export again."
         case .settingInvalid(let catalog, let option, let problem):
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
         case .settingUnreadable(let catalog, let key, let options):

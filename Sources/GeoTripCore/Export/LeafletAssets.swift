@@ -1,0 +1,80 @@
+import Foundation
+
+/// Leaflet's script and style sheet from Debian's `libjs-leaflet` (a system dependency, as
+/// libexif is), ready to inline: the page must work from `file://` with no network, so nothing
+/// is linked. The images the style sheet names are inlined as `data:` URIs.
+public struct LeafletAssets: Sendable, Equatable {
+    /// Where Debian installs Leaflet.
+    public static let debianFolder = URL(fileURLWithPath: "/usr/share/javascript/leaflet")
+
+    /// The script: Debian's readable `leaflet.js` without its comments and indentation.
+    /// Debian's own `leaflet.min.js` (rebuilt with terser) is not used: opening a marker's popup
+    /// with it overflows the stack in Chromium, where the readable build works.
+    public var script: String
+    /// The style sheet with its `url(images/…)` references replaced by `data:` URIs.
+    public var style: String
+
+    /// Reads Leaflet from `folder`; a missing or unreadable file is `.leafletMissing`.
+    public static func load(from folder: URL = debianFolder) throws(GeoTripError) -> LeafletAssets {
+        func read(_ name: String) throws(GeoTripError) -> Data {
+            let url = folder.appendingPathComponent(name)
+            do { return try Data(contentsOf: url) } catch { throw .leafletMissing(path: url.path) }
+        }
+        guard var script = String(data: try read("leaflet.js"), encoding: .utf8),
+              var style = String(data: try read("leaflet.css"), encoding: .utf8) else {
+            throw .leafletMissing(path: folder.path)
+        }
+        script = Self.withoutComments(script)
+        style = Self.withoutSourceMap(style)
+        // A script that could close its own element would break the page; Leaflet has none, and
+        // a later package that did would be refused here rather than shipped broken.
+        guard script.range(of: "</script", options: .caseInsensitive) == nil,
+              style.range(of: "</style", options: .caseInsensitive) == nil else {
+            throw .leafletMissing(path: folder.path)
+        }
+        for name in ["layers.png", "layers-2x.png", "marker-icon.png", "marker-icon-2x.png", "marker-shadow.png"] {
+            let reference = "url(images/\(name))"
+            guard style.contains(reference) else { continue }
+            let data = try read("images/\(name)")
+            style = style.replacingOccurrences(of: reference, with: "url(data:image/png;base64,\(data.base64EncodedString()))")
+        }
+        return LeafletAssets(script: script, style: style)
+    }
+
+    /// Drops whole-line comments (`// …` and `/* … */` blocks that start a line), blank lines
+    /// and indentation, which halves Leaflet. Line breaks stay where they were, so automatic
+    /// semicolon insertion reads the script exactly as before; a comment that shares a line with
+    /// code is left as it is.
+    static func withoutComments(_ script: String) -> String {
+        var kept: [Substring] = []
+        var inBlock = false
+        for line in script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            var text = line.drop { $0 == " " || $0 == "\t" }
+            if inBlock {
+                guard let end = text.range(of: "*/") else { continue }
+                inBlock = false
+                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+            } else if text.hasPrefix("/*") {
+                guard let end = text.range(of: "*/", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex) else {
+                    inBlock = true
+                    continue
+                }
+                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+            }
+            if text.isEmpty || text.hasPrefix("//") { continue }
+            kept.append(text)
+        }
+        return kept.joined(separator: "\n")
+    }
+
+    /// Drops the `sourceMappingURL` comment line: the map file is not inlined, and a browser
+    /// with its developer tools open would try to fetch it.
+    private static func withoutSourceMap(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .filter { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !(trimmed.hasPrefix("//# sourceMappingURL=") || trimmed.hasPrefix("/*# sourceMappingURL="))
+            }
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The thumbnails the export shows, made by `ThumbnailMaker` (`thumbs/` in the output folder):
+/// only for new or changed photos, since a thumbnail's name says which file it was made from;
+/// the ones no photo uses any more are removed.
+public struct MadeThumbnails: ThumbnailProvider {
+    /// The trip folder, where the photos are.
+    let tripFolder: String
+
+    /// Creates the provider for the trip at `tripFolder`.
+    public init(tripFolder: String) {
+        self.tripFolder = tripFolder
+    }
+
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
+        let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
+        let sources = photos.map { photo in
+            ThumbnailSource(photoID: photo.id, path: photo.path, media: .photo(photo.format), fileSize: photo.fileSize,
+                            modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,
+                            embeddedThumbnail: photo.embeddedThumbnail.map { ThumbnailLocation(offset: $0.offset, length: $0.length) })
+        }
+        let outcomes = await maker.makeAll(sources)
+        var result = Thumbnails()
+        for (photo, outcome) in zip(photos, outcomes) {
+            if let path = outcome.relativePath { result.paths[photo.id] = path }
+            if outcome.status == .madeFromEmbedded || outcome.status == .madeFromImage { result.made += 1 }
+            if let diagnostic = outcome.diagnostic {
+                result.problems.append(PhotoDiagnostic(path: photo.path, kind: diagnostic.kind, message: diagnostic.message))
+            }
+        }
+        maker.removeStale(keeping: Set(result.paths.values))
+        return result
+    }
+}

@@ -1,0 +1,37 @@
+/// Lines as a web map must be given them: flights as great-circle arcs, and every line cut
+/// where it crosses the antimeridian (RFC 7946 section 3.1.9 asks the same of GeoJSON), so
+/// that a flight from Tokyo to Honolulu is not drawn the long way round the world.
+public enum RouteGeometry {
+    /// The great circle from `a` to `b` as `segments` straight pieces.
+    public static func greatCircleArc(from a: Coordinate, to b: Coordinate, segments: Int = 64) -> [Coordinate] {
+        let count = max(1, segments)
+        return (0...count).map { GreatCircle.interpolate(a, b, fraction: Double($0) / Double(count)) }
+    }
+
+    /// `line` in pieces that never cross longitude ±180: where a step between two points is
+    /// shorter across the antimeridian than along the map, the piece ends at 180 (or -180) and
+    /// the next starts on the other side at the latitude where the step crosses.
+    public static func splitAtAntimeridian(_ line: [Coordinate]) -> [[Coordinate]] {
+        guard var previous = line.first else { return [] }
+        var pieces: [[Coordinate]] = []
+        var current = [previous]
+        for point in line.dropFirst() {
+            let delta = point.longitude - previous.longitude
+            if abs(delta) > 180 {
+                // Unwrap the step, find where it meets the seam, and cut there.
+                let eastward = delta < 0   // e.g. 170 -> -170 goes east across 180
+                let seam = eastward ? 180.0 : -180.0
+                let unwrapped = point.longitude + (eastward ? 360 : -360)
+                let t = (seam - previous.longitude) / (unwrapped - previous.longitude)
+                let latitude = previous.latitude + t * (point.latitude - previous.latitude)
+                current.append(Coordinate(latitude: latitude, longitude: seam))
+                pieces.append(current)
+                current = [Coordinate(latitude: latitude, longitude: -seam)]
+            }
+            current.append(point)
+            previous = point
+        }
+        pieces.append(current)
+        return pieces.filter { $0.count >= 2 }
+    }
+}

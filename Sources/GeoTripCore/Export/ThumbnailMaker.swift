@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What became of one source's thumbnail.
+public struct ThumbnailOutcome: Sendable, Equatable {
+    /// How the thumbnail came to be, or why there is none.
+    public enum Status: Sendable, Equatable {
+        /// Made now from the photo's embedded EXIF thumbnail.
+        case madeFromEmbedded
+        /// Made now by decoding the photo at reduced scale.
+        case madeFromImage
+        /// The file on disk was made from this very photo (same size and time): nothing done.
+        case current
+        /// No still to show (a video); not a problem.
+        case noStill
+        /// The photo could not be read or decoded; `diagnostic` says why.
+        case failed
+    }
+
+    /// The photo's catalog id.
+    public var photoID: Int64
+    /// `thumbs/<id>-<key>.jpg`, relative to the output folder; nil without a thumbnail.
+    public var relativePath: String?
+    /// What happened.
+    public var status: Status
+    /// A sentence for the photo when something went wrong (or partly wrong: a damaged photo
+    /// whose readable part made a thumbnail).
+    public var diagnostic: Diagnostic?
+}
+
+/// Makes small JPEG thumbnails (`thumbs/` in the output folder) for the map and the journal:
+/// from the EXIF thumbnail a camera embedded when there is one, otherwise by decoding the photo
+/// at reduced scale (libjpeg-turbo; libheif for HEIF), always turned upright.
+///
+/// A thumbnail's name carries its photo's id and a short key of the photo's size, modification
+/// time and the maker's settings, so a rerun sees at once that a thumbnail is current and makes
+/// none, and `removeStale` can delete those no current photo names.
+public struct ThumbnailMaker: Sendable {
+    /// The folder the sources' paths are relative to.
+    public var tripFolder: URL
+    /// The output folder; thumbnails go into its `thumbs/`.
+    public var outputFolder: URL
+    /// The longer side of a thumbnail, in pixels.
+    public var longSide: Int
+    /// JPEG quality, 1-100.
+    public var quality: Int
+
+    /// The thumbnails' folder name inside the output folder.
+    public static let folderName = "thumbs"
+    /// Bumped when the way thumbnails are made changes, so old ones are made again.
+    static let version = 1
+
+    /// A maker for the trip in `tripFolder` writing into `outputFolder/thumbs`.
+    public init(tripFolder: URL, outputFolder: URL, longSide: Int = 320, quality: Int = 80) {
+        self.tripFolder = tripFolder
+        self.outputFolder = outputFolder
+        self.longSide = longSide
+        self.quality = quality
+    }
+
+    /// `thumbs/<id>-<key>.jpg` for a still; nil for media without one.
+    public func relativePath(for source: ThumbnailSource) -> String? {
+        guard case .photo = source.media else { return nil }
+        let identity = "\(source.fileSize) \(source.modifiedNanos) \(longSide) \(quality) \(Self.version)"
+        let key = Fingerprint.of(Array(identity.utf8), fileSize: Int(truncatingIfNeeded: source.fileSize)).prefix(8)
+        return "\(Self.folderName)/\(source.photoID)-\(key).jpg"
+    }
+
+    /// Makes the thumbnail of one source, unless the current one is already on disk.
+    /// Never throws: a photo that cannot be read is an outcome with a diagnostic.
+    public func make(_ source: ThumbnailSource) -> ThumbnailOutcome {
+        guard let relative = relativePath(for: source) else {
+            return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
+        }
+        let destination = outputFolder.appendingPathComponent(relative)
+        if FileManager.default.fileExists(atPath: destination.path) {
+            return ThumbnailOutcome(photoID: source.photoID, relativePath: relative, status: .current, diagnostic: nil)
+        }
+        func failed(_ sentence: String) -> ThumbnailOutcome {
+            ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .failed,
+                             diagnostic: Diagnostic(.thumbnail, "no thumbnail: \(sentence)"))
+        }
+        let still: Still
+        do {
+            still = try readStill(source)
+        } catch {
+            return failed(error.reason)
+        }
+        let jpeg: [UInt8]
+        do {
+            jpeg = try TurboJPEG.encode(still.image.fitted(longSide: longSide), quality: quality)
+        } catch {
+            return failed(error.reason)
+        }
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Written beside, then renamed: a reader never sees half a thumbnail, and a run
+            // stopped midway leaves no file whose name claims it is current.
+            let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).tmp")
+            try Data(jpeg).write(to: temporary)
+            if rename(temporary.path, destination.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                return failed("it could not be saved in \(destination.deletingLastPathComponent().path) (\(reason))")
+            }
+        } catch {
+            return failed("it could not be saved in \(destination.deletingLastPathComponent().path) (\(error.localizedDescription))")
+        }
+        return ThumbnailOutcome(photoID: source.photoID, relativePath: relative,
+                                status: still.fromEmbedded ? .madeFromEmbedded : .madeFromImage,
+                                diagnostic: still.warning.map { Diagnostic(.thumbnail, "thumbnail made from the readable part: \($0)") })
+    }
+
+    /// Makes every source's thumbnail, a few at a time (decoding is CPU-bound), and returns the
+    /// outcomes in the sources' order.
+    public func makeAll(_ sources: [ThumbnailSource]) async -> [ThumbnailOutcome] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var outcomes = [ThumbnailOutcome?](repeating: nil, count: sources.count)
+        await withTaskGroup(of: (Int, ThumbnailOutcome).self) { group in
+            var next = 0
+            func add() {
+                guard next < sources.count else { return }
+                let index = next, source = sources[index], maker = self
+                group.addTask { (index, maker.make(source)) }
+                next += 1
+            }
+            for _ in 0..<width { add() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                add()
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// Deletes the files in `thumbs/` that look like geotrip's thumbnails (`<id>-<key>.jpg`)
+    /// and are not in `keeping` (relative paths as `relativePath` gives them); returns how
+    /// many. Anything else a person put there is left alone.
+    @discardableResult
+    public func removeStale(keeping: Set<String>) -> Int {
+        let folder = outputFolder.appendingPathComponent(Self.folderName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where Self.isThumbnailName(name) && !keeping.contains("\(Self.folderName)/\(name)") {
+            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    /// `<digits>-<8 hex digits>.jpg`.
+    static func isThumbnailName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
+              parts[1].hasSuffix(".jpg") else { return false }
+        let key = parts[1].dropLast(4)
+        return key.count == 8 && key.allSatisfy(\.isHexDigit)
+    }
+
+    // MARK: Reading
+
+    private struct Still {
+        var image: RGBImage
+        var fromEmbedded: Bool
+        var warning: String?
+    }
+
+    private func readStill(_ source: ThumbnailSource) throws(ImageCodingFailure) -> Still {
+        let path = tripFolder.appendingPathComponent(source.path).path
+        let file: PhotoFile
+        do {
+            file = try PhotoFile(path: Array(path.utf8CString))
+        } catch {
+            throw ImageCodingFailure(reason: error.description)
+        }
+        if case .photo(.heif) = source.media {
+            // Upright already: libheif applies the container's own rotation.
+            return Still(image: try HeifExifExtractor.still(path: Array(path.utf8CString), atLeast: longSide),
+                         fromEmbedded: false, warning: nil)
+        }
+        // The embedded thumbnail (160 x 120 from most cameras) saves decoding megapixels.
+        if let embedded = source.embeddedThumbnail, embedded.length > 4, embedded.offset > 0 {
+            let bytes = Array(file.bytes(at: embedded.offset, count: embedded.length))
+            if bytes.count == embedded.length, bytes.starts(with: [0xFF, 0xD8]),
+               let decoded = try? TurboJPEG.decode(bytes, atLeast: longSide), decoded.warning == nil {
+                return Still(image: decoded.image.upright(orientation: source.orientation), fromEmbedded: true, warning: nil)
+            }
+            // A damaged embedded thumbnail: the photo itself is the better source.
+        }
+        if case .photo(let format?) = source.media, format != .jpeg {
+            throw ImageCodingFailure(reason: "geotrip decodes JPEG and HEIF photos, and this \(format.rawValue.uppercased()) file has no embedded thumbnail")
+        }
+        let whole = Array(file.bytes(at: 0, count: file.size))
+        guard whole.count == file.size else { throw ImageCodingFailure(reason: "the file could not be read whole") }
+        let decoded = try TurboJPEG.decode(whole, atLeast: longSide)
+        return Still(image: decoded.image.upright(orientation: source.orientation), fromEmbedded: false, warning: decoded.warning)
+    }
+}

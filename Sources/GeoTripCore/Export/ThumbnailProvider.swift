@@ -1,0 +1,9 @@
+/// Where the export gets thumbnails from: the seam a thumbnail maker plugs into. The export
+/// stage asks once per run, for the photos it may show (never those inside a `--hide-near`
+/// zone), and links each photo to the thumbnail path it is given; a photo without one is
+/// linked by name.
+public protocol ThumbnailProvider: Sendable {
+    /// Thumbnails of `photos` in `outputFolder` (absolute): made for new or changed photos,
+    /// found for the others. Paths are relative to the output folder (`thumbs/12-ab34.jpg`).
+    func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension TripMapInput {
+    /// The map page's input from the one trip model, as the export stage has it: visits outside
+    /// the privacy zones with their notes, photos and thumbnails, every day with its notes, and
+    /// the route already cut at the zones.
+    ///
+    /// - Parameters:
+    ///   - photos: the trip's photos (their ids name the thumbnails).
+    ///   - thumbnails: each photo's thumbnail, relative to the page.
+    ///   - tripFolderLink: the way from the page's folder to the trip folder (`..`).
+    static func from(trip: Trip, route: TripRoute, notes: [String: String], photos: [TripPhoto], thumbnails: [Int64: String],
+                     tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
+        let ids = Dictionary(photos.map { ($0.path, $0.id) }, uniquingKeysWith: { first, _ in first })
+        let visible = trip.visits.filter { !privacy.contains($0.centre) }
+        let visits = visible.map { visit in
+            Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
+                  countryCode: visit.countryCode, latitude: visit.latitude, longitude: visit.longitude, localDate: visit.localDate,
+                  localArrival: visit.localArrival, localDeparture: visit.localDeparture,
+                  zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
+                  photoCount: visit.photoCount, notes: notes[visit.id],
+                  media: visit.photos.map { path in
+                      Media(path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path, thumbnail: ids[path].flatMap { thumbnails[$0] })
+                  })
+        }
+        let days = trip.days.map { Day(date: $0.date, notes: notes[$0.date], unplacedPhotoCount: $0.unplacedPhotos.count) }
+        let legs = route.legs.map { Leg(localDate: $0.localDate, kind: $0.kind, coordinates: $0.coordinates) }
+        return TripMapInput(language: language, visits: visits, days: days, legs: legs, tiles: tiles,
+                            namesFromOpenStreetMap: visible.contains { $0.nameSource == NameSource.nominatim.rawValue })
+    }
+}

@@ -1,0 +1,389 @@
+import Foundation
+import Mustache
+
+/// What the page is drawn with besides the trip: the carried base layer, the gazetteer (for
+/// nearby towns) and Leaflet. Loaded once per export.
+public struct TripMapResources: Sendable {
+    public var baseMap: BaseMap
+    /// Nil draws no towns.
+    public var gazetteer: Gazetteer?
+    public var leaflet: LeafletAssets
+
+    /// Creates the resources from loaded parts.
+    public init(baseMap: BaseMap, gazetteer: Gazetteer?, leaflet: LeafletAssets) {
+        self.baseMap = baseMap
+        self.gazetteer = gazetteer
+        self.leaflet = leaflet
+    }
+
+    /// Loads the base map and Leaflet from where they are installed; a missing one is a typed
+    /// error that says how to get it.
+    public static func load(gazetteer: Gazetteer?) throws(GeoTripError) -> TripMapResources {
+        TripMapResources(baseMap: try BaseMap.load(), gazetteer: gazetteer, leaflet: try LeafletAssets.load())
+    }
+}
+
+/// The trip map: one `index.html` that works from `file://` with no network. Leaflet, the trip's
+/// data and the base layer clipped to the trip are inline; thumbnails are beside it in
+/// `thumbs/`. The page is rendered from a Mustache template (`TripMapTemplate`), which escapes
+/// every string it inserts; the data the script draws from is JSON that cannot end its script
+/// element (`ScriptJSON`), and the script puts names and notes into the page as text only.
+public struct TripMapPage: Sendable {
+    /// The trip as the page shows it.
+    public var input: TripMapInput
+    /// How many towns at most are labelled.
+    public var townLimit = 150
+    /// How many thumbnails a visit shows in the timeline.
+    public var thumbnailsPerVisit = 8
+
+    /// Colours of the days, in turn: distinct on a light and a dark map, and for most kinds of
+    /// colour blindness (Sasha Trubetskoy's list of 20 distinct colours, first ten).
+    static let dayColours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
+                             "#42d4f4", "#f032e6", "#9a6324", "#469990", "#808000"]
+
+    /// Creates the page of `input`.
+    public init(input: TripMapInput) {
+        self.input = input
+    }
+
+    /// The whole page.
+    public func render(with resources: TripMapResources) -> String {
+        let words = TripMapWords.forLanguage(input.language)
+        let window = self.window
+        let extract = resources.baseMap.extract(window: window)
+        let towns = nearbyTowns(resources.gazetteer, in: window)
+        let data = pageData(words: words, window: window, extract: extract, towns: towns)
+        let json: String
+        do {
+            json = try ScriptJSON.encode(data)
+        } catch {
+            // Only finite numbers and strings are encoded; this cannot fail.
+            preconditionFailure("the map data did not encode: \(error)")
+        }
+        var context = templateContext(words: words)
+        context["leafletStyle"] = resources.leaflet.style
+        context["leafletScript"] = resources.leaflet.script
+        context["style"] = TripMapTemplate.style
+        context["script"] = TripMapScript.source
+        context["data"] = json
+        return TripMapTemplate.page.render(context)
+    }
+
+    /// The input's days, with any date a visit or leg names that the days lack added in order,
+    /// so every marker and line has a day to be coloured and filtered by.
+    var days: [TripMapInput.Day] {
+        let known = Set(input.days.map(\.date))
+        let missing = Set(input.visits.map(\.localDate) + input.legs.map(\.localDate)).subtracting(known)
+        guard !missing.isEmpty else { return input.days }
+        return (input.days + missing.map { TripMapInput.Day(date: $0) }).sorted { $0.date < $1.date }
+    }
+
+    /// Every position the trip's map must show: visits and the route's points.
+    private var positions: [Coordinate] {
+        input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } + input.legs.flatMap(\.coordinates)
+    }
+
+    /// Whether the trip is drawn on a map that runs across 180° (longitudes west of Greenwich
+    /// moved 360° east): when that spans fewer degrees than the usual map from -180° to 180°,
+    /// as for a trip from Tokyo to Honolulu, which would otherwise sit at both ends of the world.
+    public var crossesAntimeridian: Bool {
+        let longitudes = positions.map(\.longitude)
+        guard let low = longitudes.min(), let high = longitudes.max() else { return false }
+        let moved = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
+        // At least a degree narrower: a trip wholly west of Greenwich is as wide either way, and
+        // rounding must not move it.
+        return moved.max()! - moved.min()! < high - low - 1
+    }
+
+    /// A longitude on the page's map.
+    private func mapLongitude(_ longitude: Double, crossing: Bool) -> Double {
+        crossing && longitude < 0 ? longitude + 360 : longitude
+    }
+
+    /// The trip's extent (visits and route) on the page's map, made about as wide as it is tall
+    /// on the ground and grown by half on every side: what the base layer is clipped to. A phone
+    /// shows a tall map and a desktop a wide one, so the detail must reach past the trip both
+    /// ways. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
+    public var window: GeoBox {
+        let crossing = crossesAntimeridian
+        let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, crossing: crossing)) }
+        guard let box = GeoBox(enclosing: points) else { return .world }
+        let stretch = max(0.2, cos((box.south + box.north) / 2 * .pi / 180))
+        let side = max(box.height, box.width * stretch)
+        let latPad = (side - box.height) / 2 + max(side * 0.5, 0.3)
+        let lonPad = (side / stretch - box.width) / 2 + max(side / stretch * 0.5, 0.3)
+        let west = max(crossing ? box.east - 360 : -180, box.west - lonPad)
+        let east = min(crossing ? west + 360 : 180, box.east + lonPad)
+        return GeoBox(south: max(-90, box.south - latPad), west: west, north: min(90, box.north + latPad), east: east)
+    }
+
+    /// The largest towns in the window; across 180° from both sides of it, those east of
+    /// 180° moved 360° as the map moves them.
+    private func nearbyTowns(_ gazetteer: Gazetteer?, in window: GeoBox) -> [GazetteerPlace] {
+        guard let gazetteer else { return [] }
+        guard window.east > 180 else { return gazetteer.largestPlaces(in: window, limit: townLimit) }
+        let west = gazetteer.largestPlaces(in: GeoBox(south: window.south, west: window.west, north: window.north, east: 180), limit: townLimit)
+        let east = gazetteer.largestPlaces(in: GeoBox(south: window.south, west: -180, north: window.north, east: window.east - 360), limit: townLimit)
+            .map { town -> GazetteerPlace in
+                var moved = town
+                moved.coordinate.longitude += 360
+                return moved
+            }
+        return Array((west + east).sorted { $0.population > $1.population }.prefix(townLimit))
+    }
+
+    // MARK: Text
+
+    private var locale: Locale { Locale(identifier: input.language) }
+
+    private func formatted(_ date: String, template: String) -> String {
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.timeZone = TimeZone(identifier: "UTC")
+        parser.dateFormat = "yyyy-MM-dd"
+        guard let day = parser.date(from: date) else { return date }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter.string(from: day)
+    }
+
+    private func number(_ value: Double) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = .decimal
+        formatter.maximumFractionDigits = 0
+        return formatter.string(from: NSNumber(value: value.rounded())) ?? String(Int(value.rounded()))
+    }
+
+    /// `08:12–08:31 WEST`, with the departure's date when it is another day.
+    static func timeSpan(_ visit: TripMapInput.Visit) -> String? {
+        func clock(_ stamp: String?) -> String? {
+            guard let stamp, stamp.count >= 16 else { return nil }
+            return String(stamp.dropFirst(11).prefix(5))
+        }
+        guard let arrival = clock(visit.localArrival) else { return nil }
+        var text = arrival
+        if let departure = clock(visit.localDeparture), departure != arrival || visit.localDeparture?.prefix(10) != visit.localArrival?.prefix(10) {
+            text += "–" + departure
+            if let day = visit.localDeparture?.prefix(10), day != visit.localArrival?.prefix(10) {
+                text += " (\(day.dropFirst(5)))"
+            }
+        }
+        if let zone = visit.zone, !zone.isEmpty { text += " " + zone }
+        return text
+    }
+
+    private func placeLine(_ visit: TripMapInput.Visit) -> String {
+        let country = visit.countryCode.flatMap { locale.localizedString(forRegionCode: $0) } ?? visit.country
+        return [visit.admin1, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
+    /// A relative path as a URL reference: every byte but unreserved characters and `/`
+    /// percent-encoded (spaces, accents, `#`, `?`, and `:` so no path can be read as a scheme
+    /// such as `javascript:`); a path that starts with `/` gets `.` before it, so it cannot
+    /// become a scheme-relative `//host` link.
+    static func urlReference(_ path: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return encoded.hasPrefix("/") ? "." + encoded : encoded
+    }
+
+    // MARK: Template context
+
+    /// Every key is named for its level (`dayNotes`, `visitNotes`): Mustache looks a missing key
+    /// up in the enclosing sections, so a visit without notes must not find its day's.
+    private func templateContext(words: TripMapWords) -> [String: Any] {
+        let figures = input.figures ?? input.computedFigures
+        let dates = days.map(\.date)
+        let title: String
+        if let given = input.title, !given.isEmpty {
+            title = given
+        } else if let first = dates.first, let last = dates.last {
+            let span = first == last ? formatted(first, template: "yMMMMd")
+                : "\(formatted(first, template: "yMMMMd")) – \(formatted(last, template: "yMMMMd"))"
+            title = "\(words.pageTitle): \(span)"
+        } else {
+            title = words.pageTitle
+        }
+        let countryNames = figures.countries.map { locale.localizedString(forRegionCode: $0) ?? $0 }
+        var figureCards: [[String: Any]] = [
+            ["value": number(Double(figures.days)), "label": words.days],
+            ["value": number(Double(figures.visits)), "label": words.visits],
+            ["value": number(Double(figures.places)), "label": words.places],
+            ["value": "\(number(figures.groundKilometres)) km", "label": words.ground],
+        ]
+        if figures.flownKilometres > 0 {
+            figureCards.append(["value": "\(number(figures.flownKilometres)) km", "label": words.flown])
+        }
+        figureCards.append(["value": number(Double(figures.countries.count)), "label": words.countries,
+                            "detail": countryNames.joined(separator: ", ")])
+
+        var visitsByDay: [String: [(Int, TripMapInput.Visit)]] = [:]
+        for (number, visit) in input.visits.enumerated() { visitsByDay[visit.localDate, default: []].append((number + 1, visit)) }
+        let dayEntries: [[String: Any]] = days.enumerated().map { index, day in
+            var entry: [String: Any] = [
+                "index": index, "colour": Self.dayColours[index % Self.dayColours.count],
+                "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
+                "visits": (visitsByDay[day.date] ?? []).map { visitContext($0.0, $0.1, words: words) },
+            ]
+            if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = notes }
+            if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
+            return entry
+        }
+        let chips: [[String: Any]] = days.enumerated().map { index, day in
+            ["index": index, "colour": Self.dayColours[index % Self.dayColours.count],
+             "label": formatted(day.date, template: "MMMdEEE")]
+        }
+        var credits = [words.creditPlaceNames]
+        if input.namesFromOpenStreetMap { credits.append(words.creditOpenStreetMap) }
+        credits += [words.creditShores, words.creditCountries, words.creditLeaflet]
+        if let tiles = input.tiles { credits.append("\(words.onlineTiles): \(tiles.attribution)") }
+        return [
+            "lang": input.language, "title": title, "words": wordsContext(words),
+            "figures": figureCards, "dayChips": chips, "days": dayEntries, "credits": credits,
+        ]
+    }
+
+    private func visitContext(_ number: Int, _ visit: TripMapInput.Visit, words: TripMapWords) -> [String: Any] {
+        var entry: [String: Any] = [
+            "id": visit.id, "number": number, "name": visit.name ?? words.unnamedPlace,
+            "place": placeLine(visit), "photos": words.photoCount(visit.photoCount),
+            "media": visit.media.prefix(thumbnailsPerVisit).map { mediaContext($0, words: words) },
+        ]
+        if let time = Self.timeSpan(visit) { entry["time"] = time }
+        if let notes = visit.notes, !notes.isEmpty { entry["visitNotes"] = notes }
+        return entry
+    }
+
+    private func mediaContext(_ media: TripMapInput.Media, words: TripMapWords) -> [String: Any] {
+        var entry: [String: Any] = ["label": mediaLabel(media, words: words)]
+        if let path = media.path { entry["href"] = Self.urlReference(path) }
+        if let thumbnail = media.thumbnail { entry["thumb"] = Self.urlReference(thumbnail) }
+        return entry
+    }
+
+    private func mediaLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
+        guard media.kind == .video else { return words.openOriginal }
+        guard let seconds = media.durationSeconds, seconds.isFinite, seconds >= 0 else { return words.video }
+        return "\(words.video), \(words.seconds(Int(seconds.rounded())))"
+    }
+
+    private func wordsContext(_ w: TripMapWords) -> [String: String] {
+        ["skipToTimeline": w.skipToTimeline, "figuresHeading": w.figuresHeading, "overview": w.overview,
+         "mapLabel": w.mapLabel, "dayFilter": w.dayFilter, "allDays": w.allDays, "timeline": w.timeline,
+         "notes": w.notes, "credits": w.credits, "madeWith": w.madeWith]
+    }
+
+    // MARK: Script data
+
+    private struct PageData: Encodable {
+        var visits: [VisitData]
+        var days: [DayData]
+        var legs: [LegData]
+        var towns: [TownData]
+        var base: BaseMapExtract
+        var visited: [String]
+        var tiles: TilesData?
+        var words: [String: String]
+    }
+
+    private struct VisitData: Encodable {
+        var id: String
+        var number: Int
+        var day: Int
+        var name: String
+        var place: String
+        var time: String?
+        var photos: String
+        var photoCount: Int
+        var notes: String?
+        var lat: Double
+        var lon: Double
+        var media: [MediaData]
+    }
+
+    private struct MediaData: Encodable {
+        var thumb: String?
+        var href: String?
+        var label: String
+    }
+
+    private struct DayData: Encodable {
+        var date: String
+        var colour: String
+    }
+
+    private struct LegData: Encodable {
+        var day: Int
+        var kind: TripMapInput.LegKind
+        /// Pieces (split at the antimeridian) of flattened (lat, lon) pairs.
+        var pieces: [[Double]]
+    }
+
+    private struct TownData: Encodable {
+        var name: String
+        var lat: Double
+        var lon: Double
+        /// 1 for the largest cities (shown at every zoom) to 4 for small towns (close up only).
+        var tier: Int
+    }
+
+    private struct TilesData: Encodable {
+        var url: String
+        var attribution: String
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
+
+    private func pageData(words: TripMapWords, window: GeoBox, extract: BaseMapExtract, towns: [GazetteerPlace]) -> PageData {
+        let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
+        let crossing = crossesAntimeridian
+        let visits = input.visits.enumerated().map { number, visit in
+            VisitData(id: visit.id, number: number + 1, day: dayIndex[visit.localDate] ?? 0, name: visit.name ?? words.unnamedPlace,
+                      place: placeLine(visit), time: Self.timeSpan(visit), photos: words.photoCount(visit.photoCount),
+                      photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
+                      lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
+                      media: visit.media.prefix(4).map {
+                          MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: $0.path.map(Self.urlReference),
+                                    label: mediaLabel($0, words: words))
+                      })
+        }
+        let legs: [LegData] = input.legs.compactMap { leg in
+            guard leg.coordinates.count >= 2 else { return nil }
+            let line = leg.kind == .flight
+                ? RouteGeometry.greatCircleArc(from: leg.coordinates.first!, to: leg.coordinates.last!)
+                : leg.coordinates
+            // On the usual map a line across 180° is cut there; on a map that runs across 180°
+            // it continues, each point taken on the side nearer the one before.
+            let pieces: [[Coordinate]]
+            if crossing {
+                var previous = mapLongitude(line[0].longitude, crossing: true)
+                pieces = [line.map { point in
+                    var longitude = point.longitude
+                    while longitude - previous > 180 { longitude -= 360 }
+                    while previous - longitude > 180 { longitude += 360 }
+                    previous = longitude
+                    return Coordinate(latitude: point.latitude, longitude: longitude)
+                }]
+            } else {
+                pieces = RouteGeometry.splitAtAntimeridian(line)
+            }
+            let flat = pieces.map { piece in piece.flatMap { [Self.rounded($0.latitude), Self.rounded($0.longitude)] } }
+            return LegData(day: dayIndex[leg.localDate] ?? 0, kind: leg.kind, pieces: flat)
+        }
+        let townData = towns.map { town in
+            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
+                     tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
+        }
+        let figures = input.figures ?? input.computedFigures
+        return PageData(
+            visits: visits,
+            days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
+            legs: legs, towns: townData, base: extract, visited: figures.countries,
+            tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
+            words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
+                    "allDays": words.allDays])
+    }
+}

@@ -1,0 +1,357 @@
+/// The trip map's script. It reads the page's JSON data and builds the map with Leaflet; every
+/// name, note and label goes into the page through `textContent` or an attribute, never as
+/// markup, so nothing in the data can become HTML.
+enum TripMapScript {
+    static let source = #"""
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('trip-data').textContent);
+  var words = data.words;
+  var scale = data.base.scale;
+  // Readers who asked for less motion get jumps instead of flights.
+  var calm = !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  var css = function (name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); };
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+  function pairs(flat, divisor) {
+    var out = [];
+    for (var i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] / divisor, flat[i + 1] / divisor]);
+    return out;
+  }
+
+  // ---- The map and its panes: the offline base below everything, tiles above it.
+  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, worldCopyJump: false, preferCanvas: false });
+  map.attributionControl.setPrefix(false);
+  var mapElement = map.getContainer();
+  map.createPane('base');
+  map.getPane('base').style.zIndex = 150;
+  map.createPane('towns');
+  map.getPane('towns').style.zIndex = 390;
+  var baseRenderer = L.canvas({ pane: 'base', padding: 0.5 });
+  var townRenderer = L.canvas({ pane: 'towns', padding: 0.5 });
+  var routeRenderer = L.svg({ padding: 0.5 });
+
+  // ---- Base layer: the world's countries, the window's sea, its land and lakes, coasts, borders.
+  var styled = [];
+  var markers = {};
+  function styledLayer(layer, styleOf) { styled.push([layer, styleOf]); layer.setStyle(styleOf()); return layer; }
+  function countryRings(shapes) {
+    var countries = [];
+    shapes.forEach(function (shape) {
+      var ring = pairs(shape.p, scale);
+      if (shape.k === 21 && countries.length) countries[countries.length - 1].rings.push(ring);
+      else countries.push({ code: shape.c || null, rings: [ring] });
+    });
+    return countries;
+  }
+  var countries = countryRings(data.base.countries);
+  var visited = {};
+  data.visited.forEach(function (code) { visited[code] = true; });
+  var w = data.base.window;
+  var baseLayer = L.layerGroup();
+  countries.forEach(function (country) {
+    baseLayer.addLayer(styledLayer(L.polygon(country.rings, { renderer: baseRenderer, interactive: false }), function () {
+      return { stroke: true, weight: 0.6, color: css('--border'), fillColor: css('--land'), fillOpacity: 1 };
+    }));
+  });
+  baseLayer.addLayer(styledLayer(L.rectangle([[w.south, w.west], [w.north, w.east]], { renderer: baseRenderer, interactive: false }), function () {
+    return { stroke: false, fillColor: css('--sea'), fillOpacity: 1 };
+  }));
+  var onWindowEdge = function (a, b) {
+    var e = 1.5 / scale;
+    return (Math.abs(a[0] - b[0]) < e && (Math.abs(a[0] - w.south) < e || Math.abs(a[0] - w.north) < e)) ||
+           (Math.abs(a[1] - b[1]) < e && (Math.abs(a[1] - w.west) < e || Math.abs(a[1] - w.east) < e));
+  };
+  var coasts = [];
+  data.base.shores.forEach(function (shape) {
+    var ring = pairs(shape.p, scale);
+    var water = shape.k === 2 || shape.k === 4;
+    baseLayer.addLayer(styledLayer(L.polygon(ring, { renderer: baseRenderer, interactive: false }), function () {
+      return { stroke: false, fillColor: css(water ? '--sea' : '--land'), fillOpacity: 1 };
+    }));
+    // The coast is the ring's edges, less those the clipping laid along the window's edge.
+    var run = [];
+    for (var i = 0; i < ring.length; i++) {
+      if (i > 0 && onWindowEdge(ring[i - 1], ring[i])) { if (run.length > 1) coasts.push(run); run = []; }
+      run.push(ring[i]);
+    }
+    if (run.length > 1) coasts.push(run);
+  });
+  if (coasts.length) baseLayer.addLayer(styledLayer(L.polyline(coasts, { renderer: baseRenderer, interactive: false }), function () {
+    return { weight: 1, color: css('--coast') };
+  }));
+  var borders = data.base.borders.map(function (shape) { return pairs(shape.p, scale); });
+  if (borders.length) baseLayer.addLayer(styledLayer(L.polyline(borders, { renderer: baseRenderer, interactive: false }), function () {
+    return { weight: 1.2, color: css('--border'), dashArray: '5 3' };
+  }));
+  baseLayer.addTo(map);
+  map.attributionControl.addAttribution('<a href="#credits">GSHHG, Natural Earth, GeoNames</a>');
+
+  // ---- Nearby towns, by size as the map zooms in; a label that would cover a visit or a
+  // larger town's label is hidden (the towns come largest first).
+  var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
+  var townDots = [];
+  data.towns.forEach(function (town) {
+    var dot = styledLayer(L.circleMarker([town.lat, town.lon], { renderer: townRenderer, radius: town.tier === 1 ? 3 : 2, interactive: false }), function () {
+      return { stroke: false, fillColor: css('--town'), fillOpacity: 0.8 };
+    });
+    dot.bindTooltip(el('span', null, town.name), { permanent: true, direction: 'right', className: 'town-label tier-' + town.tier, offset: [2, 0] });
+    townTiers[town.tier].addLayer(dot);
+    townDots.push(dot);
+  });
+  function showTiers() {
+    var z = map.getZoom();
+    [0, 0, 7, 9, 11].forEach(function (from, tier) {
+      if (!tier) return;
+      var layer = townTiers[tier];
+      if (z >= from) { if (!map.hasLayer(layer)) layer.addTo(map); } else if (map.hasLayer(layer)) map.removeLayer(layer);
+    });
+    declutter();
+  }
+  function overlaps(a, b) { return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top; }
+  function declutter() {
+    var placed = [];
+    Object.keys(markers).forEach(function (id) {
+      var node = markers[id].getElement();
+      if (node && map.hasLayer(markers[id])) placed.push(node.getBoundingClientRect());
+    });
+    townDots.forEach(function (dot) {
+      var tip = dot.getTooltip(), node = tip && tip.getElement();
+      if (!node || !map.hasLayer(dot)) return;
+      node.style.visibility = '';
+      var box = node.getBoundingClientRect();
+      if (placed.some(function (other) { return overlaps(box, other); })) node.style.visibility = 'hidden';
+      else placed.push(box);
+    });
+  }
+  map.on('zoomend', showTiers);
+  map.on('moveend', declutter);
+
+  // ---- The route: each leg in its day's colour, flights dashed, an arrow halfway along each.
+  var dayLayers = data.days.map(function () { return L.layerGroup(); });
+  var project = function (p) { return L.CRS.EPSG3857.project(L.latLng(p[0], p[1])); };
+  function midpointAndBearing(line) {
+    var lengths = [], total = 0;
+    for (var i = 1; i < line.length; i++) { var d = project(line[i - 1]).distanceTo(project(line[i])); lengths.push(d); total += d; }
+    var half = total / 2;
+    for (var j = 0; j < lengths.length; j++) {
+      if (half <= lengths[j] || j === lengths.length - 1) {
+        var a = project(line[j]), b = project(line[j + 1]);
+        var t = lengths[j] > 0 ? Math.min(1, half / lengths[j]) : 0;
+        var mid = L.CRS.EPSG3857.unproject(L.point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t));
+        // Projected y grows northwards; screen rotation is clockwise from north.
+        return { at: mid, degrees: Math.atan2(b.x - a.x, b.y - a.y) * 180 / Math.PI, length: total };
+      }
+      half -= lengths[j];
+    }
+    return null;
+  }
+  data.legs.forEach(function (leg) {
+    var colour = data.days[leg.day] ? data.days[leg.day].colour : '#555';
+    var pieces = leg.pieces.map(function (flat) { return pairs(flat, 1); });
+    pieces.forEach(function (line) {
+      dayLayers[leg.day].addLayer(L.polyline(line, {
+        renderer: routeRenderer, color: colour, weight: leg.kind === 'flight' ? 2.5 : 4, opacity: 0.9,
+        dashArray: leg.kind === 'flight' ? '8 7' : null, lineCap: 'round', lineJoin: 'round', interactive: false,
+        className: 'route-line route-' + leg.kind
+      }));
+    });
+    var longest = pieces.reduce(function (a, b) { return b.length > a.length ? b : a; }, []);
+    var middle = longest.length > 1 ? midpointAndBearing(longest) : null;
+    if (middle && middle.length > 0) {
+      var arrow = el('span');
+      arrow.style.borderBottomColor = colour;
+      arrow.style.transform = 'rotate(' + middle.degrees.toFixed(1) + 'deg)';
+      dayLayers[leg.day].addLayer(L.marker(middle.at, {
+        icon: L.divIcon({ className: 'route-arrow', html: arrow, iconSize: [12, 11], iconAnchor: [6, 5.5] }),
+        interactive: false, keyboard: false
+      }));
+    }
+  });
+
+  // ---- Visits: numbered markers sized by photo count, with popups; the timeline beside.
+  var items = {};
+  document.querySelectorAll('li.visit').forEach(function (li) { items[li.getAttribute('data-visit')] = li; });
+  function popupContent(visit) {
+    var box = el('div', 'popup');
+    box.appendChild(el('h3', null, visit.number + '. ' + visit.name));
+    if (visit.place) box.appendChild(el('p', null, visit.place));
+    if (visit.time) box.appendChild(el('p', null, visit.time));
+    box.appendChild(el('p', null, visit.photos));
+    if (visit.notes) box.appendChild(el('p', 'notes', visit.notes));
+    if (visit.media.length) {
+      var thumbs = el('div', 'thumbs');
+      visit.media.forEach(function (media) {
+        var holder = thumbs;
+        if (media.href) { holder = el('a'); holder.setAttribute('href', media.href); thumbs.appendChild(holder); }
+        if (media.thumb) {
+          var img = el('img');
+          img.setAttribute('src', media.thumb);
+          img.setAttribute('alt', media.label);
+          holder.appendChild(img);
+        } else {
+          holder.appendChild(el('span', 'no-thumb', media.label));
+        }
+      });
+      box.appendChild(thumbs);
+    }
+    return box;
+  }
+  var selectedId = null;
+  function select(id, fromMap) {
+    if (selectedId && items[selectedId]) items[selectedId].classList.remove('selected');
+    if (selectedId && markers[selectedId] && markers[selectedId].getElement()) markers[selectedId].getElement().classList.remove('selected');
+    selectedId = id;
+    var li = items[id], marker = markers[id];
+    if (li) {
+      li.classList.add('selected');
+      if (fromMap) li.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    }
+    if (marker && marker.getElement()) marker.getElement().classList.add('selected');
+  }
+  data.visits.forEach(function (visit) {
+    var colour = data.days[visit.day] ? data.days[visit.day].colour : '#555';
+    var size = Math.round(Math.min(44, 20 + 5 * Math.sqrt(Math.max(0, visit.photoCount))));
+    var face = el('div', 'visit-marker', String(visit.number));
+    face.style.width = size + 'px';
+    face.style.height = size + 'px';
+    face.style.background = colour;
+    var marker = L.marker([visit.lat, visit.lon], {
+      icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
+      title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true
+    });
+    marker.bindPopup(popupContent(visit), { maxWidth: 280, autoPanPadding: [16, 16] });
+    marker.on('click', function () { select(visit.id, true); });
+    marker.on('popupopen', function () { select(visit.id, true); });
+    markers[visit.id] = marker;
+    dayLayers[visit.day].addLayer(marker);
+  });
+  dayLayers.forEach(function (layer) { layer.addTo(map); });
+
+  document.querySelectorAll('button.visit-button').forEach(function (button) {
+    button.addEventListener('click', function () {
+      var id = button.getAttribute('data-visit'), marker = markers[id];
+      if (!marker) return;
+      select(id, false);
+      var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), 13);
+      var open = function () { marker.openPopup(); };
+      if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= 13) { open(); return; }
+      if (calm) { map.setView(target, zoom, { animate: false }); open(); return; }
+      map.once('moveend', open);
+      map.flyTo(target, zoom, { duration: 0.8 });
+    });
+  });
+
+  // ---- Bounds and the day filter.
+  function boundsOf(dayIndex) {
+    var points = [];
+    data.visits.forEach(function (v) { if (dayIndex === null || v.day === dayIndex) points.push([v.lat, v.lon]); });
+    data.legs.forEach(function (leg) {
+      if (dayIndex === null || leg.day === dayIndex) leg.pieces.forEach(function (flat) { points = points.concat(pairs(flat, 1)); });
+    });
+    return points.length ? L.latLngBounds(points) : null;
+  }
+  function fit(dayIndex) {
+    var bounds = boundsOf(dayIndex);
+    if (bounds) map.fitBounds(bounds, { padding: [40, 40], maxZoom: 14, animate: false });
+    else map.fitBounds([[w.south, w.west], [w.north, w.east]], { animate: false });
+    showTiers();
+  }
+  var chips = document.querySelectorAll('.day-filter button');
+  var daySections = document.querySelectorAll('section.day');
+  function showDay(value) {
+    var dayIndex = value === 'all' ? null : Number(value);
+    chips.forEach(function (chip) { chip.setAttribute('aria-pressed', String(chip.getAttribute('data-day') === value)); });
+    dayLayers.forEach(function (layer, i) {
+      if (dayIndex === null || i === dayIndex) { if (!map.hasLayer(layer)) layer.addTo(map); }
+      else if (map.hasLayer(layer)) map.removeLayer(layer);
+    });
+    daySections.forEach(function (section) {
+      section.hidden = !(dayIndex === null || Number(section.getAttribute('data-day')) === dayIndex);
+    });
+    map.closePopup();
+    shownDay = dayIndex;
+    pristine = true;
+    fit(dayIndex);
+  }
+  chips.forEach(function (chip) { chip.addEventListener('click', function () { showDay(chip.getAttribute('data-day')); }); });
+  var shownDay = null, pristine = true;
+  fit(null);
+  map.on('dragstart', function () { pristine = false; });
+  mapElement.addEventListener('wheel', function () { pristine = false; }, { passive: true });
+  mapElement.addEventListener('touchstart', function () { pristine = false; }, { passive: true });
+
+  // ---- Online tiles, only ever on top of the offline map and only when asked for.
+  var overlays = {};
+  var OriginTiles = L.TileLayer.extend({
+    createTile: function (coords, done) {
+      var tile = document.createElement('img');
+      // Sends the page's origin, as tile servers ask; set before src so the first request has it.
+      tile.referrerPolicy = 'strict-origin-when-cross-origin';
+      tile.alt = '';
+      tile.setAttribute('role', 'presentation');
+      L.DomEvent.on(tile, 'load', L.Util.bind(this._tileOnLoad, this, done, tile));
+      L.DomEvent.on(tile, 'error', L.Util.bind(this._tileOnError, this, done, tile));
+      tile.src = this.getTileUrl(coords);
+      return tile;
+    }
+  });
+  var tileOptions = function (attribution) { return { attribution: attribution, maxZoom: 19, errorTileUrl: '', crossOrigin: false }; };
+  if (/^https?:$/.test(location.protocol)) {
+    overlays['OpenStreetMap'] = new OriginTiles('https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      tileOptions('© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>'));
+  }
+  if (data.tiles) {
+    var attribution = el('span', null, data.tiles.attribution).innerHTML;
+    overlays[el('span', null, words.onlineTiles).innerHTML] = new OriginTiles(data.tiles.url, tileOptions(attribution));
+  }
+  if (Object.keys(overlays).length) L.control.layers(null, overlays, { collapsed: true }).addTo(map);
+
+  // ---- The overview: the world's countries, the visited ones highlighted, the trip's box.
+  var overview = L.map('overview', {
+    zoomControl: false, attributionControl: false, dragging: false, scrollWheelZoom: false, doubleClickZoom: false,
+    boxZoom: false, keyboard: false, touchZoom: false, tap: false, zoomSnap: 0.25
+  });
+  var overviewRenderer = L.canvas({ padding: 0.2 });
+  var visitedBounds = null;
+  countries.forEach(function (country) {
+    var hit = country.code && visited[country.code];
+    var polygon = styledLayer(L.polygon(country.rings, { renderer: overviewRenderer, interactive: false }), function () {
+      return { stroke: true, weight: 0.4, color: css('--bg'), fillColor: css(hit ? '--visited' : '--overview-land'), fillOpacity: 1 };
+    });
+    polygon.addTo(overview);
+    if (hit) visitedBounds = visitedBounds ? visitedBounds.extend(polygon.getBounds()) : polygon.getBounds();
+  });
+  var tripBounds = boundsOf(null);
+  if (tripBounds) styledLayer(L.rectangle(tripBounds.pad(0.1), { renderer: overviewRenderer, interactive: false }), function () {
+    return { weight: 2, color: css('--accent'), fill: false };
+  }).addTo(overview);
+  var overviewFocus = visitedBounds || tripBounds;
+  if (overviewFocus) overview.fitBounds(overviewFocus.pad(1.2), { maxZoom: 5, animate: false });
+  else overview.fitWorld({ animate: false });
+
+  // ---- A map whose box changes size (a phone turned, a window resized, the layout settling
+  // after load) is told so, and keeps showing the whole trip until the reader moves it.
+  if (window.ResizeObserver) {
+    new ResizeObserver(function () {
+      map.invalidateSize({ animate: false });
+      if (pristine) fit(shownDay);
+      overview.invalidateSize({ animate: false });
+      if (overviewFocus) overview.fitBounds(overviewFocus.pad(1.2), { maxZoom: 5, animate: false });
+    }).observe(mapElement);
+  }
+
+  // ---- Dark and light follow the system while the page is open.
+  if (window.matchMedia) {
+    var scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    var restyle = function () { styled.forEach(function (entry) { entry[0].setStyle(entry[1]()); }); };
+    if (scheme.addEventListener) scheme.addEventListener('change', restyle);
+  }
+})();
+"""#
+}

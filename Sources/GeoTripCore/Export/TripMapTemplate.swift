@@ -1,0 +1,136 @@
+import Mustache
+
+/// The trip map's Mustache template and style sheet. Every `{{name}}` is HTML-escaped by
+/// swift-mustache; the four `{{{…}}}` insert what the page builds itself: Leaflet's files, the
+/// style and script below, and the data as `ScriptJSON`.
+enum TripMapTemplate {
+    /// The parsed template (a constant of the program: a test checks it parses).
+    static let page: MustacheTemplate = {
+        do {
+            return try MustacheTemplate(string: source)
+        } catch {
+            preconditionFailure("the trip map template does not parse: \(error)")
+        }
+    }()
+
+    static let source = #"""
+<!DOCTYPE html>
+<html lang="{{lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="strict-origin-when-cross-origin">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="geotrip">
+<title>{{title}}</title>
+<style>{{{leafletStyle}}}</style>
+<style>{{{style}}}</style>
+</head>
+<body>
+<a class="skip" href="#timeline">{{words.skipToTimeline}}</a>
+<header>
+<h1>{{title}}</h1>
+<section class="summary" aria-label="{{words.figuresHeading}}">
+<dl class="figures">
+{{#figures}}<div class="figure"><dt>{{label}}</dt><dd class="value">{{value}}</dd>{{#detail}}<dd class="detail">{{detail}}</dd>{{/detail}}</div>
+{{/figures}}</dl>
+<figure class="overview"><div id="overview" role="img" aria-label="{{words.overview}}"></div><figcaption>{{words.overview}}</figcaption></figure>
+</section>
+<nav class="day-filter" aria-label="{{words.dayFilter}}">
+<button type="button" data-day="all" aria-pressed="true">{{words.allDays}}</button>
+{{#dayChips}}<button type="button" data-day="{{index}}" aria-pressed="false"><span class="swatch" style="background:{{colour}}"></span>{{label}}</button>
+{{/dayChips}}</nav>
+</header>
+<main>
+<div id="map" role="region" aria-label="{{words.mapLabel}}"></div>
+<section id="timeline" aria-label="{{words.timeline}}">
+<h2>{{words.timeline}}</h2>
+{{#days}}<section class="day" data-day="{{index}}">
+<h3><span class="swatch" style="background:{{colour}}"></span>{{heading}}</h3>
+{{#dayNotes}}<p class="notes">{{dayNotes}}</p>
+{{/dayNotes}}{{#unplaced}}<p class="unplaced">{{unplaced}}</p>
+{{/unplaced}}<ol class="visits">
+{{#visits}}<li class="visit" data-visit="{{id}}">
+<button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
+{{#visitNotes}}<p class="notes">{{visitNotes}}</p>
+{{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}</div>
+</li>
+{{/visits}}</ol>
+</section>
+{{/days}}</section>
+</main>
+<footer id="credits">
+<h2>{{words.credits}}</h2>
+<ul>
+{{#credits}}<li>{{.}}</li>
+{{/credits}}</ul>
+<p>{{words.madeWith}}</p>
+</footer>
+<script type="application/json" id="trip-data">{{{data}}}</script>
+<script>{{{leafletScript}}}</script>
+<script>{{{script}}}</script>
+</body>
+</html>
+
+"""#
+
+    /// The page's own style: light and dark (prefers-color-scheme), sizes in rem so text
+    /// follows the reader's font size, nothing wider than the screen at 390 px.
+    static let style = #"""
+:root{--bg:#fbfaf7;--fg:#1c2126;--muted:#56606b;--card:#efece5;--line:#d6d1c6;--sea:#c6dcee;--land:#f4f1e8;--coast:#6f93b0;--border:#9b7f95;--visited:#e8a33d;--overview-land:#d9d4c7;--accent:#0a5fbd;--town:#343a40;--halo:#fbfaf7;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{--bg:#121619;--fg:#e7eaee;--muted:#a4aeb9;--card:#1d2328;--line:#333c44;--sea:#0d2130;--land:#272c28;--coast:#4d7796;--border:#a58fa5;--visited:#b9802a;--overview-land:#3b413d;--accent:#7db9ff;--town:#d8dde2;--halo:#121619}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK KR","Apple SD Gothic Neo","Malgun Gothic",sans-serif;font-size:1rem;line-height:1.5;overflow-wrap:anywhere}
+.skip{position:absolute;left:-999rem}.skip:focus{left:1rem;top:1rem;z-index:2000;background:var(--bg);padding:.5rem}
+header{padding:1rem;max-width:80rem;margin:0 auto}
+h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
+.summary{display:flex;flex-wrap:wrap;gap:1rem}
+.figures{flex:1 1 18rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:.5rem;margin:0;align-content:start}
+.figure{background:var(--card);border-radius:.5rem;padding:.5rem .75rem;display:flex;flex-direction:column}
+.figure dt{color:var(--muted);font-size:.875rem}.figure dd{margin:0}.figure .value{order:-1}
+.value{font-size:1.375rem;font-weight:650;display:block;line-height:1.25;white-space:nowrap}.detail{display:block;font-size:.875rem;color:var(--muted)}
+.overview{flex:1 1 14rem;max-width:24rem;margin:0}
+#overview{height:9rem;border-radius:.5rem;background:var(--sea)}
+.overview figcaption{font-size:.8125rem;color:var(--muted)}
+.day-filter{display:flex;flex-wrap:wrap;gap:.375rem;margin-top:.75rem}
+.day-filter button{font:inherit;font-size:.875rem;border:1px solid var(--line);background:var(--card);color:var(--fg);border-radius:999px;padding:.25rem .75rem;cursor:pointer;display:inline-flex;align-items:center;gap:.375rem}
+.day-filter button[aria-pressed=true]{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent);font-weight:650}
+.swatch{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;flex:none}
+main{display:grid;grid-template-columns:minmax(0,1fr);max-width:80rem;margin:0 auto}
+#map{height:62vh;min-height:18rem;background:var(--sea)}
+#timeline{padding:0 1rem 1rem;max-width:42rem}
+@media (min-width:60rem){main{grid-template-columns:minmax(0,1fr) minmax(20rem,26rem);gap:0 1.5rem;padding:0 1rem}#map{height:max(24rem,calc(100vh - 19rem));position:sticky;top:1rem;border-radius:.5rem}#timeline{padding:0}}
+h2{font-size:1.25rem}
+.day h3{font-size:1.0625rem;display:flex;align-items:center;gap:.5rem;margin:1.25rem 0 .5rem}
+.day[hidden]{display:none}
+.visits{list-style:none;margin:0;padding:0}
+.visit{border-left:3px solid var(--line);padding:.25rem .5rem .5rem .75rem;margin:0 0 .5rem;border-radius:0 .375rem .375rem 0}
+.visit.selected{border-left-color:var(--accent);background:var(--card)}
+.visit-button{font:inherit;color:inherit;background:none;border:0;padding:.25rem 0;text-align:left;display:flex;gap:.625rem;align-items:flex-start;cursor:pointer;width:100%}
+.visit-button:focus-visible,.day-filter button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center;text-shadow:0 0 2px rgba(0,0,0,.7)}
+.visit-text{display:flex;flex-direction:column;min-width:0}
+.visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
+.notes{white-space:pre-wrap;margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem}
+.thumbs{display:flex;flex-wrap:wrap;gap:.375rem}
+.thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}
+.no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem}
+footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.875rem}
+footer h2{font-size:1rem}
+a{color:var(--accent)}
+.leaflet-container{font:inherit;font-size:.8125rem;background:var(--sea)}
+.visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);text-shadow:0 0 2px rgba(0,0,0,.8);font-size:.75rem;line-height:1}
+.visit-marker.selected{outline:3px solid var(--accent);outline-offset:1px}
+.route-arrow span{display:block;width:0;height:0;border-left:6px solid transparent;border-right:6px solid transparent;border-bottom:11px solid #000}
+.leaflet-tooltip.town-label{background:none;border:0;box-shadow:none;padding:0 0 0 .125rem;color:var(--town);font-size:.75rem;text-shadow:0 0 2px var(--halo),0 0 2px var(--halo),0 0 3px var(--halo)}
+.leaflet-tooltip.town-label:before{display:none}
+.town-label.tier-1{font-weight:650;font-size:.8125rem}
+.popup h3{margin:0 0 .25rem;font-size:1rem}.popup p{margin:.125rem 0}
+.popup .notes{max-height:8rem;overflow:auto}
+.popup .thumbs img{width:5rem;height:3.75rem}
+.leaflet-popup-content-wrapper,.leaflet-popup-tip{background:var(--bg);color:var(--fg)}
+.leaflet-bar a,.leaflet-bar a:hover,.leaflet-control-layers,.leaflet-control-layers-expanded{background-color:var(--card);color:var(--fg)}
+.leaflet-container .leaflet-control-attribution{background:var(--bg);color:var(--muted)}
+"""#
+}

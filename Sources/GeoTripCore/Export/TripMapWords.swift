@@ -1,0 +1,79 @@
+/// The map page's own words in one language. `en` and `ko` are complete; any other language
+/// gets English words (dates and country names still come in that language from Foundation).
+public struct TripMapWords: Sendable, Equatable {
+    /// The language these words are in.
+    public var language: String
+    var pageTitle: String
+    var skipToTimeline: String
+    var figuresHeading: String
+    var days: String
+    var visits: String
+    var places: String
+    var ground: String
+    var flown: String
+    var countries: String
+    var overview: String
+    var mapLabel: String
+    var dayFilter: String
+    var allDays: String
+    var timeline: String
+    var unnamedPlace: String
+    var notes: String
+    var video: String
+    var openOriginal: String
+    var offlineMap: String
+    var onlineTiles: String
+    var credits: String
+    var creditPlaceNames: String
+    var creditOpenStreetMap: String
+    var creditShores: String
+    var creditCountries: String
+    var creditLeaflet: String
+    var madeWith: String
+    /// "1 photo", "3 photos" / "사진 3장".
+    let photoCount: @Sendable (Int) -> String
+    /// "2 photos without a position".
+    let unplacedCount: @Sendable (Int) -> String
+    /// "12 s" / "12초".
+    let seconds: @Sendable (Int) -> String
+
+    /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
+    public static func forLanguage(_ language: String) -> TripMapWords {
+        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
+        return primary == "ko" ? korean : english
+    }
+
+    public static func == (a: TripMapWords, b: TripMapWords) -> Bool { a.language == b.language }
+
+    static let english = TripMapWords(
+        language: "en", pageTitle: "Trip map", skipToTimeline: "Skip to the timeline",
+        figuresHeading: "The trip in figures", days: "days", visits: "visits", places: "places",
+        ground: "on the ground", flown: "flown", countries: "countries", overview: "Where in the world",
+        mapLabel: "Map of the trip", dayFilter: "Show a day", allDays: "All days", timeline: "Timeline",
+        unnamedPlace: "Unnamed place", notes: "Notes", video: "Video", openOriginal: "Open the original",
+        offlineMap: "Offline map", onlineTiles: "Online map tiles", credits: "Credits",
+        creditPlaceNames: "Place and town names: GeoNames (CC BY 4.0)",
+        creditOpenStreetMap: "Place names from OpenStreetMap: © OpenStreetMap contributors (ODbL 1.0)",
+        creditShores: "Coastlines, lakes and borders: GSHHG by Wessel and Smith (LGPL 3.0)",
+        creditCountries: "Countries of the overview: Natural Earth (public domain)",
+        creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
+        photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
+        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
+        seconds: { "\($0) s" })
+
+    static let korean = TripMapWords(
+        language: "ko", pageTitle: "여행 지도", skipToTimeline: "일정으로 건너뛰기",
+        figuresHeading: "숫자로 보는 여행", days: "일", visits: "방문", places: "장소",
+        ground: "지상 이동", flown: "비행", countries: "국가", overview: "세계 지도에서 보기",
+        mapLabel: "여행 지도", dayFilter: "날짜 선택", allDays: "모든 날짜", timeline: "일정",
+        unnamedPlace: "이름 없는 장소", notes: "메모", video: "동영상", openOriginal: "원본 열기",
+        offlineMap: "오프라인 지도", onlineTiles: "온라인 지도 타일", credits: "출처",
+        creditPlaceNames: "장소와 도시 이름: GeoNames (CC BY 4.0)",
+        creditOpenStreetMap: "OpenStreetMap 장소 이름: © OpenStreetMap 기여자 (ODbL 1.0)",
+        creditShores: "해안선, 호수, 국경: GSHHG, Wessel and Smith (LGPL 3.0)",
+        creditCountries: "개요 지도의 국가: Natural Earth (퍼블릭 도메인)",
+        creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
+        photoCount: { "사진 \($0)장" },
+        unplacedCount: { "위치 없는 사진 \($0)장" },
+        seconds: { "\($0)초" })
+}

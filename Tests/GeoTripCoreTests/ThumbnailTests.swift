@@ -1,0 +1,189 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Thumbnails against pixel truth: fixtures whose upright picture is known (see
+/// Fixtures/thumbnails/README.md), stored in every EXIF orientation.
+@Suite("Thumbnails")
+struct ThumbnailTests {
+    static let folder = TestPaths.fixtures.appendingPathComponent("thumbnails")
+    static let upright: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 200, 0), (0, 0, 255), (255, 220, 0)]
+    static let embedded: [(UInt8, UInt8, UInt8)] = [(255, 0, 255), (0, 255, 255), (255, 255, 255), (0, 0, 0)]
+
+    /// exiftool's record of one fixture.
+    struct Recorded: Decodable, Sendable {
+        var SourceFile: String
+        var Orientation: Int?
+        var ThumbnailOffset: Int?
+        var ThumbnailLength: Int?
+    }
+
+    /// exiftool's record of the fixtures, by file name.
+    static let record: [String: Recorded] = {
+        let data = try! Data(contentsOf: folder.appendingPathComponent("exiftool.json"))
+        let rows = try! JSONDecoder().decode([Recorded].self, from: data)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.SourceFile, $0) })
+    }()
+
+    static func source(_ name: String, id: Int64 = 7, in folder: URL = folder, useEmbedded: Bool = true) throws -> ThumbnailSource {
+        let row = record[name]
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+        let embedded = row?.ThumbnailOffset.flatMap { offset in
+            row?.ThumbnailLength.map { ThumbnailLocation(offset: offset, length: $0) }
+        }
+        return ThumbnailSource(photoID: id, path: name, media: .photo(.jpeg),
+                               fileSize: (attributes[.size] as! NSNumber).int64Value,
+                               modifiedNanos: Int64((attributes[.modificationDate] as! Date).timeIntervalSince1970 * 1e9),
+                               orientation: row?.Orientation, embeddedThumbnail: useEmbedded ? embedded : nil)
+    }
+
+    /// The thumbnail's pixels, decoded.
+    static func decoded(_ output: URL, _ outcome: ThumbnailOutcome) throws -> RGBImage {
+        let path = try #require(outcome.relativePath)
+        let bytes = try [UInt8](Data(contentsOf: output.appendingPathComponent(path)))
+        return try TurboJPEG.decode(bytes, atLeast: 10_000).image
+    }
+
+    /// Checks the centre of each quadrant against `colours` (JPEG leaves a few levels of error).
+    static func expectQuadrants(_ image: RGBImage, _ colours: [(UInt8, UInt8, UInt8)], _ comment: Comment) {
+        let w = image.width, h = image.height
+        for (index, (x, y)) in [(w / 4, h / 4), (3 * w / 4, h / 4), (w / 4, 3 * h / 4), (3 * w / 4, 3 * h / 4)].enumerated() {
+            let p = image.pixel(x: x, y: y), c = colours[index]
+            let close = abs(Int(p.red) - Int(c.0)) < 40 && abs(Int(p.green) - Int(c.1)) < 40 && abs(Int(p.blue) - Int(c.2)) < 40
+            #expect(close, "\(comment): quadrant \(index) is \(p), expected \(c)")
+        }
+    }
+
+    @Test("each EXIF orientation decodes upright, at most 320 px on the long side", arguments: 1...8)
+    func orientation(_ orientation: Int) throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let maker = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url)
+        let source = try Self.source("orientation-\(orientation).jpg")
+        #expect(source.orientation == orientation)
+        let outcome = maker.make(source)
+        #expect(outcome.status == .madeFromImage)
+        #expect(outcome.diagnostic == nil)
+        let image = try Self.decoded(output.url, outcome)
+        #expect(image.width == 320 && image.height == 213, "upright 1200 x 800 fits as 320 x 213, got \(image.width) x \(image.height)")
+        Self.expectQuadrants(image, Self.upright, "orientation \(orientation)")
+    }
+
+    @Test("the embedded EXIF thumbnail is used when there is one, and turned upright too")
+    func embeddedThumbnail() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let maker = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url)
+        let outcome = maker.make(try Self.source("embedded-6.jpg"))
+        #expect(outcome.status == .madeFromEmbedded)
+        let image = try Self.decoded(output.url, outcome)
+        #expect(image.width == 160 && image.height == 120)
+        Self.expectQuadrants(image, Self.embedded, "embedded thumbnail, orientation 6")
+
+        // Without the catalog's location the photo itself is decoded: the other picture.
+        let decoded = maker.make(try Self.source("embedded-6.jpg", id: 8, useEmbedded: false))
+        #expect(decoded.status == .madeFromImage)
+        Self.expectQuadrants(try Self.decoded(output.url, decoded), Self.upright, "decoded, orientation 6")
+    }
+
+    @Test("a wrong embedded location falls back to decoding the photo")
+    func wrongEmbeddedLocation() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        var source = try Self.source("orientation-6.jpg")
+        source.embeddedThumbnail = ThumbnailLocation(offset: 100, length: 500)
+        let outcome = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url).make(source)
+        #expect(outcome.status == .madeFromImage)
+        Self.expectQuadrants(try Self.decoded(output.url, outcome), Self.upright, "fallback")
+    }
+
+    @Test("a rerun makes none; a changed photo gets a new name and the old one is removed as stale")
+    func rerunAndStale() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let trip = output.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("orientation-1.jpg"), to: trip.appendingPathComponent("a.jpg"))
+        let out = output.url.appendingPathComponent("geotrip")
+        let maker = ThumbnailMaker(tripFolder: trip, outputFolder: out)
+        var source = ThumbnailSource(photoID: 42, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
+        let first = maker.make(source)
+        #expect(first.status == .madeFromImage)
+        let path = try #require(first.relativePath)
+        #expect(path.hasPrefix("thumbs/42-") && path.hasSuffix(".jpg"))
+        let made = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(path).path)[.modificationDate] as! Date
+
+        let again = maker.make(source)
+        #expect(again.status == .current)
+        #expect(again.relativePath == path)
+        let after = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(path).path)[.modificationDate] as! Date
+        #expect(after == made)
+
+        source.modifiedNanos = 2_000
+        let changed = maker.make(source)
+        #expect(changed.status == .madeFromImage)
+        #expect(changed.relativePath != path)
+        try "a person's note".write(to: out.appendingPathComponent("thumbs/notes.txt"), atomically: true, encoding: .utf8)
+        #expect(maker.removeStale(keeping: [changed.relativePath!]) == 1)
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
+        #expect(left == [String(changed.relativePath!.dropFirst("thumbs/".count)), "notes.txt"].sorted())
+    }
+
+    @Test("bad files are diagnostics, never crashes", arguments: ["not-a-jpeg.jpg", "missing.jpg"])
+    func badFiles(_ name: String) throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let source = ThumbnailSource(photoID: 1, path: name, media: .photo(.jpeg), fileSize: 20, modifiedNanos: 0)
+        let outcome = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url).make(source)
+        #expect(outcome.status == .failed)
+        #expect(outcome.relativePath == nil)
+        #expect(outcome.diagnostic?.kind == .thumbnail)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: output.url.appendingPathComponent("thumbs").path)) ?? []
+        #expect(left.isEmpty)
+    }
+
+    @Test("a photo cut short makes a thumbnail of its readable part, with a sentence")
+    func truncated() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let outcome = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url).make(try Self.source("truncated.jpg"))
+        #expect(outcome.status == .madeFromImage)
+        #expect(outcome.diagnostic?.kind == .thumbnail)
+        let image = try Self.decoded(output.url, outcome)
+        let topLeft = image.pixel(x: image.width / 4, y: image.height / 8)
+        #expect(topLeft.red > 200 && topLeft.green < 60, "the part before the cut is the picture")
+    }
+
+    @Test("the sample trip: an embedded thumbnail, a plain JPEG, a HEIC, and a video without a still")
+    func sampleTrip() async throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let maker = ThumbnailMaker(tripFolder: TestPaths.sampleImages, outputFolder: output.url)
+        let sources = [
+            ThumbnailSource(photoID: 4, path: "2025-06-10 Lisboa/IMG_0004.JPG", media: .photo(.jpeg), fileSize: 1, modifiedNanos: 1,
+                            orientation: 1, embeddedThumbnail: ThumbnailLocation(offset: 760, length: 771)),
+            ThumbnailSource(photoID: 3, path: "2025-06-10 Lisboa/IMG_0003.JPG", media: .photo(.jpeg), fileSize: 1, modifiedNanos: 1,
+                            orientation: 6),
+            ThumbnailSource(photoID: 100, path: "IMG_0100.HEIC", media: .photo(.heif), fileSize: 1, modifiedNanos: 1),
+            ThumbnailSource(photoID: 200, path: "clip.mov", media: .video(durationSeconds: 12.5), fileSize: 1, modifiedNanos: 1),
+        ]
+        let outcomes = await maker.makeAll(sources)
+        #expect(outcomes.map(\.status) == [.madeFromEmbedded, .madeFromImage, .madeFromImage, .noStill])
+        #expect(outcomes.map(\.photoID) == [4, 3, 100, 200])
+        let rotated = try Self.decoded(output.url, outcomes[1])
+        #expect(rotated.width == 120 && rotated.height == 160, "IMG_0003 is 160 x 120 stored, shown turned 90°")
+        let heic = try Self.decoded(output.url, outcomes[2])
+        #expect(heic.width > 0 && heic.height > 0)
+        #expect(outcomes[3].relativePath == nil && outcomes[3].diagnostic == nil)
+    }
+
+    @Test("geotrip's thumbnail names, and nothing else, count as thumbnails")
+    func names() {
+        #expect(ThumbnailMaker.isThumbnailName("42-0123abcd.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("42-0123abcd.jpeg"))
+        #expect(!ThumbnailMaker.isThumbnailName("holiday.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("x-0123abcd.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("42-0123abc.jpg"))
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// The sample trip's map page in headless Chromium (Debian's `chromium`), opened from
+/// `file://` with the network off (its own network namespace when `unshare` may make one, and
+/// a proxy that leads nowhere besides). Screenshots at desktop and phone widths, light and
+/// dark, are kept in a temporary folder whose path the test prints, for a person to look at.
+@Suite("Trip map in a browser", .serialized)
+struct TripMapBrowserTests {
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let skipMessage: Comment = "chromium is not installed (Debian's `chromium`; `make test-deps` installs it)"
+
+    /// Whether this process may make a network namespace (root, or user namespaces allowed).
+    static let canIsolate: Bool = (try? CommandRun.run(URL(fileURLWithPath: "/usr/bin/unshare"), ["-rn", "true"]).status) == 0
+
+    /// Runs Chromium on `url` with `arguments` and returns what it printed.
+    static func chromium(_ url: URL, _ arguments: [String]) throws -> CommandRun {
+        let browser = try #require(chromium)
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+                     "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+                     "--enable-logging=stderr", "--v=0", "--virtual-time-budget=4000"] + arguments + [url.absoluteString]
+        let command = canIsolate ? ["120", "/usr/bin/unshare", "-rn", browser] + flags : ["120", browser] + flags
+        return try CommandRun.run(URL(fileURLWithPath: "/usr/bin/timeout"), command)
+    }
+
+    /// Console messages and uncaught errors Chromium logged for pages from files (its own
+    /// chrome:// pages log notices of their own, which are not the map's).
+    static func consoleLines(_ run: CommandRun) -> [String] {
+        run.stderr.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") && $0.contains("source: file://") }
+    }
+
+    /// A page that opens the map in a 390 px frame, acts as a person would (clicks a visit in
+    /// the timeline, then a marker on the map) and writes what it found as JSON.
+    static let probe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>probe</title>
+<iframe id="f" src="geotrip/index.html" style="width:390px;height:844px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  r.lang = doc.documentElement.lang;
+  r.visitMarkers = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+  r.routeLines = doc.querySelectorAll('.leaflet-overlay-pane path.route-line').length;
+  r.arrows = doc.querySelectorAll('.leaflet-marker-pane .route-arrow').length;
+  r.timelineVisits = doc.querySelectorAll('li.visit').length;
+  r.scrollWidth = doc.documentElement.scrollWidth;
+  r.clientWidth = doc.documentElement.clientWidth;
+  r.boldElements = doc.querySelectorAll('b').length;
+  r.injectedImages = doc.querySelectorAll('img[src="x"]').length;
+  r.hostileNameAsText = doc.body.textContent.indexOf('<\/script><b>x') >= 0;
+  r.hostileNoteAsText = doc.body.textContent.indexOf('<img src=x onerror=alert(1)>') >= 0;
+  r.brokenThumbnails = Array.prototype.filter.call(doc.querySelectorAll('.thumbs img'), function (img) { return img.complete && img.naturalWidth === 0; }).length;
+  doc.querySelectorAll('button.visit-button')[1].click();
+  setTimeout(function () {
+    var title = doc.querySelector('.leaflet-popup-content h3');
+    r.popupAfterTimelineClick = title ? title.textContent : null;
+    r.popupInjectedBold = doc.querySelectorAll('.leaflet-popup-content b').length;
+    var icons = doc.querySelectorAll('.leaflet-marker-pane .visit-icon');
+    icons[icons.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
+    setTimeout(function () {
+      var selected = doc.querySelector('li.visit.selected');
+      r.selectedAfterMarkerClick = selected ? selected.getAttribute('data-visit') : null;
+      doc.querySelector('.day-filter button[data-day="1"]').click();
+      r.markersOnSecondDay = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      r.daysShownOnSecondDay = doc.querySelectorAll('section.day:not([hidden])').length;
+      doc.querySelector('.day-filter button[data-day="all"]').click();
+      r.markersOnAllDays = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      document.getElementById('result').textContent = JSON.stringify(r);
+    }, 500);
+  }, 2500);
+});
+</script>
+"""#
+
+    struct ProbeResult: Decodable {
+        var lang: String
+        var visitMarkers: Int
+        var routeLines: Int
+        var arrows: Int
+        var timelineVisits: Int
+        var scrollWidth: Int
+        var clientWidth: Int
+        var boldElements: Int
+        var injectedImages: Int
+        var hostileNameAsText: Bool
+        var hostileNoteAsText: Bool
+        var brokenThumbnails: Int
+        var popupAfterTimelineClick: String?
+        var popupInjectedBold: Int
+        var selectedAfterMarkerClick: String?
+        var markersOnSecondDay: Int
+        var daysShownOnSecondDay: Int
+        var markersOnAllDays: Int
+    }
+
+    @Test("offline from file://: no console errors, every visit and leg drawn, names as text, clicks both ways, no sideways scroll at 390 px",
+          .enabled(if: chromium != nil, skipMessage))
+    func pageInBrowser() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let rendered = try await SampleTripMap.render(in: folder)
+        let (result, console) = try Self.probe(rendered.page.deletingLastPathComponent().deletingLastPathComponent())
+        #expect(console.isEmpty, "console: \(console)")
+        let visits = rendered.input.visits
+        #expect(result.lang == "en")
+        #expect(result.visitMarkers == visits.count)
+        #expect(result.timelineVisits == visits.count)
+        #expect(result.routeLines == rendered.input.legs.count)
+        #expect(result.arrows == rendered.input.legs.count)
+        #expect(result.scrollWidth <= result.clientWidth, "the page scrolls sideways at 390 px: \(result.scrollWidth) > \(result.clientWidth)")
+        #expect(result.boldElements == 0 && result.injectedImages == 0, "hostile text became markup")
+        #expect(result.hostileNameAsText && result.hostileNoteAsText)
+        #expect(result.brokenThumbnails == 0)
+        #expect(result.popupAfterTimelineClick == "2. \(SampleTripMap.hostileName)")
+        #expect(result.popupInjectedBold == 0)
+        #expect(result.selectedAfterMarkerClick == visits.last?.id)
+        let secondDay = rendered.input.days[1].date
+        #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")
+        #expect(result.daysShownOnSecondDay == 1)
+        #expect(result.markersOnAllDays == visits.count)
+    }
+
+    /// Runs the probe on the page in `folder/geotrip/index.html`.
+    static func probe(_ folder: URL) throws -> (result: ProbeResult, console: [String]) {
+        let probe = folder.appendingPathComponent("probe.html")
+        try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
+        // Reduced motion: the page jumps to a visit instead of flying, which headless Chromium's
+        // virtual time does not animate.
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
+                                            "--window-size=800,1000", "--dump-dom"])
+        return (try result(of: run), consoleLines(run))
+    }
+
+    /// The JSON a probe page left in its `<pre id="result">`, from the DOM Chromium dumped.
+    static func result<T: Decodable>(of run: CommandRun) throws -> T {
+        let dom = run.stdout
+        let start = try #require(dom.range(of: "<pre id=\"result\">")), end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+        let json = String(dom[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+    }
+
+    @Test("a trip across the Pacific, drawn across 180° with the flight as one arc, in Korean",
+          .enabled(if: chromium != nil, skipMessage))
+    func pacific() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var input = TripMapPageTests.pacificInput(language: "ko")
+        for index in input.visits.indices {
+            input.visits[index].media = input.visits[index].media.map { TripMapInput.Media(kind: $0.kind, path: $0.path, thumbnail: nil, durationSeconds: $0.durationSeconds) }
+        }
+        let resources = try TripMapResources.load(gazetteer: try Gazetteer.load())
+        let page = folder.url.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: resources).write(to: page, atomically: true, encoding: .utf8)
+        let (result, console) = try Self.probe(folder.url)
+        #expect(console.isEmpty, "console: \(console)")
+        #expect(result.lang == "ko")
+        #expect(result.visitMarkers == 3)
+        #expect(result.routeLines == 2, "one direct line and one flight")
+        #expect(result.arrows == 2)
+        #expect(result.popupAfterTimelineClick == "2. Tokyo Station")
+        #expect(result.scrollWidth <= result.clientWidth)
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("geotrip-map-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let file = shots.appendingPathComponent("ko-pacific-desktop-light.png")
+        _ = try Self.chromium(page, ["--window-size=1280,900", "--screenshot=\(file.path)"])
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// Turns on the page's one online tile layer and reports what happened.
+    static let tileProbe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>tiles</title>
+<iframe id="f" src="geotrip/index.html" style="width:800px;height:700px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  var boxes = doc.querySelectorAll('.leaflet-control-layers-selector');
+  r.layersOffered = boxes.length;
+  if (boxes.length) boxes[0].click();
+  setTimeout(function () {
+    var tile = doc.querySelector('.leaflet-tile');
+    r.tiles = doc.querySelectorAll('.leaflet-tile').length;
+    r.referrerPolicy = tile ? tile.referrerPolicy : null;
+    r.visitMarkers = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+    r.baseDrawn = doc.querySelectorAll('.leaflet-base-pane canvas, .leaflet-pane canvas').length > 0;
+    document.getElementById('result').textContent = JSON.stringify(r);
+  }, 1500);
+});
+</script>
+"""#
+
+    struct TileProbeResult: Decodable {
+        var layersOffered: Int
+        var tiles: Int
+        var referrerPolicy: String?
+        var visitMarkers: Int
+        var baseDrawn: Bool
+    }
+
+    @Test("--tiles is offered on top of the offline map, asks with the origin, and tiles that fail break nothing; no OpenStreetMap from file://",
+          .enabled(if: chromium != nil, skipMessage))
+    func failingTiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var input = TripMapPageTests.pacificInput()
+        for index in input.visits.indices { input.visits[index].media = [] }
+        // Nothing listens there, and the browser has no network anyway.
+        input.tiles = .init(urlTemplate: "http://127.0.0.1:9/{z}/{x}/{y}.png", attribution: "Nobody's tiles")
+        let page = folder.url.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: try TripMapResources.load(gazetteer: nil))
+            .write(to: page, atomically: true, encoding: .utf8)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.tileProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--window-size=900,800", "--dump-dom"])
+        let errors = Self.consoleLines(run).filter { $0.contains("Uncaught") }
+        #expect(errors.isEmpty, "script errors: \(errors)")
+        let result: TileProbeResult = try Self.result(of: run)
+        #expect(result.layersOffered == 1, "only the person's tiles: OpenStreetMap needs an http(s) page")
+        #expect(result.tiles > 0)
+        #expect(result.referrerPolicy == "strict-origin-when-cross-origin")
+        #expect(result.visitMarkers == 3)
+        #expect(result.baseDrawn)
+    }
+
+    @Test("screenshots at desktop and phone widths, light and dark, in English and Korean",
+          .enabled(if: chromium != nil, skipMessage))
+    func screenshots() async throws {
+        let folder = try TemporaryFolder()
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("geotrip-map-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        // Every combination in English; Korean once on each screen, once in each scheme.
+        let korean: Set<String> = ["desktop-light", "phone-dark"]
+        for language in ["en", "ko"] {
+            let rendered = try await SampleTripMap.render(in: folder, language: language)
+            for (name, size) in [("desktop", "1280,900"), ("phone", "390,844")] {
+                for dark in [false, true] where language == "en" || korean.contains("\(name)-\(dark ? "dark" : "light")") {
+                    let file = shots.appendingPathComponent("\(language)-\(name)-\(dark ? "dark" : "light").png")
+                    try? FileManager.default.removeItem(at: file)
+                    let run = try Self.chromium(rendered.page, ["--window-size=\(size)", "--screenshot=\(file.path)"]
+                                                + (dark ? ["--force-dark-mode"] : []))
+                    #expect(Self.consoleLines(run).isEmpty, "console (\(file.lastPathComponent)): \(Self.consoleLines(run))")
+                    #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot: \(run.stderr.suffix(500))")
+                }
+            }
+            try FileManager.default.removeItem(at: rendered.page.deletingLastPathComponent().deletingLastPathComponent())
+        }
+        folder.remove()
+        print("Trip map screenshots: \(shots.path)")
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// The trip map page without a browser: escaping, the inline data, words, route geometry and
+/// the resources it needs. `TripMapBrowserTests` looks at what a browser makes of it.
+@Suite("Trip map page")
+struct TripMapPageTests {
+    static let resources: TripMapResources? = try? TripMapResources.load(gazetteer: try? Gazetteer.load())
+
+    func resources() throws -> TripMapResources { try #require(Self.resources, "the base map or Leaflet did not load") }
+
+    /// Seoul, Tokyo, then a flight to Honolulu across the antimeridian.
+    static func pacificInput(language: String = "en", name: String = "Myeongdong", notes: String? = nil) -> TripMapInput {
+        let seoul = Coordinate(latitude: 37.5636, longitude: 126.9826)
+        let tokyo = Coordinate(latitude: 35.6812, longitude: 139.7671)
+        let honolulu = Coordinate(latitude: 21.3069, longitude: -157.8583)
+        return TripMapInput(
+            language: language,
+            visits: [
+                .init(id: "v1", placeId: "p1", name: name, admin1: "Seoul", countryCode: "KR", latitude: seoul.latitude,
+                      longitude: seoul.longitude, localDate: "2025-03-01", localArrival: "2025-03-01T09:00:00+09:00",
+                      localDeparture: "2025-03-01T11:30:00+09:00", zone: "KST", photoCount: 4, notes: notes,
+                      media: [.init(path: "../서울 사진/IMG 1#?.jpg", thumbnail: "thumbs/1-0a1b2c3d.jpg"),
+                              .init(kind: .video, path: "../clip.mov", thumbnail: nil, durationSeconds: 12.4)]),
+                .init(id: "v2", placeId: "p2", name: "Tokyo Station", countryCode: "JP", latitude: tokyo.latitude,
+                      longitude: tokyo.longitude, localDate: "2025-03-02", localArrival: "2025-03-02T22:00:00+09:00",
+                      localDeparture: "2025-03-03T00:30:00+09:00", zone: "JST", photoCount: 1),
+                .init(id: "v3", placeId: "p3", name: "Waikiki", countryCode: "US", latitude: honolulu.latitude,
+                      longitude: honolulu.longitude, localDate: "2025-03-03", photoCount: 30),
+            ],
+            days: [.init(date: "2025-03-01", notes: "First day."), .init(date: "2025-03-02"), .init(date: "2025-03-03", unplacedPhotoCount: 2)],
+            legs: [.init(localDate: "2025-03-02", kind: .direct, coordinates: [seoul, tokyo]),
+                   .init(localDate: "2025-03-03", kind: .flight, coordinates: [tokyo, honolulu])])
+    }
+
+    /// The JSON the page's script reads.
+    static func data(of html: String) throws -> [String: Any] {
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"trip-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let object = try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    @Test("hostile names and notes are text in the HTML and cannot close the data's script element")
+    func escaping() throws {
+        let name = "</script><b>x", notes = "<img src=x onerror=alert(1)>\u{2028}& \"quoted\" 'single'"
+        let html = TripMapPage(input: Self.pacificInput(name: name, notes: notes)).render(with: try resources())
+        #expect(!html.contains(name))
+        #expect(!html.contains("<img src=x"))
+        #expect(!html.contains("<b>x"))
+        #expect(html.contains("&lt;/script&gt;&lt;b&gt;x"), "the timeline shows the name, escaped")
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        // Exactly the page's own script elements close: three scripts and the data.
+        #expect(html.components(separatedBy: "</script>").count - 1 == 3)
+        let data = try Self.data(of: html)
+        let visits = try #require(data["visits"] as? [[String: Any]])
+        #expect(visits[0]["name"] as? String == name, "the data still holds the exact name")
+        #expect(visits[0]["notes"] as? String == notes)
+    }
+
+    @Test("ScriptJSON escapes exactly <, >, &, U+2028 and U+2029, and parses back unchanged")
+    func scriptJSON() throws {
+        let value = ["s": "a</script>&<!--\u{2028}\u{2029}é한"]
+        let json = try ScriptJSON.encode(value)
+        #expect(json == #"{"s":"a\u003c/script\u003e\u0026\u003c!--\u2028\u2029é한"}"#)
+        #expect(try JSONDecoder().decode([String: String].self, from: Data(json.utf8)) == value)
+    }
+
+    @Test("links to photos are encoded relative references that cannot become a scheme or a host")
+    func urlReferences() {
+        #expect(TripMapPage.urlReference("../서울 사진/IMG 1#?.jpg") == "../%EC%84%9C%EC%9A%B8%20%EC%82%AC%EC%A7%84/IMG%201%23%3F.jpg")
+        #expect(TripMapPage.urlReference("javascript:alert(1)") == "javascript%3Aalert%281%29")
+        #expect(TripMapPage.urlReference("//evil.example/x") == ".//evil.example/x")
+        #expect(TripMapPage.urlReference("thumbs/1-0a1b2c3d.jpg") == "thumbs/1-0a1b2c3d.jpg")
+    }
+
+    @Test("across the Pacific the map runs over 180°: the flight is one great-circle arc; the figures count it as flown")
+    func flightAcrossThePacific() throws {
+        let input = Self.pacificInput()
+        let page = TripMapPage(input: input)
+        #expect(page.crossesAntimeridian)
+        #expect(page.window.west < 126.9 && page.window.east > 202.2 && page.window.east - page.window.west <= 360)
+        let html = page.render(with: try resources())
+        let data = try Self.data(of: html)
+        let legs = try #require(data["legs"] as? [[String: Any]])
+        #expect(legs.map { $0["kind"] as? String } == ["direct", "flight"])
+        let pieces = try #require(legs[1]["pieces"] as? [[Double]])
+        #expect(pieces.count == 1)
+        let longitudes = pieces[0].enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(longitudes.first == 139.7671 && longitudes.last == 202.1417, "Honolulu is 360° on, east of Tokyo")
+        #expect(zip(longitudes, longitudes.dropFirst()).allSatisfy { $0 < $1 }, "eastwards all the way")
+        // A great circle bows towards the pole: at 180° it is well north of the straight line
+        // on the map between the two ends (26.4° there).
+        let latitudes = pieces[0].enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let seam = try #require(longitudes.firstIndex { $0 >= 180 })
+        #expect(latitudes[seam] > 30, "the arc passes 180° at \(latitudes[seam])°")
+        let visits = try #require(data["visits"] as? [[String: Any]])
+        #expect(visits.map { $0["lon"] as? Double } == [126.9826, 139.7671, 202.1417])
+        let base = try #require(data["base"] as? [String: Any])
+        let shores = try #require(base["shores"] as? [[String: Any]])
+        #expect(shores.contains { ($0["p"] as? [Int]).map { $0.count > 1 && $0[1] > 1_800_000 } ?? false },
+                "Hawaii's shores are drawn east of 180°")
+        let figures = input.computedFigures
+        #expect(abs(figures.flownKilometres - 6_200) < 150)
+        #expect(abs(figures.groundKilometres - 1_160) < 50)
+        #expect(figures.countries == ["JP", "KR", "US"])
+        #expect(html.contains("6,2") && html.contains(">flown<"))
+    }
+
+    @Test("on the usual map a flight across 180° is cut there: Sydney to Santiago on a trip from Paris")
+    func flightCutAtTheAntimeridian() throws {
+        let paris = Coordinate(latitude: 48.8566, longitude: 2.3522), sydney = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        let santiago = Coordinate(latitude: -33.4489, longitude: -70.6693)
+        let input = TripMapInput(
+            language: "en",
+            visits: [paris, sydney, santiago].enumerated().map { index, c in
+                .init(id: "v\(index)", placeId: "p\(index)", name: "Stop \(index)", latitude: c.latitude, longitude: c.longitude,
+                      localDate: "2025-01-0\(index + 1)", photoCount: 1)
+            },
+            days: (1...3).map { .init(date: "2025-01-0\($0)") },
+            legs: [.init(localDate: "2025-01-02", kind: .flight, coordinates: [paris, sydney]),
+                   .init(localDate: "2025-01-03", kind: .flight, coordinates: [sydney, santiago])])
+        let page = TripMapPage(input: input)
+        #expect(!page.crossesAntimeridian, "from 2° E round to 71° W is further than from 71° W to 151° E")
+        let legs = try #require(try Self.data(of: page.render(with: try resources()))["legs"] as? [[String: Any]])
+        #expect((legs[0]["pieces"] as? [[Double]])?.count == 1)
+        let pieces = try #require(legs[1]["pieces"] as? [[Double]])
+        #expect(pieces.count == 2)
+        #expect(pieces[0].last == 180 && pieces[1][1] == -180, "the first piece ends at 180, the next starts at -180")
+        #expect(pieces[0][pieces[0].count - 2] == pieces[1][0], "both sides meet at one latitude")
+    }
+
+    @Test("a line that crosses the antimeridian westwards is cut too; one that does not stays whole")
+    func split() {
+        let west = RouteGeometry.splitAtAntimeridian([Coordinate(latitude: 0, longitude: -170), Coordinate(latitude: 10, longitude: 170)])
+        #expect(west.count == 2)
+        #expect(west[0].last == Coordinate(latitude: 5, longitude: -180))
+        #expect(west[1].first == Coordinate(latitude: 5, longitude: 180))
+        #expect(RouteGeometry.splitAtAntimeridian([Coordinate(latitude: 0, longitude: 10), Coordinate(latitude: 0, longitude: 20)]).count == 1)
+    }
+
+    @Test("Korean words are complete, the page declares its language, dates and countries are Korean")
+    func korean() throws {
+        let html = TripMapPage(input: Self.pacificInput(language: "ko")).render(with: try resources())
+        #expect(html.contains("<html lang=\"ko\">"))
+        for word in ["여행 지도", "모든 날짜", "일정", "사진 4장", "대한민국", "출처", "2025년 3월 1일", "위치 없는 사진 2장", "동영상, 12초"] {
+            #expect(html.contains(word), "missing: \(word)")
+        }
+        let korean = Mirror(reflecting: TripMapWords.korean).children, english = Mirror(reflecting: TripMapWords.english).children
+        for (k, e) in zip(korean, english) {
+            guard let kText = k.value as? String, let eText = e.value as? String, k.label != "language" else { continue }
+            #expect(!kText.isEmpty && kText != eText || kText.hasPrefix("Leaflet"), "\(k.label ?? "?") is not translated")
+        }
+        #expect(TripMapWords.forLanguage("ko-KR").language == "ko")
+        #expect(TripMapWords.forLanguage("fr").language == "en", "untranslated languages get English words")
+    }
+
+    @Test("credits: GeoNames, the carried base layer, OpenStreetMap only when its names are shown; tiles offered as given")
+    func credits() throws {
+        var input = Self.pacificInput()
+        let plain = TripMapPage(input: input).render(with: try resources())
+        #expect(plain.contains("GeoNames (CC BY 4.0)") && plain.contains("GSHHG") && plain.contains("Natural Earth"))
+        #expect(!plain.contains("OpenStreetMap contributors"))
+        input.namesFromOpenStreetMap = true
+        input.tiles = .init(urlTemplate: "https://tiles.example/{z}/{x}/{y}.png", attribution: "© Example <Maps>")
+        let html = TripMapPage(input: input).render(with: try resources())
+        #expect(html.contains("© OpenStreetMap contributors (ODbL 1.0)"))
+        #expect(html.contains("Online map tiles: © Example &lt;Maps&gt;"))
+        let tiles = try #require(try Self.data(of: html)["tiles"] as? [String: String])
+        #expect(tiles["url"] == "https://tiles.example/{z}/{x}/{y}.png")
+    }
+
+    @Test("an empty trip renders; a visit on a day the input lacks gets that day")
+    func edges() throws {
+        let empty = TripMapPage(input: TripMapInput(language: "en", visits: [], days: [], legs: [])).render(with: try resources())
+        #expect(empty.contains("<html lang=\"en\">"))
+        var input = Self.pacificInput()
+        input.days.removeLast()
+        let page = TripMapPage(input: input)
+        #expect(page.days.map(\.date) == ["2025-03-01", "2025-03-02", "2025-03-03"])
+        let data = try Self.data(of: page.render(with: try resources()))
+        #expect((data["visits"] as? [[String: Any]])?.last?["day"] as? Int == 2)
+    }
+
+    @Test("times on the place's clock, with the date when a visit runs past midnight")
+    func times() {
+        let input = Self.pacificInput()
+        #expect(TripMapPage.timeSpan(input.visits[0]) == "09:00–11:30 KST")
+        #expect(TripMapPage.timeSpan(input.visits[1]) == "22:00–00:30 (03-03) JST")
+        #expect(TripMapPage.timeSpan(input.visits[2]) == nil)
+    }
+
+    @Test("the base layer is cut to the trip and the page stays small")
+    func pageSize() throws {
+        let html = TripMapPage(input: Self.pacificInput()).render(with: try resources())
+        #expect(html.utf8.count < 1_500_000, "\(html.utf8.count) bytes")
+    }
+
+    @Test("Leaflet missing is a sentence naming the package")
+    func leafletMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(throws: GeoTripError.leafletMissing(path: folder.url.appendingPathComponent("leaflet.js").path)) {
+            try LeafletAssets.load(from: folder.url)
+        }
+        #expect(GeoTripError.leafletMissing(path: "/x").description.contains("libjs-leaflet"))
+    }
+
+    @Test("Leaflet is inlined with its images and without comments")
+    func leafletInlined() throws {
+        let leaflet = try resources().leaflet
+        #expect(!leaflet.style.contains("url(images/"))
+        #expect(leaflet.style.contains("data:image/png;base64,"))
+        #expect(!leaflet.script.contains("sourceMappingURL"))
+        #expect(leaflet.script.contains("L.map") || leaflet.script.contains("createMap"))
+        #expect(LeafletAssets.withoutComments("a();\r\n  // note\r\n\t/* block\r\n still */ b();\r\nc(); // kept\r\n") == "a();\nb();\nc(); // kept")
+    }
+
+    @Test("renders the sample trip (kept for a look when GEOTRIP_KEEP_PAGE is set)")
+    func sample() async throws {
+        let folder = try TemporaryFolder()
+        let rendered = try await SampleTripMap.render(in: folder)
+        if ProcessInfo.processInfo.environment["GEOTRIP_KEEP_PAGE"] != nil {
+            print("page: \(rendered.page.path) (\(rendered.html.utf8.count) bytes)")
+        } else {
+            folder.remove()
+        }
+        #expect(rendered.html.hasPrefix("<!DOCTYPE html>"))
+        // Wholly west of Greenwich, the trip stays on the usual map (no shift by 360°).
+        #expect(!TripMapPage(input: rendered.input).crossesAntimeridian)
+        let visits = try #require(try Self.data(of: rendered.html)["visits"] as? [[String: Any]])
+        #expect(visits.allSatisfy { ($0["lon"] as? Double ?? 0) < 0 })
+        #expect(rendered.html.utf8.count < 700_000, "the sample trip's page: \(rendered.html.utf8.count) bytes")
+    }
+}
