@@ -45,6 +45,8 @@ demo: release
 	$(RELEASE) photos $(SAMPLES)
 	@echo
 	$(RELEASE) places $(SAMPLES)
+	@echo
+	@echo "The journal, trip.geojson and the trip map are in $(SAMPLES)/geotrip/: open $(SAMPLES)/geotrip/index.html in a browser."
 
 test: test-deps
 	$(SWIFT) build --build-tests
