@@ -31,7 +31,7 @@ struct Rename: AsyncParsableCommand {
         Diagnostics.bootstrapLogging(verbose: false)
         do {
             let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
-            print(try renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)).terminalSafe)
+            print(try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)).terminalSafe)
         } catch {
             throw Diagnostics.fail(error)
         }

@@ -18,7 +18,7 @@ enum SampleTripMap {
         _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
         let catalogPath = IngestOptions.defaultCatalogPath(for: trip.path)
         var visits = try Catalog.open(at: catalogPath, access: .readOnly).trip().visits
-        _ = try PlaceRenamer(folder: trip.path, catalogPath: catalogPath).rename(visits[1].placeId, to: hostileName)
+        _ = try await PlaceRenamer(folder: trip.path, catalogPath: catalogPath).rename(visits[1].placeId, to: hostileName)
 
         // Notes as a person writes them, in the day's journal file.
         let journal = trip.appendingPathComponent("geotrip/journal/\(visits[0].localDate).md")

@@ -73,6 +73,31 @@ struct JournalCommandTests {
         }
     }
 
+    @Test("rename and tag bring the journal and the map in step at once, notes kept")
+    func followsTagAndRename() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let first = try #require(try trip.visits().first)
+        let id = try #require(first["id"] as? String), place = try #require(first["placeId"] as? String)
+        let day = try #require(first["localDate"] as? String)
+        try trip.write(note: Self.note, for: id, in: day)
+
+        try trip.run(["rename", "DIR", place, "Hotel Avenida"])
+        #expect(try trip.text(day + ".md").contains("Hotel Avenida"))
+        #expect(try String(contentsOf: trip.out.appendingPathComponent("index.html"), encoding: .utf8).contains("Hotel Avenida"))
+        #expect(Trip.note(id, in: try trip.text(day + ".md")) == Self.note)
+
+        // The undated camera photo, tagged into the trip: it is still undated, so it stays out
+        // of the days; a photo moved by a tag moves in the journal at once.
+        let moved = "IMG_0031.JPG"
+        try trip.run(["tag", "DIR", moved, "--at", "40.4168,-3.7038"])
+        let journal = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasSuffix(".md") }
+            .map { try trip.text($0) }.joined()
+        #expect(journal.contains("40.4168") || journal.contains("40.41680"), "the tagged photo's visit is in the journal")
+        #expect(Trip.note(id, in: try trip.text(day + ".md")) == Self.note)
+    }
+
     @Test("ingest writes a journal per day and trip.geojson; an unchanged rerun touches nothing")
     func firstExport() throws {
         let trip = try Trip()

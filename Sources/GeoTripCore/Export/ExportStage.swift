@@ -108,6 +108,19 @@ public struct ExportStage: Sendable {
         return summary
     }
 
+    /// Brings the outputs in step after `tag` or `rename` changed the trip, with the trip's
+    /// remembered settings and language; a failure is the caller's to report, never to stop it
+    /// (the change itself is saved, and the next `ingest` or `export` writes the outputs).
+    static func refresh(_ catalog: Catalog, folder: String) async -> Result<ExportSummary, GeoTripError> {
+        do {
+            let settings = try catalog.storedExportSettings()
+            let stage = ExportStage(catalog: catalog, folder: folder, thumbnails: MadeThumbnails(tripFolder: folder))
+            return .success(try await stage.run(settings: settings, language: try catalog.storedNamingLanguage()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// `YYYY-MM-DD.md`.
     static func isDayFile(_ name: String) -> Bool {
         name.utf8.count == 13 && name.hasSuffix(".md") && JournalNote.isDay(String(name.prefix(10)))

@@ -166,7 +166,7 @@ public struct IngestPipeline: Sendable {
         summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
-            + read.diagnostics + derived.diagnostics
+            + read.diagnostics + derived.diagnostics + (summary.export?.problems ?? [])
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { ($0.kind.severity, $0.path) < ($1.kind.severity, $1.path) }.prefix(Self.diagnosticsShown))
         summary.diagnosticKinds = DiagnosticCount.byKind(diagnostics)

@@ -43,6 +43,8 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case input
     /// A photo's thumbnail could not be made (or only from its readable part).
     case thumbnail
+    /// The journal and map could not be brought in step (after `tag`).
+    case output
     /// The online place-name service could not be used (said once per run).
     case naming
     /// The online place-name service was slow (said once per run).
@@ -51,7 +53,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     /// Problems first: damage, unreadable files and inputs, failed writes.
     public var severity: DiagnosticSeverity {
         switch self {
-        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming, .thumbnail: return .problem
+        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming, .thumbnail, .output: return .problem
         default: return .note
         }
     }
@@ -75,6 +77,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"
         case .thumbnail: return "no thumbnail could be made"
+        case .output: return "the journal and map could not be updated"
         case .naming: return "place names could not be fetched online"
         case .namingSlow: return "the place-name service was slow"
         }

@@ -13,9 +13,9 @@ public struct PlaceRenamer: Sendable {
         self.catalogPath = catalogPath
     }
 
-    /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming.
-    /// Returns a sentence saying what was done.
-    public func rename(_ placeID: String, to name: String?) throws(GeoTripError) -> String {
+    /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then
+    /// brings the journal and map in step. Returns a sentence saying what was done.
+    public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> String {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
@@ -34,6 +34,9 @@ public struct PlaceRenamer: Sendable {
             sentence = "\(placeID) is named automatically again" + (automatic?.name.map { ": \($0)." } ?? ".")
         }
         try catalog.saveOverview(try catalog.trip().overview)
+        if case .failure(let problem) = await ExportStage.refresh(catalog, folder: folder) {
+            return sentence + "\nThe journal and map were not updated: \(problem)"
+        }
         return sentence
     }
 }

@@ -70,7 +70,13 @@ public struct PhotoTagger: Sendable {
             let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
                 .run(settings: settings, clustering: try catalog.clusteringOptions(), listing: nil, stages: stages,
                      interrupted: { .interrupted(savedPhotos: 0) })
-            return Outcome(sentence: sentence, problems: derived.diagnostics, trip: derived.trip)
+            // The journal and map follow the new positions too.
+            var problems = derived.diagnostics
+            switch await ExportStage.refresh(catalog, folder: folder) {
+            case .success(let export): problems += export.problems
+            case .failure(let error): problems.append(PhotoDiagnostic(path: folder, kind: .output, message: "the journal and map were not updated: \(error)"))
+            }
+            return Outcome(sentence: sentence, problems: problems, trip: derived.trip)
         } catch let error as GeoTripError {
             throw error
         } catch {
