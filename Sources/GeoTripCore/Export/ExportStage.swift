@@ -76,9 +76,17 @@ public struct ExportStage: Sendable {
             notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
             tagCommand: tagCommand())
+        // The map page's input, so the page renders beside the journal's days (step 5).
+        let route = TripRoute(visits: trip.visits, track: try trackPoints()).hiding(privacy)
+        let resources = try TripMapResources.load(gazetteer: try? Gazetteer.load())
+        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
+                                      tripFolderLink: tripFolderLink(from: output.path), privacy: privacy, language: language,
+                                      tiles: settings.tiles)
+        async let page = TripMapPage(input: input).render(with: resources)
+        let pages = try await Self.render(trip.days, with: renderer, context)
         let days = Set(trip.days.map(\.date))
-        for day in trip.days {
-            try put(try renderer.render(day, context), at: journal + day.date + ".md", replacing: dayFiles[day.date], output, now, &summary)
+        for (day, text) in zip(trip.days, pages) {
+            try put(text, at: journal + day.date + ".md", replacing: dayFiles[day.date], output, now, &summary)
         }
         for name in existingDays where !days.contains(String(name.prefix(10))) {
             try retire(journal + name, document: dayFiles[String(name.prefix(10))], output, now, &summary)
@@ -93,19 +101,36 @@ public struct ExportStage: Sendable {
         summary.namesInOtherLanguages = trip.places.filter { $0.name != nil && !named.contains($0.id) }.count
 
         // 4. GeoJSON.
-        let route = TripRoute(visits: trip.visits, track: try trackPoints()).hiding(privacy)
         let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
                                       notes: notes.texts, privacy: privacy)
         try put(try geoJSON.text(), at: Self.geoJSONFile, replacing: nil, output, now, &summary)
 
         // 5. The map page: Leaflet, the trip and the base layer inline; the gazetteer's towns
         // when it can be loaded (the page goes without them otherwise).
-        let resources = try TripMapResources.load(gazetteer: try? Gazetteer.load())
-        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
-                                      tripFolderLink: tripFolderLink(from: output.path), privacy: privacy, language: language,
-                                      tiles: settings.tiles)
-        try put(TripMapPage(input: input).render(with: resources), at: Self.mapFile, replacing: nil, output, now, &summary)
+        try put(await page, at: Self.mapFile, replacing: nil, output, now, &summary)
         return summary
+    }
+
+    /// The pages of `days`, rendered on every core (a day's page depends on nothing else), in
+    /// the days' order.
+    static func render(_ days: [Trip.Day], with renderer: JournalRenderer, _ context: JournalRenderer.Context) async throws(GeoTripError) -> [String] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = max(1, (days.count + width - 1) / width)
+        do {
+            return try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+                for (index, start) in stride(from: 0, to: days.count, by: size).enumerated() {
+                    let slice = Array(days[start..<min(days.count, start + size)])
+                    group.addTask { (index, try slice.map { day throws(GeoTripError) in try renderer.render(day, context) }) }
+                }
+                var parts: [(Int, [String])] = []
+                for try await part in group { parts.append(part) }
+                return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+            }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw .catalogRejected(path: "journal", reason: "\(error)")
+        }
     }
 
     /// Brings the outputs in step after `tag` or `rename` changed the trip, with the trip's

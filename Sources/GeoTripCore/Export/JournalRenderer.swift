@@ -5,9 +5,9 @@ import Yams
 /// Renders the journal's pages from `JournalTemplates`: one Markdown file per day with YAML
 /// front matter (emitted by Yams, so any place name stays valid YAML), and the page of notes
 /// whose visit is gone. Pure: values in, text out.
-struct JournalRenderer {
+struct JournalRenderer: Sendable {
     /// What a day page needs besides the day itself.
-    struct Context {
+    struct Context: Sendable {
         /// The notes by owner id (visit id or day), byte for byte.
         var notes: [String: String]
         /// The trip's photos by path (for ids, positions and thumbnails).
