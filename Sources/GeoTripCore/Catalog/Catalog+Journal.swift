@@ -111,3 +111,23 @@ extension Catalog {
         }
     }
 }
+
+extension Catalog {
+    /// The state of the catalog the outputs render from, as one line: the clustering's key
+    /// (photos, tags, resolution inputs and thresholds), and a summary of the names and notes.
+    func exportSourceState() throws(GeoTripError) -> String {
+        do {
+            return try database.read { db in
+                let clustered = try TripSettingRecord.value(db, SettingKey.clusteredFor) ?? ""
+                let names = try Row.fetchOne(db, sql: """
+                    SELECT count(*), max(namedAt), total(length(coalesce(name, ''))), total(revision) FROM placeName
+                    """).map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double),\($0[3] as Double)" } ?? ""
+                let notes = try Row.fetchOne(db, sql: "SELECT count(*), max(updatedAt), total(length(text)) FROM journalNote")
+                    .map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double)" } ?? ""
+                return [clustered, names, notes].joined(separator: "|")
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+}

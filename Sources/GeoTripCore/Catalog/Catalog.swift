@@ -248,6 +248,8 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
+        /// What the outputs were last written from (`ExportStage.inputsKey`).
+        static let exportedFor = "exportedFor"
     }
 
     static func bumpGeneration(_ db: Database) throws {

@@ -48,6 +48,15 @@ public struct ExportStage: Sendable {
         summary.outputFolder = output.path
         summary.language = language
 
+        // Nothing changed since the outputs were written (the catalog, the settings, and every
+        // file in the output folder as the last export left it, notes included): nothing to do.
+        let inputs = try inputsKey(settings: settings, language: language)
+        let before = Self.listing(of: output.path)
+        if try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
+            summary.unchanged = before.documents
+            return summary
+        }
+
         let trip = try catalog.trip()
         let photos = try catalog.tripPhotos()
         let privacy = settings.privacy
@@ -108,7 +117,30 @@ public struct ExportStage: Sendable {
         // 5. The map page: Leaflet, the trip and the base layer inline; the gazetteer's towns
         // when it can be loaded (the page goes without them otherwise).
         try put(await page, at: Self.mapFile, replacing: nil, output, now, &summary)
+        try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path).key)
         return summary
+    }
+
+    /// What the outputs render from besides the output folder: the catalog's state, the
+    /// settings, the language, and geotrip's version (a new version may render differently).
+    private func inputsKey(settings: ExportSettings, language: String) throws(GeoTripError) -> String {
+        let encoded = (try? JSONEncoder.sorted.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return [GeoTripVersion.current, language, encoded, try catalog.exportSourceState()].joined(separator: "|")
+    }
+
+    /// Every file under `folder` with its size and modification time, as one fingerprint, and
+    /// how many of them are documents (not thumbnails).
+    static func listing(of folder: String) -> (key: String, documents: Int) {
+        // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
+        // for a trip's 10,000 thumbnails.
+        guard let files = try? FolderScanner(root: folder).scan().files else { return ("", 0) }
+        var lines: [UInt8] = []
+        var documents = 0
+        for file in files {
+            if !file.relativePath.hasPrefix(ThumbnailMaker.folderName + "/") { documents += 1 }
+            lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
+        }
+        return (Fingerprint.of(lines, fileSize: lines.count), documents)
     }
 
     /// The pages of `days`, rendered on every core (a day's page depends on nothing else), in
