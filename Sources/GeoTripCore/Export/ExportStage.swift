@@ -21,6 +21,8 @@ public struct ExportStage: Sendable {
     /// `--catalog` when given, for the `geotrip tag` commands the journal offers.
     let explicitCatalog: String?
     let thumbnails: any ThumbnailProvider
+    /// The gazetteer for the map's towns, shared with the run's other stages.
+    let gazetteer: RunGazetteer
 
     /// The journal's folder inside the output folder.
     static let journalFolder = "journal"
@@ -33,10 +35,16 @@ public struct ExportStage: Sendable {
 
     /// Creates the stage.
     public init(catalog: Catalog, folder: String, explicitCatalog: String? = nil, thumbnails: any ThumbnailProvider = NoThumbnails()) {
+        self.init(catalog: catalog, folder: folder, explicitCatalog: explicitCatalog, thumbnails: thumbnails, gazetteer: RunGazetteer())
+    }
+
+    /// Creates the stage with the run's gazetteer, loaded at most once per run.
+    init(catalog: Catalog, folder: String, explicitCatalog: String? = nil, thumbnails: any ThumbnailProvider, gazetteer: RunGazetteer) {
         self.catalog = catalog
         self.folder = folder
         self.explicitCatalog = explicitCatalog
         self.thumbnails = thumbnails
+        self.gazetteer = gazetteer
     }
 
     /// Exports the trip with `settings`, words and names in `language`; `now` dates backups.
@@ -87,7 +95,15 @@ public struct ExportStage: Sendable {
             tagCommand: tagCommand())
         // The map page's input, so the page renders beside the journal's days (step 5).
         let route = TripRoute(visits: trip.visits, track: try trackPoints()).hiding(privacy)
-        let resources = try TripMapResources.load(gazetteer: try? Gazetteer.load())
+        // Without the gazetteer the page goes without its towns, and the summary says why.
+        let towns: Gazetteer?
+        do {
+            towns = try gazetteer.get()
+        } catch {
+            towns = nil
+            summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: "the map shows no towns: \(error)"))
+        }
+        let resources = try TripMapResources.load(gazetteer: towns)
         let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: output.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)

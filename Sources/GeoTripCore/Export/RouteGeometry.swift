@@ -5,7 +5,8 @@ public enum RouteGeometry {
     /// The great circle from `a` to `b` as `segments` straight pieces.
     public static func greatCircleArc(from a: Coordinate, to b: Coordinate, segments: Int = 64) -> [Coordinate] {
         let count = max(1, segments)
-        return (0...count).map { GreatCircle.interpolate(a, b, fraction: Double($0) / Double(count)) }
+        // The ends exactly as given (interpolation would round them).
+        return (0...count).map { $0 == 0 ? a : $0 == count ? b : GreatCircle.interpolate(a, b, fraction: Double($0) / Double(count)) }
     }
 
     /// `line` in pieces that never cross longitude ±180: where a step between two points is

@@ -352,8 +352,10 @@ public struct TripMapPage: Sendable {
         }
         let legs: [LegData] = input.legs.compactMap { leg in
             guard leg.coordinates.count >= 2 else { return nil }
-            let line = leg.kind == .flight
-                ? RouteGeometry.greatCircleArc(from: leg.coordinates.first!, to: leg.coordinates.last!)
+            // The route model gives flights as arcs already; a flight given by its two ends only
+            // is drawn as one here.
+            let line = leg.kind == .flight && leg.coordinates.count == 2
+                ? RouteGeometry.greatCircleArc(from: leg.coordinates[0], to: leg.coordinates[1])
                 : leg.coordinates
             // On the usual map a line across 180° is cut there; on a map that runs across 180°
             // it continues, each point taken on the side nearer the one before.

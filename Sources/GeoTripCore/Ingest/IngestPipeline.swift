@@ -149,7 +149,8 @@ public struct IngestPipeline: Sendable {
         summary.errors = counts.unreadable
 
         let present = counts.withGPS + counts.withoutGPS
-        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: RunGazetteer().get)
+        let gazetteer = RunGazetteer()
+        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
             .run(settings: settings, clustering: clustering, naming: naming, privacy: exporting.privacy, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution
@@ -162,7 +163,7 @@ public struct IngestPipeline: Sendable {
         // notes to the catalog and files beside it, so it takes the lock again first.
         try await catalog.reacquireLock()
         let exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
-                                      thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder))
+                                      thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
         summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }

@@ -131,10 +131,7 @@ public struct TripRoute: Sendable, Equatable {
 
     /// The great circle from `a` to `b` with a vertex every `arcStep`.
     static func arc(_ a: Coordinate, _ b: Coordinate, distance: Double) -> [Coordinate] {
-        let steps = min(256, max(1, Int((distance / arcStep).rounded(.up))))
-        return (0...steps).map { step in
-            step == 0 ? a : step == steps ? b : GreatCircle.interpolate(a, b, fraction: Double(step) / Double(steps))
-        }
+        RouteGeometry.greatCircleArc(from: a, to: b, segments: min(256, max(1, Int((distance / arcStep).rounded(.up)))))
     }
 
     /// Douglas–Peucker: the fewest vertices of `line` such that no dropped vertex lies more than

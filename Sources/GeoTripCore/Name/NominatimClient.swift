@@ -60,7 +60,6 @@ public struct NominatimClient: Sendable {
         let request = endpoint + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         if let body = try? cache.answer(server: settings.nominatimURL, request: request, language: settings.language, now: clock.now()) {
             if let value = try? read(body) {
-                tally.countCacheHit()
                 return (value, true)
             }
         }
@@ -139,7 +138,7 @@ public struct NominatimClient: Sendable {
     }
 }
 
-/// What one run's online naming sent and noticed: requests sent, answers taken from the cache,
+/// What one run's online naming sent and noticed: requests sent, places named from the cache,
 /// and requests in flight, so a service that has not answered for `slowSeconds` is noticed
 /// while it is slow (and said once).
 public final class NamingTally: Sendable {
@@ -148,7 +147,6 @@ public final class NamingTally: Sendable {
 
     private struct Counts {
         var requests = 0
-        var cacheHits = 0
         var slowest = 0.0
         var slowSaid = false
         var nextToken = 0
@@ -160,10 +158,6 @@ public final class NamingTally: Sendable {
 
     /// Creates an empty tally.
     public init() {}
-
-    func countCacheHit() {
-        counts.withLock { $0.cacheHits += 1 }
-    }
 
     /// Records a request sent at `moment`; `end` takes the token back.
     func begin(at moment: Double) -> Int {
@@ -189,8 +183,6 @@ public final class NamingTally: Sendable {
 
     /// HTTP requests sent, retries included.
     public var requests: Int { counts.withLock { $0.requests } }
-    /// Answers read from the shared cache.
-    public var cacheHits: Int { counts.withLock { $0.cacheHits } }
 
     /// The seconds the slowest request has waited (finished or still in flight) at `moment`,
     /// the first time that is over `slowSeconds`; nil before and after, so it is said once.

@@ -81,7 +81,6 @@ public struct NominatimPlaceNamer: PlaceNamer {
     /// One place's name by the two-step rule above.
     func name(_ place: NamedFor) async throws -> PlaceName? {
         var allCached = true
-        defer { if allCached { client.tally.markCached(place.placeID) } }
         let latitude = String(format: "%.4f", place.centre.latitude), longitude = String(format: "%.4f", place.centre.longitude)
         let subject = "place \(place.placeID)"
         func reverse(zoom: Int, layer: String?) async throws -> NominatimPlace {
@@ -99,9 +98,13 @@ public struct NominatimPlaceNamer: PlaceNamer {
             let poi = try await reverse(zoom: 18, layer: "poi,natural,manmade")
             if poi.error == nil, poi.ownName != nil, let at = poi.coordinate,
                GreatCircle.distance(at, place.centre) <= max(place.radiusMeters, Self.nearEnough) {
+                if allCached { client.tally.markCached(place.placeID) }
                 return poi.placeName
             }
         }
-        return try await reverse(zoom: zoom, layer: zoom == 18 ? "address" : nil).placeName
+        let name = try await reverse(zoom: zoom, layer: zoom == 18 ? "address" : nil).placeName
+        // Counted as named from the cache only when no request was sent for it.
+        if allCached { client.tally.markCached(place.placeID) }
+        return name
     }
 }
