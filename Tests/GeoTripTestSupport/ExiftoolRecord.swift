@@ -79,8 +79,9 @@ public struct ExiftoolRecord: Sendable {
         make = text("IFD0:Make")
         model = text("IFD0:Model")
         orientation = number("IFD0:Orientation").map { Int($0) }
-        width = number("File:ImageWidth").map { Int($0) }
-        height = number("File:ImageHeight").map { Int($0) }
+        // exiftool gives a PNG's size in its PNG group and a TIFF's as IFD0's.
+        width = (number("File:ImageWidth") ?? number("PNG:ImageWidth") ?? number("IFD0:ImageWidth")).map { Int($0) }
+        height = (number("File:ImageHeight") ?? number("PNG:ImageHeight") ?? number("IFD0:ImageHeight")).map { Int($0) }
         thumbnailOffset = number("IFD1:ThumbnailOffset").map { Int($0) }
         thumbnailLength = number("IFD1:ThumbnailLength").map { Int($0) }
         hasExif = tags.keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("ExifIFD:") || $0.hasPrefix("GPS:") }

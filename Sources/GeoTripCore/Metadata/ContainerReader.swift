@@ -12,6 +12,9 @@ struct ContainerContents {
     var exif: ExifBlock?
     var width: Int?
     var height: Int?
+    /// The EXIF thumbnail, when the container locates it itself (TIFF, whose compact block
+    /// no longer holds the original offsets).
+    var thumbnail: ThumbnailLocation?
     var diagnostics: [Diagnostic] = []
 }
 
@@ -25,13 +28,13 @@ enum ContainerReader {
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     /// libexif caps the block it is given at 0xFFFE bytes, `Exif\0\0` header included (a JPEG
     /// APP1 segment cannot be longer), so it reaches 0xFFF8 bytes of TIFF and no more is worth
-    /// handing it.
+    /// handing it. (TIFF files get a compact block instead; see `TIFFDirectoryReader`.)
     static let libexifReach = 0xFFF8
 
     static func contents(of file: PhotoFile, format: ImageFormat, path: [CChar]) throws(UnreadableContainer) -> ContainerContents {
         switch format {
         case .jpeg: return try jpeg(file)
-        case .tiff: return tiff(file)
+        case .tiff: return try tiff(file)
         case .png: return try png(file)
         case .heif: return try HeifExifExtractor.contents(path: path)
         }
@@ -102,24 +105,28 @@ enum ContainerReader {
 
     // MARK: TIFF
 
-    /// A TIFF-based file is its own EXIF structure; libexif needs only the header prefix.
-    private static func tiff(_ file: PhotoFile) -> ContainerContents {
-        var contents = ContainerContents()
-        let tiffBytes = Array(file.head.prefix(libexifReach))
-        contents.exif = ExifBlock(bytes: exifHeader + tiffBytes, tiffOffsetInFile: 0)
-        if let structure = TIFFStructure(Array(file.head)) {
-            let (exifIFD, gpsIFD) = structure.subDirectoryOffsets()
-            for (name, offset) in [("Exif", exifIFD), ("GPS", gpsIFD)] {
-                guard let offset else { continue }
-                // The whole directory must lie within reach: its count, its entries, its link.
-                let entries = structure.entries(at: offset)?.count ?? 0
-                if offset + 2 + entries * 12 + 4 > libexifReach || structure.entries(at: offset) == nil {
-                    contents.diagnostics.append(Diagnostic(name == "GPS" ? .positionIgnored : .valueIgnored,
-                        "the \(name) directory starts at byte \(offset), beyond the first 64 KiB that libexif reads; its values were not read"))
-                }
-            }
+    /// A TIFF-based file is its own EXIF structure, with directories anywhere in it: see
+    /// `TIFFDirectoryReader`.
+    private static func tiff(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
+        let found = try TIFFDirectoryReader.read(file)
+        return ContainerContents(exif: found.block, thumbnail: found.thumbnail, diagnostics: found.diagnostics)
+    }
+
+    /// The EXIF block of an EXIF item or chunk whose TIFF structure is in memory: as it is when
+    /// libexif reaches all of it, else the compact block of `TIFFDirectoryReader`.
+    static func takeExif(_ tiff: TIFFBytesInMemory, tiffOffsetInFile: Int?, into contents: inout ContainerContents) {
+        guard tiff.size > libexifReach else {
+            contents.exif = ExifBlock(bytes: exifHeader + tiff.storage, tiffOffsetInFile: tiffOffsetInFile)
+            return
         }
-        return contents
+        do {
+            let found = try TIFFDirectoryReader.read(tiff, tiffOffsetInFile: tiffOffsetInFile)
+            contents.exif = found.block
+            contents.thumbnail = found.thumbnail
+            contents.diagnostics += found.diagnostics
+        } catch {
+            contents.diagnostics.append(Diagnostic(.damaged, error.reason))
+        }
     }
 
     // MARK: PNG
@@ -144,16 +151,14 @@ enum ContainerReader {
                     contents.height = Int(body[4]) << 24 | Int(body[5]) << 16 | Int(body[6]) << 8 | Int(body[7])
                 }
             case "eXIf":
-                let body = Array(file.bytes(at: bodyStart, count: min(length, libexifReach + 6)))
-                guard body.count == min(length, libexifReach + 6) else {
+                let body = file.bytes(at: bodyStart, count: length)
+                guard body.count == length else {
                     throw UnreadableContainer(reason: "the file ends inside its eXIf chunk (truncated file)")
                 }
                 // Some writers wrongly keep the JPEG-style `Exif\0\0` prefix inside eXIf.
-                if body.starts(with: exifHeader) {
-                    contents.exif = ExifBlock(bytes: body, tiffOffsetInFile: bodyStart + 6)
-                } else {
-                    contents.exif = ExifBlock(bytes: exifHeader + body, tiffOffsetInFile: bodyStart)
-                }
+                let prefixed = body.starts(with: exifHeader)
+                takeExif(TIFFBytesInMemory(storage: prefixed ? body.dropFirst(6) : body),
+                         tiffOffsetInFile: bodyStart + (prefixed ? 6 : 0), into: &contents)
                 return contents
             case "IEND":
                 return contents

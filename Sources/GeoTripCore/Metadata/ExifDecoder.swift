@@ -110,23 +110,40 @@ private struct EntryReader {
         return text.isEmpty ? nil : text
     }
 
-    /// The components of a RATIONAL entry; a diagnostic and nil for any other type.
+    /// The components of a RATIONAL entry; a diagnostic and nil for any other type. GPS values
+    /// stored as SRATIONAL (some phones, such as HMD's Nokias, and FLIR cameras write them so)
+    /// are accepted when no component is negative: the Ref tags carry the sign, and a negative
+    /// component would contradict them.
     mutating func rationals(_ ifd: ExifIfd, _ tag: UInt32, name: String) -> [(numerator: UInt32, denominator: UInt32)]? {
         guard let entry = entry(ifd, tag), let bytes = entry.pointee.data else { return nil }
-        guard entry.pointee.format == EXIF_FORMAT_RATIONAL else {
-            diagnostics.append(Diagnostic(name.hasPrefix("GPS") ? .positionIgnored : .valueIgnored,
-                                          "\(name) is stored as \(formatName(entry.pointee.format)), not as rationals; ignored"))
+        let kind: DiagnosticKind = name.hasPrefix("GPS") ? .positionIgnored : .valueIgnored
+        let signed = entry.pointee.format == EXIF_FORMAT_SRATIONAL && ifd == EXIF_IFD_GPS
+        guard entry.pointee.format == EXIF_FORMAT_RATIONAL || signed else {
+            diagnostics.append(Diagnostic(kind, "\(name) is stored as \(formatName(entry.pointee.format)), not as rationals; ignored"))
             return nil
         }
         let count = min(Int(entry.pointee.components), Int(entry.pointee.size) / 8)
         guard count > 0 else {
-            diagnostics.append(Diagnostic(name.hasPrefix("GPS") ? .positionIgnored : .valueIgnored, "\(name) has no values; ignored"))
+            diagnostics.append(Diagnostic(kind, "\(name) has no values; ignored"))
             return nil
         }
-        return (0..<count).map { index in
-            let value = exif_get_rational(bytes + index * 8, order)
-            return (value.numerator, value.denominator)
+        guard signed else {
+            return (0..<count).map { index in
+                let value = exif_get_rational(bytes + index * 8, order)
+                return (value.numerator, value.denominator)
+            }
         }
+        var parts: [(numerator: UInt32, denominator: UInt32)] = []
+        for index in 0..<count {
+            let value = exif_get_srational(bytes + index * 8, order)
+            // Both negative is a positive value written oddly; one negative is a negative value.
+            guard (value.numerator < 0) == (value.denominator < 0) || value.numerator == 0 else {
+                diagnostics.append(Diagnostic(kind, "\(name) is stored as signed rationals and one is negative (\(value.numerator)/\(value.denominator)); the sign belongs in \(name)Ref, so it was not used"))
+                return nil
+            }
+            parts.append((value.numerator.magnitude, value.denominator.magnitude))
+        }
+        return parts
     }
 
     /// A SHORT or LONG value.

@@ -49,9 +49,7 @@ enum HeifExifExtractor {
             contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item holds no TIFF header"))
             return contents
         }
-        contents.exif = ExifBlock(
-            bytes: ContainerReader.exifHeader + item[tiffStart...].prefix(ContainerReader.libexifReach),
-            tiffOffsetInFile: nil)
+        ContainerReader.takeExif(TIFFBytesInMemory(storage: item[tiffStart...]), tiffOffsetInFile: nil, into: &contents)
         return contents
     }
 

@@ -26,7 +26,7 @@ public struct FileReading: Sendable, Equatable {
 public struct MetadataReader: Sendable {
     /// Raised whenever a change to the reader can change what it reports: files read by an
     /// older version are read again on the next ingest, whether or not they changed.
-    public static let version = 1
+    public static let version = 2
 
     /// Creates a reader.
     public init() {}
@@ -88,6 +88,7 @@ public struct MetadataReader: Sendable {
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
         ExifDecoder.decode(exif, into: &metadata)
+        if let thumbnail = contents.thumbnail { metadata.thumbnail = thumbnail }
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
                            fingerprint: Fingerprint.of(exif.bytes, fileSize: file.size))
     }
