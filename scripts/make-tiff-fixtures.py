@@ -226,6 +226,25 @@ def main():
         ("exif", exif_entries("2023:11:20 14:05:00", "-05:00", "40")),
     ])
 
+    # Olympus ORF and Panasonic RW2 are TIFF structures with their maker's own magic number
+    # (Olympus TG and Lumix travel zooms have GPS): Dubrovnik and Kyoto.
+    for name, order, magic, make, model, place in [
+            ("olympus.orf", "II", 0x4F52, "OM Digital Solutions", "TG-7",
+             dict(lat=42.6407, lon=18.1077, alt=21.0, date="2024:09:02", time=(9, 12, 40))),
+            ("panasonic.rw2", "II", 0x0055, "Panasonic", "DC-TZ200",
+             dict(lat=35.0116, lon=135.7681, alt=48.0, date="2024:04:01", time=(1, 2, 3)))]:
+        ifd0 = ifd0_entries(32, 32, make, model, strip="strip", extra=[
+            Entry(0x8769, LONG, pointer="exif"), Entry(0x8825, LONG, pointer="gps")])
+        if magic == 0x0055:  # Panasonic's IFD0 gives the size as SensorWidth/Height, not ImageWidth/Length
+            ifd0 = [e for e in ifd0 if e.tag not in (0x0100, 0x0101)] + [Entry(0x0002, SHORT, [32]), Entry(0x0003, SHORT, [32])]
+        write_tiff(OUT / name, order, [
+            ("ifd0", ifd0),
+            ("exif", exif_entries("2024:09:02 11:12:40" if "TG" in model else "2024:04:01 10:02:03",
+                                  "+02:00" if "TG" in model else "+09:00", "7")),
+            ("strip", pixels(32, 32, 5)),
+            ("gps", gps_entries(**place)),
+        ], magic=magic)
+
     # GPS as SRATIONAL in a JPEG, as an HMD Nokia 8.3 5G writes it (Helsinki).
     helsinki = dict(lat=60.1699, lon=24.9384, alt=17.0, date="2024:06:21", time=(16, 30, 0))
     tiff_path = OUT / "srational.tmp"

@@ -4,7 +4,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     /// HEIF, HEIC and AVIF: the `Exif` item, through libheif.
     case heif
-    /// TIFF and TIFF-based raws (DNG, NEF, CR2, ARW, ...): the file is itself a TIFF structure.
+    /// TIFF and TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2, ...): the file is itself a TIFF
+    /// structure.
     case tiff
     /// PNG with an `eXIf` chunk.
     case png
@@ -44,8 +45,11 @@ enum FileKind: Equatable {
             if brand == "crx " { return .unsupported("Canon CR3 raw files are not read yet") }
             return .unsupported("video and other ISO media files (brand '\(brand.trimmingCharacters())') are not read yet")
         }
-        if b.starts(with: [0x49, 0x49, 0x52, 0x4F]) || b.starts(with: [0x49, 0x49, 0x55, 0x00]) {
-            return .unsupported("Olympus ORF and Panasonic RW2 raw files are not read yet")
+        // Olympus ORF ("IIRO", "MMOR", "IISR") and Panasonic RW2 ("IIU\0") are TIFF structures
+        // with their maker's own magic number.
+        if [[0x49, 0x49, 0x52, 0x4F], [0x4D, 0x4D, 0x4F, 0x52], [0x49, 0x49, 0x53, 0x52], [0x49, 0x49, 0x55, 0x00]]
+            .contains(where: { b.starts(with: $0) }) {
+            return .image(.tiff)
         }
         if b.count >= 12, b[0...3].elementsEqual("RIFF".utf8) { return .unsupported("RIFF files (AVI, WebP) are not read yet") }
         if b.starts(with: Array("GIF8".utf8)) { return .unsupported("GIF images carry no EXIF") }
