@@ -65,6 +65,19 @@ struct TIFFLayoutTests {
         #expect(slice.suffix(2) == Data([0xFF, 0xD9]))
     }
 
+    @Test("two scans with the same tags and size but other pixels are told apart")
+    func fingerprintSeesPixels() throws {
+        var bytes = try Data(contentsOf: Self.folder.appendingPathComponent("ifd0-at-end.tif"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        bytes[100] ^= 0xFF  // a pixel: the directories are at the end
+        let other = temp.url.appendingPathComponent("other.tif")
+        try bytes.write(to: other)
+        let first = Self.read("ifd0-at-end.tif"), second = MetadataReader().read(path: other.path)
+        #expect(first.metadata == second.metadata)
+        #expect(first.fingerprint != second.fingerprint)
+    }
+
     /// Each damaged file: what must still be read, and the diagnostic that says what was not.
     struct Damage: Sendable, CustomTestStringConvertible {
         var file: String

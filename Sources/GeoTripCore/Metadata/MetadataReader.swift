@@ -89,8 +89,12 @@ public struct MetadataReader: Sendable {
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
         ExifDecoder.decode(exif, into: &metadata)
         if let thumbnail = contents.thumbnail { metadata.thumbnail = thumbnail }
+        // A TIFF's compact block holds only the tags geotrip decodes, which two scans from one
+        // scanner can share down to the size: the file's first bytes (pixels or directories) tell
+        // them apart.
+        let fingerprinted = format == .tiff ? exif.bytes + file.head.prefix(16_384) : exif.bytes
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
-                           fingerprint: Fingerprint.of(exif.bytes, fileSize: file.size))
+                           fingerprint: Fingerprint.of(fingerprinted, fileSize: file.size))
     }
 
     private static func fileExtension(of path: String) -> String {

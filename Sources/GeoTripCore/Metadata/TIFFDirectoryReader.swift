@@ -12,6 +12,9 @@
 /// past the end of the file, a pointer back into a directory already read (a loop) and a value
 /// larger than `maximumValueBytes` are each a diagnostic and are left out, never followed.
 struct TIFFDirectoryReader {
+    /// The largest XMP packet read from tag 700; editors' packets with history run to a few
+    /// hundred KiB.
+    static let maximumXMPBytes = 4 << 20
     /// TIFF 6.0 sets no limit, but real directories hold a few hundred entries at most.
     static let maximumEntries = 1_000
     /// The tags kept are dates, names and GPS values: a few dozen bytes each.
@@ -23,6 +26,8 @@ struct TIFFDirectoryReader {
         var block: ExifBlock?
         /// The IFD1 JPEG thumbnail, as absolute offsets in the file, when it lies within the file.
         var thumbnail: ThumbnailLocation?
+        /// The XMP packet of IFD0's tag 700, when there is one.
+        var xmp: [UInt8]?
         var diagnostics: [Diagnostic] = []
     }
 
@@ -103,12 +108,36 @@ struct TIFFDirectoryReader {
         if ifd0.next != 0, let ifd1 = directory(at: ifd0.next, name: "thumbnail directory (IFD1)", kind: .valueIgnored) {
             thumbnail = thumbnailLocation(in: ifd1)
         }
+        let xmp = ifd0.entries.first { $0.tag == Self.xmpTag }.flatMap { xmpPacket($0) }
         let block = compactBlock(
             ifd0: ifd0.entries.filter { Self.keptIFD0.contains($0.tag) },
             exif: exif?.entries.filter { Self.keptExif.contains($0.tag) },
             gps: gps?.entries.filter { $0.tag <= Self.highestGPSTag })
         return Result(block: ExifBlock(bytes: ContainerReader.exifHeader + block, tiffOffsetInFile: nil),
-                      thumbnail: thumbnail, diagnostics: diagnostics)
+                      thumbnail: thumbnail, xmp: xmp, diagnostics: diagnostics)
+    }
+
+    /// TIFF's XMP tag (XMP Specification Part 3, 1.1.4): BYTE or UNDEFINED, the packet itself.
+    private static let xmpTag: UInt16 = 700
+
+    private mutating func xmpPacket(_ entry: RawEntry) -> [UInt8]? {
+        guard entry.type == 1 || entry.type == 7, entry.count > 0 else {
+            diagnostics.append(Diagnostic(.valueIgnored, "the XMP tag (700) has type \(entry.type), not bytes; its packet was not read"))
+            return nil
+        }
+        guard entry.count <= Self.maximumXMPBytes else {
+            diagnostics.append(Diagnostic(.valueIgnored, "the XMP packet claims \(entry.count) bytes, more than \(Self.maximumXMPBytes >> 20) MiB; it was not read"))
+            return nil
+        }
+        let count = Int(entry.count)
+        if count <= 4 { return Array(entry.field.prefix(count)) }
+        let offset = Int(u32(entry.field, 0))
+        let packet = Array(file.bytes(at: offset, count: count))
+        guard packet.count == count else {
+            diagnostics.append(Diagnostic(.valueIgnored, "the XMP packet is said to lie at byte \(offset), beyond the end of the file; it was not read"))
+            return nil
+        }
+        return packet
     }
 
     /// Reads the directory at `offset`, with each entry's value fetched when it lies outside the
