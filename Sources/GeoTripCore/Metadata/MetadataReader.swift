@@ -95,7 +95,11 @@ public struct MetadataReader: Sendable {
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
         if let exif = contents.exif { ExifDecoder.decode(exif, into: &metadata) }
         var foundXMP = false
-        if let packet = contents.xmpPacket {
+        // EXIF wins wherever it has a value, so a packet beside a complete EXIF (a GPS phone's)
+        // could only be checked, never used: it is not parsed, which keeps such JPEGs as cheap
+        // to read as before XMP was.
+        let exifIsComplete = metadata.coordinate != nil && metadata.altitude != nil && metadata.gpsTime != nil && metadata.localTime != nil
+        if let packet = contents.xmpPacket, !exifIsComplete {
             let values = XMPDecoder.decode(packet, origin: "XMP")
             Self.fill(&metadata, from: values, source: .xmp)
             foundXMP = !values.isEmpty
