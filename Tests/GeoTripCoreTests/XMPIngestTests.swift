@@ -85,6 +85,17 @@ struct XMPIngestTests {
         #expect(try photos(temp.url)["IMG_9999.JPG"]?.coordinate == nil)
     }
 
+    @Test("a file geotrip skips, with a Lightroom sidecar beside it, is not read again on a rerun")
+    func skippedWithSidecar() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        try Data("not a photo geotrip reads".utf8).write(to: temp.url.appendingPathComponent("IMG_1234.CR3"))
+        try copy(["sidecars/lightroom/IMG_1234.xmp"], to: temp.url)
+        _ = try await ingest(temp.url)
+        let rerun = try await ingest(temp.url)
+        #expect(rerun.changed == 0 && rerun.unchanged == 1)
+    }
+
     @Test("photos with XMP, through the whole ingest, keep the source and field they were read from")
     func sourcesThroughTheIngest() async throws {
         let temp = try TemporaryFolder()

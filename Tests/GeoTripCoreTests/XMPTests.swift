@@ -241,3 +241,24 @@ struct XMPTests {
         #expect(XMPDate.utc(late, offset: UTCOffset(minutes: -60))?.iso8601 == "2025-01-01T00:30:00")
     }
 }
+
+@Suite("XMP precedence and padding")
+struct XMPPrecedenceTests {
+    @Test("the photo's embedded XMP wins over another program's sidecar; the sidecar fills what it lacks")
+    func embeddedBeforeSidecar() throws {
+        let embedded = try XMPFixtures.record("xmp-only.jpg")
+        let reading = XMPFixtures.read("xmp-only.jpg", sidecars: ["sidecars/lightroom/IMG_1234.xmp"])
+        #expect(reading.metadata.positionSource == .xmp)
+        #expect(reading.metadata.coordinate?.latitude.isClose(to: XMPFixtures.number(embedded, "XMP-exif:GPSLatitude")) == true)
+        #expect(reading.metadata.timeField == .xmpDateTimeOriginal)
+        #expect(reading.metadata.localTime?.iso8601 == XMPFixtures.wallClock(embedded["XMP-exif:DateTimeOriginal"] as? String)?.local)
+    }
+
+    @Test("a packet padded with NUL bytes after its end is still read")
+    func nulPadding() throws {
+        let sidecar = try Data(contentsOf: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"))
+        let values = XMPDecoder.decode(Array(sidecar) + [UInt8](repeating: 0, count: 64), origin: "XMP")
+        #expect(values.diagnostics.isEmpty, "\(values.diagnostics)")
+        #expect(values.coordinate != nil)
+    }
+}

@@ -64,8 +64,10 @@ enum XMPDecoder {
             values.diagnostics.append(Diagnostic(.damaged, "\(origin) is \(packet.count) bytes, more than the \(maximumPacketSize >> 20) MiB geotrip reads; not read"))
             return values
         }
+        // Some writers pad the segment after the packet with NUL bytes, which XML does not allow.
+        let length = (packet.lastIndex { $0 != 0 } ?? -1) + 1
         let collector = XMPPropertyCollector()
-        let end = XMLEventStream.read(data: Data(packet), into: collector, untrusted: true)
+        let end = XMLEventStream.read(data: Data(packet[..<length]), into: collector, untrusted: true)
         switch end {
         case .finished, .stoppedByHandler:
             break

@@ -82,8 +82,9 @@ extension PhotoRecord {
             width: m.width, height: m.height,
             thumbnailOffset: m.thumbnail.map { Int64($0.offset) }, thumbnailLength: m.thumbnail.map { Int64($0.length) },
             diagnostics: m.diagnostics.map(\.message), readerVersion: MetadataReader.version, removedAt: nil,
-            sidecars: reading.status == .read
-                ? file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath })) : nil)
+            // Kept whatever the status, so a skipped file with a sidecar (a CR3 beside
+            // Lightroom's IMG_1234.xmp) is not read again on every run.
+            sidecars: file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath })))
     }
 }
 
