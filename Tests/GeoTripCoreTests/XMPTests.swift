@@ -254,6 +254,22 @@ struct XMPPrecedenceTests {
         #expect(reading.metadata.localTime?.iso8601 == XMPFixtures.wallClock(embedded["XMP-exif:DateTimeOriginal"] as? String)?.local)
     }
 
+    @Test("an XMP altitude never goes under another source's position")
+    func altitudeStaysWithItsPosition() {
+        var values = XMPValues()
+        values.coordinate = Coordinate(latitude: 38.7, longitude: -9.2)
+        values.altitude = 120
+        var fromEXIF = PhotoMetadata(coordinate: Coordinate(latitude: 41.1, longitude: -8.6))
+        fromEXIF.positionSource = .exif
+        MetadataReader.fill(&fromEXIF, from: values, source: .sidecar)
+        #expect(fromEXIF.positionSource == .exif)
+        #expect(fromEXIF.altitude == nil)
+        var empty = PhotoMetadata()
+        MetadataReader.fill(&empty, from: values, source: .sidecar)
+        #expect(empty.positionSource == .sidecar)
+        #expect(empty.altitude == 120)
+    }
+
     @Test("a packet padded with NUL bytes after its end is still read")
     func nulPadding() throws {
         let sidecar = try Data(contentsOf: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"))

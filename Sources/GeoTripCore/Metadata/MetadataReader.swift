@@ -133,13 +133,17 @@ public struct MetadataReader: Sendable {
     }
 
     /// Fills what the photo's metadata still lacks from one XMP packet, and keeps its diagnostics.
+    /// An altitude goes with its position: it is taken only with the packet's position, or when
+    /// the photo has no position at all, never under another source's position.
     static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource) {
         metadata.diagnostics += values.diagnostics
+        var tookPosition = false
         if metadata.coordinate == nil, let coordinate = values.coordinate {
             metadata.coordinate = coordinate
             metadata.positionSource = source
+            tookPosition = true
         }
-        if metadata.altitude == nil { metadata.altitude = values.altitude }
+        if metadata.altitude == nil, tookPosition || metadata.coordinate == nil { metadata.altitude = values.altitude }
         if metadata.gpsTime == nil { metadata.gpsTime = values.gpsTime }
         if metadata.localTime == nil, let time = values.captureTime {
             metadata.localTime = time.localTime
