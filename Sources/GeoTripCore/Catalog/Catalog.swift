@@ -152,6 +152,8 @@ struct CatalogedFile: Sendable {
     var removed: Bool
     /// `PhotoMetadata.captureSignature` of what was read.
     var captureSignature: String? = nil
+    /// `ScannedFile.sidecarStamp` of the sidecars seen when it was read.
+    var sidecars: String? = nil
 }
 
 /// Figures for the end-of-run summary, over the files now present in the folder.
@@ -179,14 +181,15 @@ extension Catalog {
                 var files: [CatalogedFile] = []
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion, removedAt IS NOT NULL,
-                           localTime, make, model
+                           localTime, make, model, sidecars
                     FROM photo
                     """)
                 while let row = try rows.next() {
                     files.append(CatalogedFile(
                         id: row[0], path: row[1], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4],
                         status: row[5], readerVersion: row[6], removed: row[7],
-                        captureSignature: PhotoMetadata.captureSignature(localTime: row[8], make: row[9], model: row[10])))
+                        captureSignature: PhotoMetadata.captureSignature(localTime: row[8], make: row[9], model: row[10]),
+                        sidecars: row[11]))
                 }
                 return files
             }
@@ -434,7 +437,8 @@ extension Catalog {
         for row in try resolutionRows() {
             guard let id = row.id else { continue }
             evidence.append(PhotoEvidence(id: id, path: row.path, localTime: row.localTime, utcOffset: row.utcOffset, gpsTime: row.gpsTime,
-                                          make: row.make, model: row.model, exifCoordinate: row.exifCoordinate))
+                                          make: row.make, model: row.model, exifCoordinate: row.exifCoordinate,
+                                          positionSource: row.positionSource ?? .exif))
             stored.append(row.resolved)
         }
         return (evidence, stored)

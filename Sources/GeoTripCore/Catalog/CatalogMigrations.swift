@@ -160,6 +160,17 @@ enum CatalogMigrations {
                 t.column("updatedAt", .text).notNull()
             }
         }
+        migrator.registerMigration("v7-xmp") { db in
+            // Where the photo's own position came from (exif, its embedded XMP, another
+            // program's sidecar): NULL in rows read before, which are all EXIF and are read
+            // again anyway (MetadataReader.version 2).
+            try db.alter(table: "photo") { t in
+                t.add(column: "positionSource", .text).check { $0 == nil || ["exif", "xmp", "sidecar"].contains($0) }
+                // The sidecars seen beside the photo when it was read (ScannedFile.sidecarStamp),
+                // so an edited sidecar makes the photo read again.
+                t.add(column: "sidecars", .text)
+            }
+        }
         return migrator
     }
 }

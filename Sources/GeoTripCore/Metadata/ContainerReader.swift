@@ -10,12 +10,41 @@ struct ExifBlock {
 /// What a container yields before any EXIF value is decoded.
 struct ContainerContents {
     var exif: ExifBlock?
+    /// The photo's main XMP packet as stored (JPEG APP1, HEIF `mime` item, TIFF tag 700), for
+    /// `XMPDecoder`; nil when the file has none.
+    var xmpPacket: [UInt8]?
+    /// Extended XMP (JPEG only; XMP Specification Part 3, 1.1.3.1), by GUID. The main packet's
+    /// `xmpNote:HasExtendedXMP` says which, if any, belongs to it.
+    var extendedXMP: [String: ExtendedXMP] = [:]
     var width: Int?
     var height: Int?
     /// The EXIF thumbnail, when the container locates it itself (TIFF, whose compact block
     /// no longer holds the original offsets).
     var thumbnail: ThumbnailLocation?
     var diagnostics: [Diagnostic] = []
+}
+
+/// One extended XMP packet, reassembled from the JPEG APP1 chunks that carry its GUID.
+struct ExtendedXMP {
+    /// The length all its chunks declare.
+    var fullLength: Int
+    /// The reassembled bytes (zero where no chunk arrived).
+    var bytes: [UInt8]
+    /// Byte ranges the chunks covered, for telling a complete packet from a cut one.
+    var received: [Range<Int>] = []
+    /// Why the chunks cannot be reassembled, once one is inconsistent.
+    var problem: String?
+
+    /// Whether every byte arrived.
+    var isComplete: Bool {
+        guard problem == nil else { return false }
+        var covered = 0
+        for range in received.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            guard range.lowerBound <= covered else { return false }
+            covered = max(covered, range.upperBound)
+        }
+        return covered == fullLength
+    }
 }
 
 /// A file whose container is too damaged to read any metadata from.
@@ -30,6 +59,11 @@ enum ContainerReader {
     /// APP1 segment cannot be longer), so it reaches 0xFFF8 bytes of TIFF and no more is worth
     /// handing it. (TIFF files get a compact block instead; see `TIFFDirectoryReader`.)
     static let libexifReach = 0xFFF8
+    /// The APP1 signature of the main XMP packet (XMP Specification Part 3, 1.1.3).
+    static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    /// The APP1 signature of an extended XMP chunk, followed by a 32-byte GUID, the full length
+    /// and this chunk's offset (big-endian 32-bit each), then the chunk.
+    static let extendedXMPHeader: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
 
     static func contents(of file: PhotoFile, format: ImageFormat, path: [CChar]) throws(UnreadableContainer) -> ContainerContents {
         switch format {
@@ -43,7 +77,8 @@ enum ContainerReader {
     // MARK: JPEG
 
     /// Walks the marker segments from SOI (ITU T.81 annex B) until the first SOF, reading
-    /// only segment headers, plus the whole body of the first APP1 `Exif` segment.
+    /// only segment headers, plus the whole body of the first APP1 `Exif` segment, of the
+    /// first APP1 XMP packet and of the extended XMP chunks.
     private static func jpeg(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
         var contents = ContainerContents()
         var position = 2
@@ -51,7 +86,7 @@ enum ContainerReader {
         for _ in 0..<512 {
             let header = Array(file.bytes(at: position, count: 4))
             guard header.count >= 2 else {
-                if contents.exif == nil && contents.width == nil {
+                if contents.exif == nil && contents.xmpPacket == nil && contents.width == nil {
                     throw UnreadableContainer(reason: "the JPEG ends at byte \(file.size) before any metadata (truncated file)")
                 }
                 contents.diagnostics.append(Diagnostic(.damaged, "the JPEG ends at byte \(file.size) before its image data (truncated file)"))
@@ -59,7 +94,7 @@ enum ContainerReader {
             }
             guard header[0] == 0xFF else {
                 let problem = "the JPEG structure is broken at byte \(position) (expected a marker)"
-                if contents.exif == nil { throw UnreadableContainer(reason: problem) }
+                if contents.exif == nil && contents.xmpPacket == nil { throw UnreadableContainer(reason: problem) }
                 contents.diagnostics.append(Diagnostic(.damaged, problem))
                 return contents
             }
@@ -75,14 +110,24 @@ enum ContainerReader {
                 throw UnreadableContainer(reason: "the JPEG segment at byte \(position) has an impossible length \(length)")
             }
             let bodyStart = position + 4, bodyLength = length - 2
-            if marker == 0xE1 && contents.exif == nil {
-                let prefix = file.bytes(at: bodyStart, count: 6)
-                if prefix.elementsEqual(exifHeader) {
+            if marker == 0xE1 {
+                let prefix = Array(file.bytes(at: bodyStart, count: min(bodyLength, extendedXMPHeader.count)))
+                if contents.exif == nil && prefix.starts(with: exifHeader) {
                     let body = file.bytes(at: bodyStart, count: bodyLength)
                     guard body.count == bodyLength else {
                         throw UnreadableContainer(reason: "the file ends inside its Exif segment (\(body.count) of \(bodyLength) bytes present; truncated file)")
                     }
                     contents.exif = ExifBlock(bytes: Array(body), tiffOffsetInFile: bodyStart + 6)
+                } else if contents.xmpPacket == nil && prefix.starts(with: xmpHeader) {
+                    let body = Array(file.bytes(at: bodyStart + xmpHeader.count, count: bodyLength - xmpHeader.count))
+                    if body.count == bodyLength - xmpHeader.count {
+                        contents.xmpPacket = body
+                    } else {
+                        contents.diagnostics.append(Diagnostic(.damaged, "the file ends inside its XMP segment (truncated file); its XMP was not read"))
+                    }
+                } else if prefix.elementsEqual(extendedXMPHeader) {
+                    addExtendedXMPChunk(file, at: bodyStart + extendedXMPHeader.count,
+                                        length: bodyLength - extendedXMPHeader.count, to: &contents)
                 }
             } else if isStartOfFrame(marker) {
                 let frame = Array(file.bytes(at: bodyStart, count: 5))
@@ -98,6 +143,48 @@ enum ContainerReader {
         return contents
     }
 
+    /// Extended XMP packets kept at the most, and their bytes in all: a crafted file cannot make
+    /// the reader hold more than this.
+    static let extendedXMPLimit = (packets: 4, bytes: XMPDecoder.maximumPacketSize)
+
+    /// Adds one extended XMP chunk (GUID, full length, offset, bytes) to its packet.
+    private static func addExtendedXMPChunk(_ file: PhotoFile, at start: Int, length: Int, to contents: inout ContainerContents) {
+        let header = Array(file.bytes(at: start, count: 40))
+        guard length > 40, header.count == 40 else {
+            contents.diagnostics.append(Diagnostic(.damaged, "an extended XMP segment is too short to hold its GUID, length and offset; ignored"))
+            return
+        }
+        let guid = String(decoding: header[0..<32], as: UTF8.self)
+        func number(_ at: Int) -> Int { Int(header[at]) << 24 | Int(header[at + 1]) << 16 | Int(header[at + 2]) << 8 | Int(header[at + 3]) }
+        let fullLength = number(32), offset = number(36), chunkLength = length - 40
+        if contents.extendedXMP[guid] == nil {
+            let held = contents.extendedXMP.values.reduce(0) { $0 + $1.fullLength }
+            guard contents.extendedXMP.count < extendedXMPLimit.packets, held + fullLength <= extendedXMPLimit.bytes else {
+                contents.extendedXMP[guid] = ExtendedXMP(fullLength: 0, bytes: [],
+                    problem: "it declares \(fullLength) bytes, beyond the \(extendedXMPLimit.bytes >> 20) MiB of extended XMP geotrip reads")
+                return
+            }
+            contents.extendedXMP[guid] = ExtendedXMP(fullLength: fullLength, bytes: [UInt8](repeating: 0, count: fullLength))
+        }
+        guard var packet = contents.extendedXMP[guid], packet.problem == nil else { return }
+        defer { contents.extendedXMP[guid] = packet }
+        guard packet.fullLength == fullLength else {
+            packet.problem = "its chunks disagree on its length (\(packet.fullLength) and \(fullLength) bytes)"
+            return
+        }
+        guard offset <= fullLength, chunkLength <= fullLength - offset else {
+            packet.problem = "a chunk at offset \(offset) of \(chunkLength) bytes runs past its declared length of \(fullLength) bytes"
+            return
+        }
+        let chunk = Array(file.bytes(at: start + 40, count: chunkLength))
+        guard chunk.count == chunkLength else {
+            packet.problem = "the file ends inside one of its chunks (truncated file)"
+            return
+        }
+        packet.bytes.replaceSubrange(offset..<offset + chunkLength, with: chunk)
+        packet.received.append(offset..<offset + chunkLength)
+    }
+
     /// SOF0...SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range.
     private static func isStartOfFrame(_ marker: UInt8) -> Bool {
         (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
@@ -109,7 +196,7 @@ enum ContainerReader {
     /// `TIFFDirectoryReader`.
     private static func tiff(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
         let found = try TIFFDirectoryReader.read(file)
-        return ContainerContents(exif: found.block, thumbnail: found.thumbnail, diagnostics: found.diagnostics)
+        return ContainerContents(exif: found.block, xmpPacket: found.xmp, thumbnail: found.thumbnail, diagnostics: found.diagnostics)
     }
 
     /// The EXIF block of an EXIF item or chunk whose TIFF structure is in memory: as it is when

@@ -35,6 +35,7 @@ enum ExifDecoder {
         }
 
         metadata.coordinate = reader.coordinate()
+        metadata.positionSource = metadata.coordinate == nil ? nil : .exif
         metadata.altitude = reader.altitude()
         metadata.gpsTime = reader.gpsTime()
         if let (field, time, offset) = reader.captureTime() {

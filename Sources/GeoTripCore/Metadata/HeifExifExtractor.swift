@@ -30,6 +30,7 @@ enum HeifExifExtractor {
             contents.height = height
         }
 
+        readXMP(handle, into: &contents)
         let count = heif_image_handle_get_number_of_metadata_blocks(handle, "Exif")
         guard count > 0 else { return contents }
         var ids = [heif_item_id](repeating: 0, count: Int(count))
@@ -51,6 +52,33 @@ enum HeifExifExtractor {
         }
         ContainerReader.takeExif(TIFFBytesInMemory(storage: item[tiffStart...]), tiffOffsetInFile: nil, into: &contents)
         return contents
+    }
+
+    /// The first `mime` item of content type `application/rdf+xml` (ISO/IEC 23008-12 annex A.2.2:
+    /// how HEIF stores XMP), bounded in size like any XMP packet.
+    private static func readXMP(_ handle: OpaquePointer, into contents: inout ContainerContents) {
+        let count = heif_image_handle_get_number_of_metadata_blocks(handle, "mime")
+        guard count > 0 else { return }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, count))
+        for id in ids.prefix(listed) {
+            guard let type = heif_image_handle_get_metadata_content_type(handle, id),
+                  String(cString: type) == "application/rdf+xml" else { continue }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0, size <= XMPDecoder.maximumPacketSize else {
+                contents.diagnostics.append(Diagnostic(.damaged, size == 0 ? "the HEIF XMP item is empty"
+                    : "the HEIF XMP item is \(size) bytes, more than the \(XMPDecoder.maximumPacketSize >> 20) MiB geotrip reads; not read"))
+                return
+            }
+            var item = [UInt8](repeating: 0, count: size)
+            let error = heif_image_handle_get_metadata(handle, id, &item)
+            guard error.code == heif_error_Ok else {
+                contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the XMP item: \(String(cString: error.message))"))
+                return
+            }
+            contents.xmpPacket = item
+            return
+        }
     }
 
     /// The Exif item starts with a 4-byte big-endian offset to the TIFF header (ISO/IEC

@@ -19,25 +19,36 @@ public struct FileReading: Sendable, Equatable {
     public var skipReason: String?
     /// Content fingerprint used to recognise moved files (see `Fingerprint`).
     public var fingerprint: String
+    /// Indices, among the sidecars the reader was given, of those geotrip wrote itself: never
+    /// read as input, and their later rewrites by geotrip do not make the photo changed.
+    public var geotripSidecars: [Int] = []
 }
 
-/// Reads the metadata of one photo file: sniffs the container, takes the EXIF block out of it
-/// with as few bytes read as the format allows, and decodes it with libexif.
+/// Reads the metadata of one photo file: sniffs the container, takes the EXIF block and XMP
+/// packet out of it with as few bytes read as the format allows, decodes the EXIF with libexif
+/// and the XMP with libxml2, then reads the XMP sidecars other programs left beside it.
+///
+/// Each value comes from the first of these that has a usable one: the photo's EXIF, its
+/// embedded XMP (the main packet, then its extension), the sidecars in the order given
+/// (`FolderScanner` gives `IMG_1234.JPG.xmp` before `IMG_1234.xmp`). A sidecar with a
+/// property in geotrip's namespace is geotrip's own and is never read as input.
 public struct MetadataReader: Sendable {
     /// Raised whenever a change to the reader can change what it reports: files read by an
     /// older version are read again on the next ingest, whether or not they changed.
+    /// 2: XMP, embedded and in other programs' sidecars; TIFF directories anywhere; SRATIONAL GPS.
     public static let version = 2
 
     /// Creates a reader.
     public init() {}
 
-    /// Reads the file at `path`. Never throws: every problem becomes a status and a diagnostic.
-    public func read(path: String) -> FileReading {
-        read(pathBytes: Array(path.utf8))
+    /// Reads the file at `path`, with the XMP sidecars at `sidecars`. Never throws: every
+    /// problem becomes a status and a diagnostic.
+    public func read(path: String, sidecars: [String] = []) -> FileReading {
+        read(pathBytes: Array(path.utf8), sidecars: sidecars.map { Array($0.utf8) })
     }
 
     /// Reads the file whose path has these bytes (which need not be UTF-8).
-    func read(pathBytes: [UInt8]) -> FileReading {
+    func read(pathBytes: [UInt8], sidecars: [[UInt8]] = []) -> FileReading {
         let path = pathBytes.map { CChar(bitPattern: $0) } + [0]
         let file: PhotoFile
         do {
@@ -77,24 +88,105 @@ public struct MetadataReader: Sendable {
             return FileReading(status: .unreadable, format: format, metadata: PhotoMetadata(diagnostics: [Diagnostic(.damaged, error.reason)]),
                                skipReason: nil, fingerprint: headFingerprint())
         }
-        guard let exif = contents.exif else {
-            if format == .png {
-                return FileReading(status: .skipped, format: format, metadata: PhotoMetadata(),
-                                   skipReason: "PNG without an eXIf chunk carries no EXIF", fingerprint: headFingerprint())
-            }
-            var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
-            metadata.diagnostics.append(Diagnostic(.noExif, "the photo has no EXIF metadata"))
-            return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil, fingerprint: headFingerprint())
+        if contents.exif == nil && format == .png {
+            return FileReading(status: .skipped, format: format, metadata: PhotoMetadata(),
+                               skipReason: "PNG without an eXIf chunk carries no EXIF", fingerprint: headFingerprint())
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
-        ExifDecoder.decode(exif, into: &metadata)
+        if let exif = contents.exif { ExifDecoder.decode(exif, into: &metadata) }
         if let thumbnail = contents.thumbnail { metadata.thumbnail = thumbnail }
+        var foundXMP = false
+        // EXIF wins wherever it has a value, so a packet beside a complete EXIF (a GPS phone's)
+        // could only be checked, never used: it is not parsed, which keeps such JPEGs as cheap
+        // to read as before XMP was.
+        let exifIsComplete = metadata.coordinate != nil && metadata.altitude != nil && metadata.gpsTime != nil && metadata.localTime != nil
+        if let packet = contents.xmpPacket, !exifIsComplete {
+            let values = XMPDecoder.decode(packet, origin: "XMP")
+            Self.fill(&metadata, from: values, source: .xmp)
+            foundXMP = !values.isEmpty
+            if let guid = values.extendedGUID {
+                foundXMP = Self.fillFromExtension(&metadata, guid: guid, in: contents) || foundXMP
+            }
+        }
+        var geotripSidecars: [Int] = []
+        for (index, sidecar) in sidecars.enumerated() {
+            let name = Self.fileName(sidecar)
+            let values: XMPValues
+            do {
+                values = XMPDecoder.decode(try Self.contents(ofSidecar: sidecar), origin: "sidecar \(name)")
+            } catch {
+                metadata.diagnostics.append(Diagnostic(.unreadable, "its XMP sidecar \(name) could not be read: \(error.description)"))
+                continue
+            }
+            if values.isGeotrips {
+                geotripSidecars.append(index)
+                continue
+            }
+            Self.fill(&metadata, from: values, source: .sidecar)
+            foundXMP = foundXMP || !values.isEmpty
+        }
+        if contents.exif == nil && !foundXMP {
+            metadata.diagnostics.append(Diagnostic(.noExif, "the photo has no EXIF metadata"))
+        }
         // A TIFF's compact block holds only the tags geotrip decodes, which two scans from one
         // scanner can share down to the size: the file's first bytes (pixels or directories) tell
         // them apart.
-        let fingerprinted = format == .tiff ? exif.bytes + file.head.prefix(16_384) : exif.bytes
+        let fingerprint = contents.exif.map {
+            Fingerprint.of(format == .tiff ? $0.bytes + file.head.prefix(16_384) : $0.bytes, fileSize: file.size)
+        } ?? headFingerprint()
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
-                           fingerprint: Fingerprint.of(fingerprinted, fileSize: file.size))
+                           fingerprint: fingerprint, geotripSidecars: geotripSidecars)
+    }
+
+    /// Fills what the photo's metadata still lacks from one XMP packet, and keeps its diagnostics.
+    /// An altitude goes with its position: it is taken only with the packet's position, or when
+    /// the photo has no position at all, never under another source's position.
+    static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource) {
+        metadata.diagnostics += values.diagnostics
+        var tookPosition = false
+        if metadata.coordinate == nil, let coordinate = values.coordinate {
+            metadata.coordinate = coordinate
+            metadata.positionSource = source
+            tookPosition = true
+        }
+        if metadata.altitude == nil, tookPosition || metadata.coordinate == nil { metadata.altitude = values.altitude }
+        if metadata.gpsTime == nil { metadata.gpsTime = values.gpsTime }
+        if metadata.localTime == nil, let time = values.captureTime {
+            metadata.localTime = time.localTime
+            metadata.offset = time.offset
+            metadata.timeField = time.field
+        }
+    }
+
+    /// Fills from the extended XMP packet the main one names, when the file has it whole.
+    /// Returns whether it gave anything.
+    private static func fillFromExtension(_ metadata: inout PhotoMetadata, guid: String, in contents: ContainerContents) -> Bool {
+        guard let extended = contents.extendedXMP[guid] else {
+            metadata.diagnostics.append(Diagnostic(.damaged, "the XMP packet names extended XMP \(guid), which the file does not hold; only the main packet was read"))
+            return false
+        }
+        guard extended.isComplete else {
+            let why = extended.problem ?? "some of its chunks are missing (cut short)"
+            metadata.diagnostics.append(Diagnostic(.damaged, "the extended XMP packet cannot be reassembled: \(why); only the main packet was read"))
+            return false
+        }
+        let values = XMPDecoder.decode(extended.bytes, origin: "extended XMP")
+        fill(&metadata, from: values, source: .xmp)
+        return !values.isEmpty
+    }
+
+    /// A sidecar's bytes, when it is a regular file within `XMPDecoder.maximumPacketSize`.
+    private static func contents(ofSidecar path: [UInt8]) throws(PhotoFileError) -> [UInt8] {
+        let file = try PhotoFile(path: path.map { CChar(bitPattern: $0) } + [0])
+        guard file.size <= XMPDecoder.maximumPacketSize else {
+            throw PhotoFileError(description: "it is \(file.size) bytes, more than the \(XMPDecoder.maximumPacketSize >> 20) MiB geotrip reads")
+        }
+        return Array(file.bytes(at: 0, count: file.size))
+    }
+
+    private static func fileName(_ path: [UInt8]) -> String {
+        let name = path.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? path
+        return String(decoding: name, as: UTF8.self)
     }
 
     private static func fileExtension(of path: String) -> String {

@@ -75,6 +75,11 @@ final class PhotoFile {
 struct PhotoFileError: Error, CustomStringConvertible {
     let description: String
 
+    /// A sentence of the caller's.
+    init(description: String) {
+        self.description = description
+    }
+
     init(errno code: Int32, action: String) {
         description = "could not \(action) the file: \(String(cString: strerror(code)))"
     }

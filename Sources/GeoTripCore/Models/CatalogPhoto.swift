@@ -42,7 +42,7 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
             uncertaintyMeters = record.uncertaintyMeters
         } else if let latitude = record.latitude, let longitude = record.longitude {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
-            locationSource = .exif
+            locationSource = record.positionSource ?? .exif
             uncertaintyMeters = LocationResolver.exifUncertainty
         }
         utcTime = record.utcTime.flatMap(UTCTimestamp.init(iso8601:))

@@ -12,25 +12,44 @@ public struct Coordinate: Sendable, Hashable, Codable {
     }
 }
 
-/// Which EXIF field a capture time came from. Cameras write `DateTimeOriginal`; scanners and
-/// editors sometimes leave only the later two, which are weaker evidence of when the photo was taken.
+/// Which field a capture time came from. Cameras write EXIF `DateTimeOriginal`; scanners and
+/// editors sometimes leave only the later two, which are weaker evidence of when the photo was
+/// taken. The XMP ones are named as exiftool's `-G1` names them (`XMP-exif:DateTimeOriginal`:
+/// the `exif:DateTimeOriginal` property of an XMP packet, embedded or in another program's
+/// sidecar), so they never read as the EXIF tag of the same name.
 public enum CaptureTimeField: String, Sendable, Codable, CaseIterable {
     case dateTimeOriginal = "DateTimeOriginal"
     case dateTimeDigitized = "DateTimeDigitized"
     case dateTime = "DateTime"
+    /// XMP `exif:DateTimeOriginal`.
+    case xmpDateTimeOriginal = "XMP-exif:DateTimeOriginal"
+    /// XMP `photoshop:DateCreated` (IPTC's Date Created).
+    case xmpDateCreated = "XMP-photoshop:DateCreated"
+    /// XMP `xmp:CreateDate`.
+    case xmpCreateDate = "XMP-xmp:CreateDate"
 }
 
-/// Where a photo's position came from, ranked `manual > exif > track > interpolated`: a
-/// higher source is never overwritten by a lower one.
+/// Where a photo's position came from, ranked `manual > exif > xmp > sidecar > track >
+/// interpolated` (the order of the cases): a higher source is never overwritten by a lower one.
 public enum LocationSource: String, Sendable, Codable, CaseIterable {
     /// Tagged by the person (`geotrip tag`); survives every rerun.
     case manual
     /// The photo's own GPS tags.
     case exif
+    /// The photo's own embedded XMP packet (`exif:GPSLatitude`/`exif:GPSLongitude`), where its
+    /// EXIF has no usable position.
+    case xmp
+    /// An XMP sidecar another program wrote beside the photo (`IMG_1234.xmp`, `IMG_1234.JPG.xmp`),
+    /// where the photo itself has no usable position. geotrip's own sidecars are never read.
+    case sidecar
     /// A GPS log (`--track`), at the photo's UTC time.
     case track
     /// Between the positioned photos just before and after it in time.
     case interpolated
+
+    /// A position the photo's file or its sidecar carries, rather than one geotrip worked out:
+    /// geotrip writes no sidecar for these, since the photo already says where it was taken.
+    public var isPhotosOwn: Bool { self == .exif || self == .xmp || self == .sidecar }
 }
 
 /// Byte range of the JPEG thumbnail embedded in EXIF IFD1, as an absolute offset in the file,
@@ -51,8 +70,10 @@ public struct ThumbnailLocation: Sendable, Hashable, Codable {
 /// Everything geotrip reads from one photo's metadata. Absent or invalid values are `nil`;
 /// each invalid value leaves a sentence in `diagnostics` instead of a made-up value.
 public struct PhotoMetadata: Sendable, Equatable {
-    /// Signed position from the GPS IFD, present only when both Ref tags are.
+    /// Signed position from the GPS IFD (present only when both Ref tags are), else from XMP.
     public var coordinate: Coordinate?
+    /// Where `coordinate` came from: `.exif`, `.xmp` or `.sidecar`; nil without a coordinate.
+    public var positionSource: LocationSource?
     /// Metres above sea level (negative below), from GPSAltitude and GPSAltitudeRef.
     public var altitude: Double?
     /// The GPS receiver's UTC time, from GPSDateStamp and GPSTimeStamp.
@@ -61,7 +82,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var localTime: LocalDateTime?
     /// The offset from UTC that the camera recorded for `localTime` (OffsetTimeOriginal and kin).
     public var offset: UTCOffset?
-    /// The EXIF field `localTime` was read from.
+    /// The EXIF or XMP field `localTime` was read from.
     public var timeField: CaptureTimeField?
     /// Camera maker, as written by the camera (trimmed).
     public var make: String?

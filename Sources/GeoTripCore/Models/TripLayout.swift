@@ -14,12 +14,15 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var gpsTime: String?
     public var make: String?
     public var model: String?
-    /// The photo's own GPS position.
+    /// The photo's own position: its GPS tags, else its embedded XMP, else another program's sidecar.
     public var exifCoordinate: Coordinate?
+    /// Which of those `exifCoordinate` came from.
+    public var positionSource: LocationSource
 
     /// Creates evidence.
     public init(id: Int64, path: String, localTime: String?, utcOffset: String?, gpsTime: String?, make: String?, model: String?,
-                exifCoordinate: Coordinate?) {
+                exifCoordinate: Coordinate?, positionSource: LocationSource = .exif) {
+        self.positionSource = positionSource
         self.id = id
         self.path = path
         self.localTime = localTime

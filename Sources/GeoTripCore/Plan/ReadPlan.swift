@@ -6,8 +6,11 @@ struct PlannedRead: Sendable {
     /// The row at this path: the present one, else the latest removed one.
     var existing: CatalogedFile?
     /// False when the file is re-read although its size and modification time did not change
-    /// (a photo that could not be read last time, or one read by an older reader).
+    /// (a photo that could not be read last time, or one read by an older reader, or one whose
+    /// sidecars changed).
     var statChanged: Bool
+    /// Whether the XMP sidecars beside it changed (appeared, went, or were edited) since it was read.
+    var sidecarsChanged = false
 }
 
 /// Decides, from the scan and the catalog, which files to read and which catalog row each
@@ -73,8 +76,11 @@ struct ReadPlan {
                 continue
             }
             let statChanged = row.removed || row.fileSize != file.size || row.modifiedNanos != file.modifiedNanos
-            if statChanged || row.status == .unreadable || row.readerVersion < readerVersion {
-                knownReads.append(PlannedRead(file: file, existing: row, statChanged: statChanged))
+            // A sidecar counts as part of the photo: editing it (a position set on a map in
+            // another program) changes the photo. geotrip's own sidecars count only by name.
+            let sidecarsChanged = file.sidecarStamp(geotrips: ScannedFile.geotripSidecars(inStamp: row.sidecars)) != row.sidecars
+            if statChanged || sidecarsChanged || row.status == .unreadable || row.readerVersion < readerVersion {
+                knownReads.append(PlannedRead(file: file, existing: row, statChanged: statChanged, sidecarsChanged: sidecarsChanged))
             } else {
                 unchangedCount += 1
             }

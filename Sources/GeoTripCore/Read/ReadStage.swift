@@ -55,12 +55,12 @@ struct ReadStage {
                 let photo = record(planned, reading)
                 let signature = reading.status == .read ? reading.metadata.captureSignature : nil
                 if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint, captureSignature: signature) {
-                    if let row = planned.existing, !planned.statChanged, row.readerVersion == MetadataReader.version,
+                    if let row = planned.existing, !planned.statChanged, !planned.sidecarsChanged, row.readerVersion == MetadataReader.version,
                        row.status == reading.status, row.fingerprint == reading.fingerprint {
                         summary.unchanged += 1  // a retry that failed the same way: nothing to write
                         continue
                     }
-                    batch.add(photo, resolution, statChanged: planned.statChanged, to: &summary)
+                    batch.add(photo, resolution, statChanged: Self.changed(planned, reading), to: &summary)
                 } else {
                     deferred[PathKey(planned.file.relativePath)] = photo
                 }
@@ -84,11 +84,21 @@ struct ReadStage {
         // pipeline in the same last transaction.
         for (planned, resolution) in plan.resolveDeferred() {
             guard let photo = deferred[PathKey(planned.file.relativePath)] else { continue }
-            batch.add(photo, resolution, statChanged: planned.statChanged, to: &summary)
+            batch.add(photo, resolution, statChanged: planned.statChanged || planned.sidecarsChanged, to: &summary)
         }
         outcome.remaining = batch
         outcome.gone = plan.stillMissing
         return outcome
+    }
+
+    /// Whether a reading at a known path counts as a change: the photo's file changed, or a
+    /// sidecar that is not geotrip's own did (geotrip rewriting its own changes nothing).
+    private static func changed(_ planned: PlannedRead, _ reading: FileReading) -> Bool {
+        guard !planned.statChanged else { return true }
+        guard planned.sidecarsChanged else { return false }
+        let stamp = planned.existing?.sidecars
+        let foreignBefore = (stamp?.split(separator: "\n").count ?? 0) - ScannedFile.geotripSidecars(inStamp: stamp).count
+        return foreignBefore > 0 || planned.file.sidecars.count > reading.geotripSidecars.count
     }
 
     /// Reads `planned` on all cores, in chunks, and hands each chunk's readings to `handle` on
@@ -107,7 +117,10 @@ struct ReadStage {
                 let chunk = chunks[next]
                 next += 1
                 group.addTask {
-                    chunk.map { planned in (planned, reader.read(pathBytes: root + planned.file.pathBytes)) }
+                    chunk.map { planned in
+                        (planned, reader.read(pathBytes: root + planned.file.pathBytes,
+                                              sidecars: planned.file.sidecars.map { root + Array($0.relativePath.utf8) }))
+                    }
                 }
             }
             for _ in 0..<concurrency * 2 { startNext() }

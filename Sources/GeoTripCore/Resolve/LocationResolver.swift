@@ -11,12 +11,16 @@ public struct ResolvedLocation: Sendable, Equatable {
 /// What location resolution needs of one photo.
 public struct PositionEvidence: Sendable, Equatable {
     public var utc: Date?
+    /// The photo's own position (its EXIF, else its XMP, else a sidecar's).
     public var exif: Coordinate?
+    /// Where `exif` came from: `.exif`, `.xmp` or `.sidecar`.
+    public var ownSource: LocationSource
     public var manual: ResolvedLocation?
 
-    public init(utc: Date?, exif: Coordinate?, manual: ResolvedLocation?) {
+    public init(utc: Date?, exif: Coordinate?, ownSource: LocationSource = .exif, manual: ResolvedLocation?) {
         self.utc = utc
         self.exif = exif
+        self.ownSource = ownSource
         self.manual = manual
     }
 }
@@ -28,7 +32,9 @@ public protocol TrackPositioning: Sendable {
 }
 
 /// Gives every photo the best position there is, by source rank:
-/// manual > exif > track > interpolated.
+/// manual > exif > xmp > sidecar > track > interpolated. The photo's own three are settled when
+/// it is read (`MetadataReader`: EXIF, else embedded XMP, else another program's sidecar); here
+/// they rank as one, below a tag and above a track.
 ///
 /// Interpolation takes the positioned photos just before and just after a photo in UTC time,
 /// each at most `neighbourWindow` away, and places it along the great circle between them in
@@ -36,7 +42,8 @@ public protocol TrackPositioning: Sendable {
 /// and the window keeps a photo taken on a long train ride from landing at the morning's hotel:
 /// with no neighbour on both sides within 30 minutes, the photo keeps no position.
 public struct LocationResolver: Sendable {
-    /// EXIF positions are taken at the receivers' usual accuracy.
+    /// EXIF positions (and XMP ones, which mostly copy a receiver's or a map's) are taken at
+    /// the receivers' usual accuracy.
     public static let exifUncertainty = 10.0
     public var track: (any TrackPositioning)?
     public var neighbourWindow: TimeInterval
@@ -53,7 +60,7 @@ public struct LocationResolver: Sendable {
     public func resolve(_ photos: [PositionEvidence]) -> [ResolvedLocation?] {
         var resolved: [ResolvedLocation?] = photos.map { photo in
             if let manual = photo.manual { return manual }
-            if let exif = photo.exif { return ResolvedLocation(coordinate: exif, source: .exif, uncertaintyMeters: Self.exifUncertainty) }
+            if let exif = photo.exif { return ResolvedLocation(coordinate: exif, source: photo.ownSource, uncertaintyMeters: Self.exifUncertainty) }
             if let utc = photo.utc, let position = track?.position(at: utc) {
                 return ResolvedLocation(coordinate: position.coordinate, source: .track, uncertaintyMeters: position.uncertaintyMeters)
             }

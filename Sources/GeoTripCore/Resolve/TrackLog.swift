@@ -213,7 +213,7 @@ public enum TrackLog {
             throw unreadable(name, reason: systemFailure(code))
         case .empty:
             throw TrackError(description: "\(name) is not a GPX or KML file: it is empty.")
-        case .declaresEntities:
+        case .declaresEntities, .declaresDocumentType:
             throw TrackError(description: "\(name) declares XML entities, which geotrip does not read in track files (they can expand without bound or reach other files); remove the DOCTYPE and export the track again.")
         case .malformed(let problem, let line):
             if let format = collector.reading.format {
@@ -678,8 +678,8 @@ private final class TrackCollector: XMLEventHandler {
         reading.text(utf8)
     }
 
-    func startElement(_ name: String, namespace: String, attribute: (String) -> String?) -> Bool {
-        reading.startElement(name, namespace: namespace, attribute: attribute)
+    func startElement(_ name: String, namespace: String, attributes: XMLAttributes) -> Bool {
+        reading.startElement(name, namespace: namespace, attribute: { attributes[$0] })
     }
 
     func endElement() {

@@ -143,7 +143,8 @@ struct TripResolution {
         let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: walls)
         let locationResolver = LocationResolver(track: positioner)
         let locations = locationResolver.resolve(rows.indices.map { index in
-            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate, manual: tags[rows[index].id])
+            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
+                             ownSource: rows[index].positionSource, manual: tags[rows[index].id])
         })
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time.

@@ -3,10 +3,10 @@ import Foundation
 
 /// Receives a document's elements and text in order, from `XMLEventStream`.
 protocol XMLEventHandler: AnyObject {
-    /// An element opens: its local name and its namespace URI ("" for none). `attribute` gives
-    /// the value of an attribute that has no prefix, and works during this call only. Returns
-    /// false to stop reading the document.
-    func startElement(_ name: String, namespace: String, attribute: (String) -> String?) -> Bool
+    /// An element opens: its local name and its namespace URI ("" for none), with its
+    /// attributes, which can be read during this call only. Returns false to stop reading the
+    /// document.
+    func startElement(_ name: String, namespace: String, attributes: XMLAttributes) -> Bool
     /// The innermost open element closes.
     func endElement()
     /// Whether the text that comes next is wanted; text nobody reads is never copied.
@@ -31,6 +31,51 @@ enum XMLEventStreamEnd: Equatable, Sendable {
     case malformed(problem: String, line: Int)
     /// Reading the file failed with this `errno`.
     case readFailed(errno: Int32)
+    /// The document has a document type declaration (at `line`), which `refusingDocumentType`
+    /// reading refuses; reading stopped there.
+    case declaresDocumentType(line: Int)
+}
+
+/// One attribute of an element, as `XMLAttributes.all` copies it out.
+struct XMLAttribute: Equatable, Sendable {
+    /// The namespace URI ("" for an attribute without a prefix).
+    var namespace: String
+    /// The local name.
+    var name: String
+    /// The value, entities and character references decoded.
+    var value: String
+}
+
+/// The attributes of the element being opened, read in place from libxml2's buffers: valid
+/// only during the `startElement` call that receives them, and copied out only when asked.
+struct XMLAttributes {
+    /// Five pointers an attribute: local name, prefix, URI, value start, value end (SAX2).
+    fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    fileprivate let count: Int
+
+    /// The value of the attribute with this local name and no namespace.
+    subscript(_ wanted: String) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let entry = base + index * 5
+            guard entry[2] == nil, let name = entry[0], let start = entry[3], let end = entry[4],
+                  wanted.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 })
+            else { continue }
+            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Every attribute, copied into Swift values.
+    var all: [XMLAttribute] {
+        guard let base else { return [] }
+        return (0..<count).compactMap { index in
+            let entry = base + index * 5
+            guard let name = entry[0], let start = entry[3], let end = entry[4] else { return nil }
+            return XMLAttribute(namespace: entry[2].map { String(cString: $0) } ?? "", name: String(cString: name),
+                                value: String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self))
+        }
+    }
 }
 
 /// Reads an XML document as a stream of events, in bounded memory whatever its size: the only
@@ -57,13 +102,18 @@ enum XMLEventStream {
 
     /// Reads the document from an open file, from its current offset to its end.
     static func read(fileDescriptor: Int32, into handler: some XMLEventHandler) -> XMLEventStreamEnd {
-        parse(handler: handler) { buffer in readRetrying(fileDescriptor, into: buffer) }
+        parse(handler: handler, untrusted: false) { buffer in readRetrying(fileDescriptor, into: buffer) }
     }
 
     /// Reads the document from memory.
-    static func read(data: Data, into handler: some XMLEventHandler) -> XMLEventStreamEnd {
+    ///
+    /// `untrusted` is for documents that come inside other files (an XMP packet in a photo, a
+    /// sidecar another program wrote): libxml2's default limits stay on (no `XML_PARSE_HUGE`), and
+    /// a document type declaration of any kind is refused (`.declaresDocumentType`), since XMP
+    /// has no use for one (XMP Specification Part 1, 7.3: "XMP must not use DTDs").
+    static func read(data: Data, into handler: some XMLEventHandler, untrusted: Bool = false) -> XMLEventStreamEnd {
         var offset = data.startIndex
-        return parse(handler: handler) { buffer in
+        return parse(handler: handler, untrusted: untrusted) { buffer in
             let count = min(buffer.count, data.endIndex - offset)
             data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
             offset += count
@@ -80,7 +130,7 @@ enum XMLEventStream {
 
     /// Feeds the parser what `nextChunk` reads (bytes read, 0 at the end, -1 with `errno` set)
     /// until the document ends, the handler stops it, or it fails.
-    private static func parse(handler: some XMLEventHandler,
+    private static func parse(handler: some XMLEventHandler, untrusted: Bool,
                               nextChunk: (UnsafeMutableRawBufferPointer) -> Int) -> XMLEventStreamEnd {
         precondition(initialized)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -91,7 +141,7 @@ enum XMLEventStream {
 
         let session = Session(handler: handler)
         return withExtendedLifetime(session) {
-            var callbacks = Session.callbacks()
+            var callbacks = Session.callbacks(refusingDocumentType: untrusted)
             // The first four bytes go in when the context is made, so that libxml2 detects the
             // encoding (a UTF-16 byte order mark, say) from them; the rest is pushed after.
             let head = min(count, 4)
@@ -102,7 +152,7 @@ enum XMLEventStream {
                 return .malformed(problem: "libxml2 could not start (out of memory)", line: 0)
             }
             defer { xmlFreeParserCtxt(context) }
-            xmlCtxtUseOptions(context, Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue))
+            xmlCtxtUseOptions(context, Int32((untrusted ? 0 : XML_PARSE_HUGE.rawValue) | XML_PARSE_NONET.rawValue))
             session.context = context
 
             var start = head
@@ -118,6 +168,7 @@ enum XMLEventStream {
                     break
                 }
             }
+            if let line = session.documentTypeLine { return .declaresDocumentType(line: line) }
             if let line = session.entityLine { return .declaresEntities(line: line) }
             if session.handlerStopped { return .stoppedByHandler }
             if gt_xml_well_formed(context) == 0 {
@@ -180,6 +231,8 @@ private final class Session {
     var context: xmlParserCtxtPtr?
     /// Where the first entity was declared.
     var entityLine: Int?
+    /// Where a refused document type declaration was.
+    var documentTypeLine: Int?
     /// Whether the handler asked to stop.
     var handlerStopped = false
     /// The first fatal (well-formedness) error, and the first error of any kind.
@@ -197,7 +250,7 @@ private final class Session {
     }
 
     /// Whether reading has stopped early, so no more events go to the handler.
-    var stopped: Bool { handlerStopped || entityLine != nil }
+    var stopped: Bool { handlerStopped || entityLine != nil || documentTypeLine != nil }
 
     /// The session behind a callback's context pointer.
     static func from(_ pointer: UnsafeMutableRawPointer?) -> Session {
@@ -221,26 +274,14 @@ private final class Session {
 
     /// Only SAX2's namespace-aware element callbacks, text, the entity declarations (to refuse
     /// them) and the structured error callback; nothing that builds a tree or loads a DTD.
-    static func callbacks() -> xmlSAXHandler {
+    static func callbacks(refusingDocumentType: Bool) -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { context, localName, _, uri, _, _, attributeCount, _, attributes in
             let session = Session.from(context)
             guard !session.stopped else { return }
-            // Five pointers an attribute: local name, prefix, URI, value start, value end.
-            let attribute = { (wanted: String) -> String? in
-                guard let attributes else { return nil }
-                for index in 0..<Int(attributeCount) {
-                    let base = index * 5
-                    guard attributes[base + 2] == nil, let name = attributes[base],
-                          let start = attributes[base + 3], let end = attributes[base + 4],
-                          wanted.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 })
-                    else { continue }
-                    return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                }
-                return nil
-            }
-            if !session.handler.startElement(session.name(localName), namespace: session.name(uri), attribute: attribute) {
+            let attributes = XMLAttributes(base: attributes, count: Int(attributeCount))
+            if !session.handler.startElement(session.name(localName), namespace: session.name(uri), attributes: attributes) {
                 session.handlerStopped = true
                 session.stop()
             }
@@ -263,6 +304,15 @@ private final class Session {
         }
         sax.unparsedEntityDecl = { context, _, _, _, _ in
             Session.from(context).refuseEntities()
+        }
+        if refusingDocumentType {
+            // Called at `<!DOCTYPE`, before its internal subset is parsed, so no declaration in
+            // it (entity, or a reference to an external subset) is ever acted on.
+            sax.internalSubset = { context, _, _, _ in
+                let session = Session.from(context)
+                if session.documentTypeLine == nil { session.documentTypeLine = Int(gt_xml_line(session.context)) }
+                session.stop()
+            }
         }
         sax.serror = { context, error in
             guard let context, let error else { return }

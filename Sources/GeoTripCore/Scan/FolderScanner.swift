@@ -14,9 +14,40 @@ public struct ScannedFile: Sendable, Hashable {
     public var modifiedNanos: Int64
     /// The path's bytes as the file system has them, when they differ from `relativePath`.
     var rawPath: [UInt8]? = nil
+    /// XMP sidecars beside it that may be another program's, in the order they are read:
+    /// darktable's `IMG_1234.JPG.xmp` (geotrip's own name too), then Lightroom's `IMG_1234.xmp`.
+    public var sidecars: [ScannedSidecar] = []
 
     /// The bytes to open the file with.
     var pathBytes: [UInt8] { rawPath ?? Array(relativePath.utf8) }
+
+    /// What the catalog keeps of the sidecars to tell, on the next run, whether they changed:
+    /// a line a sidecar, `path size mtime`, or `path geotrip` for geotrip's own (listed in
+    /// `geotrips`), whose rewrites by geotrip must not make the photo look edited. Nil without any.
+    func sidecarStamp(geotrips: Set<String>) -> String? {
+        guard !sidecars.isEmpty else { return nil }
+        return sidecars.map { sidecar in
+            geotrips.contains(sidecar.relativePath) ? "\(sidecar.relativePath) geotrip"
+                : "\(sidecar.relativePath) \(sidecar.size) \(sidecar.modifiedNanos)"
+        }.joined(separator: "\n")
+    }
+
+    /// The sidecars a stored stamp marks as geotrip's own.
+    static func geotripSidecars(inStamp stamp: String?) -> Set<String> {
+        guard let stamp else { return [] }
+        return Set(stamp.split(separator: "\n").compactMap { line in
+            line.hasSuffix(" geotrip") ? String(line.dropLast(" geotrip".count)) : nil
+        })
+    }
+}
+
+/// An XMP sidecar beside a photo, with what `stat` says about it.
+public struct ScannedSidecar: Sendable, Hashable {
+    /// Path relative to the trip folder (always UTF-8: other names are not matched to photos).
+    public var relativePath: String
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970 (wrapping: only equality matters).
+    public var modifiedNanos: Int64
 }
 
 /// Lists the files of a trip folder, recursively, with their size and modification time.
@@ -50,8 +81,11 @@ public struct FolderScanner: Sendable {
         /// One sentence per subfolder that could not be read.
         public var problems: [String] = []
         /// XMP sidecars (`*.xmp`, any case), relative paths: not photos, but the sidecar stage
-        /// looks among them for geotrip's own sidecars of photos that are gone.
+        /// looks among them for geotrip's own sidecars of photos that are gone, and each photo's
+        /// `sidecars` are found among them.
         public var sidecars: [String] = []
+        /// What `stat` said of each sidecar, by relative path.
+        var sidecarStats: [String: ScannedSidecar] = [:]
         /// geotrip's own temporary sidecar files left by a killed run (`XMPSidecar.isOwnTemporaryFile`).
         public var leftoverTemporaryFiles: [String] = []
     }
@@ -67,6 +101,7 @@ public struct FolderScanner: Sendable {
         // Unicode order (NFC and NFD spellings of one name sort together, in either order).
         listing.files.sort { $0.relativePath < $1.relativePath }
         listing.files = Self.withoutNameClashes(listing.files, problems: &listing.problems)
+        Self.attachSidecars(&listing)
         return listing
     }
 
@@ -95,7 +130,16 @@ public struct FolderScanner: Sendable {
             }
             // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos.
             if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) {
-                if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) { listing.sidecars.append(prefix + name) }
+                if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
+                    listing.sidecars.append(prefix + name)
+                    var info = stat()
+                    let cName = nameBytes.map { CChar(bitPattern: $0) } + [0]
+                    if fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG {
+                        let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+                        listing.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
+                                                                             modifiedNanos: modified)
+                    }
+                }
                 continue
             }
             let decoded = String(validating: nameBytes, as: UTF8.self)
@@ -131,6 +175,25 @@ public struct FolderScanner: Sendable {
             default:
                 continue  // sockets, FIFOs, devices: not photos
             }
+        }
+    }
+
+    /// Gives each file the sidecars beside it: `NAME.EXT.xmp`, then `NAME.xmp` (the `.xmp` in any
+    /// case). Only folders with sidecars cost anything.
+    private static func attachSidecars(_ listing: inout Listing) {
+        guard !listing.sidecarStats.isEmpty else { return }
+        // By the path without its `.xmp`, which is the photo's path or its path without extension.
+        var byBase: [PathKey: [ScannedSidecar]] = [:]
+        for sidecar in listing.sidecarStats.values.sorted(by: { $0.relativePath < $1.relativePath }) {
+            byBase[PathKey(String(sidecar.relativePath.dropLast(4))), default: []].append(sidecar)
+        }
+        for index in listing.files.indices where listing.files[index].rawPath == nil {
+            let path = listing.files[index].relativePath
+            var found = byBase[PathKey(path)] ?? []
+            if let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex {
+                found += byBase[PathKey(String(path[..<dot]))] ?? []
+            }
+            listing.files[index].sidecars = found
         }
     }
 

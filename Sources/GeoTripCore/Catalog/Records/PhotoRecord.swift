@@ -18,8 +18,12 @@ struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatab
     var status: FileReading.Status
     var format: ImageFormat?
     var skipReason: String?
+    /// The photo's own position (`positionSource` says from where).
     var latitude: Double?
     var longitude: Double?
+    /// Where `latitude`/`longitude` came from: `exif`, `xmp` or `sidecar` (nil: `exif`, as in
+    /// rows read before XMP was).
+    var positionSource: LocationSource?
     var altitude: Double?
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
     var gpsTime: String?
@@ -41,6 +45,8 @@ struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatab
     var readerVersion: Int
     /// When the file was found missing; nil while it is in the folder.
     var removedAt: String?
+    /// `ScannedFile.sidecarStamp` of the XMP sidecars beside it when it was read.
+    var sidecars: String? = nil
     // Set by the resolution stage (`TripResolution`), nil until it runs.
     var utcTime: String? = nil
     var timeZone: String? = nil
@@ -70,12 +76,15 @@ extension PhotoRecord {
         self.init(
             id: nil, path: file.relativePath, fileSize: file.size, modifiedNanos: file.modifiedNanos,
             fingerprint: reading.fingerprint, status: reading.status, format: reading.format, skipReason: reading.skipReason,
-            latitude: m.coordinate?.latitude, longitude: m.coordinate?.longitude, altitude: m.altitude,
+            latitude: m.coordinate?.latitude, longitude: m.coordinate?.longitude, positionSource: m.positionSource, altitude: m.altitude,
             gpsTime: m.gpsTime?.iso8601, localTime: m.localTime?.iso8601, utcOffset: m.offset?.description,
             timeField: m.timeField, make: m.make, model: m.model, orientation: m.orientation,
             width: m.width, height: m.height,
             thumbnailOffset: m.thumbnail.map { Int64($0.offset) }, thumbnailLength: m.thumbnail.map { Int64($0.length) },
-            diagnostics: m.diagnostics.map(\.message), readerVersion: MetadataReader.version, removedAt: nil)
+            diagnostics: m.diagnostics.map(\.message), readerVersion: MetadataReader.version, removedAt: nil,
+            // Kept whatever the status, so a skipped file with a sidecar (a CR3 beside
+            // Lightroom's IMG_1234.xmp) is not read again on every run.
+            sidecars: file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath })))
     }
 }
 
@@ -93,12 +102,13 @@ extension PhotoRecord {
         self.init(
             id: row["id"], path: row["path"], fileSize: row["fileSize"], modifiedNanos: row["modifiedNanos"],
             fingerprint: row["fingerprint"], status: row["status"], format: row["format"], skipReason: row["skipReason"],
-            latitude: row["latitude"], longitude: row["longitude"], altitude: row["altitude"], gpsTime: row["gpsTime"],
+            latitude: row["latitude"], longitude: row["longitude"], positionSource: row["positionSource"],
+            altitude: row["altitude"], gpsTime: row["gpsTime"],
             localTime: row["localTime"], utcOffset: row["utcOffset"], timeField: row["timeField"], make: row["make"],
             model: row["model"], orientation: row["orientation"], width: row["width"], height: row["height"],
             thumbnailOffset: row["thumbnailOffset"], thumbnailLength: row["thumbnailLength"],
             diagnostics: diagnosticsJSON == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(diagnosticsJSON.utf8))) ?? [diagnosticsJSON],
-            readerVersion: row["readerVersion"], removedAt: row["removedAt"],
+            readerVersion: row["readerVersion"], removedAt: row["removedAt"], sidecars: row["sidecars"],
             utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
             resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
             locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"])
@@ -115,6 +125,7 @@ extension PhotoRecord {
         container["skipReason"] = skipReason
         container["latitude"] = latitude
         container["longitude"] = longitude
+        container["positionSource"] = positionSource
         container["altitude"] = altitude
         container["gpsTime"] = gpsTime
         container["localTime"] = localTime
@@ -130,6 +141,7 @@ extension PhotoRecord {
         container["diagnostics"] = Self.json(diagnostics)
         container["readerVersion"] = readerVersion
         container["removedAt"] = removedAt
+        container["sidecars"] = sidecars
         container["utcTime"] = utcTime
         container["timeZone"] = timeZone
         container["timeSource"] = timeSource
@@ -148,7 +160,7 @@ extension PhotoRecord {
 }
 
 extension PhotoRecord {
-    /// The position the photo's own GPS tags gave.
+    /// The position the photo's own GPS tags (or its XMP, or a sidecar: `positionSource`) gave.
     var exifCoordinate: Coordinate? {
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)

@@ -1,0 +1,281 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// exiftool's record of Fixtures/xmp (scripts/make-xmp-fixtures.sh): the expected values.
+enum XMPFixtures {
+    static let folder = TestPaths.fixtures.appendingPathComponent("xmp")
+
+    /// Loaded on each use (a small file): `[String: Any]` is not Sendable, so it is not kept.
+    static var records: [String: [String: Any]] {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("exiftool.json")),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [:] }
+        return Dictionary(uniqueKeysWithValues: list.map { record in
+            ((record["SourceFile"] as? String ?? "").replacingOccurrences(of: "./", with: "", options: .anchored), record)
+        })
+    }
+
+    static func record(_ path: String) throws -> [String: Any] {
+        try #require(records[path], "exiftool.json has no record of \(path)")
+    }
+
+    static func number(_ record: [String: Any], _ key: String) -> Double? { (record[key] as? NSNumber)?.doubleValue }
+
+    /// exiftool's date form (`2024:05:01 12:00:00.25+01:00`, seconds optional) as geotrip's
+    /// ISO 8601 wall clock (`2024-05-01T12:00:00.250`) and offset (`+01:00`).
+    static func wallClock(_ exiftool: String?) -> (local: String, offset: String?)? {
+        guard let exiftool, exiftool.count >= 16 else { return nil }
+        var text = Substring(exiftool)
+        var offset: String?
+        if text.hasSuffix("Z") {
+            offset = "+00:00"
+            text = text.dropLast()
+        } else if text.count > 19, let sign = text.dropFirst(16).lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            offset = String(text[sign...])
+            text = text[..<sign]
+        }
+        let date = text.prefix(10).replacingOccurrences(of: ":", with: "-")
+        var time = String(text.dropFirst(11))
+        if time.count == 5 { time += ":00" }
+        if let dot = time.firstIndex(of: ".") {
+            let fraction = (time[time.index(after: dot)...] + "000").prefix(3)
+            time = time[..<dot] + "." + fraction
+        }
+        return (date + "T" + time, offset)
+    }
+
+    static func read(_ path: String, sidecars: [String] = []) -> FileReading {
+        MetadataReader().read(path: folder.appendingPathComponent(path).path,
+                              sidecars: sidecars.map { folder.appendingPathComponent($0).path })
+    }
+}
+
+@Suite("XMP")
+struct XMPTests {
+    @Test("exiftool's record of the XMP fixtures is complete")
+    func recordIsPresent() {
+        #expect(XMPFixtures.records.count >= 12)
+    }
+
+    /// The command at the end of scripts/make-xmp-fixtures.sh.
+    static let recordArguments = ["-json", "-n", "-G1", "-r", "-ext", "*", "--ext", "json", "--ext", "md",
+        "-XMP-exif:GPSLatitude", "-XMP-exif:GPSLongitude", "-XMP-exif:GPSAltitude", "-XMP-exif:GPSAltitudeRef", "-XMP-exif:GPSDateTime",
+        "-XMP-exif:DateTimeOriginal", "-XMP-photoshop:DateCreated", "-XMP-xmp:CreateDate", "-XMP-xmp:CreatorTool",
+        "-XMP-xmpNote:HasExtendedXMP", "-XMP-geotrip:all", "-Composite:GPSLatitude", "-Composite:GPSLongitude",
+        "-ExifIFD:DateTimeOriginal", "-Warning", "-Error", "."]
+
+    @Test("Fixtures/xmp/exiftool.json is what exiftool says today", .enabled(if: ExiftoolRecordTests.exiftool != nil, "exiftool is not installed"))
+    func recordIsCurrent() throws {
+        let output = try ExiftoolRecordTests.output(Self.recordArguments, in: XMPFixtures.folder)
+        let fresh = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
+        let committed = XMPFixtures.records
+        #expect(fresh.count == committed.count)
+        for record in fresh {
+            let path = (record["SourceFile"] as? String ?? "").replacingOccurrences(of: "./", with: "", options: .anchored)
+            #expect(committed[path].map { NSDictionary(dictionary: $0) } == NSDictionary(dictionary: record), "\(path)")
+        }
+    }
+
+    @Test("a JPEG with XMP and no EXIF: position, altitude, GPS time and capture time from XMP")
+    func xmpOnly() throws {
+        let record = try XMPFixtures.record("xmp-only.jpg")
+        let reading = XMPFixtures.read("xmp-only.jpg")
+        let m = reading.metadata
+        #expect(reading.status == .read)
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+        #expect(m.coordinate?.longitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLongitude")) == true)
+        #expect(m.altitude?.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSAltitude")) == true)
+        #expect(m.positionSource == .xmp)
+        let time = try #require(XMPFixtures.wallClock(record["XMP-exif:DateTimeOriginal"] as? String))
+        #expect(m.localTime?.iso8601 == time.local)
+        #expect(m.offset?.description == time.offset)
+        #expect(m.timeField == .xmpDateTimeOriginal)
+        let gps = try #require(XMPFixtures.wallClock(record["XMP-exif:GPSDateTime"] as? String))
+        #expect(m.gpsTime?.iso8601 == gps.local + "Z")
+        #expect(m.diagnostics.isEmpty, "\(m.diagnostics)")
+    }
+
+    @Test("EXIF wins over XMP where both have a value")
+    func exifWins() throws {
+        let record = try XMPFixtures.record("xmp-and-exif.jpg")
+        let m = XMPFixtures.read("xmp-and-exif.jpg").metadata
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "Composite:GPSLatitude")) == true)
+        #expect(m.coordinate?.longitude.isClose(to: XMPFixtures.number(record, "Composite:GPSLongitude")) == true)
+        #expect(m.positionSource == .exif)
+        #expect(m.localTime?.iso8601 == XMPFixtures.wallClock(record["ExifIFD:DateTimeOriginal"] as? String)?.local)
+        #expect(m.timeField == .dateTimeOriginal)
+        // The record really holds a different XMP value, so the test could fail.
+        #expect(XMPFixtures.number(record, "XMP-exif:GPSLatitude") != XMPFixtures.number(record, "Composite:GPSLatitude"))
+    }
+
+    @Test("XMP fills what EXIF lacks: EXIF's time, XMP's position")
+    func xmpFills() throws {
+        let record = try XMPFixtures.record("exif-time-xmp-gps.jpg")
+        let m = XMPFixtures.read("exif-time-xmp-gps.jpg").metadata
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+        #expect(m.coordinate?.longitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLongitude")) == true)
+        #expect(m.positionSource == .xmp)
+        #expect(m.localTime?.iso8601 == XMPFixtures.wallClock(record["ExifIFD:DateTimeOriginal"] as? String)?.local)
+        #expect(m.timeField == .dateTimeOriginal)
+    }
+
+    @Test("a date without a time of day is no capture time; a time without seconds is")
+    func dateOnly() throws {
+        let record = try XMPFixtures.record("xmp-date-only.jpg")
+        let m = XMPFixtures.read("xmp-date-only.jpg").metadata
+        #expect(m.timeField == .xmpCreateDate)
+        #expect(m.localTime?.iso8601 == XMPFixtures.wallClock(record["XMP-xmp:CreateDate"] as? String)?.local)
+        let notes = m.diagnostics.filter { $0.kind == .timeIgnored }
+        #expect(notes.count == 1)
+        #expect(notes.first?.message.contains("XMP-photoshop:DateCreated") == true)
+        #expect(notes.first?.message.contains("no time of day") == true)
+    }
+
+    @Test("extended XMP is reassembled from its chunks by GUID")
+    func extended() throws {
+        let record = try XMPFixtures.record("xmp-extended.jpg")
+        let path = XMPFixtures.folder.appendingPathComponent("xmp-extended.jpg").path
+        let file = try PhotoFile(path: Array(path.utf8CString))
+        let contents = try ContainerReader.contents(of: file, format: .jpeg, path: Array(path.utf8CString))
+        let guid = try #require(record["XMP-xmpNote:HasExtendedXMP"] as? String)
+        let extended = try #require(contents.extendedXMP[guid])
+        #expect(extended.isComplete)
+        #expect(XMPDecoder.decode(extended.bytes, origin: "extended XMP").diagnostics.isEmpty)
+        let m = XMPFixtures.read("xmp-extended.jpg").metadata
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+        #expect(m.timeField == .xmpDateTimeOriginal)
+        #expect(m.diagnostics.isEmpty, "\(m.diagnostics)")
+    }
+
+    @Test("a HEIC whose only metadata is an XMP mime item, a TIFF whose only metadata is its tag 700",
+          arguments: [("heic-xmp.heic", ImageFormat.heif), ("tiff-xmp.tif", .tiff)])
+    func heicAndTIFF(name: String, format: ImageFormat) throws {
+        let record = try XMPFixtures.record(name)
+        let reading = XMPFixtures.read(name)
+        let m = reading.metadata
+        #expect(reading.format == format)
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+        #expect(m.coordinate?.longitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLongitude")) == true)
+        let time = try #require(XMPFixtures.wallClock(record["XMP-exif:DateTimeOriginal"] as? String))
+        #expect(m.localTime?.iso8601 == time.local)
+        #expect(m.offset?.description == time.offset)
+        #expect(m.positionSource == .xmp)
+    }
+
+    @Test("sidecars of Lightroom (elements) and darktable (attributes, DDD,MM,SSk) give position and time",
+          arguments: [("sidecars/lightroom/IMG_1234.JPG", "sidecars/lightroom/IMG_1234.xmp"),
+                      ("sidecars/darktable/IMG_5678.JPG", "sidecars/darktable/IMG_5678.JPG.xmp")])
+    func foreignSidecar(photo: String, sidecar: String) throws {
+        let record = try XMPFixtures.record(sidecar)
+        let reading = XMPFixtures.read(photo, sidecars: [sidecar])
+        let m = reading.metadata
+        #expect(reading.geotripSidecars.isEmpty)
+        #expect(m.positionSource == .sidecar)
+        #expect(m.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+        #expect(m.coordinate?.longitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLongitude")) == true)
+        let altitude = XMPFixtures.number(record, "XMP-exif:GPSAltitude")
+        #expect(m.altitude?.isClose(to: altitude) ?? (altitude == nil))
+        let time = try #require(XMPFixtures.wallClock(record["XMP-exif:DateTimeOriginal"] as? String))
+        #expect(m.localTime?.iso8601 == time.local)
+        #expect(m.offset?.description == time.offset)
+        #expect(m.timeField == .xmpDateTimeOriginal)
+        #expect(!m.diagnostics.contains { $0.kind == .noExif })
+    }
+
+    @Test("geotrip's own sidecar, re-saved by exiftool with another CreatorTool, is never input")
+    func ownSidecarResaved() throws {
+        let record = try XMPFixtures.record("sidecars/geotrip-resaved/IMG_9999.JPG.xmp")
+        #expect(record["XMP-xmp:CreatorTool"] as? String != "geotrip")
+        #expect(record["XMP-geotrip:LocationSource"] != nil)  // what the refusal is keyed on
+        #expect(XMPFixtures.number(record, "XMP-exif:GPSLatitude") != nil)  // a position it must not give
+        let sidecar = XMPFixtures.folder.appendingPathComponent("sidecars/geotrip-resaved/IMG_9999.JPG.xmp")
+        #expect(!XMPSidecar.isGeotrips(try Data(contentsOf: sidecar)))  // the writer would no longer touch it
+        let reading = XMPFixtures.read("sidecars/geotrip-resaved/IMG_9999.JPG", sidecars: ["sidecars/geotrip-resaved/IMG_9999.JPG.xmp"])
+        #expect(reading.geotripSidecars == [0])
+        #expect(reading.metadata.coordinate == nil)
+        #expect(reading.metadata.localTime == nil)
+    }
+
+    @Test("a sidecar geotrip writes now is recognised as its own")
+    func ownSidecarFresh() throws {
+        let text = try XMPSidecar.document(photo: "IMG.JPG", coordinate: Coordinate(latitude: 38.7, longitude: -9.1), altitude: 5,
+                                           utcTime: Date(timeIntervalSince1970: 1_714_561_200), source: "track", uncertaintyMeters: 12)
+        let values = XMPDecoder.decode(Array(text.utf8), origin: "sidecar")
+        #expect(values.isGeotrips)
+        #expect(values.isEmpty)
+    }
+
+    @Test("the scan gives each photo its sidecars: NAME.EXT.xmp first, then NAME.xmp")
+    func scanFindsSidecars() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for name in ["IMG_1.JPG", "IMG_1.CR2", "IMG_1.xmp", "IMG_1.JPG.xmp", "IMG_2.JPG", "IMG_3.JPG.XMP", "IMG_3.JPG"] {
+            try Data("x".utf8).write(to: temp.url.appendingPathComponent(name))
+        }
+        let listing = try FolderScanner(root: temp.path).scan()
+        let byPath = Dictionary(uniqueKeysWithValues: listing.files.map { ($0.relativePath, $0.sidecars.map(\.relativePath)) })
+        #expect(byPath["IMG_1.JPG"] == ["IMG_1.JPG.xmp", "IMG_1.xmp"])
+        #expect(byPath["IMG_1.CR2"] == ["IMG_1.xmp"])
+        #expect(byPath["IMG_2.JPG"] == [])
+        #expect(byPath["IMG_3.JPG"] == ["IMG_3.JPG.XMP"])
+        #expect(listing.files.count == 4)
+    }
+
+    @Test("XMP dates: what counts as a capture time")
+    func dates() {
+        func local(_ text: String) -> String? {
+            if case .moment(let time, _) = XMPDate.parse(text) { return time.iso8601 }
+            return nil
+        }
+        #expect(local("2024-05-01T12:00:00.25+01:00") == "2024-05-01T12:00:00.250")
+        #expect(local("2024-05-01T12:00Z") == "2024-05-01T12:00:00")
+        #expect(local("2024:05:01 12:00:00") == "2024-05-01T12:00:00")
+        #expect(XMPDate.parse("2024-05-01") == .dayOnly)
+        #expect(XMPDate.parse("2024-05") == .dayOnly)
+        #expect(XMPDate.parse("2024") == .dayOnly)
+        #expect(XMPDate.parse("2024-02-30T10:00") == .invalid)
+        #expect(XMPDate.parse("2024-05-01T25:00") == .invalid)
+        #expect(XMPDate.parse("2024-05-01T10:00+25:00") == .invalid)
+        #expect(XMPDate.parse("yesterday") == .invalid)
+        let late = LocalDateTime(year: 2024, month: 12, day: 31, hour: 23, minute: 30, second: 0)!
+        #expect(XMPDate.utc(late, offset: UTCOffset(minutes: -60))?.iso8601 == "2025-01-01T00:30:00")
+    }
+}
+
+@Suite("XMP precedence and padding")
+struct XMPPrecedenceTests {
+    @Test("the photo's embedded XMP wins over another program's sidecar; the sidecar fills what it lacks")
+    func embeddedBeforeSidecar() throws {
+        let embedded = try XMPFixtures.record("xmp-only.jpg")
+        let reading = XMPFixtures.read("xmp-only.jpg", sidecars: ["sidecars/lightroom/IMG_1234.xmp"])
+        #expect(reading.metadata.positionSource == .xmp)
+        #expect(reading.metadata.coordinate?.latitude.isClose(to: XMPFixtures.number(embedded, "XMP-exif:GPSLatitude")) == true)
+        #expect(reading.metadata.timeField == .xmpDateTimeOriginal)
+        #expect(reading.metadata.localTime?.iso8601 == XMPFixtures.wallClock(embedded["XMP-exif:DateTimeOriginal"] as? String)?.local)
+    }
+
+    @Test("an XMP altitude never goes under another source's position")
+    func altitudeStaysWithItsPosition() {
+        var values = XMPValues()
+        values.coordinate = Coordinate(latitude: 38.7, longitude: -9.2)
+        values.altitude = 120
+        var fromEXIF = PhotoMetadata(coordinate: Coordinate(latitude: 41.1, longitude: -8.6))
+        fromEXIF.positionSource = .exif
+        MetadataReader.fill(&fromEXIF, from: values, source: .sidecar)
+        #expect(fromEXIF.positionSource == .exif)
+        #expect(fromEXIF.altitude == nil)
+        var empty = PhotoMetadata()
+        MetadataReader.fill(&empty, from: values, source: .sidecar)
+        #expect(empty.positionSource == .sidecar)
+        #expect(empty.altitude == 120)
+    }
+
+    @Test("a packet padded with NUL bytes after its end is still read")
+    func nulPadding() throws {
+        let sidecar = try Data(contentsOf: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"))
+        let values = XMPDecoder.decode(Array(sidecar) + [UInt8](repeating: 0, count: 64), origin: "XMP")
+        #expect(values.diagnostics.isEmpty, "\(values.diagnostics)")
+        #expect(values.coordinate != nil)
+    }
+}
