@@ -21,12 +21,14 @@ public struct FileReading: Sendable, Equatable {
     public var fingerprint: String
 }
 
-/// Reads the metadata of one photo file: sniffs the container, takes the EXIF block out of it
-/// with as few bytes read as the format allows, and decodes it with libexif.
+/// Reads the metadata of one photo or video file: sniffs the container, takes the EXIF block out
+/// of a photo with as few bytes read as the format allows and decodes it with libexif, or reads a
+/// video's QuickTime boxes (`QuickTimeReader`).
 public struct MetadataReader: Sendable {
     /// Raised whenever a change to the reader can change what it reports: files read by an
     /// older version are read again on the next ingest, whether or not they changed.
-    public static let version = 1
+    /// 2: videos are read (version 1 skipped them as "not read yet").
+    public static let version = 2
 
     /// Creates a reader.
     public init() {}
@@ -70,6 +72,11 @@ public struct MetadataReader: Sendable {
                                fingerprint: headFingerprint())
         }
 
+        if format == .video {
+            let video = QuickTimeReader.read(file)
+            return FileReading(status: video.foundMovie ? .read : .unreadable, format: format, metadata: video.metadata,
+                               skipReason: nil, fingerprint: headFingerprint())
+        }
         let contents: ContainerContents
         do {
             contents = try ContainerReader.contents(of: file, format: format, path: path)

@@ -18,15 +18,24 @@ public enum CaptureTimeField: String, Sendable, Codable, CaseIterable {
     case dateTimeOriginal = "DateTimeOriginal"
     case dateTimeDigitized = "DateTimeDigitized"
     case dateTime = "DateTime"
+    /// A video's `com.apple.quicktime.creationdate`: the wall clock with its offset.
+    case quickTimeCreationDate = "QuickTime:CreationDate"
+    /// A video's `mvhd` creation time, which the specification defines as UTC and many cameras
+    /// write as their local wall clock; resolution decides which (`TimeSource.movieHeaderUTC`).
+    /// Kept as written, as a wall clock, like the EXIF dates.
+    case quickTimeCreateDate = "QuickTime:CreateDate"
 }
 
-/// Where a photo's position came from, ranked `manual > exif > track > interpolated`: a
-/// higher source is never overwritten by a lower one.
+/// Where a photo's position came from, ranked `manual > exif = quicktime > track > interpolated`:
+/// a higher source is never overwritten by a lower one.
 public enum LocationSource: String, Sendable, Codable, CaseIterable {
     /// Tagged by the person (`geotrip tag`); survives every rerun.
     case manual
     /// The photo's own GPS tags.
     case exif
+    /// A video's own position (Apple's ISO 6709 key, `©xyz` or `loci`), ranked as `exif`: the
+    /// file's own record of where it was made.
+    case quicktime
     /// A GPS log (`--track`), at the photo's UTC time.
     case track
     /// Between the positioned photos just before and after it in time.
@@ -77,6 +86,11 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var thumbnail: ThumbnailLocation?
     /// One sentence per problem found in this photo's metadata.
     public var diagnostics: [Diagnostic]
+    /// A video's length (mvhd duration / timescale); nil for photos.
+    public var durationSeconds: Double?
+    /// Apple's `com.apple.quicktime.content.identifier`, which a Live Photo's video shares with
+    /// its still.
+    public var contentIdentifier: String?
 
     /// Creates metadata with every field empty.
     public init(
