@@ -35,30 +35,34 @@ cat > "$tmp/keys.config" <<'CONFIG'
 CONFIG
 write() { exiftool -config "$tmp/keys.config" -q -overwrite_original "$@"; }
 
+# Times and places fit the sample trip (SampleImages), so the end-to-end tests can drop these
+# into a copy of it as a phone's videos.
+#
 # An iPhone-style MOV (brand 'qt  '): Apple's keys hold position (ISO 6709 with altitude),
 # local creation date with offset, make, model and the Live Photo content identifier; mvhd
-# holds the UTC time, as iPhones write it.
+# holds the UTC time, as iPhones write it. The moving part of SampleImages/IMG_0100.HEIC.
 pattern video-iphone.mov -f mov
-write -Keys:GPSCoordinates="48.8584, 2.2945, 35" -Keys:CreationDate="2024:06:10 14:05:30+02:00" \
+write -Keys:GPSCoordinates="40.415179, -3.684831, 657" -Keys:CreationDate="2025:06:13 13:45:30+02:00" \
     -Keys:Make=Apple -Keys:Model="iPhone 13" -Keys:ContentIdentifier="1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9" \
-    -QuickTime:CreateDate="2024:06:10 12:05:31" video-iphone.mov
+    -QuickTime:CreateDate="2025:06:13 11:45:31" video-iphone.mov
 
 # An Android-style MP4 (brand 'isom'): position in udta ©xyz, camera in ©mak/©mod, time only
 # in mvhd (in UTC, as Android writes it).
 pattern video-android.mp4
-write -UserData:GPSCoordinates="41.4036, 2.1744" -UserData:Make=Google -UserData:Model="Pixel 7" \
-    -QuickTime:CreateDate="2024:03:10 15:45:00" video-android.mp4
+# At the Jerónimos monastery, 11:05 in Lisbon.
+write -UserData:GPSCoordinates="38.6979, -9.2067" -UserData:Make=Google -UserData:Model="Pixel 7" \
+    -QuickTime:CreateDate="2025:06:10 10:05:00" video-android.mp4
 
 # A camera-style MP4 whose mvhd time is the camera's local wall clock (many compacts and
-# action cameras do this), with ©xyz and ©mak/©mod.
+# action cameras do this), with ©mak/©mod and no position: 08:20 in Lisbon, between the
+# trip's first photos.
 pattern video-camera-local.mp4
-write -UserData:GPSCoordinates="38.6916, -9.216" -UserData:Make=Canon -UserData:Model="PowerShot G7 X" \
-    -QuickTime:CreateDate="2024:05:01 12:10:00" video-camera-local.mp4
+write -UserData:Make=Canon -UserData:Model="PowerShot G7 X" -QuickTime:CreateDate="2025:06:10 08:20:00" video-camera-local.mp4
 
-# A 3GP (brand '3gp4'/'3gp5') with the position in a 3GPP 'loci' box.
+# A 3GP with the position in a 3GPP 'loci' box: Pena palace, Sintra, 11:30 local.
 pattern video-loci.3gp -f 3gp
-write -UserData:LocationInformation="Eiffel Role=0 Lat=48.8584 Lon=2.2945 Alt=35 Body=earth Notes=" \
-    -QuickTime:CreateDate="2024:06:11 09:00:00" video-loci.3gp
+write -UserData:LocationInformation="Pena Role=0 Lat=38.7876 Lon=-9.3906 Alt=450 Body=earth Notes=" \
+    -QuickTime:CreateDate="2025:06:11 10:30:00" video-loci.3gp
 
 # ffmpeg alone: its default puts 'moov' after 'mdat'; +faststart puts it first. -metadata
 # location becomes a 'loci' box, creation_time mvhd's time.

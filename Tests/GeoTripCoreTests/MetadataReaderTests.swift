@@ -88,7 +88,8 @@ struct SampleTripReadingTests {
             let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(path).path)
             if let field = reading.metadata.timeField { seen.insert(field) }
         }
-        #expect(seen == Set(CaptureTimeField.allCases))
+        // The sample trip's photos use every EXIF field; videos' fields are read in VideoReadingTests.
+        #expect(seen == [.dateTimeOriginal, .dateTimeDigitized, .dateTime])
     }
 }
 

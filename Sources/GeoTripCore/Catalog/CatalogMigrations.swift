@@ -160,6 +160,17 @@ enum CatalogMigrations {
                 t.column("updatedAt", .text).notNull()
             }
         }
+        migrator.registerMigration("v8-video") { db in
+            // Videos (issue 13): their length, Apple's content identifier (which a Live Photo's
+            // video shares with its still), and the still a Live Photo's video belongs to. The
+            // link is derived (rebuilt after every read, `Catalog.linkLivePhotos`); a removed
+            // still's row stays, so the link is cleared by the next derivation, not by a cascade.
+            try db.alter(table: "photo") { t in
+                t.add(column: "durationSeconds", .double)
+                t.add(column: "contentIdentifier", .text)
+                t.add(column: "liveStillId", .integer).references("photo", onDelete: .setNull)
+            }
+        }
         return migrator
     }
 }

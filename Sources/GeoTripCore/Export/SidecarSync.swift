@@ -63,14 +63,14 @@ struct SidecarSync {
             // A name that is not UTF-8 is catalogued in its %XX spelling, which is not a path
             // the file system knows: say so, rather than "there is no photo".
             if record.path.contains("%"), !FileManager.default.fileExists(atPath: photo.path) {
-                if record.coordinate != nil, record.locationSource != .exif {
+                if record.coordinate != nil, record.locationSource != .exif, record.locationSource != .quicktime {
                     result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarFailed, message:
                         "its name is not valid UTF-8 (shown with %XX), and geotrip cannot yet write a sidecar beside such a name; rename the photo to get one"))
                 }
                 continue
             }
             do {
-                if let coordinate = record.coordinate, let source = record.locationSource, source != .exif {
+                if let coordinate = record.coordinate, let source = record.locationSource, source != .exif, source != .quicktime {
                     switch try XMPSidecar.write(forPhotoAt: photo, coordinate: coordinate, altitude: nil, utcTime: record.utc,
                                                 source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters) {
                     case .written: result.written += 1

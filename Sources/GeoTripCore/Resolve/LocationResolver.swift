@@ -13,11 +13,14 @@ public struct PositionEvidence: Sendable, Equatable {
     public var utc: Date?
     public var exif: Coordinate?
     public var manual: ResolvedLocation?
+    /// What the file's own position is called: `exif` for photos, `quicktime` for videos.
+    public var ownSource: LocationSource
 
-    public init(utc: Date?, exif: Coordinate?, manual: ResolvedLocation?) {
+    public init(utc: Date?, exif: Coordinate?, manual: ResolvedLocation?, ownSource: LocationSource = .exif) {
         self.utc = utc
         self.exif = exif
         self.manual = manual
+        self.ownSource = ownSource
     }
 }
 
@@ -28,7 +31,7 @@ public protocol TrackPositioning: Sendable {
 }
 
 /// Gives every photo the best position there is, by source rank:
-/// manual > exif > track > interpolated.
+/// manual > exif (a video's quicktime) > track > interpolated.
 ///
 /// Interpolation takes the positioned photos just before and just after a photo in UTC time,
 /// each at most `neighbourWindow` away, and places it along the great circle between them in
@@ -53,7 +56,7 @@ public struct LocationResolver: Sendable {
     public func resolve(_ photos: [PositionEvidence]) -> [ResolvedLocation?] {
         var resolved: [ResolvedLocation?] = photos.map { photo in
             if let manual = photo.manual { return manual }
-            if let exif = photo.exif { return ResolvedLocation(coordinate: exif, source: .exif, uncertaintyMeters: Self.exifUncertainty) }
+            if let exif = photo.exif { return ResolvedLocation(coordinate: exif, source: photo.ownSource, uncertaintyMeters: Self.exifUncertainty) }
             if let utc = photo.utc, let position = track?.position(at: utc) {
                 return ResolvedLocation(coordinate: position.coordinate, source: .track, uncertaintyMeters: position.uncertaintyMeters)
             }
