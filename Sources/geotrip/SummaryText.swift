@@ -78,11 +78,13 @@ enum SummaryText {
     static func n(_ value: Int) -> String { value.grouped }
 
     /// `120 photos`, or with videos `120 photos and 14 videos`, and the Live Photos' videos
-    /// apart (`120 photos, 3 of them Live Photos, and 14 videos`): a Live Photo is one moment.
+    /// apart (`120 photos (3 Live Photos with their videos) and 14 videos`): a Live Photo is one
+    /// moment.
     static func media(_ s: IngestSummary) -> String {
         let photos = plural(s.withGPS + s.withoutGPS - s.videos, "photo")
         guard s.videos > 0 else { return photos }
-        let live = s.livePhotoVideos == 0 ? "" : ", \(n(s.livePhotoVideos)) of them Live Photo\(s.livePhotoVideos == 1 ? "" : "s") with a video,"
+        let live = s.livePhotoVideos == 0 ? ""
+            : s.livePhotoVideos == 1 ? " (1 a Live Photo with its video)" : " (\(n(s.livePhotoVideos)) Live Photos with their videos)"
         return "\(photos)\(live) and \(plural(s.videos - s.livePhotoVideos, "video"))"
     }
 

@@ -36,8 +36,8 @@ struct VideoCommandTests {
         let trip = try Self.phoneFolder(in: temp)
         let ingest = try CommandRun.geotrip(["ingest", trip.path])
         #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
-        // Four videos, one of them a Live Photo's: "… photos, 1 of them Live Photo with a video, and 3 videos".
-        #expect(ingest.stdout.contains("1 of them Live Photo with a video, and 3 videos"), "\(ingest.stdout)")
+        // Four videos, one of them a Live Photo's, which is counted with its still.
+        #expect(ingest.stdout.contains(" photos (1 a Live Photo with its video) and 3 videos:"), "\(ingest.stdout)")
 
         let list = try #require(try Self.json(CommandRun.geotrip(["photos", trip.path, "--json"])) as? [[String: Any]])
         let photos = Dictionary(list.map { ($0["path"] as! String, $0) }, uniquingKeysWith: { a, _ in a })
