@@ -157,6 +157,17 @@ struct VideoDamageTests {
         #expect(try Self.readDamaged(flood, saying: "more than \(QuickTimeReader.maximumBoxes) boxes").status == .unreadable)
     }
 
+    @Test("a fragmented MP4's thousands of moof/mdat boxes after its moov are not walked")
+    func fragmented() throws {
+        let original = try Self.fixture("video-faststart.mp4")
+        let mdat = try #require(Self.topLevelBox("mdat", in: original))
+        let fragment = [0, 0, 0, 16] + Array("moof".utf8) + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 8] + Array("mdat".utf8)
+        let reading = try Self.read(Array(original[..<mdat]) + Array(repeating: fragment, count: 10_000).flatMap { $0 })
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate != nil)
+        #expect(reading.metadata.diagnostics.isEmpty, "\(reading.metadata.diagnostics)")
+    }
+
     @Test("a file named like a video that is not one is an error, not a skip")
     func notAVideo() throws {
         let reading = try Self.read(Array("this is not a video at all".utf8), named: "clip.mp4")

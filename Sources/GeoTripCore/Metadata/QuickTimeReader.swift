@@ -60,11 +60,9 @@ enum QuickTimeReader {
     static func read(_ file: PhotoFile) -> Reading {
         var walker = Walker(file: file)
         var reading = Reading()
-        var movie: MediaBox?
-        for box in walker.children(of: 0..<file.size, depth: 0, parent: "the file") where box.is("moov") {
-            movie = box
-            break
-        }
+        // The walk of the top level ends at moov: a fragmented MP4 (long phone and action-camera
+        // recordings) follows it with thousands of moof/mdat pairs that hold nothing wanted.
+        let movie = walker.children(of: 0..<file.size, depth: 0, parent: "the file", until: "moov").last { $0.is("moov") }
         guard let movie else {
             reading.metadata.diagnostics = walker.diagnostics
             reading.metadata.diagnostics.append(Diagnostic(.damaged, "the video has no 'moov' box, which holds its metadata (truncated or not a video)"))
@@ -216,9 +214,10 @@ enum QuickTimeReader {
 
         init(file: PhotoFile) { self.file = file }
 
-        /// The boxes in `range`, reading only their headers. A box that does not fit is reported
-        /// and ends the walk of its level (what follows it cannot be found).
-        mutating func children(of range: Range<Int>, depth: Int, parent: String) -> [MediaBox] {
+        /// The boxes in `range`, reading only their headers, up to the first of type `until` when
+        /// one is named. A box that does not fit is reported and ends the walk of its level (what
+        /// follows it cannot be found).
+        mutating func children(of range: Range<Int>, depth: Int, parent: String, until last: String? = nil) -> [MediaBox] {
             guard depth <= QuickTimeReader.maximumDepth else {
                 report("the video's boxes nest deeper than \(QuickTimeReader.maximumDepth) levels inside \(parent); the rest was not read")
                 return []
@@ -264,6 +263,7 @@ enum QuickTimeReader {
                     end = range.upperBound
                 }
                 boxes.append(MediaBox(type: type, start: position, headerLength: headerLength, end: end))
+                if let last, boxes[boxes.count - 1].is(last) { break }
                 position = end
             }
             return boxes
