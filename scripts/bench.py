@@ -23,6 +23,10 @@
 5. A large GPS log: `geotrip ingest --track` of a generated 200 MB GPX (about two million
    fixes, one a second, as a logger writes them) on a small folder, against the same ingest
    without the track: wall time and peak resident memory of each.
+8. Videos: `geotrip ingest` of 20 photos with five 1 GB videos (sparse files: a test video's
+   `moov` after a gigabyte of `mdat` hole, as a phone's long clip) against the same photos
+   alone: the bytes the geotrip process read (`rchar` of /proc/PID/io, taken before the
+   process is reaped) per video. `--only-videos` runs this alone; GEOTRIP=path picks the binary.
 
 Times are wall-clock, best of several runs, on whatever else the machine is doing: compare
 the ratio within one run of this script, not the seconds across machines.
@@ -40,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "SampleImages"
 DATA = ROOT / "bench-data"
-GEOTRIP = ROOT / ".build" / "release" / "geotrip"
+GEOTRIP = Path(os.environ.get("GEOTRIP", ROOT / ".build" / "release" / "geotrip"))
 GAZETTEER_BENCH = ROOT / ".build" / "release" / "gazetteer-bench"
 CLUSTER_BENCH = ROOT / ".build" / "release" / "cluster-bench"
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".heic", ".tif", ".png"}
@@ -174,6 +178,7 @@ def main():
     parser.add_argument("--points", type=int, default=1_000_000, help="random points in the gazetteer benchmark")
     parser.add_argument("--track-mb", type=int, default=200, help="size of the generated GPS log, MB")
     parser.add_argument("--only-track", action="store_true", help="run only the large-log measurement")
+    parser.add_argument("--only-videos", action="store_true", help="run only the video measurement")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     if not GEOTRIP.exists():
@@ -182,6 +187,11 @@ def main():
         sys.exit(f"{GAZETTEER_BENCH} is missing: run `swift build -c release` (or `make bench`) first")
     DATA.mkdir(exist_ok=True)
     figures = {"cores": os.cpu_count()}
+    if args.only_videos:
+        videos(figures)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        return
     if args.only_track:
         large_track(args, figures)
         if args.json:
@@ -247,6 +257,7 @@ def main():
     figures.update(clustering=clustering)
 
     large_track(args, figures)
+    videos(figures)
     online_names(figures)
     export(figures)
     video_reads(figures)
@@ -430,6 +441,55 @@ def large_track(args, figures):
           f"(the log: +{track_seconds - plain_seconds:.2f} s, +{track_mb - plain_mb:.0f} MB; target a few s, < 200 MB peak)")
     figures.update(trackMegabytes=size_mb, trackIngestSeconds=track_seconds, trackPeakMegabytes=track_mb,
                    plainIngestSeconds=plain_seconds, plainPeakMegabytes=plain_mb)
+
+
+def bytes_read(command):
+    """What one run of `command` read through read(2) and pread(2) (`rchar`), and its seconds.
+    The process is left a zombie until its /proc/PID/io has been read."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    seconds = time.perf_counter() - start
+    fields = dict(line.split(": ") for line in Path(f"/proc/{process.pid}/io").read_text().splitlines())
+    if process.wait() != 0:
+        sys.exit(f"{' '.join(map(str, command))} failed")
+    return int(fields["rchar"]), seconds
+
+
+def sparse_video(path, source, gigabytes=1):
+    """`source` (an MP4 whose moov follows its mdat) with its mdat grown to a sparse hole."""
+    data = source.read_bytes()
+    mdat = data.index(b"mdat") - 4
+    moov = data.index(b"moov") - 4
+    size = gigabytes << 30
+    with open(path, "wb") as out:
+        out.write(data[:mdat] + size.to_bytes(4, "big") + b"mdat")
+        out.seek(mdat + size)
+        out.write(data[moov:])
+
+
+def videos(figures, count=5):
+    print(f"\n== Videos: {count} clips of 1 GB (sparse, moov at the end) among 20 photos ==")
+    photos = make_folder("video-photos", 20)
+    folder = DATA / "video-trip"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(photos, folder)
+    source = ROOT / "Tests" / "GeoTripCoreTests" / "Fixtures" / "videos" / "video-moov-at-end.mp4"
+    for index in range(count):
+        sparse_video(folder / f"VID_{index:04d}.mp4", source)
+    results = {}
+    for name, trip in (("photos", photos), ("videos", folder)):
+        catalog = DATA / f"{name}-bytes.sqlite"
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(str(catalog) + suffix).unlink(missing_ok=True)
+        results[name] = bytes_read([GEOTRIP, "ingest", trip, "--catalog", catalog, "--quiet", "--no-thumbnails"])
+    per_video = (results["videos"][0] - results["photos"][0]) / count
+    apparent = sum(p.stat().st_size for p in folder.glob("VID_*.mp4")) / count
+    print(f"ingest of the 20 photos alone:  {results['photos'][0] / 1e6:8.2f} MB read, {results['photos'][1]:5.2f} s")
+    print(f"with {count} videos of {apparent / 2**30:.1f} GB:      {results['videos'][0] / 1e6:8.2f} MB read, {results['videos'][1]:5.2f} s")
+    print(f"read per video: {per_video / 1024:.1f} KiB of {apparent / 2**30:.1f} GiB (the 64 KiB head every file gets, then moov's boxes)")
+    shutil.rmtree(folder, ignore_errors=True)
+    figures.update(videoBytesReadEach=per_video, videoApparentBytes=apparent)
 
 
 if __name__ == "__main__":

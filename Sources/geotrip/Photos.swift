@@ -27,7 +27,8 @@ struct Photos: AsyncParsableCommand {
         }
     }
 
-    /// One line per photo: position, camera time and offset, camera, path.
+    /// One line per photo: position, camera time and offset, camera, path (and for a video, its
+    /// length and the still of a Live Photo).
     static func table(_ photos: [CatalogPhoto]) -> String {
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
         var lines = [pad("LATITUDE", 10) + " " + pad("LONGITUDE", 11) + "  " + pad("FROM", 12) + "  " + pad("CAMERA TIME", 30) + "  "
@@ -38,8 +39,17 @@ struct Photos: AsyncParsableCommand {
             let time = (photo.localTime?.iso8601 ?? "-") + (photo.offset.map { " " + $0.description } ?? "")
             let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera?.terminalSafe ?? "-"
             let source = photo.locationSource?.rawValue ?? "-"
-            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path.terminalSafe)")
+            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path.terminalSafe)" + videoNote(photo))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `  (video, 12.4 s)`, `  (video, Live Photo of IMG_0001.HEIC)`, or "" for a photo.
+    static func videoNote(_ photo: CatalogPhoto) -> String {
+        guard photo.format == .video else { return "" }
+        var words = ["video"]
+        if let seconds = photo.durationSeconds, seconds.isFinite { words.append(String(format: "%.1f s", seconds)) }
+        if let still = photo.livePhotoStill { words.append("Live Photo of \(still.split(separator: "/").last.map(String.init)?.terminalSafe ?? "")") }
+        return "  (" + words.joined(separator: ", ") + ")"
     }
 }

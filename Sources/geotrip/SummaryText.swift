@@ -6,7 +6,7 @@ enum SummaryText {
         var lines = [
             "Ingested \(folder.terminalSafe) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
             "  \(n(s.new)) new, \(n(s.changed)) changed, \(n(s.unchanged)) unchanged, \(n(s.moved)) moved, \(n(s.removed)) removed",
-            "  \(plural(s.withGPS + s.withoutGPS, "photo")): \(n(s.withGPS)) with GPS, \(n(s.withoutGPS)) without; "
+            "  \(media(s)): \(n(s.withGPS)) with GPS, \(n(s.withoutGPS)) without; "
                 + "\(n(s.skipped)) skipped, \(plural(s.errors, "error"))",
         ]
         if let r = s.resolution {
@@ -76,6 +76,17 @@ enum SummaryText {
 
     /// A count with the progress line's digit grouping (`4,210`, in every locale).
     static func n(_ value: Int) -> String { value.grouped }
+
+    /// `120 photos`, or with videos `120 photos and 14 videos`, and the Live Photos' videos
+    /// apart (`120 photos (3 Live Photos with their videos) and 14 videos`): a Live Photo is one
+    /// moment.
+    static func media(_ s: IngestSummary) -> String {
+        let photos = plural(s.withGPS + s.withoutGPS - s.videos, "photo")
+        guard s.videos > 0 else { return photos }
+        let live = s.livePhotoVideos == 0 ? ""
+            : s.livePhotoVideos == 1 ? " (1 a Live Photo with its video)" : " (\(n(s.livePhotoVideos)) Live Photos with their videos)"
+        return "\(photos)\(live) and \(plural(s.videos - s.livePhotoVideos, "video"))"
+    }
 
     /// `1 photo`, `4,210 photos`.
     static func plural(_ value: Int, _ word: String) -> String { "\(n(value)) \(word)\(value == 1 ? "" : "s")" }

@@ -88,7 +88,8 @@ struct SampleTripReadingTests {
             let reading = MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent(path).path)
             if let field = reading.metadata.timeField { seen.insert(field) }
         }
-        // The sample trip has EXIF only; the XMP fields are the XMP suite's.
+        // The sample trip has EXIF only; the XMP fields are the XMP suite's, videos' fields
+        // VideoReadingTests'.
         #expect(seen == [.dateTimeOriginal, .dateTimeDigitized, .dateTime])
     }
 }

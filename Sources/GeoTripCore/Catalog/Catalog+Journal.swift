@@ -43,7 +43,8 @@ extension Catalog {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
-                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format
+                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
+                           p.durationSeconds, p.liveStillId
                     FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
                     WHERE p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
                     """).map { row in
@@ -55,6 +56,8 @@ extension Catalog {
                     photo.fileSize = row[11]
                     photo.modifiedNanos = row[12]
                     photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
+                    photo.durationSeconds = row[14]
+                    photo.liveStillID = row[15]
                     return photo
                 }
             }

@@ -124,7 +124,7 @@ extension Catalog {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.path, p.utcTime, p.timeZone, p.localTime FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY coalesce(p.utcTime, p.localTime), p.path
                     """).map { row in
                     (row[0], rule.day(utc: UTCTimestamp.date(row[1]), zone: row[2], cameraTime: row[3]))
                 }

@@ -162,6 +162,9 @@ struct CatalogCounts: Sendable, Equatable {
     var withoutGPS = 0
     var unreadable = 0
     var skipped = 0
+    /// Videos read, among `withGPS` and `withoutGPS`, and those of them that are a Live Photo's.
+    var videos = 0
+    var livePhotoVideos = 0
 }
 
 extension Catalog {
@@ -221,9 +224,25 @@ extension Catalog {
                 }
                 for record in updated { try record.update(db) }
                 for var record in new { try record.insert(db) }
+                try Self.linkLivePhotos(db)
                 try Self.bumpGeneration(db)
             }
         }
+    }
+
+    /// Links each Live Photo's video to its still (`LivePhotoPairing`), over the files present,
+    /// in the transaction that changed them: the link is always that of the folder as stored.
+    static func linkLivePhotos(_ db: Database) throws {
+        func media(_ sql: String) throws -> [LivePhotoPairing.Media] {
+            try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2]) }
+        }
+        let present = "removedAt IS NULL AND status = 'read'"
+        let videos = try media("SELECT id, path, contentIdentifier FROM photo WHERE \(present) AND format = 'video'")
+        guard !videos.isEmpty else { return }
+        let stills = try media("SELECT id, path, contentIdentifier FROM photo WHERE \(present) AND format IN ('jpeg', 'heif')")
+        let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
+        let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ? WHERE id = ? AND liveStillId IS NOT ?")
+        for video in videos { try link.execute(arguments: [pairs[video.id], video.id, pairs[video.id]]) }
     }
 
     // MARK: Trip settings and the resolution bookkeeping
@@ -390,10 +409,15 @@ extension Catalog {
             try database.read { db in
                 var counts = CatalogCounts()
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT status, latitude IS NOT NULL, COUNT(*) FROM photo WHERE removedAt IS NULL GROUP BY 1, 2
+                    SELECT status, latitude IS NOT NULL, format IS 'video', liveStillId IS NOT NULL, COUNT(*)
+                    FROM photo WHERE removedAt IS NULL GROUP BY 1, 2, 3, 4
                     """)
                 while let row = try rows.next() {
-                    let count: Int = row[2]
+                    let count: Int = row[4]
+                    if row[0] as String == "read", row[2] as Bool {
+                        counts.videos += count
+                        if row[3] as Bool { counts.livePhotoVideos += count }
+                    }
                     switch (row[0] as String, row[1] as Bool) {
                     case ("read", true): counts.withGPS += count
                     case ("read", false): counts.withoutGPS += count
@@ -436,9 +460,13 @@ extension Catalog {
         var evidence: [PhotoEvidence] = [], stored: [ResolvedPhoto] = []
         for row in try resolutionRows() {
             guard let id = row.id else { continue }
-            evidence.append(PhotoEvidence(id: id, path: row.path, localTime: row.localTime, utcOffset: row.utcOffset, gpsTime: row.gpsTime,
-                                          make: row.make, model: row.model, exifCoordinate: row.exifCoordinate,
-                                          positionSource: row.positionSource ?? .exif))
+            var photo = PhotoEvidence(id: id, path: row.path, localTime: row.localTime, utcOffset: row.utcOffset, gpsTime: row.gpsTime,
+                                      make: row.make, model: row.model, exifCoordinate: row.exifCoordinate,
+                                      positionSource: row.positionSource ?? (row.format == .video ? .quicktime : .exif))
+            photo.format = row.format
+            photo.timeField = row.timeField
+            photo.liveStillID = row.liveStillId
+            evidence.append(photo)
             stored.append(row.resolved)
         }
         return (evidence, stored)
@@ -510,11 +538,17 @@ extension Catalog {
     public func photos() throws(GeoTripError) -> [CatalogPhoto] {
         try attempt {
             try database.read { db in
-                try PhotoRecord
+                let records = try PhotoRecord
                     .filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
                     .order(PhotoRecord.Columns.path)
                     .fetchAll(db)
-                    .map(CatalogPhoto.init)
+                var paths: [Int64: String] = [:]
+                for record in records { if let id = record.id { paths[id] = record.path } }
+                return records.map { record in
+                    var photo = CatalogPhoto(record)
+                    photo.livePhotoStill = record.liveStillId.flatMap { paths[$0] }
+                    return photo
+                }
             }
         }
     }

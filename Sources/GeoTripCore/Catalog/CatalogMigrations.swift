@@ -161,14 +161,25 @@ enum CatalogMigrations {
             }
         }
         migrator.registerMigration("v7-xmp") { db in
-            // Where the photo's own position came from (exif, its embedded XMP, another
-            // program's sidecar): NULL in rows read before, which are all EXIF and are read
-            // again anyway (MetadataReader.version 2).
+            // Where the photo's own position came from (EXIF or a video's QuickTime boxes, its
+            // embedded XMP, another program's sidecar): NULL in rows read before, which are all
+            // EXIF and are read again anyway (MetadataReader.version 2).
             try db.alter(table: "photo") { t in
-                t.add(column: "positionSource", .text).check { $0 == nil || ["exif", "xmp", "sidecar"].contains($0) }
+                t.add(column: "positionSource", .text).check { $0 == nil || ["exif", "quicktime", "xmp", "sidecar"].contains($0) }
                 // The sidecars seen beside the photo when it was read (ScannedFile.sidecarStamp),
                 // so an edited sidecar makes the photo read again.
                 t.add(column: "sidecars", .text)
+            }
+        }
+        migrator.registerMigration("v8-video") { db in
+            // Videos (issue 13): their length, Apple's content identifier (which a Live Photo's
+            // video shares with its still), and the still a Live Photo's video belongs to. The
+            // link is derived (rebuilt after every read, `Catalog.linkLivePhotos`); a removed
+            // still's row stays, so the link is cleared by the next derivation, not by a cascade.
+            try db.alter(table: "photo") { t in
+                t.add(column: "durationSeconds", .double)
+                t.add(column: "contentIdentifier", .text)
+                t.add(column: "liveStillId", .integer).references("photo", onDelete: .setNull)
             }
         }
         return migrator

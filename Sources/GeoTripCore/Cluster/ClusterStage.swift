@@ -10,6 +10,9 @@ public enum ClusterStage {
         var zones: [Int64: String] = [:]
         var clustered: [ClusterPhoto] = []
         for photo in photos {
+            // A Live Photo's video is one moment with its still: it joins no visit of its own
+            // and is not counted as a second photo (the exports find it by its link).
+            if photo.liveStillID != nil { continue }
             if let day = options.dayRule.day(utc: photo.utc, zone: photo.zone, cameraTime: photo.cameraTime) { localDates[photo.id] = day }
             if let zone = photo.zone { zones[photo.id] = zone }
             if let utc = photo.utc, let coordinate = photo.coordinate {

@@ -18,7 +18,7 @@ public struct MadeThumbnails: ThumbnailProvider {
         // disk: such photos get no thumbnail (as they get no sidecar), and no complaint either.
         let photos = photos.filter { !$0.path.contains("%") || FileManager.default.fileExists(atPath: tripFolder + "/" + $0.path) }
         let sources = photos.map { photo in
-            ThumbnailSource(photoID: photo.id, path: photo.path, media: .photo(photo.format), fileSize: photo.fileSize,
+            ThumbnailSource(photoID: photo.id, path: photo.path, media: photo.format == .video ? .video(durationSeconds: photo.durationSeconds) : .photo(photo.format), fileSize: photo.fileSize,
                             modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,
                             embeddedThumbnail: photo.embeddedThumbnail.map { ThumbnailLocation(offset: $0.offset, length: $0.length) })
         }

@@ -145,6 +145,8 @@ public struct IngestPipeline: Sendable {
         let counts = try catalog.counts()
         summary.withGPS = counts.withGPS
         summary.withoutGPS = counts.withoutGPS
+        summary.videos = counts.videos
+        summary.livePhotoVideos = counts.livePhotoVideos
         summary.skipped = counts.skipped
         summary.errors = counts.unreadable
 

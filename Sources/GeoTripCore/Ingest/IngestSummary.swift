@@ -67,6 +67,10 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var withGPS = 0
     /// Photos read without a position.
     public var withoutGPS = 0
+    /// Videos among the photos with and without a position, Live Photos' videos included.
+    public var videos = 0
+    /// Videos that are the moving part of a Live Photo: one moment with their still.
+    public var livePhotoVideos = 0
     /// Files that are not photos geotrip reads.
     public var skipped = 0
     /// Photos whose metadata could not be read at all.

@@ -71,6 +71,8 @@ enum ContainerReader {
         case .tiff: return try tiff(file)
         case .png: return try png(file)
         case .heif: return try HeifExifExtractor.contents(path: path)
+        // Videos carry no EXIF block; MetadataReader reads them with QuickTimeReader.
+        case .video: return ContainerContents()
         }
     }
 

@@ -24,9 +24,10 @@ public struct FileReading: Sendable, Equatable {
     public var geotripSidecars: [Int] = []
 }
 
-/// Reads the metadata of one photo file: sniffs the container, takes the EXIF block and XMP
-/// packet out of it with as few bytes read as the format allows, decodes the EXIF with libexif
-/// and the XMP with libxml2, then reads the XMP sidecars other programs left beside it.
+/// Reads the metadata of one photo or video file: sniffs the container, takes the EXIF block and
+/// XMP packet out of a photo with as few bytes read as the format allows, decodes the EXIF with
+/// libexif and the XMP with libxml2, then reads the XMP sidecars other programs left beside it;
+/// or reads a video's QuickTime boxes (`QuickTimeReader`).
 ///
 /// Each value comes from the first of these that has a usable one: the photo's EXIF, its
 /// embedded XMP (the main packet, then its extension), the sidecars in the order given
@@ -35,7 +36,8 @@ public struct FileReading: Sendable, Equatable {
 public struct MetadataReader: Sendable {
     /// Raised whenever a change to the reader can change what it reports: files read by an
     /// older version are read again on the next ingest, whether or not they changed.
-    /// 2: XMP, embedded and in other programs' sidecars; TIFF directories anywhere; SRATIONAL GPS.
+    /// 2: XMP, embedded and in other programs' sidecars; TIFF directories anywhere; SRATIONAL
+    /// GPS; videos (version 1 skipped them as "not read yet").
     public static let version = 2
 
     /// Creates a reader.
@@ -81,6 +83,12 @@ public struct MetadataReader: Sendable {
                                fingerprint: headFingerprint())
         }
 
+        if format == .video {
+            var video = QuickTimeReader.read(file)
+            if video.metadata.coordinate != nil { video.metadata.positionSource = .quicktime }
+            return FileReading(status: video.foundMovie ? .read : .unreadable, format: format, metadata: video.metadata,
+                               skipReason: nil, fingerprint: headFingerprint())
+        }
         let contents: ContainerContents
         do {
             contents = try ContainerReader.contents(of: file, format: format, path: path)

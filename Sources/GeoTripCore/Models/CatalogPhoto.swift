@@ -26,6 +26,10 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
     /// Where `coordinate` came from.
     public var locationSource: LocationSource?
     public var uncertaintyMeters: Double?
+    /// A video's length in seconds.
+    public var durationSeconds: Double?
+    /// A Live Photo's video: the path of its still.
+    public var livePhotoStill: String?
 
     /// "Make Model" as `PhotoMetadata.camera` builds it.
     public var camera: String? { PhotoMetadata(make: make, model: model).camera }
@@ -42,7 +46,7 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
             uncertaintyMeters = record.uncertaintyMeters
         } else if let latitude = record.latitude, let longitude = record.longitude {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
-            locationSource = record.positionSource ?? .exif
+            locationSource = record.positionSource ?? (record.format == .video ? .quicktime : .exif)
             uncertaintyMeters = LocationResolver.exifUncertainty
         }
         utcTime = record.utcTime.flatMap(UTCTimestamp.init(iso8601:))
@@ -62,12 +66,13 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
             thumbnail = ThumbnailLocation(offset: Int(offset), length: Int(length))
         }
         diagnostics = record.diagnostics
+        durationSeconds = record.durationSeconds
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, path, status, format, latitude, longitude, altitude, localTime, offset, timeField, gpsTime
         case camera, make, model, orientation, width, height, thumbnail, locationSource, diagnostics
-        case utcTime, timeZone, timeSource, uncertaintyMeters
+        case utcTime, timeZone, timeSource, uncertaintyMeters, durationSeconds, livePhotoStill
     }
 
     /// Every key is written, `null` when absent, so consumers see a stable shape.
@@ -96,6 +101,8 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
         try c.encode(utcTime?.iso8601, forKey: .utcTime)
         try c.encode(timeZone, forKey: .timeZone)
         try c.encode(timeSource, forKey: .timeSource)
+        try c.encode(durationSeconds, forKey: .durationSeconds)
+        try c.encode(livePhotoStill, forKey: .livePhotoStill)
         try c.encode(diagnostics, forKey: .diagnostics)
     }
 }

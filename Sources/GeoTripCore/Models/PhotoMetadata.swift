@@ -27,15 +27,24 @@ public enum CaptureTimeField: String, Sendable, Codable, CaseIterable {
     case xmpDateCreated = "XMP-photoshop:DateCreated"
     /// XMP `xmp:CreateDate`.
     case xmpCreateDate = "XMP-xmp:CreateDate"
+    /// A video's `com.apple.quicktime.creationdate`: the wall clock with its offset.
+    case quickTimeCreationDate = "QuickTime:CreationDate"
+    /// A video's `mvhd` creation time, which the specification defines as UTC and many cameras
+    /// write as their local wall clock; resolution decides which (`TimeSource.movieHeaderUTC`).
+    /// Kept as written, as a wall clock, like the EXIF dates.
+    case quickTimeCreateDate = "QuickTime:CreateDate"
 }
 
-/// Where a photo's position came from, ranked `manual > exif > xmp > sidecar > track >
-/// interpolated` (the order of the cases): a higher source is never overwritten by a lower one.
+/// Where a photo's position came from, ranked `manual > exif = quicktime > xmp > sidecar > track
+/// > interpolated`: a higher source is never overwritten by a lower one.
 public enum LocationSource: String, Sendable, Codable, CaseIterable {
     /// Tagged by the person (`geotrip tag`); survives every rerun.
     case manual
     /// The photo's own GPS tags.
     case exif
+    /// A video's own position (Apple's ISO 6709 key, `©xyz` or `loci`), ranked as `exif`: the
+    /// file's own record of where it was made.
+    case quicktime
     /// The photo's own embedded XMP packet (`exif:GPSLatitude`/`exif:GPSLongitude`), where its
     /// EXIF has no usable position.
     case xmp
@@ -49,7 +58,7 @@ public enum LocationSource: String, Sendable, Codable, CaseIterable {
 
     /// A position the photo's file or its sidecar carries, rather than one geotrip worked out:
     /// geotrip writes no sidecar for these, since the photo already says where it was taken.
-    public var isPhotosOwn: Bool { self == .exif || self == .xmp || self == .sidecar }
+    public var isPhotosOwn: Bool { self == .exif || self == .quicktime || self == .xmp || self == .sidecar }
 }
 
 /// Byte range of the JPEG thumbnail embedded in EXIF IFD1, as an absolute offset in the file,
@@ -98,6 +107,11 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var thumbnail: ThumbnailLocation?
     /// One sentence per problem found in this photo's metadata.
     public var diagnostics: [Diagnostic]
+    /// A video's length (mvhd duration / timescale); nil for photos.
+    public var durationSeconds: Double?
+    /// Apple's `com.apple.quicktime.content.identifier`, which a Live Photo's video shares with
+    /// its still.
+    public var contentIdentifier: String?
 
     /// Creates metadata with every field empty.
     public init(

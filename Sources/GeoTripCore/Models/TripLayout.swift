@@ -14,10 +14,17 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var gpsTime: String?
     public var make: String?
     public var model: String?
-    /// The photo's own position: its GPS tags, else its embedded XMP, else another program's sidecar.
+    /// The photo's own position: its GPS tags (a video's QuickTime position), else its embedded
+    /// XMP, else another program's sidecar.
     public var exifCoordinate: Coordinate?
     /// Which of those `exifCoordinate` came from.
     public var positionSource: LocationSource
+    /// The container (`video` for videos, whose `mvhd` time may be UTC).
+    public var format: ImageFormat?
+    /// The field `localTime` came from.
+    public var timeField: CaptureTimeField?
+    /// For a Live Photo's video, its still's id.
+    public var liveStillID: Int64?
 
     /// Creates evidence.
     public init(id: Int64, path: String, localTime: String?, utcOffset: String?, gpsTime: String?, make: String?, model: String?,
@@ -53,10 +60,13 @@ public struct ResolvedPhoto: Sendable, Equatable {
     /// The rules that decided the time and the position.
     public var timeSource: TimeSource
     public var locationSource: LocationSource?
+    /// For a Live Photo's video, its still's id: it is one moment with the still, clustered with
+    /// it and not counted apart.
+    public var liveStillID: Int64?
 
     /// Creates a photo value.
     public init(id: Int64, utc: Date?, zone: String?, cameraTime: String?, coordinate: Coordinate?, uncertaintyMeters: Double,
-                path: String = "", timeSource: TimeSource = .none, locationSource: LocationSource? = nil) {
+                path: String = "", timeSource: TimeSource = .none, locationSource: LocationSource? = nil, liveStillID: Int64? = nil) {
         self.id = id
         self.utc = utc
         self.zone = zone
@@ -66,6 +76,7 @@ public struct ResolvedPhoto: Sendable, Equatable {
         self.path = path
         self.timeSource = timeSource
         self.locationSource = locationSource
+        self.liveStillID = liveStillID
     }
 
     /// Whether the catalog would store the same resolution for both (instants compared as the

@@ -32,6 +32,11 @@ public struct TripPhoto: Sendable, Equatable {
     public var fileSize: Int64 = 0
     public var modifiedNanos: Int64 = 0
     public var format: ImageFormat?
+    /// A video's length in seconds (`format` is `video`).
+    public var durationSeconds: Double?
+    /// A Live Photo's video: the id of its still, with which it is one moment (it belongs to no
+    /// visit of its own and is not counted as a photo of one).
+    public var liveStillID: Int64?
 
     /// Creates a photo.
     public init(id: Int64, path: String, utcTime: String? = nil, coordinate: Coordinate? = nil, locationSource: String? = nil,

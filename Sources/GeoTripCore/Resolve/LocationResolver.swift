@@ -11,9 +11,10 @@ public struct ResolvedLocation: Sendable, Equatable {
 /// What location resolution needs of one photo.
 public struct PositionEvidence: Sendable, Equatable {
     public var utc: Date?
-    /// The photo's own position (its EXIF, else its XMP, else a sidecar's).
+    /// The photo's own position (its EXIF or a video's QuickTime position, else its XMP, else a
+    /// sidecar's).
     public var exif: Coordinate?
-    /// Where `exif` came from: `.exif`, `.xmp` or `.sidecar`.
+    /// Where `exif` came from: `.exif`, `.quicktime`, `.xmp` or `.sidecar`.
     public var ownSource: LocationSource
     public var manual: ResolvedLocation?
 
@@ -32,9 +33,9 @@ public protocol TrackPositioning: Sendable {
 }
 
 /// Gives every photo the best position there is, by source rank:
-/// manual > exif > xmp > sidecar > track > interpolated. The photo's own three are settled when
-/// it is read (`MetadataReader`: EXIF, else embedded XMP, else another program's sidecar); here
-/// they rank as one, below a tag and above a track.
+/// manual > exif (a video's quicktime) > xmp > sidecar > track > interpolated. The file's own
+/// three are settled when it is read (`MetadataReader`: EXIF or QuickTime, else embedded XMP,
+/// else another program's sidecar); here they rank as one, below a tag and above a track.
 ///
 /// Interpolation takes the positioned photos just before and just after a photo in UTC time,
 /// each at most `neighbourWindow` away, and places it along the great circle between them in

@@ -12,6 +12,9 @@ public enum TimeSource: String, Sendable, Codable, CaseIterable {
     case assumed
     /// Nothing to go on: the camera's wall-clock time is kept, floating.
     case none
+    /// A video's `mvhd` time read as UTC, as the QuickTime specification defines it (and phones
+    /// write it); chosen per camera over the local reading (`VideoClock`).
+    case movieHeaderUTC = "mvhd-utc"
 }
 
 /// A correction for a camera clock that was set wrong: `+1:00:00`, `-0 22:00:00` (days),

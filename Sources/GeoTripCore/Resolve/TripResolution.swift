@@ -111,6 +111,34 @@ struct TripResolution {
         var times = rows.map { row in
             resolveTime(row, position: tags[row.id]?.coordinate ?? row.exifCoordinate)
         }
+        // Videos whose only time is mvhd's were resolved above as wall clocks; their cameras
+        // decide whether that was right or whether the time is the UTC the specification says.
+        let walls = rows.map { row in
+            row.localTime.flatMap(LocalDateTime.init(iso8601:)).map {
+                timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
+            }
+        }
+        let movieTimes = rows.indices.filter { rows[$0].timeField == .quickTimeCreateDate && walls[$0] != nil }
+        if !movieTimes.isEmpty {
+            let isMovieTime = Set(movieTimes)
+            let decided: Set<TimeSource> = [.offsetTag, .gps, .location]
+            let neighbours = Self.provisionalTimes(
+                times: times.indices.map { isMovieTime.contains($0) || !decided.contains(times[$0].source) ? nil : times[$0].utc }, walls: walls)
+            let anchors = rows.indices.compactMap { index in
+                isMovieTime.contains(index) || !decided.contains(times[index].source) ? nil
+                    : times[index].utc.map { VideoClock.Anchor(instant: $0, position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate) }
+            }
+            func camera(_ index: Int) -> String { PhotoMetadata(make: rows[index].make, model: rows[index].model).camera ?? "" }
+            let local = VideoClock.localCameras(movieTimes.map { index in
+                VideoClock.Candidate(camera: camera(index), asUTC: walls[index]!,
+                                     asLocal: times[index].source == .location ? times[index].utc : neighbours[index],
+                                     position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate)
+            }, anchors: anchors)
+            for index in movieTimes where !local.contains(camera(index)) {
+                let position = tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate
+                times[index] = ResolvedTime(utc: walls[index], zone: position.flatMap { gazetteer.timeZone(for: $0) }, source: .movieHeaderUTC)
+            }
+        }
         let latest = PlausibleCaptureTime.latest(now: now)
         var implausible = Set<Int>()
         for index in rows.indices {
@@ -132,15 +160,12 @@ struct TripResolution {
         // Then positions, which need times for tracks and neighbours. A photo whose time nothing
         // decided (a camera without GPS or offset) borrows, for this step only, the offset of the
         // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
-        // the local time, so the same offset is the best guess of when it was taken.
-        let walls = rows.map { row in
-            row.localTime.flatMap(LocalDateTime.init(iso8601:)).map {
-                timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
-            }
-        }
+        // the local time, so the same offset is the best guess of when it was taken. A video
+        // read as UTC has no wall clock to compare.
+        let wallClocks = rows.indices.map { times[$0].source == .movieHeaderUTC ? nil : walls[$0] }
         // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
         let guessed = times.map { $0.source == .assumed || $0.source == .none }
-        let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: walls)
+        let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: wallClocks)
         let locationResolver = LocationResolver(track: positioner)
         let locations = locationResolver.resolve(rows.indices.map { index in
             PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
@@ -153,6 +178,10 @@ struct TripResolution {
                 let again = resolveTime(rows[index], position: location.coordinate)
                 if again.source == .location { times[index] = again }
             }
+        }
+        // A video read as UTC takes the zone of the place it was put.
+        for index in rows.indices where times[index].source == .movieHeaderUTC && times[index].zone == nil {
+            if let location = locations[index] { times[index].zone = gazetteer.timeZone(for: location.coordinate) }
         }
 
         var resolved: [ResolvedPhoto] = []
@@ -167,7 +196,7 @@ struct TripResolution {
                 id: rows[index].id, utc: utc.map(Self.millisecondPrecision), zone: utc == nil ? nil : time.zone, cameraTime: rows[index].localTime,
                 coordinate: location.map { Coordinate(latitude: Catalog.rounded($0.coordinate.latitude), longitude: Catalog.rounded($0.coordinate.longitude)) },
                 uncertaintyMeters: location.map { ($0.uncertaintyMeters * 10).rounded() / 10 } ?? 10,
-                path: rows[index].path, timeSource: source, locationSource: location?.source))
+                path: rows[index].path, timeSource: source, locationSource: location?.source, liveStillID: rows[index].liveStillID))
             // What was stored, so the summary agrees with the catalog.
             summary.timeSources[source.rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }

@@ -55,6 +55,11 @@ struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatab
     var resolvedLongitude: Double? = nil
     var locationSource: LocationSource? = nil
     var uncertaintyMeters: Double? = nil
+    // Videos (v8): length, Apple's content identifier, and for a Live Photo's video the id of
+    // its still (set by `Catalog.linkLivePhotos`, nil until it runs).
+    var durationSeconds: Double? = nil
+    var contentIdentifier: String? = nil
+    var liveStillId: Int64? = nil
 
     enum Columns {
         static let id = Column("id")
@@ -85,6 +90,8 @@ extension PhotoRecord {
             // Kept whatever the status, so a skipped file with a sidecar (a CR3 beside
             // Lightroom's IMG_1234.xmp) is not read again on every run.
             sidecars: file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath })))
+        durationSeconds = m.durationSeconds
+        contentIdentifier = m.contentIdentifier
     }
 }
 
@@ -111,7 +118,8 @@ extension PhotoRecord {
             readerVersion: row["readerVersion"], removedAt: row["removedAt"], sidecars: row["sidecars"],
             utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
             resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
-            locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"])
+            locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"],
+            durationSeconds: row["durationSeconds"], contentIdentifier: row["contentIdentifier"], liveStillId: row["liveStillId"])
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -149,6 +157,9 @@ extension PhotoRecord {
         container["resolvedLongitude"] = resolvedLongitude
         container["locationSource"] = locationSource
         container["uncertaintyMeters"] = uncertaintyMeters
+        container["durationSeconds"] = durationSeconds
+        container["contentIdentifier"] = contentIdentifier
+        container["liveStillId"] = liveStillId
     }
 
     /// A JSON array of strings, escaped by hand (most photos have none, and JSONEncoder is slow).
@@ -170,6 +181,7 @@ extension PhotoRecord {
     var resolved: ResolvedPhoto {
         ResolvedPhoto(id: id ?? 0, utc: UTCTimestamp.date(utcTime), zone: timeZone, cameraTime: localTime,
                       coordinate: resolvedLatitude.flatMap { lat in resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                      uncertaintyMeters: uncertaintyMeters ?? 10, path: path, timeSource: timeSource ?? .none, locationSource: locationSource)
+                      uncertaintyMeters: uncertaintyMeters ?? 10, path: path, timeSource: timeSource ?? .none, locationSource: locationSource,
+                      liveStillID: liveStillId)
     }
 }

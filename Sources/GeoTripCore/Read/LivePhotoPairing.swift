@@ -1,0 +1,55 @@
+/// Which videos are the moving part of a Live Photo, and of which still.
+///
+/// An iPhone writes a Live Photo as a HEIC (or JPEG) and a short MOV with the same name stem in
+/// the same folder (`IMG_1234.HEIC`, `IMG_1234.MOV`), and puts one content identifier in both:
+/// the MOV's in its `com.apple.quicktime.content.identifier` key, the still's in Apple's maker
+/// note. libexif does not decode Apple's maker note, so geotrip has no still's identifier today;
+/// the pairing takes a still's identifier when one is known (it wins, across names), and
+/// otherwise pairs by stem, except where both carry identifiers that differ.
+enum LivePhotoPairing {
+    /// One file of the pairing's input.
+    struct Media: Equatable {
+        var id: Int64
+        /// Relative to the trip folder, `/`-separated.
+        var path: String
+        var contentIdentifier: String?
+    }
+
+    /// The still of each video that is the moving part of a Live Photo, by video id.
+    static func stills(videos: [Media], stills: [Media]) -> [Int64: Int64] {
+        var byStem: [String: [Media]] = [:]
+        var byIdentifier: [String: Media] = [:]
+        for still in stills {
+            byStem[stem(still.path), default: []].append(still)
+            if let identifier = still.contentIdentifier { byIdentifier[identifier] = byIdentifier[identifier] ?? still }
+        }
+        var pairs: [Int64: Int64] = [:]
+        var taken = Set<Int64>()
+        for video in videos.sorted(by: { $0.path < $1.path }) {
+            let candidate: Media?
+            if let identifier = video.contentIdentifier, let still = byIdentifier[identifier] {
+                candidate = still
+            } else {
+                // Several stills of one stem (IMG_1.HEIC and IMG_1.JPG, an export beside the
+                // original): the first by path, so the choice is the same on every run.
+                candidate = byStem[stem(video.path)]?.sorted { $0.path < $1.path }.first { still in
+                    guard let ours = video.contentIdentifier, let theirs = still.contentIdentifier else { return true }
+                    return ours == theirs
+                }
+            }
+            // One video per still: a second clip of the same stem is a video of its own.
+            guard let still = candidate, !taken.contains(still.id) else { continue }
+            taken.insert(still.id)
+            pairs[video.id] = still.id
+        }
+        return pairs
+    }
+
+    /// The path without its extension, lowercased: `dcim/img_1234` for `DCIM/IMG_1234.HEIC`.
+    /// Case is folded because copies through other systems change the case of names.
+    static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path.lowercased() }
+        return String(path.dropLast(name.distance(from: dot, to: name.endIndex))).lowercased()
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Damaged videos, made from the exiftool fixtures by cutting them, flipping their bytes and
+/// rewriting box sizes: the reader never crashes or hangs, and says what is wrong.
+@Suite("Damaged videos")
+struct VideoDamageTests {
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: VideoReadingTests.folder.appendingPathComponent(name)))
+    }
+
+    /// Reads `bytes` as a file named `name`.
+    static func read(_ bytes: [UInt8], named name: String = "damaged.mp4") throws -> FileReading {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return MetadataReader().read(path: url.path)
+    }
+
+    /// The offset of the first box of `type` at the top level.
+    static func topLevelBox(_ type: String, in bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if bytes[offset + 4..<offset + 8].elementsEqual(type.utf8) { return offset }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
+    /// The offset of the first `type` header anywhere (for boxes inside `moov`).
+    static func box(_ type: String, in bytes: [UInt8]) -> Int? {
+        let pattern = Array(type.utf8)
+        return (4..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(pattern) }.map { $0 - 4 }
+    }
+
+    static func setSize(_ size: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(size >> (24 - 8 * UInt32(index)) & 0xFF) }
+    }
+
+    /// Reads `bytes` and expects a damage diagnostic that says `words`.
+    static func readDamaged(_ bytes: [UInt8], saying words: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> FileReading {
+        let reading = try read(bytes)
+        #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged && $0.message.contains(words) },
+                "\(reading.metadata.diagnostics)", sourceLocation: sourceLocation)
+        return reading
+    }
+
+    static let expected = MetadataReader().read(path: VideoReadingTests.folder.appendingPathComponent("video-moov-at-end.mp4").path).metadata
+
+    @Test("each truncation of a video is read or rejected with a sentence, never a crash")
+    func everyTruncation() throws {
+        let original = try Self.fixture("video-iphone.mov")
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("cut.mov")
+        for length in 0..<original.count {
+            try Data(original.prefix(length)).write(to: url)
+            let reading = MetadataReader().read(path: url.path)
+            #expect(reading.status != .skipped, "cut at \(length)")
+            if reading.status == .unreadable { #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)") }
+            // Cut inside moov (which comes first in this file): the cut is reported.
+            if length > 40, length < 1200 { #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged }, "cut at \(length)") }
+            if let latitude = reading.metadata.coordinate?.latitude {
+                #expect(abs(latitude - 40.415179) < 1e-9, "cut at \(length) gave a made-up latitude")
+            }
+        }
+    }
+
+    @Test("bytes flipped one at a time in a video's boxes never crash the reader")
+    func flippedBytes() throws {
+        let original = try Self.fixture("video-iphone.mov")
+        let moov = try #require(Self.topLevelBox("moov", in: original))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("flipped.mov")
+        for index in Array(0..<40) + Array(moov..<min(original.count, moov + 1400)) {
+            var bytes = original
+            bytes[index] ^= 0xFF
+            try Data(bytes).write(to: url)
+            let reading = MetadataReader().read(path: url.path)
+            if let coordinate = reading.metadata.coordinate {
+                #expect(abs(coordinate.latitude) <= 90 && abs(coordinate.longitude) <= 180)
+                #expect(!(coordinate.latitude == 0 && coordinate.longitude == 0))
+            }
+        }
+    }
+
+    @Test("a box of size 0 runs to the end of the file, as the specification says")
+    func sizeZero() throws {
+        var bytes = try Self.fixture("video-moov-at-end.mp4")
+        Self.setSize(0, at: try #require(Self.topLevelBox("moov", in: bytes)), in: &bytes)
+        let reading = try Self.read(bytes)
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate == Self.expected.coordinate && reading.metadata.localTime == Self.expected.localTime)
+        #expect(reading.metadata.diagnostics.isEmpty)
+    }
+
+    @Test("a box with a 64-bit size is read; one whose 64-bit size is cut short is reported")
+    func size64() throws {
+        let original = try Self.fixture("video-moov-at-end.mp4")
+        let moov = try #require(Self.topLevelBox("moov", in: original))
+        let size = UInt64(original.count - moov) + 8
+        var bytes = Array(original[..<moov]) + [0, 0, 0, 1] + Array("moov".utf8)
+        bytes += (0..<8).map { UInt8(size >> (56 - 8 * UInt64($0)) & 0xFF) }
+        bytes += original[(moov + 8)...]
+        let reading = try Self.read(bytes)
+        #expect(reading.metadata.coordinate == Self.expected.coordinate && reading.metadata.durationSeconds == Self.expected.durationSeconds)
+        #expect(reading.metadata.diagnostics.isEmpty)
+
+        #expect(try Self.readDamaged(Array(bytes[..<(moov + 12)]), saying: "64-bit").status == .unreadable)
+    }
+
+    @Test("a box larger than the file is reported, and what it holds still read")
+    func largerThanFile() throws {
+        var bytes = try Self.fixture("video-moov-at-end.mp4")
+        Self.setSize(0x7FFF_FFF0, at: try #require(Self.topLevelBox("moov", in: bytes)), in: &bytes)
+        let reading = try Self.readDamaged(bytes, saying: "past the end")
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate == Self.expected.coordinate)
+    }
+
+    @Test("a box smaller than its header is reported and ends the walk of its level")
+    func smallerThanHeader() throws {
+        var bytes = try Self.fixture("video-faststart.mp4")
+        Self.setSize(4, at: try #require(Self.box("udta", in: bytes)), in: &bytes)
+        #expect(try Self.readDamaged(bytes, saying: "smaller than its header").status == .read)
+        var first = try Self.fixture("video-faststart.mp4")
+        Self.setSize(3, at: 0, in: &first)
+        #expect(try Self.readDamaged(first, saying: "smaller than its header").status == .unreadable)
+    }
+
+    @Test("deep nesting is not followed, and a flood of boxes ends the walk, reported")
+    func nestingAndFloods() throws {
+        let ftyp = try Self.fixture("video-faststart.mp4").prefix(32)
+        // 20,000 `udta` boxes, each inside the last, inside moov.
+        let depth = 20_000
+        var nested: [UInt8] = []
+        for level in 0..<depth {
+            let size = UInt32(8 * (depth - level) + 8)
+            nested += [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array("udta".utf8)
+        }
+        let moovSize = UInt32(8 + nested.count + 8)
+        var deep = Array(ftyp) + [UInt8(moovSize >> 24), UInt8(moovSize >> 16 & 0xFF), UInt8(moovSize >> 8 & 0xFF), UInt8(moovSize & 0xFF)]
+        deep += Array("moov".utf8) + nested + [0, 0, 0, 8] + Array("free".utf8)
+        let reading = try Self.read(deep)
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate == nil && reading.metadata.localTime == nil)
+
+        // 100,000 empty `free` boxes before the moov: more than any file has.
+        let flood = Array(ftyp) + Array(repeating: [0, 0, 0, 8] + Array("free".utf8), count: 100_000).flatMap { $0 }
+            + (try Self.fixture("video-faststart.mp4")).dropFirst(32)
+        #expect(try Self.readDamaged(flood, saying: "more than \(QuickTimeReader.maximumBoxes) boxes").status == .unreadable)
+    }
+
+    @Test("a fragmented MP4's thousands of moof/mdat boxes after its moov are not walked")
+    func fragmented() throws {
+        let original = try Self.fixture("video-faststart.mp4")
+        let mdat = try #require(Self.topLevelBox("mdat", in: original))
+        let fragment = [0, 0, 0, 16] + Array("moof".utf8) + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 8] + Array("mdat".utf8)
+        let reading = try Self.read(Array(original[..<mdat]) + Array(repeating: fragment, count: 10_000).flatMap { $0 })
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate != nil)
+        #expect(reading.metadata.diagnostics.isEmpty, "\(reading.metadata.diagnostics)")
+    }
+
+    @Test("a file named like a video that is not one is an error, not a skip")
+    func notAVideo() throws {
+        let reading = try Self.read(Array("this is not a video at all".utf8), named: "clip.mp4")
+        #expect(reading.status == .unreadable)
+        #expect(reading.metadata.diagnostics.first?.kind == .damaged)
+    }
+}

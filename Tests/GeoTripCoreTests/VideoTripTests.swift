@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Videos among a trip's photos: how their mvhd clock is read, which is a Live Photo's, and
+/// that a catalog whose reader skipped them reads them again.
+@Suite("Videos of the trip")
+struct VideoTripTests {
+    static let noon = Date(timeIntervalSince1970: 1_749_556_800)  // 2025-06-10T12:00:00Z
+
+    @Test("a camera whose videos land among the photos when read as local time is read so; a phone's stay UTC")
+    func cameraClock() {
+        // Photos every 10 minutes from 08:00Z to 10:00Z; a zone two hours east of UTC.
+        let anchors = (0...12).map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-4 * 3600 + $0 * 600))) }
+        func video(_ camera: String, wall: TimeInterval) -> VideoClock.Candidate {
+            // `wall` seconds after noon on the clock: as UTC that instant, as local two hours earlier.
+            VideoClock.Candidate(camera: camera, asUTC: Self.noon.addingTimeInterval(wall), asLocal: Self.noon.addingTimeInterval(wall - 7200))
+        }
+        // The camera's clocks read 10:05 and 11:35: as local (08:05Z, 09:35Z) among the
+        // photos, as UTC two hours after the last. The phone's read 09:05Z and 09:25Z as UTC,
+        // among the photos, and as local before the first.
+        let candidates = [video("Canon PowerShot G7 X", wall: -6900), video("Canon PowerShot G7 X", wall: -1500),
+                          video("Pixel 7", wall: -10500), video("Pixel 7", wall: -9300)]
+        #expect(VideoClock.localCameras(candidates, anchors: anchors) == ["Canon PowerShot G7 X"])
+        // No evidence (no zone for the local reading, or no photos at all) keeps UTC.
+        #expect(VideoClock.localCameras(candidates.map { var c = $0; c.asLocal = nil; return c }, anchors: anchors).isEmpty)
+        #expect(VideoClock.localCameras(candidates, anchors: []).isEmpty)
+        // In a zone at UTC+0 both readings are the same: no vote.
+        let london = VideoClock.Candidate(camera: "Canon PowerShot G7 X", asUTC: Self.noon, asLocal: Self.noon)
+        #expect(VideoClock.localCameras([london], anchors: anchors).isEmpty)
+    }
+
+    @Test("a video that knows its place is compared with the photos taken there")
+    func cameraClockByPlace() {
+        let tower = Coordinate(latitude: 38.6916, longitude: -9.2160), monastery = Coordinate(latitude: 38.6979, longitude: -9.2067)
+        // Photos at the tower 09:05Z–09:25Z, at the monastery (800 m away) 10:00Z–10:30Z.
+        let anchors = [300, 900, 1500].map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-10_800 + $0)), position: tower) }
+            + [0, 900, 1800].map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-7200 + $0)), position: monastery) }
+        // A phone video at the monastery whose mvhd says 10:05: as UTC among the monastery's
+        // photos; as Lisbon time (09:05Z) among the tower's, which were not taken where it was.
+        let phone = VideoClock.Candidate(camera: "Pixel 7", asUTC: Self.noon.addingTimeInterval(-6900),
+                                         asLocal: Self.noon.addingTimeInterval(-10_500), position: monastery)
+        #expect(VideoClock.localCameras([phone], anchors: anchors).isEmpty)
+        // Without its place, the tower's photo at 09:05Z is the nearer, and the vote goes the other way.
+        var lost = phone
+        lost.position = nil
+        #expect(VideoClock.localCameras([lost], anchors: anchors) == ["Pixel 7"])
+    }
+
+    @Test("a Live Photo's video pairs with the still of its stem in its folder, one video per still")
+    func pairing() {
+        typealias Media = LivePhotoPairing.Media
+        let stills = [Media(id: 1, path: "DCIM/IMG_0001.HEIC"), Media(id: 2, path: "DCIM/IMG_0002.JPG"),
+                      Media(id: 3, path: "other/IMG_0003.HEIC", contentIdentifier: "A"), Media(id: 4, path: "DCIM/IMG_0004.HEIC", contentIdentifier: "B")]
+        let videos = [Media(id: 10, path: "DCIM/IMG_0001.MOV"), Media(id: 11, path: "DCIM/img_0002.mov"),
+                      Media(id: 12, path: "DCIM/IMG_0001.mp4"), Media(id: 13, path: "elsewhere/IMG_0001.MOV"),
+                      Media(id: 14, path: "DCIM/renamed.MOV", contentIdentifier: "A"), Media(id: 15, path: "DCIM/IMG_0004.MOV", contentIdentifier: "C")]
+        let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
+        #expect(pairs[10] == 1)      // same folder, same stem
+        #expect(pairs[11] == 2)      // case of the name folded
+        #expect(pairs[12] == nil)    // a second video of the same stem is a video of its own
+        #expect(pairs[13] == nil)    // another folder
+        #expect(pairs[14] == 3)      // the content identifier wins across names and folders
+        #expect(pairs[15] == nil)    // same stem, but identifiers that differ
+    }
+
+    @Test("videos a version-1 reader skipped are read on the next ingest")
+    func readAgain() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: VideoReadingTests.folder.appendingPathComponent("video-android.mp4"), to: trip.appendingPathComponent("VID_1.mp4"))
+        let options = IngestOptions(folder: trip.path)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        // What the version 1 reader left: the file skipped as a video not read yet.
+        // (A queue of its own, without the catalog's run lock, which the next ingest takes.)
+        try await DatabaseQueue(path: options.catalogPath).write { db in
+            try db.execute(sql: """
+                UPDATE photo SET status = 'skipped', format = NULL, latitude = NULL, longitude = NULL, localTime = NULL, timeField = NULL,
+                    durationSeconds = NULL, readerVersion = 1, skipReason = 'video and other ISO media files (brand ''isom'') are not read yet'
+                """)
+        }
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(summary.videos == 1 && summary.skipped == 0)
+        let video = try #require(try Catalog.open(at: options.catalogPath).photos().first)
+        #expect(video.format == .video && video.status == .read && video.durationSeconds != nil && video.coordinate != nil)
+    }
+}

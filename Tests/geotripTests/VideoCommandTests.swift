@@ -1,0 +1,100 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+
+/// A phone's folder of photos, videos and a Live Photo through the built binary: the videos are
+/// listed, placed, timed and clustered, and the Live Photo's video stays with its still.
+@Suite("Videos in a trip", .serialized)
+struct VideoCommandTests {
+    static let videos = TestPaths.fixtures.appendingPathComponent("videos")
+
+    /// The sample trip with the video fixtures dropped in as a phone and a camera leave them.
+    static func phoneFolder(in temp: TemporaryFolder) throws -> URL {
+        let trip = try temp.copySampleImages()
+        for (fixture, name) in [("video-iphone.mov", "IMG_0100.MOV"), ("video-android.mp4", "2025-06-10 Lisboa/VID_20250610_110500.mp4"),
+                                ("video-camera-local.mp4", "2025-06-10 Lisboa/MVI_0001.MP4"), ("video-loci.3gp", "2025-06-11 Sintra/VID_0002.3gp")] {
+            try FileManager.default.copyItem(at: videos.appendingPathComponent(fixture), to: trip.appendingPathComponent(name))
+        }
+        return trip
+    }
+
+    static func json(_ run: CommandRun) throws -> Any {
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    }
+
+    /// exiftool's record of a fixture's duration.
+    static func duration(_ fixture: String) throws -> Double {
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: videos.appendingPathComponent("exiftool.json"))) as? [[String: Any]])
+        return try #require(records.first { $0["SourceFile"] as? String == fixture }?["QuickTime:Duration"] as? Double)
+    }
+
+    @Test("videos are listed, placed, timed and clustered; the Live Photo's video stays with its still")
+    func phoneTrip() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.phoneFolder(in: temp)
+        let ingest = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
+        // Four videos, one of them a Live Photo's, which is counted with its still.
+        #expect(ingest.stdout.contains(" photos (1 a Live Photo with its video) and 3 videos:"), "\(ingest.stdout)")
+
+        let list = try #require(try Self.json(CommandRun.geotrip(["photos", trip.path, "--json"])) as? [[String: Any]])
+        let photos = Dictionary(list.map { ($0["path"] as! String, $0) }, uniquingKeysWith: { a, _ in a })
+        for (path, fixture) in [("IMG_0100.MOV", "video-iphone.mov"), ("2025-06-10 Lisboa/VID_20250610_110500.mp4", "video-android.mp4"),
+                                ("2025-06-10 Lisboa/MVI_0001.MP4", "video-camera-local.mp4"), ("2025-06-11 Sintra/VID_0002.3gp", "video-loci.3gp")] {
+            let video = try #require(photos[path], "\(path) is not listed")
+            #expect(video["format"] as? String == "video")
+            #expect(video["durationSeconds"] as? Double == (try Self.duration(fixture)))
+            #expect(video["latitude"] as? Double != nil, "\(path) has no position")
+            #expect(video["utcTime"] as? String != nil, "\(path) has no time")
+        }
+        // Apple's creation date with its offset.
+        let iphone = try #require(photos["IMG_0100.MOV"])
+        #expect(iphone["timeField"] as? String == "QuickTime:CreationDate")
+        #expect(iphone["utcTime"] as? String == "2025-06-13T11:45:30Z")
+        #expect(iphone["locationSource"] as? String == "quicktime")
+        #expect(iphone["livePhotoStill"] as? String == "IMG_0100.HEIC")
+        // The phone's mvhd is UTC, as the specification says.
+        let android = try #require(photos["2025-06-10 Lisboa/VID_20250610_110500.mp4"])
+        #expect(android["timeField"] as? String == "QuickTime:CreateDate")
+        #expect(android["timeSource"] as? String == "mvhd-utc")
+        #expect(android["utcTime"] as? String == "2025-06-10T10:05:00Z")
+        #expect(android["timeZone"] as? String == "Europe/Lisbon")
+        // The camera's mvhd is its Lisbon wall clock: 08:20 there is 07:20Z, among the morning's
+        // photos (read as UTC it would fall in a gap an hour later); placed between them.
+        let camera = try #require(photos["2025-06-10 Lisboa/MVI_0001.MP4"])
+        #expect(camera["timeSource"] as? String != "mvhd-utc")
+        #expect(camera["utcTime"] as? String == "2025-06-10T07:20:00Z")
+        #expect(camera["locationSource"] as? String == "interpolated")
+
+        let visits = try #require(try Self.json(CommandRun.geotrip(["places", trip.path, "--json"])) as? [[String: Any]])
+        func visit(of path: String) -> [String: Any]? { visits.first { ($0["photos"] as? [String])?.contains(path) == true } }
+        // Each video joins the visit of the photos taken there and then.
+        #expect(visit(of: "2025-06-10 Lisboa/VID_20250610_110500.mp4")?["id"] as? String == visit(of: "2025-06-10 Lisboa/IMG_0010.JPG")?["id"] as? String)
+        #expect(visit(of: "2025-06-10 Lisboa/MVI_0001.MP4")?["id"] as? String == visit(of: "2025-06-10 Lisboa/IMG_0003.JPG")?["id"] as? String)
+        #expect(visit(of: "2025-06-11 Sintra/VID_0002.3gp")?["id"] as? String == visit(of: "2025-06-11 Sintra/IMG_0018.JPG")?["id"] as? String)
+        // The Live Photo is one moment: its still is in a visit, its video in none, and the
+        // visit counts one photo for the pair.
+        let still = try #require(visit(of: "IMG_0100.HEIC"))
+        #expect(visit(of: "IMG_0100.MOV") == nil)
+        #expect(still["photoCount"] as? Int == (still["photos"] as? [String])?.count)
+        #expect(visits.allSatisfy { ($0["photos"] as? [String])?.contains("IMG_0100.MOV") == false })
+    }
+
+    @Test("the Live Photo link follows the files: a renamed still leaves a video of its own, listed with its length")
+    func rereadAndRelink() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.phoneFolder(in: temp)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        // The still renamed: the video is a video of its own now.
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("IMG_0100.HEIC"), to: trip.appendingPathComponent("IMG_0100-edited.HEIC"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let list = try #require(try Self.json(CommandRun.geotrip(["photos", trip.path, "--json"])) as? [[String: Any]])
+        let video = try #require(list.first { $0["path"] as? String == "IMG_0100.MOV" })
+        #expect(video["livePhotoStill"] is NSNull)
+        let text = try CommandRun.geotrip(["photos", trip.path])
+        #expect(text.stdout.contains("IMG_0100.MOV  (video, 1.4 s)"), "\(text.stdout)")
+    }
+}
