@@ -16,10 +16,6 @@
 6. Online names: `geotrip ingest --geocoder nominatim` naming 200 places at 10 requests a
    second, and 30 places at 1 a second, against the tests' Nominatim-shaped server on
    127.0.0.1 (an empty cache each time): wall time of the naming over the ideal (places/rate).
-8. Videos: five 1 GB phone videos (sparse files: a one-second ffmpeg clip whose `mdat` is
-   padded to 1 GB, `moov` at the end as phones write it) ingested beside five copies with
-   the small `mdat`: the bytes geotrip read (`rchar` of /proc/PID/io, taken as the process
-   ends) per video, big minus small, which must be kilobytes, not the gigabyte.
 5. A large GPS log: `geotrip ingest --track` of a generated 200 MB GPX (about two million
    fixes, one a second, as a logger writes them) on a small folder, against the same ingest
    without the track: wall time and peak resident memory of each.
@@ -146,18 +142,6 @@ def run_measured(command):
     return seconds, usage.ru_maxrss / 1024  # ru_maxrss is in KB on Linux
 
 
-def run_io(command):
-    """`rchar` (bytes read by read-family calls) of one run of `command`, taken from
-    /proc/PID/io while the finished process is still unreaped, and its standard output."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    output = process.stdout.read()
-    os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
-    fields = dict(line.split(": ") for line in Path(f"/proc/{process.pid}/io").read_text().splitlines())
-    if process.wait() != 0:
-        sys.exit(f"{' '.join(map(str, command))} failed")
-    return int(fields["rchar"]), output
-
-
 def ingest_measured(folder, catalog, track=None, runs=3):
     """Best time and the peak memory of that run, for a fresh ingest of `folder`."""
     best = None
@@ -260,7 +244,6 @@ def main():
     videos(figures)
     online_names(figures)
     export(figures)
-    video_reads(figures)
 
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -373,58 +356,6 @@ def export(figures):
     rerun_seconds, _ = run_measured([GEOTRIP, "export", cameras, "--catalog", catalog, "--quiet"])
     print(f"again, nothing to make:      {rerun_seconds:6.2f} s")
     figures["thumbnails"] = {"seconds": seconds, "peakMB": megabytes, "rerunSeconds": rerun_seconds}
-
-
-def padded_video(source, target, padding):
-    """`source` (an MP4 whose boxes are ftyp, free, mdat, moov) with `padding` bytes of sparse
-    hole after the media data inside its `mdat`: the chunk offsets in `moov` stay right."""
-    data = source.read_bytes()
-    position, boxes = 0, []
-    while position < len(data):
-        size = int.from_bytes(data[position:position + 4], "big")
-        boxes.append((data[position + 4:position + 8], position, size))
-        position += size
-    with open(target, "wb") as out:
-        for kind, start, size in boxes:
-            if kind != b"mdat":
-                out.write(data[start:start + size])
-                continue
-            out.write((size + padding).to_bytes(4, "big") + b"mdat" + data[start + 8:start + size])
-            out.seek(padding, os.SEEK_CUR)  # a hole: 1 GB that takes no disk
-    return target
-
-
-def video_reads(figures):
-    print("\n== Videos: bytes read from five 1 GB phone videos ==")
-    if not shutil.which("ffmpeg"):
-        print("ffmpeg is missing: skipped")
-        return
-    folder = DATA / "videos"
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / "big").mkdir(parents=True)
-    (folder / "small").mkdir()
-    base = folder / "base.mp4"
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "1",
-                    "-pix_fmt", "yuv420p", "-y", base], check=True)
-    subprocess.run(["exiftool", "-q", "-overwrite_original", "-Keys:GPSCoordinates=48.8584 2.2945 35",
-                    "-Keys:CreationDate=2025:06:10 10:00:00+02:00", base], check=True)
-    for index in range(5):
-        padded_video(base, folder / "big" / f"VID_{index}.MP4", 1 << 30)
-        shutil.copy(base, folder / "small" / f"VID_{index}.MP4")
-    results = {}
-    for name in ("big", "small"):
-        catalog = folder / f"{name}.sqlite"
-        rchar, output = run_io([GEOTRIP, "ingest", folder / name, "--catalog", catalog, "--json"])
-        results[name] = (rchar, json.loads(output))
-    on_disk = sum(p.stat().st_blocks * 512 for p in (folder / "big").iterdir())
-    apparent = sum(p.stat().st_size for p in (folder / "big").iterdir())
-    extra = (results["big"][0] - results["small"][0]) / 5
-    print(f"five videos of {apparent / 5 / 2**30:.2f} GB each ({on_disk / 2**20:.1f} MB on disk in all)")
-    print(f"bytes read by the ingest: {results['big'][0] / 1024:,.0f} KiB with the 1 GB videos, "
-          f"{results['small'][0] / 1024:,.0f} KiB with the small ones")
-    print(f"read per 1 GB video beyond a small one: {extra / 1024:,.1f} KiB (goal: kilobytes)")
-    figures.update(videoBytesReadBig=results["big"][0], videoBytesReadSmall=results["small"][0],
-                   videoExtraBytesPerVideo=extra, videoSummary=results["big"][1].get("videos"))
 
 
 def large_track(args, figures):
