@@ -124,6 +124,63 @@ f.addEventListener('load', function () {
         #expect(result.markersOnAllDays == visits.count)
     }
 
+    /// Clicks the first video marker and reports the markers and the popup's link.
+    static let videoProbe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>probe</title>
+<iframe id="f" src="trip/geotrip/index.html" style="width:900px;height:800px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  var icons = doc.querySelectorAll('.leaflet-marker-pane .video-icon');
+  r.videoMarkers = icons.length;
+  icons[0].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
+  setTimeout(function () {
+    var link = doc.querySelector('.leaflet-popup-content a');
+    r.popupLink = link ? decodeURIComponent(link.getAttribute('href')) : null;
+    r.popupText = link ? link.textContent : null;
+    r.selected = doc.querySelectorAll('li.visit.selected').length;
+    document.getElementById('result').textContent = JSON.stringify(r);
+  }, 500);
+});
+</script>
+"""#
+
+    struct VideoProbeResult: Decodable {
+        var videoMarkers: Int
+        var popupLink: String?
+        var popupText: String?
+        var selected: Int
+    }
+
+    @Test("videos have markers of their own that open the clip; a Live Photo's video has none",
+          .enabled(if: chromium != nil, skipMessage))
+    func videoMarkers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let trip = try folder.copySampleImages()
+        let videos = TestPaths.fixtures.appendingPathComponent("videos")
+        for (fixture, name) in [("video-iphone.mov", "IMG_0100.MOV"), ("video-android.mp4", "2025-06-10 Lisboa/VID_20250610_110500.mp4"),
+                                ("video-loci.3gp", "2025-06-11 Sintra/VID_0002.3gp")] {
+            try FileManager.default.copyItem(at: videos.appendingPathComponent(fixture), to: trip.appendingPathComponent(name))
+        }
+        let ingest = try CommandRun.geotrip(["ingest", trip.path, "--no-thumbnails"])
+        #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
+        let probe = trip.deletingLastPathComponent().appendingPathComponent("probe.html")
+        try Self.videoProbe.replacingOccurrences(of: "trip/geotrip", with: trip.lastPathComponent + "/geotrip")
+            .write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
+                                            "--window-size=1000,900", "--dump-dom"])
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        let result: VideoProbeResult = try Self.result(of: run)
+        #expect(result.videoMarkers == 2, "the phone's and the 3GP's, not the Live Photo's")
+        let link = try #require(result.popupLink)
+        #expect(link.hasSuffix("VID_20250610_110500.mp4") || link.hasSuffix("VID_0002.3gp"), "\(link)")
+        #expect(result.popupText?.contains("0:0") == true, "the popup names the clip's length: \(result.popupText ?? "")")
+        #expect(result.selected == 1, "the video's visit is selected in the timeline")
+    }
+
     /// Runs the probe on the page in `folder/geotrip/index.html`.
     static func probe(_ folder: URL) throws -> (result: ProbeResult, console: [String]) {
         let probe = folder.appendingPathComponent("probe.html")

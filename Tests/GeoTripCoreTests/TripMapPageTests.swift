@@ -145,7 +145,7 @@ struct TripMapPageTests {
     func korean() throws {
         let html = TripMapPage(input: Self.pacificInput(language: "ko")).render(with: try resources())
         #expect(html.contains("<html lang=\"ko\">"))
-        for word in ["여행 지도", "모든 날짜", "일정", "사진 4장", "대한민국", "출처", "2025년 3월 1일", "위치 없는 사진 2장", "동영상, 12초"] {
+        for word in ["여행 지도", "모든 날짜", "일정", "사진 3장, 동영상 1개", "대한민국", "출처", "2025년 3월 1일", "위치 없는 사진 2장", "동영상, 0:12"] {
             #expect(html.contains(word), "missing: \(word)")
         }
         let korean = Mirror(reflecting: TripMapWords.korean).children, english = Mirror(reflecting: TripMapWords.english).children

@@ -82,6 +82,43 @@ struct VideoCommandTests {
         #expect(visits.allSatisfy { ($0["photos"] as? [String])?.contains("IMG_0100.MOV") == false })
     }
 
+    /// A length as the journal and the map print it, from exiftool's seconds: `m:ss`.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + String(whole % 60)
+    }
+
+    @Test("the journal and trip.geojson show each video with its length, and the Live Photo with its still")
+    func exports() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.phoneFolder(in: temp)
+        let ingest = try CommandRun.geotrip(["ingest", trip.path, "--photos", "--no-thumbnails"])
+        #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
+        let output = trip.appendingPathComponent("geotrip")
+        let lisbon = try String(contentsOf: output.appendingPathComponent("journal/2025-06-10.md"), encoding: .utf8)
+        let android = try Self.clock(Self.duration("video-android.mp4"))
+        #expect(lisbon.contains("[VID\\_20250610\\_110500.mp4](../../2025-06-10%20Lisboa/VID_20250610_110500.mp4) (video, \(android))"),
+                "\(lisbon)")
+        #expect(lisbon.contains(", 1 video · "), "a visit's count names its video apart")
+        let tokyo = try String(contentsOf: output.appendingPathComponent("journal/2025-06-13.md"), encoding: .utf8)
+        #expect(tokyo.contains("](../../IMG_0100.HEIC) · [Live Photo](../../IMG_0100.MOV)"), "\(tokyo)")
+        #expect(tokyo.components(separatedBy: "IMG_0100.MOV").count == 2, "the Live Photo's video is not a photo of its own")
+
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("trip.geojson"))) as? [String: Any])
+        let points = (geojson["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }.filter { $0["path"] != nil }
+        let videos = points.filter { $0["kind"] as? String == "video" }
+        #expect(Set(videos.compactMap { $0["path"] as? String }) == ["2025-06-10 Lisboa/VID_20250610_110500.mp4", "2025-06-10 Lisboa/MVI_0001.MP4",
+                                                                     "2025-06-11 Sintra/VID_0002.3gp"])
+        for video in videos {
+            let fixture = ["VID_20250610_110500.mp4": "video-android.mp4", "MVI_0001.MP4": "video-camera-local.mp4", "VID_0002.3gp": "video-loci.3gp"]
+            let name = try #require(((video["path"] as? String) as NSString?)?.lastPathComponent)
+            #expect(video["durationSeconds"] as? Double == (try Self.duration(try #require(fixture[name]))))
+        }
+        #expect(points.first { $0["path"] as? String == "IMG_0100.HEIC" }?["livePhotoVideo"] as? String == "IMG_0100.MOV")
+        #expect(!points.contains { $0["path"] as? String == "IMG_0100.MOV" })
+    }
+
     @Test("the Live Photo link follows the files: a renamed still leaves a video of its own, listed with its length")
     func rereadAndRelink() throws {
         let temp = try TemporaryFolder()

@@ -91,6 +91,8 @@ public struct ExportStage: Sendable {
         let renderer = try JournalRenderer(language: language)
         let context = JournalRenderer.Context(
             notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+            livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
+                                        uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
             tagCommand: tagCommand())
         // The map page's input, so the page renders beside the journal's days (step 5).

@@ -90,12 +90,20 @@ struct GeoJSONDocument {
                                         "distanceMeters": .integer(Int(leg.distanceMeters.rounded())),
                                     ]))
         }
-        for photo in photos {
+        // A Live Photo's video is the still's moment, not a point of its own: it is named there.
+        let liveVideos = Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
+                                    uniquingKeysWith: { first, _ in first })
+        for photo in photos where photo.liveStillID == nil {
             guard let coordinate = photo.coordinate, !privacy.contains(coordinate) else { continue }
-            features.append(Feature(id: "photo-\(photo.id)", geometry: .point(coordinate), properties: [
+            let isVideo = photo.format == .video
+            var properties: [String: Value] = [
                 "path": .text(photo.path), "utcTime": .text(photo.utcTime), "locationSource": .text(photo.locationSource),
                 "uncertaintyMeters": .number(photo.uncertaintyMeters.map { ($0 * 10).rounded() / 10 }), "visitId": .text(photo.visitID),
-            ]))
+                "kind": .text(isVideo ? "video" : "photo"),
+            ]
+            if isVideo { properties["durationSeconds"] = .number(photo.durationSeconds.map { ($0 * 1000).rounded() / 1000 }) }
+            if let video = liveVideos[photo.id] { properties["livePhotoVideo"] = .text(video) }
+            features.append(Feature(id: "photo-\(photo.id)", geometry: .point(coordinate), properties: properties))
         }
     }
 

@@ -12,6 +12,8 @@ struct JournalRenderer: Sendable {
         var notes: [String: String]
         /// The trip's photos by path (for ids, positions and thumbnails).
         var photos: [String: TripPhoto]
+        /// The video of each Live Photo, by its still's id (the video is in no visit of its own).
+        var livePhotoVideos: [Int64: String] = [:]
         /// Places kept out of what is shared.
         var privacy: PrivacyZones
         /// Thumbnails by photo id, relative to the output folder.
@@ -89,12 +91,18 @@ struct JournalRenderer: Sendable {
         var name: String
         var thumbnail: String?
         var link: String
+        /// For a video, what and how long (`video, 0:14`).
+        var detail: String?
+        /// For a Live Photo's still, the link to its moving part.
+        var live: String?
 
         func child(named key: String) -> Any? {
             switch key {
             case "name": name
             case "thumbnail": thumbnail
             case "link": link
+            case "detail": detail
+            case "live": live
             default: nil
             }
         }
@@ -133,7 +141,9 @@ struct JournalRenderer: Sendable {
             let shown = visit.photos.filter { path in
                 !hidden && !(context.photos[path]?.coordinate.map(context.privacy.contains) ?? false)
             }
-            return VisitView(time: visit.localTimeSpan, place: place, photoCount: words.photoCount(visit.photoCount),
+            let videos = visit.photos.filter { context.photos[$0]?.format == .video }.count
+            return VisitView(time: visit.localTimeSpan, place: place,
+                             photoCount: words.mediaCount(photos: visit.photoCount - videos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
                              photos: shown.map { photoView($0, context) },
                              notes: JournalDocument.block(id: visit.id, text: context.notes[visit.id] ?? ""))
@@ -161,9 +171,16 @@ struct JournalRenderer: Sendable {
     }
 
     private func photoView(_ path: String, _ context: Context) -> PhotoView {
-        let thumbnail = context.photos[path].flatMap { context.thumbnails[$0.id] }.map { MarkdownText.linkTarget("../" + $0) }
-        return PhotoView(name: (path as NSString).lastPathComponent, thumbnail: thumbnail,
-                         link: MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path))
+        let photo = context.photos[path]
+        let thumbnail = photo.flatMap { context.thumbnails[$0.id] }.map { MarkdownText.linkTarget("../" + $0) }
+        let detail = photo?.format == .video ? words.video(seconds: photo?.durationSeconds) : nil
+        let live = photo.flatMap { context.livePhotoVideos[$0.id] }.map { link($0, context) }
+        return PhotoView(name: (path as NSString).lastPathComponent, thumbnail: thumbnail, link: link(path, context),
+                         detail: detail, live: live)
+    }
+
+    private func link(_ path: String, _ context: Context) -> String {
+        MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path)
     }
 
     /// The YAML front matter Obsidian, Jekyll, Hugo and GitHub read: `date` as a plain YAML

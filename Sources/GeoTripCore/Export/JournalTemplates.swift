@@ -18,7 +18,7 @@ enum JournalTemplates {
         {{photoCount}}{{#coordinates}} · {{coordinates}}{{/coordinates}}
 
         {{#photos}}
-        [{{#thumbnail}}![{{name}}]({{{thumbnail}}}){{/thumbnail}}{{^thumbnail}}{{name}}{{/thumbnail}}]({{{link}}})
+        [{{#thumbnail}}![{{name}}]({{{thumbnail}}}){{/thumbnail}}{{^thumbnail}}{{name}}{{/thumbnail}}]({{{link}}}){{#detail}} ({{detail}}){{/detail}}{{#live}} · [Live Photo]({{{live}}}){{/live}}
         {{/photos}}
 
         {{{notes}}}
@@ -28,7 +28,7 @@ enum JournalTemplates {
         ## {{heading}}
 
         {{#photos}}
-        - [{{name}}]({{{link}}})
+        - [{{name}}]({{{link}}}){{#detail}} ({{detail}}){{/detail}}{{#live}} · [Live Photo]({{{live}}}){{/live}}
         {{/photos}}
 
         {{hint}}

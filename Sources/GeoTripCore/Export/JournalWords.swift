@@ -47,6 +47,20 @@ struct JournalWords: Sendable {
         korean ? "사진 \(count)장" : (count == 1 ? "1 photo" : "\(count) photos")
     }
 
+    /// `3 photos, 1 video` / `사진 3장, 동영상 1개`; the photos alone when there is no video.
+    func mediaCount(photos: Int, videos: Int) -> String {
+        guard videos > 0 else { return photoCount(photos) }
+        let clips = korean ? "동영상 \(videos)개" : (videos == 1 ? "1 video" : "\(videos) videos")
+        return photos > 0 ? photoCount(photos) + ", " + clips : clips
+    }
+
+    /// `video, 0:14` / `동영상, 0:14`; `video` when the length is not known.
+    func video(seconds: Double?) -> String {
+        let word = korean ? "동영상" : "video"
+        guard let length = MediaDuration.text(seconds) else { return word }
+        return word + ", " + length
+    }
+
     /// The heading of the day's photos without a position.
     var unplacedHeading: String { korean ? "위치가 없는 사진" : "Photos without a position" }
 

@@ -11,7 +11,7 @@ extension TripMapInput {
     ///   - tripFolderLink: the way from the page's folder to the trip folder (`..`).
     static func from(trip: Trip, route: TripRoute, notes: [String: String], photos: [TripPhoto], thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
-        let ids = Dictionary(photos.map { ($0.path, $0.id) }, uniquingKeysWith: { first, _ in first })
+        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
             Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
@@ -20,7 +20,10 @@ extension TripMapInput {
                   zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
                   photoCount: visit.photoCount, notes: notes[visit.id],
                   media: visit.photos.map { path in
-                      Media(path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path, thumbnail: ids[path].flatMap { thumbnails[$0] })
+                      let photo = byPath[path], isVideo = photo?.format == .video
+                      return Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
+                                   thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
+                                   coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
                   })
         }
         let days = trip.days.map { Day(date: $0.date, notes: notes[$0.date], unplacedPhotoCount: $0.unplacedPhotos.count) }

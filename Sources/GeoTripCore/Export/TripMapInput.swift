@@ -17,13 +17,18 @@ public struct TripMapInput: Sendable, Equatable {
         public var thumbnail: String?
         /// For videos, when known.
         public var durationSeconds: Double?
+        /// Where a video was made, for its own marker on the map (nil for photos, and for
+        /// videos whose place is kept private).
+        public var coordinate: Coordinate?
 
         /// Creates a media entry.
-        public init(kind: Kind = .photo, path: String?, thumbnail: String?, durationSeconds: Double? = nil) {
+        public init(kind: Kind = .photo, path: String?, thumbnail: String?, durationSeconds: Double? = nil,
+                    coordinate: Coordinate? = nil) {
             self.kind = kind
             self.path = path
             self.thumbnail = thumbnail
             self.durationSeconds = durationSeconds
+            self.coordinate = coordinate
         }
     }
 

@@ -249,7 +249,7 @@ public struct TripMapPage: Sendable {
     private func visitContext(_ number: Int, _ visit: TripMapInput.Visit, words: TripMapWords) -> [String: Any] {
         var entry: [String: Any] = [
             "id": visit.id, "number": number, "name": visit.name ?? words.unnamedPlace,
-            "place": placeLine(visit), "photos": words.photoCount(visit.photoCount),
+            "place": placeLine(visit), "photos": words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
             "media": visit.media.prefix(thumbnailsPerVisit).map { mediaContext($0, words: words) },
         ]
         if let time = Self.timeSpan(visit) { entry["time"] = time }
@@ -267,7 +267,7 @@ public struct TripMapPage: Sendable {
     private func mediaLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
         guard media.kind == .video else { return words.openOriginal }
         guard let seconds = media.durationSeconds, seconds.isFinite, seconds >= 0 else { return words.video }
-        return "\(words.video), \(words.seconds(Int(seconds.rounded())))"
+        return "\(words.video), \(MediaDuration.text(seconds) ?? "")"
     }
 
     private func wordsContext(_ w: TripMapWords) -> [String: String] {
@@ -280,6 +280,7 @@ public struct TripMapPage: Sendable {
 
     private struct PageData: Encodable {
         var visits: [VisitData]
+        var videos: [VideoData]
         var days: [DayData]
         var legs: [LegData]
         var towns: [TownData]
@@ -302,6 +303,16 @@ public struct TripMapPage: Sendable {
         var lat: Double
         var lon: Double
         var media: [MediaData]
+    }
+
+    /// A video's own marker: where it was made, the day it belongs to, and its visit.
+    private struct VideoData: Encodable {
+        var visit: String
+        var day: Int
+        var lat: Double
+        var lon: Double
+        var href: String?
+        var label: String
     }
 
     private struct MediaData: Encodable {
@@ -342,7 +353,7 @@ public struct TripMapPage: Sendable {
         let crossing = crossesAntimeridian
         let visits = input.visits.enumerated().map { number, visit in
             VisitData(id: visit.id, number: number + 1, day: dayIndex[visit.localDate] ?? 0, name: visit.name ?? words.unnamedPlace,
-                      place: placeLine(visit), time: Self.timeSpan(visit), photos: words.photoCount(visit.photoCount),
+                      place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                       photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
                       lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
                       media: visit.media.prefix(4).map {
@@ -375,13 +386,22 @@ public struct TripMapPage: Sendable {
             let flat = pieces.map { piece in piece.flatMap { [Self.rounded($0.latitude), Self.rounded($0.longitude)] } }
             return LegData(day: dayIndex[leg.localDate] ?? 0, kind: leg.kind, pieces: flat)
         }
+        let videos = input.visits.flatMap { visit in
+            visit.media.compactMap { media -> VideoData? in
+                guard media.kind == .video, let at = media.coordinate else { return nil }
+                let name = media.path.map { ($0 as NSString).lastPathComponent }
+                return VideoData(visit: visit.id, day: dayIndex[visit.localDate] ?? 0, lat: Self.rounded(at.latitude),
+                                 lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: media.path.map(Self.urlReference),
+                                 label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
+            }
+        }
         let townData = towns.map { town in
             TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
                      tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
         }
         let figures = input.figures ?? input.computedFigures
         return PageData(
-            visits: visits,
+            visits: visits, videos: videos,
             days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
             legs: legs, towns: townData, base: extract, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },

@@ -231,6 +231,21 @@ enum TripMapScript {
     markers[visit.id] = marker;
     dayLayers[visit.day].addLayer(marker);
   });
+  // ---- Videos: a marker of their own where each was made, opening the clip.
+  (data.videos || []).forEach(function (video) {
+    var face = el('div', 'video-marker', '\u25B6');
+    var marker = L.marker([video.lat, video.lon], {
+      icon: L.divIcon({ className: 'video-icon', html: face, iconSize: [18, 18], iconAnchor: [9, 9], popupAnchor: [0, -9] }),
+      title: video.label, alt: video.label, keyboard: true
+    });
+    var box = el('div', 'popup');
+    var link = el(video.href ? 'a' : 'span', null, '\u25B6 ' + video.label);
+    if (video.href) link.setAttribute('href', video.href);
+    box.appendChild(link);
+    marker.bindPopup(box, { maxWidth: 280 });
+    marker.on('click', function () { select(video.visit, true); });
+    dayLayers[video.day].addLayer(marker);
+  });
   dayLayers.forEach(function (layer) { layer.addTo(map); });
 
   document.querySelectorAll('button.visit-button').forEach(function (button) {

@@ -32,10 +32,10 @@ public struct TripMapWords: Sendable, Equatable {
     var madeWith: String
     /// "1 photo", "3 photos" / "사진 3장".
     let photoCount: @Sendable (Int) -> String
+    /// "1 video" / "동영상 1개".
+    let videoCount: @Sendable (Int) -> String
     /// "2 photos without a position".
     let unplacedCount: @Sendable (Int) -> String
-    /// "12 s" / "12초".
-    let seconds: @Sendable (Int) -> String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
     public static func forLanguage(_ language: String) -> TripMapWords {
@@ -58,8 +58,8 @@ public struct TripMapWords: Sendable, Equatable {
         creditCountries: "Countries of the overview: Natural Earth (public domain)",
         creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
-        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
-        seconds: { "\($0) s" })
+        videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
+        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" })
 
     static let korean = TripMapWords(
         language: "ko", pageTitle: "여행 지도", skipToTimeline: "일정으로 건너뛰기",
@@ -74,6 +74,12 @@ public struct TripMapWords: Sendable, Equatable {
         creditCountries: "개요 지도의 국가: Natural Earth (퍼블릭 도메인)",
         creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
         photoCount: { "사진 \($0)장" },
-        unplacedCount: { "위치 없는 사진 \($0)장" },
-        seconds: { "\($0)초" })
+        videoCount: { "동영상 \($0)개" },
+        unplacedCount: { "위치 없는 사진 \($0)장" })
+
+    /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).
+    func mediaCount(_ count: Int, videos: Int) -> String {
+        guard videos > 0 else { return photoCount(count) }
+        return count > videos ? photoCount(count - videos) + ", " + videoCount(videos) : videoCount(videos)
+    }
 }
