@@ -245,6 +245,34 @@ def main():
             ("gps", gps_entries(**place)),
         ], magic=magic)
 
+    # Canon CR3: an ISO base media file whose EXIF is three small TIFFs, CMT1 (IFD0), CMT2 (the
+    # Exif directory) and CMT4 (GPS), in Canon's uuid box in moov, with a THMB thumbnail (Pisa).
+    def box(kind, body):
+        return struct.pack(">I", 8 + len(body)) + kind + body
+
+    def cr3(path, cmt4_order="II", cmt4_raw=None):
+        parts = {}
+        for name, order, entries in [
+                ("CMT1", "II", [Entry(0x010F, ASCII, ascii("Canon")), Entry(0x0110, ASCII, ascii("Canon EOS R6")),
+                                Entry(0x0112, SHORT, [1])]),
+                ("CMT2", "II", exif_entries("2024:05:20 14:30:00", "+02:00", "50")),
+                ("CMT4", cmt4_order, gps_entries(lat=43.7230, lon=10.3966, alt=4.0, date="2024:05:20", time=(12, 30, 0)))]:
+            write_tiff(OUT / "cmt.tmp", order, [("ifd0", entries)])
+            parts[name] = (OUT / "cmt.tmp").read_bytes()
+        (OUT / "cmt.tmp").unlink()
+        if cmt4_raw is not None:
+            parts["CMT4"] = cmt4_raw
+        thumb = small_jpeg()
+        thmb = struct.pack(">BBBBHHIHH", 0, 0, 0, 0, 16, 12, len(thumb), 1, 0) + thumb
+        uuid = bytes.fromhex("85c0b687820f11e08111f4ce462b6a48")
+        canon = box(b"uuid", uuid + box(b"CNCV", b"CanonCR3_001/00.09.00/00.00.00") + b"".join(
+            box(name.encode(), parts[name]) for name in ("CMT1", "CMT2", "CMT4")) + box(b"THMB", thmb))
+        ftyp = box(b"ftyp", b"crx " + struct.pack(">I", 1) + b"crx isom")
+        path.write_bytes(ftyp + box(b"moov", canon) + box(b"mdat", pixels(64, 64, 6)))
+
+    cr3(OUT / "canon.cr3")
+    cr3(OUT / "damaged-cr3-gps-not-tiff.cr3", cmt4_raw=b"not a TIFF at all")
+
     # GPS as SRATIONAL in a JPEG, as an HMD Nokia 8.3 5G writes it (Helsinki).
     helsinki = dict(lat=60.1699, lon=24.9384, alt=17.0, date="2024:06:21", time=(16, 30, 0))
     tiff_path = OUT / "srational.tmp"

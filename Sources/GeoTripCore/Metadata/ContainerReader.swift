@@ -71,6 +71,7 @@ enum ContainerReader {
         case .tiff: return try tiff(file)
         case .png: return try png(file)
         case .heif: return try HeifExifExtractor.contents(path: path)
+        case .cr3: return try cr3(file)
         // Videos carry no EXIF block; MetadataReader reads them with QuickTimeReader.
         case .video: return ContainerContents()
         }
@@ -216,6 +217,59 @@ enum ContainerReader {
         } catch {
             contents.diagnostics.append(Diagnostic(.damaged, error.reason))
         }
+    }
+
+    // MARK: CR3
+
+    /// Canon's uuid box in `moov` that holds the CMT boxes.
+    private static let canonUUID: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+
+    /// Walks the box headers to `moov/uuid` (Canon's) and reads its `CMT1`, `CMT2` and `CMT4`
+    /// boxes, each a small TIFF structure: IFD0, the Exif directory and the GPS directory.
+    private static func cr3(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
+        var walker = QuickTimeReader.Walker(file: file, noun: "CR3 raw")
+        var contents = ContainerContents()
+        defer { contents.diagnostics = walker.diagnostics + contents.diagnostics }
+        guard let movie = walker.children(of: 0..<file.size, depth: 0, parent: "the file", until: "moov").last(where: { $0.is("moov") }) else {
+            throw UnreadableContainer(reason: (walker.diagnostics.last.map { $0.message + "; " } ?? "") + "the CR3 raw has no 'moov' box, which holds its metadata (truncated file)")
+        }
+        let canon = walker.children(of: movie.body, depth: 1, parent: "'moov'").first { box in
+            box.is("uuid") && walker.body(of: box, limit: 16) == canonUUID
+        }
+        guard let canon else {
+            contents.diagnostics.append(Diagnostic(.noExif, "the CR3 raw has no Canon metadata box (moov/uuid with the CMT boxes)"))
+            return contents
+        }
+        var blocks: [String: TIFFBytesInMemory] = [:]
+        for box in walker.children(of: (canon.body.lowerBound + 16)..<canon.body.upperBound, depth: 2, parent: "Canon's 'uuid'") {
+            if box.is("CMT1") || box.is("CMT2") || box.is("CMT4"), let body = walker.wholeBody(of: box, in: "Canon's 'uuid'") {
+                blocks[String(decoding: box.type, as: UTF8.self)] = TIFFBytesInMemory(storage: body[...])
+            } else if box.is("THMB") {
+                contents.thumbnail = canonThumbnail(box, walker.body(of: box, limit: 32))
+            }
+        }
+        guard let ifd0 = blocks["CMT1"] else {
+            contents.diagnostics.append(Diagnostic(.noExif, "the CR3 raw's Canon metadata box has no CMT1 box (IFD0)"))
+            return contents
+        }
+        do {
+            let found = try TIFFDirectoryReader.readCanon(ifd0: ifd0, exif: blocks["CMT2"], gps: blocks["CMT4"])
+            contents.exif = found.block
+            contents.diagnostics += found.diagnostics
+        } catch {
+            contents.diagnostics.append(Diagnostic(.damaged, error.reason))
+        }
+        return contents
+    }
+
+    /// The 160 x 120 JPEG of a CR3's `THMB` box: after a 16-byte header (version and flags,
+    /// width, height, the JPEG's length, two reserved words), as exiftool reads it.
+    private static func canonThumbnail(_ box: MediaBox, _ head: [UInt8]) -> ThumbnailLocation? {
+        guard head.count >= 18, head[16] == 0xFF, head[17] == 0xD8 else { return nil }
+        let length = Int(head[8]) << 24 | Int(head[9]) << 16 | Int(head[10]) << 8 | Int(head[11])
+        let start = box.body.lowerBound + 16
+        guard length > 0, start + length <= box.end else { return nil }
+        return ThumbnailLocation(offset: start, length: length)
     }
 
     // MARK: PNG

@@ -10,6 +10,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case tiff
     /// PNG with an `eXIf` chunk.
     case png
+    /// Canon's CR3 raw, an ISO base media file whose EXIF is in the `CMT` boxes of Canon's
+    /// `uuid` box in `moov`.
+    case cr3
     /// A QuickTime or ISO base media video: MOV, MP4, M4V, 3GP.
     case video
 }
@@ -58,7 +61,7 @@ enum FileKind: Equatable {
         if b.count >= 12, b[4...7].elementsEqual("ftyp".utf8) {
             let brand = String(decoding: b[8...11], as: UTF8.self)
             if heifBrands.contains(brand) { return .image(.heif) }
-            if brand == "crx " { return .unsupported("Canon CR3 raw files are not read yet") }
+            if brand == "crx " { return .image(.cr3) }
             if videoBrands.contains(brand) || isVideo(compatibleBrandsIn: head) { return .image(.video) }
             return .unsupported("video and other ISO media files (brand '\(brand.trimmingCharacters())') are not read yet")
         }

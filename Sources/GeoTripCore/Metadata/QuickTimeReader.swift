@@ -208,18 +208,23 @@ enum QuickTimeReader {
     /// Walks boxes, bounded, collecting what is damaged.
     struct Walker {
         let file: PhotoFile
+        /// What the file is called in sentences: "video", or "CR3 raw" for Canon's.
+        let noun: String
         var diagnostics: [Diagnostic] = []
         private var walked = 0
         private var stopped = false
 
-        init(file: PhotoFile) { self.file = file }
+        init(file: PhotoFile, noun: String = "video") {
+            self.file = file
+            self.noun = noun
+        }
 
         /// The boxes in `range`, reading only their headers, up to the first of type `until` when
         /// one is named. A box that does not fit is reported and ends the walk of its level (what
         /// follows it cannot be found).
         mutating func children(of range: Range<Int>, depth: Int, parent: String, until last: String? = nil) -> [MediaBox] {
             guard depth <= QuickTimeReader.maximumDepth else {
-                report("the video's boxes nest deeper than \(QuickTimeReader.maximumDepth) levels inside \(parent); the rest was not read")
+                report("the \(noun)'s boxes nest deeper than \(QuickTimeReader.maximumDepth) levels inside \(parent); the rest was not read")
                 return []
             }
             var boxes: [MediaBox] = []
@@ -227,7 +232,7 @@ enum QuickTimeReader {
             while position < range.upperBound, !stopped {
                 walked += 1
                 guard walked <= QuickTimeReader.maximumBoxes else {
-                    report("the video has more than \(QuickTimeReader.maximumBoxes) boxes; stopped reading")
+                    report("the \(noun) has more than \(QuickTimeReader.maximumBoxes) boxes; stopped reading")
                     stopped = true
                     break
                 }
@@ -235,7 +240,7 @@ enum QuickTimeReader {
                 guard header.count >= 8 else {
                     // 1 to 7 bytes left: padding some writers leave at the end of udta (a 32-bit zero).
                     if !(header.allSatisfy { $0 == 0 } && header.count == 4) {
-                        report("the video ends in the middle of a box header at byte \(position) inside \(parent) (truncated file)")
+                        report("the \(noun) ends in the middle of a box header at byte \(position) inside \(parent) (truncated file)")
                     }
                     break
                 }
@@ -244,7 +249,7 @@ enum QuickTimeReader {
                 var headerLength = 8
                 if size == 1 {
                     guard header.count == 16 else {
-                        report("the video's box \(MediaBox.name(type)) at byte \(position) has a 64-bit size cut short (truncated file)")
+                        report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) has a 64-bit size cut short (truncated file)")
                         break
                     }
                     let large = UInt64(Bytes.bigEndian(header[8..<12])) << 32 | UInt64(Bytes.bigEndian(header[12..<16]))
@@ -254,12 +259,12 @@ enum QuickTimeReader {
                     size = range.upperBound - position  // "to the end of the file" (14496-12 4.2)
                 }
                 if size < headerLength {
-                    report("the video's box \(MediaBox.name(type)) at byte \(position) inside \(parent) has size \(size), smaller than its header; the rest of \(parent) was not read")
+                    report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) inside \(parent) has size \(size), smaller than its header; the rest of \(parent) was not read")
                     break
                 }
                 var end = position + size
                 if end > range.upperBound {
-                    report("the video's box \(MediaBox.name(type)) at byte \(position) claims \(size) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
+                    report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) claims \(size) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
                     end = range.upperBound
                 }
                 boxes.append(MediaBox(type: type, start: position, headerLength: headerLength, end: end))
@@ -277,12 +282,12 @@ enum QuickTimeReader {
         /// A metadata body read whole, or nil (reported) when it is larger than any real one.
         mutating func wholeBody(of box: MediaBox, in parent: String) -> [UInt8]? {
             guard box.body.count <= QuickTimeReader.maximumMetadataBody else {
-                report("the video's \(box.name) box in \(parent) is \(box.body.count) bytes, larger than metadata can be; not read")
+                report("the \(noun)'s \(box.name) box in \(parent) is \(box.body.count) bytes, larger than metadata can be; not read")
                 return nil
             }
             let bytes = body(of: box, limit: box.body.count)
             guard bytes.count == box.body.count else {
-                report("the video ends inside its \(box.name) box (truncated file)")
+                report("the \(noun) ends inside its \(box.name) box (truncated file)")
                 return nil
             }
             return bytes

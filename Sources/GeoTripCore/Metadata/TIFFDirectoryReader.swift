@@ -74,6 +74,9 @@ struct TIFFDirectoryReader {
         self.bigEndian = bigEndian
     }
 
+    /// An entry with its value when the value lies outside the entry.
+    private typealias ValuedEntry = (entry: RawEntry, value: [UInt8]?)
+
     /// One entry as the file has it; `field` is the raw 4-byte value-or-offset field.
     private struct RawEntry {
         var tag: UInt16
@@ -109,12 +112,52 @@ struct TIFFDirectoryReader {
             thumbnail = thumbnailLocation(in: ifd1)
         }
         let xmp = ifd0.entries.first { $0.tag == Self.xmpTag }.flatMap { xmpPacket($0) }
-        let block = compactBlock(
-            ifd0: ifd0.entries.filter { Self.keptIFD0.contains($0.tag) },
-            exif: exif?.entries.filter { Self.keptExif.contains($0.tag) },
-            gps: gps?.entries.filter { $0.tag <= Self.highestGPSTag })
+        // Values first, so that entries whose values cannot be fetched are dropped before the
+        // directories' sizes are fixed.
+        let block = Self.compactBlock(
+            bigEndian: bigEndian,
+            ifd0: values(of: ifd0.entries.filter { Self.keptIFD0.contains($0.tag) }),
+            exif: exif.map { values(of: $0.entries.filter { Self.keptExif.contains($0.tag) }) },
+            gps: gps.map { values(of: $0.entries.filter { $0.tag <= Self.highestGPSTag }) })
         return Result(block: ExifBlock(bytes: ContainerReader.exifHeader + block, tiffOffsetInFile: nil),
                       thumbnail: thumbnail, xmp: xmp, diagnostics: diagnostics)
+    }
+
+    /// Canon's CR3 raws keep their EXIF as three TIFF structures in the `CMT1` (IFD0), `CMT2`
+    /// (the Exif directory, as its IFD0) and `CMT4` (the GPS directory, as its IFD0) boxes of
+    /// their `moov/uuid` box: each is read at its own IFD0 and the three become one compact block.
+    static func readCanon(ifd0 cmt1: TIFFBytesInMemory, exif cmt2: TIFFBytesInMemory?, gps cmt4: TIFFBytesInMemory?) throws(Failure) -> Result {
+        var diagnostics: [Diagnostic] = []
+        /// The entries of `source`'s IFD0 that `keep` keeps, with their values, in `order`.
+        func entries(_ source: TIFFBytesInMemory, name: String, order: Bool?, keep: (UInt16) -> Bool) throws(Failure) -> (Bool, [ValuedEntry]) {
+            let header = Array(source.bytes(at: 0, count: 8))
+            guard header.count == 8, header[0] == header[1], header[0] == 0x49 || header[0] == 0x4D else {
+                throw Failure(reason: "the CR3's \(name) box holds no TIFF header")
+            }
+            var reader = TIFFDirectoryReader(file: source, bigEndian: header[0] == 0x4D)
+            if let order, order != reader.bigEndian {
+                throw Failure(reason: "the CR3's \(name) box is in another byte order than its CMT1 box")
+            }
+            guard let directory = reader.directory(at: Int(reader.u32(header, 4)), name: "\(name) directory") else {
+                throw Failure(reason: reader.diagnostics.last?.message ?? "the CR3's \(name) directory cannot be read")
+            }
+            let valued = reader.values(of: directory.entries.filter { keep($0.tag) })
+            diagnostics += reader.diagnostics
+            return (reader.bigEndian, valued)
+        }
+        let (bigEndian, ifd0) = try entries(cmt1, name: "CMT1", order: nil) { keptIFD0.contains($0) }
+        var exif: [ValuedEntry]?, gps: [ValuedEntry]?
+        for (source, name, isGPS) in [(cmt2, "CMT2", false), (cmt4, "CMT4", true)] {
+            guard let source else { continue }
+            do {
+                let found = try entries(source, name: name, order: bigEndian) { isGPS ? $0 <= highestGPSTag : keptExif.contains($0) }.1
+                if isGPS { gps = found } else { exif = found }
+            } catch {
+                diagnostics.append(Diagnostic(isGPS ? .positionIgnored : .valueIgnored, error.reason + "; its values were not read"))
+            }
+        }
+        let block = compactBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps)
+        return Result(block: ExifBlock(bytes: ContainerReader.exifHeader + block, tiffOffsetInFile: nil), diagnostics: diagnostics)
     }
 
     /// TIFF's XMP tag (XMP Specification Part 3, 1.1.4): BYTE or UNDEFINED, the packet itself.
@@ -215,43 +258,41 @@ struct TIFFDirectoryReader {
 
     /// A TIFF with IFD0 at byte 8, then the Exif and GPS directories, then the values that do
     /// not fit in their entries, every offset relative to the block.
-    private mutating func compactBlock(ifd0: [RawEntry], exif: [RawEntry]?, gps: [RawEntry]?) -> [UInt8] {
-        func directorySize(_ entries: [(entry: RawEntry, value: [UInt8]?)]) -> Int { 2 + entries.count * 12 + 4 }
-        // Values first, so that entries whose values cannot be fetched are dropped before
-        // the directories' sizes are fixed.
-        let ifd0Values = values(of: ifd0)
-        let exifValues = exif.map { values(of: $0) }, gpsValues = gps.map { values(of: $0) }
+    private static func compactBlock(bigEndian: Bool, ifd0 ifd0Values: [ValuedEntry], exif exifValues: [ValuedEntry]?,
+                                     gps gpsValues: [ValuedEntry]?) -> [UInt8] {
+        func directorySize(_ entries: [ValuedEntry]) -> Int { 2 + entries.count * 12 + 4 }
         let ifd0Count = ifd0Values.count + (exifValues == nil ? 0 : 1) + (gpsValues == nil ? 0 : 1)
         let ifd0Offset = 8
         let exifOffset = ifd0Offset + 2 + ifd0Count * 12 + 4
         let gpsOffset = exifOffset + (exifValues.map(directorySize) ?? 0)
         let valueOffset = gpsOffset + (gpsValues.map(directorySize) ?? 0)
+        let order = ByteOrder(bigEndian: bigEndian)
 
         var directories: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42] : [0x49, 0x49, 42, 0]
-        directories += u32Bytes(UInt32(ifd0Offset))
+        directories += order.bytes32(UInt32(ifd0Offset))
         var valueArea: [UInt8] = []
-        func write(_ entries: [(entry: RawEntry, value: [UInt8]?)], pointers: [(UInt16, Int)]) {
-            var all = entries.map { ($0.entry.tag, $0) as (UInt16, (entry: RawEntry, value: [UInt8]?)?) }
+        func write(_ entries: [ValuedEntry], pointers: [(UInt16, Int)]) {
+            var all = entries.map { ($0.entry.tag, $0) as (UInt16, ValuedEntry?) }
             all += pointers.map { ($0.0, nil) }
             all.sort { $0.0 < $1.0 }  // TIFF directories are sorted by tag
-            directories += u16Bytes(UInt16(all.count))
+            directories += order.bytes16(UInt16(all.count))
             for (tag, item) in all {
-                directories += u16Bytes(tag)
+                directories += order.bytes16(tag)
                 guard let item else {
                     let target = pointers.first { $0.0 == tag }!.1
-                    directories += u16Bytes(4) + u32Bytes(1) + u32Bytes(UInt32(target))
+                    directories += order.bytes16(4) + order.bytes32(1) + order.bytes32(UInt32(target))
                     continue
                 }
-                directories += u16Bytes(item.entry.type) + u32Bytes(item.entry.count)
+                directories += order.bytes16(item.entry.type) + order.bytes32(item.entry.count)
                 if let value = item.value {
-                    directories += u32Bytes(UInt32(valueOffset + valueArea.count))
+                    directories += order.bytes32(UInt32(valueOffset + valueArea.count))
                     valueArea += value
                     if valueArea.count % 2 == 1 { valueArea.append(0) }  // values start on word boundaries
                 } else {
                     directories += item.entry.field
                 }
             }
-            directories += u32Bytes(0)
+            directories += order.bytes32(0)
         }
         var pointers: [(UInt16, Int)] = []
         if exifValues != nil { pointers.append((TIFFStructure.Tag.exifPointer, exifOffset)) }
@@ -264,7 +305,7 @@ struct TIFFDirectoryReader {
 
     /// Each entry with its out-of-entry value (nil when the value fits in the entry); entries of
     /// an unknown type, or whose value is too large or past the end of the file, are left out.
-    private mutating func values(of entries: [RawEntry]) -> [(entry: RawEntry, value: [UInt8]?)] {
+    private mutating func values(of entries: [RawEntry]) -> [ValuedEntry] {
         entries.compactMap { entry in
             guard let size = Self.componentSize(entry.type) else { return nil }
             let (total, overflow) = Int(entry.count).multipliedReportingOverflow(by: size)
@@ -290,24 +331,32 @@ struct TIFFDirectoryReader {
 
     // MARK: Byte order
 
-    private func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
-        let a = UInt16(bytes[at]), b = UInt16(bytes[at + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
+    private func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { ByteOrder(bigEndian: bigEndian).u16(bytes, at) }
+    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 { ByteOrder(bigEndian: bigEndian).u32(bytes, at) }
 
-    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        let v = (0..<4).map { UInt32(bytes[at + $0]) }
-        return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
-    }
+    /// TIFF's integers in one byte order.
+    private struct ByteOrder {
+        let bigEndian: Bool
 
-    private func u16Bytes(_ value: UInt16) -> [UInt8] {
-        let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
-        return bigEndian ? bytes : bytes.reversed()
-    }
+        func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
+            let a = UInt16(bytes[at]), b = UInt16(bytes[at + 1])
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
 
-    private func u32Bytes(_ value: UInt32) -> [UInt8] {
-        let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        return bigEndian ? bytes : bytes.reversed()
+        func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+            let v = (0..<4).map { UInt32(bytes[at + $0]) }
+            return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
+        }
+
+        func bytes16(_ value: UInt16) -> [UInt8] {
+            let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
+            return bigEndian ? bytes : bytes.reversed()
+        }
+
+        func bytes32(_ value: UInt32) -> [UInt8] {
+            let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            return bigEndian ? bytes : bytes.reversed()
+        }
     }
 }
 
