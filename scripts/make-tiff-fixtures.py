@@ -226,6 +226,18 @@ def main():
         ("exif", exif_entries("2023:11:20 14:05:00", "-05:00", "40")),
     ])
 
+    # Sixteen copies of a 4 KiB Model in IFD0 and a 4 KiB GPSProcessingMethod: a compact block of
+    # every kept value would pass libexif's 64 KiB and lose the GPS; a tag counts once (Venice).
+    model = Entry(0x0110, ASCII, b"Model X".ljust(4096, b"\0"))
+    write_tiff(OUT / "repeated-tags.tif", "II", [
+        ("ifd0", ifd0_entries(16, 16, "Test", "Model X", strip="strip", extra=[
+            Entry(0x8769, LONG, pointer="exif"), Entry(0x8825, LONG, pointer="gps")]) + [model] * 15),
+        ("exif", exif_entries("2024:10:12 16:20:00", "+02:00", "0")),
+        ("gps", gps_entries(lat=45.4340, lon=12.3388, alt=2.0, date="2024:10:12", time=(14, 20, 0))
+            + [Entry(0x001B, UNDEFINED, b"ASCII\0\0\0" + b"GPS".ljust(4088, b" "))]),
+        ("strip", pixels(16, 16, 7)),
+    ])
+
     # Olympus ORF and Panasonic RW2 are TIFF structures with their maker's own magic number
     # (Olympus TG and Lumix travel zooms have GPS): Dubrovnik and Kyoto.
     for name, order, magic, make, model, place in [

@@ -43,21 +43,36 @@ struct VideoTripTests {
         let phone = VideoClock.Candidate(camera: "Pixel 7", asUTC: Self.noon.addingTimeInterval(-6900),
                                          asLocal: Self.noon.addingTimeInterval(-10_500), position: monastery)
         #expect(VideoClock.localCameras([phone], anchors: anchors).isEmpty)
-        // Without its place, the tower's photo at 09:05Z is the nearer, and the vote goes the other way.
+        // Without its place, both readings fall among photos (the tower's, the monastery's):
+        // no evidence, and the specification's UTC stays.
         var lost = phone
         lost.position = nil
-        #expect(VideoClock.localCameras([lost], anchors: anchors) == ["Pixel 7"])
+        #expect(VideoClock.localCameras([lost], anchors: anchors).isEmpty)
     }
 
-    @Test("a Live Photo's video pairs with the still of its stem in its folder, one video per still")
+    @Test("a phone clip shot a while after the last photo stays UTC, though read an hour early it would be nearer")
+    func clipAfterThePhotos() {
+        // Photos 08:40Z–08:50Z at +01:00; the clip's mvhd says 10:05 (UTC, as phones write it).
+        let anchors = [0, 300, 600].map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-12_000 + $0))) }
+        let clip = VideoClock.Candidate(camera: "Google Pixel 7", asUTC: Self.noon.addingTimeInterval(-6900),
+                                        asLocal: Self.noon.addingTimeInterval(-10_500))
+        #expect(VideoClock.localCameras([clip], anchors: anchors).isEmpty)
+    }
+
+    @Test("a Live Photo's video pairs with the still of its stem in its folder taken at the same moment, one video per still")
     func pairing() {
         typealias Media = LivePhotoPairing.Media
-        let stills = [Media(id: 1, path: "DCIM/IMG_0001.HEIC"), Media(id: 2, path: "DCIM/IMG_0002.JPG"),
-                      Media(id: 3, path: "other/IMG_0003.HEIC", contentIdentifier: "A"), Media(id: 4, path: "DCIM/IMG_0004.HEIC", contentIdentifier: "B")]
-        let videos = [Media(id: 10, path: "DCIM/IMG_0001.MOV"), Media(id: 11, path: "DCIM/img_0002.mov"),
-                      Media(id: 12, path: "DCIM/IMG_0001.mp4"), Media(id: 13, path: "elsewhere/IMG_0001.MOV"),
-                      Media(id: 14, path: "DCIM/renamed.MOV", contentIdentifier: "A"), Media(id: 15, path: "DCIM/IMG_0004.MOV", contentIdentifier: "C")]
+        let at = "2025-06-13T12:45:30", second = "2025-06-13T12:45:31.500"
+        let stills = [Media(id: 1, path: "DCIM/IMG_0001.HEIC", localTime: at), Media(id: 2, path: "DCIM/IMG_0002.JPG", localTime: at),
+                      Media(id: 3, path: "other/IMG_0003.HEIC", contentIdentifier: "A"), Media(id: 4, path: "DCIM/IMG_0004.HEIC", contentIdentifier: "B"),
+                      Media(id: 5, path: "DCIM/IMG_0005.JPG", localTime: "2025-06-14T09:00:00"), Media(id: 6, path: "DCIM/IMG_0006.JPG")]
+        let videos = [Media(id: 10, path: "DCIM/IMG_0001.MOV", localTime: second), Media(id: 11, path: "DCIM/img_0002.mov", localTime: second),
+                      Media(id: 12, path: "DCIM/IMG_0001.mp4", localTime: second), Media(id: 13, path: "elsewhere/IMG_0001.MOV", localTime: second),
+                      Media(id: 14, path: "DCIM/renamed.MOV", contentIdentifier: "A"), Media(id: 15, path: "DCIM/IMG_0004.MOV", contentIdentifier: "C"),
+                      Media(id: 16, path: "DCIM/IMG_0005.MOV", localTime: second), Media(id: 17, path: "DCIM/IMG_0006.MOV", localTime: second)]
         let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
+        #expect(pairs[16] == nil)    // same stem, another day: a camera's photo and a phone's clip
+        #expect(pairs[17] == nil)    // a still without a time cannot be the same moment
         #expect(pairs[10] == 1)      // same folder, same stem
         #expect(pairs[11] == 2)      // case of the name folded
         #expect(pairs[12] == nil)    // a second video of the same stem is a video of its own

@@ -85,6 +85,29 @@ struct XMPIngestTests {
         #expect(try photos(temp.url)["IMG_9999.JPG"]?.coordinate == nil)
     }
 
+    @Test("a video's sidecars count as a photo's: geotrip's own is no change, another program's fills its place")
+    func videoSidecars() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let video = TestPaths.fixtures.appendingPathComponent("videos/video-plain.m4v")
+        try FileManager.default.copyItem(at: video, to: temp.url.appendingPathComponent("CLIP.m4v"))
+        _ = try await ingest(temp.url)
+        #expect(try photos(temp.url)["CLIP.m4v"]?.coordinate == nil, "the fixture has no position of its own")
+        try FileManager.default.copyItem(at: XMPFixtures.folder.appendingPathComponent("sidecars/geotrip-resaved/IMG_9999.JPG.xmp"),
+                                         to: temp.url.appendingPathComponent("CLIP.m4v.xmp"))
+        #expect(try await ingest(temp.url).changed == 0)
+        try touch(temp.url.appendingPathComponent("CLIP.m4v.xmp"), later: 10)
+        #expect(try await ingest(temp.url).changed == 0)
+        try FileManager.default.removeItem(at: temp.url.appendingPathComponent("CLIP.m4v.xmp"))
+        try FileManager.default.copyItem(at: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"),
+                                         to: temp.url.appendingPathComponent("CLIP.xmp"))
+        #expect(try await ingest(temp.url).changed == 1)
+        let record = try XMPFixtures.record("sidecars/lightroom/IMG_1234.xmp")
+        let clip = try #require(try photos(temp.url)["CLIP.m4v"])
+        #expect(clip.locationSource == .sidecar)
+        #expect(clip.coordinate?.latitude.isClose(to: XMPFixtures.number(record, "XMP-exif:GPSLatitude")) == true)
+    }
+
     @Test("a file geotrip skips, with a Lightroom sidecar beside it, is not read again on a rerun")
     func skippedWithSidecar() async throws {
         let temp = try TemporaryFolder()

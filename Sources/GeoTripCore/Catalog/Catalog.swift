@@ -234,12 +234,12 @@ extension Catalog {
     /// in the transaction that changed them: the link is always that of the folder as stored.
     static func linkLivePhotos(_ db: Database) throws {
         func media(_ sql: String) throws -> [LivePhotoPairing.Media] {
-            try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2]) }
+            try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
         }
         let present = "removedAt IS NULL AND status = 'read'"
-        let videos = try media("SELECT id, path, contentIdentifier FROM photo WHERE \(present) AND format = 'video'")
+        let videos = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE \(present) AND format = 'video'")
         guard !videos.isEmpty else { return }
-        let stills = try media("SELECT id, path, contentIdentifier FROM photo WHERE \(present) AND format IN ('jpeg', 'heif')")
+        let stills = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE \(present) AND format IN ('jpeg', 'heif')")
         let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
         let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ? WHERE id = ? AND liveStillId IS NOT ?")
         for video in videos { try link.execute(arguments: [pairs[video.id], video.id, pairs[video.id]]) }

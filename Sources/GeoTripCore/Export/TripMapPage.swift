@@ -266,8 +266,8 @@ public struct TripMapPage: Sendable {
 
     private func mediaLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
         guard media.kind == .video else { return words.openOriginal }
-        guard let seconds = media.durationSeconds, seconds.isFinite, seconds >= 0 else { return words.video }
-        return "\(words.video), \(MediaDuration.text(seconds) ?? "")"
+        guard let length = MediaDuration.text(media.durationSeconds) else { return words.video }
+        return "\(words.video), \(length)"
     }
 
     private func wordsContext(_ w: TripMapWords) -> [String: String] {

@@ -62,6 +62,8 @@ enum FileKind: Equatable {
             let brand = String(decoding: b[8...11], as: UTF8.self)
             if heifBrands.contains(brand) { return .image(.heif) }
             if brand == "crx " { return .image(.cr3) }
+            // iTunes audio (a voice memo is an M4A): the same boxes, no pictures.
+            if ["M4A ", "M4B ", "M4P "].contains(brand) { return .unsupported("audio files (brand '\(brand.trimmingCharacters())') have no pictures") }
             if videoBrands.contains(brand) || isVideo(compatibleBrandsIn: head) { return .image(.video) }
             return .unsupported("video and other ISO media files (brand '\(brand.trimmingCharacters())') are not read yet")
         }

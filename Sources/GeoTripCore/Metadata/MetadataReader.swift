@@ -86,8 +86,10 @@ public struct MetadataReader: Sendable {
         if format == .video {
             var video = QuickTimeReader.read(file)
             if video.metadata.coordinate != nil { video.metadata.positionSource = .quicktime }
+            // Sidecars count for videos as for photos: another program's fills what the boxes lack.
+            let (geotripSidecars, _) = Self.readSidecars(sidecars, into: &video.metadata)
             return FileReading(status: video.foundMovie ? .read : .unreadable, format: format, metadata: video.metadata,
-                               skipReason: nil, fingerprint: headFingerprint())
+                               skipReason: nil, fingerprint: headFingerprint(), geotripSidecars: geotripSidecars)
         }
         let contents: ContainerContents
         do {
@@ -116,24 +118,8 @@ public struct MetadataReader: Sendable {
                 foundXMP = Self.fillFromExtension(&metadata, guid: guid, in: contents) || foundXMP
             }
         }
-        var geotripSidecars: [Int] = []
-        for (index, sidecar) in sidecars.enumerated() {
-            let name = Self.fileName(sidecar)
-            let values: XMPValues
-            do {
-                values = XMPDecoder.decode(try Self.contents(ofSidecar: sidecar), origin: "sidecar \(name)")
-            } catch {
-                metadata.diagnostics.append(Diagnostic(.unreadable, "its XMP sidecar \(name) could not be read: \(error.description)"))
-                continue
-            }
-            if values.isGeotrips {
-                geotripSidecars.append(index)
-                continue
-            }
-            Self.fill(&metadata, from: values, source: .sidecar)
-            foundXMP = foundXMP || !values.isEmpty
-        }
-        if contents.exif == nil && !foundXMP {
+        let (geotripSidecars, foundInSidecars) = Self.readSidecars(sidecars, into: &metadata)
+        if contents.exif == nil && !foundXMP && !foundInSidecars {
             metadata.diagnostics.append(Diagnostic(.noExif, "the photo has no EXIF metadata"))
         }
         // A TIFF's compact block holds only the tags geotrip decodes, which two scans from one
@@ -144,6 +130,30 @@ public struct MetadataReader: Sendable {
         } ?? headFingerprint()
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
                            fingerprint: fingerprint, geotripSidecars: geotripSidecars)
+    }
+
+    /// Fills what `metadata` still lacks from the sidecars other programs wrote, in order.
+    /// Returns the indexes of geotrip's own sidecars (never read as input) and whether any
+    /// other sidecar gave a value.
+    private static func readSidecars(_ sidecars: [[UInt8]], into metadata: inout PhotoMetadata) -> (geotrips: [Int], found: Bool) {
+        var geotrips: [Int] = [], found = false
+        for (index, sidecar) in sidecars.enumerated() {
+            let name = fileName(sidecar)
+            let values: XMPValues
+            do {
+                values = XMPDecoder.decode(try contents(ofSidecar: sidecar), origin: "sidecar \(name)")
+            } catch {
+                metadata.diagnostics.append(Diagnostic(.unreadable, "its XMP sidecar \(name) could not be read: \(error.description)"))
+                continue
+            }
+            if values.isGeotrips {
+                geotrips.append(index)
+                continue
+            }
+            fill(&metadata, from: values, source: .sidecar)
+            found = found || !values.isEmpty
+        }
+        return (geotrips, found)
     }
 
     /// Fills what the photo's metadata still lacks from one XMP packet, and keeps its diagnostics.

@@ -37,13 +37,15 @@ struct TIFFDirectoryReader {
     private let file: any TIFFBytes
     private let bigEndian: Bool
     private var visited: Set<Int> = []
+    /// Bytes of out-of-entry values one reader may still put in a compact block: with the
+    /// directories (a few hundred bytes) and up to three readers (a CR3's), within libexif's reach.
+    private var valueBudget = 20_000
     private var diagnostics: [Diagnostic] = []
 
-    /// Tags kept from IFD0 and from the Exif directory: what `ExifDecoder` reads. GPS
-    /// directories are kept whole (every GPS tag is small and GPS-only).
+    /// Tags kept from IFD0, the Exif and the GPS directories: what `ExifDecoder` reads.
     private static let keptIFD0: Set<UInt16> = [0x0100, 0x0101, 0x010F, 0x0110, 0x0112, 0x0132]
     private static let keptExif: Set<UInt16> = [0x9003, 0x9004, 0x9010, 0x9011, 0x9012, 0x9290, 0x9291, 0x9292, 0xA002, 0xA003]
-    private static let highestGPSTag: UInt16 = 0x001F
+    private static let keptGPS: Set<UInt16> = [0x0000, 0x0001, 0x0002, 0x0003, 0x0004, 0x0005, 0x0006, 0x0007, 0x001D]
 
     /// Reads the TIFF structure in `file`, whose header is at its byte 0 (a TIFF-based file, or
     /// the TIFF part of a HEIF or PNG EXIF block too long for libexif). `tiffOffsetInFile` makes
@@ -118,7 +120,7 @@ struct TIFFDirectoryReader {
             bigEndian: bigEndian,
             ifd0: values(of: ifd0.entries.filter { Self.keptIFD0.contains($0.tag) }),
             exif: exif.map { values(of: $0.entries.filter { Self.keptExif.contains($0.tag) }) },
-            gps: gps.map { values(of: $0.entries.filter { $0.tag <= Self.highestGPSTag }) })
+            gps: gps.map { values(of: $0.entries.filter { Self.keptGPS.contains($0.tag) }) })
         return Result(block: ExifBlock(bytes: ContainerReader.exifHeader + block, tiffOffsetInFile: nil),
                       thumbnail: thumbnail, xmp: xmp, diagnostics: diagnostics)
     }
@@ -150,7 +152,7 @@ struct TIFFDirectoryReader {
         for (source, name, isGPS) in [(cmt2, "CMT2", false), (cmt4, "CMT4", true)] {
             guard let source else { continue }
             do {
-                let found = try entries(source, name: name, order: bigEndian) { isGPS ? $0 <= highestGPSTag : keptExif.contains($0) }.1
+                let found = try entries(source, name: name, order: bigEndian) { isGPS ? keptGPS.contains($0) : keptExif.contains($0) }.1
                 if isGPS { gps = found } else { exif = found }
             } catch {
                 diagnostics.append(Diagnostic(isGPS ? .positionIgnored : .valueIgnored, error.reason + "; its values were not read"))
@@ -306,7 +308,10 @@ struct TIFFDirectoryReader {
     /// Each entry with its out-of-entry value (nil when the value fits in the entry); entries of
     /// an unknown type, or whose value is too large or past the end of the file, are left out.
     private mutating func values(of entries: [RawEntry]) -> [ValuedEntry] {
-        entries.compactMap { entry in
+        var seen = Set<UInt16>()
+        return entries.compactMap { entry in
+            // A tag appears once per directory (TIFF 6.0 section 2); a repeat is left out.
+            guard seen.insert(entry.tag).inserted else { return nil }
             guard let size = Self.componentSize(entry.type) else { return nil }
             let (total, overflow) = Int(entry.count).multipliedReportingOverflow(by: size)
             guard !overflow, total <= Self.maximumValueBytes else {
@@ -314,6 +319,11 @@ struct TIFFDirectoryReader {
                 return nil
             }
             if total <= 4 { return (entry, nil) }
+            guard total <= valueBudget else {
+                diagnostics.append(Diagnostic(.valueIgnored, "the value of TIFF tag \(tagName(entry.tag)) (\(total) bytes) does not fit in what libexif reads after the photo's other values; ignored"))
+                return nil
+            }
+            valueBudget -= total + total % 2
             let offset = Int(u32(entry.field, 0))
             let value = Array(file.bytes(at: offset, count: total))
             guard value.count == total else {

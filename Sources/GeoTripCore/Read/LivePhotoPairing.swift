@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which videos are the moving part of a Live Photo, and of which still.
 ///
 /// An iPhone writes a Live Photo as a HEIC (or JPEG) and a short MOV with the same name stem in
@@ -5,14 +7,22 @@
 /// the MOV's in its `com.apple.quicktime.content.identifier` key, the still's in Apple's maker
 /// note. libexif does not decode Apple's maker note, so geotrip has no still's identifier today;
 /// the pairing takes a still's identifier when one is known (it wins, across names), and
-/// otherwise pairs by stem, except where both carry identifiers that differ.
+/// otherwise pairs by stem, except where both carry identifiers that differ. A pair by stem
+/// must also be one moment: both files need a capture time, and their wall clocks (the still's
+/// EXIF time, the video's Apple creation date) at most `maximumApart` from each other. Names
+/// repeat (`IMG_0003.JPG` from a camera, `IMG_0003.MOV` from a phone), moments do not.
 enum LivePhotoPairing {
+    /// A Live Photo's video starts about 1.5 s before the still and lasts about 3 s.
+    static let maximumApart: Double = 10
+
     /// One file of the pairing's input.
     struct Media: Equatable {
         var id: Int64
         /// Relative to the trip folder, `/`-separated.
         var path: String
         var contentIdentifier: String?
+        /// The wall-clock capture time as the catalog keeps it (`LocalDateTime.iso8601`).
+        var localTime: String? = nil
     }
 
     /// The still of each video that is the moving part of a Live Photo, by video id.
@@ -33,8 +43,9 @@ enum LivePhotoPairing {
                 // Several stills of one stem (IMG_1.HEIC and IMG_1.JPG, an export beside the
                 // original): the first by path, so the choice is the same on every run.
                 candidate = byStem[stem(video.path)]?.sorted { $0.path < $1.path }.first { still in
-                    guard let ours = video.contentIdentifier, let theirs = still.contentIdentifier else { return true }
-                    return ours == theirs
+                    if let ours = video.contentIdentifier, let theirs = still.contentIdentifier { return ours == theirs }
+                    guard let videoTime = seconds(video.localTime), let stillTime = seconds(still.localTime) else { return false }
+                    return abs(videoTime - stillTime) <= maximumApart
                 }
             }
             // One video per still: a second clip of the same stem is a video of its own.
@@ -43,6 +54,13 @@ enum LivePhotoPairing {
             pairs[video.id] = still.id
         }
         return pairs
+    }
+
+    /// Seconds of a stored wall-clock time on a scale that only needs to measure differences.
+    private static func seconds(_ text: String?) -> Double? {
+        guard let text, let time = LocalDateTime(iso8601: text) else { return nil }
+        let days = Date.daysSince1970(year: time.year, month: time.month, day: time.day)
+        return Double(((days * 24 + time.hour) * 60 + time.minute) * 60 + time.second) + Double(time.millisecond ?? 0) / 1000
     }
 
     /// The path without its extension, lowercased: `dcim/img_1234` for `DCIM/IMG_1234.HEIC`.

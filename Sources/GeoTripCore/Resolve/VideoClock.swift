@@ -5,14 +5,15 @@ import Foundation
 /// The QuickTime and ISO specifications define it as UTC, and phones write it so; many cameras
 /// (compacts, action cameras, camcorders) write their local wall clock there instead, which is
 /// why exiftool has its `QuickTimeUTC` option. The file does not say which, but the trip does:
-/// the same camera's photos and the other photos of the trip were taken around the videos. For
-/// each video both readings are made (as UTC, and as a wall clock in the zone its position or
-/// its neighbours give), and the reading that lands nearer to a photo whose time a real rule
-/// decided gets the video's vote. A video that knows where it was is compared with the photos
-/// taken there (within `nearby`) when there are any: a morning at one sight and an afternoon
-/// at another can each be an hour or two from the video, and only the place tells them apart.
-/// A camera's videos are read the way most of them vote; a tie,
-/// or no evidence at all, keeps the specification's UTC.
+/// the photos were taken around the videos. For each video both readings are made (as UTC, and
+/// as a wall clock in the zone its position or its neighbours give), and a reading is *borne
+/// out* when it falls among photos whose time a real rule decided: within `close` of one, or
+/// between two taken at most `shortGap` apart. A video votes for the reading that is borne out
+/// when the other is not; when both or neither are, it does not vote. (Nearness alone is no
+/// evidence: a phone clip shot a while after the last photo of a place is nearer to them when
+/// read an hour early.) A video that knows where it was is compared with the photos taken there
+/// (within `nearby`) when there are any. A camera's videos are read the way most of them vote;
+/// a tie, or no evidence at all, keeps the specification's UTC.
 enum VideoClock {
     /// One video with an `mvhd` time.
     struct Candidate {
@@ -36,6 +37,12 @@ enum VideoClock {
     /// reach (the clustering's default radius is 250 m), with room for GPS error.
     static let nearby = 1000.0
 
+    /// A reading within this of a photo is borne out.
+    static let close: TimeInterval = 5 * 60
+    /// A reading between two photos at most this far apart is borne out: it falls inside a
+    /// stretch of photos, not in a gap between outings.
+    static let shortGap: TimeInterval = 30 * 60
+
     /// Readings closer than this are the same (a zone at UTC+0, or a wall clock in UTC):
     /// they say nothing about the camera.
     static let indistinct: TimeInterval = 60
@@ -45,14 +52,18 @@ enum VideoClock {
     /// zone decided.
     static func localCameras(_ candidates: [Candidate], anchors: [Anchor]) -> Set<String> {
         let all = anchors.map(\.instant).sorted()
-        func distance(_ instant: Date, in sorted: [Date]) -> TimeInterval {
+        /// Whether `instant` falls among the photos in `sorted`.
+        func borneOut(_ instant: Date, in sorted: [Date]) -> Bool {
             var low = 0, high = sorted.count
             while low < high {
                 let mid = (low + high) / 2
                 if sorted[mid] < instant { low = mid + 1 } else { high = mid }
             }
-            return [low - 1, low].filter { sorted.indices.contains($0) }
-                .map { abs(sorted[$0].timeIntervalSince(instant)) }.min() ?? .infinity
+            let before = low > 0 ? sorted[low - 1] : nil, after = low < sorted.count ? sorted[low] : nil
+            if let before, instant.timeIntervalSince(before) <= close { return true }
+            if let after, after.timeIntervalSince(instant) <= close { return true }
+            if let before, let after { return after.timeIntervalSince(before) <= shortGap }
+            return false
         }
         var votes: [String: Int] = [:]
         for candidate in candidates {
@@ -61,9 +72,11 @@ enum VideoClock {
                 anchors.filter { $0.position.map { GreatCircle.distance($0, position) <= nearby } ?? false }.map(\.instant).sorted()
             } ?? []
             let sorted = here.isEmpty ? all : here
-            let utcDistance = distance(candidate.asUTC, in: sorted), localDistance = distance(local, in: sorted)
-            if localDistance < utcDistance { votes[candidate.camera, default: 0] += 1 }
-            if utcDistance < localDistance { votes[candidate.camera, default: 0] -= 1 }
+            switch (borneOut(local, in: sorted), borneOut(candidate.asUTC, in: sorted)) {
+            case (true, false): votes[candidate.camera, default: 0] += 1
+            case (false, true): votes[candidate.camera, default: 0] -= 1
+            default: break
+            }
         }
         return Set(votes.filter { $0.value > 0 }.keys)
     }
