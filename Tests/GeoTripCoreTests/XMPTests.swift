@@ -148,6 +148,31 @@ struct XMPTests {
         #expect(m.diagnostics.isEmpty, "\(m.diagnostics)")
     }
 
+    @Test("extended XMP chunks of other GUIDs before the photo's own are passed over, not counted against it")
+    func foreignExtensions() throws {
+        let original = Array(try Data(contentsOf: XMPFixtures.folder.appendingPathComponent("xmp-extended.jpg")))
+        let signature = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+        // The first extended chunk: an APP1 whose body starts with the signature.
+        func isExtension(at index: Int) -> Bool {
+            guard original[index] == 0xFF, original[index + 1] == 0xE1 else { return false }
+            return original[(index + 4)..<(index + 4 + signature.count)].elementsEqual(signature)
+        }
+        let candidates: Range<Int> = 2..<(original.count - 4 - signature.count)
+        let first = try #require(candidates.first(where: isExtension))
+        var foreign: [UInt8] = []
+        for number in 1...5 {
+            let body = signature + Array(String(repeating: String(number), count: 32).utf8) + [0, 0, 0, 100, 0, 0, 0, 0]
+                + [UInt8](repeating: UInt8(ascii: "x"), count: 100)
+            foreign += [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("foreign.jpg")
+        try Data(original[..<first] + foreign + original[first...]).write(to: url)
+        let m = MetadataReader().read(path: url.path).metadata
+        #expect(m == XMPFixtures.read("xmp-extended.jpg").metadata, "\(m.diagnostics)")
+    }
+
     @Test("a HEIC whose only metadata is an XMP mime item, a TIFF whose only metadata is its tag 700",
           arguments: [("heic-xmp.heic", ImageFormat.heif), ("tiff-xmp.tif", .tiff)])
     func heicAndTIFF(name: String, format: ImageFormat) throws {

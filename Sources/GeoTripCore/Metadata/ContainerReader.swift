@@ -150,6 +150,17 @@ enum ContainerReader {
     /// the reader hold more than this.
     static let extendedXMPLimit = (packets: 4, bytes: XMPDecoder.maximumPacketSize)
 
+    /// Whether `needle` occurs in `haystack`.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        while index + needle.count <= haystack.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Adds one extended XMP chunk (GUID, full length, offset, bytes) to its packet.
     private static func addExtendedXMPChunk(_ file: PhotoFile, at start: Int, length: Int, to contents: inout ContainerContents) {
         let header = Array(file.bytes(at: start, count: 40))
@@ -160,9 +171,18 @@ enum ContainerReader {
         let guid = String(decoding: header[0..<32], as: UTF8.self)
         func number(_ at: Int) -> Int { Int(header[at]) << 24 | Int(header[at + 1]) << 16 | Int(header[at + 2]) << 8 | Int(header[at + 3]) }
         let fullLength = number(32), offset = number(36), chunkLength = length - 40
+        // The main packet comes first (XMP Specification Part 3, 1.1.3.1) and names its
+        // extension's GUID: chunks of other GUIDs (left by editors) are no part of this photo's
+        // XMP, and take nothing from the limits.
+        if let main = contents.xmpPacket, !main.isEmpty, !Self.contains(main, Array(header[0..<32])) { return }
         if contents.extendedXMP[guid] == nil {
             let held = contents.extendedXMP.values.reduce(0) { $0 + $1.fullLength }
-            guard contents.extendedXMP.count < extendedXMPLimit.packets, held + fullLength <= extendedXMPLimit.bytes else {
+            guard contents.extendedXMP.count < extendedXMPLimit.packets else {
+                contents.extendedXMP[guid] = ExtendedXMP(fullLength: 0, bytes: [],
+                    problem: "the file holds more than \(extendedXMPLimit.packets) extended XMP packets, and this one came after them")
+                return
+            }
+            guard held + fullLength <= extendedXMPLimit.bytes else {
                 contents.extendedXMP[guid] = ExtendedXMP(fullLength: 0, bytes: [],
                     problem: "it declares \(fullLength) bytes, beyond the \(extendedXMPLimit.bytes >> 20) MiB of extended XMP geotrip reads")
                 return
