@@ -178,20 +178,21 @@ public struct FolderScanner: Sendable {
         }
     }
 
-    /// Gives each file the sidecars beside it: `NAME.EXT.xmp`, then `NAME.xmp` (the `.xmp` in any
-    /// case). Only folders with sidecars cost anything.
+    /// Gives each file the sidecars beside it: `NAME.EXT.xmp`, then `NAME.xmp`, the names
+    /// compared without case (`img_0001.xmp` is `IMG_0001.JPG`'s: copies through other systems
+    /// and programs change the case of names). Only folders with sidecars cost anything.
     private static func attachSidecars(_ listing: inout Listing) {
         guard !listing.sidecarStats.isEmpty else { return }
         // By the path without its `.xmp`, which is the photo's path or its path without extension.
-        var byBase: [PathKey: [ScannedSidecar]] = [:]
+        var byBase: [String: [ScannedSidecar]] = [:]
         for sidecar in listing.sidecarStats.values.sorted(by: { $0.relativePath < $1.relativePath }) {
-            byBase[PathKey(String(sidecar.relativePath.dropLast(4))), default: []].append(sidecar)
+            byBase[sidecar.relativePath.dropLast(4).lowercased(), default: []].append(sidecar)
         }
         for index in listing.files.indices where listing.files[index].rawPath == nil {
-            let path = listing.files[index].relativePath
-            var found = byBase[PathKey(path)] ?? []
+            let path = listing.files[index].relativePath.lowercased()
+            var found = byBase[path] ?? []
             if let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex {
-                found += byBase[PathKey(String(path[..<dot]))] ?? []
+                found += byBase[String(path[..<dot])] ?? []
             }
             listing.files[index].sidecars = found
         }
