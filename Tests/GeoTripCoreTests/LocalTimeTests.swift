@@ -30,6 +30,9 @@ struct LocalTimeTests {
         #expect(rule.day(utc: nil, zone: nil, cameraTime: "2025-06-11T01:30:00") == "2025-06-10")
         #expect(rule.day(utc: nil, zone: nil, cameraTime: "2025-06-11T04:00:00.500") == "2025-06-11")
         #expect(rule.day(utc: nil, zone: nil, cameraTime: nil) == nil)
+        // A camera time that resolution refuses as implausible makes no day of the trip.
+        #expect(rule.day(utc: nil, zone: nil, cameraTime: "2098-01-01T10:00:00") == nil)
+        #expect(rule.day(utc: nil, zone: nil, cameraTime: "1800-01-01T10:00:00") == nil)
         #expect(LocalDayRule(parsing: "00:00")?.dayStartMinutes == 0)
         #expect(LocalDayRule(parsing: "23:59")?.dayStartText == "23:59")
         for bad in ["24:00", "4", "04:60", "-1:00", "04:00:00", "٠٤:٠٠"] { #expect(LocalDayRule(parsing: bad) == nil, "\(bad)") }

@@ -38,7 +38,10 @@ public struct LocalDayRule: Sendable, Equatable, Codable {
     public func day(utc: Date?, zone: String?, cameraTime: String?) -> String? {
         if let utc, let local = LocalClock.wallClock(utc, zone: zone) { return day(ofWallClock: local) }
         guard let cameraTime, let local = LocalDateTime(iso8601: cameraTime) else { return nil }
-        return day(ofWallClock: local.readAsUTC)
+        // A camera time resolution refused as implausible (2098, 1800) makes no day either.
+        let wall = local.readAsUTC
+        guard wall >= PlausibleCaptureTime.earliest, wall <= PlausibleCaptureTime.latest(now: Date()) else { return nil }
+        return day(ofWallClock: wall)
     }
 
     /// The day of a wall-clock time read as if it were UTC.
