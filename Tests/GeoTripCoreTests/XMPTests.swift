@@ -300,6 +300,20 @@ struct XMPPrecedenceTests {
         #expect(empty.altitude == 120)
     }
 
+    @Test("an XMP offset fills EXIF's missing one only for the same wall clock")
+    func offsetFills() throws {
+        let noon = try #require(LocalDateTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0))
+        var values = XMPValues()
+        values.captureTime = .init(field: .xmpDateTimeOriginal, localTime: noon, offset: UTCOffset(minutes: 540))
+        var same = PhotoMetadata(localTime: noon, timeField: .dateTimeOriginal)
+        MetadataReader.fill(&same, from: values, source: .xmp)
+        #expect(same.offset == UTCOffset(minutes: 540))
+        #expect(same.timeField == .dateTimeOriginal)
+        var other = PhotoMetadata(localTime: try #require(LocalDateTime(year: 2024, month: 5, day: 1, hour: 13, minute: 0, second: 0)))
+        MetadataReader.fill(&other, from: values, source: .xmp)
+        #expect(other.offset == nil)
+    }
+
     @Test("a packet padded with NUL bytes after its end is still read")
     func nulPadding() throws {
         let sidecar = try Data(contentsOf: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"))

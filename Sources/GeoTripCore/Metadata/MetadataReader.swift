@@ -173,6 +173,11 @@ public struct MetadataReader: Sendable {
             metadata.localTime = time.localTime
             metadata.offset = time.offset
             metadata.timeField = time.field
+        } else if metadata.offset == nil, let time = values.captureTime, let offset = time.offset, let ours = metadata.localTime,
+                  [ours.year, ours.month, ours.day, ours.hour, ours.minute, ours.second]
+                      == [time.localTime.year, time.localTime.month, time.localTime.day, time.localTime.hour, time.localTime.minute, time.localTime.second] {
+            // The same wall clock with the offset EXIF lacks (an editor wrote both): the offset fills.
+            metadata.offset = offset
         }
     }
 

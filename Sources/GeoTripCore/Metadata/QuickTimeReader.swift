@@ -398,7 +398,8 @@ enum QuickTimeReader {
                 else { continue }
                 // Type 1 is UTF-8 (QTFF well-known types); the values wanted are all text.
                 guard Bytes.bigEndian(value[0..<4]) & 0x00FF_FFFF == 1 else { continue }
-                let text = String(decoding: value[8...], as: UTF8.self)
+                // Some writers end the text with a NUL or spaces, as EXIF's ASCII does.
+                let text = String(decoding: value[8...], as: UTF8.self).trimmingCharacters()
                 switch key {
                 case "com.apple.quicktime.location.ISO6709": found.appleLocation = found.appleLocation ?? text
                 case "com.apple.quicktime.creationdate": found.appleCreationDate = found.appleCreationDate ?? text
