@@ -193,7 +193,17 @@ struct VideoReadingTests {
         #expect(FileKind.sniff(ftyp("XYZ1", compatible: ["isom", "avc1"])) == .image(.video))
         #expect(FileKind.sniff(ftyp("heic")) == .image(.heif))
         #expect(FileKind.sniff(ftyp("XYZ1", compatible: ["mif1", "isom"])) != .image(.video))
-        #expect(FileKind.sniff(ftyp("crx ")) != .image(.video))
+        #expect(FileKind.sniff(ftyp("crx ")) == .image(.cr3))
+        // Audio and BigTIFF are skipped with their reason, not read or called damaged.
+        for audio in ["M4A ", "M4B "] {
+            guard case .unsupported(let reason) = FileKind.sniff(ftyp(audio)) else { Issue.record("\(audio) was not skipped"); continue }
+            #expect(reason.contains("audio"))
+        }
+        guard case .unsupported(let bigTIFF) = FileKind.sniff([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0][...]) else {
+            Issue.record("BigTIFF was not skipped")
+            return
+        }
+        #expect(bigTIFF.contains("BigTIFF"))
         for first in ["moov", "mdat", "wide", "free"] {
             #expect(FileKind.sniff(([0, 0, 0, 8] + Array(first.utf8) + [0, 0, 0, 8] + Array("mdat".utf8))[...]) == .image(.video), "\(first)")
         }

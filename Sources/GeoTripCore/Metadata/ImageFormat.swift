@@ -57,6 +57,10 @@ enum FileKind: Equatable {
         if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .image(.tiff)
         }
+        // BigTIFF (magic 43, 64-bit offsets): scientific and GIS rasters, not camera photos.
+        if b.starts(with: [0x49, 0x49, 0x2B, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
+            return .unsupported("BigTIFF files (64-bit TIFF) are not read")
+        }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(.png) }
         if b.count >= 12, b[4...7].elementsEqual("ftyp".utf8) {
             let brand = String(decoding: b[8...11], as: UTF8.self)
