@@ -61,6 +61,8 @@ struct VideoCommandTests {
         #expect(android["timeSource"] as? String == "mvhd-utc")
         #expect(android["utcTime"] as? String == "2025-06-10T10:05:00Z")
         #expect(android["timeZone"] as? String == "Europe/Lisbon")
+        // Its mvhd recorded no wall clock: it is listed on Lisbon's, as the photos beside it.
+        #expect(android["localTime"] as? String == "2025-06-10T11:05:00")
         // The camera's mvhd is its Lisbon wall clock: 08:20 there is 07:20Z, among the morning's
         // photos (read as UTC it would fall in a gap an hour later); placed between them.
         let camera = try #require(photos["2025-06-10 Lisboa/MVI_0001.MP4"])

@@ -54,6 +54,12 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
         timeSource = record.timeSource
         altitude = record.altitude
         localTime = record.localTime.flatMap(LocalDateTime.init(iso8601:))
+        // A video whose mvhd time was read as UTC recorded no wall clock: it is shown on the
+        // clock of its resolved zone, as the photos taken beside it are.
+        if record.timeSource == .movieHeaderUTC, let utc = UTCTimestamp.date(record.utcTime),
+           let wall = LocalClock.wallClock(utc, zone: record.timeZone)?.geotripISO8601 {
+            localTime = LocalDateTime(iso8601: String(wall.dropLast())) ?? localTime
+        }
         offset = record.utcOffset.flatMap(UTCOffset.init(parsing:))
         timeField = record.timeField
         gpsTime = record.gpsTime.flatMap(UTCTimestamp.init(iso8601:))
