@@ -80,6 +80,19 @@ struct TIFFLayoutTests {
         #expect(first.fingerprint != second.fingerprint)
     }
 
+    @Test("a CR3 cut short in its thumbnail keeps its values and says the file is damaged")
+    func truncatedCR3() throws {
+        let bytes = try Data(contentsOf: Self.folder.appendingPathComponent("canon.cr3"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let cut = temp.url.appendingPathComponent("cut.cr3")
+        try bytes.prefix(bytes.count - (8 + 64 * 64) - 100).write(to: cut)  // mdat, and the THMB's last 100 bytes
+        let reading = MetadataReader().read(path: cut.path)
+        #expect(reading.status == .read)
+        #expect(reading.metadata.coordinate != nil)
+        #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged && $0.message.contains("CR3 raw") }, "\(reading.metadata.diagnostics)")
+    }
+
     /// Each damaged file: what must still be read, and the diagnostic that says what was not.
     struct Damage: Sendable, CustomTestStringConvertible {
         var file: String

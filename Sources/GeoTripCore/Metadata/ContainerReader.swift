@@ -248,8 +248,13 @@ enum ContainerReader {
     /// boxes, each a small TIFF structure: IFD0, the Exif directory and the GPS directory.
     private static func cr3(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
         var walker = QuickTimeReader.Walker(file: file, noun: "CR3 raw")
+        var contents = try cr3(file, walker: &walker)
+        contents.diagnostics = walker.diagnostics + contents.diagnostics
+        return contents
+    }
+
+    private static func cr3(_ file: PhotoFile, walker: inout QuickTimeReader.Walker) throws(UnreadableContainer) -> ContainerContents {
         var contents = ContainerContents()
-        defer { contents.diagnostics = walker.diagnostics + contents.diagnostics }
         guard let movie = walker.children(of: 0..<file.size, depth: 0, parent: "the file", until: "moov").last(where: { $0.is("moov") }) else {
             throw UnreadableContainer(reason: (walker.diagnostics.last.map { $0.message + "; " } ?? "") + "the CR3 raw has no 'moov' box, which holds its metadata (truncated file)")
         }
@@ -286,7 +291,7 @@ enum ContainerReader {
     /// width, height, the JPEG's length, two reserved words), as exiftool reads it.
     private static func canonThumbnail(_ box: MediaBox, _ head: [UInt8]) -> ThumbnailLocation? {
         guard head.count >= 18, head[16] == 0xFF, head[17] == 0xD8 else { return nil }
-        let length = Int(head[8]) << 24 | Int(head[9]) << 16 | Int(head[10]) << 8 | Int(head[11])
+        let length = Bytes.bigEndian(head[8..<12])
         let start = box.body.lowerBound + 16
         guard length > 0, start + length <= box.end else { return nil }
         return ThumbnailLocation(offset: start, length: length)

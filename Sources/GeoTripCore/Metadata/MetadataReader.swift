@@ -173,9 +173,8 @@ public struct MetadataReader: Sendable {
             metadata.localTime = time.localTime
             metadata.offset = time.offset
             metadata.timeField = time.field
-        } else if metadata.offset == nil, let time = values.captureTime, let offset = time.offset, let ours = metadata.localTime,
-                  [ours.year, ours.month, ours.day, ours.hour, ours.minute, ours.second]
-                      == [time.localTime.year, time.localTime.month, time.localTime.day, time.localTime.hour, time.localTime.minute, time.localTime.second] {
+        } else if metadata.offset == nil, let time = values.captureTime, let offset = time.offset,
+                  let ours = metadata.localTime, ours.toTheSecond == time.localTime.toTheSecond {
             // The same wall clock with the offset EXIF lacks (an editor wrote both): the offset fills.
             metadata.offset = offset
         }
@@ -215,5 +214,14 @@ public struct MetadataReader: Sendable {
     private static func fileExtension(of path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
         return path[path.index(after: dot)...].lowercased()
+    }
+}
+
+private extension LocalDateTime {
+    /// The same time without its milliseconds (XMP and EXIF keep fractions apart).
+    var toTheSecond: LocalDateTime {
+        var whole = self
+        whole.millisecond = nil
+        return whole
     }
 }

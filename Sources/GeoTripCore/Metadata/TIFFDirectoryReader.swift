@@ -35,7 +35,8 @@ struct TIFFDirectoryReader {
     typealias Failure = UnreadableContainer
 
     private let file: any TIFFBytes
-    private let bigEndian: Bool
+    private let order: TIFFByteOrder
+    private var bigEndian: Bool { order.bigEndian }
     private var visited: Set<Int> = []
     /// Bytes of out-of-entry values one reader may still put in a compact block: with the
     /// directories (a few hundred bytes) and up to three readers (a CR3's), within libexif's reach.
@@ -73,7 +74,7 @@ struct TIFFDirectoryReader {
 
     private init(file: any TIFFBytes, bigEndian: Bool) {
         self.file = file
-        self.bigEndian = bigEndian
+        self.order = TIFFByteOrder(bigEndian: bigEndian)
     }
 
     /// An entry with its value when the value lies outside the entry.
@@ -268,7 +269,7 @@ struct TIFFDirectoryReader {
         let exifOffset = ifd0Offset + 2 + ifd0Count * 12 + 4
         let gpsOffset = exifOffset + (exifValues.map(directorySize) ?? 0)
         let valueOffset = gpsOffset + (gpsValues.map(directorySize) ?? 0)
-        let order = ByteOrder(bigEndian: bigEndian)
+        let order = TIFFByteOrder(bigEndian: bigEndian)
 
         var directories: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42] : [0x49, 0x49, 42, 0]
         directories += order.bytes32(UInt32(ifd0Offset))
@@ -341,33 +342,8 @@ struct TIFFDirectoryReader {
 
     // MARK: Byte order
 
-    private func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { ByteOrder(bigEndian: bigEndian).u16(bytes, at) }
-    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 { ByteOrder(bigEndian: bigEndian).u32(bytes, at) }
-
-    /// TIFF's integers in one byte order.
-    private struct ByteOrder {
-        let bigEndian: Bool
-
-        func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
-            let a = UInt16(bytes[at]), b = UInt16(bytes[at + 1])
-            return bigEndian ? a << 8 | b : b << 8 | a
-        }
-
-        func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-            let v = (0..<4).map { UInt32(bytes[at + $0]) }
-            return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
-        }
-
-        func bytes16(_ value: UInt16) -> [UInt8] {
-            let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
-            return bigEndian ? bytes : bytes.reversed()
-        }
-
-        func bytes32(_ value: UInt32) -> [UInt8] {
-            let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-            return bigEndian ? bytes : bytes.reversed()
-        }
-    }
+    private func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { order.u16(bytes, at) }
+    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 { order.u32(bytes, at) }
 }
 
 /// Bytes a `TIFFDirectoryReader` reads from: a file read with `pread`, or bytes already in memory.

@@ -53,14 +53,37 @@ struct TIFFStructure {
 
     private func u16(_ at: Int) -> UInt16? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
-        let a = UInt16(bytes[at]), b = UInt16(bytes[at + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
+        return TIFFByteOrder(bigEndian: bigEndian).u16(bytes, at)
     }
 
     private func u32(_ at: Int) -> UInt32? {
         guard at >= 0, at + 4 <= bytes.count else { return nil }
+        return TIFFByteOrder(bigEndian: bigEndian).u32(bytes, at)
+    }
+}
+
+/// TIFF's integers in one byte order (the caller checks the bounds).
+struct TIFFByteOrder {
+    let bigEndian: Bool
+
+    func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
+        let a = UInt16(bytes[at]), b = UInt16(bytes[at + 1])
+        return bigEndian ? a << 8 | b : b << 8 | a
+    }
+
+    func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         let v = (0..<4).map { UInt32(bytes[at + $0]) }
         return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
+    }
+
+    func bytes16(_ value: UInt16) -> [UInt8] {
+        let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
+        return bigEndian ? bytes : bytes.reversed()
+    }
+
+    func bytes32(_ value: UInt32) -> [UInt8] {
+        let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        return bigEndian ? bytes : bytes.reversed()
     }
 }
 

@@ -58,9 +58,7 @@ enum LivePhotoPairing {
 
     /// Seconds of a stored wall-clock time on a scale that only needs to measure differences.
     private static func seconds(_ text: String?) -> Double? {
-        guard let text, let time = LocalDateTime(iso8601: text) else { return nil }
-        let days = Date.daysSince1970(year: time.year, month: time.month, day: time.day)
-        return Double(((days * 24 + time.hour) * 60 + time.minute) * 60 + time.second) + Double(time.millisecond ?? 0) / 1000
+        text.flatMap(LocalDateTime.init(iso8601:))?.readAsUTC.timeIntervalSince1970
     }
 
     /// The path without its extension, lowercased: `dcim/img_1234` for `DCIM/IMG_1234.HEIC`.

@@ -185,10 +185,15 @@ public struct FolderScanner: Sendable {
         guard !listing.sidecarStats.isEmpty else { return }
         // By the path without its `.xmp`, which is the photo's path or its path without extension.
         var byBase: [String: [ScannedSidecar]] = [:]
+        // A sidecar lies in its photo's folder, spelled the same: only files of those folders
+        // are looked up (a library with a few sidecars costs no lowercasing of every path).
+        var folders = Set<Substring>()
+        func folder(_ path: String) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
         for sidecar in listing.sidecarStats.values.sorted(by: { $0.relativePath < $1.relativePath }) {
             byBase[sidecar.relativePath.dropLast(4).lowercased(), default: []].append(sidecar)
+            folders.insert(folder(sidecar.relativePath))
         }
-        for index in listing.files.indices where listing.files[index].rawPath == nil {
+        for index in listing.files.indices where listing.files[index].rawPath == nil && folders.contains(folder(listing.files[index].relativePath)) {
             let path = listing.files[index].relativePath.lowercased()
             var found = byBase[path] ?? []
             if let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex {
