@@ -65,9 +65,10 @@ install: release
 	install -m 755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/geotrip
 	install -m 644 Sources/GeoTripCore/Resources/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin
 	install -m 644 Sources/GeoTripCore/Resources/basemap.bin $(DESTDIR)$(PREFIX)/share/geotrip/basemap.bin
+	install -m 644 Sources/GeoTripCore/Resources/zones.bin $(DESTDIR)$(PREFIX)/share/geotrip/zones.bin
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/basemap.bin
+	rm -f $(DESTDIR)$(PREFIX)/bin/geotrip $(DESTDIR)$(PREFIX)/share/geotrip/gazetteer.bin $(DESTDIR)$(PREFIX)/share/geotrip/basemap.bin $(DESTDIR)$(PREFIX)/share/geotrip/zones.bin
 	-rmdir $(DESTDIR)$(PREFIX)/share/geotrip
 
 clean:

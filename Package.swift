@@ -54,8 +54,8 @@ let package = Package(
             ],
             // Found by ResourceLocator (Gazetteer.resourceURL(), BaseMap.resourceURL()), never through Bundle.module (which traps on Linux
             // when the folder is missing).
-            exclude: ["Resources/gazetteer.bin.sha256", "Resources/basemap.bin.sha256"],
-            resources: [.copy("Resources/gazetteer.bin"), .copy("Resources/basemap.bin")]
+            exclude: ["Resources/gazetteer.bin.sha256", "Resources/basemap.bin.sha256", "Resources/zones.bin.sha256"],
+            resources: [.copy("Resources/gazetteer.bin"), .copy("Resources/basemap.bin"), .copy("Resources/zones.bin")]
         ),
         // The gazetteer measurements of `make bench` (not installed).
         .executableTarget(

@@ -32,15 +32,8 @@ public struct BaseMap: Sendable {
 
     /// Maps and checks the resource at `url`, or finds it (`resourceURL()`).
     public static func load(from url: URL? = nil) throws(GeoTripError) -> BaseMap {
-        let resolved: URL
-        if let url { resolved = url } else { resolved = try resourceURL() }
-        let data: Data
-        do {
-            data = try Data(contentsOf: resolved, options: .alwaysMapped)
-        } catch {
-            throw .baseMapMissing(tried: [resolved.path])
-        }
-        return try BaseMap(data: data, path: resolved.path)
+        let (data, path) = try ResourceLocator.map(resourceName, at: url, override: "GEOTRIP_BASEMAP") { .baseMapMissing(tried: $0) }
+        return try BaseMap(data: data, path: path)
     }
 
     /// Checks `data` (the whole file): signature, length, checksum, and that every feature's

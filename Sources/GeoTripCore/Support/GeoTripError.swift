@@ -28,6 +28,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String)
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
+    /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
+    case zoneIndexMissing(tried: [String])
+    /// The time zone index failed its checks; zones fall back to the nearest town's.
+    case zoneIndexDamaged(path: String, reason: String)
     case baseMapMissing(tried: [String])
     case baseMapDamaged(path: String, reason: String)
     /// Debian's `libjs-leaflet` is not installed (the map page inlines it).
@@ -92,6 +96,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
             return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
+        case .zoneIndexMissing(let tried):
+            return "The time zone index (zones.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_ZONES at the file."
+        case .zoneIndexDamaged(let path, let reason):
+            return "The time zone index at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-zones.py."
         case .baseMapMissing(let tried):
             return "The map's base layer data (basemap.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_BASEMAP at the file."
         case .baseMapDamaged(let path, let reason):

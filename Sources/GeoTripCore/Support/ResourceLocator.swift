@@ -32,4 +32,23 @@ enum ResourceLocator {
         }
         return Bundle.main.executableURL?.resolvingSymlinksInPath()
     }
+
+    /// Memory-maps the resource at `url`, or `name` where `find` finds it (`override` naming
+    /// its environment variable); `missing` makes the error from the paths tried.
+    static func map(_ name: String, at url: URL?, override: String,
+                    missing: ([String]) -> GeoTripError) throws(GeoTripError) -> (data: Data, path: String) {
+        let resolved: URL
+        if let url {
+            resolved = url
+        } else {
+            let search = find(name, override: override)
+            guard let found = search.found else { throw missing(search.tried) }
+            resolved = found
+        }
+        do {
+            return (try Data(contentsOf: resolved, options: .alwaysMapped), resolved.path)
+        } catch {
+            throw missing([resolved.path])
+        }
+    }
 }
