@@ -1,5 +1,6 @@
 // The gazetteer's part of `make bench` (scripts/bench.py runs it): load time, single-core
-// nearest-place throughput and peak memory, on a file of points shared with reverse_geocoder.
+// nearest-place throughput, time zone lookups (the polygon index against the nearest town's zone
+// it replaced) and peak memory, on a file of points shared with reverse_geocoder.
 //
 // Usage: gazetteer-bench POINTS_FILE
 // POINTS_FILE holds little-endian float64 pairs (latitude, longitude). Prints one JSON object.
@@ -53,7 +54,23 @@ for index in 0..<describedCount {
 }
 let describeSeconds = seconds(clock.now - start)
 
+// Time zones, one core: the polygon index, and the nearest town's zone it replaced (the
+// gazetteer's fallback when the index is missing).
+start = clock.now
+for index in 0..<count {
+    checksum &+= gazetteer.timeZone(for: Coordinate(latitude: points[index * 2], longitude: points[index * 2 + 1]))?.utf8.count ?? 0
+}
+let zoneSeconds = seconds(clock.now - start)
+let townZones = try Gazetteer.load(zones: URL(fileURLWithPath: "/nonexistent/zones.bin"))
+start = clock.now
+for index in 0..<count {
+    checksum &+= townZones.timeZone(for: Coordinate(latitude: points[index * 2], longitude: points[index * 2 + 1]))?.utf8.count ?? 0
+}
+let townZoneSeconds = seconds(clock.now - start)
+
 let result: [String: Double] = [
+    "zonePerSecond": Double(count) / zoneSeconds,
+    "nearestTownZonePerSecond": Double(count) / townZoneSeconds,
     "places": Double(gazetteer.count),
     "points": Double(count),
     "loadSecondsMedian": loadTimes[loadTimes.count / 2],

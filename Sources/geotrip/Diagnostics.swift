@@ -22,13 +22,19 @@ enum Diagnostics {
         return ExitCode.failure
     }
 
-    /// The embedded gazetteer, or the exit code after saying why it could not be loaded.
+    /// The embedded gazetteer, or the exit code after saying why it could not be loaded; a
+    /// missing or damaged time zone index is a warning (zones then come from the nearest town).
     static func loadGazetteer() throws -> Gazetteer {
+        let gazetteer: Gazetteer
         do {
-            return try Gazetteer.load()
+            gazetteer = try Gazetteer.load()
         } catch {
             throw fail(error)
         }
+        if let problem = gazetteer.zoneIndexProblem {
+            StandardError.write("geotrip: warning: \(Gazetteer.fallbackSentence(problem).terminalSafe)\n")
+        }
+        return gazetteer
     }
 
     /// Writes `value` as pretty, key-sorted JSON on standard output.

@@ -47,7 +47,10 @@ struct GazetteerTests {
         // A bigger city across a border is not where the photo was taken.
         Landmark(what: "St Peter's Square, not Rome", latitude: 41.9022, longitude: 12.4539, name: "Vatican City", countryCode: "VA", timeZone: "Europe/Vatican"),
         Landmark(what: "Hoboken waterfront, not New York", latitude: 40.7440, longitude: -74.0324, name: "Hoboken", countryCode: "US", timeZone: "America/New_York"),
-        Landmark(what: "Kehl, not Strasbourg across the Rhine", latitude: 48.5700, longitude: 7.8000, name: "Kehl", countryCode: "DE", timeZone: "Europe/Berlin"),
+        // Kehl's market square. (Until the zone polygons, this landmark stood at 48.5700,
+        // 7.8000, which is on the Rhine 220 m inside France by OpenStreetMap's border: it now
+        // reads as Strasbourg, as it should.)
+        Landmark(what: "Kehl, not Strasbourg across the Rhine", latitude: 48.5726, longitude: 7.8146, name: "Kehl", countryCode: "DE", timeZone: "Europe/Berlin"),
     ]
 
     @Test("landmarks on every continent get the town people would name", arguments: landmarks)
@@ -97,14 +100,18 @@ struct GazetteerTests {
         #expect(east.place.name == "Levuka")
     }
 
-    @Test("Antarctica and the poles have no town within reach: read as open sea, no country")
+    @Test("Antarctica is land with no town: its zone and \"Antarctica\", not a town across the sea; the North Pole is open sea")
     func polesAndAntarctica() throws {
         let gazetteer = try load()
-        for (latitude, longitude) in [(-90.0, 0.0), (-77.85, 166.67), (90.0, 0.0)] {
+        for (latitude, longitude) in [(-90.0, 0.0), (-77.85, 166.67), (-75.0, 0.0)] {
             let answer = gazetteer.describe(Coordinate(latitude: latitude, longitude: longitude))
-            #expect(answer.kind == .openSea, "at \(latitude),\(longitude)")
-            #expect(answer.countryCode == nil)
+            #expect(answer.kind == .region, "at \(latitude),\(longitude)")
+            #expect(answer.countryCode == "AQ" && answer.place == nil, "at \(latitude),\(longitude)")
+            #expect(answer.timeZone?.hasPrefix("Antarctica/") == true, "at \(latitude),\(longitude): \(answer.timeZone ?? "nil")")
         }
+        let pole = gazetteer.describe(Coordinate(latitude: 90, longitude: 0))
+        #expect(pole.kind == .openSea && pole.countryCode == nil)
+        #expect(pole.timeZone?.hasPrefix("Etc/GMT") == true)
     }
 
     @Test("nearest place is exact: the k-d tree agrees with brute force everywhere, poles and antimeridian included")

@@ -293,4 +293,44 @@ struct ResolutionCommandTests {
         let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
         #expect(rerun.stdout.contains("\"new\" : 0"))
     }
+
+    @Test("a photo across the river from a town of another zone gets its polygon's zone; without the index, the stated fallback",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func borderZone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // Hekou, China (Asia/Shanghai, UTC+8), across the Red River from Lào Cai, Vietnam
+        // (Asia/Bangkok, UTC+7), which is the nearest town. exiftool writes the position and a
+        // camera time with no offset tag and no GPS time, so the zone of the position decides.
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        let photo = trip.appendingPathComponent("hekou.jpg")
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exiftool.arguments = ["-q", "-overwrite_original", "-all=", "-DateTimeOriginal=2026:03:10 12:00:00",
+                              "-GPSLatitude=22.55", "-GPSLatitudeRef=N", "-GPSLongitude=103.95", "-GPSLongitudeRef=E", photo.path]
+        try exiftool.run()
+        exiftool.waitUntilExit()
+        #expect(exiftool.terminationStatus == 0)
+
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--quiet"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let placed = try #require(try photos(trip)["hekou.jpg"])
+        #expect(placed["timeZone"] as? String == "Asia/Shanghai")
+        #expect(placed["timeSource"] as? String == "location")
+        #expect(placed["utcTime"] as? String == "2026-03-10T04:00:00Z")
+
+        // Without the index (GEOTRIP_ZONES names no file) the run says so and takes the nearest
+        // town's zone, an hour off here.
+        let catalog = temp.url.appendingPathComponent("fallback.sqlite").path
+        let fallback = try CommandRun.run(TestPaths.binary, ["ingest", trip.path, "--catalog", catalog, "--json"],
+                                              environment: ["GEOTRIP_ZONES": temp.url.appendingPathComponent("none.bin").path])
+        #expect(fallback.status == 0, "stderr: \(fallback.stderr)")
+        #expect(fallback.stdout.contains("time zones come from the nearest town"))
+        let listed = try CommandRun.geotrip(["photos", trip.path, "--catalog", catalog, "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(list.first?["timeZone"] as? String == "Asia/Bangkok")
+        #expect(list.first?["utcTime"] as? String == "2026-03-10T05:00:00Z")
+    }
 }

@@ -4,6 +4,12 @@ extension Gazetteer {
     /// The resource's file name.
     public static let resourceName = "gazetteer.bin"
 
+    /// What a run says when the time zone index could not be used: the problem, then what
+    /// the run did instead.
+    public static func fallbackSentence(_ problem: GeoTripError) -> String {
+        "\(problem.description) Until then, time zones come from the nearest town, which can be an hour or more wrong near a border."
+    }
+
     /// Where the resource is (`ResourceLocator.find`), `GEOTRIP_GAZETTEER` overriding.
     public static func resourceURL() throws(GeoTripError) -> URL {
         let search = ResourceLocator.find(resourceName, override: "GEOTRIP_GAZETTEER")
@@ -24,4 +30,7 @@ final class RunGazetteer: @unchecked Sendable {
         loaded = gazetteer
         return gazetteer
     }
+
+    /// Why the loaded gazetteer has no time zone index (nil when it has one, or was not loaded).
+    var zoneIndexProblem: GeoTripError? { loaded?.zoneIndexProblem }
 }

@@ -37,9 +37,25 @@ public struct PlaceAnswer: Sendable, Equatable {
     /// longitude (`Etc/GMT-9` for 135° E).
     public var timeZone: String?
 
-    public var admin1: String? { kind == .openSea ? nil : (place ?? nearest).admin1 }
-    public var country: String? { kind == .openSea ? nil : (place ?? nearest).country }
-    public var countryCode: String? { kind == .openSea ? nil : (place ?? nearest).countryCode }
+    /// The first-level division: the chosen place's, else the nearest place's; none at sea.
+    public var admin1: String?
+    /// The country, like `admin1`; on land far from any town of its own side of a border, the
+    /// country the zone polygon names (Antarctica, for a point on its ice).
+    public var country: String?
+    /// ISO 3166-1 alpha-2 code of `country`.
+    public var countryCode: String?
+
+    init(kind: Kind, place: GazetteerPlace?, nearest: GazetteerPlace, distanceMeters: Double, timeZone: String?,
+         region: (admin1: String?, country: String?, countryCode: String?)? = nil) {
+        self.kind = kind
+        self.place = place
+        self.nearest = nearest
+        self.distanceMeters = distanceMeters
+        self.timeZone = timeZone
+        let named = place ?? nearest
+        let given = region ?? (kind == .openSea ? (nil, nil, nil) : (named.admin1, named.country, named.countryCode))
+        (admin1, country, countryCode) = given
+    }
 }
 
 /// How to choose a place's name among the places near a coordinate.
@@ -51,31 +67,57 @@ public enum NamingRule: String, Sendable, CaseIterable {
 }
 
 /// The embedded offline gazetteer: GeoNames populated places (cities500, CC BY 4.0) with their
-/// first-level divisions, countries and time zones. It names any coordinate, gives its time
-/// zone and finds places by name, with no network.
+/// first-level divisions, countries and time zones, and the time zone index (timezone
+/// polygons, ODbL 1.0). It names any coordinate, gives its time zone and finds places by name,
+/// with no network.
 public struct Gazetteer: Sendable {
     let file: GazetteerFile
     let columns: PlaceColumns
     let tree: PlaceTree
+    /// The zone polygons; nil when the index could not be loaded (`zoneIndexProblem` says why),
+    /// and zones then come from the nearest town, which can be wrong near a border.
+    public let zoneIndex: ZoneIndex?
+    /// Why `zoneIndex` is nil.
+    public let zoneIndexProblem: GeoTripError?
+    /// Each gazetteer zone's number in `zoneIndex`, -1 when the index does not know the name.
+    private let zoneNumbers: [Int]
+    /// Each gazetteer country's ISO code, by country index.
+    private let countryCodes: [String]
 
     /// Beyond this distance from every place, a coordinate gets its region, not a village's name.
     public static let placeReach = 50_000.0
-    /// Beyond this distance from every place, a coordinate is taken to be at sea: no country.
+    /// Without the zone index: beyond this distance from every place, a coordinate is taken to
+    /// be at sea (no country). With it, the sea is where the polygons say (`Etc/GMT±N`).
     public static let regionReach = 200_000.0
     /// How far from the coordinate `preferTowns` looks for a more populous place.
     public static let choiceReach = 15_000.0
+    /// How far naming looks for a place on the coordinate's side of a zone border before it
+    /// settles for the nearest place whatever its side (the Sahara and Greenland's ice are land
+    /// far from towns).
+    public static let sideReach = 1_000_000.0
 
-    /// Loads the resource at `url`, or finds it (`Gazetteer.resourceURL()`).
-    public static func load(from url: URL? = nil) throws(GeoTripError) -> Gazetteer {
+    /// Loads the place resource at `url` (or finds it: `Gazetteer.resourceURL()`) and the time
+    /// zone index at `zones` (or finds it). A missing or damaged zone index is not an error:
+    /// the gazetteer falls back to the nearest town's zone and says why in `zoneIndexProblem`.
+    public static func load(from url: URL? = nil, zones: URL? = nil) throws(GeoTripError) -> Gazetteer {
         let resolved: URL
         if let url { resolved = url } else { resolved = try resourceURL() }
-        return Gazetteer(file: try GazetteerFile(url: resolved))
+        let file = try GazetteerFile(url: resolved)
+        do {
+            return Gazetteer(file: file, zoneIndex: try ZoneIndex.load(from: zones), zoneIndexProblem: nil)
+        } catch {
+            return Gazetteer(file: file, zoneIndex: nil, zoneIndexProblem: error)
+        }
     }
 
-    init(file: GazetteerFile) {
+    init(file: GazetteerFile, zoneIndex: ZoneIndex?, zoneIndexProblem: GeoTripError?) {
         self.file = file
         columns = file.placeColumns()
         tree = PlaceTree(latitudeE5: columns.latitudeE5, longitudeE5: columns.longitudeE5, axes: columns.axis)
+        self.zoneIndex = zoneIndex
+        self.zoneIndexProblem = zoneIndexProblem
+        zoneNumbers = (0..<file.zoneCount).map { zoneIndex?.zoneNumber(named: file.zoneName($0)) ?? -1 }
+        countryCodes = (0..<file.countryCount).map { file.countryCode($0) }
     }
 
     /// Number of places.
@@ -95,35 +137,87 @@ public struct Gazetteer: Sendable {
     }
 
     /// The name a person would give `coordinate`, with its region, country and time zone.
+    ///
+    /// With the zone index, the zone is the polygon's, and naming keeps to the places on the
+    /// coordinate's side of a border (`isOnSide`): a point in Belarus is named after a
+    /// Belarusian town even when a Polish one is nearer. Without it, the nearest place decides.
     public func describe(_ coordinate: Coordinate, rule: NamingRule = .preferTowns) -> PlaceAnswer {
         let query = GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let nearest = tree.nearest(to: query)
-        let nearestMetres = GreatCircle.metres(chord: nearest.chordSquared.squareRoot())
-        let nearestPlace = place(nearest.index)
-        if nearestMetres > Self.regionReach {
-            return PlaceAnswer(kind: .openSea, place: nil, nearest: nearestPlace, distanceMeters: nearestMetres,
+        let zone = zoneIndex.map { $0.zoneNumber(at: coordinate) }
+        if let zoneIndex, let zone, zoneIndex.zones[zone].isNautical {
+            return PlaceAnswer(kind: .openSea, place: nil, nearest: place(nearest.index),
+                               distanceMeters: GreatCircle.metres(chord: nearest.chordSquared.squareRoot()),
+                               timeZone: zoneIndex.zones[zone].name)
+        }
+        // The nearest place on the coordinate's side of the border, else the nearest place.
+        var anchor = nearest
+        var sameSide: (Int) -> Bool = { _ in true }
+        if let zoneIndex, let zone {
+            let reach = GreatCircle.chord(metres: Self.sideReach)
+            let found = tree.nearest(to: query, withinChordSquared: reach * reach) { isOnSide($0, of: zone) }
+            if found.index >= 0 {
+                anchor = found
+                sameSide = { isOnSide($0, of: zone) }
+            } else if GreatCircle.metres(chord: nearest.chordSquared.squareRoot()) > Self.placeReach {
+                // Land with no town of its own side for 1,000 km (Antarctica's ice): the
+                // region is the zone's country, not the nearest town's across the sea.
+                let codes = zoneIndex.zones[zone].countries
+                let country = codes.count == 1 ? countryIndex(code: codes[0]) : nil
+                return PlaceAnswer(kind: .region, place: nil, nearest: place(nearest.index),
+                                   distanceMeters: GreatCircle.metres(chord: nearest.chordSquared.squareRoot()),
+                                   timeZone: zoneIndex.zones[zone].name,
+                                   region: (nil, country.map { file.countryName($0) }, country.map { countryCodes[$0] }))
+            }
+        }
+        let anchorMetres = GreatCircle.metres(chord: anchor.chordSquared.squareRoot())
+        let anchorPlace = place(anchor.index)
+        let timeZone = zone.map { zoneIndex!.zones[$0].name } ?? anchorPlace.timeZone
+        if zone == nil && anchorMetres > Self.regionReach {
+            return PlaceAnswer(kind: .openSea, place: nil, nearest: anchorPlace, distanceMeters: anchorMetres,
                                timeZone: Self.nauticalZone(longitude: coordinate.longitude))
         }
-        if nearestMetres > Self.placeReach {
-            return PlaceAnswer(kind: .region, place: nil, nearest: nearestPlace, distanceMeters: nearestMetres,
-                               timeZone: nearestPlace.timeZone)
+        if anchorMetres > Self.placeReach {
+            return PlaceAnswer(kind: .region, place: nil, nearest: anchorPlace, distanceMeters: anchorMetres,
+                               timeZone: timeZone)
         }
-        var chosen = (index: nearest.index, metres: nearestMetres)
+        var chosen = (index: anchor.index, metres: anchorMetres)
         if rule == .preferTowns {
-            // Only places in the nearest place's own country and first-level division compete:
-            // a bigger city across a border (Rome from St Peter's, New York from Hoboken,
-            // Strasbourg from Kehl) is not where the photo was taken.
-            let country = columns.country[nearest.index], admin1 = columns.admin1[nearest.index]
+            // Only places in the anchor's own country and first-level division (and zone)
+            // compete: a bigger city across a border (Rome from St Peter's, New York from
+            // Hoboken, Strasbourg from Kehl) is not where the photo was taken.
+            let country = columns.country[anchor.index], admin1 = columns.admin1[anchor.index]
             let candidates = tree.within(query, chord: GreatCircle.chord(metres: Self.choiceReach), limit: Int.max)
-                .filter { columns.country[$0.index] == country && columns.admin1[$0.index] == admin1 }
+                .filter { columns.country[$0.index] == country && columns.admin1[$0.index] == admin1 && sameSide($0.index) }
                 .map { (index: $0.index, metres: GreatCircle.metres(chord: $0.chordSquared.squareRoot()),
                         population: Int(columns.population[$0.index])) }
             if let best = Self.choose(among: candidates.map { ($0.metres, $0.population) }) {
                 chosen = (candidates[best].index, candidates[best].metres)
             }
         }
-        return PlaceAnswer(kind: .place, place: place(chosen.index), nearest: nearestPlace, distanceMeters: chosen.metres,
-                           timeZone: nearestPlace.timeZone)
+        return PlaceAnswer(kind: .place, place: place(chosen.index), nearest: anchorPlace, distanceMeters: chosen.metres,
+                           timeZone: timeZone)
+    }
+
+    /// The gazetteer's index of the country with ISO code `code`.
+    func countryIndex(code: String) -> Int? { countryCodes.firstIndex(of: code) }
+
+
+    /// Whether place `index` lies in zone `zone` of the index, as far as the place's own zone
+    /// (GeoNames') and country tell: its zone is that zone, or a name tzdb links to the same
+    /// clock while its country is one of the zone's (zone.tab, else zone1970.tab). So a Danish
+    /// town (Europe/Copenhagen, a link to Europe/Berlin) is not on Germany's side, and a town
+    /// whose zone has an old name (Europe/Kiev) is on Europe/Kyiv's.
+    func isOnSide(_ index: Int, of zone: Int) -> Bool {
+        let own = columns.zone[index]
+        guard own != 0xFFFF, let zoneIndex else { return false }
+        let number = zoneNumbers[Int(own)]
+        if number == zone { return true }
+        guard number >= 0 else { return false }
+        let target = zoneIndex.zones[zone]
+        guard zoneIndex.zones[number].clock == target.clock else { return false }
+        let country = columns.country[index]
+        return target.countries.isEmpty || (country != 0xFF && target.countries.contains(countryCodes[Int(country)]))
     }
 
     /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
@@ -149,9 +243,10 @@ public struct Gazetteer: Sendable {
         return best?.index
     }
 
-    /// The IANA time zone for `coordinate`: the nearest place's. Approximate near zone borders,
-    /// where the nearest place can lie across the border; at sea, the nautical zone.
+    /// The IANA time zone for `coordinate`: the polygon's (at sea, the nautical `Etc/GMT±N`).
+    /// Without the zone index, the nearest place's, which can be wrong near a border.
     public func timeZone(for coordinate: Coordinate) -> String? {
+        if let zoneIndex { return zoneIndex.zones[zoneIndex.zoneNumber(at: coordinate)].name }
         // The nearest place's zone column only: no names are decoded (resolution asks this
         // for every photo).
         let found = tree.nearest(to: GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude))

@@ -39,8 +39,20 @@ struct PlaceTree: Sendable {
     /// squared distance from the query to its cell (the per-axis offsets summed), a much tighter
     /// bound than the splitting plane alone when the query is far from every place (at sea).
     func nearest(to q: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
+        let found = nearest(to: q, withinChordSquared: .infinity) { _ in true }
+        // A loaded resource has at least one place (checked on load), so an index is found.
+        precondition(found.index >= 0, "the gazetteer has no places")
+        return found
+    }
+
+    /// The nearest place that `accept` takes, no farther than the chord whose square is
+    /// `limit`; index -1 when there is none. Places `accept` refuses cost a test each, so a
+    /// search for a kind of place that is nowhere near visits everything within `limit`.
+    @inline(__always)
+    func nearest(to q: SIMD3<Double>, withinChordSquared limit: Double,
+                 accepting accept: (Int) -> Bool) -> (index: Int, chordSquared: Double) {
         var bestIndex = -1
-        var bestDistance = Double.infinity
+        var bestDistance = limit
         typealias Pending = (lo: Int, hi: Int, cell: Double, offset: SIMD3<Double>)
         vectors.withUnsafeBufferPointer { vectors in
             axes.withUnsafeBufferPointer { axes in
@@ -57,7 +69,7 @@ struct PlaceTree: Sendable {
                             let base = mid * 3
                             let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
                             let distance = dx * dx + dy * dy + dz * dz
-                            if distance < bestDistance {
+                            if distance < bestDistance && accept(mid) {
                                 bestDistance = distance
                                 bestIndex = mid
                             }
@@ -77,7 +89,7 @@ struct PlaceTree: Sendable {
                             let base = index * 3
                             let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
                             let distance = dx * dx + dy * dy + dz * dz
-                            if distance < bestDistance {
+                            if distance < bestDistance && accept(index) {
                                 bestDistance = distance
                                 bestIndex = index
                             }
@@ -86,8 +98,6 @@ struct PlaceTree: Sendable {
                 }
             }
         }
-        // A loaded resource has at least one place (checked on load), so bestIndex is set.
-        precondition(bestIndex >= 0, "the gazetteer has no places")
         return (bestIndex, bestDistance)
     }
 

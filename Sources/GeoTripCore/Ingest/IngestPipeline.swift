@@ -168,8 +168,11 @@ public struct IngestPipeline: Sendable {
                                       thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
         summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
+        let zoneFallback = gazetteer.zoneIndexProblem.map { problem in
+            [PhotoDiagnostic(path: options.folder, kind: .folder, message: Gazetteer.fallbackSentence(problem))]
+        } ?? []
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
-            + read.diagnostics + derived.diagnostics + (summary.export?.problems ?? [])
+            + zoneFallback + read.diagnostics + derived.diagnostics + (summary.export?.problems ?? [])
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { ($0.kind.severity, $0.path) < ($1.kind.severity, $1.path) }.prefix(Self.diagnosticsShown))
         summary.diagnosticKinds = DiagnosticCount.byKind(diagnostics)
