@@ -83,6 +83,10 @@ public struct Gazetteer: Sendable {
     private let zoneNumbers: [Int]
     /// Each gazetteer country's ISO code, by country index.
     private let countryCodes: [String]
+    /// By zone number of `zoneIndex`: its clock, and its countries as gazetteer country indices
+    /// (nil: any country), so `isOnSide` compares integers only.
+    private let zoneClocks: [Int]
+    private let zoneCountries: [[UInt8]?]
 
     /// Beyond this distance from every place, a coordinate gets its region, not a village's name.
     public static let placeReach = 50_000.0
@@ -117,7 +121,12 @@ public struct Gazetteer: Sendable {
         self.zoneIndex = zoneIndex
         self.zoneIndexProblem = zoneIndexProblem
         zoneNumbers = (0..<file.zoneCount).map { zoneIndex?.zoneNumber(named: file.zoneName($0)) ?? -1 }
-        countryCodes = (0..<file.countryCount).map { file.countryCode($0) }
+        let codes = (0..<file.countryCount).map { file.countryCode($0) }
+        countryCodes = codes
+        zoneClocks = zoneIndex?.zones.map(\.clock) ?? []
+        zoneCountries = zoneIndex?.zones.map { zone in
+            zone.countries.isEmpty ? nil : zone.countries.compactMap { code in codes.firstIndex(of: code).map { UInt8($0) } }
+        } ?? []
     }
 
     /// Number of places.
@@ -143,32 +152,36 @@ public struct Gazetteer: Sendable {
     /// Belarusian town even when a Polish one is nearer. Without it, the nearest place decides.
     public func describe(_ coordinate: Coordinate, rule: NamingRule = .preferTowns) -> PlaceAnswer {
         let query = GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        let nearest = tree.nearest(to: query)
         let zone = zoneIndex.map { $0.zoneNumber(at: coordinate) }
-        if let zoneIndex, let zone, zoneIndex.zones[zone].isNautical {
-            return PlaceAnswer(kind: .openSea, place: nil, nearest: place(nearest.index),
-                               distanceMeters: GreatCircle.metres(chord: nearest.chordSquared.squareRoot()),
-                               timeZone: zoneIndex.zones[zone].name)
-        }
         // The nearest place on the coordinate's side of the border, else the nearest place.
-        var anchor = nearest
+        var anchor = (index: -1, chordSquared: Double.infinity)
         var sameSide: (Int) -> Bool = { _ in true }
         if let zoneIndex, let zone {
-            let reach = GreatCircle.chord(metres: Self.sideReach)
-            let found = tree.nearest(to: query, withinChordSquared: reach * reach) { isOnSide($0, of: zone) }
-            if found.index >= 0 {
-                anchor = found
-                sameSide = { isOnSide($0, of: zone) }
-            } else if GreatCircle.metres(chord: nearest.chordSquared.squareRoot()) > Self.placeReach {
-                // Land with no town of its own side for 1,000 km (Antarctica's ice): the
-                // region is the zone's country, not the nearest town's across the sea.
-                let codes = zoneIndex.zones[zone].countries
-                let country = codes.count == 1 ? countryIndex(code: codes[0]) : nil
-                return PlaceAnswer(kind: .region, place: nil, nearest: place(nearest.index),
+            if zoneIndex.zones[zone].isNautical {
+                let nearest = tree.nearest(to: query)
+                return PlaceAnswer(kind: .openSea, place: nil, nearest: place(nearest.index),
                                    distanceMeters: GreatCircle.metres(chord: nearest.chordSquared.squareRoot()),
-                                   timeZone: zoneIndex.zones[zone].name,
-                                   region: (nil, country.map { file.countryName($0) }, country.map { countryCodes[$0] }))
+                                   timeZone: zoneIndex.zones[zone].name)
             }
+            let reach = GreatCircle.chord(metres: Self.sideReach)
+            anchor = tree.nearest(to: query, withinChordSquared: reach * reach) { isOnSide($0, of: zone) }
+            if anchor.index >= 0 {
+                sameSide = { isOnSide($0, of: zone) }
+            } else {
+                anchor = tree.nearest(to: query)
+                if GreatCircle.metres(chord: anchor.chordSquared.squareRoot()) > Self.placeReach {
+                    // Land with no town of its own side for 1,000 km (Antarctica's ice): the
+                    // region is the zone's country, not the nearest town's across the sea.
+                    let codes = zoneIndex.zones[zone].countries
+                    let country = codes.count == 1 ? countryIndex(code: codes[0]) : nil
+                    return PlaceAnswer(kind: .region, place: nil, nearest: place(anchor.index),
+                                       distanceMeters: GreatCircle.metres(chord: anchor.chordSquared.squareRoot()),
+                                       timeZone: zoneIndex.zones[zone].name,
+                                       region: (nil, country.map { file.countryName($0) }, country.map { countryCodes[$0] }))
+                }
+            }
+        } else {
+            anchor = tree.nearest(to: query)
         }
         let anchorMetres = GreatCircle.metres(chord: anchor.chordSquared.squareRoot())
         let anchorPlace = place(anchor.index)
@@ -210,14 +223,12 @@ public struct Gazetteer: Sendable {
     /// whose zone has an old name (Europe/Kiev) is on Europe/Kyiv's.
     func isOnSide(_ index: Int, of zone: Int) -> Bool {
         let own = columns.zone[index]
-        guard own != 0xFFFF, let zoneIndex else { return false }
+        guard own != 0xFFFF else { return false }
         let number = zoneNumbers[Int(own)]
         if number == zone { return true }
-        guard number >= 0 else { return false }
-        let target = zoneIndex.zones[zone]
-        guard zoneIndex.zones[number].clock == target.clock else { return false }
-        let country = columns.country[index]
-        return target.countries.isEmpty || (country != 0xFF && target.countries.contains(countryCodes[Int(country)]))
+        guard number >= 0, zoneClocks[number] == zoneClocks[zone] else { return false }
+        guard let countries = zoneCountries[zone] else { return true }
+        return countries.contains(columns.country[index])
     }
 
     /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
