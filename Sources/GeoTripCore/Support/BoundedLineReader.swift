@@ -42,8 +42,26 @@ public struct BoundedLineReader {
         buffer = [UInt8](repeating: 0, count: max(65_536, maximumLength * 2))
     }
 
+    /// One line of input as bytes, for callers that read lines faster than they decode them.
+    public enum RawLine {
+        /// A line within the limit, without its line break (`\n` or `\r\n`): a slice of the
+        /// reader's buffer, to be used before the next call.
+        case bytes(ArraySlice<UInt8>)
+        /// A line over the limit: its first `BoundedLineReader.prefixLength` bytes and its full length.
+        case tooLong(prefix: [UInt8], length: Int)
+    }
+
     /// The next line, or nil at the end of the input.
     public mutating func next() throws(ReadError) -> Line? {
+        switch try nextBytes() {
+        case nil: nil
+        case .bytes(let bytes): .text(String(decoding: bytes, as: UTF8.self))
+        case .tooLong(let prefix, let length): .tooLong(prefix: String(decoding: prefix, as: UTF8.self), length: length)
+        }
+    }
+
+    /// The next line as bytes, or nil at the end of the input.
+    public mutating func nextBytes() throws(ReadError) -> RawLine? {
         var overlong: (prefix: [UInt8], length: Int)?
         while true {
             if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
@@ -82,11 +100,11 @@ public struct BoundedLineReader {
         }
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>) -> Line {
-        .text(String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes, as: UTF8.self))
+    private static func text(_ bytes: ArraySlice<UInt8>) -> RawLine {
+        .bytes(bytes.last == 0x0D ? bytes.dropLast() : bytes)
     }
 
-    private static func tooLong(_ prefix: [UInt8], _ length: Int) -> Line {
-        .tooLong(prefix: String(decoding: prefix, as: UTF8.self), length: length)
+    private static func tooLong(_ prefix: [UInt8], _ length: Int) -> RawLine {
+        .tooLong(prefix: prefix, length: length)
     }
 }
