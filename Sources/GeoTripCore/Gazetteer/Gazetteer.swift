@@ -79,14 +79,15 @@ public struct Gazetteer: Sendable {
     public let zoneIndex: ZoneIndex?
     /// Why `zoneIndex` is nil.
     public let zoneIndexProblem: GeoTripError?
-    /// Each gazetteer zone's number in `zoneIndex`, -1 when the index does not know the name.
-    private let zoneNumbers: [Int]
+    /// Which places are on a coordinate's side of a zone border (nil without the index).
+    private let sides: BorderSides?
     /// Each gazetteer country's ISO code, by country index.
     private let countryCodes: [String]
-    /// By zone number of `zoneIndex`: its clock, and its countries as gazetteer country indices
-    /// (nil: any country), so `isOnSide` compares integers only.
-    private let zoneClocks: [Int]
-    private let zoneCountries: [[UInt8]?]
+    /// The names of countries, first-level divisions and zones, decoded once on load: every
+    /// answer carries some, and decoding them per answer was a fifth of a batch `where`.
+    private let countryNames: [String]
+    private let admin1Names: [String]
+    private let zoneNames: [String]
 
     /// Beyond this distance from every place, a coordinate gets its region, not a village's name.
     public static let placeReach = 50_000.0
@@ -120,13 +121,13 @@ public struct Gazetteer: Sendable {
         tree = PlaceTree(latitudeE5: columns.latitudeE5, longitudeE5: columns.longitudeE5, axes: columns.axis)
         self.zoneIndex = zoneIndex
         self.zoneIndexProblem = zoneIndexProblem
-        zoneNumbers = (0..<file.zoneCount).map { zoneIndex?.zoneNumber(named: file.zoneName($0)) ?? -1 }
         let codes = (0..<file.countryCount).map { file.countryCode($0) }
         countryCodes = codes
-        zoneClocks = zoneIndex?.zones.map(\.clock) ?? []
-        zoneCountries = zoneIndex?.zones.map { zone in
-            zone.countries.isEmpty ? nil : zone.countries.compactMap { code in codes.firstIndex(of: code).map { UInt8($0) } }
-        } ?? []
+        countryNames = (0..<file.countryCount).map { file.countryName($0) }
+        admin1Names = (0..<file.admin1Count).map { file.admin1Name($0) }
+        zoneNames = (0..<file.zoneCount).map { file.zoneName($0) }
+        let placeColumns = columns, names = zoneNames
+        sides = zoneIndex.map { BorderSides(columns: placeColumns, zoneNames: names, countryCodes: codes, index: $0) }
     }
 
     /// Number of places.
@@ -148,14 +149,14 @@ public struct Gazetteer: Sendable {
     /// The name a person would give `coordinate`, with its region, country and time zone.
     ///
     /// With the zone index, the zone is the polygon's, and naming keeps to the places on the
-    /// coordinate's side of a border (`isOnSide`): a point in Belarus is named after a
+    /// coordinate's side of a border (`BorderSides`): a point in Belarus is named after a
     /// Belarusian town even when a Polish one is nearer. Without it, the nearest place decides.
     public func describe(_ coordinate: Coordinate, rule: NamingRule = .preferTowns) -> PlaceAnswer {
         let query = GreatCircle.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let zone = zoneIndex.map { $0.zoneNumber(at: coordinate) }
         // The nearest place on the coordinate's side of the border, else the nearest place.
         var anchor = (index: -1, chordSquared: Double.infinity)
-        var sameSide: (Int) -> Bool = { _ in true }
+        var side: OnSide?
         if let zoneIndex, let zone {
             if zoneIndex.zones[zone].isNautical {
                 let nearest = tree.nearest(to: query)
@@ -164,9 +165,10 @@ public struct Gazetteer: Sendable {
                                    timeZone: zoneIndex.zones[zone].name)
             }
             let reach = GreatCircle.chord(metres: Self.sideReach)
-            anchor = tree.nearest(to: query, withinChordSquared: reach * reach) { isOnSide($0, of: zone) }
+            let onSide = OnSide(sides: sides!, zone: zone)
+            anchor = tree.nearest(to: query, withinChordSquared: reach * reach, accepting: onSide)
             if anchor.index >= 0 {
-                sameSide = { isOnSide($0, of: zone) }
+                side = onSide
             } else {
                 anchor = tree.nearest(to: query)
                 if GreatCircle.metres(chord: anchor.chordSquared.squareRoot()) > Self.placeReach {
@@ -177,7 +179,7 @@ public struct Gazetteer: Sendable {
                     return PlaceAnswer(kind: .region, place: nil, nearest: place(anchor.index),
                                        distanceMeters: GreatCircle.metres(chord: anchor.chordSquared.squareRoot()),
                                        timeZone: zoneIndex.zones[zone].name,
-                                       region: (nil, country.map { file.countryName($0) }, country.map { countryCodes[$0] }))
+                                       region: (nil, country.map { countryNames[$0] }, country.map { countryCodes[$0] }))
                 }
             }
         } else {
@@ -200,12 +202,22 @@ public struct Gazetteer: Sendable {
             // compete: a bigger city across a border (Rome from St Peter's, New York from
             // Hoboken, Strasbourg from Kehl) is not where the photo was taken.
             let country = columns.country[anchor.index], admin1 = columns.admin1[anchor.index]
-            let candidates = tree.within(query, chord: GreatCircle.chord(metres: Self.choiceReach), limit: Int.max)
-                .filter { columns.country[$0.index] == country && columns.admin1[$0.index] == admin1 && sameSide($0.index) }
-                .map { (index: $0.index, metres: GreatCircle.metres(chord: $0.chordSquared.squareRoot()),
-                        population: Int(columns.population[$0.index])) }
-            if let best = Self.choose(among: candidates.map { ($0.metres, $0.population) }) {
-                chosen = (candidates[best].index, candidates[best].metres)
+            var best = (index: anchor.index, metres: anchorMetres, pull: -1.0)
+            tree.forEach(within: query, chord: GreatCircle.chord(metres: Self.choiceReach)) { index, chordSquared in
+                guard columns.country[index] == country, columns.admin1[index] == admin1,
+                      side?.accepts(index) ?? true else { return }
+                // 2 asin(c/2) = c + c³/24 + 3c⁵/640 + …: within 15 km (c < 0.0024) the terms
+                // left out are below 1e-16 of the whole, and asin was a tenth of a batch `where`.
+                let chord = chordSquared.squareRoot()
+                let metres = GreatCircle.earthRadius * (chord + chord * chordSquared / 24)
+                let pull = Self.pull(metres: metres, population: Int(columns.population[index]))
+                if pull > best.pull || (pull == best.pull && metres < best.metres) { best = (index, metres, pull) }
+            }
+            if best.index != anchor.index {
+                // The exact distance of the winner, computed as the tree computes it.
+                let v = tree.vector(best.index)
+                let dx = query.x - v.x, dy = query.y - v.y, dz = query.z - v.z
+                chosen = (best.index, GreatCircle.metres(chord: (dx * dx + dy * dy + dz * dz).squareRoot()))
             }
         }
         return PlaceAnswer(kind: .place, place: place(chosen.index), nearest: anchorPlace, distanceMeters: chosen.metres,
@@ -215,21 +227,6 @@ public struct Gazetteer: Sendable {
     /// The gazetteer's index of the country with ISO code `code`.
     func countryIndex(code: String) -> Int? { countryCodes.firstIndex(of: code) }
 
-
-    /// Whether place `index` lies in zone `zone` of the index, as far as the place's own zone
-    /// (GeoNames') and country tell: its zone is that zone, or a name tzdb links to the same
-    /// clock while its country is one of the zone's (zone.tab, else zone1970.tab). So a Danish
-    /// town (Europe/Copenhagen, a link to Europe/Berlin) is not on Germany's side, and a town
-    /// whose zone has an old name (Europe/Kiev) is on Europe/Kyiv's.
-    func isOnSide(_ index: Int, of zone: Int) -> Bool {
-        let own = columns.zone[index]
-        guard own != 0xFFFF else { return false }
-        let number = zoneNumbers[Int(own)]
-        if number == zone { return true }
-        guard number >= 0, zoneClocks[number] == zoneClocks[zone] else { return false }
-        guard let countries = zoneCountries[zone] else { return true }
-        return countries.contains(columns.country[index])
-    }
 
     /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
     /// place's country and first-level division, given as (metres away, population):
@@ -243,15 +240,20 @@ public struct Gazetteer: Sendable {
     /// its own district of 50,000 1 km away (61,000 vs 12,500). Unknown populations (0) count
     /// as 100. Ties go to the nearer place.
     static func choose(among candidates: [(metres: Double, population: Int)]) -> Int? {
-        var best: (index: Int, score: Double)?
+        var best: (index: Int, pull: Double)?
         for (index, candidate) in candidates.enumerated() {
-            let kilometres = candidate.metres / 1000
-            let score = Double(max(candidate.population, 100)) / ((kilometres + 1) * (kilometres + 1))
-            if best == nil || score > best!.score || (score == best!.score && candidate.metres < candidates[best!.index].metres) {
-                best = (index, score)
+            let pull = Self.pull(metres: candidate.metres, population: candidate.population)
+            if best == nil || pull > best!.pull || (pull == best!.pull && candidate.metres < candidates[best!.index].metres) {
+                best = (index, pull)
             }
         }
         return best?.index
+    }
+
+    /// A candidate's pull in `choose`: `max(population, 100) / (km + 1)²`.
+    static func pull(metres: Double, population: Int) -> Double {
+        let kilometres = metres / 1000
+        return Double(max(population, 100)) / ((kilometres + 1) * (kilometres + 1))
     }
 
     /// The IANA time zone for `coordinate`: the polygon's (at sea, the nautical `Etc/GMT±N`).
@@ -265,7 +267,7 @@ public struct Gazetteer: Sendable {
             return Self.nauticalZone(longitude: coordinate.longitude)
         }
         let zone = columns.zone[found.index]
-        return zone == 0xFFFF ? nil : file.zoneName(Int(zone))
+        return zone == 0xFFFF ? nil : zoneNames[Int(zone)]
     }
 
     /// Nautical time: whole hours from the longitude, as `Etc/GMT±N` (whose sign is inverted
@@ -280,10 +282,10 @@ public struct Gazetteer: Sendable {
         let admin1 = columns.admin1[index], zone = columns.zone[index], country = columns.country[index]
         return GazetteerPlace(
             name: file.name(index),
-            admin1: admin1 == 0xFFFF ? nil : file.admin1Name(Int(admin1)),
-            country: country == 0xFF ? nil : file.countryName(Int(country)),
-            countryCode: country == 0xFF ? nil : file.countryCode(Int(country)),
-            timeZone: zone == 0xFFFF ? nil : file.zoneName(Int(zone)),
+            admin1: admin1 == 0xFFFF ? nil : admin1Names[Int(admin1)],
+            country: country == 0xFF ? nil : countryNames[Int(country)],
+            countryCode: country == 0xFF ? nil : countryCodes[Int(country)],
+            timeZone: zone == 0xFFFF ? nil : zoneNames[Int(zone)],
             population: Int(columns.population[index]),
             coordinate: Coordinate(latitude: Double(columns.latitudeE5[index]) / 1e5,
                                    longitude: Double(columns.longitudeE5[index]) / 1e5))

@@ -30,6 +30,11 @@ struct PlaceTree: Sendable {
         self.vectors = vectors
     }
 
+    /// The unit vector of place `index`.
+    func vector(_ index: Int) -> SIMD3<Double> {
+        SIMD3(vectors[index * 3], vectors[index * 3 + 1], vectors[index * 3 + 2])
+    }
+
     /// Below this many places a subtree is scanned as a plain run: cheaper than descending.
     private static let bucket = 40
 
@@ -39,18 +44,18 @@ struct PlaceTree: Sendable {
     /// squared distance from the query to its cell (the per-axis offsets summed), a much tighter
     /// bound than the splitting plane alone when the query is far from every place (at sea).
     func nearest(to q: SIMD3<Double>) -> (index: Int, chordSquared: Double) {
-        let found = nearest(to: q, withinChordSquared: .infinity) { _ in true }
+        let found = nearest(to: q, withinChordSquared: .infinity, accepting: AnyPlace())
         // A loaded resource has at least one place (checked on load), so an index is found.
         precondition(found.index >= 0, "the gazetteer has no places")
         return found
     }
 
-    /// The nearest place that `accept` takes, no farther than the chord whose square is
-    /// `limit`; index -1 when there is none. Places `accept` refuses cost a test each, so a
+    /// The nearest place that `filter` accepts, no farther than the chord whose square is
+    /// `limit`; index -1 when there is none. Places `filter` refuses cost a test each, so a
     /// search for a kind of place that is nowhere near visits everything within `limit`.
-    @inline(__always)
-    func nearest(to q: SIMD3<Double>, withinChordSquared limit: Double,
-                 accepting accept: (Int) -> Bool) -> (index: Int, chordSquared: Double) {
+    /// Generic rather than a closure, so the filter is passed borrowed, never copied.
+    func nearest<Filter: PlaceFilter>(to q: SIMD3<Double>, withinChordSquared limit: Double,
+                                      accepting filter: Filter) -> (index: Int, chordSquared: Double) {
         var bestIndex = -1
         var bestDistance = limit
         typealias Pending = (lo: Int, hi: Int, cell: Double, offset: SIMD3<Double>)
@@ -69,7 +74,7 @@ struct PlaceTree: Sendable {
                             let base = mid * 3
                             let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
                             let distance = dx * dx + dy * dy + dz * dz
-                            if distance < bestDistance && accept(mid) {
+                            if distance < bestDistance && filter.accepts(mid) {
                                 bestDistance = distance
                                 bestIndex = mid
                             }
@@ -89,7 +94,7 @@ struct PlaceTree: Sendable {
                             let base = index * 3
                             let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
                             let distance = dx * dx + dy * dy + dz * dz
-                            if distance < bestDistance && accept(index) {
+                            if distance < bestDistance && filter.accepts(index) {
                                 bestDistance = distance
                                 bestIndex = index
                             }
@@ -101,35 +106,47 @@ struct PlaceTree: Sendable {
         return (bestIndex, bestDistance)
     }
 
+    /// Calls `body` with the index and squared chord of every place within `chord` of `query`,
+    /// in tree order, allocating nothing (naming asks this for every answer). Iterative: a
+    /// recursive walk passed `body`'s captured context down every level, copying it each time.
+    func forEach(within query: SIMD3<Double>, chord: Double, _ body: (Int, Double) -> Void) {
+        let q = query, radiusSquared = chord * chord
+        vectors.withUnsafeBufferPointer { vectors in
+            axes.withUnsafeBufferPointer { axes in
+                // One pending far side per level at most: about 19 levels for 235,000 places.
+                withUnsafeTemporaryAllocation(of: (lo: Int, hi: Int).self, capacity: 64) { stack in
+                    stack[0] = (0, count)
+                    var depth = 1
+                    while depth > 0 {
+                        depth -= 1
+                        var (lo, hi) = stack[depth]
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            let base = mid * 3
+                            let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
+                            let distance = dx * dx + dy * dy + dz * dz
+                            if distance <= radiusSquared { body(mid, distance) }
+                            let axis = Int(axes[mid])
+                            let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
+                            let near = diff < 0 ? (lo, mid) : (mid + 1, hi)
+                            let far = diff < 0 ? (mid + 1, hi) : (lo, mid)
+                            if diff * diff <= radiusSquared + Self.slack && far.0 < far.1 {
+                                stack[depth] = far
+                                depth += 1
+                            }
+                            (lo, hi) = near
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Every place within `chord` of `query`, nearest first, at most `limit` of them.
     func within(_ query: SIMD3<Double>, chord: Double, limit: Int) -> [(index: Int, chordSquared: Double)] {
         var found: [(index: Int, chordSquared: Double)] = []
-        let radiusSquared = chord * chord
-        vectors.withUnsafeBufferPointer { vectors in
-            axes.withUnsafeBufferPointer { axes in
-                Self.searchWithin(query, lo: 0, hi: count, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
-            }
-        }
+        forEach(within: query, chord: chord) { found.append(($0, $1)) }
         found.sort { $0.chordSquared < $1.chordSquared }
         return Array(found.prefix(limit))
-    }
-
-    private static func searchWithin(_ q: SIMD3<Double>, lo: Int, hi: Int, radiusSquared: Double,
-                                     vectors: UnsafeBufferPointer<Double>, axes: UnsafeBufferPointer<UInt8>,
-                                     into found: inout [(index: Int, chordSquared: Double)]) {
-        guard lo < hi else { return }
-        let mid = (lo + hi) >> 1
-        let base = mid * 3
-        let dx = q.x - vectors[base], dy = q.y - vectors[base + 1], dz = q.z - vectors[base + 2]
-        let distance = dx * dx + dy * dy + dz * dz
-        if distance <= radiusSquared { found.append((mid, distance)) }
-        let axis = Int(axes[mid])
-        let diff = axis == 0 ? dx : (axis == 1 ? dy : dz)
-        if diff < 0 || diff * diff <= radiusSquared + slack {
-            searchWithin(q, lo: lo, hi: mid, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
-        }
-        if diff >= 0 || diff * diff <= radiusSquared + slack {
-            searchWithin(q, lo: mid + 1, hi: hi, radiusSquared: radiusSquared, vectors: vectors, axes: axes, into: &found)
-        }
     }
 }

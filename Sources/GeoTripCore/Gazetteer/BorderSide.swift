@@ -1,0 +1,59 @@
+/// Which places lie on a coordinate's side of a zone border, as far as each place's own zone
+/// (GeoNames') and country tell: its zone is the polygon's zone, or a name tzdb links to the
+/// same clock while its country is one of the zone's (zone.tab, else zone1970.tab). So a Danish
+/// town (Europe/Copenhagen, a link to Europe/Berlin) is not on Germany's side, and a town whose
+/// zone has an old name (Europe/Kiev) is on Europe/Kyiv's.
+///
+/// A class holding integer tables only, built once per gazetteer: naming tests it for every
+/// place a search meets, from every core, and a struct of the gazetteer's many arrays was
+/// copied (and its counts bumped) for each answer.
+final class BorderSides: Sendable {
+    /// Each place's zone (gazetteer zone index, 0xFFFF none) and country (0xFF none).
+    private let placeZones: [UInt16]
+    private let placeCountries: [UInt8]
+    /// Each gazetteer zone's number in the zone index, -1 when the index does not know it.
+    private let zoneNumbers: [Int]
+    /// By zone-index number: its clock, and its countries as gazetteer country indices (nil:
+    /// any country).
+    private let zoneClocks: [Int]
+    private let zoneCountries: [[UInt8]?]
+
+    init(columns: PlaceColumns, zoneNames: [String], countryCodes: [String], index: ZoneIndex) {
+        placeZones = columns.zone
+        placeCountries = columns.country
+        zoneNumbers = zoneNames.map { index.zoneNumber(named: $0) ?? -1 }
+        zoneClocks = index.zones.map(\.clock)
+        zoneCountries = index.zones.map { zone in
+            zone.countries.isEmpty ? nil : zone.countries.compactMap { code in countryCodes.firstIndex(of: code).map { UInt8($0) } }
+        }
+    }
+
+    /// Whether place `index` lies in zone `zone` (a zone-index number).
+    func isOnSide(_ index: Int, of zone: Int) -> Bool {
+        let own = placeZones[index]
+        guard own != 0xFFFF else { return false }
+        let number = zoneNumbers[Int(own)]
+        if number == zone { return true }
+        guard number >= 0, zoneClocks[number] == zoneClocks[zone] else { return false }
+        guard let countries = zoneCountries[zone] else { return true }
+        return countries.contains(placeCountries[index])
+    }
+}
+
+/// A test a tree search applies to the places it meets.
+protocol PlaceFilter {
+    func accepts(_ index: Int) -> Bool
+}
+
+/// Every place.
+struct AnyPlace: PlaceFilter {
+    func accepts(_ index: Int) -> Bool { true }
+}
+
+/// The places on one side of a zone border (`BorderSides`).
+struct OnSide: PlaceFilter {
+    let sides: BorderSides
+    let zone: Int
+
+    func accepts(_ index: Int) -> Bool { sides.isOnSide(index, of: zone) }
+}
