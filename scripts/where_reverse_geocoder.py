@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """reverse_geocoder's side of the end-to-end `where` benchmark (run by scripts/bench.py).
 
-Usage: where_reverse_geocoder.py POINTS_TXT OUT_JSONL
+Usage: where_reverse_geocoder.py POINTS_TXT OUT_JSONL [MODE]
 Does the job `geotrip where < POINTS_TXT > OUT_JSONL` does, with the PyPI package
 reverse_geocoder: reads one LAT,LON a line, looks every coordinate up with
-`RGeocoder(mode=1).query` (mode=1 is its single-threaded mode), and writes one JSON object a
+`RGeocoder(mode=MODE).query` (mode 1, the default here, is its single-process mode; mode 2,
+its own default, queries on every core), and writes one JSON object a
 line (`json.dumps`, UTF-8 kept), in input order; a line that is not a coordinate gets an object
 with its line number, the line and the error, as geotrip's does. Prints one JSON object with
 its load time (building the k-d tree), so bench.py can say how much of the run that was.
@@ -18,8 +19,9 @@ import reverse_geocoder
 
 def main():
     source, target = sys.argv[1], sys.argv[2]
+    mode = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     start = time.perf_counter()
-    geocoder = reverse_geocoder.RGeocoder(mode=1, verbose=False)
+    geocoder = reverse_geocoder.RGeocoder(mode=mode, verbose=False)
     load = time.perf_counter() - start
     points, errors = [], {}
     with open(source, encoding="utf-8", errors="replace", newline="\n") as lines:

@@ -4,13 +4,14 @@ import GeoTripCore
 
 struct Where: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Name the place at a coordinate, offline: place, region, country and time zone.",
+        abstract: "Name the place at a coordinate, offline: place, region, country and time zone (from the zone polygons).",
         discussion: """
             With no coordinate, reads one LAT,LON per line from standard input and writes one JSON \
             object per line (JSON Lines); a line that cannot be read gives an object with "error" \
             and the batch goes on. Negative latitudes work as they are: geotrip where -33.86,151.21
 
-            Place names: GeoNames (geonames.org), CC BY 4.0.
+            Place names: GeoNames (geonames.org), CC BY 4.0. Time zones: timezone-boundary-builder, \
+            from OpenStreetMap data, © OpenStreetMap contributors, ODbL 1.0.
             """)
 
     @Argument(parsing: .allUnrecognized, help: "LAT,LON in decimal degrees, such as 35.0116,135.7681.")
@@ -26,7 +27,7 @@ struct Where: AsyncParsableCommand {
         let gazetteer = try Diagnostics.loadGazetteer()
         let rule: NamingRule = nearest ? .nearest : .preferTowns
         guard !coordinate.filter({ $0 != "--" }).isEmpty else {
-            try Self.batch(gazetteer, rule: rule)
+            try await Self.batch(gazetteer, rule: rule)
             return
         }
         let point: Coordinate
@@ -51,57 +52,97 @@ struct Where: AsyncParsableCommand {
     /// answer or the error, byte for byte, but written by `JSONLineWriter` (the encoder took
     /// most of the time), and the common `LAT,LON` line is read from its bytes; anything else
     /// goes through `Coordinate(parsing:)`, which words the errors.
-    static func batch(_ gazetteer: Gazetteer, rule: NamingRule) throws {
-        var output = JSONLineWriter()
-        var lineNumber = 0, failures = 0
+    ///
+    /// Lines are read and parsed in order, a block at a time; the block's answers are looked
+    /// up and written on every core (`describe` is most of the work), and the parts are written
+    /// out in order, so the output is the same whatever the number of cores.
+    static func batch(_ gazetteer: Gazetteer, rule: NamingRule) async throws {
         var lines = BoundedLineReader(descriptor: STDIN_FILENO)
-        // The loop reads `lines` and `output` directly: captured by a nested function, both
-        // were boxed, and every access paid a run-time exclusivity check.
-        while true {
-            let next: BoundedLineReader.RawLine?
-            do {
-                next = try lines.nextBytes()
-            } catch {
-                FileHandle.standardOutput.write(Data(output.bytes))
-                let what = error.code == EISDIR ? "it is a folder" : error.description.lowercased()
-                StandardError.write("geotrip: standard input cannot be read (\(what)). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
-                throw ExitCode.failure
-            }
-            guard let line = next else { break }
-            lineNumber += 1
-            switch line {
-            case .bytes(let bytes):
-                if let point = bytes.withUnsafeBufferPointer(Coordinate.init(plainDecimalUTF8:)) {
-                    gazetteer.describe(point, rule: rule).writeJSONLine(to: &output)
-                } else {
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    do {
-                        gazetteer.describe(try Coordinate(parsing: text), rule: rule).writeJSONLine(to: &output)
-                    } catch {
-                        failures += 1
-                        LineError(line: lineNumber, input: text, error: error.message).writeJSONLine(to: &output)
-                    }
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var block: [BatchLine] = []
+        block.reserveCapacity(Self.blockLines)
+        var lineNumber = 0, failures = 0
+        var finished = false
+        while !finished {
+            block.removeAll(keepingCapacity: true)
+            while block.count < Self.blockLines {
+                let next: BoundedLineReader.RawLine?
+                do {
+                    next = try lines.nextBytes()
+                } catch {
+                    FileHandle.standardOutput.write(Data(await Self.answer(block, gazetteer: gazetteer, rule: rule, workers: workers)))
+                    let what = error.code == EISDIR ? "it is a folder" : error.description.lowercased()
+                    StandardError.write("geotrip: standard input cannot be read (\(what)). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
+                    throw ExitCode.failure
                 }
-            case .tooLong(let prefix, let length):
-                failures += 1
-                LineError(
-                    line: lineNumber, input: String(decoding: prefix, as: UTF8.self) + "…",
-                    error: "the line is \(length) bytes long, more than a coordinate can be (at most \(lines.maximumLength)); only its start is shown"
-                ).writeJSONLine(to: &output)
+                guard let line = next else {
+                    finished = true
+                    break
+                }
+                lineNumber += 1
+                switch line {
+                case .bytes(let bytes):
+                    if let point = bytes.withUnsafeBufferPointer(Coordinate.init(plainDecimalUTF8:)) {
+                        block.append(.point(point))
+                    } else {
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        do {
+                            block.append(.point(try Coordinate(parsing: text)))
+                        } catch {
+                            failures += 1
+                            block.append(.error(LineError(line: lineNumber, input: text, error: error.message)))
+                        }
+                    }
+                case .tooLong(let prefix, let length):
+                    failures += 1
+                    block.append(.error(LineError(
+                        line: lineNumber, input: String(decoding: prefix, as: UTF8.self) + "…",
+                        error: "the line is \(length) bytes long, more than a coordinate can be (at most \(lines.maximumLength)); only its start is shown")))
+                }
             }
-            if output.bytes.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(output.bytes))
-                output.removeAll()
-            }
+            FileHandle.standardOutput.write(Data(await Self.answer(block, gazetteer: gazetteer, rule: rule, workers: workers)))
         }
-        FileHandle.standardOutput.write(Data(output.bytes))
         if failures > 0 {
             StandardError.write("geotrip: \(failures) of \(lineNumber) lines were not coordinates; their lines say why.\n")
         }
     }
 
+    /// Lines read at a time: enough to keep every core busy for milliseconds, few enough that
+    /// the first answers of a slow pipe come out soon.
+    static let blockLines = 16_384
+
+    /// A line of input, read and parsed.
+    enum BatchLine: Sendable {
+        case point(Coordinate)
+        case error(LineError)
+    }
+
+    /// The JSON Lines for `block`, in order, its slices answered on `workers` cores.
+    static func answer(_ block: [BatchLine], gazetteer: Gazetteer, rule: NamingRule, workers: Int) async -> [UInt8] {
+        let slice = (block.count + workers - 1) / max(workers, 1)
+        guard slice > 0 else { return [] }
+        let parts = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+            for start in stride(from: 0, to: block.count, by: slice) {
+                group.addTask {
+                    var output = JSONLineWriter()
+                    for line in block[start..<min(start + slice, block.count)] {
+                        switch line {
+                        case .point(let point): gazetteer.describe(point, rule: rule).writeJSONLine(to: &output)
+                        case .error(let error): error.writeJSONLine(to: &output)
+                        }
+                    }
+                    return (start, output.bytes)
+                }
+            }
+            var parts: [(Int, [UInt8])] = []
+            for await part in group { parts.append(part) }
+            return parts
+        }
+        return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+    }
+
     /// The JSON line for an input line that is not a coordinate.
-    struct LineError {
+    struct LineError: Sendable {
         var line: Int
         var input: String
         var error: String
