@@ -93,7 +93,7 @@ DATA = "timezonefinder_data/data/"
 ZONEINFO = "tzdata/zoneinfo/"
 
 TOLERANCE_METRES = 50.0
-MAX_MISS_METRES = 150.0
+MAX_MISS_METRES = 50.0
 VERIFY_UNIFORM = 400_000
 VERIFY_NEAR = 400_000
 SEED = 20261123
@@ -410,7 +410,8 @@ def lookup_all(data, names, points):
     """Zone name per point, from the written bytes (the reader the format document describes)."""
     zones_count, _, grid_offset, cells_offset = struct.unpack_from("<IIII", data, 8)
     grid = np.frombuffer(data, dtype="<u4", count=360 * 180, offset=grid_offset)
-    lon, lat = points[:, 0], points[:, 1]
+    lon, lat = points[:, 0].copy(), points[:, 1]
+    lon[lon >= 180] -= 360                      # longitude 180 is the meridian -180 is
     column = np.clip(np.floor(lon + 180).astype(int), 0, 359)
     row = np.clip(np.floor(lat + 90).astype(int), 0, 179)
     refs = grid[row * 360 + column]

@@ -24,14 +24,14 @@ enum Diagnostics {
 
     /// The embedded gazetteer, or the exit code after saying why it could not be loaded; a
     /// missing or damaged time zone index is a warning (zones then come from the nearest town).
-    static func loadGazetteer() throws -> Gazetteer {
+    static func loadGazetteer(usesZones: Bool = true) throws -> Gazetteer {
         let gazetteer: Gazetteer
         do {
             gazetteer = try Gazetteer.load()
         } catch {
             throw fail(error)
         }
-        if let problem = gazetteer.zoneIndexProblem {
+        if usesZones, let problem = gazetteer.zoneIndexProblem {
             StandardError.write("geotrip: warning: \(Gazetteer.fallbackSentence(problem).terminalSafe)\n")
         }
         return gazetteer

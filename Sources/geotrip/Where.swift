@@ -66,6 +66,8 @@ struct Where: AsyncParsableCommand {
         while !finished {
             block.removeAll(keepingCapacity: true)
             while block.count < Self.blockLines {
+                // Answer what has been read before waiting on a slow pipe (a logger, `tail -f`).
+                if !block.isEmpty && lines.needsRead && !Self.inputReady() { break }
                 let next: BoundedLineReader.RawLine?
                 do {
                     next = try lines.nextBytes()
@@ -107,13 +109,21 @@ struct Where: AsyncParsableCommand {
         }
     }
 
-    /// Lines read at a time: enough to keep every core busy for milliseconds, few enough that
-    /// the first answers of a slow pipe come out soon.
+    /// Lines answered at a time, at most: enough to keep every core busy for milliseconds.
+    /// A block is answered sooner when the input has nothing more ready.
     static let blockLines = 16_384
+
+    /// Whether standard input has bytes ready now (always, for a file).
+    static func inputReady() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
 
     /// A line of input, read and parsed.
     enum BatchLine: Sendable {
+        /// A coordinate to answer.
         case point(Coordinate)
+        /// A line that is not one, with why.
         case error(LineError)
     }
 
@@ -143,8 +153,11 @@ struct Where: AsyncParsableCommand {
 
     /// The JSON line for an input line that is not a coordinate.
     struct LineError: Sendable {
+        /// The line's number, from 1.
         var line: Int
+        /// The line as read (its start, for an overlong one).
         var input: String
+        /// Why it is not a coordinate.
         var error: String
 
         /// What `JSONEncoder` with `.sortedKeys` writes for it, as a JSON Lines record.
@@ -200,7 +213,7 @@ struct Find: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let gazetteer = try Diagnostics.loadGazetteer()
+        let gazetteer = try Diagnostics.loadGazetteer(usesZones: false)
         let matches = gazetteer.search(name, limit: limit)
         if json {
             try Diagnostics.printJSON(matches)

@@ -9,7 +9,7 @@ import Testing
 /// near the gazetteer's towns. Nothing here is computed by the code under test.
 @Suite("Time zone borders")
 struct ZoneBorderTests {
-    static let gazetteer: Gazetteer? = try? Gazetteer.load()
+    static let gazetteer: Result<Gazetteer, GeoTripError> = Result { () throws(GeoTripError) in try Gazetteer.load() }
     static let folder = TestPaths.fixtures.appendingPathComponent("zones")
 
     /// 2026-01-15T12:00:00Z and 2026-07-15T12:00:00Z, the moments of the fixtures' offsets.
@@ -18,7 +18,7 @@ struct ZoneBorderTests {
 
     /// The gazetteer, with its zone index loaded (the polygon zones are what is tested).
     func load() throws -> Gazetteer {
-        let gazetteer = try #require(Self.gazetteer, "the gazetteer resource did not load")
+        let gazetteer = try Self.gazetteer.get()
         try #require(gazetteer.zoneIndex != nil,
                      "the zone index did not load: \(gazetteer.zoneIndexProblem.map { "\($0)" } ?? "no reason given")")
         return gazetteer
@@ -116,6 +116,17 @@ struct ZoneBorderTests {
         let far = wrong.filter { $0.0.borderMetres > 50 }
         #expect(far.isEmpty, "\(far.count) points more than 50 m from a border got another zone: \(listed)")
         #expect(points.count - wrong.count >= 4_995, "\(wrong.count) of \(points.count) wrong: \(listed)")
+    }
+
+    @Test("a zone border inside one state does not change the name: LeChee, in the Navajo Nation, on Denver's clock")
+    func borderInsideState() throws {
+        let gazetteer = try load()
+        // GeoNames gives LeChee Arizona's zone (America/Phoenix); the polygon says America/Denver.
+        // The nearest town of the same state names the point; the zone stays the polygon's.
+        let answer = gazetteer.describe(Coordinate(latitude: 36.86, longitude: -111.43))
+        #expect(answer.timeZone == "America/Denver")
+        #expect(answer.place?.name == "LeChee" || answer.place?.name == "Page", "named \(answer.place?.name ?? "nothing")")
+        #expect(answer.admin1 == "Arizona" && answer.distanceMeters < 10_000)
     }
 
     @Test("the open sea is nautical time and no country", arguments: [

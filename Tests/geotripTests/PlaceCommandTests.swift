@@ -159,4 +159,46 @@ struct PlaceCommandTests {
         #expect(run.status == 1)
         #expect(run.stderr.contains("is damaged: its checksum does not match"), "stderr: \(run.stderr)")
     }
+
+    @Test("in batch from a slow pipe, a line is answered before the next arrives, not after a block fills")
+    func slowPipe() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["where"]
+        let input = Pipe()
+        let output = temp.url.appendingPathComponent("out.jsonl")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("48.8584,2.2945\n".utf8))
+        // The answer comes while the pipe stays open (the writer may write again at any time).
+        var answered = ""
+        for _ in 0..<200 where !answered.contains("\n") {
+            Thread.sleep(forTimeInterval: 0.05)
+            answered = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        }
+        input.fileHandleForWriting.write(Data("52.08,23.70\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(answered.contains("\"name\":\"Paris\""), "before the pipe closed: \(answered)")
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("\"timeZone\":\"Europe/Minsk\"") == true && lines.last?.contains("\"countryCode\":\"BY\"") == true)
+    }
+
+    @Test("longitude 180 and -180 are one meridian: the same zone either way, in Fiji's waters and at Adak")
+    func antimeridian() throws {
+        let run = try CommandRun.launch(["where"], stdin: Data("-19.5,180\n-19.5,-180\n51.95,180\n51.95,-180\n".utf8)).wait()
+        #expect(run.status == 0)
+        let zones = run.stdout.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["timeZone"] as? String
+        }
+        #expect(zones.count == 4)
+        #expect(zones[0] == zones[1] && zones[2] == zones[3], "\(zones)")
+        #expect(zones[0] == "Pacific/Fiji", "\(zones)")
+    }
 }

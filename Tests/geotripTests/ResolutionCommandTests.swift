@@ -332,5 +332,16 @@ struct ResolutionCommandTests {
         let list = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(list.first?["timeZone"] as? String == "Asia/Bangkok")
         #expect(list.first?["utcTime"] as? String == "2026-03-10T05:00:00Z")
+        let fallbackPlaces = try CommandRun.geotrip(["places", trip.path, "--catalog", catalog, "--json"]).stdout
+        #expect(fallbackPlaces.contains("\"countryCode\" : \"VN\""), "\(fallbackPlaces)")
+
+        // With the index back, the same catalog is resolved and named again though no photo
+        // changed: the new zone, and the town on China's side of the river.
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--catalog", catalog, "--quiet"]).status == 0)
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--catalog", catalog, "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(again.first?["timeZone"] as? String == "Asia/Shanghai")
+        #expect(again.first?["utcTime"] as? String == "2026-03-10T04:00:00Z")
+        let places = try CommandRun.geotrip(["places", trip.path, "--catalog", catalog, "--json"]).stdout
+        #expect(places.contains("\"countryCode\" : \"CN\"") && !places.contains("\"VN\""), "\(places)")
     }
 }

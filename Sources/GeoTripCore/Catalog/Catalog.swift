@@ -266,6 +266,9 @@ extension Catalog {
         /// The resolution (`resolvedGeneration|resolvedInputs`) the XMP sidecars last fully
         /// matched; when it differs, the sidecar stage has work left.
         static let sidecarsSynced = "sidecarsSynced"
+        /// The zone index (`ZoneIndex.sourceKey`) the offline names were chosen with; when it
+        /// differs, every place is named again (naming keeps to a border's side by zone).
+        static let offlineNamesFor = "offlineNamesFor"
         /// JSON of `NamingSettings`.
         static let naming = "naming"
         /// JSON of `ExportSettings`.

@@ -45,6 +45,8 @@ public struct PlaceAnswer: Sendable, Equatable {
     /// ISO 3166-1 alpha-2 code of `country`.
     public var countryCode: String?
 
+    /// An answer whose region is the place's (or the nearest place's; none at sea), unless
+    /// `region` gives it.
     init(kind: Kind, place: GazetteerPlace?, nearest: GazetteerPlace, distanceMeters: Double, timeZone: String?,
          region: (admin1: String?, country: String?, countryCode: String?)? = nil) {
         self.kind = kind
@@ -156,7 +158,6 @@ public struct Gazetteer: Sendable {
         let zone = zoneIndex.map { $0.zoneNumber(at: coordinate) }
         // The nearest place on the coordinate's side of the border, else the nearest place.
         var anchor = (index: -1, chordSquared: Double.infinity)
-        var side: OnSide?
         if let zoneIndex, let zone {
             if zoneIndex.zones[zone].isNautical {
                 let nearest = tree.nearest(to: query)
@@ -165,11 +166,10 @@ public struct Gazetteer: Sendable {
                                    timeZone: zoneIndex.zones[zone].name)
             }
             let reach = GreatCircle.chord(metres: Self.sideReach)
-            let onSide = OnSide(sides: sides!, zone: zone)
-            anchor = tree.nearest(to: query, withinChordSquared: reach * reach, accepting: onSide)
-            if anchor.index >= 0 {
-                side = onSide
-            } else {
+            if sides!.hasPlaces(zone) {
+                anchor = tree.nearest(to: query, withinChordSquared: reach * reach, accepting: OnSide(sides: sides!, zone: zone))
+            }
+            if anchor.index < 0 {
                 anchor = tree.nearest(to: query)
                 if GreatCircle.metres(chord: anchor.chordSquared.squareRoot()) > Self.placeReach {
                     // Land with no town of its own side for 1,000 km (Antarctica's ice): the
@@ -185,7 +185,31 @@ public struct Gazetteer: Sendable {
         } else {
             anchor = tree.nearest(to: query)
         }
-        let anchorMetres = GreatCircle.metres(chord: anchor.chordSquared.squareRoot())
+        // The places that compete for the name are those within 15 km in the anchor's own
+        // country and first-level division: a bigger city across a border (Rome from St
+        // Peter's, New York from Hoboken, Strasbourg from Kehl) is not where the photo was
+        // taken. A zone border inside one division (Indiana's counties, the Navajo Nation in
+        // Arizona) does not split them, and the nearest of them stands in for the anchor:
+        // GeoNames' zones are not reliable there (it gives LeChee, in the Navajo Nation,
+        // Arizona's zone), and the town you stand in is the better name.
+        var anchorMetres = GreatCircle.metres(chord: anchor.chordSquared.squareRoot())
+        let country = columns.country[anchor.index], admin1 = columns.admin1[anchor.index]
+        var best = (index: anchor.index, metres: anchorMetres, pull: -1.0)
+        var nearestInRegion = (index: anchor.index, metres: anchorMetres)
+        tree.forEach(within: query, chord: GreatCircle.chord(metres: Self.choiceReach)) { index, chordSquared in
+            guard columns.country[index] == country, columns.admin1[index] == admin1 else { return }
+            // 2 asin(c/2) = c + c³/24 + 3c⁵/640 + …: within 15 km (c < 0.0024) the terms left
+            // out are below 1e-16 of the whole, and asin was a tenth of a batch `where`.
+            let chord = chordSquared.squareRoot()
+            let metres = GreatCircle.earthRadius * (chord + chord * chordSquared / 24)
+            if metres < nearestInRegion.metres { nearestInRegion = (index, metres) }
+            let pull = Self.pull(metres: metres, population: Int(columns.population[index]))
+            if pull > best.pull || (pull == best.pull && metres < best.metres) { best = (index, metres, pull) }
+        }
+        if nearestInRegion.index != anchor.index {
+            anchor.index = nearestInRegion.index
+            anchorMetres = exactMetres(query, anchor.index)
+        }
         let anchorPlace = place(anchor.index)
         let timeZone = zone.map { zoneIndex!.zones[$0].name } ?? anchorPlace.timeZone
         if zone == nil && anchorMetres > Self.regionReach {
@@ -197,36 +221,22 @@ public struct Gazetteer: Sendable {
                                timeZone: timeZone)
         }
         var chosen = (index: anchor.index, metres: anchorMetres)
-        if rule == .preferTowns {
-            // Only places in the anchor's own country and first-level division (and zone)
-            // compete: a bigger city across a border (Rome from St Peter's, New York from
-            // Hoboken, Strasbourg from Kehl) is not where the photo was taken.
-            let country = columns.country[anchor.index], admin1 = columns.admin1[anchor.index]
-            var best = (index: anchor.index, metres: anchorMetres, pull: -1.0)
-            tree.forEach(within: query, chord: GreatCircle.chord(metres: Self.choiceReach)) { index, chordSquared in
-                guard columns.country[index] == country, columns.admin1[index] == admin1,
-                      side?.accepts(index) ?? true else { return }
-                // 2 asin(c/2) = c + c³/24 + 3c⁵/640 + …: within 15 km (c < 0.0024) the terms
-                // left out are below 1e-16 of the whole, and asin was a tenth of a batch `where`.
-                let chord = chordSquared.squareRoot()
-                let metres = GreatCircle.earthRadius * (chord + chord * chordSquared / 24)
-                let pull = Self.pull(metres: metres, population: Int(columns.population[index]))
-                if pull > best.pull || (pull == best.pull && metres < best.metres) { best = (index, metres, pull) }
-            }
-            if best.index != anchor.index {
-                // The exact distance of the winner, computed as the tree computes it.
-                let v = tree.vector(best.index)
-                let dx = query.x - v.x, dy = query.y - v.y, dz = query.z - v.z
-                chosen = (best.index, GreatCircle.metres(chord: (dx * dx + dy * dy + dz * dz).squareRoot()))
-            }
+        if rule == .preferTowns && best.index != anchor.index {
+            chosen = (best.index, exactMetres(query, best.index))
         }
         return PlaceAnswer(kind: .place, place: place(chosen.index), nearest: anchorPlace, distanceMeters: chosen.metres,
                            timeZone: timeZone)
     }
 
+    /// Metres from `query` to place `index`, computed exactly as the tree's searches compute it.
+    private func exactMetres(_ query: SIMD3<Double>, _ index: Int) -> Double {
+        let v = tree.vector(index)
+        let dx = query.x - v.x, dy = query.y - v.y, dz = query.z - v.z
+        return GreatCircle.metres(chord: (dx * dx + dy * dy + dz * dz).squareRoot())
+    }
+
     /// The gazetteer's index of the country with ISO code `code`.
     func countryIndex(code: String) -> Int? { countryCodes.firstIndex(of: code) }
-
 
     /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
     /// place's country and first-level division, given as (metres away, population):

@@ -11,6 +11,7 @@ import Foundation
 public struct ZoneIndex: Sendable {
     /// A zone of the index: an IANA name, with what naming needs to know about it.
     public struct Zone: Sendable, Equatable {
+        /// The IANA name, such as `Europe/Minsk`.
         public var name: String
         /// The same number for names that tzdb links to one zone (Europe/Kiev and Europe/Kyiv).
         public var clock: Int
@@ -20,13 +21,18 @@ public struct ZoneIndex: Sendable {
         public var isNautical: Bool
     }
 
-    static let magic: [UInt8] = [0x47, 0x54, 0x5A, 0x4F, 0x4E, 0x00, 0x00, 0x01]  // "GTZON" 0 0 1
+    /// The file's first 8 bytes: "GTZON" 0 0 1 (format version 1).
+    static let magic: [UInt8] = [0x47, 0x54, 0x5A, 0x4F, 0x4E, 0x00, 0x00, 0x01]
+    /// Bytes before the zone records; the checksum covers what follows.
     static let headerLength = 64
+    /// Bytes per zone record.
     static let zoneRecordLength = 16
+    /// The grid: 1-degree cells, 360 columns from longitude -180, 180 rows from latitude -90.
     static let columns = 360, rows = 180
     private static let uniform: UInt32 = 0x8000_0000
     private static let scale = 65535.0
 
+    /// The whole file, memory-mapped.
     let data: Data
     private let gridOffset: Int
     private let cellsOffset: Int
@@ -43,6 +49,17 @@ public struct ZoneIndex: Sendable {
     public static func load(from url: URL? = nil) throws(GeoTripError) -> ZoneIndex {
         let (data, path) = try ResourceLocator.map(resourceName, at: url, override: "GEOTRIP_ZONES") { .zoneIndexMissing(tried: $0) }
         return try ZoneIndex(data: data, path: path)
+    }
+
+    /// Which index a run would load, without loading it: the file's path, size and time, or
+    /// "none". Stored with a catalog's resolution and names, so that a new index (or its
+    /// loss) resolves times and names places again, once.
+    public static func sourceKey() -> String {
+        guard let url = ResourceLocator.find(resourceName, override: "GEOTRIP_ZONES").found,
+              let info = try? FileManager.default.attributesOfItem(atPath: url.path) else { return "zones:none" }
+        let size = (info[.size] as? NSNumber)?.intValue ?? -1
+        let time = (info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        return "zones:\(size):\(time)"
     }
 
     /// Checks `data` (the whole file) completely, so that no lookup can read out of bounds.
@@ -73,7 +90,7 @@ public struct ZoneIndex: Sendable {
         func string(_ offset: Int, _ length: Int) throws(GeoTripError) -> String {
             guard offset + length <= stringsLength,
                   let text = String(data: data[(stringsOffset + offset)..<(stringsOffset + offset + length)], encoding: .utf8) else {
-                throw damaged("a name lies outside its strings")
+                throw damaged("a name lies outside its strings or is not UTF-8")
             }
             return text
         }
@@ -100,12 +117,16 @@ public struct ZoneIndex: Sendable {
     /// Every grid reference and cell record within bounds, every zone number known.
     private static func checkCells(_ data: Data, gridOffset: Int, cellsOffset: Int, cellsLength: Int, zoneCount: Int,
                                    damaged: (String) -> GeoTripError) throws(GeoTripError) {
+        var checked = Set<UInt32>()
         for cell in 0..<(columns * rows) {
             let reference = data.loadLE32(at: gridOffset + cell * 4)
             if reference & uniform != 0 {
                 guard Int(reference & 0xFFFF) < zoneCount else { throw damaged("cell \(cell) names no zone") }
                 continue
             }
+            // Cells may share a record; each is checked once, so a crafted file cannot make
+            // loading slow by pointing every cell at one huge record.
+            guard checked.insert(reference).inserted else { continue }
             let base = Int(reference) * 4
             guard base + 4 <= cellsLength else { throw damaged("cell \(cell) points past its section") }
             let stored = Int(data.loadLE16(at: cellsOffset + base))
@@ -124,7 +145,9 @@ public struct ZoneIndex: Sendable {
             var vertices = 0
             for ring in 0..<rings {
                 let at = cellsOffset + ringsBase + ring * 16
-                guard Int(data.loadLE32(at: at)) == vertices else { throw damaged("cell \(cell) has a malformed ring") }
+                guard Int(data.loadLE32(at: at)) == vertices, data.loadLE32(at: at + 4) >= 3 else {
+                    throw damaged("cell \(cell) has a malformed ring")
+                }
                 vertices += Int(data.loadLE32(at: at + 4))
             }
             guard ringsBase + rings * 16 + vertices * 4 <= cellsLength else { throw damaged("cell \(cell) is cut short") }
@@ -136,7 +159,12 @@ public struct ZoneIndex: Sendable {
 
     /// The zone at `coordinate`, as a number into `zones`.
     public func zoneNumber(at coordinate: Coordinate) -> Int {
-        let longitude = coordinate.longitude, latitude = coordinate.latitude
+        // Longitude 180 is the meridian -180 is: the cell west of it would put the point on
+        // its right edge, where no ring can hold it. Values that are no number read as 0.
+        var longitude = coordinate.longitude.isFinite ? coordinate.longitude : 0
+        let latitude = coordinate.latitude.isFinite ? min(max(coordinate.latitude, -90), 90) : 0
+        if longitude >= 180 || longitude < -180 { longitude = (longitude + 180).truncatingRemainder(dividingBy: 360) - 180 }
+        if longitude < -180 { longitude += 360 }
         let column = min(max(Int((longitude + 180).rounded(.down)), 0), Self.columns - 1)
         let row = min(max(Int((latitude + 90).rounded(.down)), 0), Self.rows - 1)
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int in

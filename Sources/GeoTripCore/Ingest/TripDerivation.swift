@@ -96,14 +96,19 @@ struct TripDerivation {
         }
         if Task.isCancelled { throw interrupted() }
 
-        // Name the places that have no name yet or moved more than 50 m since they were named.
-        let needing = NameStage.needingNames(try catalog.currentPlaces(), existing: try catalog.placeNames(source: .offline))
+        // Name the places that have no name yet or moved more than 50 m since they were named,
+        // and all of them when the zone index is not the one they were named with.
+        let zoneSource = ZoneIndex.sourceKey()
+        let renameAll = try catalog.setting(Catalog.SettingKey.offlineNamesFor) != zoneSource
+        let needing = NameStage.needingNames(try catalog.currentPlaces(),
+                                             existing: renameAll ? [:] : try catalog.placeNames(source: .offline))
         let named = try await stages.run(.name) { () async throws -> [(NamedFor, Result<PlaceName?, GeoTripError>)] in
             guard !needing.isEmpty else { return [] }
             return try await NameStage.run(needing, namer: OfflinePlaceNamer(gazetteer: try gazetteer()))
         }
         // The offline namer has no failures: every result is a name or nothing there.
         try catalog.saveNames(named.map { ($0.0, (try? $0.1.get()) ?? nil) }, source: .offline)
+        if renameAll { try catalog.setSetting(Catalog.SettingKey.offlineNamesFor, to: zoneSource) }
         result.named.offline = named.count
         result.named.manual = try catalog.manuallyNamedPlaces().count
 

@@ -72,6 +72,9 @@ public struct PhotoTagger: Sendable {
                      interrupted: { .interrupted(savedPhotos: 0) })
             // The journal and map follow the new positions too.
             var problems = derived.diagnostics
+            if let problem = gazetteer.zoneIndexProblem {
+                problems.append(PhotoDiagnostic(path: folder, kind: .folder, message: Gazetteer.fallbackSentence(problem)))
+            }
             switch await ExportStage.refresh(catalog, folder: folder) {
             case .success(let export): problems += export.problems
             case .failure(let error): problems.append(PhotoDiagnostic(path: folder, kind: .output, message: "the journal and map were not updated: \(error)"))

@@ -73,7 +73,8 @@ struct TripResolution {
     /// the catalog's generation) differs from what the last run stored. An edited log counts.
     static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
-        let inputs = encoded + settings.tracks.map { path in
+        // The zone index decides the zone of every positioned photo: a new one resolves again.
+        let inputs = encoded + "|" + ZoneIndex.sourceKey() + settings.tracks.map { path in
             let info = try? FileManager.default.attributesOfItem(atPath: path)
             return "|\(path):\((info?[.size] as? NSNumber)?.intValue ?? -1):\((info?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
         }.joined()

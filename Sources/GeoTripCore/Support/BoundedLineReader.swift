@@ -60,6 +60,10 @@ public struct BoundedLineReader {
         }
     }
 
+    /// Whether the next line is not yet buffered, so that `nextBytes` will call `read(2)`,
+    /// which waits on a pipe until the writer writes.
+    public var needsRead: Bool { !atEnd && !buffer[start..<end].contains(0x0A) }
+
     /// The next line as bytes, or nil at the end of the input.
     public mutating func nextBytes() throws(ReadError) -> RawLine? {
         var overlong: (prefix: [UInt8], length: Int)?

@@ -18,15 +18,42 @@ final class BorderSides: Sendable {
     private let zoneClocks: [Int]
     private let zoneCountries: [[UInt8]?]
 
+    /// By zone-index number: whether any place at all is on that zone's side. Two dozen polygon
+    /// zones have none in the gazetteer (Lord Howe, Antarctica's stations, Adak), and a search
+    /// for one would test every place within reach.
+    private let zoneHasPlaces: [Bool]
+
+    /// The tables for `columns`' places, whose zone names (`zoneNames`, by gazetteer zone
+    /// index) and countries (`countryCodes`) are matched to `index`'s zones.
     init(columns: PlaceColumns, zoneNames: [String], countryCodes: [String], index: ZoneIndex) {
         placeZones = columns.zone
         placeCountries = columns.country
-        zoneNumbers = zoneNames.map { index.zoneNumber(named: $0) ?? -1 }
-        zoneClocks = index.zones.map(\.clock)
-        zoneCountries = index.zones.map { zone in
+        let numbers = zoneNames.map { index.zoneNumber(named: $0) ?? -1 }
+        zoneNumbers = numbers
+        let clocks = index.zones.map(\.clock)
+        zoneClocks = clocks
+        let countries: [[UInt8]?] = index.zones.map { zone in
             zone.countries.isEmpty ? nil : zone.countries.compactMap { code in countryCodes.firstIndex(of: code).map { UInt8($0) } }
         }
+        zoneCountries = countries
+        // A zone has places when some place's own zone is it, or shares its clock with the
+        // place's country among its countries: the pairs (own zone, country) are few.
+        var hasPlaces = [Bool](repeating: false, count: index.zones.count)
+        let sameClock = Dictionary(grouping: index.zones.indices, by: { clocks[$0] })
+        var seen = Set<Int>()
+        for (zone, country) in zip(columns.zone, columns.country) where zone != 0xFFFF {
+            let number = numbers[Int(zone)]
+            guard number >= 0, seen.insert(number << 8 | Int(country)).inserted else { continue }
+            hasPlaces[number] = true
+            for other in sameClock[clocks[number]] ?? [] where countries[other]?.contains(country) ?? true {
+                hasPlaces[other] = true
+            }
+        }
+        zoneHasPlaces = hasPlaces
     }
+
+    /// Whether any place is on zone `zone`'s side (a zone-index number).
+    func hasPlaces(_ zone: Int) -> Bool { zoneHasPlaces[zone] }
 
     /// Whether place `index` lies in zone `zone` (a zone-index number).
     func isOnSide(_ index: Int, of zone: Int) -> Bool {
@@ -42,18 +69,23 @@ final class BorderSides: Sendable {
 
 /// A test a tree search applies to the places it meets.
 protocol PlaceFilter {
+    /// Whether the search may take place `index`.
     func accepts(_ index: Int) -> Bool
 }
 
 /// Every place.
 struct AnyPlace: PlaceFilter {
+    /// Always.
     func accepts(_ index: Int) -> Bool { true }
 }
 
 /// The places on one side of a zone border (`BorderSides`).
 struct OnSide: PlaceFilter {
+    /// The tables.
     let sides: BorderSides
+    /// The coordinate's zone, a zone-index number.
     let zone: Int
 
+    /// Whether place `index` is on `zone`'s side.
     func accepts(_ index: Int) -> Bool { sides.isOnSide(index, of: zone) }
 }
