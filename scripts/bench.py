@@ -165,6 +165,9 @@ def main():
     parser.add_argument("--only-videos", action="store_true", help="run only the video measurement")
     parser.add_argument("--where-lines", type=int, default=200_000, help="lines in the end-to-end `where` benchmark")
     parser.add_argument("--only-where", action="store_true", help="run only the end-to-end `where` measurement")
+    parser.add_argument("--library-photos", type=int, default=200_000,
+                        help="photos in the generated library (1000000 for the million-photo figures)")
+    parser.add_argument("--only-library", action="store_true", help="run only the library measurement")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     if not GEOTRIP.exists():
@@ -180,6 +183,11 @@ def main():
         return
     if args.only_where:
         where_batch(args, figures)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        return
+    if args.only_library:
+        library(args, figures)
         if args.json:
             print(json.dumps(figures, indent=2))
         return
@@ -254,6 +262,7 @@ def main():
     videos(figures)
     online_names(figures)
     export(figures)
+    library(args, figures)
 
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -331,6 +340,74 @@ def where_batch(args, figures, runs=3):
                                "reverseGeocoderSeconds": theirs_best, "reverseGeocoderLinesPerSecond": count / theirs_best,
                                "reverseGeocoderLoadSeconds": theirs_load, "ratio": ratio,
                                "reverseGeocoderMode2Seconds": parallel})
+
+
+def library(args, figures):
+    """Issue 15's library: years of trips (scripts/make_library.py), made once and kept in
+    bench-data. Fresh ingest, unchanged rerun against a bare stat walk of the same tree, a day
+    of 500 photos added (and taken away again), 300 photos edited, peak memory of each, and
+    the catalog's size."""
+    import make_library  # scripts/ is this script's folder, so it is on the path
+    count = args.library_photos
+    print(f"\n== Library: {count:,} photos over ten years of trips ==")
+    folder = DATA / f"library-{count}"
+    if not (folder / ".complete").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        start = time.perf_counter()
+        make_library.write_library(folder, count)
+        (folder / ".complete").touch()
+        print(f"made in {time.perf_counter() - start:.0f} s")
+    catalog = DATA / f"library-{count}.sqlite"
+
+    def clean_catalog():
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(str(catalog) + suffix).unlink(missing_ok=True)
+
+    cpu = {}
+
+    def ingest():
+        """Wall seconds and peak MB of one ingest; its CPU seconds go in `cpu['last']`."""
+        start = time.perf_counter()
+        process = subprocess.Popen([GEOTRIP, "ingest", folder, "--catalog", catalog, "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"ingest of the library failed: {process.stderr.read().decode()}")
+        process.stderr.close()
+        cpu["last"] = usage.ru_utime + usage.ru_stime
+        return seconds, usage.ru_maxrss / 1024
+
+    def walk():
+        start = time.perf_counter()
+        subprocess.run(["find", folder, "-type", "f", "-printf", "%s %T@\\n"], stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start
+
+    warm(folder)
+    clean_catalog()
+    fresh, fresh_peak = ingest()
+    fresh_cpu = cpu["last"]
+    reruns = [ingest() for _ in range(3)]
+    rerun, rerun_peak = min(reruns)
+    walks = min(walk() for _ in range(3))
+    added = make_library.add_day(folder, 500)
+    add, add_peak = ingest()
+    shutil.rmtree(added)
+    remove, remove_peak = ingest()
+    make_library.edit_photos(folder, 300)
+    edit, edit_peak = ingest()
+    size = sum(Path(str(catalog) + suffix).stat().st_size for suffix in ("", "-wal") if Path(str(catalog) + suffix).exists())
+    print(f"fresh ingest:           {fresh:7.2f} s, peak {fresh_peak:6.0f} MB, CPU {fresh_cpu / fresh:.2f}x wall "
+          f"(goals: CPU >= 1.6x wall; <= 250 MB at 200,000, 500 MB at 1,000,000)")
+    print(f"unchanged rerun:        {rerun:7.2f} s, peak {rerun_peak:6.0f} MB")
+    print(f"bare stat walk (find):  {walks:7.2f} s; rerun / walk = {rerun / walks:.1f} (goal at most 1.5)")
+    print(f"a day of 500 added:     {add:7.2f} s, peak {add_peak:6.0f} MB; / unchanged rerun = {add / rerun:.1f} (goal at most 1.5)")
+    print(f"the day taken away:     {remove:7.2f} s, peak {remove_peak:6.0f} MB")
+    print(f"300 photos edited:      {edit:7.2f} s, peak {edit_peak:6.0f} MB")
+    print(f"catalog: {size / 1e6:.0f} MB")
+    figures.update(library={"photos": count, "freshSeconds": fresh, "freshPeakMB": fresh_peak, "freshCPUSeconds": fresh_cpu, "rerunSeconds": rerun,
+                            "rerunPeakMB": rerun_peak, "walkSeconds": walks, "addDaySeconds": add, "addDayPeakMB": add_peak,
+                            "removeDaySeconds": remove, "editSeconds": edit, "editPeakMB": edit_peak, "catalogBytes": size})
 
 
 def places_folder(count):

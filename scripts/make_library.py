@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""A realistic photo library for `make bench` (issue 15): years of trips, never committed.
+
+Usage: make_library.py FOLDER [--photos N] [--seed S]     (scripts/bench.py --library calls it)
+
+Every photo is a tiny JPEG (16x12 pixels, about 1 KB) whose EXIF exiftool wrote once, into a
+template; each file is the template with its capture time, offset and GPS values patched in
+place, so a million files take a minute or two to write and exiftool reads every one as
+written (the bench checks a sample). The library:
+
+* home: a city where most days are spent, with a few photos on many ordinary days;
+* trips: 3 to 16 days each, 4 to 9 a year over ten years (2016-2025), each in a region with
+  its own time zone (Lisbon, Kyoto, New York, Cape Town, ...), a few places a day, photos
+  seconds to minutes apart, each with a distinct capture time and position;
+* without GPS: about 1 in 700 photos (a camera without a receiver), from a second template.
+
+Folders are `YYYY/YYYY-MM-DD Region/` for trips and `YYYY/home/` for home days; names are
+`IMG_NNNNNNN.JPG`. The same seed and count give the same library (the files' times differ).
+"""
+import argparse
+import datetime
+import math
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zoneinfo
+from pathlib import Path
+
+# (name, latitude, longitude, IANA zone): trip regions, and home (the first).
+REGIONS = [
+    ("Home", 52.3702, 4.8952, "Europe/Amsterdam"),
+    ("Lisboa", 38.7223, -9.1393, "Europe/Lisbon"),
+    ("Kyoto", 35.0116, 135.7681, "Asia/Tokyo"),
+    ("New York", 40.7128, -74.0060, "America/New_York"),
+    ("Cape Town", -33.9249, 18.4241, "Africa/Johannesburg"),
+    ("Sydney", -33.8688, 151.2093, "Australia/Sydney"),
+    ("Reykjavik", 64.1466, -21.9426, "Atlantic/Reykjavik"),
+    ("Mexico City", 19.4326, -99.1332, "America/Mexico_City"),
+    ("Bangkok", 13.7563, 100.5018, "Asia/Bangkok"),
+    ("Istanbul", 41.0082, 28.9784, "Europe/Istanbul"),
+    ("Vancouver", 49.2827, -123.1207, "America/Vancouver"),
+    ("Marrakesh", 31.6295, -7.9811, "Africa/Casablanca"),
+    ("Delhi", 28.6139, 77.2090, "Asia/Kolkata"),
+    ("Buenos Aires", -34.6037, -58.3816, "America/Argentina/Buenos_Aires"),
+    ("Rome", 41.9028, 12.4964, "Europe/Rome"),
+    ("Auckland", -36.8485, 174.7633, "Pacific/Auckland"),
+]
+NO_GPS_ONE_IN = 700
+
+
+def make_templates(folder):
+    """Two JPEGs with EXIF written by exiftool: one with GPS, one without."""
+    from PIL import Image  # only the templates need it
+    with_gps, without = folder / "gps.jpg", folder / "plain.jpg"
+    Image.new("RGB", (16, 12), (120, 140, 160)).save(with_gps, quality=80)
+    shutil.copyfile(with_gps, without)
+    common = ["-q", "-overwrite_original", "-Make=geotrip", "-Model=LibraryBench",
+              "-DateTimeOriginal=2011:11:11 11:11:11", "-OffsetTimeOriginal=+11:11"]
+    subprocess.run(["exiftool", *common, "-GPSLatitude=11.1111", "-GPSLatitudeRef=N",
+                    "-GPSLongitude=22.2222", "-GPSLongitudeRef=E", str(with_gps)], check=True)
+    subprocess.run(["exiftool", *common, str(without)], check=True)
+    return with_gps.read_bytes(), without.read_bytes()
+
+
+class Template:
+    """Where a template's patchable values are: the time and offset strings, and (with GPS)
+    the latitude and longitude references and rationals, found by walking its TIFF IFDs."""
+
+    def __init__(self, data):
+        self.data = data
+        self.time = data.index(b"2011:11:11 11:11:11")
+        self.offset = data.index(b"+11:11")
+        self.gps = None
+        tiff = data.index(b"Exif\0\0") + 6
+        order = "<" if data[tiff:tiff + 2] == b"II" else ">"
+        u16 = lambda at: struct.unpack_from(order + "H", data, tiff + at)[0]
+        u32 = lambda at: struct.unpack_from(order + "I", data, tiff + at)[0]
+        ifd0 = u32(4)
+        for entry in range(u16(ifd0)):
+            at = ifd0 + 2 + 12 * entry
+            if u16(at) == 0x8825:
+                gps = u32(at + 8)
+                fields = {}
+                for g in range(u16(gps)):
+                    e = gps + 2 + 12 * g
+                    fields[u16(e)] = e
+                self.order = order
+                self.gps = {
+                    "latRef": tiff + fields[1] + 8, "lat": tiff + u32(fields[2] + 8),
+                    "lonRef": tiff + fields[3] + 8, "lon": tiff + u32(fields[4] + 8),
+                }
+
+    def photo(self, local, offset_minutes, latitude=None, longitude=None):
+        data = bytearray(self.data)
+        data[self.time:self.time + 19] = local.strftime("%Y:%m:%d %H:%M:%S").encode()
+        sign = "+" if offset_minutes >= 0 else "-"
+        data[self.offset:self.offset + 6] = f"{sign}{abs(offset_minutes) // 60:02d}:{abs(offset_minutes) % 60:02d}".encode()
+        if self.gps and latitude is not None:
+            for key, value, refs in (("lat", latitude, b"NS"), ("lon", longitude, b"EW")):
+                data[self.gps[key + "Ref"]] = refs[0] if value >= 0 else refs[1]
+                value = abs(value)
+                degrees = int(value)
+                minutes = int((value - degrees) * 60)
+                seconds = round(((value - degrees) * 60 - minutes) * 60 * 10000)
+                struct.pack_into(self.order + "IIIIII", data, self.gps[key], degrees, 1, minutes, 1, seconds, 10000)
+        return bytes(data)
+
+
+def offset_minutes(zone, local):
+    return int(local.replace(tzinfo=zoneinfo.ZoneInfo(zone)).utcoffset().total_seconds() // 60)
+
+
+def plan(photos, rng):
+    """(folder, local time, zone, latitude, longitude) for every photo, in time order."""
+    trips_share = 0.85
+    days = [datetime.date(2016, 1, 1) + datetime.timedelta(d) for d in range(3653)]
+    trips = []
+    day = 0
+    while True:
+        day += rng.randint(20, 70)
+        length = rng.randint(3, 16)
+        if day + length >= len(days):
+            break
+        trips.append((day, day + length, rng.choice(REGIONS[1:])))
+        day += length
+    trip_days = sum(end - start for start, end, _ in trips)
+    per_trip_day = max(1, round(photos * trips_share / trip_days))
+    in_trip = set()
+    for start, end, _ in trips:
+        in_trip.update(range(start, end))
+    home_days = [d for d in range(len(days)) if d not in in_trip and rng.random() < 0.5]
+    per_home_day = max(1, round(photos * (1 - trips_share) / max(1, len(home_days))))
+    stops = []
+    for start, end, (name, lat, lon, zone) in trips:
+        folder = f"{days[start]:%Y}/{days[start]:%Y-%m-%d} {name}"
+        places = [(lat + rng.uniform(-0.3, 0.3), lon + rng.uniform(-0.3, 0.3)) for _ in range(rng.randint(4, 12))]
+        for d in range(start, end):
+            stops.append((d, folder, zone, [rng.choice(places) for _ in range(rng.randint(2, 5))], per_trip_day))
+    name, lat, lon, zone = REGIONS[0]
+    home_places = [(lat + rng.uniform(-0.05, 0.05), lon + rng.uniform(-0.05, 0.05)) for _ in range(30)]
+    for d in home_days:
+        stops.append((d, f"{days[d]:%Y}/home", zone, [rng.choice(home_places)], per_home_day))
+    stops.sort()
+    shots = []
+    for d, folder, zone, places, count in stops:
+        moment = datetime.datetime.combine(days[d], datetime.time(8, 0)) + datetime.timedelta(minutes=rng.randint(0, 90))
+        per_place = max(1, count // len(places))
+        for lat, lon in places:
+            for _ in range(per_place):
+                moment += datetime.timedelta(seconds=rng.randint(5, 240))
+                shots.append((folder, moment, zone, lat + rng.gauss(0, 0.0007), lon + rng.gauss(0, 0.0007)))
+                if len(shots) == photos:
+                    return shots
+            moment += datetime.timedelta(minutes=rng.randint(30, 120))
+    while len(shots) < photos:  # the plan fell a little short: more at home, later on
+        folder, moment, zone, lat, lon = shots[-1]
+        shots.append((folder, moment + datetime.timedelta(seconds=rng.randint(5, 240)), zone, lat, lon))
+    return shots
+
+
+def write_library(folder, photos, seed=2026):
+    folder = Path(folder)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as scratch:
+        with_gps, without = (Template(t) for t in make_templates(Path(scratch)))
+    shots = plan(photos, rng)
+    made = set()
+    for number, (sub, local, zone, lat, lon) in enumerate(shots):
+        target = folder / sub
+        if sub not in made:
+            target.mkdir(parents=True, exist_ok=True)
+            made.add(sub)
+        minutes = offset_minutes(zone, local)
+        if number % NO_GPS_ONE_IN == NO_GPS_ONE_IN - 1:
+            data = without.photo(local, minutes)
+        else:
+            data = with_gps.photo(local, minutes, lat, lon)
+        (target / f"IMG_{number:07d}.JPG").write_bytes(data)
+    return shots
+
+
+def add_day(folder, count, seed=7):
+    """`count` photos of one new day after the library's last (a new trip's first day)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as scratch:
+        with_gps = Template(make_templates(Path(scratch))[0])
+    name, lat, lon, zone = REGIONS[2]
+    target = Path(folder) / "2026" / f"2026-03-14 {name}"
+    target.mkdir(parents=True, exist_ok=True)
+    moment = datetime.datetime(2026, 3, 14, 9, 0)
+    for index in range(count):
+        moment += datetime.timedelta(seconds=rng.randint(5, 120))
+        data = with_gps.photo(moment, offset_minutes(zone, moment), lat + rng.gauss(0, 0.01), lon + rng.gauss(0, 0.01))
+        (target / f"NEW_{index:05d}.JPG").write_bytes(data)
+    return target
+
+
+def edit_photos(folder, count, seed=11):
+    """Moves `count` photos' capture times by an hour (a clock fixed in another tool)."""
+    rng = random.Random(seed)
+    files = sorted(Path(folder).glob("*/*/IMG_*.JPG"))
+    chosen = rng.sample(files, min(count, len(files)))
+    for path in chosen:
+        data = bytearray(path.read_bytes())
+        found = re.search(rb"\d{4}:\d\d:\d\d \d\d:\d\d:\d\d", data)
+        at = found.start()
+        text = found.group().decode()
+        moved = datetime.datetime.strptime(text, "%Y:%m:%d %H:%M:%S") + datetime.timedelta(hours=1)
+        data[at:at + 19] = moved.strftime("%Y:%m:%d %H:%M:%S").encode()
+        path.write_bytes(bytes(data))
+    return chosen
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--photos", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if args.folder.exists() and any(args.folder.iterdir()):
+        sys.exit(f"{args.folder} is not empty")
+    shots = write_library(args.folder, args.photos, args.seed)
+    print(f"{len(shots):,} photos in {len({s[0] for s in shots}):,} folders under {args.folder}")
+
+
+if __name__ == "__main__":
+    main()
