@@ -74,7 +74,7 @@ struct Where: AsyncParsableCommand {
                 } catch {
                     FileHandle.standardOutput.write(Data(await Self.answer(block, gazetteer: gazetteer, rule: rule, workers: workers)))
                     let what = error.code == EISDIR ? "it is a folder" : error.description.lowercased()
-                    StandardError.write("geotrip: standard input cannot be read (\(what)). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
+                    StandardError.write("geotrip: standard input cannot be read (\(what))\(lineNumber > 0 ? " after \(lineNumber) lines, whose answers were written" : ""). Give a coordinate, or pipe in one LAT,LON per line: geotrip where < points.txt\n")
                     throw ExitCode.failure
                 }
                 guard let line = next else {

@@ -164,7 +164,12 @@ struct ZoneBorderTests {
 /// gazetteer (the nearest town's zone), never a crash.
 @Suite("Time zone index damage")
 struct ZoneIndexDamageTests {
-    static let original: Data? = ResourceLocator.find(ZoneIndex.resourceName, override: "GEOTRIP_ZONES").found.flatMap { try? Data(contentsOf: $0) }
+    /// The installed index's bytes, or why they could not be read.
+    static let original: Result<Data, any Error> = Result {
+        let search = ResourceLocator.find(ZoneIndex.resourceName, override: "GEOTRIP_ZONES")
+        guard let url = search.found else { throw GeoTripError.zoneIndexMissing(tried: search.tried) }
+        return try Data(contentsOf: url)
+    }
 
     /// `data` with a new checksum, so that only the structure checks can catch what changed.
     func resealed(_ data: Data) -> Data {
@@ -182,7 +187,7 @@ struct ZoneIndexDamageTests {
 
     @Test("a flipped byte, a truncation, a foreign file and a missing file are each a clear error")
     func damage() throws {
-        let original = try #require(Self.original)
+        let original = try Self.original.get()
         var flipped = original
         flipped[original.count / 2] ^= 0x5A
         #expect(throws: GeoTripError.zoneIndexDamaged(path: "test", reason: "its checksum does not match (the file was altered or damaged)")) {
@@ -200,7 +205,7 @@ struct ZoneIndexDamageTests {
 
     @Test("a well-sealed file whose cells point outside it is refused on load, not read out of bounds")
     func crafted() throws {
-        let original = try #require(Self.original)
+        let original = try Self.original.get()
         let index = try ZoneIndex(data: original, path: "test")
         let grid = Int(original.loadLE32(at: 16)), cellsLength = Int(original.loadLE32(at: 24))
         // Find the first shared cell, then damage its reference, its zone numbers and its counts.
@@ -231,7 +236,7 @@ struct ZoneIndexDamageTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let damaged = folder.appendingPathComponent("zones.bin")
-        var bytes = try #require(Self.original)
+        var bytes = try Self.original.get()
         bytes[bytes.count - 10] ^= 1
         try bytes.write(to: damaged)
         let fallback = try Gazetteer.load(zones: damaged)
