@@ -70,8 +70,8 @@ struct JSONLineWriterTests {
     func numbersMatchTheEncoder() throws {
         var doubles: [Double] = [
             0, -0.0, 1234.5, 0.1, 1e-5, -1e-5, 2.5e-5, 0.0001, 0.00015, 35.0116, 135.7681, 100_000, 1e15, 1e16, 1e17,
-            123_456_789_012_345_680, 1.5e300, 5e-324, .leastNormalMagnitude, .greatestFiniteMagnitude, 1.0 / 3, 0.3,
-            12_345_678.9, 9_007_199_254_740_993, -122.41942, 90, -180, 0.05, 0.15, 0.25, 19_999_999.95, 0.00001,
+            123_456_789_012_345_680, 1.5e300, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 1.0 / 3, 0.3,
+            12_345_678.9, 9_007_199_254_740_992, -122.41942, 90, -180, 0.05, 0.15, 0.25, 19_999_999.95, 0.00001,
         ]
         var generator = SplitMix(seed: 2028)
         for _ in 0..<2_000 {

@@ -40,10 +40,12 @@ final class BorderSides: Sendable {
         // place's country among its countries: the pairs (own zone, country) are few.
         var hasPlaces = [Bool](repeating: false, count: index.zones.count)
         let sameClock = Dictionary(grouping: index.zones.indices, by: { clocks[$0] })
-        var seen = Set<Int>()
+        // Seen (zone, country) pairs as a flat table: a set took a tenth of the load.
+        var seen = [Bool](repeating: false, count: zoneNames.count << 8)
         for (zone, country) in zip(columns.zone, columns.country) where zone != 0xFFFF {
-            let number = numbers[Int(zone)]
-            guard number >= 0, seen.insert(number << 8 | Int(country)).inserted else { continue }
+            let number = numbers[Int(zone)], pair = Int(zone) << 8 | Int(country)
+            guard number >= 0, !seen[pair] else { continue }
+            seen[pair] = true
             hasPlaces[number] = true
             for other in sameClock[clocks[number]] ?? [] where countries[other]?.contains(country) ?? true {
                 hasPlaces[other] = true

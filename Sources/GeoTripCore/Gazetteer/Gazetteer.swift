@@ -194,7 +194,7 @@ public struct Gazetteer: Sendable {
         // Arizona's zone), and the town you stand in is the better name.
         var anchorMetres = GreatCircle.metres(chord: anchor.chordSquared.squareRoot())
         let country = columns.country[anchor.index], admin1 = columns.admin1[anchor.index]
-        var best = (index: anchor.index, metres: anchorMetres, pull: -1.0)
+        var best = TownChoice()
         var nearestInRegion = (index: anchor.index, metres: anchorMetres)
         tree.forEach(within: query, chord: GreatCircle.chord(metres: Self.choiceReach)) { index, chordSquared in
             guard columns.country[index] == country, columns.admin1[index] == admin1 else { return }
@@ -203,8 +203,7 @@ public struct Gazetteer: Sendable {
             let chord = chordSquared.squareRoot()
             let metres = GreatCircle.earthRadius * (chord + chord * chordSquared / 24)
             if metres < nearestInRegion.metres { nearestInRegion = (index, metres) }
-            let pull = Self.pull(metres: metres, population: Int(columns.population[index]))
-            if pull > best.pull || (pull == best.pull && metres < best.metres) { best = (index, metres, pull) }
+            best.consider(index, metres: metres, population: Int(columns.population[index]))
         }
         if nearestInRegion.index != anchor.index {
             anchor.index = nearestInRegion.index
@@ -221,8 +220,8 @@ public struct Gazetteer: Sendable {
                                timeZone: timeZone)
         }
         var chosen = (index: anchor.index, metres: anchorMetres)
-        if rule == .preferTowns && best.index != anchor.index {
-            chosen = (best.index, exactMetres(query, best.index))
+        if rule == .preferTowns, let winner = best.index, winner != anchor.index {
+            chosen = (winner, exactMetres(query, winner))
         }
         return PlaceAnswer(kind: .place, place: place(chosen.index), nearest: anchorPlace, distanceMeters: chosen.metres,
                            timeZone: timeZone)
@@ -238,32 +237,14 @@ public struct Gazetteer: Sendable {
     /// The gazetteer's index of the country with ISO code `code`.
     func countryIndex(code: String) -> Int? { countryCodes.firstIndex(of: code) }
 
-    /// The rule `preferTowns` uses, on the candidates within `choiceReach` in the nearest
-    /// place's country and first-level division, given as (metres away, population):
-    /// the candidate with the largest `max(population, 100) / (km + 1)²` wins.
-    ///
-    /// This is a gravity model: a place's pull grows with its population and falls with the
-    /// square of the distance, with 1 km added so that being a few hundred metres from a
-    /// hamlet's centre does not outweigh being in the town next to it. A town of 20,000 3 km
-    /// away beats a hamlet of 600 200 m away (1,250 vs 417); a village of 800 you stand in
-    /// beats a city of 50,000 15 km away (473 vs 195); a city of 3 million 6 km away beats
-    /// its own district of 50,000 1 km away (61,000 vs 12,500). Unknown populations (0) count
-    /// as 100. Ties go to the nearer place.
+    /// The rule `preferTowns` uses (`TownChoice`) on candidates given as (metres away,
+    /// population): the index of the winner.
     static func choose(among candidates: [(metres: Double, population: Int)]) -> Int? {
-        var best: (index: Int, pull: Double)?
+        var choice = TownChoice()
         for (index, candidate) in candidates.enumerated() {
-            let pull = Self.pull(metres: candidate.metres, population: candidate.population)
-            if best == nil || pull > best!.pull || (pull == best!.pull && candidate.metres < candidates[best!.index].metres) {
-                best = (index, pull)
-            }
+            choice.consider(index, metres: candidate.metres, population: candidate.population)
         }
-        return best?.index
-    }
-
-    /// A candidate's pull in `choose`: `max(population, 100) / (km + 1)²`.
-    static func pull(metres: Double, population: Int) -> Double {
-        let kilometres = metres / 1000
-        return Double(max(population, 100)) / ((kilometres + 1) * (kilometres + 1))
+        return choice.index
     }
 
     /// The IANA time zone for `coordinate`: the polygon's (at sea, the nautical `Etc/GMT±N`).
@@ -299,5 +280,32 @@ public struct Gazetteer: Sendable {
             population: Int(columns.population[index]),
             coordinate: Coordinate(latitude: Double(columns.latitudeE5[index]) / 1e5,
                                    longitude: Double(columns.longitudeE5[index]) / 1e5))
+    }
+}
+
+/// The rule `preferTowns` uses, on the candidates within `choiceReach` in the anchor's
+/// country and first-level division, offered one at a time: the candidate with the largest
+/// `max(population, 100) / (km + 1)²` wins.
+///
+/// This is a gravity model: a place's pull grows with its population and falls with the
+/// square of the distance, with 1 km added so that being a few hundred metres from a hamlet's
+/// centre does not outweigh being in the town next to it. A town of 20,000 3 km away beats a
+/// hamlet of 600 200 m away (1,250 vs 417); a village of 800 you stand in beats a city of
+/// 50,000 15 km away (473 vs 195); a city of 3 million 6 km away beats its own district of
+/// 50,000 1 km away (61,000 vs 12,500). Unknown populations (0) count as 100. Ties go to the
+/// nearer place, then to the first offered.
+struct TownChoice {
+    /// The winner so far, nil before any candidate.
+    private(set) var index: Int?
+    private var metres = Double.infinity
+    private var pull = -1.0
+
+    /// Offers candidate `index`, `metres` away with `population` people.
+    mutating func consider(_ index: Int, metres: Double, population: Int) {
+        let kilometres = metres / 1000
+        let pull = Double(max(population, 100)) / ((kilometres + 1) * (kilometres + 1))
+        if pull > self.pull || (pull == self.pull && metres < self.metres) {
+            (self.index, self.metres, self.pull) = (index, metres, pull)
+        }
     }
 }

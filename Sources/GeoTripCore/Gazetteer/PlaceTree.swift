@@ -141,12 +141,4 @@ struct PlaceTree: Sendable {
             }
         }
     }
-
-    /// Every place within `chord` of `query`, nearest first, at most `limit` of them.
-    func within(_ query: SIMD3<Double>, chord: Double, limit: Int) -> [(index: Int, chordSquared: Double)] {
-        var found: [(index: Int, chordSquared: Double)] = []
-        forEach(within: query, chord: chord) { found.append(($0, $1)) }
-        found.sort { $0.chordSquared < $1.chordSquared }
-        return Array(found.prefix(limit))
-    }
 }

@@ -55,11 +55,8 @@ public struct ZoneIndex: Sendable {
     /// "none". Stored with a catalog's resolution and names, so that a new index (or its
     /// loss) resolves times and names places again, once.
     public static func sourceKey() -> String {
-        guard let url = ResourceLocator.find(resourceName, override: "GEOTRIP_ZONES").found,
-              let info = try? FileManager.default.attributesOfItem(atPath: url.path) else { return "zones:none" }
-        let size = (info[.size] as? NSNumber)?.intValue ?? -1
-        let time = (info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-        return "zones:\(size):\(time)"
+        guard let url = ResourceLocator.find(resourceName, override: "GEOTRIP_ZONES").found else { return "zones:none" }
+        return "zones:" + ResourceLocator.stamp(url.path)
     }
 
     /// Checks `data` (the whole file) completely, so that no lookup can read out of bounds.

@@ -74,10 +74,7 @@ struct TripResolution {
     static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The zone index decides the zone of every positioned photo: a new one resolves again.
-        let inputs = encoded + "|" + ZoneIndex.sourceKey() + settings.tracks.map { path in
-            let info = try? FileManager.default.attributesOfItem(atPath: path)
-            return "|\(path):\((info?[.size] as? NSNumber)?.intValue ?? -1):\((info?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
-        }.joined()
+        let inputs = encoded + "|" + ZoneIndex.sourceKey() + settings.tracks.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         return (encoded, inputs)
     }
 

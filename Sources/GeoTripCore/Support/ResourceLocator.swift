@@ -51,4 +51,11 @@ enum ResourceLocator {
             throw missing([resolved.path])
         }
     }
+
+    /// A file's size and modification time as "SIZE:SECONDS" (-1 for what cannot be read), so
+    /// that a stored key changes when the file does: the zone index, a track log.
+    static func stamp(_ path: String) -> String {
+        let info = try? FileManager.default.attributesOfItem(atPath: path)
+        return "\((info?[.size] as? NSNumber)?.intValue ?? -1):\((info?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1)"
+    }
 }
