@@ -41,6 +41,8 @@ struct Export: AsyncParsableCommand {
         exporter.photoPoints = export.photos
         exporter.tiles = export.tileLayer
         exporter.makeThumbnails = export.thumbnails
+        exporter.home = export.homePoint
+        exporter.hideHome = export.hideHome
         let progress: any IngestProgressReporting = (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
         let summary: ExportSummary
         do {

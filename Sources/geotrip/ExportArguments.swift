@@ -26,6 +26,21 @@ struct ExportArguments: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Make thumbnails for the journal and the map (default; remembered).")
     var thumbnails: Bool?
 
+    @Option(help: ArgumentHelp("Where home is, for a folder of many trips: LAT,LON (remembered; 'auto', the default, finds it as the place of "
+                               + "most nights). Giving it makes the folder a library of trips.", valueName: "lat,lon|auto"))
+    var home: String?
+
+    @Flag(name: .customLong("hide-home"), inversion: .prefixedNo,
+          help: "Keep home (500 m around it) out of everything shared, as --hide-near does (default; remembered).")
+    var hideHome: Bool?
+
+    /// The home given: nil keeps the remembered one, `.some(nil)` finds it again.
+    var homePoint: Coordinate?? {
+        guard let home else { return nil }
+        if home == "auto" { return .some(nil) }
+        return .some(PrivacyZones.Zone(parsing: home).map(\.centre))
+    }
+
     /// The tile layer given: nil keeps the remembered one, `.some(nil)` forgets it.
     var tileLayer: TripMapInput.Tiles?? {
         guard let tiles else { return nil }
@@ -43,6 +58,11 @@ struct ExportArguments: ParsableArguments {
         for zone in hideNear where zone != "none" && PrivacyZones.Zone(parsing: zone) == nil {
             throw ValidationError("--hide-near \(zone) is not LAT,LON[,RADIUS]: give degrees such as 38.7139,-9.1394 and, if you like, metres from "
                                   + "\(Int(PrivacyZones.radiusRange.lowerBound)) to \(Int(PrivacyZones.radiusRange.upperBound)) (default 500).")
+        }
+        if let home, home != "auto" {
+            guard home.split(separator: ",").count == 2, PrivacyZones.Zone(parsing: home) != nil else {
+                throw ValidationError("--home \(home) is not LAT,LON: give degrees such as 52.3702,4.8952, or 'auto' to find home from the nights.")
+            }
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }
         if let tiles, tiles != "none" {

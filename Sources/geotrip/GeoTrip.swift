@@ -9,7 +9,7 @@ struct GeoTrip: AsyncParsableCommand {
         commandName: "geotrip",
         abstract: "Turn a trip's photos into places, a journal and a map.",
         version: GeoTripVersion.current,
-        subcommands: [Ingest.self, Export.self, Photos.self, Places.self, Tag.self, Rename.self, Where.self, Find.self]
+        subcommands: [Ingest.self, Export.self, Photos.self, Places.self, Trips.self, Tag.self, Rename.self, Where.self, Find.self]
     )
 }
 

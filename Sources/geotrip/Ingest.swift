@@ -143,6 +143,8 @@ struct Ingest: AsyncParsableCommand {
         options.photoPoints = export.photos
         options.tiles = export.tileLayer
         options.makeThumbnails = export.thumbnails
+        options.home = export.homePoint
+        options.hideHome = export.hideHome
         options.catalogGiven = location.catalog != nil
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =

@@ -21,13 +21,25 @@ struct Places: AsyncParsableCommand {
     @Flag(help: "Print a JSON array, one object per visit.")
     var json = false
 
+    @Option(help: ArgumentHelp("Only trip N of a folder of many trips (`geotrip trips` lists them).", valueName: "n"))
+    var trip: Int?
+
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
         let trip: Trip
         do {
-            trip = try catalog.trip()
-        } catch {
+            if let number = self.trip {
+                let library = try catalog.library().library
+                guard let chosen = library.trip(number: number) else {
+                    StandardError.write("geotrip: \(Trips.noTrip(number, in: library, folder: location.folderPath))\n")
+                    throw ExitCode.validationFailure
+                }
+                trip = chosen.trip
+            } else {
+                trip = try catalog.trip()
+            }
+        } catch let error as GeoTripError {
             throw Diagnostics.fail(error)
         }
         if json {

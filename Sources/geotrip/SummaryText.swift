@@ -56,7 +56,7 @@ enum SummaryText {
 
     /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.
     static func exportLines(_ e: ExportSummary) -> [String] {
-        var lines = ["  export: \(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
+        var lines = ["  export: " + (e.trips > 0 ? "\(plural(e.trips, "trip")) in trips/, " : "") + "\(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
             + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
         if !e.backups.isEmpty {
             lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks and "

@@ -99,24 +99,24 @@ struct JournalTests {
         let file = JournalDocument(text: JournalDocument.withFooter(
             JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "one\n")
                 + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
-        let first = JournalNotes(trip: before, days: ["2025-06-10": file], unplaced: nil, stored: [:])
+        let first = JournalNotes(trip: before, days: ["2025-06-10": file], unplaced: [], stored: [:])
         #expect(first.texts == ["2025-06-10": "day\n", "v1": "one\n", "v2": "two\n"])
         #expect(first.all["v2"]?.placeName == "Sintra")
 
         // v1 moved to the next day, v2 is gone; the old day's file still holds both blocks.
         let after = Trip(visits: [Self.visit("v1", day: "2025-06-11")], outside: [], days: [])
-        let second = JournalNotes(trip: after, days: ["2025-06-10": file], unplaced: nil, stored: first.all)
+        let second = JournalNotes(trip: after, days: ["2025-06-10": file], unplaced: [], stored: first.all)
         #expect(second.all["v1"]?.text == "one\n" && second.all["v1"]?.localDate == "2025-06-11")
         #expect(second.gone.map(\.ownerID) == ["2025-06-10", "v2"])
         #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
 
         // The files deleted: the catalog's copies fill in.
-        let third = JournalNotes(trip: after, days: [:], unplaced: nil, stored: second.all)
+        let third = JournalNotes(trip: after, days: [:], unplaced: [], stored: second.all)
         #expect(third.texts == second.texts)
 
         // A block the person emptied deletes the note, even with a copy in the catalog.
         let emptied = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
-        #expect(JournalNotes(trip: after, days: ["2025-06-11": emptied], unplaced: nil, stored: second.all).all["v1"] == nil)
+        #expect(JournalNotes(trip: after, days: ["2025-06-11": emptied], unplaced: [], stored: second.all).all["v1"] == nil)
     }
 }
 

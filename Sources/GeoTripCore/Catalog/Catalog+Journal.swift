@@ -77,7 +77,8 @@ extension Catalog {
     /// The trip's export settings: each one given now, else the one remembered, else the
     /// default; what is given is remembered.
     func exportSettings(outputFolder: String? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil,
-                        tiles: TripMapInput.Tiles?? = nil, thumbnails: Bool? = nil) throws(GeoTripError) -> ExportSettings {
+                        tiles: TripMapInput.Tiles?? = nil, thumbnails: Bool? = nil, home: Coordinate?? = nil,
+                        hideHome: Bool? = nil) throws(GeoTripError) -> ExportSettings {
         let stored: ExportSettings?
         do {
             stored = try storedExportSettings()
@@ -91,6 +92,8 @@ extension Catalog {
                                       photoPoints: photoPoints ?? fallback.photoPoints)
         settings.tiles = tiles ?? fallback.tiles
         settings.thumbnails = thumbnails ?? fallback.thumbnails
+        settings.home = home ?? fallback.home
+        settings.hideHome = hideHome ?? fallback.hideHome
         let storedText = try setting(SettingKey.export)
         if settings != stored || storedText == nil { try setJSONSetting(SettingKey.export, to: settings, what: "the export settings") }
         return settings
@@ -132,5 +135,25 @@ extension Catalog {
         } catch {
             throw Self.classify(error, path: path)
         }
+    }
+}
+
+extension Catalog {
+    /// Each trip folder's last export, by folder; empty when none is stored or it is in an
+    /// older shape (derived data: the trips are exported again).
+    func exportedTrips() throws(GeoTripError) -> [String: ExportStage.ExportedTrip] {
+        guard let stored = try setting(SettingKey.exportedTrips) else { return [:] }
+        return (try? JSONDecoder().decode([String: ExportStage.ExportedTrip].self, from: Data(stored.utf8))) ?? [:]
+    }
+
+    /// Stores each trip folder's last export.
+    func saveExportedTrips(_ trips: [String: ExportStage.ExportedTrip]) throws(GeoTripError) {
+        try setJSONSetting(SettingKey.exportedTrips, to: trips, what: "the trips' export state")
+    }
+
+    /// The trip and the library it splits into, with the remembered `--home`.
+    public func library() throws(GeoTripError) -> (trip: Trip, library: Library) {
+        let trip = try trip()
+        return (trip, TripSplitting.split(trip, givenHome: try storedExportSettings().home))
     }
 }

@@ -275,6 +275,8 @@ extension Catalog {
         static let export = "export"
         /// What the outputs were last written from (`ExportStage.inputsKey`).
         static let exportedFor = "exportedFor"
+        /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
+        static let exportedTrips = "exportedTrips"
     }
 
     static func bumpGeneration(_ db: Database) throws {

@@ -12,6 +12,11 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     public var tiles: TripMapInput.Tiles?
     /// `--thumbnails` (default) or `--no-thumbnails`.
     public var thumbnails = true
+    /// `--home LAT,LON`: where home is, for splitting a library into trips; nil finds it from
+    /// the nights (`TripSplitting`).
+    public var home: Coordinate?
+    /// `--hide-home` (default) or `--no-hide-home`: home is a privacy zone like `--hide-near`.
+    public var hideHome = true
 
     /// Creates settings.
     public init(outputFolder: String? = nil, privacy: PrivacyZones = PrivacyZones(), photoPoints: Bool = false) {
@@ -20,7 +25,7 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         self.photoPoints = photoPoints
     }
 
-    private enum CodingKeys: String, CodingKey { case outputFolder, privacy, photoPoints, tilesURL, tilesAttribution, thumbnails }
+    private enum CodingKeys: String, CodingKey { case outputFolder, privacy, photoPoints, tilesURL, tilesAttribution, thumbnails, home, hideHome }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +35,8 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         try c.encodeIfPresent(tiles?.urlTemplate, forKey: .tilesURL)
         try c.encodeIfPresent(tiles?.attribution, forKey: .tilesAttribution)
         try c.encode(thumbnails, forKey: .thumbnails)
+        try c.encodeIfPresent(home, forKey: .home)
+        try c.encode(hideHome, forKey: .hideHome)
     }
 
     /// Decodes settings, missing keys as their defaults (an older geotrip stored fewer).
@@ -42,5 +49,14 @@ public struct ExportSettings: Sendable, Equatable, Codable {
             TripMapInput.Tiles(urlTemplate: $0, attribution: try c.decodeIfPresent(String.self, forKey: .tilesAttribution) ?? "")
         }
         thumbnails = try c.decodeIfPresent(Bool.self, forKey: .thumbnails) ?? true
+        home = try c.decodeIfPresent(Coordinate.self, forKey: .home)
+        hideHome = try c.decodeIfPresent(Bool.self, forKey: .hideHome) ?? true
+    }
+
+    /// The zones kept private for `library`: `--hide-near`'s, and home's (the default radius
+    /// around it) unless `--no-hide-home`.
+    public func privacy(for library: Library) -> PrivacyZones {
+        guard hideHome, let home = library.home else { return privacy }
+        return PrivacyZones(privacy.zones + [PrivacyZones.Zone(centre: home.centre)])
     }
 }

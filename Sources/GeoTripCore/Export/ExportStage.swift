@@ -48,6 +48,9 @@ public struct ExportStage: Sendable {
     }
 
     /// Exports the trip with `settings`, words and names in `language`; `now` dates backups.
+    /// A folder of many trips (`TripSplitting`) is exported as one journal and map per trip
+    /// under `trips/`, with `index.html` listing them; a trip whose outputs are as its last
+    /// export left them and whose catalog content did not change is not rendered again.
     public func run(settings: ExportSettings, language: String, now: Date = Date()) async throws(GeoTripError) -> ExportSummary {
         let output = OutputFolder(folder: folder, outputFolder: settings.outputFolder)
         try output.check()
@@ -58,46 +61,44 @@ public struct ExportStage: Sendable {
 
         // Nothing changed since the outputs were written (the catalog, the settings, and every
         // file in the output folder as the last export left it, notes included): nothing to do.
-        let inputs = try inputsKey(settings: settings, language: language)
+        let rendering = Self.renderingKey(settings: settings, language: language)
+        let inputs = rendering + "|" + (try catalog.exportSourceState())
         let before = Self.listing(of: output.path)
         if try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
             summary.unchanged = before.documents
+            summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             return summary
         }
 
-        let trip = try catalog.trip()
+        let whole = try catalog.trip()
         let photos = try catalog.tripPhotos()
-        let privacy = settings.privacy
+        let library = TripSplitting.split(whole, givenHome: settings.home)
+        let privacy = settings.privacy(for: library)
+        let parts = library.isLibrary
+            ? library.trips.map { Part(folder: Self.tripsFolder + "/" + $0.folderName, trip: $0.trip, number: $0.number) }
+            : [Part(folder: "", trip: whole, number: nil)]
+        summary.trips = library.trips.count
 
-        // 1. Notes, from the files and the catalog.
-        let journal = Self.journalFolder + "/"
-        var dayFiles: [String: JournalDocument] = [:]
-        let existingDays = output.names(in: Self.journalFolder).filter { Self.isDayFile($0) }
-        for name in existingDays {
-            if let document = read(journal + name, output, &summary) { dayFiles[String(name.prefix(10))] = document }
+        // 1. Notes, from every journal geotrip may have written (the output folder's own and
+        // each trip's, current or not) and from the catalog, before anything is written.
+        let current = Set(parts.map(\.folder))
+        let stale = ([""] + output.names(in: Self.tripsFolder).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
+        var journals: [String: Journal] = [:]
+        for folder in parts.map(\.folder) + stale {
+            journals[folder] = readJournal(in: folder, output, &summary)
         }
-        let unplacedDocument = read(journal + Self.unplacedNotesFile, output, &summary)
-        let notes = JournalNotes(trip: trip, days: dayFiles, unplaced: unplacedDocument, stored: try catalog.journalNotes())
+        var dayFiles: [String: JournalDocument] = [:]
+        for folder in parts.map(\.folder) + stale {
+            for (date, document) in journals[folder]?.days ?? [:] where dayFiles[date] == nil { dayFiles[date] = document }
+        }
+        let unplacedDocument = journals[""]?.unplaced
+        let notes = JournalNotes(trip: whole, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
+                                 stored: try catalog.journalNotes())
         try catalog.saveJournalNotes(notes.all, at: now)
         summary.unplacedNotes = notes.gone.count
 
-        // 2. Thumbnails of the photos that may be shown.
-        let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
-        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: output.path)
-        summary.thumbnails = made.made
-        summary.problems = made.problems
-
-        // 3. The journal.
+        // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)
-        let context = JournalRenderer.Context(
-            notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
-            livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
-                                        uniquingKeysWith: { first, _ in first }),
-            privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
-            tagCommand: tagCommand())
-        // The map page's input, so the page renders beside the journal's days (step 5).
-        let route = TripRoute(visits: trip.visits, track: try trackPoints()).hiding(privacy)
-        // Without the gazetteer the page goes without its towns, and the summary says why.
         let towns: Gazetteer?
         do {
             towns = try gazetteer.get()
@@ -106,56 +107,245 @@ public struct ExportStage: Sendable {
             summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: "the map shows no towns: \(error)"))
         }
         let resources = try TripMapResources.load(gazetteer: towns)
-        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
-                                      tripFolderLink: tripFolderLink(from: output.path), privacy: privacy, language: language,
-                                      tiles: settings.tiles)
-        async let page = TripMapPage(input: input).render(with: resources)
-        let pages = try await Self.render(trip.days, with: renderer, context)
-        let days = Set(trip.days.map(\.date))
-        for (day, text) in zip(trip.days, pages) {
-            try put(text, at: journal + day.date + ".md", replacing: dayFiles[day.date], output, now, &summary)
+        let track = try trackPoints()
+        var exported = try catalog.exportedTrips()
+        var entries: [LibraryIndexPage.Entry] = []
+        for part in parts {
+            let partPhotos = Self.photos(of: part.trip, among: photos, whole: !library.isLibrary)
+            let content = Self.contentKey(part.trip, photos: partPhotos, notes: notes.texts, inputs: rendering, privacy: privacy)
+            let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
+            let fresh: ExportedTrip
+            if let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
+                summary.unchanged += journals[part.folder]?.days.count ?? 0
+                fresh = known
+            } else {
+                let cover = try await exportPart(part, photos: partPhotos, into: partOutput, of: output, journal: journals[part.folder] ?? Journal(),
+                                                 notes: notes, renderer: renderer, resources: resources, track: track,
+                                                 settings: settings, privacy: privacy, language: language, now: now, &summary)
+                fresh = ExportedTrip(key: content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key, cover: cover)
+            }
+            exported[part.folder] = fresh
+            if let number = part.number {
+                entries.append(LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: fresh.cover))
+            }
         }
-        for name in existingDays where !days.contains(String(name.prefix(10))) {
-            try retire(journal + name, document: dayFiles[String(name.prefix(10))], output, now, &summary)
-        }
+        let named = try catalog.placesNamed(inLanguage: language)
+        summary.namesInOtherLanguages = whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
+
+        // 3. Notes whose owner is gone, beside the output folder's journal.
+        let journal = Self.journalFolder + "/"
         if !notes.gone.isEmpty {
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
                     output, now, &summary)
         } else if unplacedDocument != nil {
             try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, output, now, &summary)
         }
-        let named = try catalog.placesNamed(inLanguage: language)
-        summary.namesInOtherLanguages = trip.places.filter { $0.name != nil && !named.contains($0.id) }.count
 
-        // 4. GeoJSON.
-        let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
-                                      notes: notes.texts, privacy: privacy)
-        try put(try geoJSON.text(), at: Self.geoJSONFile, replacing: nil, output, now, &summary)
+        // 4. What no trip writes any more: a trip's folder that is gone (its notes were gathered
+        // in step 1), and the single trip's files once the folder became a library.
+        for folder in stale {
+            try retireJournal(journals[folder] ?? Journal(), in: folder, output, now, &summary)
+            exported[folder] = nil
+        }
 
-        // 5. The map page: Leaflet, the trip and the base layer inline; the gazetteer's towns
-        // when it can be loaded (the page goes without them otherwise).
-        try put(await page, at: Self.mapFile, replacing: nil, output, now, &summary)
+        // 5. The library's page of trips.
+        if library.isLibrary {
+            let words = JournalWords(language: language)
+            try put(LibraryIndexPage(entries: entries, words: words, language: language).render(), at: Self.mapFile, replacing: nil,
+                    output, now, &summary)
+        }
+        try catalog.saveExportedTrips(exported)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path).key)
         return summary
     }
 
-    /// What the outputs render from besides the output folder: the catalog's state, the
-    /// settings, the language, and geotrip's version (a new version may render differently).
-    private func inputsKey(settings: ExportSettings, language: String) throws(GeoTripError) -> String {
+    /// The trips' folder inside the output folder of a library.
+    static let tripsFolder = "trips"
+
+    /// One folder's worth of export: the whole trip into the output folder, or one trip of a
+    /// library into `trips/<first day>/`.
+    struct Part {
+        /// Relative to the output folder; empty for the output folder itself.
+        var folder: String
+        var trip: Trip
+        /// The library trip's number; nil for a folder that is one trip.
+        var number: Int?
+    }
+
+    /// A journal folder as read back: its day files by date and its unplaced notes page.
+    struct Journal {
+        var days: [String: JournalDocument] = [:]
+        var unplaced: JournalDocument?
+    }
+
+    /// What the last export of one trip's folder left: the key it was written for (content and
+    /// the folder's files) and the index page's cover thumbnail.
+    struct ExportedTrip: Codable, Equatable {
+        var key: String
+        var cover: String?
+    }
+
+    /// The journal files of `folder` (relative to the output folder) read back.
+    private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> Journal {
+        let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
+        var journal = Journal()
+        for name in output.names(in: base) where Self.isDayFile(name) {
+            if let document = read(base + "/" + name, output, &summary) { journal.days[String(name.prefix(10))] = document }
+        }
+        journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
+        return journal
+    }
+
+    /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`; returns the cover
+    /// thumbnail's path relative to the output folder.
+    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal, notes: JournalNotes,
+                            renderer: JournalRenderer, resources: TripMapResources, track: [TrackPoint], settings: ExportSettings,
+                            privacy: PrivacyZones, language: String, now: Date,
+                            _ summary: inout ExportSummary) async throws(GeoTripError) -> String? {
+        try partOutput.create(Self.journalFolder)
+        let trip = part.trip
+        let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: partOutput.path)
+        summary.thumbnails += made.made
+        summary.problems += made.problems
+        let prefix = part.folder.isEmpty ? "" : part.folder + "/"
+
+        let context = JournalRenderer.Context(
+            notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+            livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
+                                        uniquingKeysWith: { first, _ in first }),
+            privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
+            tagCommand: tagCommand())
+        let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
+        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
+                                      tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
+                                      tiles: settings.tiles)
+        async let page = TripMapPage(input: input).render(with: resources)
+        let pages = try await Self.render(trip.days, with: renderer, context)
+        let days = Set(trip.days.map(\.date))
+        let journalPath = prefix + Self.journalFolder + "/"
+        for (day, text) in zip(trip.days, pages) {
+            try put(text, at: journalPath + day.date + ".md", replacing: journal.days[day.date], root, now, &summary)
+        }
+        for (date, document) in journal.days where !days.contains(date) {
+            try retire(journalPath + date + ".md", document: document, root, now, &summary)
+        }
+        let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
+                                      notes: notes.texts, privacy: privacy)
+        try put(try geoJSON.text(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
+        try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
+        return Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 }
+    }
+
+    /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
+    /// notes page (removed as written, kept as backups when edited), the map, the GeoJSON and
+    /// the thumbnails; the folder goes when nothing else is left in it.
+    private func retireJournal(_ journal: Journal, in folder: String, _ output: OutputFolder, _ now: Date,
+                               _ summary: inout ExportSummary) throws(GeoTripError) {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        for (date, document) in journal.days.sorted(by: { $0.key < $1.key }) {
+            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, output, now, &summary)
+        }
+        // The output folder's own unplaced notes page stays: step 3 keeps it.
+        guard !folder.isEmpty else {
+            try output.remove(Self.geoJSONFile)
+            ThumbnailMaker(tripFolder: URL(fileURLWithPath: self.folder), outputFolder: output.url("")).removeStale(keeping: [])
+            return
+        }
+        if let unplaced = journal.unplaced {
+            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, output, now, &summary)
+        }
+        try output.remove(prefix + Self.geoJSONFile)
+        try output.remove(prefix + Self.mapFile)
+        ThumbnailMaker(tripFolder: URL(fileURLWithPath: self.folder), outputFolder: output.url(folder)).removeStale(keeping: [])
+        for empty in [prefix + ThumbnailMaker.folderName, prefix + Self.journalFolder, folder] {
+            rmdir(output.url(empty).path)  // only when empty: a backup or a person's file keeps it
+        }
+    }
+
+    /// The photos `trip` shows: those of its visits, its days' unplaced photos, the videos of
+    /// their Live Photos, and for a whole folder its undated photos too.
+    static func photos(of trip: Trip, among photos: [TripPhoto], whole: Bool) -> [TripPhoto] {
+        guard !whole else { return photos }
+        let visits = Set(trip.visits.map(\.id))
+        let unplaced = Set(trip.days.flatMap(\.unplacedPhotos))
+        var ids = Set<Int64>()
+        var chosen: [TripPhoto] = []
+        for photo in photos where photo.visitID.map(visits.contains) ?? unplaced.contains(photo.path) {
+            chosen.append(photo)
+            ids.insert(photo.id)
+        }
+        return chosen + photos.filter { $0.liveStillID.map(ids.contains) ?? false }
+    }
+
+    /// The track points from a day before the trip's first visit to a day after its last.
+    static func track(_ points: [TrackPoint], during trip: Trip) -> [TrackPoint] {
+        let visits = trip.visits
+        guard let first = visits.first.flatMap({ UTCTimestamp.date($0.arrival) }),
+              let last = visits.last.flatMap({ UTCTimestamp.date($0.departure) }) else { return [] }
+        let from = first.addingTimeInterval(-86_400), to = last.addingTimeInterval(86_400)
+        return points.filter { $0.time >= from && $0.time <= to }
+    }
+
+    /// The index page's picture of a trip: the middle photo of its visit with the most photos
+    /// that has a thumbnail and lies outside the privacy zones.
+    static func cover(of trip: Trip, photos: [TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones) -> String? {
+        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for visit in trip.visits.sorted(by: { ($0.photoCount, $1.arrival) > ($1.photoCount, $0.arrival) }) where !privacy.contains(visit.centre) {
+            let candidates = visit.photos.compactMap { byPath[$0] }.filter { thumbnails[$0.id] != nil }
+            if !candidates.isEmpty { return thumbnails[candidates[candidates.count / 2].id] }
+        }
+        return nil
+    }
+
+    /// A fingerprint of everything a part renders from besides its files: the run's inputs, the
+    /// privacy zones, the trip's visits and days, its photos and the notes of its owners.
+    static func contentKey(_ trip: Trip, photos: [TripPhoto], notes: [String: String], inputs: String, privacy: PrivacyZones) -> String {
+        var text = inputs + "\u{1}" + privacy.zones.map(\.text).joined(separator: ";")
+        func add(_ values: Any?...) {
+            text += "\u{1}"
+            for value in values { text += value.map { "\($0)" } ?? "-"; text += "\u{2}" }
+        }
+        for day in trip.days {
+            add(day.date, notes[day.date])
+            for path in day.unplacedPhotos { add(path) }
+            for visit in day.visits {
+                add(visit.id, visit.placeId, visit.revision, visit.latitude, visit.longitude, visit.radiusMeters, visit.arrival, visit.departure,
+                    visit.timeZone, visit.name, visit.admin1, visit.country, visit.countryCode, visit.nameSource, notes[visit.id])
+                for path in visit.photos { add(path) }
+            }
+        }
+        for photo in photos {
+            add(photo.id, photo.path, photo.utcTime, photo.coordinate?.latitude, photo.coordinate?.longitude, photo.locationSource,
+                photo.uncertaintyMeters, photo.visitID, photo.orientation, photo.thumbnailOffset, photo.fileSize, photo.modifiedNanos,
+                photo.format?.rawValue, photo.durationSeconds, photo.liveStillID)
+        }
+        let bytes = Array(text.utf8)
+        return Fingerprint.of(bytes, fileSize: bytes.count)
+    }
+
+    /// What the outputs render from besides the catalog and the output folder: the settings,
+    /// the language, and geotrip's version (a new version may render differently).
+    static func renderingKey(settings: ExportSettings, language: String) -> String {
         let encoded = (try? JSONEncoder.sorted.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return [GeoTripVersion.current, language, encoded, try catalog.exportSourceState()].joined(separator: "|")
+        return [GeoTripVersion.current, language, encoded].joined(separator: "|")
     }
 
     /// Every file under `folder` with its size and modification time, as one fingerprint, and
     /// how many of them are documents (not thumbnails).
-    static func listing(of folder: String) -> (key: String, documents: Int) {
+    /// With `documentsOnly`, thumbnails are left out (a trip's key: its thumbnails are checked
+    /// whenever it is exported).
+    static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int) {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
-        guard let files = try? FolderScanner(root: folder).scan().files else { return ("", 0) }
+        var scanner = FolderScanner(root: folder)
+        if documentsOnly { scanner.excludedFolders = [ThumbnailMaker.folderName] }
+        guard let files = try? scanner.scan().files else { return ("", 0) }
         var lines: [UInt8] = []
         var documents = 0
         for file in files {
-            if !file.relativePath.hasPrefix(ThumbnailMaker.folderName + "/") { documents += 1 }
+            let thumbnails = ThumbnailMaker.folderName + "/"
+            if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) { documents += 1 }
             lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
         }
         return (Fingerprint.of(lines, fileSize: lines.count), documents)

@@ -6,6 +6,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var written = 0
     /// Files whose content was already what geotrip would write: left untouched.
     public var unchanged = 0
+    /// Trips the library was split into (`trips/`); 0 for a folder that is one trip.
+    public var trips = 0
     /// Thumbnails made in this run.
     public var thumbnails = 0
     /// Journal files removed because their day is no longer in the trip (their notes moved on).

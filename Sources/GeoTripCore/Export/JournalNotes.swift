@@ -13,7 +13,7 @@ struct JournalNotes: Equatable {
 
     /// The notes of `trip`, from `days` (each day file read back, by date), `unplaced` (the
     /// notes page read back) and `stored` (the catalog's copies).
-    init(trip: Trip, days: [String: JournalDocument], unplaced: JournalDocument?, stored: [String: JournalNote]) {
+    init(trip: Trip, days: [String: JournalDocument], unplaced: [JournalDocument], stored: [String: JournalNote]) {
         var dayOf: [String: String] = [:]
         var placeOf: [String: String?] = [:]
         for day in trip.days {
@@ -26,13 +26,13 @@ struct JournalNotes: Equatable {
         // Every owner any source knows, each read from the first source that has its block.
         let fileNotes = days.mapValues(\.notes)
         var owners = Set(stored.keys)
-        if let unplaced { owners.formUnion(unplaced.notes.keys) }
+        for page in unplaced { owners.formUnion(page.notes.keys) }
         for notes in fileNotes.values { owners.formUnion(notes.keys) }
         for owner in owners {
             var text: String?
             if let day = dayOf[owner] { text = fileNotes[day]?[owner] }
             if text == nil { text = fileNotes.keys.sorted().lazy.compactMap { fileNotes[$0]?[owner] }.first }
-            if text == nil { text = unplaced?.notes[owner] }
+            if text == nil { text = unplaced.lazy.compactMap { $0.notes[owner] }.first }
             if text == nil { text = stored[owner]?.text }
             guard let text, !text.isEmpty else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)

@@ -42,6 +42,46 @@ struct JournalWords: Sendable {
         return name
     }
 
+    // MARK: The library's page of trips
+
+    /// The page's title.
+    var tripsTitle: String { korean ? "여행" : "Trips" }
+
+    /// `12 trips, 2016 to 2025, 143 days away` / `여행 12번, 2016–2025년, 143일`.
+    func tripsSummary(trips: Int, firstYear: String, lastYear: String, daysAway: Int) -> String {
+        let years = firstYear == lastYear ? firstYear : (korean ? "\(firstYear)–\(lastYear)" : "\(firstYear) to \(lastYear)")
+        return korean ? "여행 \(trips)번, \(years)년, 여행한 날 \(daysAway)일"
+            : "\(trips) trip\(trips == 1 ? "" : "s"), \(years), \(daysAway) day\(daysAway == 1 ? "" : "s") away"
+    }
+
+    /// `3–12 June 2019` / `2019년 6월 3일–12일`, from the locale's own interval format.
+    func dateSpan(_ first: String, _ last: String) -> String {
+        guard let from = Self.utcDate(first), let to = Self.utcDate(last) else { return first + "–" + last }
+        let formatter = DateIntervalFormatter()
+        formatter.locale = locale
+        formatter.timeZone = TimeZone(identifier: "UTC")!
+        formatter.dateTemplate = "dMMMMy"
+        return formatter.string(from: from, to: to)
+    }
+
+    /// `10 days` / `10일`.
+    func dayCount(_ count: Int) -> String { korean ? "\(count)일" : (count == 1 ? "1 day" : "\(count) days") }
+
+    /// `4 places` / `장소 4곳`.
+    func placeCount(_ count: Int) -> String { korean ? "장소 \(count)곳" : (count == 1 ? "1 place" : "\(count) places") }
+
+    /// `312 km`.
+    func distance(kilometres: Double) -> String { "\(Int(kilometres.rounded()).grouped) km" }
+
+    /// The links to a trip's map and journal.
+    var mapLink: String { korean ? "지도" : "map" }
+    var journalLink: String { korean ? "일지" : "journal" }
+
+    /// Midnight UTC of a `YYYY-MM-DD` day.
+    private static func utcDate(_ day: String) -> Date? {
+        LocalDate.dayNumber(day).map { Date(timeIntervalSince1970: Double($0) * 86_400) }
+    }
+
     /// `3 photos` / `사진 3장`.
     func photoCount(_ count: Int) -> String {
         korean ? "사진 \(count)장" : (count == 1 ? "1 photo" : "\(count) photos")

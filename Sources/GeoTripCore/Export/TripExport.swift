@@ -17,6 +17,9 @@ public struct TripExport: Sendable {
     /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
     public var tiles: TripMapInput.Tiles??
     public var makeThumbnails: Bool?
+    /// `--home` (`.some(nil)` finds home again) and `--hide-home`: nil keeps what is remembered.
+    public var home: Coordinate??
+    public var hideHome: Bool?
     /// Makes the thumbnails; nil for `MadeThumbnails` of the trip folder.
     public var thumbnails: (any ThumbnailProvider)?
 
@@ -37,7 +40,7 @@ public struct TripExport: Sendable {
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                                                   privacy: privacy, photoPoints: photoPoints,
-                                                  tiles: tiles, thumbnails: makeThumbnails)
+                                                  tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome)
         let stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         do {

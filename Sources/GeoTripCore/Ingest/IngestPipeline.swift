@@ -35,6 +35,9 @@ public struct IngestOptions: Sendable {
     /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
     public var tiles: TripMapInput.Tiles??
     public var makeThumbnails: Bool?
+    /// `--home` (`.some(nil)` finds home again) and `--hide-home`: nil keeps what is remembered.
+    public var home: Coordinate??
+    public var hideHome: Bool?
     /// Whether `--catalog` was given (the journal's `geotrip tag` commands then name it).
     public var catalogGiven = false
     /// `--rate`, `--concurrency`, `--timeout`: for this run only.
@@ -118,7 +121,8 @@ public struct IngestPipeline: Sendable {
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
-                                                   tiles: options.tiles, thumbnails: options.makeThumbnails)
+                                                   tiles: options.tiles, thumbnails: options.makeThumbnails,
+                                                   home: options.home, hideHome: options.hideHome)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
@@ -153,7 +157,7 @@ public struct IngestPipeline: Sendable {
         let present = counts.withGPS + counts.withoutGPS
         let gazetteer = RunGazetteer()
         let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
-            .run(settings: settings, clustering: clustering, naming: naming, privacy: exporting.privacy, listing: listing, stages: stages,
+            .run(settings: settings, clustering: clustering, naming: naming, export: exporting, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten

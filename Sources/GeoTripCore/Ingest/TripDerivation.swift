@@ -27,7 +27,7 @@ struct TripDerivation {
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
     func run(settings: ResolutionSettings, clustering: ClusteringOptions, naming: NamingSettings = NamingSettings(),
-             privacy: PrivacyZones = PrivacyZones(), listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
+             export: ExportSettings = ExportSettings(), listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
         // Resolve, when the photos, the tags or the settings changed since the last resolution.
@@ -123,7 +123,7 @@ struct TripDerivation {
 
         // Online names last, without the run lock (see `CatalogLock`): the person can tag and
         // rename meanwhile, and their changes win over the answers in flight.
-        if naming.online, try await nameOnline(naming, privacy: privacy, stages: stages, into: &result, interrupted: interrupted) {
+        if naming.online, try await nameOnline(naming, export: export, stages: stages, into: &result, interrupted: interrupted) {
             result.trip = try catalog.trip().overview
         }
         return result
@@ -135,10 +135,12 @@ struct TripDerivation {
     /// Asked a few at a time, each few stored at once through the stale-answer guard; places
     /// whose answers went stale are asked again as they are now (twice more at most). When the
     /// service cannot be used, that is said once and the places keep the names they have.
-    /// Places inside a `--hide-near` zone are never sent anywhere; they keep offline names.
+    /// Places inside a `--hide-near` zone or near home (`--hide-home`) are never sent anywhere; they keep offline names.
     /// Returns whether any name was stored.
-    private func nameOnline(_ naming: NamingSettings, privacy: PrivacyZones, stages: StageList, into result: inout DerivationResult,
+    private func nameOnline(_ naming: NamingSettings, export: ExportSettings, stages: StageList, into result: inout DerivationResult,
                             interrupted: () -> GeoTripError) async throws -> Bool {
+        // Home is private too (`--hide-home`, the default), wherever the nights put it.
+        let privacy = export.hideHome ? export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home)) : export.privacy
         func queue(without skipped: Set<String>) throws(GeoTripError) -> [NamedFor] {
             let manual = try catalog.manuallyNamedPlaces()
             return NameStage.needingNames(try catalog.currentPlaces().filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) },

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A folder of many trips, split (`TripSplitting`): where home is, and each run of days away
+/// from it. A folder that is one trip has no library trips and is exported as before.
+public struct Library: Sendable, Equatable {
+    /// Where most nights are spent, or `--home`.
+    public struct Home: Sendable, Equatable, Codable {
+        /// The place of home (the spot of most nights, or the given point).
+        public var centre: Coordinate
+        /// Whether the person gave it (`--home`) rather than geotrip finding it.
+        public var given: Bool
+    }
+
+    /// One trip of the library.
+    public struct Trip: Sendable, Equatable {
+        /// 1 for the earliest trip, in time order (`places --trip N`).
+        public var number: Int
+        /// `YYYY-MM-DD`.
+        public var firstDay: String
+        public var lastDay: String
+        /// The trip's days, visits and places only.
+        public var trip: GeoTripCore.Trip
+
+        /// The trip's folder under the output folder's `trips/`: its first day, which no other
+        /// trip can share.
+        public var folderName: String { firstDay }
+
+        /// Calendar days from the first to the last, both counted.
+        public var length: Int { (LocalDate.dayNumber(lastDay) ?? 0) - (LocalDate.dayNumber(firstDay) ?? 0) + 1 }
+    }
+
+    /// Home, when the folder is a library (and whenever `--home` was given).
+    public var home: Home?
+    /// The trips, in time order; empty when the folder is one trip.
+    public var trips: [Trip] = []
+    /// Days with photos spent at home (every visit of the day near it), which belong to no trip.
+    public var homeDays = 0
+
+    /// Whether the folder is exported as a library of trips.
+    public var isLibrary: Bool { !trips.isEmpty }
+
+    /// The trip numbered `number`, if there is one.
+    public func trip(number: Int) -> Trip? {
+        trips.indices.contains(number - 1) ? trips[number - 1] : nil
+    }
+}
+
+/// `YYYY-MM-DD` dates as day numbers, for counting days between them.
+enum LocalDate {
+    /// Days since 1970-01-01; nil for text that is not a date.
+    static func dayNumber(_ date: String) -> Int? {
+        let parts = date.split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return Date.daysSince1970(year: year, month: month, day: day)
+    }
+}
+
+extension Trip {
+    /// Up to `limit` place names, those with the most photos first (first visited on a tie):
+    /// what a trip is called in a list of trips.
+    public func mainPlaceNames(limit: Int = 3) -> [String] {
+        var photos: [String: Int] = [:]
+        var order: [String] = []
+        for visit in visits {
+            guard let name = visit.name else { continue }
+            if photos[name] == nil { order.append(name) }
+            photos[name, default: 0] += visit.photoCount
+        }
+        return order.enumerated().sorted { (photos[$0.element]!, -$0.offset) > (photos[$1.element]!, -$1.offset) }
+            .prefix(limit).map(\.element)
+    }
+
+    /// Photos of the trip's days, placed or not.
+    public var photoCount: Int {
+        days.map { $0.visits.map(\.photoCount).reduce(0, +) + $0.unplacedPhotos.count }.reduce(0, +)
+    }
+
+    /// The trip cut to the days from `first` to `last` (both included): their visits, and the
+    /// places visited on them with only those visits. Undated photos belong to no part.
+    public func days(from first: String, through last: String) -> Trip {
+        var part = Trip(visits: [], outside: [], days: [])
+        part.days = days.filter { $0.date >= first && $0.date <= last }
+        let visitIDs = Set(part.days.flatMap { $0.visits.map(\.id) })
+        part.places = places.compactMap { place in
+            let kept = place.visitIDs.filter(visitIDs.contains)
+            guard !kept.isEmpty else { return nil }
+            var copy = place
+            copy.visitIDs = kept
+            return copy
+        }
+        // Places in order of their first visit within the part.
+        let firstVisit = Dictionary(part.visits.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        part.places.sort { (firstVisit[$0.visitIDs[0]] ?? 0) < (firstVisit[$1.visitIDs[0]] ?? 0) }
+        return part
+    }
+}

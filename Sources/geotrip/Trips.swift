@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import GeoTripCore
+
+struct Trips: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the trips of a folder of many trips, with their dates, places, countries, photos and distance.",
+        discussion: """
+            A folder is a library of trips when its photos span more than 60 days or when \
+            ingest --home was given; a shorter folder is one trip. Home is where most nights are \
+            spent (a day's night is where its last visit is), or --home. A trip is a run of days \
+            with a visit farther than 50 km from home, going on across at most 2 days without a \
+            placed photo and ending at a day spent at home. Each trip is exported to its own \
+            folder under the output folder's trips/, and `places --trip N` lists its visits.
+
+            Place names: GeoNames (geonames.org), CC BY 4.0.
+            """)
+
+    @OptionGroup var location: CatalogLocation
+
+    @Flag(help: "Print a JSON array, one object per trip.")
+    var json = false
+
+    /// One trip as `--json` gives it.
+    struct Line: Encodable {
+        var number: Int
+        var firstDay: String
+        var lastDay: String
+        var days: Int
+        var places: [String]
+        var countries: [String]
+        var visits: Int
+        var photos: Int
+        var distanceKilometres: Double
+        var folder: String
+    }
+
+    func run() async throws {
+        Diagnostics.bootstrapLogging(verbose: false)
+        let catalog = try location.existingCatalog()
+        let library: Library
+        do {
+            library = try catalog.library().library
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+        let lines = library.trips.map { trip in
+            Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
+                 places: trip.trip.mainPlaceNames(), countries: trip.trip.countries, visits: trip.trip.visits.count,
+                 photos: trip.trip.photoCount,
+                 distanceKilometres: (trip.trip.distanceKilometres * 10).rounded() / 10, folder: "trips/" + trip.folderName)
+        }
+        if json {
+            try Diagnostics.printJSON(lines)
+            return
+        }
+        guard library.isLibrary else {
+            print("\(location.folderPath.terminalSafe) is one trip: its photos span 60 days or fewer and no --home was given. "
+                  + "`geotrip places` lists its visits.")
+            return
+        }
+        if let home = library.home {
+            print(String(format: "Home: %.3f, %.3f", home.centre.latitude, home.centre.longitude)
+                  + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
+                  + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")
+        }
+        for line in lines {
+            let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
+            print(String(format: "%4d  ", line.number) + "\(line.firstDay) to \(line.lastDay) (\(line.days) day\(line.days == 1 ? "" : "s"))  "
+                  + "\(place.terminalSafe)  [\(line.countries.joined(separator: ", "))]  "
+                  + "\(line.photos.grouped) photo\(line.photos == 1 ? "" : "s"), \(Int(line.distanceKilometres.rounded()).grouped) km  \(line.folder)")
+        }
+    }
+
+    /// Why `--trip N` names no trip.
+    static func noTrip(_ number: Int, in library: Library, folder: String) -> String {
+        guard library.isLibrary else {
+            return "--trip \(number): \(folder) is one trip, not a library of trips (its photos span 60 days or fewer and no --home was given); "
+                + "leave --trip out."
+        }
+        return "--trip \(number): there is no such trip; the folder has trips 1 to \(library.trips.count) (`geotrip trips` lists them)."
+    }
+}

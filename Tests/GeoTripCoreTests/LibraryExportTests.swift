@@ -1,0 +1,222 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// A folder of three trips and the days at home between them (`LibraryFixture`, written by
+/// exiftool): one journal and map per trip under `trips/`, the page of trips, home kept out,
+/// notes that follow their trip when its folder changes, and reruns that write only the trips
+/// that changed.
+@Suite("Library export", .serialized, .enabled(if: LibraryFixture.canWrite, "exiftool writes the library"))
+struct LibraryExportTests {
+    struct Library {
+        let temp: TemporaryFolder
+        let folder: URL
+        var out: URL { folder.appendingPathComponent("geotrip") }
+
+        init() throws {
+            temp = try TemporaryFolder()
+            folder = temp.url.appendingPathComponent("Photos")
+            try LibraryFixture.write(into: folder)
+        }
+
+        @discardableResult
+        func ingest() async throws -> IngestSummary {
+            try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        }
+
+        func tripFolder(_ number: Int) -> URL { out.appendingPathComponent("trips/" + LibraryFixture.trips[number - 1].0) }
+
+        func files(under url: URL) -> [String] {
+            (FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []).sorted()
+        }
+
+        func modified(_ url: URL) throws -> Date {
+            try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+        }
+    }
+
+    @Test("each trip gets its own journal, map and GeoJSON; home days are in none; the page of trips links them all")
+    func tripsAndIndex() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        let summary = try await library.ingest()
+        #expect(summary.export?.trips == 3)
+
+        let tripFolders = try FileManager.default.contentsOfDirectory(atPath: library.out.appendingPathComponent("trips").path).sorted()
+        #expect(tripFolders == LibraryFixture.trips.map(\.0))
+        for (number, (first, _)) in LibraryFixture.trips.enumerated() {
+            let planned = LibraryFixture.schedule.filter { $0.trip == number + 1 }.map { $0.date + ".md" }
+            let journal = library.tripFolder(number + 1).appendingPathComponent("journal")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: journal.path).sorted() == planned, "trip \(first)")
+            for name in ["index.html", "trip.geojson"] {
+                #expect(FileManager.default.fileExists(atPath: library.tripFolder(number + 1).appendingPathComponent(name).path))
+            }
+            // Each trip's GeoJSON has its own visits only (RFC 7946 points, [lon, lat]).
+            let geoJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: library.tripFolder(number + 1).appendingPathComponent("trip.geojson")))
+            let features = try #require((geoJSON as? [String: Any])?["features"] as? [[String: Any]])
+            let points = features.compactMap { ($0["geometry"] as? [String: Any]).flatMap { $0["type"] as? String == "Point" ? $0["coordinates"] as? [Double] : nil } }
+            let spots = LibraryFixture.schedule.filter { $0.trip == number + 1 }.flatMap(\.spots)
+            #expect(!points.isEmpty)
+            for point in points {
+                #expect(spots.contains { abs($0.0 - point[1]) < 0.01 && abs($0.1 - point[0]) < 0.01 }, "a visit of another trip in trip \(number + 1): \(point)")
+            }
+        }
+        // The single trip's files are not written for a library, and no home day has a page.
+        let all = library.files(under: library.out)
+        #expect(!all.contains("trip.geojson"))
+        for day in LibraryFixture.schedule where day.trip == nil {
+            #expect(!all.contains { $0.hasSuffix(day.date + ".md") }, "home day \(day.date) has a journal page")
+        }
+        // The page of trips: newest first, each linking its map and journal, with a cover.
+        let page = try String(contentsOf: library.out.appendingPathComponent("index.html"), encoding: .utf8)
+        let links = page.components(separatedBy: "<h2><a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(links == LibraryFixture.trips.reversed().map { "trips/\($0.0)/index.html" })
+        let covers = page.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(covers.count == 3)
+        for cover in covers { #expect(FileManager.default.fileExists(atPath: library.out.appendingPathComponent(cover).path), "\(cover)") }
+        #expect(page.contains("Portugal") && page.contains("Japan"))
+        #expect(page.contains("3 trips, 2024, 8 days away"))
+    }
+
+    @Test("home is a privacy zone: the house is in no trip's map, GeoJSON or journal; --no-hide-home shows it")
+    func homeIsPrivate() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        // A first trip day that begins at the house: its photo there is the trip's, and hidden.
+        var leaving = LibraryFixture.schedule.first { $0.date == "2024-01-15" }!
+        leaving.spots = [LibraryFixture.house]
+        leaving.offset = "+01:00"
+        leaving.folder = "leaving"
+        try LibraryFixture.write(into: library.folder, days: [leaving])
+        try await library.ingest()
+        let house = String(format: "%.4f", LibraryFixture.house.0)
+        for file in library.files(under: library.tripFolder(1)) where file.hasSuffix(".md") || file.hasSuffix(".geojson") || file.hasSuffix(".html") {
+            let text = try String(contentsOf: library.tripFolder(1).appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains(house), "\(file) shows the house")
+        }
+        var options = IngestOptions(folder: library.folder.path)
+        options.hideHome = false
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let geoJSON = try String(contentsOf: library.tripFolder(1).appendingPathComponent("trip.geojson"), encoding: .utf8)
+        #expect(geoJSON.contains(house))
+    }
+
+    @Test("an unchanged rerun writes nothing; a photo added to one trip rewrites that trip's files only")
+    func onlyChangedTrips() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let again = try await library.ingest()
+        #expect(again.export?.written == 0)
+        let firstMap = library.tripFolder(1).appendingPathComponent("index.html")
+        let before = try library.modified(firstMap)
+        // Another photo on Kyoto's last day.
+        var more = LibraryFixture.schedule.first { $0.date == "2024-02-21" }!
+        more.spots = [(35.0116, 135.7681)]
+        more.folder = "more"
+        try LibraryFixture.write(into: library.folder, days: [more])
+        let added = try await library.ingest()
+        #expect(added.export?.trips == 3)
+        #expect(try library.modified(firstMap) == before, "trip 1 was written again")
+        let kyoto = try String(contentsOf: library.tripFolder(2).appendingPathComponent("journal/2024-02-21.md"), encoding: .utf8)
+        #expect(kyoto.contains("more/2024-02-21-0.jpg"))
+        // Written: Kyoto's day page, its GeoJSON and map, and the page of trips; nothing else.
+        #expect(added.export?.written == 4)
+    }
+
+    @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
+    func notesFollowTheTrip() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let day = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
+        var text = try String(contentsOf: day, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- notes 2024-01-16 -->\n"))
+        text.insert(contentsOf: "Pastéis de nata in Belém. 맛있다.\n", at: marker.upperBound)
+        try text.write(to: day, atomically: true, encoding: .utf8)
+        let oldFolder = library.tripFolder(1)
+        // A photo in Lisbon the day before: the trip now starts on 2024-01-14.
+        var earlier = LibraryFixture.schedule.first { $0.date == "2024-01-15" }!
+        earlier.date = "2024-01-14"
+        earlier.folder = "earlier"
+        try LibraryFixture.write(into: library.folder, days: [earlier])
+        try await library.ingest()
+        let moved = library.out.appendingPathComponent("trips/2024-01-14/journal/2024-01-16.md")
+        let kept = try String(contentsOf: moved, encoding: .utf8)
+        #expect(kept.contains("<!-- notes 2024-01-16 -->\nPastéis de nata in Belém. 맛있다.\n<!-- end notes 2024-01-16 -->"))
+        #expect(!FileManager.default.fileExists(atPath: oldFolder.path), "the old trip folder is still there")
+        // And it stays through another run.
+        try await library.ingest()
+        #expect(try String(contentsOf: moved, encoding: .utf8) == kept)
+    }
+
+    @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")
+    func tripBecomesLibrary() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        // First only the Lisbon trip: one trip, exported as before.
+        try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip == 1 })
+        _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        let single = folder.appendingPathComponent("geotrip/journal/2024-01-15.md")
+        var text = try String(contentsOf: single, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- notes 2024-01-15 -->\n"))
+        text.insert(contentsOf: "First day.\n", at: marker.upperBound)
+        try text.write(to: single, atomically: true, encoding: .utf8)
+        // Then the rest of the library.
+        try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip != 1 })
+        let summary = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        #expect(summary.export?.trips == 3)
+        #expect(!FileManager.default.fileExists(atPath: single.path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trip.geojson").path))
+        let moved = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-01-15/journal/2024-01-15.md"), encoding: .utf8)
+        #expect(moved.contains("<!-- notes 2024-01-15 -->\nFirst day.\n<!-- end notes 2024-01-15 -->"))
+    }
+
+    /// Opens the page of trips in a 390 px frame and reports what a person would see.
+    static let probe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>probe</title>
+<iframe id="f" src="geotrip/index.html" style="width:390px;height:844px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  r.trips = doc.querySelectorAll('li.trip').length;
+  r.covers = doc.querySelectorAll('li.trip img').length;
+  r.brokenCovers = Array.prototype.filter.call(doc.querySelectorAll('li.trip img'), function (img) { return img.complete && img.naturalWidth === 0; }).length;
+  r.titles = Array.prototype.map.call(doc.querySelectorAll('li.trip h2'), function (h) { return h.textContent; });
+  r.scrollWidth = doc.documentElement.scrollWidth;
+  r.clientWidth = doc.documentElement.clientWidth;
+  document.getElementById('result').textContent = JSON.stringify(r);
+});
+</script>
+"""#
+
+    struct ProbeResult: Decodable {
+        var trips: Int
+        var covers: Int
+        var brokenCovers: Int
+        var titles: [String]
+        var scrollWidth: Int
+        var clientWidth: Int
+    }
+
+    @Test("the page of trips in a browser: three trips with their covers loaded, no sideways scroll at 390 px",
+          .enabled(if: TripMapBrowserTests.chromium != nil, TripMapBrowserTests.skipMessage))
+    func pageInBrowser() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let probe = library.folder.appendingPathComponent("probe.html")
+        try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try TripMapBrowserTests.chromium(probe, ["--allow-file-access-from-files", "--window-size=800,1000", "--dump-dom"])
+        let result: ProbeResult = try TripMapBrowserTests.result(of: run)
+        #expect(TripMapBrowserTests.consoleLines(run).isEmpty)
+        #expect(result.trips == 3)
+        #expect(result.covers == 3 && result.brokenCovers == 0)
+        #expect(result.titles.count == 3 && result.titles.allSatisfy { !$0.isEmpty && !$0.hasPrefix("#") })
+        #expect(result.scrollWidth <= result.clientWidth)
+    }
+}

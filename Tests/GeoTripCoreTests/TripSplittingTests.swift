@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import GeoTripCore
+
+/// Splitting a folder of many trips (`TripSplitting`), on schedules written here: which days
+/// are at home and which trip each away day belongs to is the ground truth, and the visits are
+/// made from it (a few places a day, around home or around the trip's region).
+@Suite("Trips in a library")
+struct TripSplittingTests {
+    /// One day of a schedule: at home, away on trip `trip` in `region`, or without any
+    /// placed photo (`nil` place).
+    enum Plan {
+        case home
+        case away(trip: Int, region: Coordinate)
+        case noPosition
+        case nothing
+    }
+
+    static let amsterdam = Coordinate(latitude: 52.3702, longitude: 4.8952)
+    static let lisbon = Coordinate(latitude: 38.7223, longitude: -9.1393)
+    static let kyoto = Coordinate(latitude: 35.0116, longitude: 135.7681)
+    static let utrecht = Coordinate(latitude: 52.0907, longitude: 5.1214)  // 36 km from Amsterdam: not away
+    static let taveuni = Coordinate(latitude: -16.85, longitude: 179.95)  // Fiji, on the antimeridian
+
+    /// The trip of a schedule starting at `start` (`YYYY-MM-DD`), one plan per calendar day.
+    static func trip(from start: String, _ plans: [Plan], seed: UInt64 = 1) -> Trip {
+        var generator = SplitMix(seed: seed)
+        let first = LocalDate.dayNumber(start)!
+        var visits: [TripVisit] = []
+        var outside: [(path: String, localDate: String?)] = []
+        // Home's own spot (the house) and a few places around it.
+        let homeSpots = [amsterdam] + (0..<6).map { _ in
+            Coordinate(latitude: amsterdam.latitude + .random(in: -0.04...0.04, using: &generator),
+                       longitude: amsterdam.longitude + .random(in: -0.06...0.06, using: &generator))
+        }
+        for (offset, plan) in plans.enumerated() {
+            let civil = Date.civilDate(daysSince1970: first + offset)
+            let date = String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+            var spots: [Coordinate] = []
+            switch plan {
+            case .home:
+                // Out in the city by day, back at the house for the night.
+                spots = [homeSpots[Int.random(in: 1..<homeSpots.count, using: &generator)], amsterdam]
+            case .away(_, let region):
+                spots = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
+                    let longitude = region.longitude + .random(in: -0.2...0.2, using: &generator)
+                    return Coordinate(latitude: region.latitude + .random(in: -0.2...0.2, using: &generator),
+                                      longitude: longitude > 180 ? longitude - 360 : longitude)
+                }
+            case .noPosition:
+                outside.append((path: "\(date)/IMG.JPG", localDate: date))
+            case .nothing:
+                break
+            }
+            for (index, spot) in spots.enumerated() {
+                let id = "v\(date)-\(index)"
+                // Places: home's spots keep their ids, so the house is one place.
+                let place = homeSpots.firstIndex(of: spot).map { "home\($0)" } ?? "p" + id
+                visits.append(TripVisit(id: id, placeId: place, revision: 1, latitude: spot.latitude, longitude: spot.longitude,
+                                        radiusMeters: 20, arrival: "\(date)T\(10 + index):00:00Z", departure: "\(date)T\(10 + index):30:00Z",
+                                        localDate: date, photoCount: 3, photos: ["\(id)/a.jpg", "\(id)/b.jpg", "\(id)/c.jpg"]))
+            }
+        }
+        return Trip(visits: visits, outside: outside, days: [])
+    }
+
+    /// The schedule's trips as (first day, last day), from the plans themselves.
+    static func expected(from start: String, _ plans: [Plan]) -> [(String, String)] {
+        let first = LocalDate.dayNumber(start)!
+        var spans: [Int: (Int, Int)] = [:]
+        for (offset, plan) in plans.enumerated() {
+            guard case .away(let trip, _) = plan else { continue }
+            spans[trip] = (spans[trip]?.0 ?? offset, offset)
+        }
+        func date(_ offset: Int) -> String {
+            let civil = Date.civilDate(daysSince1970: first + offset)
+            return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+        }
+        return spans.keys.sorted().map { (date(spans[$0]!.0), date(spans[$0]!.1)) }
+    }
+
+    /// Three months: home, Lisbon for 5 days, home, Kyoto for 8 days with two days without
+    /// photos and one without positions inside, home, a day out to Utrecht (near), Lisbon again.
+    static let quarter: [Plan] =
+        Array(repeating: .home, count: 20)
+        + Array(repeating: .away(trip: 1, region: lisbon), count: 5)
+        + [.home, .nothing, .home] + Array(repeating: .nothing, count: 9) + Array(repeating: .home, count: 10)
+        + [.away(trip: 2, region: kyoto), .away(trip: 2, region: kyoto), .nothing, .nothing, .away(trip: 2, region: kyoto),
+           .noPosition, .away(trip: 2, region: kyoto), .away(trip: 2, region: kyoto)]
+        + Array(repeating: .home, count: 17)
+        + Array(repeating: .away(trip: 3, region: lisbon), count: 3) + Array(repeating: .home, count: 8)
+
+    @Test("a library's trips are the schedule's runs of days away, with days without photos inside a trip kept in it")
+    func scheduleTrips() {
+        let plans = Self.quarter
+        let trip = Self.trip(from: "2024-03-01", plans)
+        let library = TripSplitting.split(trip)
+        let expected = Self.expected(from: "2024-03-01", plans)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == expected.map { [$0.0, $0.1] })
+        #expect(library.trips.map(\.number) == Array(1...expected.count))
+        // Kyoto: 8 calendar days, with its day of photos without positions inside it.
+        let kyoto = library.trips[1]
+        #expect(kyoto.length == 8)
+        #expect(kyoto.trip.days.flatMap(\.unplacedPhotos).count == 1)
+        #expect(kyoto.trip.visits.allSatisfy { GreatCircle.distance($0.centre, Self.kyoto) < 50_000 })
+        // Home: the house, where the nights were.
+        guard let home = library.home else { Issue.record("no home"); return }
+        #expect(!home.given)
+        #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1)
+        #expect(library.homeDays == plans.filter { if case .home = $0 { true } else { false } }.count)
+    }
+
+    @Test("a day out within 50 km of home is a home day, not a trip")
+    func dayOutNearHome() {
+        var trip = Self.trip(from: "2024-03-01", Self.quarter)
+        // Day 62 (a home day): its daytime visit moves to Utrecht, 36 km away; the night stays home.
+        let date = "2024-05-02"
+        let index = trip.days.firstIndex { $0.date == date }!
+        trip.days[index].visits[0].latitude = Self.utrecht.latitude
+        trip.days[index].visits[0].longitude = Self.utrecht.longitude
+        #expect(TripSplitting.split(trip).trips.count == 3)
+    }
+
+    @Test("more than two days in a row without a placed photo end a trip")
+    func gapEndsTrip() {
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon)
+        let plans: [Plan] = Array(repeating: .home, count: 40) + [lisbon, lisbon, .nothing, .nothing, .nothing, lisbon, lisbon]
+            + Array(repeating: .home, count: 30)
+        let library = TripSplitting.split(Self.trip(from: "2023-01-01", plans))
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [["2023-02-10", "2023-02-11"], ["2023-02-15", "2023-02-16"]])
+    }
+
+    @Test("a folder of 60 days or fewer is one trip, even with several cities; --home makes it a library")
+    func shortFolderIsOneTrip() {
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon), kyoto = Plan.away(trip: 2, region: Self.kyoto)
+        let plans: [Plan] = Array(repeating: lisbon, count: 20) + Array(repeating: kyoto, count: 20) + Array(repeating: lisbon, count: 20)
+        let trip = Self.trip(from: "2024-01-01", plans)
+        #expect(!TripSplitting.split(trip).isLibrary)
+        #expect(TripSplitting.split(trip).home == nil)
+        // With home given in Amsterdam, every day is away: one trip of 60 days.
+        let given = TripSplitting.split(trip, givenHome: Self.amsterdam)
+        #expect(given.home == Library.Home(centre: Self.amsterdam, given: true))
+        #expect(given.trips.map { [$0.firstDay, $0.lastDay] } == [["2024-01-01", "2024-02-29"]])
+        // With home given in Lisbon, the Kyoto days are the one trip.
+        #expect(TripSplitting.split(trip, givenHome: Self.lisbon).trips.map { [$0.firstDay, $0.lastDay] } == [["2024-01-21", "2024-02-09"]])
+    }
+
+    @Test("trips across the antimeridian and a home found from nights alone")
+    func antimeridian() {
+        let fiji = Plan.away(trip: 1, region: Self.taveuni)
+        let plans: [Plan] = Array(repeating: .home, count: 50) + Array(repeating: fiji, count: 6) + Array(repeating: .home, count: 20)
+        let trip = Self.trip(from: "2022-06-01", plans)
+        // The schedule's visits do straddle 180°.
+        #expect(trip.visits.contains { $0.longitude < -179 } && trip.visits.contains { $0.longitude > 179 })
+        let library = TripSplitting.split(trip)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [["2022-07-21", "2022-07-26"]])
+        #expect(library.trips.first?.trip.visits.map(\.id) == trip.visits.filter { abs($0.longitude) > 170 }.map(\.id))
+    }
+
+    @Test("a trip's part of the whole has only its days, visits and places, places in order of first visit")
+    func tripPart() {
+        let trip = Self.trip(from: "2024-03-01", Self.quarter)
+        let part = trip.days(from: "2024-03-21", through: "2024-03-25")
+        #expect(part.days.map(\.date) == ["2024-03-21", "2024-03-22", "2024-03-23", "2024-03-24", "2024-03-25"])
+        let visitIDs = Set(part.visits.map(\.id))
+        #expect(part.places.allSatisfy { $0.visitIDs.allSatisfy(visitIDs.contains) })
+        #expect(Set(part.places.flatMap(\.visitIDs)) == visitIDs)
+        #expect(part.places.map(\.id) == part.visits.map(\.placeId).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } })
+        #expect(part.undatedPhotos.isEmpty)
+    }
+}
+

@@ -1,0 +1,68 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+
+/// `geotrip trips` and `places --trip N` on a folder of three trips (`LibraryFixture`, written by
+/// exiftool), and on the sample trip, which is one trip.
+@Suite("trips and places --trip", .serialized, .enabled(if: LibraryFixture.canWrite, "exiftool writes the library"))
+struct LibraryCommandTests {
+    @Test("trips lists the schedule's trips; places --trip N lists one trip's visits; a wrong N says what there is")
+    func tripsAndPlaces() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        let ingest = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(ingest.stdout.contains("export: 3 trips in trips/"))
+
+        let listed = try CommandRun.geotrip(["trips", folder.path, "--json"])
+        let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(trips.map { [$0["firstDay"] as? String ?? "", $0["lastDay"] as? String ?? ""] } == LibraryFixture.trips.map { [$0.0, $0.1] })
+        #expect(trips.map { $0["countries"] as? [String] ?? [] } == [["PT"], ["JP"], ["PT"]])
+        #expect(trips.map { $0["photos"] as? Int ?? 0 } == (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) })
+        #expect(trips.map { $0["folder"] as? String ?? "" } == LibraryFixture.trips.map { "trips/" + $0.0 })
+
+        let text = try CommandRun.geotrip(["trips", folder.path])
+        #expect(text.stdout.contains("Home: 52.370, 4.895 (the place of most nights"))
+        #expect(text.stdout.contains("   2  2024-02-20 to 2024-02-21 (2 days)"))
+
+        let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
+        #expect(kyoto.status == 0, "\(kyoto.stderr)")
+        let visits = try #require(try JSONSerialization.jsonObject(with: Data(kyoto.stdout.utf8)) as? [[String: Any]])
+        #expect(!visits.isEmpty)
+        #expect(visits.allSatisfy { ($0["countryCode"] as? String) == "JP" })
+        #expect(Set(visits.compactMap { $0["localDate"] as? String }) == ["2024-02-20", "2024-02-21"])
+
+        let wrong = try CommandRun.geotrip(["places", folder.path, "--trip", "9"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("the folder has trips 1 to 3"))
+
+        // Home given elsewhere is remembered and said; a home that is not a point is refused.
+        let given = try CommandRun.geotrip(["export", folder.path, "--home", "40.7128,-74.0060"])
+        #expect(given.status == 0, "\(given.stderr)")
+        let all = try CommandRun.geotrip(["trips", folder.path])
+        #expect(all.stdout.contains("Home: 40.713, -74.006 (--home)"))
+        let bad = try CommandRun.geotrip(["export", folder.path, "--home", "north"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--home north is not LAT,LON"))
+    }
+
+    @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
+    func sampleIsOneTrip() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", folder.path]).status == 0)
+        #expect(try CommandRun.geotrip(["trips", folder.path]).stdout.contains("is one trip"))
+        let json = try CommandRun.geotrip(["trips", folder.path, "--json"]).stdout
+        #expect((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any])?.isEmpty == true)
+        let places = try CommandRun.geotrip(["places", folder.path, "--trip", "1"])
+        #expect(places.status != 0)
+        #expect(places.stderr.contains("is one trip, not a library of trips"))
+        for name in ["index.html", "trip.geojson", "journal/2025-06-10.md"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/" + name).path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trips").path))
+    }
+}
