@@ -360,8 +360,10 @@ def library(args, figures):
     catalog = DATA / f"library-{count}.sqlite"
 
     def clean_catalog():
+        """No catalog and no outputs (thumbnails left from an earlier run would not be made)."""
         for suffix in ("", "-wal", "-shm", ".lock"):
             Path(str(catalog) + suffix).unlink(missing_ok=True)
+        shutil.rmtree(folder / "geotrip", ignore_errors=True)
 
     cpu = {}
 

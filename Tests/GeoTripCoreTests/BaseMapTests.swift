@@ -92,6 +92,21 @@ struct BaseMapTests {
         #expect(city.shores.reduce(0) { $0 + $1.points.count / 2 } > 30)
     }
 
+    @Test("the extract's own JSON writer gives JSONEncoder's bytes, for a city, a country and the world",
+          arguments: [GeoBox(south: 38.6, west: -9.3, north: 38.8, east: -9.0), BaseMapTests.iberia, GeoBox.world])
+    func extractJSON(window: GeoBox) throws {
+        let extract = try load().extract(window: window)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(try extract.json() == String(decoding: try encoder.encode(extract), as: UTF8.self))
+    }
+
+    @Test("a script's JSON escapes <, >, & and the two line separators, and keeps everything else byte for byte")
+    func scriptEscaping() throws {
+        let text = "{\"a\":\"</script><!-- & \u{2028}\u{2029} café 서울 🙂 \u{2027}\u{202A}\"}"
+        #expect(ScriptJSON.escape(text) == "{\"a\":\"\\u003c/script\\u003e\\u003c!-- \\u0026 \\u2028\\u2029 café 서울 🙂 \u{2027}\u{202A}\"}")
+    }
+
     @Test("the clipping of a square ring by a box")
     func clipSquare() {
         let p = { (x: Int32, y: Int32) in ScaledPoint(lon: x, lat: y) }

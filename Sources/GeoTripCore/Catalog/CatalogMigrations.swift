@@ -182,6 +182,12 @@ enum CatalogMigrations {
                 t.add(column: "liveStillId", .integer).references("photo", onDelete: .setNull)
             }
         }
+        migrator.registerMigration("v9-format-index") { db in
+            // Every write of the read stage links Live Photos (`Catalog.linkLivePhotos`), which
+            // looks the videos up by format: without an index, a scan of the whole table per
+            // batch of 500, which made a fresh ingest of 200,000 photos quadratic.
+            try db.create(index: "photo_format", on: "photo", columns: ["format"])
+        }
         return migrator
     }
 }

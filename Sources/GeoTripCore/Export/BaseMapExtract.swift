@@ -41,4 +41,42 @@ public struct BaseMapExtract: Sendable, Equatable, Encodable {
 
     /// Points in all shapes, a measure of what the page will carry.
     public var pointCount: Int { (shores + borders + countries).reduce(0) { $0 + $1.points.count / 2 } }
+
+    /// The extract as JSON with sorted keys, byte for byte what `JSONEncoder` writes, written
+    /// directly: its hundreds of thousands of whole numbers took `JSONEncoder` a quarter of a
+    /// library's export (each number is wrapped and unwrapped on its way).
+    public func json() throws -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(pointCount * 12 + 256)
+        func shapes(_ list: [BaseMapShape]) throws {
+            out.append(UInt8(ascii: "["))
+            for (index, shape) in list.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out += Array("{".utf8)
+                if let code = shape.code { out += Array(("\"c\":" + (try Self.encoded(code)) + ",").utf8) }
+                out += Array("\"k\":\(shape.kind.rawValue),\"p\":[".utf8)
+                for (position, value) in shape.points.enumerated() {
+                    if position > 0 { out.append(UInt8(ascii: ",")) }
+                    out += Array(String(value).utf8)
+                }
+                out += Array("]}".utf8)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out += Array("{\"borders\":".utf8)
+        try shapes(borders)
+        out += Array(",\"countries\":".utf8)
+        try shapes(countries)
+        out += Array(",\"scale\":\(scale),\"shores\":".utf8)
+        try shapes(shores)
+        out += Array((",\"window\":" + (try Self.encoded(window)) + "}").utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One small value as `JSONEncoder` writes it (sorted keys, slashes as they are).
+    private static func encoded(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
 }

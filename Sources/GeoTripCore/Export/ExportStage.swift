@@ -71,7 +71,7 @@ public struct ExportStage: Sendable {
         }
 
         let whole = try catalog.trip()
-        let photos = try catalog.tripPhotos()
+        let photos = PhotoIndex(try catalog.tripPhotos())
         let library = TripSplitting.split(whole, givenHome: settings.home)
         let privacy = settings.privacy(for: library)
         let parts = library.isLibrary
@@ -109,24 +109,44 @@ public struct ExportStage: Sendable {
         let resources = try TripMapResources.load(gazetteer: towns)
         let track = try trackPoints()
         var exported = try catalog.exportedTrips()
-        var entries: [LibraryIndexPage.Entry] = []
-        for part in parts {
-            let partPhotos = Self.photos(of: part.trip, among: photos, whole: !library.isLibrary)
-            let content = Self.contentKey(part.trip, photos: partPhotos, notes: notes.texts, inputs: rendering, privacy: privacy)
+        let texts = notes.texts
+        var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
+        var changed: [ChangedPart] = []
+        for (index, part) in parts.enumerated() {
+            let partPhotos = Self.photos(of: part.trip, in: photos, whole: !library.isLibrary)
+            let content = Self.contentKey(part.trip, photos: partPhotos, notes: texts, inputs: rendering, privacy: privacy)
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
-            let fresh: ExportedTrip
             if let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
                 summary.unchanged += journals[part.folder]?.days.count ?? 0
-                fresh = known
+                fresh[index] = known
             } else {
-                let cover = try await exportPart(part, photos: partPhotos, into: partOutput, of: output, journal: journals[part.folder] ?? Journal(),
-                                                 notes: notes, renderer: renderer, resources: resources, track: track,
-                                                 settings: settings, privacy: privacy, language: language, now: now, &summary)
-                fresh = ExportedTrip(key: content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key, cover: cover)
+                changed.append(ChangedPart(index: index, part: part, photos: partPhotos, output: partOutput, content: content,
+                                           journal: journals[part.folder] ?? Journal()))
             }
-            exported[part.folder] = fresh
+        }
+        // The trips that changed, as many at once as there are cores: each writes its own folder.
+        let written: [(cover: String?, summary: ExportSummary)]
+        do {
+            written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
+                try await exportPart(item.part, photos: item.photos, into: item.output, of: output, journal: item.journal, notes: texts,
+                                     renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
+                                     language: language, now: now)
+            }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw .outputUnusable(path: output.path, reason: "\(error)")
+        }
+        for (item, result) in zip(changed, written) {
+            summary.add(result.summary)
+            fresh[item.index] = ExportedTrip(key: item.content + "|" + Self.listing(of: item.output.path, documentsOnly: true).key,
+                                             cover: result.cover)
+        }
+        var entries: [LibraryIndexPage.Entry] = []
+        for (part, state) in zip(parts, fresh) {
+            exported[part.folder] = state
             if let number = part.number {
-                entries.append(LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: fresh.cover))
+                entries.append(LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: state?.cover))
             }
         }
         let named = try catalog.placesNamed(inLanguage: language)
@@ -164,7 +184,7 @@ public struct ExportStage: Sendable {
 
     /// One folder's worth of export: the whole trip into the output folder, or one trip of a
     /// library into `trips/<first day>/`.
-    struct Part {
+    struct Part: Sendable {
         /// Relative to the output folder; empty for the output folder itself.
         var folder: String
         var trip: Trip
@@ -172,8 +192,19 @@ public struct ExportStage: Sendable {
         var number: Int?
     }
 
+    /// A part whose content or files changed since its last export, to be written.
+    struct ChangedPart: Sendable {
+        var index: Int
+        var part: Part
+        var photos: [TripPhoto]
+        var output: OutputFolder
+        /// `contentKey`'s fingerprint.
+        var content: String
+        var journal: Journal
+    }
+
     /// A journal folder as read back: its day files by date and its unplaced notes page.
-    struct Journal {
+    struct Journal: Sendable {
         var days: [String: JournalDocument] = [:]
         var unplaced: JournalDocument?
     }
@@ -198,26 +229,27 @@ public struct ExportStage: Sendable {
 
     /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`; returns the cover
     /// thumbnail's path relative to the output folder.
-    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal, notes: JournalNotes,
-                            renderer: JournalRenderer, resources: TripMapResources, track: [TrackPoint], settings: ExportSettings,
-                            privacy: PrivacyZones, language: String, now: Date,
-                            _ summary: inout ExportSummary) async throws(GeoTripError) -> String? {
+    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal,
+                            notes: [String: String], renderer: JournalRenderer, resources: TripMapResources, track: [TrackPoint],
+                            settings: ExportSettings, privacy: PrivacyZones, language: String,
+                            now: Date) async throws(GeoTripError) -> (cover: String?, summary: ExportSummary) {
+        var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         let trip = part.trip
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: partOutput.path)
-        summary.thumbnails += made.made
-        summary.problems += made.problems
+        summary.thumbnails = made.made
+        summary.problems = made.problems
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
 
         let context = JournalRenderer.Context(
-            notes: notes.texts, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+            notes: notes, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
             tagCommand: tagCommand())
         let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
-        let input = TripMapInput.from(trip: trip, route: route, notes: notes.texts, photos: photos, thumbnails: made.paths,
+        let input = TripMapInput.from(trip: trip, route: route, notes: notes, photos: photos, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)
         async let page = TripMapPage(input: input).render(with: resources)
@@ -231,10 +263,10 @@ public struct ExportStage: Sendable {
             try retire(journalPath + date + ".md", document: document, root, now, &summary)
         }
         let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
-                                      notes: notes.texts, privacy: privacy)
+                                      notes: notes, privacy: privacy)
         try put(try geoJSON.text(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
-        return Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 }
+        return (Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 }, summary)
     }
 
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
@@ -265,17 +297,38 @@ public struct ExportStage: Sendable {
 
     /// The photos `trip` shows: those of its visits, its days' unplaced photos, the videos of
     /// their Live Photos, and for a whole folder its undated photos too.
-    static func photos(of trip: Trip, among photos: [TripPhoto], whole: Bool) -> [TripPhoto] {
-        guard !whole else { return photos }
-        let visits = Set(trip.visits.map(\.id))
-        let unplaced = Set(trip.days.flatMap(\.unplacedPhotos))
-        var ids = Set<Int64>()
-        var chosen: [TripPhoto] = []
-        for photo in photos where photo.visitID.map(visits.contains) ?? unplaced.contains(photo.path) {
-            chosen.append(photo)
-            ids.insert(photo.id)
+    static func photos(of trip: Trip, in index: PhotoIndex, whole: Bool) -> [TripPhoto] {
+        guard !whole else { return index.all }
+        var chosen = trip.visits.flatMap { index.byVisit[$0.id] ?? [] }
+        chosen += trip.days.flatMap(\.unplacedPhotos).compactMap { index.unplaced[$0] }
+        chosen += chosen.flatMap { index.liveVideos[$0.id] ?? [] }
+        // In the catalog's order, as a whole folder's are.
+        return chosen.sorted { index.order[$0.id, default: 0] < index.order[$1.id, default: 0] }
+    }
+
+    /// The catalog's photos grouped once for every trip of a library, so each trip finds its own
+    /// without going through them all.
+    struct PhotoIndex {
+        var all: [TripPhoto]
+        var byVisit: [String: [TripPhoto]] = [:]
+        var unplaced: [String: TripPhoto] = [:]
+        var liveVideos: [Int64: [TripPhoto]] = [:]
+        /// Each photo's place in the catalog's order.
+        var order: [Int64: Int] = [:]
+
+        init(_ photos: [TripPhoto]) {
+            all = photos
+            for (position, photo) in photos.enumerated() {
+                order[photo.id] = position
+                if let still = photo.liveStillID {
+                    liveVideos[still, default: []].append(photo)
+                } else if let visit = photo.visitID {
+                    byVisit[visit, default: []].append(photo)
+                } else {
+                    unplaced[photo.path] = photo
+                }
+            }
         }
-        return chosen + photos.filter { $0.liveStillID.map(ids.contains) ?? false }
     }
 
     /// The track points from a day before the trip's first visit to a day after its last.

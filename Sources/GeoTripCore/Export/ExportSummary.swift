@@ -31,4 +31,15 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
 
     /// Creates an empty summary.
     public init() {}
+
+    /// Counts and lists of `other`, one part of the same export, added to these.
+    mutating func add(_ other: ExportSummary) {
+        written += other.written
+        unchanged += other.unchanged
+        thumbnails += other.thumbnails
+        removed += other.removed
+        backups += other.backups
+        refused += other.refused.filter { !refused.contains($0) }
+        problems += other.problems
+    }
 }

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is kept inside notes and
 /// ignored when matching markers and fingerprinting.
-struct JournalDocument: Equatable {
+struct JournalDocument: Sendable, Equatable {
     /// One notes block as found.
     struct Block: Equatable {
         /// A visit id or a day.

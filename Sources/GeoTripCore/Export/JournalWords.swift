@@ -25,15 +25,7 @@ struct JournalWords: Sendable {
 
     /// `Tuesday, 10 June 2025` / `2025년 6월 10일 화요일`.
     func dayHeading(_ date: String) -> String {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard parts.count == 3, let day = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else { return date }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = calendar.timeZone
-        formatter.setLocalizedDateFormatFromTemplate("EEEEdMMMMy")
-        return formatter.string(from: day)
+        DayFormatting.string(date, template: "EEEEdMMMMy", locale: locale) ?? date
     }
 
     /// The country's name in the trip's language, else the name stored with the place.

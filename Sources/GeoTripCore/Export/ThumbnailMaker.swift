@@ -77,7 +77,10 @@ public struct ThumbnailMaker: Sendable {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
         }
         let destination = outputFolder.appendingPathComponent(relative)
-        if FileManager.default.fileExists(atPath: destination.path) {
+        // A file of this name is current, unless it is empty: written without a flush, a
+        // thumbnail can come back empty from a power cut, and is then made again.
+        var info = stat()
+        if stat(destination.path, &info) == 0 && info.st_size > 0 {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: relative, status: .current, diagnostic: nil)
         }
         func failed(_ sentence: String) -> ThumbnailOutcome {
@@ -96,28 +99,52 @@ public struct ThumbnailMaker: Sendable {
         } catch {
             return failed(error.reason)
         }
-        do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Written beside, then renamed: a reader never sees half a thumbnail, and a run
-            // stopped midway leaves no file whose name claims it is current.
-            let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).tmp")
-            try Data(jpeg).write(to: temporary)
-            if rename(temporary.path, destination.path) != 0 {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temporary)
-                return failed("it could not be saved in \(destination.deletingLastPathComponent().path) (\(reason))")
-            }
-        } catch {
-            return failed("it could not be saved in \(destination.deletingLastPathComponent().path) (\(error.localizedDescription))")
+        // Written beside, then renamed: a reader never sees half a thumbnail, and a run stopped
+        // midway leaves no file whose name claims it is current. Not flushed: a thumbnail can
+        // always be made again, and a flush per thumbnail was a third of a library's export.
+        let folder = destination.deletingLastPathComponent().path
+        let temporary = folder + "/.\(destination.lastPathComponent).tmp"
+        var failure = Self.save(jpeg, at: temporary)
+        if failure == Self.missingFolder {
+            // Made alone (not through `makeAll`, which makes the folder once): make it now.
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            failure = Self.save(jpeg, at: temporary)
+        }
+        if failure == nil && rename(temporary, destination.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            return failed("it could not be saved in \(folder) (\(failure))")
         }
         return ThumbnailOutcome(photoID: source.photoID, relativePath: relative,
                                 status: still.fromEmbedded ? .madeFromEmbedded : .madeFromImage,
                                 diagnostic: still.warning.map { Diagnostic(.thumbnail, "thumbnail made from the readable part: \($0)") })
     }
 
+    /// The reason `save` gives when the folder is missing.
+    private static let missingFolder = String(cString: strerror(ENOENT))
+
+    /// Writes `bytes` to a new file at `path`; the reason when it could not.
+    private static func save(_ bytes: [UInt8], at path: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            offset += count
+        }
+        return nil
+    }
+
     /// Makes every source's thumbnail, a few at a time (decoding is CPU-bound), and returns the
     /// outcomes in the sources' order.
     public func makeAll(_ sources: [ThumbnailSource]) async -> [ThumbnailOutcome] {
+        // The folder once, not once per thumbnail; a failure shows in each thumbnail's outcome.
+        try? FileManager.default.createDirectory(at: outputFolder.appendingPathComponent(Self.folderName), withIntermediateDirectories: true)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var outcomes = [ThumbnailOutcome?](repeating: nil, count: sources.count)
         await withTaskGroup(of: (Int, ThumbnailOutcome).self) { group in

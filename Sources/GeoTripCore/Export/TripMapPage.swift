@@ -55,7 +55,10 @@ public struct TripMapPage: Sendable {
         let data = pageData(words: words, window: window, extract: extract, towns: towns)
         let json: String
         do {
-            json = try ScriptJSON.encode(data)
+            // The base layer is written apart (`BaseMapExtract.json`) and put first, where
+            // `base` sorts among the keys: the same bytes as encoding it with the rest.
+            let rest = try ScriptJSON.encode(data)
+            json = "{\"base\":" + ScriptJSON.escape(try extract.json()) + "," + rest.dropFirst()
         } catch {
             // Only finite numbers and strings are encoded; this cannot fail.
             preconditionFailure("the map data did not encode: \(error)")
@@ -137,24 +140,11 @@ public struct TripMapPage: Sendable {
     private var locale: Locale { Locale(identifier: input.language) }
 
     private func formatted(_ date: String, template: String) -> String {
-        let parser = DateFormatter()
-        parser.locale = Locale(identifier: "en_US_POSIX")
-        parser.timeZone = TimeZone(identifier: "UTC")
-        parser.dateFormat = "yyyy-MM-dd"
-        guard let day = parser.date(from: date) else { return date }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.setLocalizedDateFormatFromTemplate(template)
-        return formatter.string(from: day)
+        DayFormatting.string(date, template: template, locale: locale) ?? date
     }
 
     private func number(_ value: Double) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = locale
-        formatter.numberStyle = .decimal
-        formatter.maximumFractionDigits = 0
-        return formatter.string(from: NSNumber(value: value.rounded())) ?? String(Int(value.rounded()))
+        DayFormatting.wholeNumber(value, locale: locale)
     }
 
     /// `08:12–08:31 WEST`, with the departure's date when it is another day.
@@ -284,10 +274,13 @@ public struct TripMapPage: Sendable {
         var days: [DayData]
         var legs: [LegData]
         var towns: [TownData]
+        /// Written apart from the rest (see `render`), so not among the keys.
         var base: BaseMapExtract
         var visited: [String]
         var tiles: TilesData?
         var words: [String: String]
+
+        private enum CodingKeys: String, CodingKey { case visits, videos, days, legs, towns, visited, tiles, words }
     }
 
     private struct VisitData: Encodable {

@@ -28,8 +28,11 @@ struct ReadStage {
 
     /// Reads what `plan` says, counting in `summary`; `progress` gets (done, total) after each
     /// chunk. Throws `.interrupted` after committing what was read when the task is cancelled.
+    ///
+    /// A batch is committed while the next is read (one commit in flight at a time, in order):
+    /// with the catalog written between chunks, the readers stood idle during every commit.
     func run(_ plan: inout ReadPlan, summary: inout IngestSummary, progress: (Int, Int) -> Void,
-             commit: (RecordBatch) throws -> Void) async throws -> Outcome {
+             commit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Outcome {
         var outcome = Outcome()
         let total = plan.knownReads.count + plan.newReads.count
         var done = 0
@@ -41,12 +44,15 @@ struct ReadStage {
             }
             return PhotoRecord(file: planned.file, reading: reading)
         }
-        func afterChunk(_ count: Int) throws {
+        var committing: Task<Void, any Error>?
+        func afterChunk(_ count: Int) async throws {
             done += count
             progress(done, total)
             if batch.count >= batchSize {
-                try commit(batch)
+                try await committing?.value
+                let ready = batch
                 batch = RecordBatch()
+                committing = Task { try commit(ready) }
             }
         }
         progress(0, total)
@@ -65,7 +71,7 @@ struct ReadStage {
                     deferred[PathKey(planned.file.relativePath)] = photo
                 }
             }
-            try afterChunk(results.count)
+            try await afterChunk(results.count)
         }
         if completed {
             completed = try await read(plan.newReads) { results in
@@ -73,9 +79,10 @@ struct ReadStage {
                     let resolution = plan.resolveNew(planned, fingerprint: reading.fingerprint)
                     batch.add(record(planned, reading), resolution, statChanged: true, to: &summary)
                 }
-                try afterChunk(results.count)
+                try await afterChunk(results.count)
             }
         }
+        try await committing?.value
         guard completed else {
             try commit(batch)
             throw GeoTripError.interrupted(savedPhotos: done - deferred.count)
@@ -105,7 +112,7 @@ struct ReadStage {
     /// the calling task (so the handler needs no locking). Returns false when cancelled.
     private func read(
         _ planned: [PlannedRead],
-        handle: ([(PlannedRead, FileReading)]) throws -> Void
+        handle: ([(PlannedRead, FileReading)]) async throws -> Void
     ) async throws -> Bool {
         let root = Array(folder.utf8) + [UInt8(ascii: "/")]
         let reader = self.reader
@@ -125,7 +132,7 @@ struct ReadStage {
             }
             for _ in 0..<concurrency * 2 { startNext() }
             while let results = try await group.next() {
-                try handle(results)
+                try await handle(results)
                 if Task.isCancelled {
                     group.cancelAll()
                     return false
@@ -138,7 +145,7 @@ struct ReadStage {
 }
 
 /// Records waiting for the next catalog transaction.
-struct RecordBatch {
+struct RecordBatch: Sendable {
     var new: [PhotoRecord] = []
     var updated: [PhotoRecord] = []
     var count: Int { new.count + updated.count }
