@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The export stage, last in every `ingest` and all of `geotrip export`: renders the trip from
 /// the catalog into the output folder, without scanning or reading a photo.
@@ -23,6 +24,8 @@ public struct ExportStage: Sendable {
     let thumbnails: any ThumbnailProvider
     /// The gazetteer for the map's towns, shared with the run's other stages.
     let gazetteer: RunGazetteer
+    /// Told (photos done, photos in all) as each trip to render is written.
+    var progress: (@Sendable (Int, Int) -> Void)?
 
     /// The journal's folder inside the output folder.
     static let journalFolder = "journal"
@@ -51,7 +54,12 @@ public struct ExportStage: Sendable {
     /// A folder of many trips (`TripSplitting`) is exported as one journal and map per trip
     /// under `trips/`, with `index.html` listing them; a trip whose outputs are as its last
     /// export left them and whose catalog content did not change is not rendered again.
-    public func run(settings: ExportSettings, language: String, now: Date = Date()) async throws(GeoTripError) -> ExportSummary {
+    ///
+    /// What the last export left is judged from the documents' sizes and times; thumbnails are
+    /// checked one by one only when their trip is rendered, and `checkEverything` (`geotrip
+    /// export`) renders every trip, so thumbnails deleted by hand are made again.
+    public func run(settings: ExportSettings, language: String, now: Date = Date(),
+                    checkEverything: Bool = false) async throws(GeoTripError) -> ExportSummary {
         let output = OutputFolder(folder: folder, outputFolder: settings.outputFolder)
         try output.check()
         try output.create(Self.journalFolder)
@@ -63,8 +71,8 @@ public struct ExportStage: Sendable {
         // file in the output folder as the last export left it, notes included): nothing to do.
         let rendering = Self.renderingKey(settings: settings, language: language)
         let inputs = rendering + "|" + (try catalog.exportSourceState())
-        let before = Self.listing(of: output.path)
-        if try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
+        let before = Self.listing(of: output.path, documentsOnly: true)
+        if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             return summary
@@ -116,7 +124,7 @@ public struct ExportStage: Sendable {
             let partPhotos = Self.photos(of: part.trip, in: photos, whole: !library.isLibrary)
             let content = Self.contentKey(part.trip, photos: partPhotos, notes: texts, inputs: rendering, privacy: privacy)
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
-            if let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
+            if !checkEverything, let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
                 summary.unchanged += journals[part.folder]?.days.count ?? 0
                 fresh[index] = known
             } else {
@@ -126,11 +134,18 @@ public struct ExportStage: Sendable {
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
         let written: [(cover: String?, summary: ExportSummary)]
+        let total = changed.map(\.photos.count).reduce(0, +)
+        let done = Mutex(0)
+        let progress = self.progress
+        progress?(0, total)
         do {
             written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
-                try await exportPart(item.part, photos: item.photos, into: item.output, of: output, journal: item.journal, notes: texts,
-                                     renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
-                                     language: language, now: now)
+                let result = try await exportPart(item.part, photos: item.photos, into: item.output, of: output, journal: item.journal,
+                                                  notes: texts, renderer: renderer, resources: resources, track: track, settings: settings,
+                                                  privacy: privacy, language: language, now: now)
+                let count = done.withLock { $0 += item.photos.count; return $0 }
+                progress?(count, total)
+                return result
             }
         } catch let error as GeoTripError {
             throw error
@@ -175,7 +190,7 @@ public struct ExportStage: Sendable {
                     output, now, &summary)
         }
         try catalog.saveExportedTrips(exported)
-        try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path).key)
+        try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path, documentsOnly: true).key)
         return summary
     }
 
@@ -354,27 +369,56 @@ public struct ExportStage: Sendable {
     /// A fingerprint of everything a part renders from besides its files: the run's inputs, the
     /// privacy zones, the trip's visits and days, its photos and the notes of its owners.
     static func contentKey(_ trip: Trip, photos: [TripPhoto], notes: [String: String], inputs: String, privacy: PrivacyZones) -> String {
-        var text = inputs + "\u{1}" + privacy.zones.map(\.text).joined(separator: ";")
-        func add(_ values: Any?...) {
-            text += "\u{1}"
-            for value in values { text += value.map { "\($0)" } ?? "-"; text += "\u{2}" }
-        }
+        var key = KeyBytes()
+        key.add(inputs)
+        for zone in privacy.zones { key.add(zone.text) }
         for day in trip.days {
-            add(day.date, notes[day.date])
-            for path in day.unplacedPhotos { add(path) }
+            key.add(day.date)
+            key.add(notes[day.date])
+            for path in day.unplacedPhotos { key.add(path) }
             for visit in day.visits {
-                add(visit.id, visit.placeId, visit.revision, visit.latitude, visit.longitude, visit.radiusMeters, visit.arrival, visit.departure,
-                    visit.timeZone, visit.name, visit.admin1, visit.country, visit.countryCode, visit.nameSource, notes[visit.id])
-                for path in visit.photos { add(path) }
+                key.add(visit.id); key.add(visit.placeId); key.add(Int64(visit.revision))
+                key.add(visit.latitude); key.add(visit.longitude); key.add(visit.radiusMeters)
+                key.add(visit.arrival); key.add(visit.departure); key.add(visit.timeZone)
+                key.add(visit.name); key.add(visit.admin1); key.add(visit.country); key.add(visit.countryCode); key.add(visit.nameSource)
+                key.add(notes[visit.id])
+                for path in visit.photos { key.add(path) }
             }
         }
         for photo in photos {
-            add(photo.id, photo.path, photo.utcTime, photo.coordinate?.latitude, photo.coordinate?.longitude, photo.locationSource,
-                photo.uncertaintyMeters, photo.visitID, photo.orientation, photo.thumbnailOffset, photo.fileSize, photo.modifiedNanos,
-                photo.format?.rawValue, photo.durationSeconds, photo.liveStillID)
+            key.add(photo.id); key.add(photo.path); key.add(photo.utcTime)
+            key.add(photo.coordinate?.latitude); key.add(photo.coordinate?.longitude)
+            key.add(photo.locationSource); key.add(photo.uncertaintyMeters); key.add(photo.visitID)
+            key.add(photo.orientation.map(Int64.init)); key.add(photo.thumbnailOffset.map(Int64.init)); key.add(photo.thumbnailLength.map(Int64.init))
+            key.add(photo.fileSize); key.add(photo.modifiedNanos); key.add(photo.format?.rawValue)
+            key.add(photo.durationSeconds); key.add(photo.liveStillID)
         }
-        let bytes = Array(text.utf8)
-        return Fingerprint.of(bytes, fileSize: bytes.count)
+        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+    }
+
+    /// The bytes a content key is the fingerprint of: each value with a tag for its kind and
+    /// absence, so no two different sequences of values give the same bytes.
+    struct KeyBytes {
+        var bytes: [UInt8] = []
+
+        mutating func add(_ text: String?) {
+            guard let text else { return bytes.append(0) }
+            bytes.append(1)
+            add(Int64(text.utf8.count))
+            bytes += text.utf8
+        }
+
+        mutating func add(_ number: Int64?) {
+            guard let number else { return bytes.append(0) }
+            bytes.append(2)
+            withUnsafeBytes(of: number.littleEndian) { bytes += $0 }
+        }
+
+        mutating func add(_ number: Double?) {
+            guard let number else { return bytes.append(0) }
+            bytes.append(3)
+            withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes += $0 }
+        }
     }
 
     /// What the outputs render from besides the catalog and the output folder: the settings,
@@ -386,13 +430,16 @@ public struct ExportStage: Sendable {
 
     /// Every file under `folder` with its size and modification time, as one fingerprint, and
     /// how many of them are documents (not thumbnails).
-    /// With `documentsOnly`, thumbnails are left out (a trip's key: its thumbnails are checked
-    /// whenever it is exported).
+    /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
+    /// library has hundreds of thousands, and they are checked whenever their trip is rendered.
     static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int) {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
-        if documentsOnly { scanner.excludedFolders = [ThumbnailMaker.folderName] }
+        if documentsOnly {
+            let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder)) ?? []
+            scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
+        }
         guard let files = try? scanner.scan().files else { return ("", 0) }
         var lines: [UInt8] = []
         var documents = 0

@@ -41,10 +41,11 @@ public struct TripExport: Sendable {
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                                                   privacy: privacy, photoPoints: photoPoints,
                                                   tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome)
-        let stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
+        var stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
+        stage.progress = { stages.report(.export, done: $0, total: $1) }
         do {
-            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language) }
+            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language, checkEverything: true) }
         } catch let error as GeoTripError {
             throw error
         } catch {

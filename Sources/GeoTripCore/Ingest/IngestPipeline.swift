@@ -168,8 +168,9 @@ public struct IngestPipeline: Sendable {
         // The online naming phase gave the run lock up (see `CatalogLock`); the export writes
         // notes to the catalog and files beside it, so it takes the lock again first.
         try await catalog.reacquireLock()
-        let exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
+        var exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
                                       thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
+        exportStage.progress = { stages.report(.export, done: $0, total: $1) }
         summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
 
         let zoneFallback = gazetteer.zoneIndexProblem.map { problem in
