@@ -154,10 +154,30 @@ struct CatalogedFile: Sendable {
     var captureSignature: String? = nil
     /// `ScannedFile.sidecarStamp` of the sidecars seen when it was read.
     var sidecars: String? = nil
+
+    /// What the plan's first rule looks at.
+    var stamp: CatalogedStamp {
+        CatalogedStamp(path: path, fileSize: fileSize, modifiedNanos: modifiedNanos, unreadable: status == .unreadable,
+                       readerVersion: readerVersion, removed: removed, sidecars: sidecars)
+    }
+}
+
+/// What the catalog says of a file's last reading that tells whether it changed since (the
+/// plan's first rule), without the rest of its row.
+struct CatalogedStamp: Sendable {
+    var path: String
+    var fileSize: Int64
+    var modifiedNanos: Int64
+    /// Its reading failed: it is read again whatever its stamp.
+    var unreadable: Bool
+    var readerVersion: Int
+    var removed: Bool
+    /// `ScannedFile.sidecarStamp` of the sidecars seen when it was read.
+    var sidecars: String?
 }
 
 /// Figures for the end-of-run summary, over the files now present in the folder.
-struct CatalogCounts: Sendable, Equatable {
+struct CatalogCounts: Sendable, Equatable, Codable {
     var withGPS = 0
     var withoutGPS = 0
     var unreadable = 0
@@ -177,22 +197,32 @@ extension Catalog {
         }
     }
 
-    /// Every row of the catalog, removed ones included.
-    func files() throws(GeoTripError) -> [CatalogedFile] {
+    /// The plan's pass over every row: the stamp first, the rest decoded only for rows that
+    /// changed. No ORDER BY: the table's own order, with nothing to sort or hold.
+    static let fileStreamSQL = """
+        SELECT path, fileSize, modifiedNanos, status = 'unreadable', readerVersion, removedAt IS NOT NULL, sidecars,
+               id, fingerprint, status, localTime, make, model
+        FROM photo
+        """
+
+    /// Every row of the catalog, removed ones included, streamed past `settled`: a row it
+    /// accepts from its stamp (a file seen unchanged) is dropped there and then, so an unchanged
+    /// rerun holds no rows at all; the others come back whole. Only a row's stamp is decoded
+    /// before `settled` is asked.
+    func files(unlessSettled settled: (CatalogedStamp) -> Bool) throws(GeoTripError) -> [CatalogedFile] {
         try attempt {
             try database.read { db in
                 var files: [CatalogedFile] = []
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion, removedAt IS NOT NULL,
-                           localTime, make, model, sidecars
-                    FROM photo
-                    """)
+                let rows = try Row.fetchCursor(db, sql: Self.fileStreamSQL)
                 while let row = try rows.next() {
+                    let stamp = CatalogedStamp(path: row[0], fileSize: row[1], modifiedNanos: row[2], unreadable: row[3],
+                                               readerVersion: row[4], removed: row[5], sidecars: row[6])
+                    if settled(stamp) { continue }
                     files.append(CatalogedFile(
-                        id: row[0], path: row[1], fileSize: row[2], modifiedNanos: row[3], fingerprint: row[4],
-                        status: row[5], readerVersion: row[6], removed: row[7],
-                        captureSignature: PhotoMetadata.captureSignature(localTime: row[8], make: row[9], model: row[10]),
-                        sidecars: row[11]))
+                        id: row[7], path: stamp.path, fileSize: stamp.fileSize, modifiedNanos: stamp.modifiedNanos, fingerprint: row[8],
+                        status: row[9], readerVersion: stamp.readerVersion, removed: stamp.removed,
+                        captureSignature: PhotoMetadata.captureSignature(localTime: row[10], make: row[11], model: row[12]),
+                        sidecars: stamp.sidecars))
                 }
                 return files
             }
@@ -226,9 +256,13 @@ extension Catalog {
                 for var record in new { try record.insert(db) }
                 try Self.linkLivePhotos(db)
                 try Self.bumpGeneration(db)
+                try Self.storeCounts(db)
             }
         }
     }
+
+    /// The videos present and read, after every change to the photos: `photo_present_format`.
+    static let presentVideosSQL = "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'"
 
     /// Links each Live Photo's video to its still (`LivePhotoPairing`), over the files present,
     /// in the transaction that changed them: the link is always that of the folder as stored.
@@ -236,10 +270,9 @@ extension Catalog {
         func media(_ sql: String) throws -> [LivePhotoPairing.Media] {
             try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
         }
-        let present = "removedAt IS NULL AND status = 'read'"
-        let videos = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE \(present) AND format = 'video'")
+        let videos = try media(presentVideosSQL)
         guard !videos.isEmpty else { return }
-        let stills = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE \(present) AND format IN ('jpeg', 'heif')")
+        let stills = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif')")
         let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
         let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ? WHERE id = ? AND liveStillId IS NOT ?")
         for video in videos { try link.execute(arguments: [pairs[video.id], video.id, pairs[video.id]]) }
@@ -277,6 +310,8 @@ extension Catalog {
         static let exportedFor = "exportedFor"
         /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
         static let exportedTrips = "exportedTrips"
+        /// `generation|JSON of CatalogCounts`: the summary's counts as of that generation.
+        static let fileCounts = "fileCounts"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -408,40 +443,55 @@ extension Catalog {
         }
     }
 
-    /// Counts over the files present in the folder.
+    /// Counts over the files present in the folder: those `finish` stored with the catalog's
+    /// generation when they still are that generation's (an unchanged rerun reads no photo row
+    /// for its summary), else counted now and stored for the next run.
     func counts() throws(GeoTripError) -> CatalogCounts {
         try attempt {
-            try database.read { db in
-                var counts = CatalogCounts()
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT status, latitude IS NOT NULL, format IS 'video', liveStillId IS NOT NULL, COUNT(*)
-                    FROM photo WHERE removedAt IS NULL GROUP BY 1, 2, 3, 4
-                    """)
-                while let row = try rows.next() {
-                    let count: Int = row[4]
-                    if row[0] as String == "read", row[2] as Bool {
-                        counts.videos += count
-                        if row[3] as Bool { counts.livePhotoVideos += count }
-                    }
-                    switch (row[0] as String, row[1] as Bool) {
-                    case ("read", true): counts.withGPS += count
-                    case ("read", false): counts.withoutGPS += count
-                    case ("unreadable", _): counts.unreadable += count
-                    default: counts.skipped += count
-                    }
-                }
-                return counts
+            let stored = try database.read { db -> CatalogCounts? in
+                let generation = try TripSettingRecord.value(db, SettingKey.catalogGeneration) ?? "0"
+                guard let text = try TripSettingRecord.value(db, SettingKey.fileCounts), text.hasPrefix(generation + "|") else { return nil }
+                return try? JSONDecoder().decode(CatalogCounts.self, from: Data(text.utf8.dropFirst(generation.utf8.count + 1)))
             }
+            if let stored { return stored }
+            // A catalog from before the counts were stored, or changed by `tag` since: once.
+            return try database.write { db in try Self.storeCounts(db) }
         }
+    }
+
+    /// Counts the files present and stores the counts with the catalog's generation, in the
+    /// transaction that changed them. One pass with sums, not a GROUP BY: its sorter cost more
+    /// than the pass over the table.
+    @discardableResult
+    static func storeCounts(_ db: Database) throws -> CatalogCounts {
+        var counts = CatalogCounts()
+        if let row = try Row.fetchOne(db, sql: """
+            SELECT total(status = 'read' AND latitude IS NOT NULL), total(status = 'read' AND latitude IS NULL),
+                   total(status = 'unreadable'), total(status NOT IN ('read', 'unreadable')),
+                   total(status = 'read' AND format IS 'video'), total(status = 'read' AND format IS 'video' AND liveStillId IS NOT NULL)
+            FROM photo WHERE removedAt IS NULL
+            """) {
+            func count(_ index: Int) -> Int { Int(row[index] as Double) }
+            counts = CatalogCounts(withGPS: count(0), withoutGPS: count(1), unreadable: count(2), skipped: count(3),
+                                   videos: count(4), livePhotoVideos: count(5))
+        }
+        let generation = try TripSettingRecord.value(db, SettingKey.catalogGeneration) ?? "0"
+        let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
+        try TripSettingRecord.set(db, SettingKey.fileCounts, to: generation + "|" + encoded)
+        return counts
+    }
+
+    /// Every photo present and read, in id order. One pass over the table in its own (rowid)
+    /// order: it reads nearly every row, so an index would only add a lookup per row.
+    static var resolutionRequest: QueryInterfaceRequest<PhotoRecord> {
+        PhotoRecord.filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status == FileReading.Status.read)
+            .order(PhotoRecord.Columns.id)
     }
 
     /// What resolution reads: every photo present and read, with its manual tag.
     func resolutionRows() throws(GeoTripError) -> [PhotoRecord] {
         try attempt {
-            try database.read { db in
-                try PhotoRecord.filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status == FileReading.Status.read)
-                    .order(PhotoRecord.Columns.id).fetchAll(db)
-            }
+            try database.read { db in try Self.resolutionRequest.fetchAll(db) }
         }
     }
 
@@ -508,6 +558,9 @@ extension Catalog {
         }
     }
 
+    /// The photo read at a path: `photo_present_path`.
+    static let photoAtPathSQL = "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'read'"
+
     /// Tags photos with a position (or clears their tags with `location` nil), all or none:
     /// a path that is not a photo in the catalog changes nothing and is named in the error.
     func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) {
@@ -517,8 +570,7 @@ extension Catalog {
                 var ids: [Int64] = []
                 var unknown: [String] = []
                 for path in paths {
-                    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'read'",
-                                                   arguments: [path]) {
+                    if let id = try Int64.fetchOne(db, sql: Self.photoAtPathSQL, arguments: [path]) {
                         ids.append(id)
                     } else {
                         unknown.append(path)
@@ -538,15 +590,18 @@ extension Catalog {
         }
     }
 
+    /// The photos present (read or unreadable), by path: `photo_present_path` gives the order.
+    static var presentPhotosByPath: QueryInterfaceRequest<PhotoRecord> {
+        PhotoRecord.filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
+            .order(PhotoRecord.Columns.path)
+    }
+
     /// The photos present in the folder (read or unreadable; skipped files are not photos),
     /// ordered by path.
     public func photos() throws(GeoTripError) -> [CatalogPhoto] {
         try attempt {
             try database.read { db in
-                let records = try PhotoRecord
-                    .filter(PhotoRecord.Columns.removedAt == nil && PhotoRecord.Columns.status != FileReading.Status.skipped)
-                    .order(PhotoRecord.Columns.path)
-                    .fetchAll(db)
+                let records = try Self.presentPhotosByPath.fetchAll(db)
                 var paths: [Int64: String] = [:]
                 for record in records { if let id = record.id { paths[id] = record.path } }
                 return records.map { record in

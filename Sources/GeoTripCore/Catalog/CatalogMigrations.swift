@@ -182,11 +182,19 @@ enum CatalogMigrations {
                 t.add(column: "liveStillId", .integer).references("photo", onDelete: .setNull)
             }
         }
-        migrator.registerMigration("v9-format-index") { db in
-            // Every write of the read stage links Live Photos (`Catalog.linkLivePhotos`), which
-            // looks the videos up by format: without an index, a scan of the whole table per
-            // batch of 500, which made a fresh ingest of 200,000 photos quadratic.
-            try db.create(index: "photo_format", on: "photo", columns: ["format"])
+        migrator.registerMigration("v9-library-indexes") { db in
+            // Indexes for a library of a million photos (issue 15), each for a query that ran
+            // over the whole table or sorted it (CatalogQueryPlanTests checks the plans):
+            // - the Live Photo pairing's videos, looked up after every write of the read stage
+            //   (without it, a scan of the table per batch of 500: a fresh ingest of 200,000
+            //   photos was quadratic);
+            try db.create(index: "photo_present_format", on: "photo", columns: ["format"], condition: Column("removedAt") == nil)
+            // - a place's visits: retiring a place cascades to them, and each retired place
+            //   scanned every visit without this;
+            try db.create(index: "visit_on_placeId", on: "visit", columns: ["placeId"])
+            // - photos in time order (the visits' photos for `places`, the journal), streamed
+            //   from the index instead of sorted whole, and any window of time found directly.
+            try db.create(index: "photo_time", on: "photo", columns: ["utcTime", "path"])
         }
         return migrator
     }

@@ -135,7 +135,9 @@ public struct IngestPipeline: Sendable {
         logger.debug("scanned \(listing.files.count) files in \(ContinuousClock.now - started)")
 
         var plan = try await stages.run(.plan) {
-            ReadPlan(files: listing.files, known: try catalog.files(), readerVersion: MetadataReader.version)
+            try ReadPlan(files: listing.files, readerVersion: MetadataReader.version) { settled throws(GeoTripError) in
+                try catalog.files(unlessSettled: settled)
+            }
         }
         summary.unchanged = plan.unchangedCount
 

@@ -55,41 +55,74 @@ struct ReadPlan {
     private var claimed: Set<Int64> = []
     private var deferred: [(PlannedRead, String)] = []
 
+    /// A plan from the scan's files and the catalog's rows, given at once.
     init(files: [ScannedFile], known: [CatalogedFile], readerVersion: Int) {
+        self.init(files: files, readerVersion: readerVersion) { (settled: (CatalogedStamp) -> Bool) in
+            known.filter { !settled($0.stamp) }
+        }
+    }
+
+    /// A plan from the scan's files and the catalog's rows as `rows` streams them. `rows` asks
+    /// its argument of each row's stamp whether the file is settled (rule 1: present, unchanged,
+    /// read by this reader) and returns only the rows that are not, so the catalog is never
+    /// held whole: what the plan keeps grows with what changed, not with the library.
+    init<Failure: Error>(files: [ScannedFile], readerVersion: Int,
+                         rows: (_ settled: (CatalogedStamp) -> Bool) throws(Failure) -> [CatalogedFile]) throws(Failure) {
+        var index: [PathKey: Int] = [:]
+        index.reserveCapacity(files.count)
+        for (position, file) in files.enumerated() { index[PathKey(file.relativePath)] = position }
+        var settled = [Bool](repeating: false, count: files.count)
+        var settledCount = 0
+        let known = try rows { stamp in
+            guard !stamp.removed, !stamp.unreadable, stamp.readerVersion >= readerVersion,
+                  let position = index[PathKey(stamp.path)] else { return false }
+            let file = files[position]
+            guard file.size == stamp.fileSize, file.modifiedNanos == stamp.modifiedNanos,
+                  Self.sameSidecars(file, stamp.sidecars) else { return false }
+            settled[position] = true
+            settledCount += 1
+            return true
+        }
+        unchangedCount = settledCount
+
         var byPath: [PathKey: CatalogedFile] = [:]
         var displacedByPath: [CatalogedFile] = []
-        byPath.reserveCapacity(known.count)
         for row in known {
             let key = PathKey(row.path)
+            // A settled file's path belongs to its row; other (removed) rows there only wait for their content.
+            if let position = index[key], settled[position] { displacedByPath.append(row); continue }
             guard let other = byPath[key] else { byPath[key] = row; continue }
             // One present row per path (the catalog enforces it); removed ones may share it.
             let keep = (!row.removed && other.removed) || (row.removed == other.removed && row.id > other.id)
             byPath[key] = keep ? row : other
             displacedByPath.append(keep ? other : row)
         }
-        var seen = Set<PathKey>(minimumCapacity: files.count)
-        for file in files {
-            let key = PathKey(file.relativePath)
-            seen.insert(key)
-            guard let row = byPath[key] else {
+        for (position, file) in files.enumerated() where !settled[position] {
+            guard let row = byPath[PathKey(file.relativePath)] else {
                 newReads.append(PlannedRead(file: file, existing: nil, statChanged: true))
                 continue
             }
             let statChanged = row.removed || row.fileSize != file.size || row.modifiedNanos != file.modifiedNanos
-            // A sidecar counts as part of the photo: editing it (a position set on a map in
-            // another program) changes the photo. geotrip's own sidecars count only by name.
-            let sidecarsChanged = file.sidecarStamp(geotrips: ScannedFile.geotripSidecars(inStamp: row.sidecars)) != row.sidecars
+            let sidecarsChanged = !Self.sameSidecars(file, row.sidecars)
             if statChanged || sidecarsChanged || row.status == .unreadable || row.readerVersion < readerVersion {
                 knownReads.append(PlannedRead(file: file, existing: row, statChanged: statChanged, sidecarsChanged: sidecarsChanged))
             } else {
                 unchangedCount += 1
             }
         }
-        for (key, row) in byPath where !seen.contains(key) {
+        for (key, row) in byPath where index[key] == nil {
             addCandidate(row)
             if !row.removed { homeless.insert(row.id) }
         }
         for row in displacedByPath { addCandidate(row) }
+    }
+
+    /// Whether the sidecars beside `file` are those stored with its reading. A sidecar counts as
+    /// part of the photo: editing it (a position set on a map in another program) changes the
+    /// photo. geotrip's own sidecars count only by name.
+    private static func sameSidecars(_ file: ScannedFile, _ stored: String?) -> Bool {
+        if file.sidecars.isEmpty && stored == nil { return true }  // most files: nothing to compare
+        return file.sidecarStamp(geotrips: ScannedFile.geotripSidecars(inStamp: stored)) == stored
     }
 
     private mutating func addCandidate(_ row: CatalogedFile) {

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Synchronization
 
 /// One file found in the trip folder, with what `stat` says about it.
 public struct ScannedFile: Sendable, Hashable {
@@ -88,22 +90,65 @@ public struct FolderScanner: Sendable {
         var sidecarStats: [String: ScannedSidecar] = [:]
         /// geotrip's own temporary sidecar files left by a killed run (`XMPSidecar.isOwnTemporaryFile`).
         public var leftoverTemporaryFiles: [String] = []
+
+        /// Takes in what a folder held besides its entries.
+        fileprivate mutating func absorb(_ contents: FolderContents) {
+            problems += contents.problems
+            sidecars += contents.sidecars
+            sidecarStats.merge(contents.sidecarStats) { first, _ in first }
+            leftoverTemporaryFiles += contents.leftoverTemporaryFiles
+        }
+
+        /// Appends a subtree's listing, which comes after everything already here.
+        fileprivate mutating func absorb(_ subtree: Listing) {
+            files += subtree.files
+            problems += subtree.problems
+            sidecars += subtree.sidecars
+            sidecarStats.merge(subtree.sidecarStats) { first, _ in first }
+            leftoverTemporaryFiles += subtree.leftoverTemporaryFiles
+        }
     }
 
     /// Everything under `root`: the files sorted by path, sidecars, leftovers and problems.
+    ///
+    /// The folders near the top are read first, level by level, until there are enough
+    /// subtrees to share among the cores; those are walked whole in parallel and the pieces put
+    /// together in path order. Each folder's entries are sorted on their own (a folder's name
+    /// compared with a `/` after it), which gives the order of sorting every path at once
+    /// without that sort's cost: a folder's subtree is one run of that order, and paths that
+    /// share a prefix ending in `/` compare as what follows it.
     public func scan() throws(GeoTripError) -> Listing {
         try checkRoot()
-        guard let top = opendir(root) else {
+        let rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootDescriptor >= 0 else {
             throw .folderUnreadable(path: root, reason: String(cString: strerror(errno)))
         }
+        defer { close(rootDescriptor) }
+        // An exclusion with a dot component can never match: dot entries are skipped first.
+        var walker = Walker(root: rootDescriptor, excludedFolders: excludedFolders,
+                            excludedPaths: excludedPaths.filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } })
+        walker.topContents[""] = walker.read(Subfolder(relative: "", raw: nil))
+        var level = walker.topContents[""]!.subfolders
+        let wanted = 8 * Self.cores
+        while !level.isEmpty && level.count < wanted {
+            var next: [Subfolder] = []
+            for folder in level {
+                let contents = walker.read(folder)
+                next += contents.subfolders
+                walker.topContents[folder.relative] = contents
+            }
+            level = next
+        }
+        let subtrees = walker.walkAll(level)
         var listing = Listing()
-        walk(top, prefix: "", rawPrefix: nil, into: &listing)
-        // Unicode order (NFC and NFD spellings of one name sort together, in either order).
-        listing.files.sort { $0.relativePath < $1.relativePath }
+        walker.assemble("", subtrees: subtrees, into: &listing)
         listing.files = Self.withoutNameClashes(listing.files, problems: &listing.problems)
         Self.attachSidecars(&listing)
         return listing
     }
+
+    /// The cores to walk on.
+    private static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Throws unless `root` is an existing folder.
     public func checkRoot() throws(GeoTripError) {
@@ -115,65 +160,253 @@ public struct FolderScanner: Sendable {
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
     }
 
-    /// `rawPrefix` is set once a folder on the way has a name that is not UTF-8.
-    private func walk(_ directory: OpaquePointer, prefix: String, rawPrefix: [UInt8]?, into listing: inout Listing) {
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
-        while let entry = readdir(directory) {
-            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+    /// A folder inside the trip folder, to be read.
+    fileprivate struct Subfolder: Sendable {
+        /// Its path relative to the trip folder, without a trailing `/` ("" for the trip folder).
+        var relative: String
+        /// Its path's bytes, once a folder on the way has a name that is not UTF-8.
+        var raw: [UInt8]?
+    }
+
+    /// Where an entry's name lies in its folder's name buffer.
+    fileprivate struct NameRef: Sendable {
+        var start: Int
+        var count: Int
+        /// A folder's name sorts as if a `/` followed it, as its paths do.
+        var folder = false
+
+        var asFolder: NameRef { NameRef(start: start, count: count, folder: true) }
+    }
+
+    /// One folder's own entries, in listing order, and what else it held.
+    fileprivate struct FolderContents: Sendable {
+        enum Entry: Sendable {
+            case file(ScannedFile)
+            case folder(Subfolder)
+        }
+        /// The entries, each with where its name lies in the folder's name buffer (for sorting).
+        var entries: [(name: NameRef, entry: Entry)] = []
+        var problems: [String] = []
+        var sidecars: [String] = []
+        var sidecarStats: [String: ScannedSidecar] = [:]
+        var leftoverTemporaryFiles: [String] = []
+
+        var subfolders: [Subfolder] {
+            entries.compactMap { if case .folder(let folder) = $0.entry { folder } else { nil } }
+        }
+    }
+
+    /// The walk: folders opened from the trip folder's descriptor, each read on its own.
+    private struct Walker: Sendable {
+        let root: Int32
+        let excludedFolders: Set<String>
+        let excludedPaths: Set<String>
+        /// The folders read before the parallel part, by relative path.
+        var topContents: [String: FolderContents] = [:]
+
+        init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>) {
+            self.root = root
+            self.excludedFolders = excludedFolders
+            self.excludedPaths = excludedPaths
+        }
+
+        /// The subtrees under `folders`, each walked whole, on every core. `concurrentPerform`
+        /// rather than a task group: the scan is synchronous (the export's listing calls it
+        /// too), and its work is blocking system calls, which would hold the cooperative pool.
+        func walkAll(_ folders: [Subfolder]) -> [String: Listing] {
+            let results = Mutex<[String: Listing]>([:])
+            DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+                var listing = Listing()
+                walk(folders[index], into: &listing)
+                results.withLock { $0[folders[index].relative] = listing }
+            }
+            return results.withLock { $0 }
+        }
+
+        /// `folder` and everything under it, in path order, on this thread.
+        func walk(_ folder: Subfolder, into listing: inout Listing) {
+            let contents = read(folder)
+            listing.absorb(contents)
+            for (_, entry) in contents.entries {
+                switch entry {
+                case .file(let file): listing.files.append(file)
+                case .folder(let subfolder): walk(subfolder, into: &listing)
+                }
+            }
+        }
+
+        /// The listing of the folders read first, with the subtrees walked in parallel in their places.
+        func assemble(_ relative: String, subtrees: [String: Listing], into listing: inout Listing) {
+            let contents = topContents[relative]!
+            listing.absorb(contents)
+            for (_, entry) in contents.entries {
+                switch entry {
+                case .file(let file):
+                    listing.files.append(file)
+                case .folder(let subfolder):
+                    if topContents[subfolder.relative] != nil {
+                        assemble(subfolder.relative, subtrees: subtrees, into: &listing)
+                    } else if let subtree = subtrees[subfolder.relative] {
+                        listing.absorb(subtree)
+                    }
+                }
+            }
+        }
+
+        /// One folder's entries, sorted; a folder that cannot be opened is a problem, not an error.
+        func read(_ folder: Subfolder) -> FolderContents {
+            var contents = FolderContents()
+            let descriptor: Int32
+            if folder.relative.isEmpty {
+                descriptor = dup(root)
+            } else {
+                let path = (folder.raw ?? Array(folder.relative.utf8)).map { CChar(bitPattern: $0) } + [0]
+                descriptor = openat(root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+            }
+            guard descriptor >= 0, let directory = fdopendir(descriptor) else {
+                let reason = String(cString: strerror(errno))
+                if descriptor >= 0 { close(descriptor) }
+                contents.problems.append(folder.relative.isEmpty
+                    ? ".: folder could not be read (\(reason)); its photos were not scanned"
+                    : "\(folder.relative)/: folder could not be read (\(reason)); its photos were not scanned")
+                return contents
+            }
+            defer { closedir(directory) }
+            // The names first (one buffer, each name NUL-terminated), then the stats: a folder of
+            // many files (a phone's camera roll, the export's thumbnails) is examined on every core.
+            var nameBuffer: [UInt8] = []
+            var entries: [(start: Int, count: Int, type: UInt8)] = []
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            while let entry = readdir(directory) {
+                let cName = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+                let count = strlen(cName)
+                entries.append((nameBuffer.count, count, entry.pointee.d_type))
+                nameBuffer.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: count))
+                nameBuffer.append(0)
+            }
+            let names = nameBuffer, found = entries
+            let prefix = folder.relative.isEmpty ? "" : folder.relative + "/"
+            let rawPrefix = folder.raw.map { $0 + [UInt8(ascii: "/")] }
+            let folderDescriptor = dirfd(directory)
+            @Sendable func examine(_ range: Range<Int>, into part: inout FolderContents) {
+                names.withUnsafeBufferPointer { buffer in
+                    for index in range {
+                        let (start, count, type) = found[index]
+                        let nameBytes = UnsafeBufferPointer(rebasing: buffer[start..<start + count])
+                        let cName = UnsafeRawPointer(buffer.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+                        add(nameBytes, cName, NameRef(start: start, count: count), type: type, descriptor: folderDescriptor, prefix: prefix, rawPrefix: rawPrefix, to: &part)
+                    }
+                }
+            }
+            let chunk = 4096
+            if found.count < 2 * chunk {
+                examine(0..<found.count, into: &contents)
+            } else {
+                let parts = Mutex<[Int: FolderContents]>([:])
+                DispatchQueue.concurrentPerform(iterations: (found.count + chunk - 1) / chunk) { part in
+                    var contents = FolderContents()
+                    examine(part * chunk..<min(found.count, (part + 1) * chunk), into: &contents)
+                    parts.withLock { $0[part] = contents }
+                }
+                for (_, part) in parts.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+                    contents.entries += part.entries
+                    contents.problems += part.problems
+                    contents.sidecars += part.sidecars
+                    contents.sidecarStats.merge(part.sidecarStats) { first, _ in first }
+                    contents.leftoverTemporaryFiles += part.leftoverTemporaryFiles
+                }
+            }
+            let order = Self.order(contents.entries.map(\.name), names: names)
+            contents.entries = order.map { contents.entries[$0] }
+            return contents
+        }
+
+        /// The entries' order by name, a folder's name with a `/` after it: byte order when every
+        /// name is ASCII (which is String order then, at a fraction of its cost: the export's
+        /// thumbnail folder alone has one entry per photo), else String order (Unicode, as the
+        /// listing promises), escaped names as they are spelt in the listing.
+        static func order(_ refs: [NameRef], names: [UInt8]) -> [Int] {
+            names.withUnsafeBufferPointer { buffer in
+                guard buffer.allSatisfy({ $0 < 0x80 }) else {
+                    let keys = refs.map { ref in
+                        let bytes = UnsafeBufferPointer(rebasing: buffer[ref.start..<ref.start + ref.count])
+                        return (String(validating: bytes, as: UTF8.self) ?? FolderScanner.escaped(Array(bytes))) + (ref.folder ? "/" : "")
+                    }
+                    return refs.indices.sorted { keys[$0] < keys[$1] }
+                }
+                let base = buffer.baseAddress!
+                return refs.indices.sorted { a, b in
+                    let x = refs[a], y = refs[b]
+                    let shared = min(x.count, y.count)
+                    let compared = shared == 0 ? 0 : memcmp(base + x.start, base + y.start, shared)
+                    if compared != 0 { return compared < 0 }
+                    // One name starts the other: the next byte decides, a folder's being `/`
+                    // and a name's end coming before anything.
+                    func next(_ ref: NameRef) -> Int {
+                        ref.count > shared ? Int(base[ref.start + shared]) : ref.folder ? Int(UInt8(ascii: "/")) : -1
+                    }
+                    return next(x) < next(y)
+                }
+            }
+        }
+
+        /// Classifies one entry of a folder: skipped, a sidecar, a leftover, a file or a folder.
+        private func add(_ nameBytes: UnsafeBufferPointer<UInt8>, _ cName: UnsafePointer<CChar>, _ ref: NameRef, type: UInt8, descriptor: Int32,
+                         prefix: String, rawPrefix: [UInt8]?, to contents: inout FolderContents) {
             if nameBytes.first == UInt8(ascii: ".") {
                 if rawPrefix == nil, nameBytes.suffix(4).elementsEqual(".tmp".utf8), let name = String(validating: nameBytes, as: UTF8.self),
                    XMPSidecar.isOwnTemporaryFile(named: name) {
-                    listing.leftoverTemporaryFiles.append(prefix + name)
+                    contents.leftoverTemporaryFiles.append(prefix + name)
                 }
-                continue
+                return
             }
             // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos.
             if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) {
                 if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
-                    listing.sidecars.append(prefix + name)
+                    contents.sidecars.append(prefix + name)
                     var info = stat()
-                    let cName = nameBytes.map { CChar(bitPattern: $0) } + [0]
                     if fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG {
                         let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-                        listing.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
-                                                                             modifiedNanos: modified)
+                        contents.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
+                                                                              modifiedNanos: modified)
                     }
                 }
-                continue
+                return
             }
             let decoded = String(validating: nameBytes, as: UTF8.self)
-            let name = decoded ?? Self.escaped(nameBytes)
-            if prefix.isEmpty && name == Self.outputFolderName { continue }
+            let name = decoded ?? FolderScanner.escaped(Array(nameBytes))
+            if prefix.isEmpty && name == FolderScanner.outputFolderName { return }
             let relative = prefix + name
             let rawRelative: [UInt8]? = (decoded == nil || rawPrefix != nil)
                 ? (rawPrefix ?? Array(prefix.utf8)) + nameBytes : nil
-            let cName = nameBytes.map { CChar(bitPattern: $0) } + [0]
+            // readdir says a folder is one without a stat (a link is DT_LNK), on file systems
+            // that fill in d_type; the others say DT_UNKNOWN and are asked.
+            if type == UInt8(DT_DIR) {
+                if !excludedFolders.contains(relative) {
+                    contents.entries.append((ref.asFolder, .folder(Subfolder(relative: relative, raw: rawRelative))))
+                }
+                return
+            }
             var info = stat()
             guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                listing.problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
-                continue
+                contents.problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
+                return
             }
             if info.st_mode & S_IFMT == S_IFLNK {
                 // Follow links to files; never links to folders.
-                guard fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                guard fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                guard !excludedFolders.contains(relative) else { continue }
-                let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard child >= 0, let handle = fdopendir(child) else {
-                    listing.problems.append("\(relative)/: folder could not be read (\(String(cString: strerror(errno)))); its photos were not scanned")
-                    continue
-                }
-                walk(handle, prefix: relative + "/", rawPrefix: rawRelative.map { $0 + [UInt8(ascii: "/")] }, into: &listing)
+                guard !excludedFolders.contains(relative) else { return }
+                contents.entries.append((ref.asFolder, .folder(Subfolder(relative: relative, raw: rawRelative))))
             case S_IFREG:
-                guard !excludedPaths.contains(relative) else { continue }
+                guard excludedPaths.isEmpty || !excludedPaths.contains(relative) else { return }
                 let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-                listing.files.append(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
-                                         rawPath: rawRelative))
+                contents.entries.append((ref, .file(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
+                                                                 rawPath: rawRelative))))
             default:
-                continue  // sockets, FIFOs, devices: not photos
+                return  // sockets, FIFOs, devices: not photos
             }
         }
     }

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// The plans SQLite makes for the catalog's hot queries, read with `EXPLAIN QUERY PLAN`: at a
+/// million photos a query that scans or sorts the photo table where it meant to look one thing up
+/// costs seconds. The plans come from the schema alone (a catalog has no `sqlite_stat1`), so a
+/// small catalog shows the plan a large one gets.
+@Suite("Catalog query plans")
+struct CatalogQueryPlanTests {
+    /// A migrated catalog with a few photos, a place and a visit.
+    func catalog(in temp: TemporaryFolder) throws -> Catalog {
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        let records = (0..<20).map { index in
+            PhotoRecord(file: ScannedFile(relativePath: "\(index).jpg", size: 1, modifiedNanos: Int64(index)),
+                        reading: FileReading(status: .read, format: .jpeg, metadata: PhotoMetadata(), skipReason: nil, fingerprint: "\(index)"))
+        }
+        try catalog.save(new: records, updated: [])
+        return catalog
+    }
+
+    /// The plan's lines (`detail` of each row).
+    func plan(_ catalog: Catalog, _ sql: String, _ arguments: StatementArguments = []) throws -> [String] {
+        try catalog.database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }
+    }
+
+    func plan(_ catalog: Catalog, _ request: QueryInterfaceRequest<PhotoRecord>) throws -> [String] {
+        let (sql, arguments) = try catalog.database.read { db in
+            let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
+            return (statement.sql, statement.arguments)
+        }
+        return try plan(catalog, sql, arguments)
+    }
+
+    @Test("a photo is found by its path through the index of present paths")
+    func photoAtPath() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.photoAtPathSQL, ["3.jpg"])
+        #expect(plan == ["SEARCH photo USING INDEX photo_present_path (path=?)"])
+    }
+
+    @Test("the Live Photo pairing finds the videos through photo_present_format, not a pass over every photo")
+    func presentVideos() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.presentVideosSQL)
+        #expect(plan == ["SEARCH photo USING INDEX photo_present_format (format=?)"])
+    }
+
+    @Test("`photos` lists in path order from the index, with nothing to sort")
+    func photosByPath() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.presentPhotosByPath)
+        #expect(plan == ["SCAN photo USING INDEX photo_present_path"])
+    }
+
+    @Test("the visits' photos in time order (`places`, the journal) come from photo_time, with nothing to sort")
+    func visitPhotosInTimeOrder() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // The query of `Catalog.visits()` (Catalog+Trip.swift).
+        let plan = try plan(try catalog(in: temp), """
+            SELECT vp.visitId, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId ORDER BY p.utcTime, p.path
+            """)
+        #expect(plan.contains("SCAN p USING COVERING INDEX photo_time"))
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+    }
+
+    @Test("a place's visits and its names are looked up by place id")
+    func byPlace() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        #expect(try plan(catalog, "SELECT id FROM visit WHERE placeId = ?", ["p1"]) == ["SEARCH visit USING INDEX visit_on_placeId (placeId=?)"])
+        // The best name's lookup in `Catalog.visits()`: the primary key's first column.
+        let names = try plan(catalog, "SELECT rowid FROM placeName WHERE placeId = ? ORDER BY source LIMIT 1", ["p1"])
+        #expect(names.first?.hasPrefix("SEARCH placeName USING") == true)
+        #expect(names.first?.contains("(placeId=?)") == true)
+    }
+
+    @Test("the passes that read every photo go once through the table in its own order, never sorting it")
+    func wholeTablePasses() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        // The plan's comparison with the scan and the resolution's read: each reads nearly every
+        // row, where an index would add a lookup per row.
+        #expect(try plan(catalog, Catalog.fileStreamSQL) == ["SCAN photo"])
+        #expect(try plan(catalog, Catalog.resolutionRequest) == ["SCAN photo"])
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+@Suite("Folder scan")
+struct FolderScannerTests {
+    /// Makes an empty file at `relative` (its folders too) and returns the path the listing should show.
+    @discardableResult
+    func touch(_ relative: String, in temp: TemporaryFolder, bytes: Int = 0) throws -> String {
+        let url = temp.url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 7, count: bytes).write(to: url)
+        return relative
+    }
+
+    @Test("the listing is every path in String order, however the walk splits the tree among the cores")
+    func pathOrder() throws {
+        // Given names that sort differently one by one than as paths (a space and a dash sort
+        // before `/`), a folder big enough to be examined on several cores, more subfolders than
+        // the walk shares out, an NFD name and a name that is not UTF-8
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        var expected: [String] = []
+        for name in ["a", "a b.jpg", "a-b.jpg", "a.jpg", "a/x.jpg", "a/x/y.jpg", "a b/z.jpg", "a-/w.jpg", "B.jpg", "b.jpg",
+                     "cafe\u{301}/1.jpg", "z/caf\u{E9}.jpg"] {
+            if name == "a" { continue }  // a folder, made by its files
+            expected.append(try touch(name, in: temp))
+        }
+        for index in 0..<9_000 { expected.append(try touch(String(format: "roll/IMG_%05d.JPG", (index * 7_919) % 9_000), in: temp)) }
+        for folder in 0..<40 {
+            for index in 0..<3 { expected.append(try touch("\(2000 + (folder * 13) % 40)/day \(folder % 7)-\(folder)/\(index).jpg", in: temp)) }
+        }
+        let raw = Array(temp.path.utf8) + Array("/z/caf".utf8) + [0xE9] + Array(".jpg".utf8) + [0]
+        let descriptor = raw.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        expected.append("z/caf%E9.jpg")
+        try touch("sized.jpg", in: temp, bytes: 1_234)
+        expected.append("sized.jpg")
+
+        // When the folder is scanned
+        let listing = try FolderScanner(root: temp.path).scan()
+
+        // Then every file is there once, in the order of sorting the paths as Strings
+        #expect(listing.files.map(\.relativePath) == expected.sorted())
+        #expect(listing.files.first { $0.relativePath == "sized.jpg" }?.size == 1_234)
+        #expect(listing.files.first { $0.relativePath == "z/caf%E9.jpg" }?.rawPath != nil)
+        #expect(listing.problems.isEmpty)
+    }
+
+    @Test("a sidecar, a dot file and geotrip's output folder are not photos, wherever the walk reads them")
+    func skipped() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for folder in 0..<20 { try touch("d\(folder)/IMG.JPG", in: temp) }
+        try touch("d3/IMG.JPG.xmp", in: temp)
+        try touch("d4/.hidden.jpg", in: temp)
+        try touch("geotrip/thumbs/1.jpg", in: temp)
+        try touch("d5/geotrip/kept.jpg", in: temp)
+
+        let listing = try FolderScanner(root: temp.path).scan()
+
+        #expect(listing.files.count == 21)
+        #expect(listing.files.contains { $0.relativePath == "d5/geotrip/kept.jpg" })
+        #expect(listing.sidecars == ["d3/IMG.JPG.xmp"])
+        #expect(listing.files.first { $0.relativePath == "d3/IMG.JPG" }?.sidecars.map(\.relativePath) == ["d3/IMG.JPG.xmp"])
+    }
+}
