@@ -48,7 +48,7 @@ struct Trips: AsyncParsableCommand {
             Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
                  places: trip.trip.mainPlaceNames(), countries: trip.trip.countries, visits: trip.trip.visits.count,
                  photos: trip.trip.photoCount,
-                 distanceKilometres: (trip.trip.distanceKilometres * 10).rounded() / 10, folder: "trips/" + trip.folderName)
+                 distanceKilometres: (trip.trip.distanceKilometres * 10).rounded() / 10, folder: trip.folder)
         }
         if json {
             try Diagnostics.printJSON(lines)

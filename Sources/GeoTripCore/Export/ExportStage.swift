@@ -83,7 +83,7 @@ public struct ExportStage: Sendable {
         let library = TripSplitting.split(whole, givenHome: settings.home)
         let privacy = settings.privacy(for: library)
         let parts = library.isLibrary
-            ? library.trips.map { Part(folder: Self.tripsFolder + "/" + $0.folderName, trip: $0.trip, number: $0.number) }
+            ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number) }
             : [Part(folder: "", trip: whole, number: nil)]
         summary.trips = library.trips.count
 
@@ -195,7 +195,7 @@ public struct ExportStage: Sendable {
     }
 
     /// The trips' folder inside the output folder of a library.
-    static let tripsFolder = "trips"
+    static let tripsFolder = Library.tripsFolder
 
     /// One folder's worth of export: the whole trip into the output folder, or one trip of a
     /// library into `trips/<first day>/`.

@@ -25,8 +25,7 @@ struct LibraryIndexPage {
     func render() -> String {
         let trips = entries.reversed().map(view)
         let years = entries.map { String($0.trip.days.first?.date.prefix(4) ?? "") }
-        let away = entries.map { Library.Trip(number: $0.number, firstDay: $0.trip.days.first?.date ?? "", lastDay: $0.trip.days.last?.date ?? "",
-                                              trip: $0.trip).length }.reduce(0, +)
+        let away = entries.map(\.trip.calendarDays).reduce(0, +)
         let page = PageView(language: language, title: words.tripsTitle,
                             summary: words.tripsSummary(trips: entries.count, firstYear: years.first ?? "", lastYear: years.last ?? "",
                                                         daysAway: away),
@@ -43,8 +42,7 @@ struct LibraryIndexPage {
         let names = trip.mainPlaceNames()
         let countries = trip.countries.compactMap { code in words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country) }
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
-        let length = (LocalDate.dayNumber(last) ?? 0) - (LocalDate.dayNumber(first) ?? 0) + 1
-        return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(length),
+        return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.places.count),
                         photos: words.photoCount(trip.photoCount), distance: words.distance(kilometres: trip.distanceKilometres),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",

@@ -139,8 +139,7 @@ struct TripDerivation {
     /// Returns whether any name was stored.
     private func nameOnline(_ naming: NamingSettings, export: ExportSettings, stages: StageList, into result: inout DerivationResult,
                             interrupted: () -> GeoTripError) async throws -> Bool {
-        // Home is private too (`--hide-home`, the default), wherever the nights put it.
-        let privacy = export.hideHome ? export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home)) : export.privacy
+        var privacy = export.privacy
         func queue(without skipped: Set<String>) throws(GeoTripError) -> [NamedFor] {
             let manual = try catalog.manuallyNamedPlaces()
             return NameStage.needingNames(try catalog.currentPlaces().filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) },
@@ -148,6 +147,13 @@ struct TripDerivation {
         }
         var needing = try queue(without: [])
         guard !needing.isEmpty else { return false }
+        // Home is private too (`--hide-home`, the default), wherever the nights put it: found
+        // only when there is something to ask, as it takes the whole trip.
+        if export.hideHome {
+            privacy = export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home))
+            needing = try queue(without: [])
+            guard !needing.isEmpty else { return false }
+        }
         let cache: NamingCache
         do {
             cache = try NamingCache.shared()

@@ -21,12 +21,12 @@ public struct Library: Sendable, Equatable {
         /// The trip's days, visits and places only.
         public var trip: GeoTripCore.Trip
 
-        /// The trip's folder under the output folder's `trips/`: its first day, which no other
-        /// trip can share.
-        public var folderName: String { firstDay }
+        /// The trip's folder inside the output folder, `trips/<first day>`: no other trip can
+        /// share its first day.
+        public var folder: String { Library.tripsFolder + "/" + firstDay }
 
         /// Calendar days from the first to the last, both counted.
-        public var length: Int { (LocalDate.dayNumber(lastDay) ?? 0) - (LocalDate.dayNumber(firstDay) ?? 0) + 1 }
+        public var length: Int { trip.calendarDays }
     }
 
     /// Home, when the folder is a library (and whenever `--home` was given).
@@ -35,6 +35,9 @@ public struct Library: Sendable, Equatable {
     public var trips: [Trip] = []
     /// Days with photos spent at home (every visit of the day near it), which belong to no trip.
     public var homeDays = 0
+
+    /// The folder of the trips' folders inside the output folder.
+    public static let tripsFolder = "trips"
 
     /// Whether the folder is exported as a library of trips.
     public var isLibrary: Bool { !trips.isEmpty }
@@ -69,6 +72,13 @@ extension Trip {
         }
         return order.enumerated().sorted { (photos[$0.element]!, -$0.offset) > (photos[$1.element]!, -$1.offset) }
             .prefix(limit).map(\.element)
+    }
+
+    /// Calendar days from the first day to the last, both counted (0 without days).
+    public var calendarDays: Int {
+        guard let first = days.first.flatMap({ LocalDate.dayNumber($0.date) }),
+              let last = days.last.flatMap({ LocalDate.dayNumber($0.date) }) else { return 0 }
+        return last - first + 1
     }
 
     /// Photos of the trip's days, placed or not.
