@@ -32,7 +32,8 @@ struct ClusterStageTests {
         var placeMembers: [String: Set<Int64>] = [:]
         for visit in layout.visits {
             known.visits.append(KnownCluster(id: visit.id, members: Set(visit.cluster.photoIDs), revision: visit.revision,
-                                             start: visit.cluster.arrival, centre: visit.cluster.centre))
+                                             start: visit.cluster.arrival, centre: visit.cluster.centre, end: visit.cluster.departure,
+                                             placeID: visit.placeID))
             placeMembers[visit.placeID, default: []].formUnion(visit.cluster.photoIDs)
             known.lastRevisions[visit.id] = max(known.lastRevisions[visit.id] ?? 0, visit.revision)
         }
@@ -82,6 +83,167 @@ struct ClusterStageTests {
         #expect((place?.revision ?? 0) >= 2)
     }
 
+    /// `layout` with `change` stored over it, as the catalog stores it.
+    static func applying(_ change: LayoutChange, to layout: TripLayout) -> TripLayout {
+        if change.isFull { return TripLayout(places: change.places, visits: change.visits, days: change.days) }
+        let remade = Set(change.visits.map(\.id)), remadePlaces = Set(change.places.map(\.id))
+        var result = TripLayout(days: change.days)
+        result.visits = layout.visits.filter { !remade.contains($0.id) && !change.retiredVisits.contains($0.id) }.map { visit in
+            var visit = visit
+            visit.placeID = change.movedVisits[visit.id] ?? visit.placeID
+            return visit
+        } + change.visits
+        result.visits.sort { ($0.cluster.arrival, $0.id) < ($1.cluster.arrival, $1.id) }
+        result.places = layout.places.filter { !remadePlaces.contains($0.id) && !change.retiredPlaces.contains($0.id) } + change.places
+        return result
+    }
+
+    /// Visits as sets of photos, places as groups of those: what a layout is, ids and revisions aside.
+    static func shape(_ layout: TripLayout) -> (visits: Set<Set<Int64>>, places: Set<Set<Set<Int64>>>) {
+        var places: [String: Set<Set<Int64>>] = [:]
+        for visit in layout.visits { places[visit.placeID, default: []].insert(Set(visit.cluster.photoIDs)) }
+        return (Set(layout.visits.map { Set($0.cluster.photoIDs) }), Set(places.values))
+    }
+
+    /// A library in miniature: 40 days over two months, each with a few stops drawn from 25 spots
+    /// of one city (so places are visited again and again, some spots 100-200 m apart), photos
+    /// seconds to an hour apart, a few without a position or time, from three cameras.
+    static func library(_ random: inout SplitMix) -> [ResolvedPhoto] {
+        let spots = (0..<25).map { index in
+            ClusteringTests.offset(lisbon, north: random.uniform(-3000, 3000), east: Double(index % 5) * 150 + random.uniform(-40, 40))
+        }
+        var photos: [ResolvedPhoto] = []
+        for day in 0..<40 {
+            var time = start.addingTimeInterval(Double(day) * 86_400 * 1.5)
+            for _ in 0..<Int(random.uniform(1, 6)) {
+                let spot = spots[Int(random.uniform(0, Double(spots.count)))]
+                for _ in 0..<Int(random.uniform(1, 12)) {
+                    time += random.uniform(5, 3_600)
+                    photos.append(randomPhoto(id: Int64(photos.count + 1), at: time, near: spot, &random))
+                }
+                time += random.uniform(600, 4 * 3_600)
+            }
+        }
+        return photos
+    }
+
+    static func randomPhoto(id: Int64, at time: Date, near spot: Coordinate, _ random: inout SplitMix) -> ResolvedPhoto {
+        let placed = random.uniform(0, 1) > 0.03
+        let inferred = random.uniform(0, 1) < 0.1
+        return ResolvedPhoto(id: id, utc: random.uniform(0, 1) > 0.01 ? time : nil, zone: "Europe/Lisbon", cameraTime: nil,
+                             coordinate: placed ? ClusteringTests.offset(spot, north: random.uniform(-60, 60), east: random.uniform(-60, 60)) : nil,
+                             uncertaintyMeters: inferred ? random.uniform(100, 600) : 10, path: "IMG_\(id).JPG")
+    }
+
+    /// One random change of the kind a rerun sees, and the ids it changed.
+    static func randomChange(_ photos: inout [ResolvedPhoto], nextID: inout Int64, _ random: inout SplitMix) -> (kind: String, changed: Set<Int64>) {
+        var changed = Set<Int64>()
+        let kind = ["add a day", "add into a day", "remove", "remove a stop", "edit times", "move", "clock offset", "Live Photo"][Int(random.uniform(0, 8))]
+        switch kind {
+        case "add a day", "add into a day":
+            let anchor = photos.compactMap(\.utc).randomElement(using: &random)!
+            var time = kind == "add a day" ? anchor.addingTimeInterval(random.uniform(-20, 20) * 86_400) : anchor
+            let spot = photos.compactMap(\.coordinate).randomElement(using: &random)!
+            for _ in 0..<Int(random.uniform(1, 30)) {
+                time += random.uniform(5, 1_800)
+                photos.append(randomPhoto(id: nextID, at: time, near: spot, &random))
+                changed.insert(nextID)
+                nextID += 1
+            }
+        case "remove":
+            for _ in 0..<Int(random.uniform(1, 20)) where !photos.isEmpty {
+                changed.insert(photos.remove(at: Int(random.uniform(0, Double(photos.count)))).id)
+            }
+        case "remove a stop":
+            // Every photo within an hour or so of one: a stop's folder deleted.
+            guard let around = photos.compactMap(\.utc).randomElement(using: &random) else { break }
+            let reach = random.uniform(0.5, 5) * 3_600
+            photos.removeAll { photo in
+                guard let utc = photo.utc, abs(utc.timeIntervalSince(around)) <= reach else { return false }
+                changed.insert(photo.id)
+                return true
+            }
+        case "edit times", "move":
+            for _ in 0..<Int(random.uniform(1, 15)) {
+                let index = Int(random.uniform(0, Double(photos.count)))
+                if kind == "move", let here = photos[index].coordinate {
+                    photos[index].coordinate = ClusteringTests.offset(here, north: random.uniform(-400, 400), east: random.uniform(-400, 400))
+                } else {
+                    photos[index].utc = photos[index].utc?.addingTimeInterval(random.uniform(-3, 3) * 3_600)
+                }
+                changed.insert(photos[index].id)
+            }
+        case "clock offset":
+            // One camera's clock set right: every photo it took moves by the same hours.
+            let camera = Int64(random.uniform(0, 3)), hours = [-2.0, -1, 1, 3][Int(random.uniform(0, 4))]
+            for index in photos.indices where photos[index].id % 3 == camera && photos[index].utc != nil {
+                photos[index].utc = photos[index].utc!.addingTimeInterval(hours * 3_600)
+                changed.insert(photos[index].id)
+            }
+        default:
+            // A Live Photo's video linked to (or unlinked from) its still: it leaves (or joins)
+            // clustering without its resolution changing, so it is not named.
+            let index = Int(random.uniform(0, Double(photos.count)))
+            photos[index].liveStillID = photos[index].liveStillID == nil ? photos[(index + 1) % photos.count].id : nil
+        }
+        return (kind, changed)
+    }
+
+    @Test("an incremental recluster equals a full one on randomised changes, and reworks only around them")
+    func incrementalEqualsFull() {
+        var random = SplitMix(seed: 15)
+        for library in 0..<6 {
+            var photos = Self.library(&random)
+            var nextID = Int64(photos.count + 1)
+            var layout = ClusterStage.layout(photos, known: KnownLayout(), options: ClusteringOptions())
+            var known = Self.known(after: layout)
+            var reworked = 0, total = 0
+            for round in 0..<25 {
+                let (kind, changed) = Self.randomChange(&photos, nextID: &nextID, &random)
+                let change = ClusterStage.change(photos, known: known, changed: changed, options: ClusteringOptions())
+                layout = Self.applying(change, to: layout)
+                let full = ClusterStage.layout(photos, known: KnownLayout(), options: ClusteringOptions())
+                let (incremental, expected) = (Self.shape(layout), Self.shape(full))
+                #expect(incremental.visits == expected.visits, "library \(library), round \(round) (\(kind)): visits differ")
+                #expect(incremental.places == expected.places, "library \(library), round \(round) (\(kind)): places differ")
+                #expect(layout.days == full.days)
+                // Every visit as a full recompute makes it: centre, times, day, zone.
+                let fullVisits = Dictionary(uniqueKeysWithValues: full.visits.map { (Set($0.cluster.photoIDs), $0) })
+                for visit in layout.visits {
+                    let twin = fullVisits[Set(visit.cluster.photoIDs)]
+                    #expect(twin?.cluster == visit.cluster && twin?.localDate == visit.localDate && twin?.timeZone == visit.timeZone)
+                }
+                // Ids stay unique, and every visit's place exists.
+                #expect(Set(layout.visits.map(\.id)).count == layout.visits.count)
+                #expect(Set(layout.places.map(\.id)).count == layout.places.count)
+                #expect(Set(layout.visits.map(\.placeID)) == Set(layout.places.map(\.id)))
+                reworked += change.visits.count
+                total += layout.visits.count
+                known = Self.known(after: layout, before: known)
+            }
+            // A change reworks the visits around it, not the library's (the clock-offset
+            // changes move a third of all photos, so this is an average over all kinds).
+            #expect(Double(reworked) < 0.5 * Double(total), "library \(library): \(reworked) of \(total) visits reworked")
+        }
+    }
+
+    @Test("the place rule depends on the set of visits, not their order")
+    func placesOrderIndependent() {
+        var random = SplitMix(seed: 7)
+        let visits = VisitClustering.visits(Self.library(&random).compactMap { photo in
+            photo.utc.flatMap { utc in photo.coordinate.map { ClusterPhoto(id: photo.id, utc: utc, coordinate: $0, uncertaintyMeters: photo.uncertaintyMeters) } }
+        })
+        func groups(_ visits: [VisitCluster]) -> Set<Set<Int64>> {
+            let places = VisitClustering.places(visits)
+            var members: [Int: Set<Int64>] = [:]
+            for (index, place) in places.enumerated() { members[place, default: []].insert(visits[index].photoIDs[0]) }
+            return Set(members.values)
+        }
+        let expected = groups(visits)
+        #expect(expected.count > 10 && expected.count < visits.count)
+        for _ in 0..<5 { #expect(groups(visits.shuffled(using: &random)) == expected) }
+    }
+
     @Test("a name survives a recluster; one made for an older revision is detected; a move over 50 m asks again")
     func namingSeam() async throws {
         let temp = try TemporaryFolder()
@@ -109,13 +271,13 @@ struct ClusterStageTests {
         let place = try #require(known.places.first)
         let moved20 = ClusteringTests.offset(place.centre, north: 20, east: 0)
         layout.places = [TripLayout.Place(id: place.id, revision: place.revision + 1, centre: moved20, start: place.start)]
-        try again.saveLayout(layout, key: "test")
+        try again.saveLayout(LayoutChange(replacingWith: layout), key: "test")
         #expect(try again.placesNamedForOlderRevisions() == [place.id])
         #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).isEmpty)
         // Moved 80 m: asked again.
         layout.places[0].centre = ClusteringTests.offset(place.centre, north: 80, east: 0)
         layout.places[0].revision += 1
-        try again.saveLayout(layout, key: "test")
+        try again.saveLayout(LayoutChange(replacingWith: layout), key: "test")
         #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).map(\.placeID) == [place.id])
         // Retired places keep their names for when they come back.
         #expect(try again.placeNames(source: .offline).count == renamed.count)

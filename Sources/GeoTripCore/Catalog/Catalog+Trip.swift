@@ -16,7 +16,8 @@ extension Catalog {
                     let photos = members[visit.id] ?? []
                     layout.visits.append(KnownCluster(id: visit.id, members: photos, revision: visit.revision,
                                                       start: UTCTimestamp.date(visit.arrival) ?? .distantPast,
-                                                      centre: Coordinate(latitude: visit.latitude, longitude: visit.longitude)))
+                                                      centre: Coordinate(latitude: visit.latitude, longitude: visit.longitude),
+                                                      end: UTCTimestamp.date(visit.departure), placeID: visit.placeId))
                     placeMembers[visit.placeId, default: []].formUnion(photos)
                 }
                 layout.places = try PlaceRecord.fetchAll(db).map { place in
@@ -32,51 +33,59 @@ extension Catalog {
         }
     }
 
-    /// Stores a layout in one transaction: places and visits upserted by id (their names, kept
-    /// apart, are untouched), those no longer in the layout retired (their last revision stays
-    /// in `clusterRevision`), memberships moved, and what the layout was computed from.
-    func saveLayout(_ layout: TripLayout, key: String) throws(GeoTripError) {
+    /// Stores what a clustering run changed in one transaction: places and visits made again
+    /// upserted by id (their names, kept apart, are untouched), untouched visits moved to their
+    /// new places, retired ids deleted (their last revision stays in `clusterRevision`), the
+    /// memberships of the visits made again replaced, the days, what the layout was computed
+    /// from, and the list of photos waiting for clustering emptied. A full change retires every
+    /// visit and place it does not list.
+    func saveLayout(_ change: LayoutChange, key: String) throws(GeoTripError) {
         do {
             try database.write { db in
                 let remember = try db.cachedStatement(sql: """
                     INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
                     ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
                     """)
-                for place in layout.places {
+                for place in change.places {
                     try PlaceRecord(id: place.id, revision: place.revision, latitude: Self.rounded(place.centre.latitude),
                                     longitude: Self.rounded(place.centre.longitude), start: place.start.geotripISO8601 ?? "").upsert(db)
                     try remember.execute(arguments: [place.id, place.revision])
                 }
-                for visit in layout.visits {
+                if change.isFull { try db.execute(sql: "DELETE FROM visitPhoto") }
+                let clear = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE visitId = ?")
+                let member = try db.cachedStatement(sql: """
+                    INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
+                    ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId
+                    """)
+                for visit in change.visits {
                     let c = visit.cluster
                     try VisitRecord(id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
                                     longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
                                     arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
                                     localDate: visit.localDate, timeZone: visit.timeZone).upsert(db)
                     try remember.execute(arguments: [visit.id, visit.revision])
+                    if !change.isFull { try clear.execute(arguments: [visit.id]) }
+                    for photo in c.photoIDs { try member.execute(arguments: [photo, visit.id]) }
                 }
-                // Retire what the layout no longer has (visits first: they point at places).
-                try VisitRecord.filter(!Set(layout.visits.map(\.id)).contains(VisitRecord.Columns.id)).deleteAll(db)
-                try PlaceRecord.filter(!Set(layout.places.map(\.id)).contains(PlaceRecord.Columns.id)).deleteAll(db)
-                // Memberships: each photo in at most one visit; rows of photos in no visit go.
-                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptMember (photoId INTEGER PRIMARY KEY)")
-                try db.execute(sql: "DELETE FROM keptMember")
-                let keep = try db.makeStatement(sql: "INSERT INTO keptMember (photoId) VALUES (?)")
-                let member = try db.cachedStatement(sql: """
-                    INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
-                    ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId WHERE visitId IS NOT excluded.visitId
-                    """)
-                for visit in layout.visits {
-                    for photo in visit.cluster.photoIDs {
-                        try member.execute(arguments: [photo, visit.id])
-                        try keep.execute(arguments: [photo])
+                let move = try db.cachedStatement(sql: "UPDATE visit SET placeId = ? WHERE id = ?")
+                for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
+                // Retire what the layout no longer has (visits first: they point at places; a
+                // retired visit's memberships go with it).
+                if change.isFull {
+                    try VisitRecord.filter(!Set(change.visits.map(\.id)).contains(VisitRecord.Columns.id)).deleteAll(db)
+                    try PlaceRecord.filter(!Set(change.places.map(\.id)).contains(PlaceRecord.Columns.id)).deleteAll(db)
+                } else {
+                    for chunk in Array(change.retiredVisits).chunked(500) {
+                        try VisitRecord.filter(chunk.contains(VisitRecord.Columns.id)).deleteAll(db)
+                    }
+                    for chunk in Array(change.retiredPlaces).chunked(500) {
+                        try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
                     }
                 }
-                try db.execute(sql: "DELETE FROM visitPhoto WHERE photoId NOT IN (SELECT photoId FROM keptMember)")
-                try db.execute(sql: "DROP TABLE keptMember")
                 try db.execute(sql: "DELETE FROM tripDay")
                 let day = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate) VALUES (?)")
-                for date in layout.days { try day.execute(arguments: [date]) }
+                for date in change.days { try day.execute(arguments: [date]) }
+                try db.execute(sql: "DELETE FROM clusterPending")
                 try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)
             }
         } catch {

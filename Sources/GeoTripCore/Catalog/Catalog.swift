@@ -254,10 +254,24 @@ extension Catalog {
                 }
                 for record in updated { try record.update(db) }
                 for var record in new { try record.insert(db) }
+                try Self.markForClustering(db, updated.compactMap(\.id) + removedIDs)
                 try Self.linkLivePhotos(db)
                 try Self.bumpGeneration(db)
                 try Self.storeCounts(db)
             }
+        }
+    }
+
+    /// Lists photos for the next clustering to rework (`clusterPending`).
+    static func markForClustering(_ db: Database, _ ids: some Sequence<Int64>) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO clusterPending (photoId) VALUES (?)")
+        for id in ids { try statement.execute(arguments: [id]) }
+    }
+
+    /// The photos changed since the last clustering.
+    func photosPendingClustering() throws(GeoTripError) -> Set<Int64> {
+        try attempt {
+            try database.read { db in Set(try Int64.fetchAll(db, sql: "SELECT photoId FROM clusterPending")) }
         }
     }
 
@@ -548,6 +562,7 @@ extension Catalog {
                                                       photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
                                                       photo.id])
                 }
+                try Self.markForClustering(db, photos.map(\.id))
                 // Settings, inputs and results in one transaction: an interrupted run leaves the
                 // old ones, and the next run resolves again.
                 for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),

@@ -196,6 +196,15 @@ enum CatalogMigrations {
             //   from the index instead of sorted whole, and any window of time found directly.
             try db.create(index: "photo_time", on: "photo", columns: ["utcTime", "path"])
         }
+        migrator.registerMigration("v10-cluster-pending") { db in
+            // The photos changed since the last clustering (read again, removed, resolved
+            // differently): the clustering stage reworks only the stretches of time and the
+            // places around them, and empties the table in the transaction that stores the
+            // result. No foreign key: a removed photo's row must stay listed.
+            try db.create(table: "clusterPending") { t in
+                t.primaryKey("photoId", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -1,10 +1,33 @@
 import Foundation
 
-/// The clustering stage: photos, the identities the catalog knows and the options in, a
-/// `TripLayout` out. Pure: no catalog, no gazetteer; the pipeline stores what it returns.
+/// The clustering stage: photos, the identities the catalog knows and the options in, the
+/// change to the catalog's visits and places out. Pure: no catalog, no gazetteer; the
+/// pipeline stores what it returns.
+///
+/// A change costs what it touches. Given the photos whose resolution changed since the last
+/// clustering (added, removed, moved in time or place), the stage reworks only:
+/// - **the runs of photos around them**: the stretch of the timeline, before and after the
+///   change, with no gap longer than `visitGap` (2 h) that holds a changed photo or a visit
+///   that held one. Visits never reach across such a gap, so the rest of the timeline
+///   clusters exactly as before and keeps its visits untouched;
+/// - **the places around the reworked visits**: the visits linked to them (and to the visits
+///   they replace) through chains of centres at most `placeRadius` apart. The place rule
+///   (`VisitClustering.places`) depends on nothing else, so every other place is kept.
+/// The result is the one a full recompute of the same photos gives (ids and revisions aside:
+/// they depend on history); `ClusterStageTests` checks that on randomised changes.
 public enum ClusterStage {
-    /// Visits and places of `photos`, with ids carried over from `known`.
+    /// Visits and places of `photos` from scratch, with ids carried over from `known`.
     public static func layout(_ photos: [ResolvedPhoto], known: KnownLayout, options: ClusteringOptions) -> TripLayout {
+        let change = change(photos, known: known, changed: nil, options: options)
+        return TripLayout(places: change.places, visits: change.visits, days: change.days)
+    }
+
+    /// What changes in the catalog's layout (`known`, computed under the same `options`) when
+    /// the photos are now `photos` (all of them) and `changed` are the ids whose resolution
+    /// changed since (nil: everything, a full recompute). Photos that are new to clustering,
+    /// or have left it, count as changed without being named.
+    public static func change(_ photos: [ResolvedPhoto], known: KnownLayout, changed: Set<Int64>?,
+                              options: ClusteringOptions) -> LayoutChange {
         // Every photo with a date counts for the trip's days, placed or not.
         var localDates: [Int64: String] = [:]
         var zones: [Int64: String] = [:]
@@ -19,37 +42,142 @@ public enum ClusterStage {
                 clustered.append(ClusterPhoto(id: photo.id, utc: utc, coordinate: coordinate, uncertaintyMeters: photo.uncertaintyMeters))
             }
         }
-        let visits = VisitClustering.visits(clustered, options: options)
-        let placeOf = VisitClustering.places(visits, options: options)
-        let visitIDs = StableIdentity.assign(prefix: "v", clusters: visits.map { ($0.photoIDs, $0.centre) }, known: known.visits,
-                                             lastRevisions: known.lastRevisions)
+        clustered.sort { ($0.utc, $0.id) < ($1.utc, $1.id) }
+
+        // The runs of the timeline to rework.
+        var ownerOf: [Int64: Int] = [:]
+        for (index, visit) in known.visits.enumerated() { for member in visit.members { ownerOf[member] = index } }
+        var touchedVisits = Set<Int>()
+        var dirtyTimes: [Date] = []
+        if let changed {
+            let inClustering = Set(clustered.map(\.id))
+            for photo in clustered where changed.contains(photo.id) || ownerOf[photo.id] == nil {
+                dirtyTimes.append(photo.utc)
+                if let owner = ownerOf[photo.id] { touchedVisits.insert(owner) }
+            }
+            for (member, owner) in ownerOf where !touchedVisits.contains(owner) && (changed.contains(member) || !inClustering.contains(member)) {
+                touchedVisits.insert(owner)
+            }
+        } else {
+            dirtyTimes = clustered.map(\.utc)
+            touchedVisits = Set(known.visits.indices)
+        }
+        let runs = TimelineRuns.touched(photoTimes: clustered.map(\.utc), dirtyTimes: dirtyTimes,
+                                        touchedSpans: touchedVisits.map { (known.visits[$0].start, known.visits[$0].end) },
+                                        gap: options.visitGap)
+        let visits = VisitClustering.visits(clustered.filter { runs.contains($0.utc) }, options: options)
+        let replaced = known.visits.indices.filter { touchedVisits.contains($0) || runs.contains(known.visits[$0].start) }
+        let replacedSet = Set(replaced)
+        let kept = known.visits.indices.filter { !replacedSet.contains($0) }
+        let visitIDs = StableIdentity.assign(prefix: "v", clusters: visits.map { ($0.photoIDs, $0.centre) }, known: replaced.map { known.visits[$0] },
+                                             lastRevisions: known.lastRevisions, reserved: Set(kept.map { known.visits[$0].id }))
+
+        // The places around the reworked visits: candidates are the kept visits, then the new
+        // ones, then the replaced ones (as markers of where something changed, not as visits).
+        var candidates = kept.map { index in
+            let visit = known.visits[index]
+            return VisitClustering.PlaceCandidate(centre: visit.centre, photoCount: visit.members.count, arrival: visit.start,
+                                                  firstPhotoID: visit.members.min() ?? 0)
+        }
+        candidates += visits.map { VisitClustering.PlaceCandidate($0) }
+        let markers = replaced.map { known.visits[$0].centre }
+        let seeds = Array(kept.count..<(candidates.count + markers.count))
+        let reach = VisitClustering.linked(from: seeds, centres: candidates.map(\.centre) + markers, options: options)
+        let regrouped = (0..<candidates.count).filter { reach.contains($0) }  // kept first, then new, in order
+        let placeOf = VisitClustering.places(regrouped.map { candidates[$0] }, options: options)
 
         // Places: members are all their visits' photos, so a place's identity follows its visits.
-        var groups: [Int: [Int]] = [:]
-        for (index, root) in placeOf.enumerated() { groups[root, default: []].append(index) }
-        let roots = groups.keys.sorted()
-        let placeClusters: [(members: [Int64], centre: Coordinate)] = roots.map { root in
+        func photoIDs(_ candidate: Int) -> [Int64] {
+            candidate < kept.count ? Array(known.visits[kept[candidate]].members) : visits[candidate - kept.count].photoIDs
+        }
+        var groups: [Int: [Int]] = [:]  // place number -> candidates
+        for (position, candidate) in regrouped.enumerated() { groups[placeOf[position], default: []].append(candidate) }
+        let numbers = groups.keys.sorted()
+        let placeClusters: [(members: [Int64], centre: Coordinate)] = numbers.map { number in
             var sum = SIMD3<Double>.zero
-            for index in groups[root]! { sum += GreatCircle.unitVector(visits[index].centre) * Double(visits[index].photoIDs.count) }
-            return (groups[root]!.flatMap { visits[$0].photoIDs }.sorted(), VisitClustering.coordinate(of: sum))
+            for candidate in groups[number]! { sum += GreatCircle.unitVector(candidates[candidate].centre) * Double(candidates[candidate].photoCount) }
+            return (groups[number]!.flatMap(photoIDs).sorted(), VisitClustering.coordinate(of: sum))
         }
-        let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: known.places, lastRevisions: known.lastRevisions)
+        let oldPlaces = Set(regrouped.compactMap { $0 < kept.count ? known.visits[kept[$0]].placeID : nil } + replaced.compactMap { known.visits[$0].placeID })
+        let knownPlaces = known.places.filter { oldPlaces.contains($0.id) }
+        let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: knownPlaces, lastRevisions: known.lastRevisions,
+                                             reserved: Set(known.places.map(\.id)).subtracting(oldPlaces))
 
-        var layout = TripLayout()
-        var placeIDOfVisit: [Int: String] = [:]
-        for (rootIndex, root) in roots.enumerated() {
-            let members = groups[root]!
-            for index in members { placeIDOfVisit[index] = placeIDs[rootIndex].id }
-            layout.places.append(TripLayout.Place(id: placeIDs[rootIndex].id, revision: placeIDs[rootIndex].revision,
-                                                  centre: placeClusters[rootIndex].centre,
-                                                  start: members.map { visits[$0].arrival }.min()!))
+        var result = LayoutChange(isFull: changed == nil)
+        var placeOfCandidate: [Int: String] = [:]
+        for (position, number) in numbers.enumerated() {
+            let members = groups[number]!
+            for candidate in members { placeOfCandidate[candidate] = placeIDs[position].id }
+            result.places.append(TripLayout.Place(id: placeIDs[position].id, revision: placeIDs[position].revision,
+                                                  centre: placeClusters[position].centre,
+                                                  start: members.map { candidates[$0].arrival }.min()!))
         }
-        layout.visits = visits.enumerated().map { index, visit in
-            TripLayout.Visit(id: visitIDs[index].id, placeID: placeIDOfVisit[index]!, revision: visitIDs[index].revision, cluster: visit,
+        result.places.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        for (candidate, index) in kept.enumerated() {
+            if let place = placeOfCandidate[candidate], place != known.visits[index].placeID { result.movedVisits[known.visits[index].id] = place }
+        }
+        result.visits = visits.enumerated().map { index, visit in
+            TripLayout.Visit(id: visitIDs[index].id, placeID: placeOfCandidate[kept.count + index]!, revision: visitIDs[index].revision, cluster: visit,
                              localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""),
                              timeZone: visit.photoIDs.lazy.compactMap { zones[$0] }.first)
         }
-        layout.days = Array(Set(localDates.values)).sorted()
-        return layout
+        let stays = Set(result.visits.map(\.id))
+        result.retiredVisits = Set(replaced.map { known.visits[$0].id }).subtracting(stays)
+        result.retiredPlaces = oldPlaces.subtracting(result.places.map(\.id))
+        result.days = Array(Set(localDates.values)).sorted()
+        return result
+    }
+}
+
+/// Stretches of a timeline to rework: maximal runs of photo times, changed times and spans
+/// of touched visits with no gap longer than `gap`, each holding something changed.
+struct TimelineRuns {
+    /// Closed intervals, in order, disjoint.
+    private(set) var intervals: [(start: Date, end: Date)] = []
+
+    /// The runs through `photoTimes` (the photos as they are now, sorted) that hold a
+    /// `dirtyTimes` instant or overlap a `touchedSpans` span (the visits that held a changed
+    /// photo, as they were).
+    static func touched(photoTimes: [Date], dirtyTimes: [Date], touchedSpans: [(Date, Date)], gap: TimeInterval) -> TimelineRuns {
+        // The changes, as spans of the union timeline (a changed photo's instant is one).
+        var spans = touchedSpans.map { (start: $0.0, end: max($0.0, $0.1)) }
+        spans += dirtyTimes.map { (start: $0, end: $0) }
+        spans.sort { $0.start < $1.start }
+        var runs = TimelineRuns()
+        guard !spans.isEmpty else { return runs }
+        // Walk the photo times and the spans together, in time order.
+        var current: (start: Date, end: Date, changed: Bool)?
+        func add(_ start: Date, _ end: Date, _ changed: Bool) {
+            if let run = current, start.timeIntervalSince(run.end) <= gap {
+                current = (run.start, max(run.end, end), run.changed || changed)
+            } else {
+                if let run = current, run.changed { runs.intervals.append((run.start, run.end)) }
+                current = (start, end, changed)
+            }
+        }
+        var next = 0
+        for time in photoTimes {
+            while next < spans.count && spans[next].start <= time {
+                add(spans[next].start, spans[next].end, true)
+                next += 1
+            }
+            add(time, time, false)
+        }
+        while next < spans.count {
+            add(spans[next].start, spans[next].end, true)
+            next += 1
+        }
+        if let run = current, run.changed { runs.intervals.append((run.start, run.end)) }
+        return runs
+    }
+
+    /// Whether `time` falls in a run.
+    func contains(_ time: Date) -> Bool {
+        var low = 0, high = intervals.count
+        while low < high {
+            let mid = (low + high) / 2
+            if intervals[mid].end < time { low = mid + 1 } else { high = mid }
+        }
+        return low < intervals.count && intervals[low].start <= time
     }
 }

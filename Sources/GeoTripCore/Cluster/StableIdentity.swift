@@ -9,13 +9,20 @@ public struct KnownCluster: Sendable, Equatable {
     /// When it began: the older of two merged clusters keeps its id.
     public var start: Date
     public var centre: Coordinate
+    /// When it ended (a visit's last photo; a place's `start`).
+    public var end: Date
+    /// A visit's place.
+    public var placeID: String?
 
-    public init(id: String, members: Set<Int64>, revision: Int, start: Date, centre: Coordinate) {
+    public init(id: String, members: Set<Int64>, revision: Int, start: Date, centre: Coordinate, end: Date? = nil,
+                placeID: String? = nil) {
         self.id = id
         self.members = members
         self.revision = revision
         self.start = start
         self.centre = centre
+        self.end = end ?? start
+        self.placeID = placeID
     }
 }
 
@@ -34,8 +41,10 @@ public struct KnownCluster: Sendable, Equatable {
 /// never name two different states.
 public enum StableIdentity {
     /// Ids and revisions for `clusters` (each given by its members in time order and its centre).
+    /// `reserved` are ids kept by clusters outside this assignment (an incremental run's
+    /// untouched visits): a new id never takes one.
     public static func assign(prefix: String, clusters: [(members: [Int64], centre: Coordinate)], known: [KnownCluster],
-                              lastRevisions: [String: Int] = [:]) -> [(id: String, revision: Int)] {
+                              lastRevisions: [String: Int] = [:], reserved: Set<String> = []) -> [(id: String, revision: Int)] {
         var ownerOfMember: [Int64: Int] = [:]
         for (index, old) in known.enumerated() {
             for member in old.members { ownerOfMember[member] = index }
@@ -69,7 +78,7 @@ public enum StableIdentity {
             }
         }
         overlaps.removeAll()
-        var taken = Set(idFor.values.map { known[$0].id }).union(known.map(\.id))
+        var taken = reserved.union(known.map(\.id))
         return clusters.enumerated().map { newIndex, cluster in
             if let oldIndex = idFor[newIndex] {
                 let old = known[oldIndex]

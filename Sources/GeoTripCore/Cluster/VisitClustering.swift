@@ -96,9 +96,12 @@ public struct VisitCluster: Sendable, Equatable {
 /// cannot drag it. Photos out of file order or from two interleaved cameras are sorted by UTC
 /// first, so they cluster as if shot in one stream.
 ///
-/// Places: a visit within `placeRadius` (150 m) of a place's centre is another visit to that
-/// place (the hotel you come back to each evening); places are looked up through cubes of the
-/// unit sphere `placeRadius` wide, so each visit is compared with nearby places only.
+/// A run of photos with no gap longer than `visitGap` is clustered on its own: what happens
+/// before a gap cannot change what comes after it, so a change reclusters only the run it
+/// falls in (`ClusterStage`).
+///
+/// Places: visits within `placeRadius` (150 m) of the heaviest visit near them are one place
+/// (the hotel you come back to each evening); see `places(_:options:)`.
 public enum VisitClustering {
     /// Visits, in time order.
     public static func visits(_ photos: [ClusterPhoto], options: ClusteringOptions = ClusteringOptions()) -> [VisitCluster] {
@@ -138,59 +141,122 @@ public enum VisitClustering {
     }
 
     /// For each visit (by index), the index of its place (places numbered in order of their
-    /// first visit). In time order, a visit joins the place whose centre is nearest, if that
-    /// centre is within `placeRadius`; else it founds a place. Comparing with the place's
-    /// centre, not with any one of its visits, keeps places from chaining across a city.
-    /// Centres are found through cubes of the unit sphere `placeRadius` wide (the 27 around a
-    /// point), which have no seams at the antimeridian or the poles.
+    /// first visit).
+    ///
+    /// The rule depends on the set of visits only, never on their order, and is local: a
+    /// visit's place is decided by the visits linked to it through chains of centres at most
+    /// `placeRadius` apart, so a change reworks only the places around it (`linked(from:)`).
+    /// Visits are taken heaviest first (most photos, then earliest arrival, then smallest photo id):
+    /// one with no chosen centre within `placeRadius` becomes the centre of a place, and each
+    /// visit then joins the place of its nearest centre. A place spans at most twice the
+    /// radius, so a row of visits along a street is not chained into one place across a
+    /// city, and the spot a person photographed most (the hotel, the home) anchors its place.
+    /// Neighbours are found through cubes of the unit sphere `placeRadius` wide (the 27
+    /// around a point), which have no seams at the antimeridian or the poles.
     public static func places(_ visits: [VisitCluster], options: ClusteringOptions = ClusteringOptions()) -> [Int] {
-        let side = GreatCircle.chord(metres: options.placeRadius)
-        func cube(_ v: SIMD3<Double>) -> SIMD3<Int> {
-            SIMD3(Int((v.x / side).rounded(.down)), Int((v.y / side).rounded(.down)), Int((v.z / side).rounded(.down)))
+        places(visits.map { PlaceCandidate($0) }, options: options)
+    }
+
+    /// What the place rule needs of one visit.
+    public struct PlaceCandidate: Sendable, Equatable {
+        public var centre: Coordinate
+        public var photoCount: Int
+        public var arrival: Date
+        /// Its smallest photo id: the last tie-break, so the rule is a function of the set.
+        public var firstPhotoID: Int64
+
+        public init(centre: Coordinate, photoCount: Int, arrival: Date, firstPhotoID: Int64) {
+            self.centre = centre
+            self.photoCount = photoCount
+            self.arrival = arrival
+            self.firstPhotoID = firstPhotoID
         }
-        var sums: [SIMD3<Double>] = [], weights: [Double] = [], centres: [SIMD3<Double>] = []
-        var grid: [SIMD3<Int>: [Int]] = [:]
-        var placeOf = [Int](repeating: 0, count: visits.count)
-        let order = visits.indices.sorted { (visits[$0].arrival, $0) < (visits[$1].arrival, $1) }
-        for index in order {
-            let v = GreatCircle.unitVector(visits[index].centre)
-            let home = cube(v)
-            var best: (place: Int, distance: Double)?
-            for dx in -1...1 { for dy in -1...1 { for dz in -1...1 {
-                for place in grid[home &+ SIMD3(dx, dy, dz)] ?? [] {
-                    let d = centres[place] - v
-                    let distance = GreatCircle.metres(chord: (d * d).sum().squareRoot())
-                    if distance <= options.placeRadius && (best == nil || distance < best!.distance) { best = (place, distance) }
-                }
-            } } }
-            let weight = Double(visits[index].photoIDs.count)
-            if let best {
-                let place = best.place
-                let oldCube = cube(centres[place])
-                sums[place] += weight * v
-                weights[place] += weight
-                let length = (sums[place] * sums[place]).sum().squareRoot()
-                centres[place] = length > 0 ? sums[place] / length : v
-                let newCube = cube(centres[place])
-                if newCube != oldCube {
-                    grid[oldCube]?.removeAll { $0 == place }
-                    grid[newCube, default: []].append(place)
-                }
-                placeOf[index] = place
-            } else {
-                let place = centres.count
-                sums.append(weight * v)
-                weights.append(weight)
-                centres.append(v)
-                grid[home, default: []].append(place)
-                placeOf[index] = place
+
+        init(_ visit: VisitCluster) {
+            self.init(centre: visit.centre, photoCount: visit.photoIDs.count, arrival: visit.arrival, firstPhotoID: visit.photoIDs.min() ?? 0)
+        }
+
+        /// Heaviest first: the order in which visits may become a place's centre.
+        func comesBefore(_ other: PlaceCandidate) -> Bool {
+            (-photoCount, arrival, firstPhotoID) < (-other.photoCount, other.arrival, other.firstPhotoID)
+        }
+    }
+
+    /// The place rule over candidates (see `places(_:options:)`).
+    public static func places(_ visits: [PlaceCandidate], options: ClusteringOptions = ClusteringOptions()) -> [Int] {
+        let grid = SphereGrid(visits.map(\.centre), cell: options.placeRadius)
+        let order = visits.indices.sorted { visits[$0].comesBefore(visits[$1]) }
+        var isCentre = [Bool](repeating: false, count: visits.count)
+        for index in order where !grid.neighbours(of: index).contains(where: { isCentre[$0] && grid.distance($0, index) <= options.placeRadius }) {
+            isCentre[index] = true
+        }
+        // Each visit joins its nearest centre (itself, for a centre); ties go to the heavier.
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        let centreOf = visits.indices.map { index in
+            grid.neighbours(of: index).filter { isCentre[$0] && grid.distance($0, index) <= options.placeRadius }
+                .min { (grid.distance($0, index), rank[$0]!) < (grid.distance($1, index), rank[$1]!) }!
+        }
+        // Places numbered by their first visit.
+        var firstArrival: [Int: (Date, Int64)] = [:]
+        for index in visits.indices {
+            let key = (visits[index].arrival, visits[index].firstPhotoID)
+            if let current = firstArrival[centreOf[index]], current <= key { continue }
+            firstArrival[centreOf[index]] = key
+        }
+        let numbered = firstArrival.keys.sorted { firstArrival[$0]! < firstArrival[$1]! }
+        let number = Dictionary(uniqueKeysWithValues: numbered.enumerated().map { ($1, $0) })
+        return centreOf.map { number[$0]! }
+    }
+
+    /// The visits linked to `seeds` (indexes into `centres`) through chains of centres at most
+    /// `placeRadius` apart, seeds included: everything a change at the seeds can move between
+    /// places. Only the linked visits are visited.
+    public static func linked(from seeds: [Int], centres: [Coordinate], options: ClusteringOptions = ClusteringOptions()) -> Set<Int> {
+        let grid = SphereGrid(centres, cell: options.placeRadius)
+        var found = Set(seeds), queue = seeds
+        while let index = queue.popLast() {
+            for other in grid.neighbours(of: index) where !found.contains(other) && grid.distance(other, index) <= options.placeRadius {
+                found.insert(other)
+                queue.append(other)
             }
         }
-        return placeOf
+        return found
     }
 
     static func coordinate(of vector: SIMD3<Double>) -> Coordinate {
         Coordinate(latitude: atan2(vector.z, (vector.x * vector.x + vector.y * vector.y).squareRoot()) * 180 / .pi,
                    longitude: atan2(vector.y, vector.x) * 180 / .pi)
+    }
+}
+
+/// Points on the unit sphere in cubes `cell` metres wide: the points near one are in the 27
+/// cubes around it, with no seam at the antimeridian or the poles.
+struct SphereGrid {
+    private let vectors: [SIMD3<Double>]
+    private let side: Double
+    private var cubes: [SIMD3<Int>: [Int]] = [:]
+
+    init(_ points: [Coordinate], cell metres: Double) {
+        vectors = points.map(GreatCircle.unitVector)
+        side = GreatCircle.chord(metres: metres)
+        for (index, vector) in vectors.enumerated() { cubes[cube(vector), default: []].append(index) }
+    }
+
+    private func cube(_ v: SIMD3<Double>) -> SIMD3<Int> {
+        SIMD3(Int((v.x / side).rounded(.down)), Int((v.y / side).rounded(.down)), Int((v.z / side).rounded(.down)))
+    }
+
+    /// The points in the 27 cubes around point `index` (itself included).
+    func neighbours(of index: Int) -> [Int] {
+        let home = cube(vectors[index])
+        var found: [Int] = []
+        for dx in -1...1 { for dy in -1...1 { for dz in -1...1 { found += cubes[home &+ SIMD3(dx, dy, dz)] ?? [] } } }
+        return found
+    }
+
+    /// Metres between two points along the great circle.
+    func distance(_ a: Int, _ b: Int) -> Double {
+        let d = vectors[a] - vectors[b]
+        return GreatCircle.metres(chord: (d * d).sum().squareRoot())
     }
 }

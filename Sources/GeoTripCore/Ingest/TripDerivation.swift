@@ -81,15 +81,18 @@ struct TripDerivation {
             }
         }
 
-        // Cluster, when the photos, their resolution or the options changed since the last time.
-        let key = "\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
-            + generation + "|" + inputs
+        // Cluster, when the photos, their resolution or the options changed since the last time:
+        // only around the photos that changed, unless the options (or the rules, `places2`) did.
+        let rules = "places2|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+        let key = rules + generation + "|" + inputs
         var changed = false
-        if try catalog.setting(Catalog.SettingKey.clusteredFor) != key {
+        let clusteredFor = try catalog.setting(Catalog.SettingKey.clusteredFor)
+        if clusteredFor != key {
             let photos = try resolvedPhotos()
             let known = try catalog.knownLayout()
-            let layout = try await stages.run(.cluster) { ClusterStage.layout(photos, known: known, options: clustering) }
-            try catalog.saveLayout(layout, key: key)
+            let pending = clusteredFor?.hasPrefix(rules) == true ? try catalog.photosPendingClustering() : nil
+            let change = try await stages.run(.cluster) { ClusterStage.change(photos, known: known, changed: pending, options: clustering) }
+            try catalog.saveLayout(change, key: key)
             changed = true
         } else {
             stages.report(.cluster)

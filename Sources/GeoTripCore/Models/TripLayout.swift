@@ -122,6 +122,36 @@ public struct TripLayout: Sendable, Equatable {
     public var days: [String] = []
 }
 
+/// What a clustering run changes in the catalog's layout: the visits and places it made or
+/// made again, the kept visits that moved to another place, and the ids it retired. A full
+/// recompute (`isFull`) lists every visit and place; an incremental one only what changed.
+public struct LayoutChange: Sendable, Equatable {
+    /// Whether every visit and place is listed (the catalog's others are all retired).
+    public var isFull: Bool
+    /// Places made or made again, in order of their first visit.
+    public var places: [TripLayout.Place] = []
+    /// Visits made or made again, in time order.
+    public var visits: [TripLayout.Visit] = []
+    /// Untouched visits whose place is now another: visit id -> place id.
+    public var movedVisits: [String: String] = [:]
+    /// Ids no longer given.
+    public var retiredVisits: Set<String> = []
+    public var retiredPlaces: Set<String> = []
+    /// Every day with a dated photo, placed or not, in order.
+    public var days: [String] = []
+
+    /// Creates an empty change.
+    public init(isFull: Bool) { self.isFull = isFull }
+
+    /// The change that makes the catalog's layout `layout`, whatever it was.
+    public init(replacingWith layout: TripLayout) {
+        isFull = true
+        places = layout.places
+        visits = layout.visits
+        days = layout.days
+    }
+}
+
 /// Visits and places as the catalog holds them before a clustering run, and the last revision
 /// of every id ever given (retired ones included).
 public struct KnownLayout: Sendable, Equatable {
