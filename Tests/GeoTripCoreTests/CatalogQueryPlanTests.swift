@@ -92,6 +92,6 @@ struct CatalogQueryPlanTests {
         // The plan's comparison with the scan and the resolution's read: each reads nearly every
         // row, where an index would add a lookup per row.
         #expect(try plan(catalog, Catalog.fileStreamSQL) == ["SCAN photo"])
-        #expect(try plan(catalog, Catalog.resolutionRequest) == ["SCAN photo"])
+        #expect(try plan(catalog, Catalog.resolutionSQL) == ["SCAN photo"])
     }
 }

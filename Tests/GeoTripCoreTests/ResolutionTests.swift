@@ -222,3 +222,31 @@ struct LocationResolutionTests {
         #expect(result[1] == nil)
     }
 }
+
+/// Instants as the catalog's text keeps them, against Foundation's own formatter.
+@Suite("Catalog instants")
+struct CatalogInstantTests {
+    @Test("geotripISO8601 writes what Foundation's formatter writes, and the stored milliseconds are nil exactly where it is")
+    func textAndMilliseconds() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+        var random = SplitMix(seed: 8601)
+        // Years 1600 to 9999 (before 1583 Foundation's calendar is Julian; ours is proleptic).
+        for _ in 0..<2_000 {
+            let milliseconds = Int64(random.uniform(-11_670_000_000, 253_402_300_799.999) * 1000)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            var expected = formatter.string(from: date)
+            if expected.hasSuffix(".000") { expected.removeLast(4) }
+            #expect(date.geotripISO8601 == expected + "Z")
+            #expect(ResolvedPhoto.storedMilliseconds(date) == milliseconds)
+        }
+        for seconds in [-62_135_596_800.0, -62_135_596_800.001, 253_402_300_799.999, 253_402_300_800, 1e12, -1e12, .nan] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect((date.geotripISO8601 == nil) == (ResolvedPhoto.storedMilliseconds(date) == nil), "\(seconds)")
+        }
+        #expect(Date(timeIntervalSince1970: -62_135_596_800).geotripISO8601 == "0001-01-01T00:00:00Z")
+    }
+}

@@ -16,6 +16,15 @@ public struct LibraryFixture: Sendable {
         public var offset: String
         /// The subfolder its photos are in.
         public var folder: String
+
+        /// Plans a day.
+        public init(date: String, trip: Int?, spots: [(Double, Double)], offset: String, folder: String) {
+            self.date = date
+            self.trip = trip
+            self.spots = spots
+            self.offset = offset
+            self.folder = folder
+        }
     }
 
     /// Amsterdam, the house; a café 2 km away.
@@ -51,11 +60,11 @@ public struct LibraryFixture: Sendable {
         }
     }
 
-    /// Writes the library into `folder`: for each day and spot a photo at 10:00 and 16:00 plus
-    /// one hour per spot, local time, with its offset and GPS position. Returns the paths
-    /// written, relative to `folder`.
+    /// Writes the library into `folder`: for each day and spot a photo at 10:00, 16:00 and so
+    /// on six hours apart (or `minutesApart` from 10:00), local time, with its offset and GPS
+    /// position. Returns the paths written, relative to `folder`.
     @discardableResult
-    public static func write(into folder: URL, days: [Day] = schedule) throws -> [String] {
+    public static func write(into folder: URL, days: [Day] = schedule, minutesApart: Int = 360) throws -> [String] {
         let template = TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG")
         var arguments: [String] = []
         var written: [String] = []
@@ -65,7 +74,8 @@ public struct LibraryFixture: Sendable {
             for (index, spot) in day.spots.enumerated() {
                 let relative = "\(day.folder)/\(day.date)-\(index).jpg"
                 try FileManager.default.copyItem(at: template, to: folder.appendingPathComponent(relative))
-                let time = day.date.replacingOccurrences(of: "-", with: ":") + String(format: " %02d:00:00", 10 + index * 6)
+                let minutes = 600 + index * minutesApart
+                let time = day.date.replacingOccurrences(of: "-", with: ":") + String(format: " %02d:%02d:00", minutes / 60, minutes % 60)
                 arguments += ["-all=", "-DateTimeOriginal=\(time)", "-OffsetTimeOriginal=\(day.offset)",
                               "-GPSLatitude=\(abs(spot.0))", "-GPSLatitudeRef=\(spot.0 >= 0 ? "N" : "S")",
                               "-GPSLongitude=\(abs(spot.1))", "-GPSLongitudeRef=\(spot.1 >= 0 ? "E" : "W")",

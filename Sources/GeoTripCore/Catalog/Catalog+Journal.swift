@@ -40,14 +40,18 @@ extension Catalog {
     /// The photos present and read, in time order, with their resolved places and visits.
     public func tripPhotos() throws(GeoTripError) -> [TripPhoto] {
         do {
+            // A cursor, not fetchAll: copying each of a library's rows before decoding it was
+            // most of the export's reading time.
             return try database.read { db in
-                try Row.fetchAll(db, sql: """
+                var photos: [TripPhoto] = []
+                let rows = try Row.fetchCursor(db, sql: """
                     SELECT p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
                            vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
                            p.durationSeconds, p.liveStillId
                     FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
                     WHERE p.removedAt IS NULL AND p.status = 'read' ORDER BY coalesce(p.utcTime, p.localTime), p.path
-                    """).map { row in
+                    """)
+                while let row = try rows.next() {
                     let latitude: Double? = row[3], longitude: Double? = row[4]
                     var photo = TripPhoto(id: row[0], path: row[1], utcTime: row[2],
                                           coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
@@ -58,8 +62,9 @@ extension Catalog {
                     photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
                     photo.durationSeconds = row[14]
                     photo.liveStillID = row[15]
-                    return photo
+                    photos.append(photo)
                 }
+                return photos
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -110,6 +110,20 @@ extension Catalog {
         return Trip(visits: visits, outside: outside, days: days)
     }
 
+    /// The trip in a few figures, from the stored visits, names and days: the same figures as
+    /// `trip().overview` without reading a photo row (at a million photos, that read is most
+    /// of the cost of a small change).
+    func overview() throws(GeoTripError) -> TripOverview {
+        let visits = try visits(withPhotos: false)
+        let days: [String]
+        do {
+            days = try database.read { try String.fetchAll($0, sql: "SELECT localDate FROM tripDay ORDER BY localDate") }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        return Trip(visits: visits, outside: [], days: days).overview
+    }
+
     /// Stores the overview of the last derivation, for an unchanged rerun to report.
     func saveOverview(_ overview: TripOverview) throws(GeoTripError) {
         try setJSONSetting(SettingKey.tripOverview, to: overview, what: "the trip overview")
@@ -143,17 +157,22 @@ extension Catalog {
         }
     }
 
-    /// The visits in time order, with their photos' paths and their place's names.
-    public func visits() throws(GeoTripError) -> [TripVisit] {
+    /// The visits in time order, with their place's names and their photos' paths (or, without
+    /// `withPhotos`, only how many photos each has).
+    public func visits(withPhotos: Bool = true) throws(GeoTripError) -> [TripVisit] {
         // Online names in the trip's language first (names are kept per language).
         let language = try storedNamingLanguage()
         do {
             return try database.read { db in
-                var paths: [String: [String]] = [:]
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT vp.visitId, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId ORDER BY p.utcTime, p.path
-                    """) {
-                    paths[row[0], default: []].append(row[1])
+                var paths: [String: [String]] = [:], counts: [String: Int] = [:]
+                if withPhotos {
+                    let rows = try Row.fetchCursor(db, sql: """
+                        SELECT vp.visitId, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId ORDER BY p.utcTime, p.path
+                        """)
+                    while let row = try rows.next() { paths[row[0], default: []].append(row[1]) }
+                } else {
+                    // From the index on visitId alone: no photo row is read.
+                    for row in try Row.fetchAll(db, sql: "SELECT visitId, count(*) FROM visitPhoto GROUP BY visitId") { counts[row[0]] = row[1] }
                 }
                 return try Row.fetchAll(db, sql: """
                     SELECT v.id, v.placeId, v.revision, v.latitude, v.longitude, v.radiusMeters, v.arrival, v.departure, v.localDate,
@@ -170,7 +189,7 @@ extension Catalog {
                     func local(_ utc: String) -> String? { zone.flatMap { z in UTCTimestamp.date(utc).flatMap { LocalClock.iso8601($0, zone: z) } } }
                     return TripVisit(id: id, placeId: row[1], revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
                                      arrival: arrival, departure: departure, localDate: row[8], timeZone: zone,
-                                     localArrival: local(arrival), localDeparture: local(departure), photoCount: photos.count, photos: photos,
+                                     localArrival: local(arrival), localDeparture: local(departure), photoCount: counts[id] ?? photos.count, photos: photos,
                                      name: row[9], admin1: row[10], country: row[11], countryCode: row[12], nameSource: row[13])
                 }
             }

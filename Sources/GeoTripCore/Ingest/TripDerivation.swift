@@ -119,7 +119,7 @@ struct TripDerivation {
         if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
-            let overview = try catalog.trip().overview
+            let overview = try catalog.overview()
             try catalog.saveOverview(overview)
             result.trip = overview
         }
@@ -127,7 +127,7 @@ struct TripDerivation {
         // Online names last, without the run lock (see `CatalogLock`): the person can tag and
         // rename meanwhile, and their changes win over the answers in flight.
         if naming.online, try await nameOnline(naming, export: export, stages: stages, into: &result, interrupted: interrupted) {
-            result.trip = try catalog.trip().overview
+            result.trip = try catalog.overview()
         }
         return result
     }

@@ -40,10 +40,27 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, Codable {
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff]`, the form `geotrip photos` prints.
     public var iso8601: String {
-        var text = ASCIIDigits.padded(year, 4) + "-" + ASCIIDigits.padded(month, 2) + "-" + ASCIIDigits.padded(day, 2)
-        text += "T" + ASCIIDigits.padded(hour, 2) + ":" + ASCIIDigits.padded(minute, 2) + ":" + ASCIIDigits.padded(second, 2)
-        if let millisecond { text += "." + ASCIIDigits.padded(millisecond, 3) }
-        return text
+        // Written digit by digit into one buffer: the catalog stores and compares hundreds of
+        // thousands of these per run, and joining small strings allocated for each piece.
+        String(unsafeUninitializedCapacity: 23) { buffer in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for index in stride(from: at + width - 1, through: at, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                buffer[at] = UInt8(ascii: character)
+                at += 1
+            }
+            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2)
+            put("T"); put(hour, 2); put(":"); put(minute, 2); put(":"); put(second, 2)
+            if let millisecond { put("."); put(millisecond, 3) }
+            return at
+        }
     }
 
     /// Parses the form `iso8601` writes (used to read the catalog back).

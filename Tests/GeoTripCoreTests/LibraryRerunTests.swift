@@ -1,0 +1,96 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Issue 15: a rerun reworks only what changed, and what it stores is what a fresh ingest of
+/// the same files stores. Files are written and changed by exiftool; each round changes the
+/// folder at random, reruns into the kept catalog, and ingests the folder afresh into another.
+@Suite("Library reruns", .serialized, .enabled(if: LibraryFixture.canWrite, "exiftool writes the photos"))
+struct LibraryRerunTests {
+    /// Visits as sets of paths, places as groups of those: what a catalog's layout is, ids and
+    /// revisions aside (they depend on history).
+    static func shape(_ catalog: Catalog) throws -> (visits: Set<Set<String>>, places: Set<Set<Set<String>>>, days: [String]) {
+        var places: [String: Set<Set<String>>] = [:]
+        let visits = try catalog.visits()
+        for visit in visits { places[visit.placeId, default: []].insert(Set(visit.photos)) }
+        return (Set(visits.map { Set($0.photos) }), Set(places.values), try catalog.trip().days.map(\.date))
+    }
+
+    static func exiftool(_ arguments: [String]) throws {
+        let run = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original"] + arguments)
+        #expect(run.status == 0, "exiftool: \(run.stderr)")
+    }
+
+    @Test("reruns after random adds, removals, time edits, moves and clock offsets store what a fresh ingest stores")
+    func rerunsEqualFreshIngest() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        var options = IngestOptions(folder: folder.path)
+        options.catalogPath = temp.url.appendingPathComponent("kept.sqlite").path
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+
+        var random = SplitMix(seed: 1515)
+        var added = 0
+        func photos() -> [String] {
+            (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".jpg") && !$0.hasPrefix("geotrip/") }.sorted()
+        }
+        for round in 0..<10 {
+            let kind = ["add a day", "remove", "add a day", "edit a time", "move", "clock offset"][round < 6 ? round : Int(random.uniform(0, 6))]
+            switch kind {
+            case "add a day":
+                // A day between two others: photos 20 minutes apart at a place visited before and
+                // around it (up to 170 m away), so visits of several photos grow, split and merge.
+                let spot = [LibraryFixture.house, LibraryFixture.cafe, (38.7139, -9.1334)][Int(random.uniform(0, 3))]
+                let day = String(format: "2024-%02d-%02d", Int(random.uniform(1, 4)), Int(random.uniform(1, 29)))
+                let spots = (0..<Int(random.uniform(3, 8))).map { _ in (spot.0 + random.uniform(-0.0015, 0.0015), spot.1) }
+                added += 1
+                try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: day, trip: nil, spots: spots, offset: "+01:00",
+                                                                                 folder: "added-\(added)")], minutesApart: 20)
+            case "remove":
+                // Shots deleted from a day of several (so the visits they were in stay, smaller).
+                let all = photos().filter { $0.hasPrefix("added-") }
+                for path in all.shuffled(using: &random).prefix(2) { try FileManager.default.removeItem(at: folder.appendingPathComponent(path)) }
+            case "edit a time":
+                let all = photos()
+                let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
+                try Self.exiftool(["-DateTimeOriginal+=0:0:0 \(Int(random.uniform(1, 30))):00:00", path])
+            case "move":
+                let all = photos()
+                let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
+                try Self.exiftool(["-GPSLatitude+=0.\(Int(random.uniform(1, 9)))", path])
+            default:
+                options.clockOffsets = ["+0 0\(Int(random.uniform(1, 9))):00:00"]
+            }
+            _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+            let kept = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
+
+            var fresh = options
+            fresh.catalogPath = temp.url.appendingPathComponent("fresh-\(round).sqlite").path
+            fresh.outputFolder = temp.url.appendingPathComponent("fresh-\(round)").path
+            _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
+            let expected = try Self.shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly))
+            #expect(kept.visits == expected.visits, "round \(round) (\(kind)): visits differ")
+            #expect(kept.places == expected.places, "round \(round) (\(kind)): places differ")
+            #expect(kept.days == expected.days, "round \(round) (\(kind)): days differ")
+            #expect(kept.visits.count > 20)
+        }
+    }
+
+    @Test("the overview an ingest stores is the whole trip's, without reading a photo")
+    func overviewFromStoredVisits() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        let summary = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly)
+        let overview = try catalog.overview()
+        #expect(overview == (try catalog.trip().overview))
+        #expect(overview.visits > 20 && overview.countries.sorted() == ["JP", "NL", "PT"])
+        #expect(summary.trip == overview)
+    }
+}
