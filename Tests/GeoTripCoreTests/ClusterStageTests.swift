@@ -325,6 +325,8 @@ struct PipelineStageTests {
         private var reports: [IngestProgress] = []
         func report(_ progress: IngestProgress) { lock.withLock { reports.append(progress) } }
         func finish() {}
+        /// The last report of `stage`.
+        func last(_ stage: IngestStage) -> IngestProgress? { lock.withLock { reports.last { $0.stage == stage } } }
         /// Each stage once, in the order it started, with its number and the total.
         var stages: [String] {
             lock.withLock {
@@ -351,6 +353,12 @@ struct PipelineStageTests {
             : ["scan 1/7", "plan 2/7", "read 3/7", "resolve 4/7", "cluster 5/7", "name 6/7", "export 7/7"]))
         #expect(IngestProgress(stage: .read, number: 3, count: 6, done: 1234, total: 10_000).line(elapsed: 0)
                 == "[3/6] read  1,234/10,000")
+        // Resolution and clustering count the photos they work through, to the last.
+        let resolved = try #require(recorder.last(.resolve)), clustered = try #require(recorder.last(.cluster))
+        #expect(resolved.total == clustered.total && (resolved.total ?? 0) > 30)
+        #expect(resolved.done == resolved.total && clustered.done == clustered.total)
+        #expect(IngestProgress(stage: .resolve, number: 4, count: 7, done: 500, total: 1_000).line(elapsed: 1)
+                == "[4/7] resolve  500/1,000  500 photos/s  ETA 1 s")
     }
 
     @Test("a run error names the stage it came from")

@@ -33,8 +33,8 @@ public struct IngestProgress: Sendable, Equatable {
 
 extension IngestProgress {
     /// The progress line, `elapsed` seconds into the stage: `[3/6] read  1,234/10,000  5,678 files/s  ETA 2 s`;
-    /// the naming stage counts places, the export the photos of the trips it writes, and a long
-    /// wait is said in minutes (`ETA 5 min`).
+    /// the naming stage counts places, resolution and clustering photos, the export the photos
+    /// of the trips it writes, and a long wait is said in minutes (`ETA 5 min`).
     public func line(elapsed: Double) -> String {
         var line = "[\(number)/\(count)] \(stage.rawValue)"
         guard let total = total else { return line + "…" }
@@ -42,7 +42,7 @@ extension IngestProgress {
         if elapsed > 0.2 && done > 0 {
             let rate = Double(done) / elapsed
             line += rate < 10 ? String(format: "  %.1f", rate) : "  \(Int(rate).grouped)"
-            line += stage == .name ? " places/s" : stage == .export ? " photos/s" : " files/s"
+            line += stage == .name ? " places/s" : [.export, .resolve, .cluster].contains(stage) ? " photos/s" : " files/s"
             let left = Double(total - done) / rate
             line += "  ETA " + (left < 1 ? "<1 s" : left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min")
         }

@@ -40,7 +40,9 @@ struct TripDerivation {
             let (evidence, stored) = try catalog.resolutionState()
             let tags = try catalog.manualTags()
             let (summary, photos) = try await stages.run(.resolve) {
-                try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+                try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer) {
+                    stages.report(.resolve, done: $0, total: $1)
+                }
             }
             let changed = zip(photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0)
             try catalog.saveResolution(changed, generation: generation, settings: encodedSettings, inputs: inputs)
@@ -91,7 +93,12 @@ struct TripDerivation {
             let photos = try resolvedPhotos()
             let known = try catalog.knownLayout()
             let pending = clusteredFor?.hasPrefix(rules) == true ? try catalog.photosPendingClustering() : nil
-            let change = try await stages.run(.cluster) { ClusterStage.change(photos, known: known, changed: pending, options: clustering) }
+            let change = try await stages.run(.cluster) {
+                stages.report(.cluster, done: 0, total: photos.count)
+                let change = ClusterStage.change(photos, known: known, changed: pending, options: clustering)
+                stages.report(.cluster, done: photos.count, total: photos.count)
+                return change
+            }
             try catalog.saveLayout(change, key: key)
             changed = true
         } else {

@@ -80,9 +80,11 @@ struct TripResolution {
 
     /// Resolves `photos`. `tags` are the manual positions by photo id; `now` bounds the plausible
     /// capture times; `catalogPath` names the catalog in the error for a bad remembered setting.
+    /// `progress` hears how many photos have their time, of how many, as the work goes on.
     static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings,
                         now: Date = Date(), catalogPath: String,
-                        gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError)
+                        gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer,
+                        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(GeoTripError)
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
         var summary = ResolutionSummary()
         var corrections: [ClockCorrection] = []
@@ -106,8 +108,12 @@ struct TripResolution {
                                  gpsTime: row.gpsTime.flatMap(UTCTimestamp.init(iso8601:)),
                                  position: position, camera: PhotoMetadata(make: row.make, model: row.model).camera)
         }
-        var times = rows.map { row in
-            resolveTime(row, position: tags[row.id]?.coordinate ?? row.exifCoordinate)
+        // Most of the stage's time: reported as it goes, so a library's run is never silent.
+        var times: [ResolvedTime] = []
+        times.reserveCapacity(rows.count)
+        for row in rows {
+            times.append(resolveTime(row, position: tags[row.id]?.coordinate ?? row.exifCoordinate))
+            if times.count % 8_192 == 0 { progress(times.count, rows.count) }
         }
         // Videos whose only time is mvhd's were resolved above as wall clocks; their cameras
         // decide whether that was right or whether the time is the UTC the specification says.
@@ -199,6 +205,7 @@ struct TripResolution {
             summary.timeSources[source.rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
         }
+        progress(rows.count, rows.count)
         return (summary, resolved)
     }
 
