@@ -14,34 +14,36 @@ struct Photos: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let photos: [CatalogPhoto]
+        // Printed as the rows are read: a library of a million photos is never held at once.
         do {
-            photos = try catalog.photos()
+            if json {
+                var stream = JSONArrayStream { FileHandle.standardOutput.write($0) }
+                try catalog.forEachPhoto { try stream.append($0) }
+                stream.finish()
+            } else {
+                print(Self.header)
+                try catalog.forEachPhoto { print(Self.line($0)) }
+            }
         } catch {
             throw Diagnostics.fail(error)
         }
-        if json {
-            try Diagnostics.printJSON(photos)
-        } else {
-            print(Self.table(photos))
-        }
     }
 
-    /// One line per photo: position, camera time and offset, camera, path (and for a video, its
-    /// length and the still of a Live Photo).
-    static func table(_ photos: [CatalogPhoto]) -> String {
-        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-        var lines = [pad("LATITUDE", 10) + " " + pad("LONGITUDE", 11) + "  " + pad("FROM", 12) + "  " + pad("CAMERA TIME", 30) + "  "
-                     + pad("CAMERA", 18) + "  PATH"]
-        for photo in photos {
-            let position = photo.coordinate.map { String(format: "%10.5f %11.5f", $0.latitude, $0.longitude) }
-                ?? pad(pad("", 9) + "-", 10) + " " + pad("", 10) + "-"
-            let time = (photo.localTime?.iso8601 ?? "-") + (photo.offset.map { " " + $0.description } ?? "")
-            let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera?.terminalSafe ?? "-"
-            let source = photo.locationSource?.rawValue ?? "-"
-            lines.append("\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path.terminalSafe)" + videoNote(photo))
-        }
-        return lines.joined(separator: "\n")
+    static func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+
+    /// The table's first line.
+    static let header = pad("LATITUDE", 10) + " " + pad("LONGITUDE", 11) + "  " + pad("FROM", 12) + "  " + pad("CAMERA TIME", 30) + "  "
+        + pad("CAMERA", 18) + "  PATH"
+
+    /// A photo's line of the table: position, camera time and offset, camera, path (and for a
+    /// video, its length and the still of a Live Photo).
+    static func line(_ photo: CatalogPhoto) -> String {
+        let position = photo.coordinate.map { String(format: "%10.5f %11.5f", $0.latitude, $0.longitude) }
+            ?? pad(pad("", 9) + "-", 10) + " " + pad("", 10) + "-"
+        let time = (photo.localTime?.iso8601 ?? "-") + (photo.offset.map { " " + $0.description } ?? "")
+        let camera = photo.status == .unreadable ? "(unreadable)" : photo.camera?.terminalSafe ?? "-"
+        let source = photo.locationSource?.rawValue ?? "-"
+        return "\(position)  \(pad(source, 12))  \(pad(time, 30))  \(pad(camera, 18))  \(photo.path.terminalSafe)" + videoNote(photo)
     }
 
     /// `  (video, 12.4 s)`, `  (video, Live Photo of IMG_0001.HEIC)`, or "" for a photo.

@@ -37,7 +37,8 @@ struct Places: AsyncParsableCommand {
                 }
                 trip = chosen.trip
             } else {
-                trip = try catalog.trip()
+                // The text lists each visit's photo count, not its photos: their paths stay unread.
+                trip = try catalog.trip(photoPaths: json)
             }
         } catch let error as GeoTripError {
             throw Diagnostics.fail(error)

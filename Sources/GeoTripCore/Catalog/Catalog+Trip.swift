@@ -97,9 +97,10 @@ extension Catalog {
     static func rounded(_ degrees: Double) -> Double { (degrees * 1e7).rounded() / 1e7 }
 
     /// The whole trip, from the stored visits with their best names, the photos outside visits
-    /// (by the trip's day rule) and the days clustering recorded.
-    public func trip() throws(GeoTripError) -> Trip {
-        let visits = try visits()
+    /// (by the trip's day rule) and the days clustering recorded. Without `photoPaths`, visits
+    /// carry only their photo counts (what `places` prints), and a library's paths are not read.
+    public func trip(photoPaths: Bool = true) throws(GeoTripError) -> Trip {
+        let visits = try visits(withPhotos: photoPaths)
         let outside = try photosOutsideVisits(rule: try storedClusteringOptions().dayRule)
         let days: [String]
         do {

@@ -633,19 +633,39 @@ extension Catalog {
     /// The photos present in the folder (read or unreadable; skipped files are not photos),
     /// ordered by path.
     public func photos() throws(GeoTripError) -> [CatalogPhoto] {
-        try attempt {
+        var photos: [CatalogPhoto] = []
+        try forEachPhoto { photos.append($0) }
+        return photos
+    }
+
+    /// Calls `body` with each photo present (read or unreadable), by path, as it is read: a
+    /// library's listing is printed without holding the catalog in memory. An error `body`
+    /// throws stops the reading and is passed on.
+    public func forEachPhoto(_ body: (CatalogPhoto) throws -> Void) throws(GeoTripError) {
+        do {
             try database.read { db in
-                let records = try Self.presentPhotosByPath.fetchAll(db)
-                var paths: [Int64: String] = [:]
-                for record in records { if let id = record.id { paths[id] = record.path } }
-                return records.map { record in
+                // The stills of Live Photos' videos, by the video's id (a few rows).
+                var stills: [Int64: String] = [:]
+                for row in try Row.fetchAll(db, sql: Self.livePhotoStillsSQL) { stills[row[0]] = row[1] }
+                let records = try Self.presentPhotosByPath.fetchCursor(db)
+                while let record = try records.next() {
                     var photo = CatalogPhoto(record)
-                    photo.livePhotoStill = record.liveStillId.flatMap { paths[$0] }
-                    return photo
+                    photo.livePhotoStill = record.id.flatMap { stills[$0] }
+                    try body(photo)
                 }
             }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path)
         }
     }
+
+    /// Each present Live Photo video's id and its still's path.
+    static let livePhotoStillsSQL = """
+        SELECT v.id, s.path FROM photo v JOIN photo s ON s.id = v.liveStillId
+        WHERE v.liveStillId IS NOT NULL AND v.removedAt IS NULL AND s.removedAt IS NULL
+        """
 }
 
 extension Array {
