@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GeoTripTestSupport
 import Testing
 @testable import GeoTripCore
@@ -92,5 +93,27 @@ struct LibraryRerunTests {
         #expect(overview == (try catalog.trip().overview))
         #expect(overview.visits > 20 && overview.countries.sorted() == ["JP", "NL", "PT"])
         #expect(summary.trip == overview)
+    }
+
+    @Test("the export's photos come in SQLite's order by time (the camera's clock without one), then path byte by byte, and give the visits theirs")
+    func photoOrder() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // Names SQLite and Swift order differently: composed and decomposed é, and case.
+        for name in ["e\u{301}t\u{e9}.jpg", "\u{e9}t\u{e9}.jpg", "Zed.jpg", "zed.jpg"] {
+            try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0032.JPG"), to: trip.appendingPathComponent(name))
+        }
+        _ = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly)
+        let expected = try await catalog.database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT path FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY coalesce(utcTime, localTime), path
+                """)
+        }
+        #expect(expected.count > 40)
+        #expect(try catalog.tripPhotos().map(\.path) == expected)
+        // The export takes the visits' photos from that list instead of reading them again.
+        #expect(try catalog.trip(photoPaths: false).withVisitPhotos(from: catalog.tripPhotos()) == catalog.trip())
     }
 }

@@ -78,8 +78,9 @@ public struct ExportStage: Sendable {
             return summary
         }
 
-        let whole = try catalog.trip()
-        let photos = PhotoIndex(try catalog.tripPhotos())
+        let photoRows = try catalog.tripPhotos()
+        let whole = try catalog.trip(photoPaths: false).withVisitPhotos(from: photoRows)
+        let photos = PhotoIndex(photoRows)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         let privacy = settings.privacy(for: library)
         let parts = library.isLibrary

@@ -68,6 +68,24 @@ public struct Trip: Sendable, Equatable {
         places = order.map { byID[$0]! }
     }
 
+    /// The trip, read without its visits' photo paths (`Catalog.trip(photoPaths: false)`),
+    /// with each visit's photos taken from `photos` in their order: the export reads every
+    /// photo anyway, and a second pass over a library's photos for the paths alone cost a
+    /// third of a small change's export.
+    public func withVisitPhotos(from photos: [TripPhoto]) -> Trip {
+        var paths: [String: [String]] = [:]
+        for photo in photos { if let visit = photo.visitID { paths[visit, default: []].append(photo.path) } }
+        var trip = self
+        for day in trip.days.indices {
+            for index in trip.days[day].visits.indices {
+                let visit = trip.days[day].visits[index]
+                trip.days[day].visits[index].photos = paths[visit.id] ?? []
+                trip.days[day].visits[index].photoCount = trip.days[day].visits[index].photos.count
+            }
+        }
+        return trip
+    }
+
     /// The trip in a few figures, for the end of `ingest`.
     public var overview: TripOverview {
         TripOverview(days: days.map(\.date), visits: visits.count, places: places.count, countries: countries,
