@@ -116,4 +116,40 @@ struct LibraryRerunTests {
         // The export takes the visits' photos from that list instead of reading them again.
         #expect(try catalog.trip(photoPaths: false).withVisitPhotos(from: catalog.tripPhotos()) == catalog.trip())
     }
+
+    /// Cancels the reporting task when resolution has finished: the run stores the resolution
+    /// and stops before clustering, as a Ctrl-C at that moment would.
+    struct StopAfterResolution: IngestProgressReporting {
+        func report(_ progress: IngestProgress) {
+            if progress.stage == .resolve, let total = progress.total, total > 0, progress.done == total { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        func finish() {}
+    }
+
+    @Test("a run stopped between resolution and clustering leaves the changed photos listed; the next run clusters them as a fresh ingest would")
+    func stoppedBeforeClustering() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-01-16", trip: nil, spots: [(38.6917, -9.2161), (38.6920, -9.2160)],
+                                                                        offset: "+00:00", folder: "added")], minutesApart: 30)
+        let stopped = Task { try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: StopAfterResolution()) }
+        await #expect(throws: GeoTripError.self) { try await stopped.value }
+        let path = IngestOptions.defaultCatalogPath(for: folder.path)
+        #expect(try Catalog.open(at: path, access: .readOnly).photosPendingClustering().count == 2)
+
+        _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        let kept = try Catalog.open(at: path, access: .readOnly)
+        #expect(try kept.photosPendingClustering().isEmpty)
+        var fresh = IngestOptions(folder: folder.path)
+        fresh.catalogPath = temp.url.appendingPathComponent("fresh.sqlite").path
+        fresh.outputFolder = temp.url.appendingPathComponent("fresh").path
+        _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
+        let (resumed, expected) = (try Self.shape(kept), try Self.shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly)))
+        #expect(resumed.visits == expected.visits && resumed.places == expected.places && resumed.days == expected.days)
+        // The two new photos joined the Lisbon trip's first stop (their own visit, its place).
+        #expect(resumed.places.contains { place in place.contains { $0.contains("added/2024-01-16-0.jpg") } && place.count > 1 })
+    }
 }
