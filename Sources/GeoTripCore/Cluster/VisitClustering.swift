@@ -113,6 +113,9 @@ public enum VisitClustering {
 
         func close() {
             guard let first = members.first, let last = members.last else { return }
+            // The centre as the catalog keeps it (1e-7°): a rerun groups the visits it keeps by
+            // their stored centres, so a fresh run must group by the same values.
+            centre = Coordinate(latitude: Catalog.rounded(centre.latitude), longitude: Catalog.rounded(centre.longitude))
             let radius = members.filter { $0.uncertaintyMeters <= options.visitRadius }
                 .map { GreatCircle.distance($0.coordinate, centre) }.max() ?? 0
             visits.append(VisitCluster(photoIDs: members.map(\.id), centre: centre, radiusMeters: radius,
