@@ -256,8 +256,11 @@ extension Catalog {
                 for var record in new { try record.insert(db) }
                 try Self.markForClustering(db, updated.compactMap(\.id) + removedIDs)
                 try Self.linkLivePhotos(db)
+                // The counts are not stored here: the read stage commits every batch through
+                // this, and a pass over the whole table per batch made a fresh ingest quadratic
+                // (a million photos spent most of their read stage counting). `counts()` counts
+                // once for the new generation and stores the result.
                 try Self.bumpGeneration(db)
-                try Self.storeCounts(db)
             }
         }
     }
@@ -468,14 +471,14 @@ extension Catalog {
                 return try? JSONDecoder().decode(CatalogCounts.self, from: Data(text.utf8.dropFirst(generation.utf8.count + 1)))
             }
             if let stored { return stored }
-            // A catalog from before the counts were stored, or changed by `tag` since: once.
+            // Counted once per change of the files (the read stage's commits leave it to here),
+            // and once for a catalog from before the counts were stored.
             return try database.write { db in try Self.storeCounts(db) }
         }
     }
 
-    /// Counts the files present and stores the counts with the catalog's generation, in the
-    /// transaction that changed them. One pass with sums, not a GROUP BY: its sorter cost more
-    /// than the pass over the table.
+    /// Counts the files present and stores the counts with the catalog's generation. One pass
+    /// with sums, not a GROUP BY: its sorter cost more than the pass over the table.
     @discardableResult
     static func storeCounts(_ db: Database) throws -> CatalogCounts {
         var counts = CatalogCounts()
