@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GeoTripTestSupport
 import Testing
 @testable import GeoTripCore
@@ -151,5 +152,25 @@ struct LibraryRerunTests {
         #expect(resumed.visits == expected.visits && resumed.places == expected.places && resumed.days == expected.days)
         // The two new photos joined the Lisbon trip's first stop (their own visit, its place).
         #expect(resumed.places.contains { place in place.contains { $0.contains("added/2024-01-16-0.jpg") } && place.count > 1 })
+    }
+
+    @Test("a full recluster retires more visits than SQLite takes ids in one list (a million photos made 426,000 visits)")
+    func manyVisitsRetired() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        // Debian's SQLite takes 250,000 variables a statement; the writer here takes 1,000, so a
+        // few thousand visits stand for a library's hundreds of thousands.
+        try await catalog.database.writeWithoutTransaction { db in _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, 1_000) }
+        let start = Date(timeIntervalSince1970: 1_700_000_000), here = Coordinate(latitude: 52.37, longitude: 4.89)
+        func visit(_ index: Int) -> TripLayout.Visit {
+            TripLayout.Visit(id: "v\(index)", placeID: "p1", revision: 1,
+                             cluster: VisitCluster(photoIDs: [], centre: here, radiusMeters: 0, arrival: start, departure: start),
+                             localDate: "2023-11-14", timeZone: nil)
+        }
+        let place = TripLayout.Place(id: "p1", revision: 1, centre: here, start: start)
+        try catalog.saveLayout(LayoutChange(replacingWith: TripLayout(places: [place], visits: (0..<3_000).map(visit))), key: "a")
+        try catalog.saveLayout(LayoutChange(replacingWith: TripLayout(places: [place], visits: [visit(7)])), key: "b")
+        #expect(try catalog.knownLayout().visits.map(\.id) == ["v7"])
     }
 }

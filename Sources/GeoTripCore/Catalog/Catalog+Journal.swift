@@ -25,7 +25,7 @@ extension Catalog {
         let stamp = time.geotripISO8601 ?? ""
         do {
             try database.write { db in
-                try JournalNoteRecord.filter(gone.contains(JournalNoteRecord.Columns.ownerId)).deleteAll(db)
+                for chunk in gone.chunked(500) { try JournalNoteRecord.filter(chunk.contains(JournalNoteRecord.Columns.ownerId)).deleteAll(db) }
                 for note in changed {
                     try JournalNoteRecord(ownerId: note.ownerID, kind: note.isDayNote ? "day" : "visit", text: note.text,
                                           placeName: note.placeName, localDate: note.localDate, updatedAt: stamp).upsert(db)

@@ -71,16 +71,18 @@ extension Catalog {
                 for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
                 // Retire what the layout no longer has (visits first: they point at places; a
                 // retired visit's memberships go with it).
+                // Ids go in chunks: a library's tens of thousands in one `IN` list are more
+                // variables than SQLite takes.
+                var retiredVisits = change.retiredVisits, retiredPlaces = change.retiredPlaces
                 if change.isFull {
-                    try VisitRecord.filter(!Set(change.visits.map(\.id)).contains(VisitRecord.Columns.id)).deleteAll(db)
-                    try PlaceRecord.filter(!Set(change.places.map(\.id)).contains(PlaceRecord.Columns.id)).deleteAll(db)
-                } else {
-                    for chunk in Array(change.retiredVisits).chunked(500) {
-                        try VisitRecord.filter(chunk.contains(VisitRecord.Columns.id)).deleteAll(db)
-                    }
-                    for chunk in Array(change.retiredPlaces).chunked(500) {
-                        try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
-                    }
+                    retiredVisits = Set(try String.fetchAll(db, sql: "SELECT id FROM visit")).subtracting(change.visits.map(\.id))
+                    retiredPlaces = Set(try String.fetchAll(db, sql: "SELECT id FROM place")).subtracting(change.places.map(\.id))
+                }
+                for chunk in Array(retiredVisits).chunked(500) {
+                    try VisitRecord.filter(chunk.contains(VisitRecord.Columns.id)).deleteAll(db)
+                }
+                for chunk in Array(retiredPlaces).chunked(500) {
+                    try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
                 }
                 try db.execute(sql: "DELETE FROM tripDay")
                 let day = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate) VALUES (?)")
