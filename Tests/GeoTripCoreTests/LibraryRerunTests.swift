@@ -19,6 +19,17 @@ struct LibraryRerunTests {
         return (Set(visits.map { Set($0.photos) }), Set(places.values), try catalog.trip().days.map(\.date))
     }
 
+    /// The shape a fresh ingest of the same folder, with the same options, gives (its own
+    /// catalog and outputs in `temp`, named `name`).
+    static func freshShape(_ options: IngestOptions, in temp: TemporaryFolder, name: String) async throws
+        -> (visits: Set<Set<String>>, places: Set<Set<Set<String>>>, days: [String]) {
+        var fresh = options
+        fresh.catalogPath = temp.url.appendingPathComponent(name + ".sqlite").path
+        fresh.outputFolder = temp.url.appendingPathComponent(name).path
+        _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
+        return try shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly))
+    }
+
     static func exiftool(_ arguments: [String]) throws {
         let run = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original"] + arguments)
         #expect(run.status == 0, "exiftool: \(run.stderr)")
@@ -70,11 +81,7 @@ struct LibraryRerunTests {
             _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
             let kept = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
 
-            var fresh = options
-            fresh.catalogPath = temp.url.appendingPathComponent("fresh-\(round).sqlite").path
-            fresh.outputFolder = temp.url.appendingPathComponent("fresh-\(round)").path
-            _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
-            let expected = try Self.shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly))
+            let expected = try await Self.freshShape(options, in: temp, name: "fresh-\(round)")
             #expect(kept.visits == expected.visits, "round \(round) (\(kind)): visits differ")
             #expect(kept.places == expected.places, "round \(round) (\(kind)): places differ")
             #expect(kept.days == expected.days, "round \(round) (\(kind)): days differ")
@@ -144,11 +151,7 @@ struct LibraryRerunTests {
         _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
         let kept = try Catalog.open(at: path, access: .readOnly)
         #expect(try kept.photosPendingClustering().isEmpty)
-        var fresh = IngestOptions(folder: folder.path)
-        fresh.catalogPath = temp.url.appendingPathComponent("fresh.sqlite").path
-        fresh.outputFolder = temp.url.appendingPathComponent("fresh").path
-        _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
-        let (resumed, expected) = (try Self.shape(kept), try Self.shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly)))
+        let (resumed, expected) = (try Self.shape(kept), try await Self.freshShape(IngestOptions(folder: folder.path), in: temp, name: "fresh"))
         #expect(resumed.visits == expected.visits && resumed.places == expected.places && resumed.days == expected.days)
         // The two new photos joined the Lisbon trip's first stop (their own visit, its place).
         #expect(resumed.places.contains { place in place.contains { $0.contains("added/2024-01-16-0.jpg") } && place.count > 1 })

@@ -523,28 +523,24 @@ extension Catalog {
                     // Sources and kinds are read as text: GRDB decodes text through its fast path, and
                     // its own enum decoding, through a DatabaseValue per column, was a tenth of a
                     // library's rerun.
-                    let format = Self.text(row[10]).flatMap(ImageFormat.init(rawValue:))
-                    let positionSource = Self.text(row[9]).flatMap(LocationSource.init(rawValue:)), liveStill: Int64? = row[12]
+                    let format = (row[10] as String?).flatMap(ImageFormat.init(rawValue:))
+                    let positionSource = (row[9] as String?).flatMap(LocationSource.init(rawValue:)), liveStill: Int64? = row[12]
                     var evidence = PhotoEvidence(id: id, path: path, localTime: localTime, utcOffset: row[3], gpsTime: row[4],
                                                  make: row[5], model: row[6], exifCoordinate: coordinate(row[7], row[8]),
                                                  positionSource: positionSource ?? (format == .video ? .quicktime : .exif))
                     evidence.format = format
-                    evidence.timeField = Self.text(row[11]).flatMap(CaptureTimeField.init(rawValue:))
+                    evidence.timeField = (row[11] as String?).flatMap(CaptureTimeField.init(rawValue:))
                     evidence.liveStillID = liveStill
-                    let utc: String? = row[13], timeSource = Self.text(row[15]).flatMap(TimeSource.init(rawValue:))
+                    let utc: String? = row[13], timeSource = (row[15] as String?).flatMap(TimeSource.init(rawValue:))
                     let uncertainty: Double? = row[19]
                     body(evidence, ResolvedPhoto(id: id, utc: UTCTimestamp.date(utc), zone: row[14], cameraTime: localTime,
                                                  coordinate: coordinate(row[16], row[17]), uncertaintyMeters: uncertainty ?? 10, path: path,
                                                  timeSource: timeSource ?? .none,
-                                                 locationSource: Self.text(row[18]).flatMap(LocationSource.init(rawValue:)), liveStillID: liveStill))
+                                                 locationSource: (row[18] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: liveStill))
                 }
             }
         }
     }
-
-    /// A text column, through GRDB's fast path.
-    @inline(__always)
-    static func text(_ value: String?) -> String? { value }
 
     /// The manual tags, by photo id.
     func manualTags() throws(GeoTripError) -> [Int64: ResolvedLocation] {
