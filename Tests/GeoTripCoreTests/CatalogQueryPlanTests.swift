@@ -84,6 +84,28 @@ struct CatalogQueryPlanTests {
         #expect(names.first?.contains("(placeId=?)") == true)
     }
 
+    @Test("a library trip's photos, and whether they changed, are found by their window of time, not a pass over every photo")
+    func tripWindow() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        let window = MomentWindow(start: "2024-01-01", end: "2024-01-09")
+        // `Catalog.photoChanges(in:)`: the window's rows, and the Live Photo videos of its stills.
+        let both = ["SEARCH p USING COVERING INDEX photo_moment (utcTime>? AND utcTime<?)",
+                    "SEARCH p USING COVERING INDEX photo_moment (utcTime=? AND localTime>? AND localTime<?)"]
+        let changes = try plan(catalog, "SELECT count(*), max(p.changeStamp) FROM photo p WHERE " + window.condition("p"), window.arguments)
+        #expect(changes.filter { $0.hasPrefix("SEARCH") } == both)
+        let videos = try plan(catalog, "SELECT count(*), max(p.changeStamp) FROM photo s JOIN photo p ON p.liveStillId = s.id WHERE "
+                              + window.condition("s"), window.arguments)
+        #expect(videos.filter { $0.hasPrefix("SEARCH s") } == both.map { $0.replacingOccurrences(of: "SEARCH p", with: "SEARCH s") })
+        #expect(videos.contains("SEARCH p USING INDEX photo_live_still (liveStillId=?)"))
+        // `Catalog.tripPhotos(in:)` and `photosOutsideVisits(rule:in:)`.
+        let photos = try plan(catalog, "SELECT \(Catalog.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE "
+                              + window.condition("p"), window.arguments)
+        #expect(photos.filter { $0.hasPrefix("SEARCH p") } == both.map { $0.replacingOccurrences(of: "COVERING ", with: "") })
+        #expect(!photos.contains { $0.hasPrefix("SCAN") })
+    }
+
     @Test("the passes that read every photo go once through the table in its own order, never sorting it")
     func wholeTablePasses() throws {
         let temp = try TemporaryFolder()

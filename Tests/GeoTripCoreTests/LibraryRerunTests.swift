@@ -47,12 +47,14 @@ struct LibraryRerunTests {
 
         var random = SplitMix(seed: 1515)
         var added = 0
+        var contentsByKey: [String: ExportStage.TripContents] = [:]
         func photos() -> [String] {
             (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
                 .filter { $0.hasSuffix(".jpg") && !$0.hasPrefix("geotrip/") }.sorted()
         }
         for round in 0..<10 {
-            let kind = ["add a day", "remove", "add a day", "edit a time", "move", "clock offset"][round < 6 ? round : Int(random.uniform(0, 6))]
+            let kinds = ["add a day", "touch", "remove", "add a day", "edit a time", "move", "clock offset"]
+            let kind = kinds[round < kinds.count ? round : Int(random.uniform(0, Double(kinds.count)))]
             switch kind {
             case "add a day":
                 // A day between two others: photos 20 minutes apart at a place visited before and
@@ -71,6 +73,14 @@ struct LibraryRerunTests {
                 let all = photos()
                 let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
                 try Self.exiftool(["-DateTimeOriginal+=0:0:0 \(Int(random.uniform(1, 30))):00:00", path])
+            case "touch":
+                // Only the file's time changes: no visit does, but the export's thumbnail check
+                // reads it, so its trip must be rendered again.
+                let trips = try Self.exportedTrips(try Catalog.open(at: options.catalogPath, access: .readOnly))
+                let all = trips[Int(random.uniform(0, Double(trips.count)))].whole.photos.map(\.path)
+                let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(round))],
+                                                      ofItemAtPath: path)
             case "move":
                 let all = photos()
                 let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
@@ -81,11 +91,42 @@ struct LibraryRerunTests {
             _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
             let kept = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
 
+            // Each trip as the export reads it (its window of time alone) is as the whole
+            // catalog gives it, and a trip whose key did not change since an earlier round
+            // (it is not rendered again) has the contents it had then.
+            for trip in try Self.exportedTrips(try Catalog.open(at: options.catalogPath, access: .readOnly)) {
+                #expect(trip.windowed == trip.whole, "round \(round) (\(kind)): trip \(trip.folder) read through its window differs")
+                if let earlier = contentsByKey[trip.key] {
+                    #expect(earlier == trip.whole, "round \(round) (\(kind)): trip \(trip.folder) changed and kept its key")
+                }
+                contentsByKey[trip.key] = trip.whole
+            }
+
             let expected = try await Self.freshShape(options, in: temp, name: "fresh-\(round)")
             #expect(kept.visits == expected.visits, "round \(round) (\(kind)): visits differ")
             #expect(kept.places == expected.places, "round \(round) (\(kind)): places differ")
             #expect(kept.days == expected.days, "round \(round) (\(kind)): days differ")
             #expect(kept.visits.count > 20)
+        }
+    }
+
+    /// Each trip of the library in `catalog`: its export key (content and photo changes), and
+    /// what it renders read as the export reads it (its window of time) and from the whole catalog.
+    static func exportedTrips(_ catalog: Catalog) throws -> [(folder: String, key: String, windowed: ExportStage.TripContents,
+                                                              whole: ExportStage.TripContents)] {
+        let outline = try catalog.trip(photoPaths: false, outside: false)
+        let everything = try catalog.trip()
+        let all = ExportStage.PhotoIndex(try catalog.tripPhotos())
+        let rule = try catalog.storedClusteringOptions().dayRule
+        let trips = TripSplitting.split(outline).trips, full = TripSplitting.split(everything).trips
+        #expect(!trips.isEmpty && trips.count == full.count)
+        return try zip(trips, full).map { trip, full in
+            let part = ExportStage.Part(folder: trip.folder, trip: trip.trip, number: trip.number, window: ExportStage.window(of: trip.trip))
+            let windowed = try ExportStage.contents(of: part, from: catalog, rule: rule)
+            let key = ExportStage.contentKey(trip.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: [:], inputs: "",
+                                             privacy: PrivacyZones())
+            return (trip.folder, key, ExportStage.TripContents(trip: windowed.trip, photos: windowed.photos),
+                    ExportStage.TripContents(trip: full.trip, photos: ExportStage.photos(of: full.trip, in: all, whole: false)))
         }
     }
 

@@ -38,33 +38,34 @@ extension Catalog {
     }
 
     /// The photos present and read, in time order (resolved time, else the camera's clock;
-    /// then path), with their resolved places and visits.
-    public func tripPhotos() throws(GeoTripError) -> [TripPhoto] {
+    /// then path), with their resolved places and visits: all of them, or those whose moment
+    /// lies in `window` with the Live Photo videos of the stills among them (wherever their
+    /// own moment lies).
+    public func tripPhotos(in window: MomentWindow? = nil) throws(GeoTripError) -> [TripPhoto] {
         do {
             // A cursor, not fetchAll: copying each of a library's rows before decoding it was
             // most of the export's reading time. Sorted here, not by SQLite: its sort of the
             // wide rows took four times as long as reading them (no index has this order).
             return try database.read { db in
                 var photos: [(time: String, photo: TripPhoto)] = []
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
-                           vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
-                           p.durationSeconds, p.liveStillId, p.localTime
-                    FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-                    WHERE p.removedAt IS NULL AND p.status = 'read'
-                    """)
-                while let row = try rows.next() {
-                    let latitude: Double? = row[3], longitude: Double? = row[4]
-                    var photo = TripPhoto(id: row[0], path: row[1], utcTime: row[2],
-                                          coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                                          locationSource: row[5], uncertaintyMeters: row[6], visitID: row[7], orientation: row[8],
-                                          thumbnailOffset: row[9], thumbnailLength: row[10])
-                    photo.fileSize = row[11]
-                    photo.modifiedNanos = row[12]
-                    photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
-                    photo.durationSeconds = row[14]
-                    photo.liveStillID = row[15]
-                    photos.append(((row[2] as String?) ?? (row[16] as String?) ?? "", photo))
+                var seen = Set<Int64>()
+                func add(_ sql: String, _ arguments: StatementArguments) throws {
+                    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                    while let row = try rows.next() {
+                        let photo = Self.tripPhoto(row)
+                        guard window == nil || seen.insert(photo.id).inserted else { continue }
+                        photos.append(((row[2] as String?) ?? (row[16] as String?) ?? "", photo))
+                    }
+                }
+                let present = "p.removedAt IS NULL AND p.status = 'read'"
+                if let window {
+                    try add("SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE "
+                            + window.condition("p") + " AND " + present, window.arguments)
+                    try add("SELECT \(Self.tripPhotoColumns) FROM photo s JOIN photo p ON p.liveStillId = s.id "
+                            + "LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + window.condition("s") + " AND " + present,
+                            window.arguments)
+                } else {
+                    try add("SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + present, [])
                 }
                 // SQL's `ORDER BY coalesce(utcTime, localTime), path`: no time first, then text
                 // compared byte by byte, as SQLite compares it.
@@ -73,6 +74,49 @@ extension Catalog {
                         : a.photo.path.utf8.lexicographicallyPrecedes(b.photo.path.utf8)
                 }
                 return photos.map(\.photo)
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// The columns `tripPhoto(_:)` decodes, of `photo p` joined with `visitPhoto vp`.
+    static let tripPhotoColumns = """
+        p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
+        vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
+        p.durationSeconds, p.liveStillId, p.localTime
+        """
+
+    /// One row of `tripPhotoColumns`.
+    static func tripPhoto(_ row: Row) -> TripPhoto {
+        let latitude: Double? = row[3], longitude: Double? = row[4]
+        var photo = TripPhoto(id: row[0], path: row[1], utcTime: row[2],
+                              coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                              locationSource: row[5], uncertaintyMeters: row[6], visitID: row[7], orientation: row[8],
+                              thumbnailOffset: row[9], thumbnailLength: row[10])
+        photo.fileSize = row[11]
+        photo.modifiedNanos = row[12]
+        photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
+        photo.durationSeconds = row[14]
+        photo.liveStillID = row[15]
+        return photo
+    }
+
+    /// Whether the photos of `window` (or all photos) changed, as text to compare with the
+    /// last export's: how many rows and the largest change stamp (`v11-photo-stamps`), over the
+    /// window's rows, removed ones included, and over the Live Photo videos of its stills.
+    /// From the `photo_moment` and `photo_live_still` indexes, without reading a photo row.
+    func photoChanges(in window: MomentWindow?) throws(GeoTripError) -> String {
+        do {
+            return try database.read { db in
+                func figures(_ sql: String, _ arguments: StatementArguments) throws -> String {
+                    guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return "" }
+                    return "\(row[0] as Int64),\((row[1] as Int64?) ?? -1)"
+                }
+                guard let window else { return try figures("SELECT count(*), max(changeStamp) FROM photo", []) }
+                return try figures("SELECT count(*), max(p.changeStamp) FROM photo p WHERE " + window.condition("p"), window.arguments)
+                    + ";" + figures("SELECT count(*), max(p.changeStamp) FROM photo s JOIN photo p ON p.liveStillId = s.id WHERE "
+                                    + window.condition("s"), window.arguments)
             }
         } catch {
             throw Self.classify(error, path: path)
@@ -111,6 +155,22 @@ extension Catalog {
         if settings != stored || storedText == nil { try setJSONSetting(SettingKey.export, to: settings, what: "the export settings") }
         return settings
     }
+}
+
+/// A stretch of capture time in the catalog's order of photos (`coalesce(utcTime, localTime)`,
+/// the resolved instant, else the camera's clock): from `start` up to, not including, `end`,
+/// both in the catalog's ISO 8601 text. A library trip's photos lie in one.
+public struct MomentWindow: Sendable, Equatable {
+    public var start: String
+    public var end: String
+
+    /// The condition on `table`'s photos, with `arguments`: `coalesce(utcTime, localTime)` in
+    /// the window, spelled out so that SQLite finds it in `photo_moment` (one search for each side).
+    func condition(_ table: String) -> String {
+        "((\(table).utcTime >= ? AND \(table).utcTime < ?) OR (\(table).utcTime IS NULL AND \(table).localTime >= ? AND \(table).localTime < ?))"
+    }
+
+    var arguments: StatementArguments { [start, end, start, end] }
 }
 
 extension Catalog {

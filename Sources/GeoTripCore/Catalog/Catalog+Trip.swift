@@ -101,9 +101,11 @@ extension Catalog {
     /// The whole trip, from the stored visits with their best names, the photos outside visits
     /// (by the trip's day rule) and the days clustering recorded. Without `photoPaths`, visits
     /// carry only their photo counts (what `places` prints), and a library's paths are not read.
-    public func trip(photoPaths: Bool = true) throws(GeoTripError) -> Trip {
+    /// Without `outside`, days carry no unplaced photos and there are no undated ones (what
+    /// splitting a library into trips needs: each trip reads its own when it is rendered).
+    public func trip(photoPaths: Bool = true, outside withOutside: Bool = true) throws(GeoTripError) -> Trip {
         let visits = try visits(withPhotos: photoPaths)
-        let outside = try photosOutsideVisits(rule: try storedClusteringOptions().dayRule)
+        let outside = withOutside ? try photosOutsideVisits(rule: try storedClusteringOptions().dayRule) : []
         let days: [String]
         do {
             days = try database.read { try String.fetchAll($0, sql: "SELECT localDate FROM tripDay ORDER BY localDate") }
@@ -144,14 +146,16 @@ extension Catalog {
     }
 
     /// Photos that belong to no visit (no position, or no time), by local day under `rule` (the
-    /// same day a visit at that moment would be on): they stay in the day's timeline.
-    public func photosOutsideVisits(rule: LocalDayRule) throws(GeoTripError) -> [(path: String, localDate: String?)] {
+    /// same day a visit at that moment would be on): they stay in the day's timeline. All of
+    /// them, or those whose moment lies in `window`.
+    public func photosOutsideVisits(rule: LocalDayRule, in window: MomentWindow? = nil) throws(GeoTripError) -> [(path: String, localDate: String?)] {
         do {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.path, p.utcTime, p.timeZone, p.localTime FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY coalesce(p.utcTime, p.localTime), p.path
-                    """).map { row in
+                    WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL
+                    \(window.map { "AND " + $0.condition("p") } ?? "") ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    """, arguments: window?.arguments ?? []).map { row in
                     (row[0], rule.day(utc: UTCTimestamp.date(row[1]), zone: row[2], cameraTime: row[3]))
                 }
             }

@@ -205,6 +205,35 @@ enum CatalogMigrations {
                 t.primaryKey("photoId", .integer)
             }
         }
+        migrator.registerMigration("v11-photo-stamps") { db in
+            // A library's export renders only the trips whose photos changed (issue 15). Each
+            // photo row carries the number of the last change to it, from one counter that
+            // only grows, so a window of time has changed exactly when its rows' count or
+            // largest stamp differ from what the last export saw: an added row raises the count,
+            // any update (a removal keeps its row, with `removedAt` set) raises the stamp. A
+            // trigger sets it, so no writer of the photo table can forget to.
+            try db.alter(table: "photo") { t in t.add(column: "changeStamp", .integer).notNull().defaults(to: 0) }
+            try db.create(table: "photoChangeCounter") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("value", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO photoChangeCounter (id, value) VALUES (1, 0)")
+            // Recursive triggers are off (SQLite's default), so the trigger's own update of the
+            // row does not set it off again; the WHEN clause guards it besides.
+            try db.execute(sql: """
+                CREATE TRIGGER photo_change_stamp AFTER UPDATE ON photo FOR EACH ROW WHEN NEW.changeStamp IS OLD.changeStamp
+                BEGIN
+                    UPDATE photoChangeCounter SET value = value + 1 WHERE id = 1;
+                    UPDATE photo SET changeStamp = (SELECT value FROM photoChangeCounter WHERE id = 1) WHERE id = NEW.id;
+                END
+                """)
+            // A trip's photos are a window of capture time (`MomentWindow`): found, and summed up
+            // without reading their rows, through this index. Not an index on the expression
+            // `coalesce(utcTime, localTime)`: SQLite 3.40 reads the rows behind one of those.
+            try db.create(index: "photo_moment", on: "photo", columns: ["utcTime", "localTime", "changeStamp"])
+            // A Live Photo's video, found from its still.
+            try db.create(index: "photo_live_still", on: "photo", columns: ["liveStillId"], condition: Column("liveStillId") != nil)
+        }
         return migrator
     }
 }

@@ -78,14 +78,14 @@ public struct ExportStage: Sendable {
             return summary
         }
 
-        let photoRows = try catalog.tripPhotos()
-        let whole = try catalog.trip(photoPaths: false).withVisitPhotos(from: photoRows)
-        let photos = PhotoIndex(photoRows)
+        // The trip's outline (visits and days, no photo read): enough to split a library into
+        // trips and tell which changed; each trip to render reads its own photos.
+        let whole = try catalog.trip(photoPaths: false, outside: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         let privacy = settings.privacy(for: library)
         let parts = library.isLibrary
-            ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number) }
-            : [Part(folder: "", trip: whole, number: nil)]
+            ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number, window: Self.window(of: $0.trip)) }
+            : [Part(folder: "", trip: whole, number: nil, window: nil)]
         summary.trips = library.trips.count
 
         // 1. Notes, from every journal geotrip may have written (the output folder's own and
@@ -122,29 +122,34 @@ public struct ExportStage: Sendable {
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         for (index, part) in parts.enumerated() {
-            let partPhotos = Self.photos(of: part.trip, in: photos, whole: !library.isLibrary)
-            let content = Self.contentKey(part.trip, photos: partPhotos, notes: texts, inputs: rendering, privacy: privacy)
+            let content = Self.contentKey(part.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: texts,
+                                          inputs: rendering, privacy: privacy)
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
                 summary.unchanged += journals[part.folder]?.days.count ?? 0
                 fresh[index] = known
             } else {
-                changed.append(ChangedPart(index: index, part: part, photos: partPhotos, output: partOutput, content: content,
+                changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content,
                                            journal: journals[part.folder] ?? Journal()))
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
         let written: [(cover: String?, summary: ExportSummary)]
-        let total = changed.map(\.photos.count).reduce(0, +)
+        let total = changed.map(\.part.photoCount).reduce(0, +)
         let done = Mutex(0)
         let progress = self.progress
+        let rule = try catalog.storedClusteringOptions().dayRule
         progress?(0, total)
         do {
+            // Each trip's photos are read as it is written, so a library's are never all in memory.
             written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
-                let result = try await exportPart(item.part, photos: item.photos, into: item.output, of: output, journal: item.journal,
+                let contents = try Self.contents(of: item.part, from: catalog, rule: rule)
+                var part = item.part
+                part.trip = contents.trip
+                let result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: item.journal,
                                                   notes: texts, renderer: renderer, resources: resources, track: track, settings: settings,
                                                   privacy: privacy, language: language, now: now)
-                let count = done.withLock { $0 += item.photos.count; return $0 }
+                let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
                 return result
             }
@@ -203,16 +208,21 @@ public struct ExportStage: Sendable {
     struct Part: Sendable {
         /// Relative to the output folder; empty for the output folder itself.
         var folder: String
+        /// Its outline (visits with photo counts, days without photos) until it is rendered.
         var trip: Trip
         /// The library trip's number; nil for a folder that is one trip.
         var number: Int?
+        /// The stretch of time its photos lie in; nil for a folder that is one trip (all of them).
+        var window: MomentWindow?
+
+        /// The photos in its visits: the measure of the export's progress.
+        var photoCount: Int { trip.visits.map(\.photoCount).reduce(0, +) }
     }
 
     /// A part whose content or files changed since its last export, to be written.
     struct ChangedPart: Sendable {
         var index: Int
         var part: Part
-        var photos: [TripPhoto]
         var output: OutputFolder
         /// `contentKey`'s fingerprint.
         var content: String
@@ -311,6 +321,51 @@ public struct ExportStage: Sendable {
         }
     }
 
+    /// A part as it is rendered: its trip with every visit's photos and every day's unplaced
+    /// photos, and the photos it shows (`photos(of:in:whole:)`), read from `catalog` for its
+    /// window alone.
+    static func contents(of part: Part, from catalog: Catalog, rule: LocalDayRule) throws(GeoTripError) -> TripContents {
+        guard let window = part.window else {
+            let rows = try catalog.tripPhotos()
+            return TripContents(trip: try catalog.trip(photoPaths: false).withVisitPhotos(from: rows), photos: rows)
+        }
+        let rows = try catalog.tripPhotos(in: window)
+        var outside: [String: [String]] = [:]
+        for photo in try catalog.photosOutsideVisits(rule: rule, in: window) {
+            if let day = photo.localDate { outside[day, default: []].append(photo.path) }
+        }
+        var trip = part.trip
+        for index in trip.days.indices { trip.days[index].unplacedPhotos = outside[trip.days[index].date] ?? [] }
+        trip = trip.withVisitPhotos(from: rows)
+        return TripContents(trip: trip, photos: photos(of: trip, in: PhotoIndex(rows), whole: false))
+    }
+
+    /// What a part renders: its trip, photos in place, and the photos it shows.
+    struct TripContents: Equatable {
+        var trip: Trip
+        var photos: [TripPhoto]
+    }
+
+    /// The stretch of capture time that holds every photo of a library's trip: its days, two
+    /// more before and after (a local day is at most 14 hours from UTC's, and the day rule may
+    /// move its start by a few more), widened to its visits' arrivals and departures (a visit
+    /// may run on past its day). Nil when a day is not a date.
+    static func window(of trip: Trip) -> MomentWindow? {
+        guard let first = trip.days.first.flatMap({ LocalDate.dayNumber($0.date) }),
+              let last = trip.days.last.flatMap({ LocalDate.dayNumber($0.date) }) else { return nil }
+        func text(_ day: Int) -> String {
+            let date = Date.civilDate(daysSince1970: day)
+            return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+        }
+        var window = MomentWindow(start: text(first - 2), end: text(last + 3))
+        for visit in trip.visits {
+            window.start = min(window.start, visit.arrival)
+            // Past every instant at the departure, milliseconds included ("~" sorts after them).
+            window.end = max(window.end, visit.departure + "~")
+        }
+        return window
+    }
+
     /// The photos `trip` shows: those of its visits, its days' unplaced photos, the videos of
     /// their Live Photos, and for a whole folder its undated photos too.
     static func photos(of trip: Trip, in index: PhotoIndex, whole: Bool) -> [TripPhoto] {
@@ -368,31 +423,25 @@ public struct ExportStage: Sendable {
     }
 
     /// A fingerprint of everything a part renders from besides its files: the run's inputs, the
-    /// privacy zones, the trip's visits and days, its photos and the notes of its owners.
-    static func contentKey(_ trip: Trip, photos: [TripPhoto], notes: [String: String], inputs: String, privacy: PrivacyZones) -> String {
+    /// privacy zones, the trip's visits and days, the notes of its owners, and the state of its
+    /// photos (`Catalog.photoChanges(in:)`: any change to one of them changes it). A visit's
+    /// revision grows whenever its photos change, so the outline is enough for the rest.
+    static func contentKey(_ trip: Trip, photoChanges: String, notes: [String: String], inputs: String, privacy: PrivacyZones) -> String {
         var key = KeyBytes()
         key.add(inputs)
+        key.add(photoChanges)
         for zone in privacy.zones { key.add(zone.text) }
         for day in trip.days {
             key.add(day.date)
             key.add(notes[day.date])
-            for path in day.unplacedPhotos { key.add(path) }
             for visit in day.visits {
                 key.add(visit.id); key.add(visit.placeId); key.add(Int64(visit.revision))
                 key.add(visit.latitude); key.add(visit.longitude); key.add(visit.radiusMeters)
                 key.add(visit.arrival); key.add(visit.departure); key.add(visit.timeZone)
                 key.add(visit.name); key.add(visit.admin1); key.add(visit.country); key.add(visit.countryCode); key.add(visit.nameSource)
                 key.add(notes[visit.id])
-                for path in visit.photos { key.add(path) }
+                key.add(Int64(visit.photoCount))
             }
-        }
-        for photo in photos {
-            key.add(photo.id); key.add(photo.path); key.add(photo.utcTime)
-            key.add(photo.coordinate?.latitude); key.add(photo.coordinate?.longitude)
-            key.add(photo.locationSource); key.add(photo.uncertaintyMeters); key.add(photo.visitID)
-            key.add(photo.orientation.map(Int64.init)); key.add(photo.thumbnailOffset.map(Int64.init)); key.add(photo.thumbnailLength.map(Int64.init))
-            key.add(photo.fileSize); key.add(photo.modifiedNanos); key.add(photo.format?.rawValue)
-            key.add(photo.durationSeconds); key.add(photo.liveStillID)
         }
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }
