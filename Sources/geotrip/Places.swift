@@ -30,7 +30,7 @@ struct Places: AsyncParsableCommand {
         let trip: Trip
         do {
             if let number = self.trip {
-                let library = try catalog.library().library
+                let library = try catalog.library(photoPaths: json).library
                 guard let chosen = library.trip(number: number) else {
                     StandardError.write("geotrip: \(Trips.noTrip(number, in: library, folder: location.folderPath))\n")
                     throw ExitCode.validationFailure

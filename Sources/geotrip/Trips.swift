@@ -40,7 +40,7 @@ struct Trips: AsyncParsableCommand {
         let catalog = try location.existingCatalog()
         let library: Library
         do {
-            library = try catalog.library().library
+            library = try catalog.library(photoPaths: false).library  // counts, not paths
         } catch {
             throw Diagnostics.fail(error)
         }

@@ -25,6 +25,24 @@ struct CatalogTests {
         #expect(applied == Set(CatalogMigrations.migrator.migrations))
     }
 
+    @Test("a statement SQLite refuses is reported as geotrip's bug, not as a damaged catalog to move aside")
+    func statementErrors() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        for sql in ["SELECT noSuchColumn FROM photo", "SELECT * FROM photo WHERE id IN (" + Array(repeating: "?", count: 300_000).joined(separator: ",") + ")"] {
+            do {
+                _ = try catalog.database.read { try Row.fetchAll($0, sql: sql, arguments: StatementArguments(Array(repeating: 1, count: sql.filter { $0 == "?" }.count))) }
+                Issue.record("SQLite took \(sql.prefix(40))")
+            } catch {
+                guard case .catalogRejected = Catalog.classify(error, path: catalog.path) else {
+                    Issue.record("\(sql.prefix(40)): \(Catalog.classify(error, path: catalog.path))")
+                    continue
+                }
+            }
+        }
+    }
+
     @Test("SQLite enforces the catalog's rules: one row per path, coordinates in range and in pairs")
     func constraints() throws {
         let temp = try TemporaryFolder()

@@ -224,9 +224,10 @@ extension Catalog {
         try setJSONSetting(SettingKey.exportedTrips, to: trips, what: "the trips' export state")
     }
 
-    /// The trip and the library it splits into, with the remembered `--home`.
-    public func library() throws(GeoTripError) -> (trip: Trip, library: Library) {
-        let trip = try trip()
+    /// The trip and the library it splits into, with the remembered `--home`; without
+    /// `photoPaths`, visits carry only their photo counts (`trip(photoPaths:)`).
+    public func library(photoPaths: Bool = true) throws(GeoTripError) -> (trip: Trip, library: Library) {
+        let trip = try trip(photoPaths: photoPaths)
         return (trip, TripSplitting.split(trip, givenHome: try storedExportSettings().home))
     }
 }

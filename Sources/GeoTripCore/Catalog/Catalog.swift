@@ -122,6 +122,11 @@ public struct Catalog: Sendable {
                 return .catalogHeldByOtherProgram(path: path)
             case .SQLITE_CONSTRAINT:
                 return .catalogRejected(path: path, reason: error.message ?? "a constraint failed")
+            case .SQLITE_ERROR, .SQLITE_TOOBIG, .SQLITE_RANGE, .SQLITE_MISUSE:
+                // A statement geotrip made that SQLite refused ("too many SQL variables", a
+                // value too large): geotrip's bug, not the file's, which moving it aside would
+                // not mend. A damaged file shows as SQLITE_CORRUPT or SQLITE_NOTADB above.
+                return .catalogRejected(path: path, reason: error.message ?? "\(error.resultCode)")
             default:
                 return .catalogDamaged(path: path, reason: error.message ?? "\(error.resultCode)")
             }
