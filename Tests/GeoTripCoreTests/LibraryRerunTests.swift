@@ -126,7 +126,7 @@ struct LibraryRerunTests {
             let key = ExportStage.contentKey(trip.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: [:], inputs: "",
                                              privacy: PrivacyZones())
             return (trip.folder, key, ExportStage.TripContents(trip: windowed.trip, photos: windowed.photos),
-                    ExportStage.TripContents(trip: full.trip, photos: ExportStage.photos(of: full.trip, in: all, whole: false)))
+                    ExportStage.TripContents(trip: full.trip, photos: ExportStage.photos(of: full.trip, in: all)))
         }
     }
 

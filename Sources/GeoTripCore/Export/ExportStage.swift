@@ -322,7 +322,7 @@ public struct ExportStage: Sendable {
     }
 
     /// A part as it is rendered: its trip with every visit's photos and every day's unplaced
-    /// photos, and the photos it shows (`photos(of:in:whole:)`), read from `catalog` for its
+    /// photos, and the photos it shows (`photos(of:in:)`), read from `catalog` for its
     /// window alone.
     static func contents(of part: Part, from catalog: Catalog, rule: LocalDayRule) throws(GeoTripError) -> TripContents {
         guard let window = part.window else {
@@ -337,7 +337,7 @@ public struct ExportStage: Sendable {
         var trip = part.trip
         for index in trip.days.indices { trip.days[index].unplacedPhotos = outside[trip.days[index].date] ?? [] }
         trip = trip.withVisitPhotos(from: rows)
-        return TripContents(trip: trip, photos: photos(of: trip, in: PhotoIndex(rows), whole: false))
+        return TripContents(trip: trip, photos: photos(of: trip, in: PhotoIndex(rows)))
     }
 
     /// What a part renders: its trip, photos in place, and the photos it shows.
@@ -347,17 +347,16 @@ public struct ExportStage: Sendable {
     }
 
     /// The stretch of capture time that holds every photo of a library's trip: its days, two
-    /// more before and after (a local day is at most 14 hours from UTC's, and the day rule may
-    /// move its start by a few more), widened to its visits' arrivals and departures (a visit
-    /// may run on past its day). Nil when a day is not a date.
+    /// more before and after, widened to its visits' arrivals and departures (a visit
+    /// may run on past its day). A day's photos lie from 14 hours before its date (the
+    /// largest offset east of UTC) to 36 hours after its end (a day rule starting the day up to
+    /// 24 hours late, and the largest offset west). Nil when a day is not a date.
     static func window(of trip: Trip) -> MomentWindow? {
         guard let first = trip.days.first.flatMap({ LocalDate.dayNumber($0.date) }),
               let last = trip.days.last.flatMap({ LocalDate.dayNumber($0.date) }) else { return nil }
-        func text(_ day: Int) -> String {
-            let date = Date.civilDate(daysSince1970: day)
-            return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
-        }
-        var window = MomentWindow(start: text(first - 2), end: text(last + 3))
+        func text(_ day: Int) -> String? { Date(timeIntervalSince1970: Double(day) * 86_400).geotripISO8601.map { String($0.prefix(10)) } }
+        guard let start = text(first - 2), let end = text(last + 3) else { return nil }
+        var window = MomentWindow(start: start, end: end)
         for visit in trip.visits {
             window.start = min(window.start, visit.arrival)
             // Past every instant at the departure, milliseconds included ("~" sorts after them).
@@ -366,10 +365,9 @@ public struct ExportStage: Sendable {
         return window
     }
 
-    /// The photos `trip` shows: those of its visits, its days' unplaced photos, the videos of
-    /// their Live Photos, and for a whole folder its undated photos too.
-    static func photos(of trip: Trip, in index: PhotoIndex, whole: Bool) -> [TripPhoto] {
-        guard !whole else { return index.all }
+    /// The photos a library trip shows: those of its visits, its days' unplaced photos and the
+    /// videos of their Live Photos (a folder that is one trip shows every photo).
+    static func photos(of trip: Trip, in index: PhotoIndex) -> [TripPhoto] {
         var chosen = trip.visits.flatMap { index.byVisit[$0.id] ?? [] }
         chosen += trip.days.flatMap(\.unplacedPhotos).compactMap { index.unplaced[$0] }
         chosen += chosen.flatMap { index.liveVideos[$0.id] ?? [] }
@@ -377,10 +375,8 @@ public struct ExportStage: Sendable {
         return chosen.sorted { index.order[$0.id, default: 0] < index.order[$1.id, default: 0] }
     }
 
-    /// The catalog's photos grouped once for every trip of a library, so each trip finds its own
-    /// without going through them all.
+    /// Photos grouped by what a trip takes them for: its visits, its days, its stills' videos.
     struct PhotoIndex {
-        var all: [TripPhoto]
         var byVisit: [String: [TripPhoto]] = [:]
         var unplaced: [String: TripPhoto] = [:]
         var liveVideos: [Int64: [TripPhoto]] = [:]
@@ -388,7 +384,6 @@ public struct ExportStage: Sendable {
         var order: [Int64: Int] = [:]
 
         init(_ photos: [TripPhoto]) {
-            all = photos
             for (position, photo) in photos.enumerated() {
                 order[photo.id] = position
                 if let still = photo.liveStillID {
