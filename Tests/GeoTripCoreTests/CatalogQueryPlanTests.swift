@@ -106,6 +106,21 @@ struct CatalogQueryPlanTests {
         #expect(!photos.contains { $0.hasPrefix("SCAN") })
     }
 
+    @Test("a rerun's resolution finds the photos of its window by camera or GPS time, and asks after movie-header videos, without a pass over every photo")
+    func resolutionWindow() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        let day = Date(timeIntervalSince1970: 1_750_000_000)
+        let query = Catalog.resolutionWindowQuery([day...day.addingTimeInterval(86_400), day.addingTimeInterval(9 * 86_400)...day.addingTimeInterval(10 * 86_400)])
+        let window = try plan(catalog, query.sql, query.arguments)
+        #expect(window.filter { $0.contains("INDEX photo_camera_time (localTime>? AND localTime<?)") }.count == 2)
+        #expect(window.filter { $0.contains("INDEX photo_gps_time (gpsTime>? AND gpsTime<?)") }.count == 2)
+        #expect(!window.contains { $0.hasPrefix("SCAN") })
+        // The partial index holds only those videos: its scan reads nothing else.
+        #expect(try plan(catalog, Catalog.movieHeaderTimesSQL).contains("SCAN photo USING INDEX photo_movie_time"))
+    }
+
     @Test("the passes that read every photo go once through the table in its own order, never sorting it")
     func wholeTablePasses() throws {
         let temp = try TemporaryFolder()

@@ -63,8 +63,13 @@ struct LibraryRerunTests {
                 let day = String(format: "2024-%02d-%02d", Int(random.uniform(1, 4)), Int(random.uniform(1, 29)))
                 let spots = (0..<Int(random.uniform(3, 8))).map { _ in (spot.0 + random.uniform(-0.0015, 0.0015), spot.1) }
                 added += 1
-                try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: day, trip: nil, spots: spots, offset: "+01:00",
-                                                                                 folder: "added-\(added)")], minutesApart: 20)
+                let written = try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: day, trip: nil, spots: spots, offset: "+01:00",
+                                                                                               folder: "added-\(added)")], minutesApart: 20)
+                // Some shots from a camera without GPS or offset, which borrow both from the
+                // photos around them (resolution reaches into their neighbours).
+                for path in written.shuffled(using: &random).prefix(written.count / 2) {
+                    try Self.exiftool(["-GPS:all=", "-OffsetTimeOriginal=", folder.appendingPathComponent(path).path])
+                }
             case "remove":
                 // Shots deleted from a day of several (so the visits they were in stay, smaller).
                 let all = photos().filter { $0.hasPrefix("added-") }
@@ -88,8 +93,15 @@ struct LibraryRerunTests {
             default:
                 options.clockOffsets = ["+0 0\(Int(random.uniform(1, 9))):00:00"]
             }
-            _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+            let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
             let kept = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
+            let keptResolution = try Self.resolution(options.catalogPath)
+            // The summary's sources are the whole folder's, however little was resolved again.
+            if let resolution = summary.resolution {
+                var sources: [String: Int] = [:]
+                for photo in keptResolution.values { sources[photo.timeSource, default: 0] += 1 }
+                #expect(resolution.timeSources == sources, "round \(round) (\(kind)): the summary's time sources differ from the catalog's")
+            }
 
             // Each trip as the export reads it (its window of time alone) is as the whole
             // catalog gives it, and a trip whose key did not change since an earlier round
@@ -107,6 +119,73 @@ struct LibraryRerunTests {
             #expect(kept.places == expected.places, "round \(round) (\(kind)): places differ")
             #expect(kept.days == expected.days, "round \(round) (\(kind)): days differ")
             #expect(kept.visits.count > 20)
+            let freshResolution = try Self.resolution(temp.url.appendingPathComponent("fresh-\(round).sqlite").path)
+            let differing = keptResolution.filter { freshResolution[$0.key] != $0.value }.keys.sorted().prefix(3)
+            #expect(keptResolution == freshResolution, "round \(round) (\(kind)): resolution differs: \(differing)")
+        }
+    }
+
+    @Test("a rerun resolves only the stretch of time its changes reach, and a tag lists its photo for the next")
+    func resolutionStaysLocal() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        let options = IngestOptions(folder: folder.path)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        // A Kyoto photo is given a wrong stored time behind resolution's back: only a pass that
+        // looked at February again would put it right.
+        let kyoto = "2024-02 Kyoto/2024-02-20-0.jpg"
+        let queue = try DatabaseQueue(path: options.catalogPath)
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE photo SET utcTime = '2000-01-01T00:00:00Z' WHERE path = ?", arguments: [kyoto])
+            try db.execute(sql: "DELETE FROM resolvePending")
+        }
+        // A day in late April, two months later.
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-04-25", trip: nil, spots: [LibraryFixture.cafe, LibraryFixture.house],
+                                                                         offset: "+01:00", folder: "added")])
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(summary.resolution?.updated == 2)
+        let stored = try Self.resolution(options.catalogPath)
+        #expect(stored[kyoto]?.utcTime == "2000-01-01T00:00:00Z")
+        #expect(stored["added/2024-04-25-0.jpg"]?.utcTime == "2024-04-25T09:00:00Z")
+        #expect(stored["added/2024-04-25-0.jpg"]?.timeSource == "offset-tag")
+
+        // A tag lists its photo with what it was when last resolved; clearing it again keeps that.
+        let catalog = try Catalog.open(at: options.catalogPath)
+        let tagged = "2024-02 Kyoto/2024-02-21-1.jpg"
+        try catalog.tag(paths: [tagged], with: (Coordinate(latitude: 35.0, longitude: 135.7), nil, 30), at: Date())
+        try catalog.tag(paths: [tagged], with: nil, at: Date())
+        let pending = try catalog.pendingResolution()
+        #expect(pending.count == 1)
+        #expect(pending.first?.counted == true)
+        #expect(pending.first?.timeSource == "offset-tag")
+        #expect(pending.first?.locationSource == "exif")
+        #expect(pending.first?.before == ResolutionWindow.key(localTime: "2024-02-21T16:00:00", gpsTime: nil))
+    }
+
+    /// What resolution stored for each photo present, by path.
+    struct StoredResolution: Equatable {
+        var utcTime: String?
+        var timeZone: String?
+        var timeSource: String
+        var latitude: Double?
+        var longitude: Double?
+        var locationSource: String?
+    }
+
+    static func resolution(_ catalogPath: String) throws -> [String: StoredResolution] {
+        let queue = try DatabaseQueue(path: catalogPath, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            var stored: [String: StoredResolution] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT path, utcTime, timeZone, coalesce(timeSource, 'none'), resolvedLatitude, resolvedLongitude, locationSource
+                FROM photo WHERE removedAt IS NULL AND status = 'read'
+                """) {
+                stored[row[0]] = StoredResolution(utcTime: row[1], timeZone: row[2], timeSource: row[3], latitude: row[4], longitude: row[5],
+                                                  locationSource: row[6])
+            }
+            return stored
         }
     }
 

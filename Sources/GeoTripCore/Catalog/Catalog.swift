@@ -194,7 +194,7 @@ struct CatalogCounts: Sendable, Equatable, Codable {
 
 extension Catalog {
     /// Runs `body`, turning any database error into a `GeoTripError` that says what to do.
-    private func attempt<T>(_ body: () throws -> T) throws(GeoTripError) -> T {
+    func attempt<T>(_ body: () throws -> T) throws(GeoTripError) -> T {
         do {
             return try body()
         } catch {
@@ -312,6 +312,8 @@ extension Catalog {
         static let resolution = "resolution"
         /// The settings and track files' sizes and times the last resolution used.
         static let resolvedInputs = "resolvedInputs"
+        /// JSON of `ResolutionCounts`: the sources over the whole folder, as last resolved.
+        static let resolvedCounts = "resolvedCounts"
         /// What the last clustering was computed from (thresholds, generation, inputs).
         static let clusteredFor = "clusteredFor"
         /// JSON of `ClusteringOptions`.
@@ -501,109 +503,6 @@ extension Catalog {
         let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
         try TripSettingRecord.set(db, SettingKey.fileCounts, to: generation + "|" + encoded)
         return counts
-    }
-
-    /// Every photo present and read, in id order, with what resolution reads and what it last
-    /// decided. One pass over the table in its own (rowid) order: it reads nearly every row,
-    /// so an index would only add a lookup per row. The columns are named and read by
-    /// position: decoding whole records (their diagnostics JSON included) cost most of a
-    /// rerun's time at 200,000 photos.
-    static let resolutionSQL = """
-        SELECT id, path, localTime, utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField,
-               liveStillId, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters
-        FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id
-        """
-
-    /// Calls `body` with each photo's evidence and stored resolution, in id order.
-    private func forEachResolutionRow(_ body: (PhotoEvidence, ResolvedPhoto) -> Void) throws(GeoTripError) {
-        func coordinate(_ latitude: Double?, _ longitude: Double?) -> Coordinate? {
-            guard let latitude, let longitude else { return nil }
-            return Coordinate(latitude: latitude, longitude: longitude)
-        }
-        try attempt {
-            try database.read { db in
-                let rows = try Row.fetchCursor(db, sql: Self.resolutionSQL)
-                while let row = try rows.next() {
-                    let id: Int64 = row[0], path: String = row[1], localTime: String? = row[2]
-                    // Sources and kinds are read as text: GRDB decodes text through its fast path, and
-                    // its own enum decoding, through a DatabaseValue per column, was a tenth of a
-                    // library's rerun.
-                    let format = (row[10] as String?).flatMap(ImageFormat.init(rawValue:))
-                    let positionSource = (row[9] as String?).flatMap(LocationSource.init(rawValue:)), liveStill: Int64? = row[12]
-                    var evidence = PhotoEvidence(id: id, path: path, localTime: localTime, utcOffset: row[3], gpsTime: row[4],
-                                                 make: row[5], model: row[6], exifCoordinate: coordinate(row[7], row[8]),
-                                                 positionSource: positionSource ?? (format == .video ? .quicktime : .exif))
-                    evidence.format = format
-                    evidence.timeField = (row[11] as String?).flatMap(CaptureTimeField.init(rawValue:))
-                    evidence.liveStillID = liveStill
-                    let utc: String? = row[13], timeSource = (row[15] as String?).flatMap(TimeSource.init(rawValue:))
-                    let uncertainty: Double? = row[19]
-                    body(evidence, ResolvedPhoto(id: id, utc: UTCTimestamp.date(utc), zone: row[14], cameraTime: localTime,
-                                                 coordinate: coordinate(row[16], row[17]), uncertaintyMeters: uncertainty ?? 10, path: path,
-                                                 timeSource: timeSource ?? .none,
-                                                 locationSource: (row[18] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: liveStill))
-                }
-            }
-        }
-    }
-
-    /// The manual tags, by photo id.
-    func manualTags() throws(GeoTripError) -> [Int64: ResolvedLocation] {
-        try attempt {
-            try database.read { db in
-                var tags: [Int64: ResolvedLocation] = [:]
-                for tag in try ManualTagRecord.fetchAll(db) {
-                    tags[tag.photoId] = ResolvedLocation(coordinate: Coordinate(latitude: tag.latitude, longitude: tag.longitude),
-                                                         source: .manual, uncertaintyMeters: tag.uncertaintyMeters)
-                }
-                return tags
-            }
-        }
-    }
-
-    /// What resolution needs of every photo present and read, and what it decided last time
-    /// (in the same order).
-    func resolutionState() throws(GeoTripError) -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto]) {
-        var evidence: [PhotoEvidence] = [], stored: [ResolvedPhoto] = []
-        try forEachResolutionRow { photo, resolved in
-            evidence.append(photo)
-            stored.append(resolved)
-        }
-        return (evidence, stored)
-    }
-
-    /// Every photo present and read, as resolution last left it.
-    func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
-        var photos: [ResolvedPhoto] = []
-        try forEachResolutionRow { photos.append($1) }
-        return photos
-    }
-
-    /// Writes what resolution decided for the photos whose result changed, and records which
-    /// catalog generation it resolved, in one transaction.
-    func saveResolution(_ photos: [ResolvedPhoto], generation: String, settings: String, inputs: String) throws(GeoTripError) {
-        try attempt {
-            try database.write { db in
-                // A cached statement with bound values: encoding whole records costs ten times more.
-                let statement = try db.cachedStatement(sql: """
-                    UPDATE photo SET utcTime = ?, timeZone = ?, timeSource = ?, resolvedLatitude = ?, resolvedLongitude = ?,
-                        locationSource = ?, uncertaintyMeters = ? WHERE id = ?
-                    """)
-                for photo in photos {
-                    try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
-                                                      photo.coordinate?.latitude, photo.coordinate?.longitude,
-                                                      photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
-                                                      photo.id])
-                }
-                try Self.markForClustering(db, photos.map(\.id))
-                // Settings, inputs and results in one transaction: an interrupted run leaves the
-                // old ones, and the next run resolves again.
-                for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
-                                     (SettingKey.resolvedInputs, inputs)] {
-                    try TripSettingRecord.set(db, key, to: value)
-                }
-            }
-        }
     }
 
     /// The photo read at a path: `photo_present_path`.

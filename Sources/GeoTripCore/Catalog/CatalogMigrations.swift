@@ -234,6 +234,64 @@ enum CatalogMigrations {
             // A Live Photo's video, found from its still.
             try db.create(index: "photo_live_still", on: "photo", columns: ["liveStillId"], condition: Column("liveStillId") != nil)
         }
+        migrator.registerMigration("v12-resolve-pending") { db in
+            // The photos whose resolution may have changed since the last one (issue 15): the
+            // resolve stage reworks only the stretch of capture time around them
+            // (`ResolutionReach`). Each row keeps what the photo was when last resolved: its
+            // camera and GPS times (the stretch it reached then), whether it was counted in the
+            // summary's sources, and which. Triggers fill it, so no writer can forget: a new row,
+            // a row whose evidence or stored result changed (a read again writes the result
+            // empty), a manual tag set or cleared. The first change since the last resolution
+            // wins (`OR IGNORE`); resolution empties the table in the transaction that stores
+            // its result. No foreign key: a removed photo's row must stay listed.
+            try db.create(table: "resolvePending") { t in
+                t.primaryKey("photoId", .integer)
+                t.column("localTime", .text)
+                t.column("gpsTime", .text)
+                t.column("counted", .boolean).notNull()
+                t.column("timeSource", .text)
+                t.column("locationSource", .text)
+            }
+            let was = "OLD.localTime, OLD.gpsTime, OLD.removedAt IS NULL AND OLD.status = 'read', OLD.timeSource, OLD.locationSource"
+            let watched = ["localTime", "utcOffset", "gpsTime", "make", "model", "latitude", "longitude", "positionSource", "format",
+                           "timeField", "removedAt", "status", "utcTime", "timeZone", "timeSource", "resolvedLatitude",
+                           "resolvedLongitude", "locationSource", "uncertaintyMeters"]
+            try db.execute(sql: """
+                CREATE TRIGGER photo_resolve_new AFTER INSERT ON photo FOR EACH ROW
+                BEGIN
+                    INSERT OR IGNORE INTO resolvePending (photoId, counted) VALUES (NEW.id, 0);
+                END;
+                CREATE TRIGGER photo_resolve_changed AFTER UPDATE ON photo FOR EACH ROW
+                WHEN \(watched.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN
+                    INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
+                    VALUES (OLD.id, \(was));
+                END;
+                CREATE TRIGGER photo_resolve_gone AFTER DELETE ON photo FOR EACH ROW
+                BEGIN
+                    INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
+                    VALUES (OLD.id, \(was));
+                END;
+                """)
+            for (name, event, row) in [("manual_tag_resolve_new", "INSERT", "NEW"), ("manual_tag_resolve_changed", "UPDATE", "NEW"),
+                                       ("manual_tag_resolve_gone", "DELETE", "OLD")] {
+                try db.execute(sql: """
+                    CREATE TRIGGER \(name) AFTER \(event) ON manualTag FOR EACH ROW
+                    BEGIN
+                        INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
+                        SELECT id, localTime, gpsTime, removedAt IS NULL AND status = 'read', timeSource, locationSource
+                        FROM photo WHERE id = \(row).photoId;
+                    END
+                    """)
+            }
+            // The stretch around the changes is found by camera time (or GPS time, for a photo
+            // with no camera time): `ResolutionWindow`.
+            try db.create(index: "photo_camera_time", on: "photo", columns: ["localTime"], condition: Column("localTime") != nil)
+            try db.create(index: "photo_gps_time", on: "photo", columns: ["gpsTime"], condition: Column("gpsTime") != nil)
+            // Videos whose only time is the movie header's: their cameras are judged over the
+            // whole library (`VideoClock`), so while there are any, resolution is a full pass.
+            try db.execute(sql: "CREATE INDEX photo_movie_time ON photo (id) WHERE timeField = 'QuickTime:CreateDate'")
+        }
         return migrator
     }
 }

@@ -30,27 +30,37 @@ struct TripDerivation {
              export: ExportSettings = ExportSettings(), listing: FolderScanner.Listing?, stages: StageList, interrupted: () -> GeoTripError) async throws -> DerivationResult {
         var result = DerivationResult()
 
-        // Resolve, when the photos, the tags or the settings changed since the last resolution.
-        // `resolved` keeps the result for the later stages, so they need not read it back.
+        // Resolve, when the photos, the tags or the settings changed since the last resolution:
+        // only the stretch of time the changed photos reach, when the settings are the same.
+        // `resolved` keeps a full pass's result for the later stages, so they need not read it back.
         var resolved: [ResolvedPhoto]?
         let (encodedSettings, inputs) = TripResolution.inputsKey(settings)
         let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
-        if try catalog.setting(Catalog.SettingKey.resolvedInputs) != inputs
-            || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
-            let (evidence, stored) = try catalog.resolutionState()
+        let resolvedInputs = try catalog.setting(Catalog.SettingKey.resolvedInputs)
+        if try resolvedInputs != inputs || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
             let tags = try catalog.manualTags()
-            let (summary, photos) = try await stages.run(.resolve) {
-                try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer) {
-                    stages.report(.resolve, done: $0, total: $1)
+            func resolve(_ evidence: [PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+                try await stages.run(.resolve) {
+                    try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer) {
+                        stages.report(.resolve, done: $0, total: $1)
+                    }
                 }
             }
-            let changed = zip(photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0)
-            try catalog.saveResolution(changed, generation: generation, settings: encodedSettings, inputs: inputs)
-            var summaryWithUpdates = summary
-            summaryWithUpdates.updated = changed.count
-            result.resolution = summaryWithUpdates
+            let outcome: (summary: ResolutionSummary, changed: [ResolvedPhoto], counts: ResolutionCounts)
+            if resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
+                outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
+            } else {
+                let (evidence, stored) = try catalog.resolutionState()
+                let result = try await resolve(evidence)
+                resolved = result.photos
+                outcome = (result.summary, zip(result.photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0),
+                           ResolutionCounts(timeSources: result.summary.timeSources, locationSources: result.summary.locationSources))
+            }
+            try catalog.saveResolution(outcome.changed, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
+            var summary = outcome.summary
+            summary.updated = outcome.changed.count
+            result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
-            resolved = photos
         } else {
             stages.report(.resolve)
         }
@@ -245,6 +255,57 @@ struct TripDerivation {
             result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: "\(failure)"))
         }
         return stored
+    }
+
+    /// Resolves the stretch of time `window` covers and keeps the results of the photos the
+    /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
+    /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
+    /// the photos whose stored result changed.
+    private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
+                                resolve: ([PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto])) async throws
+        -> (summary: ResolutionSummary, changed: [ResolvedPhoto], counts: ResolutionCounts) {
+        let (evidence, before) = try catalog.resolutionState(in: window.stretches, ids: pending.map(\.id))
+        let result = try await resolve(evidence)
+        let pendingIDs = Set(pending.map(\.id))
+        let affected = evidence.indices.filter { index in
+            pendingIDs.contains(evidence[index].id)
+                || ResolutionWindow.key(localTime: evidence[index].localTime, gpsTime: evidence[index].gpsTime).map(window.affects) == true
+        }
+        // The counts lose what the changed photos were (removed ones included) and what the
+        // others reached were, and gain what all of those are now.
+        var counts = stored
+        for photo in pending where photo.counted {
+            counts.count(timeSource: photo.timeSource ?? TimeSource.none.rawValue, locationSource: photo.locationSource, -1)
+        }
+        for index in affected {
+            if !pendingIDs.contains(evidence[index].id) {
+                counts.count(timeSource: before[index].timeSource.rawValue, locationSource: before[index].locationSource?.rawValue, -1)
+            }
+            counts.count(timeSource: result.photos[index].timeSource.rawValue, locationSource: result.photos[index].locationSource?.rawValue)
+        }
+        var summary = result.summary
+        summary.timeSources = counts.timeSources
+        summary.locationSources = counts.locationSources
+        // Problems of the photos resolved again only: the others were reported when they were.
+        let paths = Set(affected.map { evidence[$0].path })
+        summary.photoProblems = summary.photoProblems.filter { paths.contains($0.path) }
+        return (summary, affected.filter { !result.photos[$0].storesSame(as: before[$0]) }.map { result.photos[$0] }, counts)
+    }
+
+    /// The photos changed since the last resolution and the stretch of time they reach, when
+    /// resolving only that stretch gives what a full pass would (`ResolutionWindow`); nil when
+    /// a full pass is needed: while videos with only a movie header's time are present (their
+    /// cameras are judged over the whole library), or when a remembered clock offset is bad
+    /// (the full pass reports it).
+    private func resolutionWindow(_ settings: ResolutionSettings) throws(GeoTripError) -> (pending: [PendingResolution], window: ResolutionWindow)? {
+        guard !(try catalog.hasMovieHeaderTimes()) else { return nil }
+        var corrections: [ClockCorrection] = []
+        for text in settings.clockOffsets {
+            guard let correction = try? ClockCorrection(parsing: text) else { return nil }
+            corrections.append(correction)
+        }
+        let pending = try catalog.pendingResolution()
+        return (pending, ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: corrections))
     }
 
     /// The slow notice: how long, how many queued, how long they take at the rate.

@@ -67,9 +67,10 @@ public struct LocationResolver: Sendable {
             }
             return nil
         }
-        // Anchors: positioned photos with a time, in time order.
+        // Anchors: positioned photos with a time, in time order; equal times in the order
+        // given, so a stretch of the photos resolves as the whole library does.
         let anchors = photos.indices.filter { resolved[$0] != nil && photos[$0].utc != nil }
-            .sorted { photos[$0].utc! < photos[$1].utc! }
+            .sorted { (photos[$0].utc!, $0) < (photos[$1].utc!, $1) }
         let anchorTimes = anchors.map { photos[$0].utc! }
         for index in photos.indices where resolved[index] == nil {
             guard let time = photos[index].utc else { continue }

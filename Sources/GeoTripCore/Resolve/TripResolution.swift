@@ -215,10 +215,15 @@ struct TripResolution {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 
+    /// How near in time a neighbour must be to lend a photo its offset or its position.
+    static let neighbourWindow: TimeInterval = 1800
+
     /// For photos without a time: their wall clock minus the offset of the timed photo whose
-    /// wall clock is nearest, within 30 minutes; nil otherwise (and for timed photos).
+    /// wall clock is nearest, within 30 minutes; nil otherwise (and for timed photos). Equal
+    /// wall clocks are taken in the order given (the catalog's id order), so a stretch of the
+    /// photos resolves as the whole library does (`ResolutionWindow`).
     static func provisionalTimes(times: [Date?], walls: [Date?]) -> [Date?] {
-        let timed = times.indices.filter { times[$0] != nil && walls[$0] != nil }.sorted { walls[$0]! < walls[$1]! }
+        let timed = times.indices.filter { times[$0] != nil && walls[$0] != nil }.sorted { (walls[$0]!, $0) < (walls[$1]!, $1) }
         let timedWalls = timed.map { walls[$0]! }
         return times.indices.map { index in
             guard times[index] == nil, let wall = walls[index], !timed.isEmpty else { return nil }
@@ -229,7 +234,7 @@ struct TripResolution {
             }
             let nearest = [low - 1, low].filter { timedWalls.indices.contains($0) }
                 .min { abs(timedWalls[$0].timeIntervalSince(wall)) < abs(timedWalls[$1].timeIntervalSince(wall)) }!
-            guard abs(timedWalls[nearest].timeIntervalSince(wall)) <= 1800 else { return nil }
+            guard abs(timedWalls[nearest].timeIntervalSince(wall)) <= neighbourWindow else { return nil }
             let neighbour = timed[nearest]
             return wall.addingTimeInterval(times[neighbour]!.timeIntervalSince(walls[neighbour]!))
         }

@@ -1,0 +1,226 @@
+import Foundation
+import GRDB
+
+/// What the resolve stage reads and writes: the photos' evidence and stored results, the
+/// manual tags, and the list of photos changed since the last resolution.
+extension Catalog {
+    /// Every photo present and read, in id order, with what resolution reads and what it last
+    /// decided. One pass over the table in its own (rowid) order: it reads nearly every row,
+    /// so an index would only add a lookup per row. The columns are named and read by
+    /// position: decoding whole records (their diagnostics JSON included) cost most of a
+    /// rerun's time at 200,000 photos.
+    static let resolutionSQL = resolutionColumnsSQL + " ORDER BY id"
+
+    /// The columns resolution reads, from the photos present and read: `resolutionSQL` before
+    /// its order, for `AND`-ing a condition to.
+    static let resolutionColumnsSQL = """
+        SELECT id, path, localTime, utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField,
+               liveStillId, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters
+        FROM photo WHERE removedAt IS NULL AND status = 'read'
+        """
+
+    /// Calls `body` with each photo's evidence and stored resolution, for the rows `sql` (which
+    /// selects the columns of `resolutionColumnsSQL`) returns, in its order.
+    private func forEachResolutionRow(sql: String = resolutionSQL, arguments: StatementArguments = [],
+                                      _ body: (PhotoEvidence, ResolvedPhoto) -> Void) throws(GeoTripError) {
+        func coordinate(_ latitude: Double?, _ longitude: Double?) -> Coordinate? {
+            guard let latitude, let longitude else { return nil }
+            return Coordinate(latitude: latitude, longitude: longitude)
+        }
+        try attempt {
+            try database.read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    let id: Int64 = row[0], path: String = row[1], localTime: String? = row[2]
+                    // Sources and kinds are read as text: GRDB decodes text through its fast path, and
+                    // its own enum decoding, through a DatabaseValue per column, was a tenth of a
+                    // library's rerun.
+                    let format = (row[10] as String?).flatMap(ImageFormat.init(rawValue:))
+                    let positionSource = (row[9] as String?).flatMap(LocationSource.init(rawValue:)), liveStill: Int64? = row[12]
+                    var evidence = PhotoEvidence(id: id, path: path, localTime: localTime, utcOffset: row[3], gpsTime: row[4],
+                                                 make: row[5], model: row[6], exifCoordinate: coordinate(row[7], row[8]),
+                                                 positionSource: positionSource ?? (format == .video ? .quicktime : .exif))
+                    evidence.format = format
+                    evidence.timeField = (row[11] as String?).flatMap(CaptureTimeField.init(rawValue:))
+                    evidence.liveStillID = liveStill
+                    let utc: String? = row[13], timeSource = (row[15] as String?).flatMap(TimeSource.init(rawValue:))
+                    let uncertainty: Double? = row[19]
+                    body(evidence, ResolvedPhoto(id: id, utc: UTCTimestamp.date(utc), zone: row[14], cameraTime: localTime,
+                                                 coordinate: coordinate(row[16], row[17]), uncertaintyMeters: uncertainty ?? 10, path: path,
+                                                 timeSource: timeSource ?? .none,
+                                                 locationSource: (row[18] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: liveStill))
+                }
+            }
+        }
+    }
+
+    /// The manual tags, by photo id.
+    func manualTags() throws(GeoTripError) -> [Int64: ResolvedLocation] {
+        try attempt {
+            try database.read { db in
+                var tags: [Int64: ResolvedLocation] = [:]
+                for tag in try ManualTagRecord.fetchAll(db) {
+                    tags[tag.photoId] = ResolvedLocation(coordinate: Coordinate(latitude: tag.latitude, longitude: tag.longitude),
+                                                         source: .manual, uncertaintyMeters: tag.uncertaintyMeters)
+                }
+                return tags
+            }
+        }
+    }
+
+    /// What resolution needs of every photo present and read, and what it decided last time
+    /// (in the same order).
+    func resolutionState() throws(GeoTripError) -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto]) {
+        var evidence: [PhotoEvidence] = [], stored: [ResolvedPhoto] = []
+        try forEachResolutionRow { photo, resolved in
+            evidence.append(photo)
+            stored.append(resolved)
+        }
+        return (evidence, stored)
+    }
+
+    /// Every photo present and read, as resolution last left it.
+    func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
+        var photos: [ResolvedPhoto] = []
+        try forEachResolutionRow { photos.append($1) }
+        return photos
+    }
+
+    /// Writes what resolution decided for the photos whose result changed, the summary's counts
+    /// over the whole folder, and which catalog generation it resolved, in one transaction; the
+    /// pending list is emptied in it (the writes above list the photos they change again).
+    func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) {
+        try attempt {
+            try database.write { db in
+                // A cached statement with bound values: encoding whole records costs ten times more.
+                let statement = try db.cachedStatement(sql: """
+                    UPDATE photo SET utcTime = ?, timeZone = ?, timeSource = ?, resolvedLatitude = ?, resolvedLongitude = ?,
+                        locationSource = ?, uncertaintyMeters = ? WHERE id = ?
+                    """)
+                for photo in photos {
+                    try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
+                                                      photo.coordinate?.latitude, photo.coordinate?.longitude,
+                                                      photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
+                                                      photo.id])
+                }
+                try Self.markForClustering(db, photos.map(\.id))
+                try db.execute(sql: "DELETE FROM resolvePending")
+                // Settings, inputs and results in one transaction: an interrupted run leaves the
+                // old ones, and the next run resolves again.
+                let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
+                for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
+                                     (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {
+                    try TripSettingRecord.set(db, key, to: value)
+                }
+            }
+        }
+    }
+
+    /// The summary's counts as the last resolution stored them; nil when none did (a catalog
+    /// last resolved by a geotrip before these were kept, which then resolves in full).
+    func storedResolutionCounts() throws(GeoTripError) -> ResolutionCounts? {
+        guard let text = try setting(SettingKey.resolvedCounts) else { return nil }
+        return try? JSONDecoder().decode(ResolutionCounts.self, from: Data(text.utf8))
+    }
+
+    /// The photos whose resolution may have changed since the last one (`resolvePending`),
+    /// each with its times then and now.
+    func pendingResolution() throws(GeoTripError) -> [PendingResolution] {
+        try attempt {
+            try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT r.photoId, r.localTime, r.gpsTime, r.counted, r.timeSource, r.locationSource, p.localTime, p.gpsTime
+                    FROM resolvePending r LEFT JOIN photo p ON p.id = r.photoId
+                    """).map { row in
+                    PendingResolution(id: row[0], before: ResolutionWindow.key(localTime: row[1], gpsTime: row[2]),
+                                      after: ResolutionWindow.key(localTime: row[6], gpsTime: row[7]), counted: row[3],
+                                      timeSource: row[4], locationSource: row[5])
+                }
+            }
+        }
+    }
+
+    /// Whether any photo present has only a movie header's time (`photo_movie_time`): while
+    /// one does, resolution is a full pass (`ResolutionWindow`).
+    func hasMovieHeaderTimes() throws(GeoTripError) -> Bool {
+        try attempt {
+            try database.read { db in
+                try Bool.fetchOne(db, sql: Self.movieHeaderTimesSQL) ?? false
+            }
+        }
+    }
+
+    /// `hasMovieHeaderTimes`' question; the literal matches the partial index's condition.
+    static let movieHeaderTimesSQL = """
+        SELECT EXISTS (SELECT 1 FROM photo WHERE timeField = 'QuickTime:CreateDate' AND removedAt IS NULL AND status = 'read')
+        """
+
+    /// What resolution needs of the photos present and read whose key (`ResolutionWindow.key`)
+    /// lies in one of `stretches`, and of those in `ids`, with what it decided last time, in id
+    /// order (as `resolutionState()` gives the whole folder). A superset: a photo whose camera
+    /// time is in a stretch is read whatever its GPS time.
+    func resolutionState(in stretches: [ClosedRange<Date>], ids: [Int64]) throws(GeoTripError)
+        -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto]) {
+        var rows: [Int64: (PhotoEvidence, ResolvedPhoto)] = [:]
+        for chunk in stretches.chunked(100) {
+            let query = Self.resolutionWindowQuery(chunk)
+            try forEachResolutionRow(sql: query.sql, arguments: query.arguments) { rows[$0.id] = ($0, $1) }
+        }
+        for chunk in ids.chunked(500) {
+            try forEachResolutionRow(sql: Self.resolutionColumnsSQL + " AND id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                                     arguments: StatementArguments(chunk)) { rows[$0.id] = ($0, $1) }
+        }
+        let ordered = rows.sorted { $0.key < $1.key }
+        return (ordered.map(\.value.0), ordered.map(\.value.1))
+    }
+}
+
+extension Catalog {
+    /// The photos present and read whose camera time, or GPS time, lies in one of `stretches`:
+    /// one search of `photo_camera_time` or `photo_gps_time` per bound pair.
+    static func resolutionWindowQuery(_ stretches: some Collection<ClosedRange<Date>>) -> (sql: String, arguments: StatementArguments) {
+        // Kept as text, the camera's time without the `Z` the GPS time has; text order is time
+        // order. An instant outside years 1 to 9999 has no text, and bounds nothing.
+        func text(_ date: Date, _ unbounded: String, gps: Bool) -> String {
+            guard let text = date.geotripISO8601 else { return unbounded }
+            return gps ? text : String(text.dropLast())
+        }
+        var terms: [String] = [], arguments: [String] = []
+        for stretch in stretches {
+            terms += ["localTime BETWEEN ? AND ?", "gpsTime BETWEEN ? AND ?"]
+            arguments += [text(stretch.lowerBound, "", gps: false), text(stretch.upperBound, "~", gps: false),
+                          text(stretch.lowerBound, "", gps: true), text(stretch.upperBound, "~", gps: true)]
+        }
+        return (resolutionColumnsSQL + " AND (\(terms.joined(separator: " OR ")))", StatementArguments(arguments))
+    }
+}
+
+/// A photo whose resolution may have changed since the last one.
+struct PendingResolution: Equatable {
+    var id: Int64
+    /// Its key (`ResolutionWindow.key`) when it was last resolved, and now (nil when it has
+    /// none, or is no longer present).
+    var before: Date?
+    var after: Date?
+    /// Whether it was among the photos the last resolution counted, and with which sources.
+    var counted: Bool
+    var timeSource: String?
+    var locationSource: String?
+}
+
+/// The resolution summary's counts over the whole folder, kept so a run that resolves a
+/// stretch of it can say them without reading the rest.
+struct ResolutionCounts: Codable, Equatable {
+    var timeSources: [String: Int] = [:]
+    var locationSources: [String: Int] = [:]
+
+    /// Counts a photo's sources (`sign` -1 takes them away).
+    mutating func count(timeSource: String, locationSource: String?, _ sign: Int = 1) {
+        timeSources[timeSource, default: 0] += sign
+        if timeSources[timeSource] == 0 { timeSources[timeSource] = nil }
+        if let locationSource {
+            locationSources[locationSource, default: 0] += sign
+            if locationSources[locationSource] == 0 { locationSources[locationSource] = nil }
+        }
+    }
+}

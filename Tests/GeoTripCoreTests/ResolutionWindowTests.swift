@@ -1,0 +1,144 @@
+import Foundation
+import GeoTripTestSupport
+import Testing
+@testable import GeoTripCore
+
+/// Issue 15: a rerun resolves only the stretch of capture time its changes reach
+/// (`ResolutionWindow`), and gets what a full pass gives. The photos here lean on each other the
+/// way a real trip's do: a camera without GPS or offset borrows its offset from the phone's
+/// photos around it, and is placed between them.
+@Suite("Resolution window")
+struct ResolutionWindowTests {
+    static let gazetteer: Result<Gazetteer, GeoTripError> = Result { () throws(GeoTripError) in try Gazetteer.load() }
+
+    /// Places with their zones in June: Lisbon (+01:00), Tokyo (+09:00), New York (−04:00).
+    static let places: [(Double, Double)] = [(38.7139, -9.1394), (35.6812, 139.7671), (40.7128, -74.0060)]
+    static let offsets = ["+01:00", "+09:00", "-04:00"]
+
+    /// A random photo of a trip over forty days of June and July 2025: a phone's (offset tag and
+    /// GPS), a camera's (neither), one with GPS and no offset (its zone decides), one with only a
+    /// GPS time, or one with no time at all.
+    static func photo(_ id: Int64, _ random: inout SplitMix) -> PhotoEvidence {
+        let day = Int(random.uniform(0, 40))
+        let place = day / 3 % places.count
+        let (latitude, longitude) = places[place]
+        let minutes = Int(random.uniform(8 * 60, 20 * 60))
+        let date = Date(timeIntervalSince1970: 1_748_736_000 + Double(day * 86_400 + minutes * 60 + Int(random.uniform(0, 60))))
+        let local = String(date.geotripISO8601!.dropLast())
+        let spot = Coordinate(latitude: latitude + random.uniform(-0.01, 0.01), longitude: longitude + random.uniform(-0.01, 0.01))
+        switch random.uniform(0, 1) {
+        case ..<0.4:
+            return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: local, utcOffset: offsets[place], gpsTime: nil,
+                                 make: "Apple", model: "iPhone", exifCoordinate: spot)
+        case ..<0.8:
+            return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: local, utcOffset: nil, gpsTime: nil,
+                                 make: "Canon", model: "EOS", exifCoordinate: nil)
+        case ..<0.9:
+            return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: local, utcOffset: nil, gpsTime: nil,
+                                 make: "Sony", model: "A7", exifCoordinate: spot)
+        case ..<0.96:
+            let gps = date.addingTimeInterval(-Double(UTCOffset(parsing: offsets[place])!.minutes * 60)).geotripISO8601
+            return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: nil, utcOffset: nil, gpsTime: gps,
+                                 make: nil, model: nil, exifCoordinate: spot)
+        default:
+            return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: nil, utcOffset: nil, gpsTime: nil,
+                                 make: nil, model: nil, exifCoordinate: random.uniform(0, 1) < 0.5 ? spot : nil)
+        }
+    }
+
+    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings) throws -> [Int64: ResolvedPhoto] {
+        let gazetteer = try Self.gazetteer.get()
+        let result = try TripResolution.resolve(photos.sorted { $0.id < $1.id }, tags: tags, settings: settings, catalogPath: "test",
+                                                gazetteer: { () throws(GeoTripError) in gazetteer })
+        return Dictionary(uniqueKeysWithValues: result.photos.map { ($0.id, $0) })
+    }
+
+    @Test("resolving the photos a random change reaches gives what a full pass gives, and the rest does not change")
+    func windowEqualsFullPass() throws {
+        var random = SplitMix(seed: 1_515)
+        var photos = Dictionary(uniqueKeysWithValues: (1...600).map { (Int64($0), Self.photo(Int64($0), &random)) })
+        var tags: [Int64: ResolvedLocation] = [:]
+        var next: Int64 = 601
+        var local = 0
+        for round in 0..<40 {
+            // Clock offsets are settings: a change of them resolves in full, so each round keeps its own.
+            let settings = ResolutionSettings(assumedZone: round % 3 == 0 ? "Europe/Lisbon" : nil,
+                                              clockOffsets: round % 4 == 1 ? ["Canon EOS=+0 01:30:00"] : [])
+            let before = try Self.resolve(Array(photos.values), tags: tags, settings: settings)
+            var changed: Set<Int64> = []
+            var keys: [Date] = []
+            func key(_ id: Int64) -> Date? { photos[id].flatMap { ResolutionWindow.key(localTime: $0.localTime, gpsTime: $0.gpsTime) } }
+            for _ in 0..<Int(random.uniform(1, 6)) {
+                let ids = photos.keys.sorted()
+                let id = ids[Int(random.uniform(0, Double(ids.count)))]
+                keys += [key(id)].compactMap { $0 }
+                switch Int(random.uniform(0, 6)) {
+                case 0:
+                    photos[next] = Self.photo(next, &random)
+                    changed.insert(next)
+                    keys += [key(next)].compactMap { $0 }
+                    next += 1
+                    continue
+                case 1:
+                    photos[id] = nil
+                case 2:
+                    // The camera's clock moved by up to a day either way.
+                    if let text = photos[id]?.localTime, let wall = LocalDateTime(iso8601: text)?.readAsUTC {
+                        let moved = Date(timeIntervalSince1970: (wall.timeIntervalSince1970 + random.uniform(-86_400, 86_400)).rounded())
+                        photos[id]?.localTime = String(moved.geotripISO8601!.dropLast())
+                    }
+                case 3:
+                    let had = photos[id]?.exifCoordinate != nil
+                    photos[id]?.exifCoordinate = had ? nil : Coordinate(latitude: 38.72, longitude: -9.15)
+                case 4:
+                    tags[id] = tags[id] == nil ? ResolvedLocation(coordinate: Coordinate(latitude: 35.0, longitude: 135.7), source: .manual,
+                                                                  uncertaintyMeters: 50) : nil
+                default:
+                    let had = photos[id]?.utcOffset != nil
+                    photos[id]?.utcOffset = had ? nil : "+02:00"
+                }
+                changed.insert(id)
+                keys += [key(id)].compactMap { $0 }
+            }
+            let after = try Self.resolve(Array(photos.values), tags: tags, settings: settings)
+            let window = ResolutionWindow(changedKeys: keys, corrections: try settings.clockOffsets.map { try ClockCorrection(parsing: $0) })
+
+            // The photos the window reads, as the catalog finds them: by key in a stretch, or changed.
+            let read = photos.values.filter { photo in
+                changed.contains(photo.id) || ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
+                    .map { key in window.stretches.contains { $0.contains(key) } } == true
+            }
+            let windowed = try Self.resolve(read, tags: tags, settings: settings)
+            for photo in read {
+                let key = ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
+                guard changed.contains(photo.id) || key.map(window.affects) == true else { continue }
+                #expect(windowed[photo.id] == after[photo.id], "round \(round): \(photo.path) resolved in its window differs from the full pass")
+            }
+            for (id, photo) in photos where !changed.contains(id) {
+                let key = ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
+                if key.map(window.affects) != true {
+                    #expect(after[id] == before[id], "round \(round): \(photo.path), outside the window, resolved differently")
+                }
+            }
+            if read.count < photos.count / 2 { local += 1 }
+        }
+        // The window is a real part of the library, not all of it, in most rounds.
+        #expect(local > 30)
+    }
+
+    @Test("a photo is affected within the reach of a changed key, either side, and stretches merge")
+    func reach() {
+        let day = Date(timeIntervalSince1970: 1_750_000_000)
+        let window = ResolutionWindow(changedKeys: [day, day.addingTimeInterval(10 * 86_400)], corrections: [])
+        // 30 minutes to borrow an offset, then 30 minutes plus 32 hours of offsets to be placed.
+        #expect(window.reach == 33 * 3600)
+        #expect(window.affects(day.addingTimeInterval(33 * 3600)))
+        #expect(window.affects(day.addingTimeInterval(-33 * 3600)))
+        #expect(!window.affects(day.addingTimeInterval(33 * 3600 + 1)))
+        #expect(window.affects(day.addingTimeInterval(10 * 86_400 - 3600)))
+        #expect(window.stretches.count == 2)
+        let near = ResolutionWindow(changedKeys: [day, day.addingTimeInterval(86_400)], corrections: [try! ClockCorrection(parsing: "+0 02:00:00")])
+        #expect(near.reach == 33 * 3600 + 4 * 7200)
+        #expect(near.stretches.count == 1)
+    }
+}
