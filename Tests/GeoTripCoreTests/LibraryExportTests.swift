@@ -27,6 +27,18 @@ struct LibraryExportTests {
 
         func tripFolder(_ number: Int) -> URL { out.appendingPathComponent("trips/" + LibraryFixture.trips[number - 1].0) }
 
+        /// Writes `note` into the notes block of `day` in trip `number`'s journal, as a person
+        /// would; returns the day file.
+        @discardableResult
+        func writeNote(_ note: String, trip number: Int, day: String) throws -> URL {
+            let file = tripFolder(number).appendingPathComponent("journal/\(day).md")
+            var text = try String(contentsOf: file, encoding: .utf8)
+            let marker = try #require(text.range(of: "<!-- notes \(day) -->\n"))
+            text.insert(contentsOf: note, at: marker.upperBound)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return file
+        }
+
         func files(under url: URL) -> [String] {
             (FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []).sorted()
         }
@@ -130,11 +142,7 @@ struct LibraryExportTests {
         let library = try Library()
         defer { library.temp.remove() }
         try await library.ingest()
-        let day = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
-        var text = try String(contentsOf: day, encoding: .utf8)
-        let marker = try #require(text.range(of: "<!-- notes 2024-01-16 -->\n"))
-        text.insert(contentsOf: "Pastéis de nata in Belém. 맛있다.\n", at: marker.upperBound)
-        try text.write(to: day, atomically: true, encoding: .utf8)
+        try library.writeNote("Pastéis de nata in Belém. 맛있다.\n", trip: 1, day: "2024-01-16")
         let oldFolder = library.tripFolder(1)
         // A photo in Lisbon the day before: the trip now starts on 2024-01-14.
         var earlier = LibraryFixture.schedule.first { $0.date == "2024-01-15" }!
@@ -149,6 +157,40 @@ struct LibraryExportTests {
         // And it stays through another run.
         try await library.ingest()
         #expect(try String(contentsOf: moved, encoding: .utf8) == kept)
+    }
+
+    @Test("a note stays through runs that change other trips (its trip's files are not read back) and one that renders its trip again")
+    func notesOfUnchangedTrips() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let day = try library.writeNote("Tram 28 up to the castle.\n", trip: 1, day: "2024-01-16")
+        let note = "<!-- notes 2024-01-16 -->\nTram 28 up to the castle.\n<!-- end notes 2024-01-16 -->"
+        func addPhoto(on date: String, at spot: (Double, Double), folder: String) throws {
+            var more = LibraryFixture.schedule.first { $0.date == date }!
+            more.spots = [spot]
+            more.folder = folder
+            try LibraryFixture.write(into: library.folder, days: [more])
+        }
+        // Kyoto changes twice: the first run reads the note (its file changed) and renders its
+        // trip with it; the second leaves Lisbon's folder alone.
+        try addPhoto(on: "2024-02-21", at: (35.0116, 135.7681), folder: "kyoto-1")
+        try await library.ingest()
+        let written = try String(contentsOf: day, encoding: .utf8)
+        #expect(written.contains(note))
+        try addPhoto(on: "2024-02-20", at: (35.0117, 135.7682), folder: "kyoto-2")
+        let second = try await library.ingest()
+        #expect(second.export?.written == 4, "only Kyoto's day page, GeoJSON, map and the page of trips")
+        #expect(try String(contentsOf: day, encoding: .utf8) == written)
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly)
+        let stored = try catalog.journalNotes()
+        #expect(stored["2024-01-16"]?.text == "Tram 28 up to the castle.\n")
+        // A photo added to that Lisbon day renders the trip again, from a journal read then.
+        try addPhoto(on: "2024-01-16", at: (38.7223, -9.1393), folder: "lisbon-more")
+        try await library.ingest()
+        let again = try String(contentsOf: day, encoding: .utf8)
+        #expect(again.contains(note))
+        #expect(again.contains("lisbon-more/2024-01-16-0.jpg"))
     }
 
     @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")

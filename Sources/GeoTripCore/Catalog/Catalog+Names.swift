@@ -11,10 +11,13 @@ extension Catalog {
                 var reach: [String: Double] = [:]
                 let places = try PlaceRecord.order(PlaceRecord.Columns.id).fetchAll(db)
                 let centres = Dictionary(uniqueKeysWithValues: places.map { ($0.id, Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
-                for visit in try VisitRecord.fetchAll(db) {
-                    guard let centre = centres[visit.placeId] else { continue }
-                    let far = GreatCircle.distance(centre, Coordinate(latitude: visit.latitude, longitude: visit.longitude)) + visit.radiusMeters
-                    reach[visit.placeId] = max(reach[visit.placeId] ?? 0, far)
+                // Only the columns needed, by a cursor: a library has hundreds of thousands of visits.
+                let visits = try Row.fetchCursor(db, sql: "SELECT placeId, latitude, longitude, radiusMeters FROM visit")
+                while let visit = try visits.next() {
+                    let place: String = visit[0]
+                    guard let centre = centres[place] else { continue }
+                    let far = GreatCircle.distance(centre, Coordinate(latitude: visit[1], longitude: visit[2])) + (visit[3] as Double)
+                    reach[place] = max(reach[place] ?? 0, far)
                 }
                 return places.map { place in
                     NamedFor(placeID: place.id, revision: place.revision, centre: centres[place.id]!, radiusMeters: reach[place.id] ?? 0)

@@ -79,10 +79,28 @@ extension Catalog {
         return (evidence, stored)
     }
 
-    /// Every photo present and read, as resolution last left it.
+    /// Every photo present and read, as resolution last left it, in id order: only the columns
+    /// of its result (reading the evidence too, for clustering after a change that resolved a
+    /// stretch only, was a tenth of a day added at a million photos).
     func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
         var photos: [ResolvedPhoto] = []
-        try forEachResolutionRow { photos.append($1) }
+        try attempt {
+            try database.read { db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource,
+                           uncertaintyMeters, liveStillId
+                    FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id
+                    """)
+                while let row = try rows.next() {
+                    let latitude: Double? = row[6], longitude: Double? = row[7], uncertainty: Double? = row[9]
+                    let coordinate = latitude.flatMap { latitude in longitude.map { Coordinate(latitude: latitude, longitude: $0) } }
+                    photos.append(ResolvedPhoto(id: row[0], utc: UTCTimestamp.date(row[3]), zone: row[4], cameraTime: row[2],
+                                                coordinate: coordinate, uncertaintyMeters: uncertainty ?? 10, path: row[1],
+                                                timeSource: (row[5] as String?).flatMap(TimeSource.init(rawValue:)) ?? .none,
+                                                locationSource: (row[8] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: row[10]))
+                }
+            }
+        }
         return photos
     }
 

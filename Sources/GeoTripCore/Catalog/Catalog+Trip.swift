@@ -6,22 +6,32 @@ extension Catalog {
     func knownLayout() throws(GeoTripError) -> KnownLayout {
         do {
             return try database.read { db in
+                // In visit order from the index on visitId, so each visit's photos come together
+                // and its set is made once (a million rows, one hash insert each, otherwise).
                 var members: [String: Set<Int64>] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT visitId, photoId FROM visitPhoto") {
-                    members[row[0], default: []].insert(row[1])
+                var visit = "", photos: [Int64] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT visitId, photoId FROM visitPhoto ORDER BY visitId")
+                while let row = try rows.next() {
+                    let id: String = row[0]
+                    if id != visit {
+                        if !photos.isEmpty { members[visit] = Set(photos) }
+                        visit = id
+                        photos.removeAll(keepingCapacity: true)
+                    }
+                    photos.append(row[1])
                 }
+                if !photos.isEmpty { members[visit] = Set(photos) }
                 var layout = KnownLayout()
-                var placeMembers: [String: Set<Int64>] = [:]
                 for visit in try VisitRecord.fetchAll(db) {
-                    let photos = members[visit.id] ?? []
-                    layout.visits.append(KnownCluster(id: visit.id, members: photos, revision: visit.revision,
+                    layout.visits.append(KnownCluster(id: visit.id, members: members[visit.id] ?? [], revision: visit.revision,
                                                       start: UTCTimestamp.date(visit.arrival) ?? .distantPast,
                                                       centre: Coordinate(latitude: visit.latitude, longitude: visit.longitude),
                                                       end: UTCTimestamp.date(visit.departure), placeID: visit.placeId))
-                    placeMembers[visit.placeId, default: []].formUnion(photos)
                 }
+                // A place's members (its visits' photos) are gathered by the clustering stage for
+                // the places it regroups: for all of them, a million photos' worth of set inserts.
                 layout.places = try PlaceRecord.fetchAll(db).map { place in
-                    KnownCluster(id: place.id, members: placeMembers[place.id] ?? [], revision: place.revision,
+                    KnownCluster(id: place.id, members: [], revision: place.revision,
                                  start: UTCTimestamp.date(place.start) ?? .distantPast,
                                  centre: Coordinate(latitude: place.latitude, longitude: place.longitude))
                 }
@@ -103,8 +113,8 @@ extension Catalog {
     /// carry only their photo counts (what `places` prints), and a library's paths are not read.
     /// Without `outside`, days carry no unplaced photos and there are no undated ones (what
     /// splitting a library into trips needs: each trip reads its own when it is rendered).
-    public func trip(photoPaths: Bool = true, outside withOutside: Bool = true) throws(GeoTripError) -> Trip {
-        let visits = try visits(withPhotos: photoPaths)
+    public func trip(photoPaths: Bool = true, outside withOutside: Bool = true, localTimes: Bool = true) throws(GeoTripError) -> Trip {
+        let visits = try visits(withPhotos: photoPaths, localTimes: localTimes)
         let outside = withOutside ? try photosOutsideVisits(rule: try storedClusteringOptions().dayRule) : []
         let days: [String]
         do {
@@ -116,17 +126,39 @@ extension Catalog {
     }
 
     /// The trip in a few figures, from the stored visits, names and days: the same figures as
-    /// `trip().overview` without reading a photo row (at a million photos, that read is most
-    /// of the cost of a small change).
+    /// `trip().overview` without reading a photo row, and without making a value of each visit
+    /// (at a million photos, 426,000 of them took seconds): the days recorded and visited, the
+    /// route through the visits' centres in the trip's order (by day, then arrival), and the
+    /// countries of the places' best names.
     func overview() throws(GeoTripError) -> TripOverview {
-        let visits = try visits(withPhotos: false)
-        let days: [String]
-        do {
-            days = try database.read { try String.fetchAll($0, sql: "SELECT localDate FROM tripDay ORDER BY localDate") }
-        } catch {
-            throw Self.classify(error, path: path)
+        let language = try storedNamingLanguage()
+        return try attempt {
+            try database.read { db in
+                var overview = TripOverview()
+                overview.days = try String.fetchAll(db, sql: "SELECT localDate FROM tripDay UNION SELECT localDate FROM visit ORDER BY 1")
+                var previous: Coordinate?
+                var metres = 0.0
+                let centres = try Row.fetchCursor(db, sql: "SELECT latitude, longitude FROM visit ORDER BY localDate, arrival, id")
+                while let row = try centres.next() {
+                    let centre = Coordinate(latitude: row[0], longitude: row[1])
+                    if let previous { metres += GreatCircle.distance(previous, centre) }
+                    previous = centre
+                    overview.visits += 1
+                }
+                overview.distanceKilometres = metres / 1000
+                let visited = Set(try String.fetchAll(db, sql: "SELECT DISTINCT placeId FROM visit"))
+                overview.places = visited.count
+                var named: Set<String> = [], countries: Set<String> = []
+                let names = try Row.fetchCursor(db, sql: Self.bestNamesSQL, arguments: [language])
+                while let row = try names.next() {
+                    let place: String = row[0]
+                    guard visited.contains(place), named.insert(place).inserted else { continue }
+                    if let code: String = row[4] { countries.insert(code) }
+                }
+                overview.countries = countries.sorted()
+                return overview
+            }
         }
-        return Trip(visits: visits, outside: [], days: days).overview
     }
 
     /// Stores the overview of the last derivation, for an unchanged rerun to report.
@@ -164,9 +196,26 @@ extension Catalog {
         }
     }
 
+    /// Every place's names, best first for each place: the person's own, then online ones (in
+    /// `language` first), then the gazetteer's.
+    static let bestNamesSQL = """
+        SELECT placeId, name, admin1, country, countryCode, source FROM placeName
+        ORDER BY placeId, CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language <> ?, language
+        """
+
+    /// A place's name as a visit shows it.
+    private struct PlaceLabel {
+        var name: String?
+        var admin1: String?
+        var country: String?
+        var countryCode: String?
+        var source: String?
+    }
+
     /// The visits in time order, with their place's names and their photos' paths (or, without
-    /// `withPhotos`, only how many photos each has).
-    public func visits(withPhotos: Bool = true) throws(GeoTripError) -> [TripVisit] {
+    /// `withPhotos`, only how many photos each has), and their times on their zone's clock
+    /// unless `localTimes` is false (`Trip.withLocalTimes()` adds them later).
+    public func visits(withPhotos: Bool = true, localTimes: Bool = true) throws(GeoTripError) -> [TripVisit] {
         // Online names in the trip's language first (names are kept per language).
         let language = try storedNamingLanguage()
         do {
@@ -181,24 +230,34 @@ extension Catalog {
                     // From the index on visitId alone: no photo row is read.
                     for row in try Row.fetchAll(db, sql: "SELECT visitId, count(*) FROM visitPhoto GROUP BY visitId") { counts[row[0]] = row[1] }
                 }
-                return try Row.fetchAll(db, sql: """
-                    SELECT v.id, v.placeId, v.revision, v.latitude, v.longitude, v.radiusMeters, v.arrival, v.departure, v.localDate,
-                           n.name, n.admin1, n.country, n.countryCode, n.source, v.timeZone
-                    FROM visit v LEFT JOIN placeName n ON n.rowid = (
-                        SELECT rowid FROM placeName WHERE placeId = v.placeId
-                        ORDER BY CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language <> ?, language LIMIT 1)
-                    ORDER BY v.arrival, v.id
-                    """, arguments: [language]).map { row in
-                    let id: String = row[0]
-                    let photos = paths[id] ?? []
-                    let zone: String? = row[14]
-                    let arrival: String = row[6], departure: String = row[7]
-                    func local(_ utc: String) -> String? { zone.flatMap { z in UTCTimestamp.date(utc).flatMap { LocalClock.iso8601($0, zone: z) } } }
-                    return TripVisit(id: id, placeId: row[1], revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
-                                     arrival: arrival, departure: departure, localDate: row[8], timeZone: zone,
-                                     localArrival: local(arrival), localDeparture: local(departure), photoCount: counts[id] ?? photos.count, photos: photos,
-                                     name: row[9], admin1: row[10], country: row[11], countryCode: row[12], nameSource: row[13])
+                // Each place's best name, in one pass over the names: a lookup per visit was
+                // most of this read at a million photos (426,000 visits).
+                var names: [String: PlaceLabel] = [:]
+                let labels = try Row.fetchCursor(db, sql: Self.bestNamesSQL, arguments: [language])
+                while let row = try labels.next() {
+                    let place: String = row[0]
+                    if names[place] == nil {
+                        names[place] = PlaceLabel(name: row[1], admin1: row[2], country: row[3], countryCode: row[4], source: row[5])
+                    }
                 }
+                var visits: [TripVisit] = []
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone
+                    FROM visit ORDER BY arrival, id
+                    """)
+                while let row = try rows.next() {
+                    let id: String = row[0], place: String = row[1]
+                    let photos = paths[id] ?? []
+                    let label = names[place]
+                    var visit = TripVisit(id: id, placeId: place, revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
+                                          arrival: row[6], departure: row[7], localDate: row[8], timeZone: row[9],
+                                          localArrival: nil, localDeparture: nil, photoCount: counts[id] ?? photos.count,
+                                          photos: photos, name: label?.name, admin1: label?.admin1, country: label?.country,
+                                          countryCode: label?.countryCode, nameSource: label?.source)
+                    if localTimes { visit.setLocalTimes() }
+                    visits.append(visit)
+                }
+                return visits
             }
         } catch {
             throw Self.classify(error, path: path)

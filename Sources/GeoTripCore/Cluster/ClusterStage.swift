@@ -99,7 +99,17 @@ public enum ClusterStage {
             return (groups[number]!.flatMap(photoIDs).sorted(), VisitClustering.coordinate(of: sum))
         }
         let oldPlaces = Set(regrouped.compactMap { $0 < kept.count ? known.visits[kept[$0]].placeID : nil } + replaced.compactMap { known.visits[$0].placeID })
-        let knownPlaces = known.places.filter { oldPlaces.contains($0.id) }
+        // A known place's members are its visits' photos, gathered here for the places
+        // regrouped only (the catalog does not gather them for all: `Catalog.knownLayout`).
+        var placeMembers: [String: Set<Int64>] = [:]
+        for visit in known.visits {
+            if let place = visit.placeID, oldPlaces.contains(place) { placeMembers[place, default: []].formUnion(visit.members) }
+        }
+        let knownPlaces = known.places.filter { oldPlaces.contains($0.id) }.map { place in
+            var place = place
+            place.members = placeMembers[place.id] ?? []
+            return place
+        }
         let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: knownPlaces, lastRevisions: known.lastRevisions,
                                              reserved: Set(known.places.map(\.id)).subtracting(oldPlaces))
 

@@ -80,7 +80,7 @@ public struct ExportStage: Sendable {
 
         // The trip's outline (visits and days, no photo read): enough to split a library into
         // trips and tell which changed; each trip to render reads its own photos.
-        let whole = try catalog.trip(photoPaths: false, outside: false)
+        let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         let privacy = settings.privacy(for: library)
         let parts = library.isLibrary
@@ -92,8 +92,21 @@ public struct ExportStage: Sendable {
         // each trip's, current or not) and from the catalog, before anything is written.
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
+        // A library trip's folder whose files are as its last export left them (the same
+        // listing) holds the notes the catalog has already (that export saved them, then wrote
+        // them into these files): it is not read back unless the trip is rendered. At a million
+        // photos, reading every trip's thousands of day files was most of this step. The output
+        // folder's own journal and folders no trip has any more are always read: their
+        // documents decide what is replaced and retired.
+        var exported = try catalog.exportedTrips()
+        var listings: [String: String] = [:]
         var journals: [String: Journal] = [:]
         for folder in parts.map(\.folder) + stale {
+            let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
+            listings[folder] = listing
+            if !checkEverything, !folder.isEmpty, current.contains(folder), let known = exported[folder], known.key.hasSuffix("|" + listing) {
+                continue
+            }
             journals[folder] = readJournal(in: folder, output, &summary)
         }
         var dayFiles: [String: JournalDocument] = [:]
@@ -117,7 +130,6 @@ public struct ExportStage: Sendable {
         }
         let resources = try TripMapResources.load(gazetteer: towns)
         let track = try trackPoints()
-        var exported = try catalog.exportedTrips()
         let texts = notes.texts
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
@@ -125,12 +137,13 @@ public struct ExportStage: Sendable {
             let content = Self.contentKey(part.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: texts,
                                           inputs: rendering, privacy: privacy)
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
-            if !checkEverything, let known = exported[part.folder], known.key == content + "|" + Self.listing(of: partOutput.path, documentsOnly: true).key {
-                summary.unchanged += journals[part.folder]?.days.count ?? 0
+            if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
+                let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
+                summary.unchanged += journals[part.folder]?.days.count ?? output.names(in: base).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
                 changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content,
-                                           journal: journals[part.folder] ?? Journal()))
+                                           journal: journals[part.folder] ?? readJournal(in: part.folder, output, &summary)))
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
@@ -336,7 +349,7 @@ public struct ExportStage: Sendable {
         }
         var trip = part.trip
         for index in trip.days.indices { trip.days[index].unplacedPhotos = outside[trip.days[index].date] ?? [] }
-        trip = trip.withVisitPhotos(from: rows)
+        trip = trip.withVisitPhotos(from: rows).withLocalTimes()
         return TripContents(trip: trip, photos: photos(of: trip, in: PhotoIndex(rows)))
     }
 

@@ -166,6 +166,8 @@ public struct LayoutChange: Sendable, Equatable {
 /// of every id ever given (retired ones included).
 public struct KnownLayout: Sendable, Equatable {
     public var visits: [KnownCluster] = []
+    /// Places, whose `members` the clustering stage gathers from their visits (any given are
+    /// not used).
     public var places: [KnownCluster] = []
     public var lastRevisions: [String: Int] = [:]
 

@@ -74,6 +74,13 @@ extension TripVisit {
         return "\(localArrival.dropFirst(11).prefix(5))–\(localDeparture.dropFirst(11).prefix(5))\(nextDay) \(LocalClock.abbreviation(timeZone, at: instant))"
     }
 
+    /// Sets `localArrival` and `localDeparture` from the UTC times and the zone.
+    mutating func setLocalTimes() {
+        func local(_ utc: String) -> String? { timeZone.flatMap { zone in UTCTimestamp.date(utc).flatMap { LocalClock.iso8601($0, zone: zone) } } }
+        localArrival = local(arrival)
+        localDeparture = local(departure)
+    }
+
     /// The visit's centre.
     public var centre: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }

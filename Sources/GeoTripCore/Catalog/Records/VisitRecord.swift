@@ -22,4 +22,34 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         static let id = Column(CodingKeys.id)
         static let arrival = Column(CodingKeys.arrival)
     }
+
+    /// Decoded by column name directly: through `Decodable`, reading a million photos' 426,000
+    /// visits for clustering took seconds.
+    init(row: Row) throws {
+        id = row["id"]
+        placeId = row["placeId"]
+        revision = row["revision"]
+        latitude = row["latitude"]
+        longitude = row["longitude"]
+        radiusMeters = row["radiusMeters"]
+        arrival = row["arrival"]
+        departure = row["departure"]
+        localDate = row["localDate"]
+        timeZone = row["timeZone"]
+    }
+
+    /// Creates a record.
+    init(id: String, placeId: String, revision: Int, latitude: Double, longitude: Double, radiusMeters: Double, arrival: String,
+         departure: String, localDate: String, timeZone: String?) {
+        self.id = id
+        self.placeId = placeId
+        self.revision = revision
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radiusMeters = radiusMeters
+        self.arrival = arrival
+        self.departure = departure
+        self.localDate = localDate
+        self.timeZone = timeZone
+    }
 }
