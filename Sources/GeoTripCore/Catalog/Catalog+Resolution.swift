@@ -11,44 +11,56 @@ extension Catalog {
     /// rerun's time at 200,000 photos.
     static let resolutionSQL = resolutionColumnsSQL + " ORDER BY id"
 
-    /// The columns resolution reads, from the photos present and read: `resolutionSQL` before
-    /// its order, for `AND`-ing a condition to.
+    /// The columns of a photo's stored result, first in every query resolution reads
+    /// (`resolvedPhoto(_:)` decodes them).
+    static let resolvedColumns = """
+        id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
+        """
+
+    /// The columns resolution reads (the stored result, then the evidence), from the photos
+    /// present and read: `resolutionSQL` before its order, for `AND`-ing a condition to.
     static let resolutionColumnsSQL = """
-        SELECT id, path, localTime, utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField,
-               liveStillId, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters
+        SELECT \(resolvedColumns), utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField
         FROM photo WHERE removedAt IS NULL AND status = 'read'
         """
+
+    /// A position from two nullable columns.
+    private static func coordinate(_ latitude: Double?, _ longitude: Double?) -> Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// A photo's stored result, from the first columns of a row (`resolvedColumns`).
+    private static func resolvedPhoto(_ row: Row) -> ResolvedPhoto {
+        let uncertainty: Double? = row[9]
+        // Sources are read as text: GRDB decodes text through its fast path, and its own enum
+        // decoding, through a DatabaseValue per column, was a tenth of a library's rerun.
+        return ResolvedPhoto(id: row[0], utc: UTCTimestamp.date(row[3]), zone: row[4], cameraTime: row[2],
+                             coordinate: coordinate(row[6], row[7]),
+                             uncertaintyMeters: uncertainty ?? 10, path: row[1],
+                             timeSource: (row[5] as String?).flatMap(TimeSource.init(rawValue:)) ?? .none,
+                             locationSource: (row[8] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: row[10])
+    }
 
     /// Calls `body` with each photo's evidence and stored resolution, for the rows `sql` (which
     /// selects the columns of `resolutionColumnsSQL`) returns, in its order.
     private func forEachResolutionRow(sql: String = resolutionSQL, arguments: StatementArguments = [],
                                       _ body: (PhotoEvidence, ResolvedPhoto) -> Void) throws(GeoTripError) {
-        func coordinate(_ latitude: Double?, _ longitude: Double?) -> Coordinate? {
-            guard let latitude, let longitude else { return nil }
-            return Coordinate(latitude: latitude, longitude: longitude)
-        }
         try attempt {
             try database.read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
-                    let id: Int64 = row[0], path: String = row[1], localTime: String? = row[2]
-                    // Sources and kinds are read as text: GRDB decodes text through its fast path, and
-                    // its own enum decoding, through a DatabaseValue per column, was a tenth of a
-                    // library's rerun.
-                    let format = (row[10] as String?).flatMap(ImageFormat.init(rawValue:))
-                    let positionSource = (row[9] as String?).flatMap(LocationSource.init(rawValue:)), liveStill: Int64? = row[12]
-                    var evidence = PhotoEvidence(id: id, path: path, localTime: localTime, utcOffset: row[3], gpsTime: row[4],
-                                                 make: row[5], model: row[6], exifCoordinate: coordinate(row[7], row[8]),
-                                                 positionSource: positionSource ?? (format == .video ? .quicktime : .exif))
+                    let resolved = Self.resolvedPhoto(row)
+                    let format = (row[18] as String?).flatMap(ImageFormat.init(rawValue:))
+                    var evidence = PhotoEvidence(id: resolved.id, path: resolved.path, localTime: resolved.cameraTime, utcOffset: row[11],
+                                                 gpsTime: row[12], make: row[13], model: row[14],
+                                                 exifCoordinate: Self.coordinate(row[15], row[16]),
+                                                 positionSource: (row[17] as String?).flatMap(LocationSource.init(rawValue:))
+                                                     ?? (format == .video ? .quicktime : .exif))
                     evidence.format = format
-                    evidence.timeField = (row[11] as String?).flatMap(CaptureTimeField.init(rawValue:))
-                    evidence.liveStillID = liveStill
-                    let utc: String? = row[13], timeSource = (row[15] as String?).flatMap(TimeSource.init(rawValue:))
-                    let uncertainty: Double? = row[19]
-                    body(evidence, ResolvedPhoto(id: id, utc: UTCTimestamp.date(utc), zone: row[14], cameraTime: localTime,
-                                                 coordinate: coordinate(row[16], row[17]), uncertaintyMeters: uncertainty ?? 10, path: path,
-                                                 timeSource: timeSource ?? .none,
-                                                 locationSource: (row[18] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: liveStill))
+                    evidence.timeField = (row[19] as String?).flatMap(CaptureTimeField.init(rawValue:))
+                    evidence.liveStillID = resolved.liveStillID
+                    body(evidence, resolved)
                 }
             }
         }
@@ -86,19 +98,8 @@ extension Catalog {
         var photos: [ResolvedPhoto] = []
         try attempt {
             try database.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource,
-                           uncertaintyMeters, liveStillId
-                    FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id
-                    """)
-                while let row = try rows.next() {
-                    let latitude: Double? = row[6], longitude: Double? = row[7], uncertainty: Double? = row[9]
-                    let coordinate = latitude.flatMap { latitude in longitude.map { Coordinate(latitude: latitude, longitude: $0) } }
-                    photos.append(ResolvedPhoto(id: row[0], utc: UTCTimestamp.date(row[3]), zone: row[4], cameraTime: row[2],
-                                                coordinate: coordinate, uncertaintyMeters: uncertainty ?? 10, path: row[1],
-                                                timeSource: (row[5] as String?).flatMap(TimeSource.init(rawValue:)) ?? .none,
-                                                locationSource: (row[8] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: row[10]))
-                }
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.resolvedColumns) FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id")
+                while let row = try rows.next() { photos.append(Self.resolvedPhoto(row)) }
             }
         }
         return photos

@@ -102,10 +102,11 @@ public struct ExportStage: Sendable {
         var listings: [String: String] = [:]
         var journals: [String: Journal] = [:]
         for folder in parts.map(\.folder) + stale {
-            let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
-            listings[folder] = listing
-            if !checkEverything, !folder.isEmpty, current.contains(folder), let known = exported[folder], known.key.hasSuffix("|" + listing) {
-                continue
+            if current.contains(folder) {
+                // Also what the trip's key is compared with below.
+                let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
+                listings[folder] = listing
+                if !checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary)
         }
