@@ -122,6 +122,24 @@ struct CatalogQueryPlanTests {
         #expect(try plan(catalog, Catalog.movieHeaderTimesSQL).contains("SCAN photo USING INDEX photo_movie_time"))
     }
 
+    @Test("a change's clustering walks the timeline through photo_time, and finds visits by arrival and by position, without a pass over photos or visits")
+    func clusteringNeighbourhood() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        let time = "2025-06-10T08:00:00Z"
+        // Either index led by utcTime serves (photo_time or photo_moment): a search, in its order.
+        func byTime(_ plan: [String], _ range: String) -> Bool {
+            plan.count == 1 && plan[0].hasPrefix("SEARCH photo USING INDEX photo_") && plan[0].hasSuffix("(\(range))")
+        }
+        #expect(byTime(try plan(catalog, Catalog.timelineBeforeSQL, [time]), "utcTime<?"))
+        #expect(byTime(try plan(catalog, Catalog.timelineAfterSQL, [time]), "utcTime>?"))
+        #expect(byTime(try plan(catalog, Catalog.photosBetweenSQL, [time, time]), "utcTime>? AND utcTime<?"))
+        #expect(try plan(catalog, Catalog.visitsArrivingSQL, [time, time]) == ["SEARCH visit USING INDEX visit_arrival (arrival>? AND arrival<?)"])
+        let near = try plan(catalog, Catalog.visitsNearSQL, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+        #expect(near == ["SEARCH visit USING INDEX visit_position (unitX>? AND unitX<?)"])
+    }
+
     @Test("the passes that read every photo go once through the table in its own order, never sorting it")
     func wholeTablePasses() throws {
         let temp = try TemporaryFolder()

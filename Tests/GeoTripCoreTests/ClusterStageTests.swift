@@ -85,9 +85,10 @@ struct ClusterStageTests {
 
     /// `layout` with `change` stored over it, as the catalog stores it.
     static func applying(_ change: LayoutChange, to layout: TripLayout) -> TripLayout {
-        if change.isFull { return TripLayout(places: change.places, visits: change.visits, days: change.days) }
+        if change.isFull { return TripLayout(places: change.places, visits: change.visits, photoDays: change.photoDays.compactMapValues { $0 }) }
         let remade = Set(change.visits.map(\.id)), remadePlaces = Set(change.places.map(\.id))
-        var result = TripLayout(days: change.days)
+        var result = TripLayout(photoDays: layout.photoDays)
+        for (photo, day) in change.photoDays { result.photoDays[photo] = day }
         result.visits = layout.visits.filter { !remade.contains($0.id) && !change.retiredVisits.contains($0.id) }.map { visit in
             var visit = visit
             visit.placeID = change.movedVisits[visit.id] ?? visit.placeID
@@ -182,9 +183,11 @@ struct ClusterStageTests {
             }
         default:
             // A Live Photo's video linked to (or unlinked from) its still: it leaves (or joins)
-            // clustering without its resolution changing, so it is not named.
+            // clustering and the days without its resolution changing; the catalog lists it
+            // (a trigger on the link), so it is named.
             let index = Int(random.uniform(0, Double(photos.count)))
             photos[index].liveStillID = photos[index].liveStillID == nil ? photos[(index + 1) % photos.count].id : nil
+            changed.insert(photos[index].id)
         }
         return (kind, changed)
     }

@@ -119,20 +119,37 @@ struct LibraryRerunTests {
             #expect(kept.places == expected.places, "round \(round) (\(kind)): places differ")
             #expect(kept.days == expected.days, "round \(round) (\(kind)): days differ")
             #expect(kept.visits.count > 20)
-            let freshResolution = try Self.resolution(temp.url.appendingPathComponent("fresh-\(round).sqlite").path)
+            // The days' photo counts, kept change by change, are those a fresh ingest counts.
+            let freshCatalog = temp.url.appendingPathComponent("fresh-\(round).sqlite").path
+            let (keptDays, freshDays) = (try Self.dayCounts(options.catalogPath), try Self.dayCounts(freshCatalog))
+            #expect(keptDays == freshDays, "round \(round) (\(kind)): day counts differ: \(keptDays.filter { freshDays[$0.key] != $0.value }.sorted { $0.key < $1.key }.prefix(4)) against \(freshDays.filter { keptDays[$0.key] != $0.value }.sorted { $0.key < $1.key }.prefix(4))")
+            let freshResolution = try Self.resolution(freshCatalog)
             let differing = keptResolution.filter { freshResolution[$0.key] != $0.value }.keys.sorted().prefix(3)
             #expect(keptResolution == freshResolution, "round \(round) (\(kind)): resolution differs: \(differing)")
         }
+    }
+
+    /// The library fixture in `temp`'s `Photos`, ingested with the default options.
+    static func ingestedFixture(in temp: TemporaryFolder) async throws -> (folder: URL, options: IngestOptions) {
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        let options = IngestOptions(folder: folder.path)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        return (folder, options)
+    }
+
+    /// Two photos (`added/2024-04-25-0.jpg`, `-1`) on a day in late April, two months after
+    /// the fixture's Kyoto days, at places of Lisbon.
+    static func addLateAprilDay(to folder: URL) throws {
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-04-25", trip: nil, spots: [LibraryFixture.cafe, LibraryFixture.house],
+                                                                         offset: "+01:00", folder: "added")])
     }
 
     @Test("a rerun resolves only the stretch of time its changes reach, and a tag lists its photo for the next")
     func resolutionStaysLocal() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let folder = temp.url.appendingPathComponent("Photos")
-        try LibraryFixture.write(into: folder)
-        let options = IngestOptions(folder: folder.path)
-        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
         // A Kyoto photo is given a wrong stored time behind resolution's back: only a pass that
         // looked at February again would put it right.
         let kyoto = "2024-02 Kyoto/2024-02-20-0.jpg"
@@ -141,9 +158,7 @@ struct LibraryRerunTests {
             try db.execute(sql: "UPDATE photo SET utcTime = '2000-01-01T00:00:00Z' WHERE path = ?", arguments: [kyoto])
             try db.execute(sql: "DELETE FROM resolvePending")
         }
-        // A day in late April, two months later.
-        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-04-25", trip: nil, spots: [LibraryFixture.cafe, LibraryFixture.house],
-                                                                         offset: "+01:00", folder: "added")])
+        try Self.addLateAprilDay(to: folder)
         let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
         #expect(summary.resolution?.updated == 2)
         let stored = try Self.resolution(options.catalogPath)
@@ -162,6 +177,42 @@ struct LibraryRerunTests {
         #expect(pending.first?.timeSource == "offset-tag")
         #expect(pending.first?.locationSource == "exif")
         #expect(pending.first?.before == ResolutionWindow.key(localTime: "2024-02-21T16:00:00", gpsTime: nil))
+    }
+
+    /// The trip's days with their photo counts, as stored.
+    static func dayCounts(_ catalogPath: String) throws -> [String: Int] {
+        let queue = try DatabaseQueue(path: catalogPath, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT localDate, photos FROM tripDay").map { ($0[0] as String, $0[1] as Int) })
+        }
+    }
+
+    @Test("a rerun clusters only the runs of time its changes fall in, and the places near them")
+    func clusteringStaysLocal() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        // A Kyoto photo loses its visit, and a Kyoto visit its place's position, behind
+        // clustering's back: a pass over the library would put both right.
+        let kyoto = "2024-02 Kyoto/2024-02-20-0.jpg"
+        let queue = try DatabaseQueue(path: options.catalogPath)
+        let visit = try await queue.write { db in
+            let visit = try String.fetchOne(db, sql: "SELECT visitId FROM visitPhoto JOIN photo ON photo.id = photoId WHERE path = ?", arguments: [kyoto])
+            try db.execute(sql: "DELETE FROM visitPhoto WHERE photoId = (SELECT id FROM photo WHERE path = ?)", arguments: [kyoto])
+            try db.execute(sql: "UPDATE visit SET radiusMeters = 12345 WHERE id = ?", arguments: [visit])
+            return visit
+        }
+        try Self.addLateAprilDay(to: folder)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let after = try await queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM visitPhoto JOIN photo ON photo.id = photoId WHERE path = ?", arguments: [kyoto]),
+             try Double.fetchOne(db, sql: "SELECT radiusMeters FROM visit WHERE id = ?", arguments: [visit]),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM visitPhoto JOIN photo ON photo.id = photoId WHERE path LIKE 'added/%'"))
+        }
+        #expect(after.0 == 0 && after.1 == 12345)
+        #expect(after.2 == 2)
+        // The day came, with its photos counted.
+        #expect(try Self.dayCounts(options.catalogPath)["2024-04-25"] == 2)
     }
 
     /// What resolution stored for each photo present, by path.

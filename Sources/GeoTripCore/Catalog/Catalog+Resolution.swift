@@ -31,7 +31,7 @@ extension Catalog {
     }
 
     /// A photo's stored result, from the first columns of a row (`resolvedColumns`).
-    private static func resolvedPhoto(_ row: Row) -> ResolvedPhoto {
+    static func resolvedPhoto(_ row: Row) -> ResolvedPhoto {
         let uncertainty: Double? = row[9]
         // Sources are read as text: GRDB decodes text through its fast path, and its own enum
         // decoding, through a DatabaseValue per column, was a tenth of a library's rerun.

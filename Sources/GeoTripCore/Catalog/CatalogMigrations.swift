@@ -292,6 +292,51 @@ enum CatalogMigrations {
             // whole library (`VideoClock`), so while there are any, resolution is a full pass.
             try db.execute(sql: "CREATE INDEX photo_movie_time ON photo (id) WHERE timeField = 'QuickTime:CreateDate'")
         }
+        migrator.registerMigration("v13-local-clustering") { db in
+            // A change to a library reads only the visits and photos around it (issue 15):
+            // - each photo's day, kept by clustering for the photos it looks at, and the trip's
+            //   days counted from them, so a day is added or dropped without reading every photo
+            //   (the clustering rules' key changes with this, so the next run fills both);
+            try db.create(table: "photoDay") { t in
+                t.primaryKey("photoId", .integer)
+                t.column("localDate", .text).notNull()
+            }
+            try db.drop(table: "tripDay")
+            try db.create(table: "tripDay") { t in
+                t.primaryKey("localDate", .text)
+                t.column("photos", .integer).notNull()
+            }
+            // - the visits near a point, through their centres' points on the unit sphere (no
+            //   seam at the antimeridian or the poles): the places around a change;
+            try db.alter(table: "visit") { t in
+                t.add(column: "unitX", .double)
+                t.add(column: "unitY", .double)
+                t.add(column: "unitZ", .double)
+            }
+            let update = try db.makeStatement(sql: "UPDATE visit SET unitX = ?, unitY = ?, unitZ = ? WHERE id = ?")
+            for row in try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM visit") {
+                let (x, y, z) = VisitRecord.unit(row[1], row[2])
+                try update.execute(arguments: [x, y, z, row[0] as String])
+            }
+            try db.create(index: "visit_position", on: "visit", columns: ["unitX", "unitY", "unitZ"])
+            // - the visits that begin in a stretch of time;
+            try db.create(index: "visit_arrival", on: "visit", columns: ["arrival"])
+            // - photos whose day may change without their resolution changing, listed for
+            //   clustering: a new photo that resolves to nothing (its camera's clock still gives
+            //   it a day), and a Live Photo's video when its still is linked (it leaves
+            //   clustering and the days) or unlinked (it joins them).
+            try db.execute(sql: """
+                CREATE TRIGGER photo_cluster_new AFTER INSERT ON photo FOR EACH ROW
+                BEGIN
+                    INSERT OR IGNORE INTO clusterPending (photoId) VALUES (NEW.id);
+                END;
+                CREATE TRIGGER photo_live_link_cluster AFTER UPDATE OF liveStillId ON photo FOR EACH ROW
+                WHEN OLD.liveStillId IS NOT NEW.liveStillId
+                BEGIN
+                    INSERT OR IGNORE INTO clusterPending (photoId) VALUES (NEW.id);
+                END
+                """)
+        }
         return migrator
     }
 }

@@ -15,11 +15,17 @@ import Foundation
 ///   (`VisitClustering.places`) depends on nothing else, so every other place is kept.
 /// The result is the one a full recompute of the same photos gives (ids and revisions aside:
 /// they depend on history); `ClusterStageTests` checks that on randomised changes.
+///
+/// It runs in two steps, so that a library's catalog is read only around the change: `rework`
+/// takes the photos of the runs and the visits known there, and makes the runs' visits again;
+/// `regroup` takes the kept visits linked to those (the catalog finds them by position:
+/// `Catalog.visitsLinked`) and makes their places again. `change` is the two over a whole
+/// layout held in memory.
 public enum ClusterStage {
     /// Visits and places of `photos` from scratch, with ids carried over from `known`.
     public static func layout(_ photos: [ResolvedPhoto], known: KnownLayout, options: ClusteringOptions) -> TripLayout {
         let change = change(photos, known: known, changed: nil, options: options)
-        return TripLayout(places: change.places, visits: change.visits, days: change.days)
+        return TripLayout(places: change.places, visits: change.visits, photoDays: change.photoDays.compactMapValues { $0 })
     }
 
     /// What changes in the catalog's layout (`known`, computed under the same `options`) when
@@ -28,7 +34,22 @@ public enum ClusterStage {
     /// or have left it, count as changed without being named.
     public static func change(_ photos: [ResolvedPhoto], known: KnownLayout, changed: Set<Int64>?,
                               options: ClusteringOptions) -> LayoutChange {
-        // Every photo with a date counts for the trip's days, placed or not.
+        let rework = rework(photos, visits: known.visits, changed: changed, options: options)
+        let replaced = Set(rework.replaced.map(\.id))
+        let kept = known.visits.filter { !replaced.contains($0.id) }
+        return regroup(rework, kept: kept, places: known.places, lastRevisions: known.lastRevisions,
+                       reservedVisitIDs: Set(kept.map(\.id)), options: options)
+    }
+
+    /// The first step: the runs of the timeline that hold a change, clustered again.
+    ///
+    /// `photos` are the photos of those runs at least (all of them for a full recompute, when
+    /// `changed` is nil), and the changed photos that are present; `visits` are the known
+    /// visits that held a changed photo or begin in those runs, at least. Photos beyond the
+    /// runs, and visits beyond them, are left as they are.
+    public static func rework(_ photos: [ResolvedPhoto], visits known: [KnownCluster], changed: Set<Int64>?,
+                              options: ClusteringOptions) -> VisitRework {
+        // The day of each photo given (a photo with a date counts for the trip's days, placed or not).
         var localDates: [Int64: String] = [:]
         var zones: [Int64: String] = [:]
         var clustered: [ClusterPhoto] = []
@@ -46,41 +67,62 @@ public enum ClusterStage {
 
         // The runs of the timeline to rework.
         var ownerOf: [Int64: Int] = [:]
-        for (index, visit) in known.visits.enumerated() { for member in visit.members { ownerOf[member] = index } }
+        for (index, visit) in known.enumerated() { for member in visit.members { ownerOf[member] = index } }
         var touchedVisits = Set<Int>()
         var dirtyTimes: [Date] = []
+        var rework = VisitRework(isFull: changed == nil)
         if let changed {
+            // The days of the photos that changed, or joined or left clustering unnamed.
+            var considered = changed
             let inClustering = Set(clustered.map(\.id))
             for photo in clustered where changed.contains(photo.id) || ownerOf[photo.id] == nil {
                 dirtyTimes.append(photo.utc)
+                considered.insert(photo.id)
                 if let owner = ownerOf[photo.id] { touchedVisits.insert(owner) }
             }
-            for (member, owner) in ownerOf where !touchedVisits.contains(owner) && (changed.contains(member) || !inClustering.contains(member)) {
+            for (member, owner) in ownerOf where changed.contains(member) || !inClustering.contains(member) {
                 touchedVisits.insert(owner)
+                considered.insert(member)
             }
+            for id in considered { rework.photoDays[id] = .some(localDates[id]) }
         } else {
             dirtyTimes = clustered.map(\.utc)
-            touchedVisits = Set(known.visits.indices)
+            touchedVisits = Set(known.indices)
+            rework.photoDays = localDates.mapValues { Optional($0) }
         }
         let runs = TimelineRuns.touched(photoTimes: clustered.map(\.utc), dirtyTimes: dirtyTimes,
-                                        touchedSpans: touchedVisits.map { (known.visits[$0].start, known.visits[$0].end) },
+                                        touchedSpans: touchedVisits.map { (known[$0].start, known[$0].end) },
                                         gap: options.visitGap)
-        let visits = VisitClustering.visits(clustered.filter { runs.contains($0.utc) }, options: options)
-        let replaced = known.visits.indices.filter { touchedVisits.contains($0) || runs.contains(known.visits[$0].start) }
-        let replacedSet = Set(replaced)
-        let kept = known.visits.indices.filter { !replacedSet.contains($0) }
-        let visitIDs = StableIdentity.assign(prefix: "v", clusters: visits.map { ($0.photoIDs, $0.centre) }, known: replaced.map { known.visits[$0] },
-                                             lastRevisions: known.lastRevisions, reserved: Set(kept.map { known.visits[$0].id }))
+        rework.visits = VisitClustering.visits(clustered.filter { runs.contains($0.utc) }, options: options).map { visit in
+            VisitRework.Visit(cluster: visit,
+                              localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""),
+                              timeZone: visit.photoIDs.lazy.compactMap { zones[$0] }.first)
+        }
+        rework.replaced = known.indices.filter { touchedVisits.contains($0) || runs.contains(known[$0].start) }.map { known[$0] }
+        return rework
+    }
+
+    /// The second step: ids for the visits made again, and the places around them grouped
+    /// again. `kept` are the known visits not replaced, with their members: those linked to the
+    /// reworked visits through chains of centres at most `placeRadius` apart at least (others
+    /// are left as they are); `places` are every known place; `lastRevisions` holds the last
+    /// revision of every id `rework` could give anew; `reservedVisitIDs` are the ids of visits
+    /// outside the rework, among them every one a new visit's id could collide with.
+    public static func regroup(_ rework: VisitRework, kept: [KnownCluster], places: [KnownCluster], lastRevisions: [String: Int],
+                               reservedVisitIDs: Set<String>, options: ClusteringOptions) -> LayoutChange {
+        let replaced = rework.replaced
+        let visits = rework.visits.map(\.cluster)
+        let visitIDs = StableIdentity.assign(prefix: "v", clusters: visits.map { ($0.photoIDs, $0.centre) }, known: replaced,
+                                             lastRevisions: lastRevisions, reserved: reservedVisitIDs)
 
         // The places around the reworked visits: candidates are the kept visits, then the new
         // ones, then the replaced ones (as markers of where something changed, not as visits).
-        var candidates = kept.map { index in
-            let visit = known.visits[index]
-            return VisitClustering.PlaceCandidate(centre: visit.centre, photoCount: visit.members.count, arrival: visit.start,
-                                                  firstPhotoID: visit.members.min() ?? 0)
+        var candidates = kept.map { visit in
+            VisitClustering.PlaceCandidate(centre: visit.centre, photoCount: visit.members.count, arrival: visit.start,
+                                           firstPhotoID: visit.members.min() ?? 0)
         }
         candidates += visits.map { VisitClustering.PlaceCandidate($0) }
-        let markers = replaced.map { known.visits[$0].centre }
+        let markers = replaced.map(\.centre)
         let seeds = Array(kept.count..<(candidates.count + markers.count))
         let reach = VisitClustering.linked(from: seeds, centres: candidates.map(\.centre) + markers, options: options)
         let regrouped = (0..<candidates.count).filter { reach.contains($0) }  // kept first, then new, in order
@@ -88,7 +130,7 @@ public enum ClusterStage {
 
         // Places: members are all their visits' photos, so a place's identity follows its visits.
         func photoIDs(_ candidate: Int) -> [Int64] {
-            candidate < kept.count ? Array(known.visits[kept[candidate]].members) : visits[candidate - kept.count].photoIDs
+            candidate < kept.count ? Array(kept[candidate].members) : visits[candidate - kept.count].photoIDs
         }
         var groups: [Int: [Int]] = [:]  // place number -> candidates
         for (position, candidate) in regrouped.enumerated() { groups[placeOf[position], default: []].append(candidate) }
@@ -98,22 +140,22 @@ public enum ClusterStage {
             for candidate in groups[number]! { sum += GreatCircle.unitVector(candidates[candidate].centre) * Double(candidates[candidate].photoCount) }
             return (groups[number]!.flatMap(photoIDs).sorted(), VisitClustering.coordinate(of: sum))
         }
-        let oldPlaces = Set(regrouped.compactMap { $0 < kept.count ? known.visits[kept[$0]].placeID : nil } + replaced.compactMap { known.visits[$0].placeID })
+        let oldPlaces = Set(regrouped.compactMap { $0 < kept.count ? kept[$0].placeID : nil } + replaced.compactMap(\.placeID))
         // A known place's members are its visits' photos, gathered here for the places
-        // regrouped only (the catalog does not gather them for all: `Catalog.knownLayout`).
+        // regrouped only: each of their visits is linked to the change, so among those given.
         var placeMembers: [String: Set<Int64>] = [:]
-        for visit in known.visits {
+        for visit in kept + replaced {
             if let place = visit.placeID, oldPlaces.contains(place) { placeMembers[place, default: []].formUnion(visit.members) }
         }
-        let knownPlaces = known.places.filter { oldPlaces.contains($0.id) }.map { place in
+        let knownPlaces = places.filter { oldPlaces.contains($0.id) }.map { place in
             var place = place
             place.members = placeMembers[place.id] ?? []
             return place
         }
-        let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: knownPlaces, lastRevisions: known.lastRevisions,
-                                             reserved: Set(known.places.map(\.id)).subtracting(oldPlaces))
+        let placeIDs = StableIdentity.assign(prefix: "p", clusters: placeClusters, known: knownPlaces, lastRevisions: lastRevisions,
+                                             reserved: Set(places.map(\.id)).subtracting(oldPlaces))
 
-        var result = LayoutChange(isFull: changed == nil)
+        var result = LayoutChange(isFull: rework.isFull)
         var placeOfCandidate: [Int: String] = [:]
         for (position, number) in numbers.enumerated() {
             let members = groups[number]!
@@ -123,20 +165,44 @@ public enum ClusterStage {
                                                   start: members.map { candidates[$0].arrival }.min()!))
         }
         result.places.sort { ($0.start, $0.id) < ($1.start, $1.id) }
-        for (candidate, index) in kept.enumerated() {
-            if let place = placeOfCandidate[candidate], place != known.visits[index].placeID { result.movedVisits[known.visits[index].id] = place }
+        for (candidate, visit) in kept.enumerated() {
+            if let place = placeOfCandidate[candidate], place != visit.placeID { result.movedVisits[visit.id] = place }
         }
-        result.visits = visits.enumerated().map { index, visit in
-            TripLayout.Visit(id: visitIDs[index].id, placeID: placeOfCandidate[kept.count + index]!, revision: visitIDs[index].revision, cluster: visit,
-                             localDate: localDates[visit.photoIDs[0]] ?? String(visit.arrival.geotripISO8601?.prefix(10) ?? ""),
-                             timeZone: visit.photoIDs.lazy.compactMap { zones[$0] }.first)
+        result.visits = rework.visits.enumerated().map { index, visit in
+            TripLayout.Visit(id: visitIDs[index].id, placeID: placeOfCandidate[kept.count + index]!, revision: visitIDs[index].revision,
+                             cluster: visit.cluster, localDate: visit.localDate, timeZone: visit.timeZone)
         }
         let stays = Set(result.visits.map(\.id))
-        result.retiredVisits = Set(replaced.map { known.visits[$0].id }).subtracting(stays)
+        result.retiredVisits = Set(replaced.map(\.id)).subtracting(stays)
         result.retiredPlaces = oldPlaces.subtracting(result.places.map(\.id))
-        result.days = Array(Set(localDates.values)).sorted()
+        result.photoDays = rework.photoDays
         return result
     }
+}
+
+/// What the first step of clustering made (`ClusterStage.rework`): the runs' visits made
+/// again, the known visits they replace, and the days of the photos it looked at.
+public struct VisitRework: Sendable, Equatable {
+    /// A visit made again, before it has an id or a place.
+    public struct Visit: Sendable, Equatable {
+        public var cluster: VisitCluster
+        /// The traveller's day of its first photo (`LocalDayRule`).
+        public var localDate: String
+        /// The zone of its first photo with one.
+        public var timeZone: String?
+    }
+
+    /// Whether everything was made again.
+    public var isFull: Bool
+    /// In time order.
+    public var visits: [Visit] = []
+    /// The known visits that held a changed photo or lay in a reworked run.
+    public var replaced: [KnownCluster] = []
+    /// The day of each photo whose day may have changed (every photo, when full); nil: it
+    /// counts for no day (undated, gone, or a Live Photo's video).
+    public var photoDays: [Int64: String?] = [:]
+
+    public init(isFull: Bool) { self.isFull = isFull }
 }
 
 /// Stretches of a timeline to rework: maximal runs of photo times, changed times and spans

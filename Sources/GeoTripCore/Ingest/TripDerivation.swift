@@ -94,20 +94,36 @@ struct TripDerivation {
         }
 
         // Cluster, when the photos, their resolution or the options changed since the last time:
-        // only around the photos that changed, unless the options (or the rules, `places2`) did.
-        let rules = "places2|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+        // only around the photos that changed, unless the options (or the rules, `places3`) did.
+        // A few changes are read around themselves (`Catalog.clusteringNeighbourhood`); a full
+        // recompute, or changes too many for reading around each to pay, read the whole layout.
+        let rules = "places3|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
         let key = rules + generation + "|" + inputs
         var changed = false
         let clusteredFor = try catalog.setting(Catalog.SettingKey.clusteredFor)
         if clusteredFor != key {
-            let photos = try resolvedPhotos()
-            let known = try catalog.knownLayout()
             let pending = clusteredFor?.hasPrefix(rules) == true ? try catalog.photosPendingClustering() : nil
-            let change = try await stages.run(.cluster) {
-                stages.report(.cluster, done: 0, total: photos.count)
-                let change = ClusterStage.change(photos, known: known, changed: pending, options: clustering)
-                stages.report(.cluster, done: photos.count, total: photos.count)
-                return change
+            let change: LayoutChange
+            if let pending, pending.count <= Self.localClusteringLimit {
+                change = try await stages.run(.cluster) { () throws -> LayoutChange in
+                    stages.report(.cluster, done: 0, total: pending.count)
+                    let around = try catalog.clusteringNeighbourhood(pending: pending, gap: clustering.visitGap)
+                    let rework = ClusterStage.rework(around.photos, visits: around.visits, changed: pending, options: clustering)
+                    let linked = try catalog.visitsLinked(to: rework, radius: clustering.placeRadius)
+                    let change = ClusterStage.regroup(rework, kept: linked.kept, places: linked.places, lastRevisions: linked.lastRevisions,
+                                                      reservedVisitIDs: linked.reservedVisitIDs, options: clustering)
+                    stages.report(.cluster, done: pending.count, total: pending.count)
+                    return change
+                }
+            } else {
+                let photos = try resolvedPhotos()
+                let known = try catalog.knownLayout()
+                change = try await stages.run(.cluster) {
+                    stages.report(.cluster, done: 0, total: photos.count)
+                    let change = ClusterStage.change(photos, known: known, changed: pending, options: clustering)
+                    stages.report(.cluster, done: photos.count, total: photos.count)
+                    return change
+                }
             }
             try catalog.saveLayout(change, key: key)
             changed = true
@@ -307,6 +323,10 @@ struct TripDerivation {
         let pending = try catalog.pendingResolution()
         return (pending, ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: corrections))
     }
+
+    /// The most changed photos clustering reads around one by one; more, and it reads the
+    /// whole layout at once (a lookup per photo costs more than a pass then).
+    static let localClusteringLimit = 20_000
 
     /// The slow notice: how long, how many queued, how long they take at the rate.
     static func slowSentence(waited: Double, queued: Int, interval: Double) -> String {

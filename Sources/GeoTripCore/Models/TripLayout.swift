@@ -128,8 +128,11 @@ public struct TripLayout: Sendable, Equatable {
     public var places: [Place] = []
     /// In time order.
     public var visits: [Visit] = []
-    /// Every day with a dated photo, placed or not, in order.
-    public var days: [String] = []
+    /// The traveller's day of every dated photo, placed or not (Live Photos' videos aside).
+    public var photoDays: [Int64: String] = [:]
+
+    /// Every day with a dated photo, in order.
+    public var days: [String] { Set(photoDays.values).sorted() }
 }
 
 /// What a clustering run changes in the catalog's layout: the visits and places it made or
@@ -147,8 +150,9 @@ public struct LayoutChange: Sendable, Equatable {
     /// Ids no longer given.
     public var retiredVisits: Set<String> = []
     public var retiredPlaces: Set<String> = []
-    /// Every day with a dated photo, placed or not, in order.
-    public var days: [String] = []
+    /// The day of each photo whose day may have changed (every dated photo, when full); nil:
+    /// it counts for no day (undated, gone, or a Live Photo's video).
+    public var photoDays: [Int64: String?] = [:]
 
     /// Creates an empty change.
     public init(isFull: Bool) { self.isFull = isFull }
@@ -158,7 +162,7 @@ public struct LayoutChange: Sendable, Equatable {
         isFull = true
         places = layout.places
         visits = layout.visits
-        days = layout.days
+        photoDays = layout.photoDays.mapValues { Optional($0) }
     }
 }
 

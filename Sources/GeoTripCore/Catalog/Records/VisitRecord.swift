@@ -17,6 +17,11 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
     var localDate: String
     /// The zone of its first photo with one.
     var timeZone: String?
+    /// Its centre's point on the unit sphere, by which the visits near a place are found
+    /// (`visit_position`; derived from the centre, never set apart from it).
+    private(set) var unitX: Double
+    private(set) var unitY: Double
+    private(set) var unitZ: Double
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -36,6 +41,7 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         departure = row["departure"]
         localDate = row["localDate"]
         timeZone = row["timeZone"]
+        (unitX, unitY, unitZ) = Self.unit(latitude, longitude)
     }
 
     /// Creates a record.
@@ -51,5 +57,12 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         self.departure = departure
         self.localDate = localDate
         self.timeZone = timeZone
+        (unitX, unitY, unitZ) = Self.unit(latitude, longitude)
+    }
+
+    /// A centre's point on the unit sphere.
+    static func unit(_ latitude: Double, _ longitude: Double) -> (Double, Double, Double) {
+        let v = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
+        return (v.x, v.y, v.z)
     }
 }

@@ -1,0 +1,323 @@
+import Foundation
+import GRDB
+
+/// What the clustering stage reads and writes: photos as resolution left them, visits and
+/// places, the days of the photos, and the list of photos changed since the last clustering.
+///
+/// A change reads only around itself (`ClusterStage`'s two steps):
+/// - `clusteringNeighbourhood`: the changed photos, the runs of the timeline around them
+///   (walked through `photo_time` until a gap longer than `visitGap`), and the visits that
+///   held a changed photo or begin in those runs (`visit_arrival`);
+/// - `visitsLinked`: the visits linked to the reworked ones through chains of centres at most
+///   `placeRadius` apart, found by position (`visit_position`, on each visit's point of the
+///   unit sphere), and the ids and revisions a new visit or place could take.
+extension Catalog {
+    /// The photos clustering places (present, read, placed, not a Live Photo's video).
+    private static let clusteredPhotos = "removedAt IS NULL AND status = 'read' AND resolvedLatitude IS NOT NULL AND liveStillId IS NULL"
+    /// The clustered photos' times back from one, and on from one: walked through `photo_time`.
+    static let timelineBeforeSQL = "SELECT utcTime FROM photo WHERE utcTime <= ? AND \(clusteredPhotos) ORDER BY utcTime DESC"
+    static let timelineAfterSQL = "SELECT utcTime FROM photo WHERE utcTime >= ? AND \(clusteredPhotos) ORDER BY utcTime"
+    /// The photos present and read in a stretch of time, through `photo_time`.
+    static let photosBetweenSQL = "SELECT \(resolvedColumns) FROM photo WHERE utcTime BETWEEN ? AND ? AND removedAt IS NULL AND status = 'read'"
+    /// The visits that begin in a stretch of time, through `visit_arrival`.
+    static let visitsArrivingSQL = "SELECT * FROM visit WHERE arrival BETWEEN ? AND ?"
+    /// The visits whose centres lie in a box of the unit sphere, through `visit_position`.
+    static let visitsNearSQL = "SELECT * FROM visit WHERE unitX BETWEEN ? AND ? AND unitY BETWEEN ? AND ? AND unitZ BETWEEN ? AND ?"
+
+    /// Visits and places as the last clustering left them, and every id's last revision: what a
+    /// full recompute needs.
+    func knownLayout() throws(GeoTripError) -> KnownLayout {
+        do {
+            return try database.read { db in
+                // In visit order from the index on visitId, so each visit's photos come together
+                // and its set is made once (a million rows, one hash insert each, otherwise).
+                var members: [String: Set<Int64>] = [:]
+                var visit = "", photos: [Int64] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT visitId, photoId FROM visitPhoto ORDER BY visitId")
+                while let row = try rows.next() {
+                    let id: String = row[0]
+                    if id != visit {
+                        if !photos.isEmpty { members[visit] = Set(photos) }
+                        visit = id
+                        photos.removeAll(keepingCapacity: true)
+                    }
+                    photos.append(row[1])
+                }
+                if !photos.isEmpty { members[visit] = Set(photos) }
+                var layout = KnownLayout()
+                for visit in try VisitRecord.fetchAll(db) {
+                    layout.visits.append(visit.known(members: members[visit.id] ?? []))
+                }
+                // A place's members (its visits' photos) are gathered by the clustering stage for
+                // the places it regroups: for all of them, a million photos' worth of set inserts.
+                layout.places = try Self.knownPlaces(db)
+                for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM clusterRevision") { layout.lastRevisions[row[0]] = row[1] }
+                return layout
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Every place, without members.
+    private static func knownPlaces(_ db: Database) throws -> [KnownCluster] {
+        try PlaceRecord.fetchAll(db).map { place in
+            KnownCluster(id: place.id, members: [], revision: place.revision,
+                         start: UTCTimestamp.date(place.start) ?? .distantPast,
+                         centre: Coordinate(latitude: place.latitude, longitude: place.longitude))
+        }
+    }
+
+    /// What the first clustering step needs around the photos `pending` (changed since the last
+    /// clustering): those of them present and read, every photo of the runs of the timeline
+    /// around them, and the known visits (with their photos) that held one of them or begin
+    /// in those runs.
+    ///
+    /// A run is found from the changes (the pending photos' times now, and the spans of the
+    /// visits that held them) by walking the clustered photos' times out to a gap longer than
+    /// `gap`, as `TimelineRuns` does over the whole timeline. Times are stored as text in which
+    /// milliseconds sort before a whole second's `Z`, so the walk allows a second more, and
+    /// the runs may take in a run beyond them: the first step leaves any run without a change
+    /// as it is.
+    func clusteringNeighbourhood(pending: Set<Int64>, gap: TimeInterval) throws(GeoTripError) -> (photos: [ResolvedPhoto], visits: [KnownCluster]) {
+        try attempt {
+            try database.read { db in
+                var photos: [Int64: ResolvedPhoto] = [:]
+                var spans: [(start: Date, end: Date)] = []
+                let photo = try db.cachedStatement(sql: "SELECT \(Self.resolvedColumns) FROM photo WHERE id = ? AND removedAt IS NULL AND status = 'read'")
+                let owner = try db.cachedStatement(sql: "SELECT visitId FROM visitPhoto WHERE photoId = ?")
+                var owners = Set<String>()
+                for id in pending {
+                    if let row = try Row.fetchOne(photo, arguments: [id]) {
+                        let resolved = Self.resolvedPhoto(row)
+                        photos[id] = resolved
+                        if resolved.liveStillID == nil, resolved.coordinate != nil, let utc = resolved.utc { spans.append((utc, utc)) }
+                    }
+                    if let visit = try String.fetchOne(owner, arguments: [id]) { owners.insert(visit) }
+                }
+                var visits: [String: KnownCluster] = [:]
+                for id in owners {
+                    if let record = try VisitRecord.fetchOne(db, key: id) {
+                        let visit = record.known(members: [])
+                        visits[id] = visit
+                        spans.append((visit.start, visit.end))
+                    }
+                }
+                let runs = try Self.timelineRuns(db, around: spans, gap: gap)
+                for run in runs {
+                    let range: StatementArguments = [run.start.addingTimeInterval(-1).geotripISO8601, run.end.addingTimeInterval(1).geotripISO8601]
+                    let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
+                    while let row = try rows.next() {
+                        let resolved = Self.resolvedPhoto(row)
+                        photos[resolved.id] = resolved
+                    }
+                    for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range)
+                    where visits[record.id] == nil {
+                        visits[record.id] = record.known(members: [])
+                    }
+                }
+                let members = try db.cachedStatement(sql: "SELECT photoId FROM visitPhoto WHERE visitId = ?")
+                for id in visits.keys { visits[id]!.members = Set(try Int64.fetchAll(members, arguments: [id])) }
+                return (photos.values.sorted { $0.id < $1.id }, visits.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) })
+            }
+        }
+    }
+
+    /// The stretches of the timeline of clustered photos (present, read, placed, dated, not a
+    /// Live Photo's video) that hold `spans`, each walked out to a gap longer than `gap`
+    /// (a second more: see `clusteringNeighbourhood`); in order, disjoint.
+    private static func timelineRuns(_ db: Database, around spans: [(start: Date, end: Date)], gap: TimeInterval) throws -> [(start: Date, end: Date)] {
+        let reach = gap + 1
+        let spans = spans.sorted { $0.start < $1.start }
+        var runs: [(start: Date, end: Date)] = []
+        var next = 0
+        while next < spans.count {
+            // Back from the first change of the run.
+            var start = spans[next].start
+            let before = try String.fetchCursor(db, sql: timelineBeforeSQL,
+                                                arguments: [start.addingTimeInterval(1).geotripISO8601])
+            while let text = try before.next() {
+                guard let time = UTCTimestamp.date(text) else { continue }
+                if time >= start { continue }
+                if start.timeIntervalSince(time) > reach { break }
+                start = time
+            }
+            // Forward through photos and changes alike.
+            var end = spans[next].end
+            next += 1
+            let after = try String.fetchCursor(db, sql: timelineAfterSQL,
+                                               arguments: [end.addingTimeInterval(-1).geotripISO8601])
+            func absorbSpans(upTo time: Date) {
+                while next < spans.count && spans[next].start <= time && spans[next].start.timeIntervalSince(end) <= reach {
+                    end = max(end, spans[next].end)
+                    next += 1
+                }
+            }
+            while let text = try after.next() {
+                guard let time = UTCTimestamp.date(text) else { continue }
+                absorbSpans(upTo: time)
+                if time <= end { continue }
+                if time.timeIntervalSince(end) > reach { break }
+                end = time
+            }
+            absorbSpans(upTo: .distantFuture)
+            if let last = runs.last, start <= last.end {
+                runs[runs.count - 1].end = max(last.end, end)
+            } else {
+                runs.append((start, end))
+            }
+        }
+        return runs
+    }
+
+    /// What the second clustering step needs around what the first made again: the known
+    /// visits (with their photos, `replaced` aside) linked to the new visits' and the replaced
+    /// visits' centres through chains of centres at most `radius` metres apart, every place,
+    /// the last revisions of the ids a new visit or place could take, and the ids of visits
+    /// outside the rework that a new visit's id could collide with.
+    func visitsLinked(to rework: VisitRework, radius: Double) throws(GeoTripError)
+        -> (kept: [KnownCluster], places: [KnownCluster], lastRevisions: [String: Int], reservedVisitIDs: Set<String>) {
+        try attempt {
+            try database.read { db in
+                let replaced = Set(rework.replaced.map(\.id))
+                // A metre more than the rule's radius: the stage decides the links; this only
+                // has to find every one.
+                let chord = GreatCircle.chord(metres: radius + 1)
+                let near = try db.cachedStatement(sql: Self.visitsNearSQL)
+                var found: [String: VisitRecord] = [:]
+                var queue = rework.visits.map { GreatCircle.unitVector($0.cluster.centre) } + rework.replaced.map { GreatCircle.unitVector($0.centre) }
+                while let point = queue.popLast() {
+                    let box: StatementArguments = [point.x - chord, point.x + chord, point.y - chord, point.y + chord, point.z - chord, point.z + chord]
+                    for record in try VisitRecord.fetchAll(near, arguments: box) where found[record.id] == nil && !replaced.contains(record.id) {
+                        let other = GreatCircle.unitVector(latitude: record.latitude, longitude: record.longitude)
+                        let d = other - point
+                        guard (d * d).sum().squareRoot() <= chord else { continue }
+                        found[record.id] = record
+                        queue.append(other)
+                    }
+                }
+                let members = try db.cachedStatement(sql: "SELECT photoId FROM visitPhoto WHERE visitId = ?")
+                let kept = try found.values.sorted { $0.id < $1.id }.map { record in
+                    record.known(members: Set(try Int64.fetchAll(members, arguments: [record.id])))
+                }
+                // Ids a new visit could take are its first photo's (`StableIdentity`): `v12`, or
+                // `v12-2` and on when that is taken; a place's are any `p`.
+                var lastRevisions: [String: Int] = [:]
+                var reserved = Set<String>()
+                let revisions = try db.cachedStatement(sql: "SELECT id, revision FROM clusterRevision WHERE id >= ? AND id < ?")
+                let taken = try db.cachedStatement(sql: "SELECT id FROM visit WHERE id >= ? AND id < ?")
+                for visit in rework.visits {
+                    let base = "v\(visit.cluster.photoIDs.first ?? 0)"
+                    let range: StatementArguments = [base, base + "."]  // `-` sorts before `.`, digits after it
+                    for row in try Row.fetchAll(revisions, arguments: range) { lastRevisions[row[0]] = row[1] }
+                    reserved.formUnion(try String.fetchAll(taken, arguments: range))
+                }
+                for row in try Row.fetchAll(revisions, arguments: ["p", "q"]) { lastRevisions[row[0]] = row[1] }
+                return (kept, try Self.knownPlaces(db), lastRevisions, reserved.subtracting(replaced))
+            }
+        }
+    }
+
+    /// Stores what a clustering run changed in one transaction: places and visits made again
+    /// upserted by id (their names, kept apart, are untouched), untouched visits moved to their
+    /// new places, retired ids deleted (their last revision stays in `clusterRevision`), the
+    /// memberships of the visits made again replaced, the days of the photos it looked at (and
+    /// the trip's days counted from them), what the layout was computed from, and the list of
+    /// photos waiting for clustering emptied. A full change retires every visit and place it
+    /// does not list, and replaces every photo's day.
+    func saveLayout(_ change: LayoutChange, key: String) throws(GeoTripError) {
+        do {
+            try database.write { db in
+                let remember = try db.cachedStatement(sql: """
+                    INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
+                    ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
+                    """)
+                for place in change.places {
+                    try PlaceRecord(id: place.id, revision: place.revision, latitude: Self.rounded(place.centre.latitude),
+                                    longitude: Self.rounded(place.centre.longitude), start: place.start.geotripISO8601 ?? "").upsert(db)
+                    try remember.execute(arguments: [place.id, place.revision])
+                }
+                if change.isFull { try db.execute(sql: "DELETE FROM visitPhoto") }
+                let clear = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE visitId = ?")
+                let member = try db.cachedStatement(sql: """
+                    INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
+                    ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId
+                    """)
+                for visit in change.visits {
+                    let c = visit.cluster
+                    try VisitRecord(id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
+                                    longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
+                                    arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
+                                    localDate: visit.localDate, timeZone: visit.timeZone).upsert(db)
+                    try remember.execute(arguments: [visit.id, visit.revision])
+                    if !change.isFull { try clear.execute(arguments: [visit.id]) }
+                    for photo in c.photoIDs { try member.execute(arguments: [photo, visit.id]) }
+                }
+                let move = try db.cachedStatement(sql: "UPDATE visit SET placeId = ? WHERE id = ?")
+                for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
+                // Retire what the layout no longer has (visits first: they point at places; a
+                // retired visit's memberships go with it).
+                // Ids go in chunks: a library's tens of thousands in one `IN` list are more
+                // variables than SQLite takes.
+                var retiredVisits = change.retiredVisits, retiredPlaces = change.retiredPlaces
+                if change.isFull {
+                    retiredVisits = Set(try String.fetchAll(db, sql: "SELECT id FROM visit")).subtracting(change.visits.map(\.id))
+                    retiredPlaces = Set(try String.fetchAll(db, sql: "SELECT id FROM place")).subtracting(change.places.map(\.id))
+                }
+                for chunk in Array(retiredVisits).chunked(500) {
+                    try VisitRecord.filter(chunk.contains(VisitRecord.Columns.id)).deleteAll(db)
+                }
+                for chunk in Array(retiredPlaces).chunked(500) {
+                    try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
+                }
+                try Self.saveDays(db, change.photoDays, isFull: change.isFull)
+                try db.execute(sql: "DELETE FROM clusterPending")
+                try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Each photo's day (`photoDay`) and the trip's days with their photo counts (`tripDay`):
+    /// a full change replaces both; an incremental one moves each photo it lists from its old
+    /// day to its new, so a day is dropped when its last photo leaves it.
+    private static func saveDays(_ db: Database, _ days: [Int64: String?], isFull: Bool) throws {
+        if isFull {
+            try db.execute(sql: "DELETE FROM photoDay")
+            let insert = try db.cachedStatement(sql: "INSERT INTO photoDay (photoId, localDate) VALUES (?, ?)")
+            for (photo, day) in days { if let day { try insert.execute(arguments: [photo, day]) } }
+            try db.execute(sql: "DELETE FROM tripDay")
+            try db.execute(sql: "INSERT INTO tripDay (localDate, photos) SELECT localDate, count(*) FROM photoDay GROUP BY localDate")
+            return
+        }
+        let old = try db.cachedStatement(sql: "SELECT localDate FROM photoDay WHERE photoId = ?")
+        let set = try db.cachedStatement(sql: "INSERT INTO photoDay (photoId, localDate) VALUES (?, ?) ON CONFLICT(photoId) DO UPDATE SET localDate = excluded.localDate")
+        let unset = try db.cachedStatement(sql: "DELETE FROM photoDay WHERE photoId = ?")
+        let leave = try db.cachedStatement(sql: "UPDATE tripDay SET photos = photos - 1 WHERE localDate = ?")
+        let empty = try db.cachedStatement(sql: "DELETE FROM tripDay WHERE localDate = ? AND photos <= 0")
+        let join = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate, photos) VALUES (?, 1) ON CONFLICT(localDate) DO UPDATE SET photos = photos + 1")
+        for (photo, day) in days {
+            let was = try String.fetchOne(old, arguments: [photo])
+            guard was != day else { continue }
+            if let was {
+                try leave.execute(arguments: [was])
+                try empty.execute(arguments: [was])
+            }
+            if let day {
+                try set.execute(arguments: [photo, day])
+                try join.execute(arguments: [day])
+            } else {
+                try unset.execute(arguments: [photo])
+            }
+        }
+    }
+}
+
+extension VisitRecord {
+    /// The visit as the clustering stage knows it, with `members`.
+    func known(members: Set<Int64>) -> KnownCluster {
+        KnownCluster(id: id, members: members, revision: revision, start: UTCTimestamp.date(arrival) ?? .distantPast,
+                     centre: Coordinate(latitude: latitude, longitude: longitude), end: UTCTimestamp.date(departure), placeID: placeId)
+    }
+}
