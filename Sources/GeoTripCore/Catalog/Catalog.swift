@@ -261,10 +261,6 @@ extension Catalog {
                 for var record in new { try record.insert(db) }
                 try Self.markForClustering(db, updated.compactMap(\.id) + removedIDs)
                 try Self.linkLivePhotos(db)
-                // The counts are not stored here: the read stage commits every batch through
-                // this, and a pass over the whole table per batch made a fresh ingest quadratic
-                // (a million photos spent most of their read stage counting). `counts()` counts
-                // once for the new generation and stores the result.
                 try Self.bumpGeneration(db)
             }
         }
@@ -334,8 +330,6 @@ extension Catalog {
         static let exportedFor = "exportedFor"
         /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
         static let exportedTrips = "exportedTrips"
-        /// `generation|JSON of CatalogCounts`: the summary's counts as of that generation.
-        static let fileCounts = "fileCounts"
     }
 
     static func bumpGeneration(_ db: Database) throws {
@@ -467,42 +461,38 @@ extension Catalog {
         }
     }
 
-    /// Counts over the files present in the folder: those `finish` stored with the catalog's
-    /// generation when they still are that generation's (an unchanged rerun reads no photo row
-    /// for its summary), else counted now and stored for the next run.
+    /// The files present, by kind: kept by triggers on every write of the photo table
+    /// (`photoCounts`), so no run counts them.
     func counts() throws(GeoTripError) -> CatalogCounts {
         try attempt {
-            let stored = try database.read { db -> CatalogCounts? in
-                let generation = try TripSettingRecord.value(db, SettingKey.catalogGeneration) ?? "0"
-                guard let text = try TripSettingRecord.value(db, SettingKey.fileCounts), text.hasPrefix(generation + "|") else { return nil }
-                return try? JSONDecoder().decode(CatalogCounts.self, from: Data(text.utf8.dropFirst(generation.utf8.count + 1)))
+            try database.read { db in
+                guard let row = try Row.fetchOne(db, sql: """
+                    SELECT withGPS, withoutGPS, unreadable, skipped, videos, livePhotoVideos FROM photoCounts WHERE id = 1
+                    """) else { return CatalogCounts() }
+                return CatalogCounts(withGPS: row[0], withoutGPS: row[1], unreadable: row[2], skipped: row[3], videos: row[4], livePhotoVideos: row[5])
             }
-            if let stored { return stored }
-            // Counted once per change of the files (the read stage's commits leave it to here),
-            // and once for a catalog from before the counts were stored.
-            return try database.write { db in try Self.storeCounts(db) }
         }
     }
 
-    /// Counts the files present and stores the counts with the catalog's generation. One pass
-    /// with sums, not a GROUP BY: its sorter cost more than the pass over the table.
-    @discardableResult
-    static func storeCounts(_ db: Database) throws -> CatalogCounts {
-        var counts = CatalogCounts()
-        if let row = try Row.fetchOne(db, sql: """
-            SELECT total(status = 'read' AND latitude IS NOT NULL), total(status = 'read' AND latitude IS NULL),
-                   total(status = 'unreadable'), total(status NOT IN ('read', 'unreadable')),
-                   total(status = 'read' AND format IS 'video'), total(status = 'read' AND format IS 'video' AND liveStillId IS NOT NULL)
-            FROM photo WHERE removedAt IS NULL
-            """) {
-            func count(_ index: Int) -> Int { Int(row[index] as Double) }
-            counts = CatalogCounts(withGPS: count(0), withoutGPS: count(1), unreadable: count(2), skipped: count(3),
-                                   videos: count(4), livePhotoVideos: count(5))
-        }
-        let generation = try TripSettingRecord.value(db, SettingKey.catalogGeneration) ?? "0"
-        let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
-        try TripSettingRecord.set(db, SettingKey.fileCounts, to: generation + "|" + encoded)
-        return counts
+    /// What each count adds up, for a photo row (`OLD` or `NEW`) present: each term is 0 or 1.
+    /// The triggers of `v14-photo-counts` are written from these: a change to them needs a
+    /// migration that writes the triggers again.
+    static func countTerms(_ row: String) -> [(column: String, term: String)] {
+        let read = "\(row).status IS 'read'"
+        return [("withGPS", "\(read) AND \(row).latitude IS NOT NULL"), ("withoutGPS", "\(read) AND \(row).latitude IS NULL"),
+                ("unreadable", "\(row).status IS 'unreadable'"), ("skipped", "\(row).status NOT IN ('read', 'unreadable')"),
+                ("videos", "\(read) AND \(row).format IS 'video'"),
+                ("livePhotoVideos", "\(read) AND \(row).format IS 'video' AND \(row).liveStillId IS NOT NULL")]
+    }
+
+    /// The files present, counted in one pass over the table (the triggers' starting point,
+    /// and what tests check them against).
+    static func countPhotos(_ db: Database) throws -> CatalogCounts {
+        let terms = countTerms("photo")
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(terms.map { "total(\($0.term))" }.joined(separator: ", ")) FROM photo WHERE removedAt IS NULL")
+        else { return CatalogCounts() }
+        func count(_ index: Int) -> Int { Int(row[index] as Double) }
+        return CatalogCounts(withGPS: count(0), withoutGPS: count(1), unreadable: count(2), skipped: count(3), videos: count(4), livePhotoVideos: count(5))
     }
 
     /// The photo read at a path: `photo_present_path`.
