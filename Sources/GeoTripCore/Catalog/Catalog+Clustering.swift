@@ -22,7 +22,9 @@ extension Catalog {
     /// The visits that begin in a stretch of time, through `visit_arrival`.
     static let visitsArrivingSQL = "SELECT * FROM visit WHERE arrival BETWEEN ? AND ?"
     /// The visits whose centres lie in a box of the unit sphere, through `visit_position`.
-    static let visitsNearSQL = "SELECT * FROM visit WHERE unitX BETWEEN ? AND ? AND unitY BETWEEN ? AND ? AND unitZ BETWEEN ? AND ?"
+    /// Read from the index alone (a dense city's box holds hundreds of visits, met again from
+    /// each of their neighbours): a visit's row is read once, when it is first found.
+    static let visitsNearSQL = "SELECT rowid, unitX, unitY, unitZ FROM visit WHERE unitX BETWEEN ? AND ? AND unitY BETWEEN ? AND ? AND unitZ BETWEEN ? AND ?"
 
     /// Visits and places as the last clustering left them, and every id's last revision: what a
     /// full recompute needs.
@@ -184,14 +186,21 @@ extension Catalog {
                 // has to find every one.
                 let chord = GreatCircle.chord(metres: radius + 1)
                 let near = try db.cachedStatement(sql: Self.visitsNearSQL)
+                let byRow = try db.cachedStatement(sql: "SELECT * FROM visit WHERE rowid = ?")
+                var seen = Set<Int64>()
                 var found: [String: VisitRecord] = [:]
                 var queue = rework.visits.map { GreatCircle.unitVector($0.cluster.centre) } + rework.replaced.map { GreatCircle.unitVector($0.centre) }
                 while let point = queue.popLast() {
                     let box: StatementArguments = [point.x - chord, point.x + chord, point.y - chord, point.y + chord, point.z - chord, point.z + chord]
-                    for record in try VisitRecord.fetchAll(near, arguments: box) where found[record.id] == nil && !replaced.contains(record.id) {
-                        let other = GreatCircle.unitVector(latitude: record.latitude, longitude: record.longitude)
+                    let rows = try Row.fetchCursor(near, arguments: box)
+                    while let row = try rows.next() {
+                        let rowID: Int64 = row[0]
+                        guard !seen.contains(rowID) else { continue }
+                        let other = SIMD3<Double>(row[1], row[2], row[3])
                         let d = other - point
                         guard (d * d).sum().squareRoot() <= chord else { continue }
+                        seen.insert(rowID)
+                        guard let record = try VisitRecord.fetchOne(byRow, arguments: [rowID]), !replaced.contains(record.id) else { continue }
                         found[record.id] = record
                         queue.append(other)
                     }

@@ -14,20 +14,22 @@ struct JournalNotes: Equatable {
     /// The notes of `trip`, from `days` (each day file read back, by date), `unplaced` (the
     /// notes page read back) and `stored` (the catalog's copies).
     init(trip: Trip, days: [String: JournalDocument], unplaced: [JournalDocument], stored: [String: JournalNote]) {
-        var dayOf: [String: String] = [:]
-        var placeOf: [String: String?] = [:]
-        for day in trip.days {
-            dayOf[day.date] = day.date
-            for visit in day.visits {
-                dayOf[visit.id] = day.date
-                placeOf[visit.id] = visit.name
-            }
-        }
         // Every owner any source knows, each read from the first source that has its block.
         let fileNotes = days.mapValues(\.notes)
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
         for notes in fileNotes.values { owners.formUnion(notes.keys) }
+        // Where each owner is in the trip now: only owners with notes are looked for (a
+        // library's trip has hundreds of thousands of visits, few of them with a note).
+        var dayOf: [String: String] = [:]
+        var placeOf: [String: String?] = [:]
+        for day in trip.days {
+            if owners.contains(day.date) { dayOf[day.date] = day.date }
+            for visit in day.visits where owners.contains(visit.id) {
+                dayOf[visit.id] = day.date
+                placeOf[visit.id] = visit.name
+            }
+        }
         for owner in owners {
             var text: String?
             if let day = dayOf[owner] { text = fileNotes[day]?[owner] }

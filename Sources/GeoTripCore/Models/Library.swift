@@ -90,9 +90,22 @@ extension Trip {
     /// places visited on them with only those visits. Undated photos belong to no part.
     public func days(from first: String, through last: String) -> Trip {
         var part = Trip(visits: [], outside: [], days: [])
-        part.days = days.filter { $0.date >= first && $0.date <= last }
+        // Days are in date order (`Trip.init`): the part is the slice between two searches, not
+        // a pass over every day (a library's split cuts hundreds of trips from 426,000 visits).
+        func partition(_ isAfter: (String) -> Bool) -> Int {
+            var low = 0, high = days.count
+            while low < high {
+                let mid = (low + high) / 2
+                if isAfter(days[mid].date) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let start = partition { $0 >= first }, end = partition { $0 > last }
+        part.days = start < end ? Array(days[start..<end]) : []
         let visitIDs = Set(part.days.flatMap { $0.visits.map(\.id) })
+        let placeIDs = Set(part.days.flatMap { $0.visits.map(\.placeId) })
         part.places = places.compactMap { place in
+            guard placeIDs.contains(place.id) else { return nil }
             let kept = place.visitIDs.filter(visitIDs.contains)
             guard !kept.isEmpty else { return nil }
             var copy = place
