@@ -14,6 +14,9 @@ import GRDB
 extension Catalog {
     /// The photos clustering places (present, read, placed, not a Live Photo's video).
     private static let clusteredPhotos = "removedAt IS NULL AND status = 'read' AND resolvedLatitude IS NOT NULL AND liveStillId IS NULL"
+    /// The slack in walking stored times, whose text puts milliseconds before a whole second's `Z`.
+    private static let textOrderSlack: TimeInterval = 1
+
     /// The clustered photos' times back from one, and on from one: walked through `photo_time`.
     static let timelineBeforeSQL = "SELECT utcTime FROM photo WHERE utcTime <= ? AND \(clusteredPhotos) ORDER BY utcTime DESC"
     static let timelineAfterSQL = "SELECT utcTime FROM photo WHERE utcTime >= ? AND \(clusteredPhotos) ORDER BY utcTime"
@@ -59,6 +62,11 @@ extension Catalog {
         } catch {
             throw Self.classify(error, path: path)
         }
+    }
+
+    /// A visit's photos, through `visitPhoto`'s index on `visitId`.
+    private static func members(_ db: Database, of visit: String) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(try db.cachedStatement(sql: "SELECT photoId FROM visitPhoto WHERE visitId = ?"), arguments: [visit]))
     }
 
     /// Every place, without members.
@@ -107,7 +115,8 @@ extension Catalog {
                 }
                 let runs = try Self.timelineRuns(db, around: spans, gap: gap)
                 for run in runs {
-                    let range: StatementArguments = [run.start.addingTimeInterval(-1).geotripISO8601, run.end.addingTimeInterval(1).geotripISO8601]
+                    let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
+                                                     run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
                     let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
                     while let row = try rows.next() {
                         let resolved = Self.resolvedPhoto(row)
@@ -118,8 +127,7 @@ extension Catalog {
                         visits[record.id] = record.known(members: [])
                     }
                 }
-                let members = try db.cachedStatement(sql: "SELECT photoId FROM visitPhoto WHERE visitId = ?")
-                for id in visits.keys { visits[id]!.members = Set(try Int64.fetchAll(members, arguments: [id])) }
+                for id in visits.keys { visits[id]!.members = try Self.members(db, of: id) }
                 return (photos.values.sorted { $0.id < $1.id }, visits.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) })
             }
         }
@@ -129,7 +137,7 @@ extension Catalog {
     /// Live Photo's video) that hold `spans`, each walked out to a gap longer than `gap`
     /// (a second more: see `clusteringNeighbourhood`); in order, disjoint.
     private static func timelineRuns(_ db: Database, around spans: [(start: Date, end: Date)], gap: TimeInterval) throws -> [(start: Date, end: Date)] {
-        let reach = gap + 1
+        let reach = gap + textOrderSlack
         let spans = spans.sorted { $0.start < $1.start }
         var runs: [(start: Date, end: Date)] = []
         var next = 0
@@ -137,7 +145,7 @@ extension Catalog {
             // Back from the first change of the run.
             var start = spans[next].start
             let before = try String.fetchCursor(db, sql: timelineBeforeSQL,
-                                                arguments: [start.addingTimeInterval(1).geotripISO8601])
+                                                arguments: [start.addingTimeInterval(textOrderSlack).geotripISO8601])
             while let text = try before.next() {
                 guard let time = UTCTimestamp.date(text) else { continue }
                 if time >= start { continue }
@@ -148,7 +156,7 @@ extension Catalog {
             var end = spans[next].end
             next += 1
             let after = try String.fetchCursor(db, sql: timelineAfterSQL,
-                                               arguments: [end.addingTimeInterval(-1).geotripISO8601])
+                                               arguments: [end.addingTimeInterval(-textOrderSlack).geotripISO8601])
             func absorbSpans(upTo time: Date) {
                 while next < spans.count && spans[next].start <= time && spans[next].start.timeIntervalSince(end) <= reach {
                     end = max(end, spans[next].end)
@@ -205,10 +213,7 @@ extension Catalog {
                         queue.append(other)
                     }
                 }
-                let members = try db.cachedStatement(sql: "SELECT photoId FROM visitPhoto WHERE visitId = ?")
-                let kept = try found.values.sorted { $0.id < $1.id }.map { record in
-                    record.known(members: Set(try Int64.fetchAll(members, arguments: [record.id])))
-                }
+                let kept = try found.values.sorted { $0.id < $1.id }.map { record in record.known(members: try Self.members(db, of: record.id)) }
                 // Ids a new visit could take are its first photo's (`StableIdentity`): `v12`, or
                 // `v12-2` and on when that is taken; a place's are any `p`.
                 var lastRevisions: [String: Int] = [:]

@@ -301,11 +301,15 @@ enum CatalogMigrations {
                 t.primaryKey("photoId", .integer)
                 t.column("localDate", .text).notNull()
             }
-            try db.drop(table: "tripDay")
+            // The days are kept until that run (`places`, `trips` and `rename` read them), with
+            // no count: the full pass counts every day again.
+            try db.rename(table: "tripDay", to: "tripDayBefore")
             try db.create(table: "tripDay") { t in
                 t.primaryKey("localDate", .text)
                 t.column("photos", .integer).notNull()
             }
+            try db.execute(sql: "INSERT INTO tripDay (localDate, photos) SELECT localDate, 0 FROM tripDayBefore")
+            try db.drop(table: "tripDayBefore")
             // - the visits near a point, through their centres' points on the unit sphere (no
             //   seam at the antimeridian or the poles): the places around a change;
             try db.alter(table: "visit") { t in
@@ -323,12 +327,17 @@ enum CatalogMigrations {
             try db.create(index: "visit_arrival", on: "visit", columns: ["arrival"])
             // - photos whose day may change without their resolution changing, listed for
             //   clustering: a new photo that resolves to nothing (its camera's clock still gives
-            //   it a day), and a Live Photo's video when its still is linked (it leaves
-            //   clustering and the days) or unlinked (it joins them).
+            //   it a day), a row deleted outright (none is today: a removal keeps its row), and
+            //   a Live Photo's video when its still is linked (it leaves clustering and the
+            //   days) or unlinked (it joins them).
             try db.execute(sql: """
                 CREATE TRIGGER photo_cluster_new AFTER INSERT ON photo FOR EACH ROW
                 BEGIN
                     INSERT OR IGNORE INTO clusterPending (photoId) VALUES (NEW.id);
+                END;
+                CREATE TRIGGER photo_cluster_gone AFTER DELETE ON photo FOR EACH ROW
+                BEGIN
+                    INSERT OR IGNORE INTO clusterPending (photoId) VALUES (OLD.id);
                 END;
                 CREATE TRIGGER photo_live_link_cluster AFTER UPDATE OF liveStillId ON photo FOR EACH ROW
                 WHEN OLD.liveStillId IS NOT NEW.liveStillId

@@ -91,7 +91,8 @@ extension Trip {
     public func days(from first: String, through last: String) -> Trip {
         var part = Trip(visits: [], outside: [], days: [])
         // Days are in date order (`Trip.init`): the part is the slice between two searches, not
-        // a pass over every day (a library's split cuts hundreds of trips from 426,000 visits).
+        // a pass over every day, and only the places visited on it filter their visits (a
+        // library's split cuts hundreds of trips from 426,000 visits).
         func partition(_ isAfter: (String) -> Bool) -> Int {
             var low = 0, high = days.count
             while low < high {
@@ -100,6 +101,7 @@ extension Trip {
             }
             return low
         }
+        assert(zip(days, days.dropFirst()).allSatisfy { $0.date < $1.date }, "a trip's days are in date order")
         let start = partition { $0 >= first }, end = partition { $0 > last }
         part.days = start < end ? Array(days[start..<end]) : []
         let visitIDs = Set(part.days.flatMap { $0.visits.map(\.id) })
