@@ -122,7 +122,6 @@ extension Catalog {
                                                       photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
                                                       photo.id])
                 }
-                try Self.markForClustering(db, photos.map(\.id))
                 try db.execute(sql: "DELETE FROM resolvePending")
                 // Settings, inputs and results in one transaction: an interrupted run leaves the
                 // old ones, and the next run resolves again.

@@ -259,17 +259,10 @@ extension Catalog {
                 }
                 for record in updated { try record.update(db) }
                 for var record in new { try record.insert(db) }
-                try Self.markForClustering(db, updated.compactMap(\.id) + removedIDs)
                 try Self.linkLivePhotos(db)
                 try Self.bumpGeneration(db)
             }
         }
-    }
-
-    /// Lists photos for the next clustering to rework (`clusterPending`).
-    static func markForClustering(_ db: Database, _ ids: some Sequence<Int64>) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO clusterPending (photoId) VALUES (?)")
-        for id in ids { try statement.execute(arguments: [id]) }
     }
 
     /// The photos changed since the last clustering.

@@ -382,6 +382,24 @@ enum CatalogMigrations {
                 END;
                 """)
         }
+        migrator.registerMigration("v15-cluster-pending-triggers") { db in
+            // The photos changed since the last clustering are listed by triggers alone, as
+            // those for resolution are, so no writer can forget: every change to what
+            // clustering reads of a photo (its resolved time, zone, camera time, position and
+            // uncertainty, its Live Photo link, whether it is present and read). The read
+            // stage and resolution listed the rows they wrote, and v13 added triggers for the
+            // cases they missed; this one trigger replaces both.
+            let watched = ["utcTime", "timeZone", "localTime", "resolvedLatitude", "resolvedLongitude", "uncertaintyMeters",
+                           "liveStillId", "removedAt", "status"]
+            try db.execute(sql: """
+                DROP TRIGGER photo_live_link_cluster;
+                CREATE TRIGGER photo_cluster_changed AFTER UPDATE ON photo FOR EACH ROW
+                WHEN \(watched.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN
+                    INSERT OR IGNORE INTO clusterPending (photoId) VALUES (NEW.id);
+                END;
+                """)
+        }
         return migrator
     }
 }
