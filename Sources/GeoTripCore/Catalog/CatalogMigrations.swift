@@ -400,6 +400,13 @@ enum CatalogMigrations {
                 END;
                 """)
         }
+        migrator.registerMigration("v16-no-fingerprint-index") { db in
+            // No query looks photos up by fingerprint: the read plan matches moved files in
+            // memory, over the rows it loads anyway. The index only cost its upkeep, and that is
+            // not small: a fingerprint is a hash, so each new row went to a random page of it,
+            // the one index of the photo table without locality (issue 15's fresh ingest).
+            try db.execute(sql: "DROP INDEX photo_on_fingerprint")
+        }
         return migrator
     }
 }
