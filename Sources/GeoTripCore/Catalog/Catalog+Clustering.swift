@@ -300,7 +300,8 @@ extension Catalog {
         if isFull {
             try db.execute(sql: "DELETE FROM photoDay")
             let insert = try db.cachedStatement(sql: "INSERT INTO photoDay (photoId, localDate) VALUES (?, ?)")
-            for (photo, day) in days { if let day { try insert.execute(arguments: [photo, day]) } }
+            // In row order: the dictionary's own order sends each insert to a random page.
+            for (photo, day) in days.sorted(by: { $0.key < $1.key }) { if let day { try insert.execute(arguments: [photo, day]) } }
             try db.execute(sql: "DELETE FROM tripDay")
             try db.execute(sql: "INSERT INTO tripDay (localDate, photos) SELECT localDate, count(*) FROM photoDay GROUP BY localDate")
             return
