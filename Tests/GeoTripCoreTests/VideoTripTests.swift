@@ -81,6 +81,33 @@ struct VideoTripTests {
         #expect(pairs[15] == nil)    // same stem, but identifiers that differ
     }
 
+    @Test("Live Photos are paired in the run's last transaction; a run stopped after its read batches pairs them on the next")
+    func pairedOnceARun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        func record(_ path: String, _ format: ImageFormat) -> PhotoRecord {
+            var record = PhotoRecord(file: ScannedFile(relativePath: path, size: 1, modifiedNanos: 1),
+                                     reading: FileReading(status: .read, format: format, metadata: PhotoMetadata(), skipReason: nil, fingerprint: path))
+            record.contentIdentifier = "4E0F"
+            return record
+        }
+        func link() throws -> Int64? {
+            try catalog.database.read { try Int64.fetchOne($0, sql: "SELECT liveStillId FROM photo WHERE path = 'IMG_1.MOV'") }
+        }
+        // Two read batches, the video's before its still's: neither pairs (each would have read
+        // the whole library's videos and stills).
+        try catalog.save(new: [record("IMG_1.MOV", .video)], updated: [])
+        try catalog.save(new: [record("IMG_1.HEIC", .heif)], updated: [])
+        #expect(try link() == nil)
+        // The run stopped there. The next finds every file known, so its last transaction
+        // writes no row, and still pairs them: the batches left the links marked stale.
+        try catalog.finish(new: [], updated: [], removing: [], at: Date())
+        let still = try catalog.database.read { try Int64.fetchOne($0, sql: "SELECT id FROM photo WHERE path = 'IMG_1.HEIC'") }
+        #expect(try link() == still && still != nil)
+        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
+    }
+
     @Test("videos a version-1 reader skipped are read on the next ingest")
     func readAgain() async throws {
         let temp = try TemporaryFolder()

@@ -243,9 +243,13 @@ extension Catalog {
         }
     }
 
-    /// Inserts new files and updates known ones whose path is free, in one transaction.
+    /// Inserts new files and updates known ones whose path is free, in one transaction: one
+    /// batch of the read stage. Live Photo links wait for the run's last transaction
+    /// (`finish`), which pairs over the whole folder once; pairing after every batch read
+    /// every video and still of the library each time, quadratic in a library with videos.
+    /// The batch marks the links stale, so a run stopped before `finish` links them next time.
     func save(new: [PhotoRecord], updated: [PhotoRecord]) throws(GeoTripError) {
-        try finish(new: new, updated: updated, removing: [], at: Date())
+        try write(new: new, updated: updated, removing: [], at: Date(), linking: false)
     }
 
     /// The last transaction of a run: marks files that left the folder as removed (their rows,
@@ -253,7 +257,12 @@ extension Catalog {
     /// and inserts new ones. Paths are first cleared for every updated row, so rows can trade
     /// places (a swap of two file names) without breaking uniqueness in between.
     func finish(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date) throws(GeoTripError) {
-        guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty else { return }
+        try write(new: new, updated: updated, removing: removedIDs, at: time, linking: true)
+    }
+
+    private func write(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date, linking: Bool) throws(GeoTripError) {
+        let linksStale = try linking ? setting(SettingKey.livePhotoLinksStale) != nil : false
+        guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty || linksStale else { return }
         let stamp = time.geotripISO8601 ?? ""
         try attempt {
             try database.write { db in
@@ -268,7 +277,12 @@ extension Catalog {
                 }
                 for record in updated { try record.update(db) }
                 for var record in new { try record.insert(db) }
-                try Self.linkLivePhotos(db)
+                if linking {
+                    try Self.linkLivePhotos(db)
+                    try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
+                } else {
+                    try TripSettingRecord.set(db, SettingKey.livePhotoLinksStale, to: "1")
+                }
                 try Self.bumpGeneration(db)
             }
         }
@@ -328,6 +342,9 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
+        /// Present while photos were written by a read batch and not yet paired into Live
+        /// Photos (`Catalog.save`): a run stopped between its batches and its last transaction.
+        static let livePhotoLinksStale = "livePhotoLinksStale"
         /// What the outputs were last written from (`ExportStage.inputsKey`).
         static let exportedFor = "exportedFor"
         /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
