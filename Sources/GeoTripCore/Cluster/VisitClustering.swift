@@ -187,17 +187,20 @@ public enum VisitClustering {
 
     /// The place rule over candidates (see `places(_:options:)`).
     public static func places(_ visits: [PlaceCandidate], options: ClusteringOptions = ClusteringOptions()) -> [Int] {
-        let grid = SphereGrid(visits.map(\.centre), cell: options.placeRadius)
+        // Only centres are looked at around a visit, and centres are more than `placeRadius`
+        // apart, so a few share the 27 cubes: a home with twenty thousand visits in one cube
+        // costs twenty thousand looks, not their square (44 s at a million photos).
+        var centres = SphereGrid(visits.map(\.centre), cell: options.placeRadius, filled: false)
         let order = visits.indices.sorted { visits[$0].comesBefore(visits[$1]) }
-        var isCentre = [Bool](repeating: false, count: visits.count)
-        for index in order where !grid.neighbours(of: index).contains(where: { isCentre[$0] && grid.distance($0, index) <= options.placeRadius }) {
-            isCentre[index] = true
+        for index in order where !centres.neighbours(of: index).contains(where: { centres.distance($0, index) <= options.placeRadius }) {
+            centres.insert(index)
         }
         // Each visit joins its nearest centre (itself, for a centre); ties go to the heavier.
-        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var rank = [Int](repeating: 0, count: visits.count)
+        for (position, index) in order.enumerated() { rank[index] = position }
         let centreOf = visits.indices.map { index in
-            grid.neighbours(of: index).filter { isCentre[$0] && grid.distance($0, index) <= options.placeRadius }
-                .min { (grid.distance($0, index), rank[$0]!) < (grid.distance($1, index), rank[$1]!) }!
+            centres.neighbours(of: index).filter { centres.distance($0, index) <= options.placeRadius }
+                .min { (centres.distance($0, index), rank[$0]) < (centres.distance($1, index), rank[$1]) }!
         }
         // Places numbered by their first visit.
         var firstArrival: [Int: (Date, Int64)] = [:]
@@ -215,10 +218,15 @@ public enum VisitClustering {
     /// `placeRadius` apart, seeds included: everything a change at the seeds can move between
     /// places. Only the linked visits are visited.
     public static func linked(from seeds: [Int], centres: [Coordinate], options: ClusteringOptions = ClusteringOptions()) -> Set<Int> {
-        let grid = SphereGrid(centres, cell: options.placeRadius)
+        // The grid holds the centres not found yet, and each found one leaves it: a centre is
+        // looked at from the visits near it only until it is found, so a dense spot (a home
+        // seen on thousands of days) is not searched once for each of its visits.
+        var unfound = SphereGrid(centres, cell: options.placeRadius)
         var found = Set(seeds), queue = seeds
+        for seed in seeds { unfound.remove(seed) }
         while let index = queue.popLast() {
-            for other in grid.neighbours(of: index) where !found.contains(other) && grid.distance(other, index) <= options.placeRadius {
+            for other in unfound.neighbours(of: index) where unfound.distance(other, index) <= options.placeRadius {
+                unfound.remove(other)
                 found.insert(other)
                 queue.append(other)
             }
@@ -234,22 +242,49 @@ public enum VisitClustering {
 
 /// Points on the unit sphere in cubes `cell` metres wide: the points near one are in the 27
 /// cubes around it, with no seam at the antimeridian or the poles.
+/// Which of the points the cubes hold can change (`insert`, `remove`); distances are between
+/// any two points.
 struct SphereGrid {
     private let vectors: [SIMD3<Double>]
     private let side: Double
     private var cubes: [SIMD3<Int>: [Int]] = [:]
+    /// Where each point held sits in its cube's list; -1 when not held.
+    private var slots: [Int]
 
-    init(_ points: [Coordinate], cell metres: Double) {
+    /// A grid over `points`, holding all of them, or none when not `filled`.
+    init(_ points: [Coordinate], cell metres: Double, filled: Bool = true) {
         vectors = points.map(GreatCircle.unitVector)
         side = GreatCircle.chord(metres: metres)
-        for (index, vector) in vectors.enumerated() { cubes[cube(vector), default: []].append(index) }
+        slots = [Int](repeating: -1, count: points.count)
+        if filled { for index in vectors.indices { insert(index) } }
+    }
+
+    /// Puts point `index` in its cube.
+    mutating func insert(_ index: Int) {
+        guard slots[index] < 0 else { return }
+        let key = cube(vectors[index])
+        slots[index] = cubes[key]?.count ?? 0
+        cubes[key, default: []].append(index)
+    }
+
+    /// Takes point `index` out of its cube, in constant time (the cube's last point takes its
+    /// slot, so the order within a cube is not kept).
+    mutating func remove(_ index: Int) {
+        let slot = slots[index]
+        guard slot >= 0 else { return }
+        let key = cube(vectors[index])
+        if let last = cubes[key]!.popLast(), last != index {
+            cubes[key]![slot] = last
+            slots[last] = slot
+        }
+        slots[index] = -1
     }
 
     private func cube(_ v: SIMD3<Double>) -> SIMD3<Int> {
         SIMD3(Int((v.x / side).rounded(.down)), Int((v.y / side).rounded(.down)), Int((v.z / side).rounded(.down)))
     }
 
-    /// The points in the 27 cubes around point `index` (itself included).
+    /// The points held in the 27 cubes around point `index` (itself included, when held).
     func neighbours(of index: Int) -> [Int] {
         let home = cube(vectors[index])
         var found: [Int] = []
