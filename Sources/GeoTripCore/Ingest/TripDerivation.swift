@@ -50,13 +50,15 @@ struct TripDerivation {
             if resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
                 outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
             } else {
-                let (evidence, stored) = try catalog.resolutionState()
+                let (evidence, stored) = try stages.timed("reading the evidence") { try catalog.resolutionState() }
                 let result = try await resolve(evidence)
                 resolved = result.photos
                 outcome = (result.summary, zip(result.photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0),
                            ResolutionCounts(timeSources: result.summary.timeSources, locationSources: result.summary.locationSources))
             }
-            try catalog.saveResolution(outcome.changed, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
+            try stages.timed("storing \(outcome.changed.count) resolutions") {
+                try catalog.saveResolution(outcome.changed, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
+            }
             var summary = outcome.summary
             summary.updated = outcome.changed.count
             result.resolution = summary
@@ -117,7 +119,7 @@ struct TripDerivation {
                 }
             } else {
                 let photos = try resolvedPhotos()
-                let known = try catalog.knownLayout()
+                let known = try stages.timed("reading the layout") { try catalog.knownLayout() }
                 change = try await stages.run(.cluster) {
                     stages.report(.cluster, done: 0, total: photos.count)
                     let change = ClusterStage.change(photos, known: known, changed: pending, options: clustering)
@@ -125,7 +127,7 @@ struct TripDerivation {
                     return change
                 }
             }
-            try catalog.saveLayout(change, key: key)
+            try stages.timed("storing the layout") { try catalog.saveLayout(change, key: key) }
             changed = true
         } else {
             stages.report(.cluster)
@@ -152,7 +154,7 @@ struct TripDerivation {
         if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
-            let overview = try catalog.overview()
+            let overview = try stages.timed("the overview") { try catalog.overview() }
             try catalog.saveOverview(overview)
             result.trip = overview
         }
