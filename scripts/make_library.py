@@ -150,9 +150,14 @@ def plan(photos, rng):
     for d, folder, zone, places, count in stops:
         moment = datetime.datetime.combine(days[d], datetime.time(8, 0)) + datetime.timedelta(minutes=rng.randint(0, 90))
         per_place = max(1, count // len(places))
+        # Photos closer together on busier days, so a day's photos end before the next day's
+        # begin: at a million photos a trip day has 1,200, and four minutes apart at most ran
+        # them into the following days, interleaving places into visits of two photos.
+        # (240 s at 200,000 photos, as before.)
+        apart = min(240, max(10, 60_000 // count))
         for lat, lon in places:
             for _ in range(per_place):
-                moment += datetime.timedelta(seconds=rng.randint(5, 240))
+                moment += datetime.timedelta(seconds=rng.randint(5, apart))
                 shots.append((folder, moment, zone, lat + rng.gauss(0, 0.0007), lon + rng.gauss(0, 0.0007)))
                 if len(shots) == photos:
                     return shots
