@@ -76,11 +76,13 @@ public struct ThumbnailMaker: Sendable {
         guard let relative = relativePath(for: source) else {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
         }
-        let destination = outputFolder.appendingPathComponent(relative)
+        // Paths joined as text: `URL.appendingPathComponent` was a twelfth of a library's export.
+        let folder = outputFolder.path + "/" + Self.folderName
+        let destination = outputFolder.path + "/" + relative
         // A file of this name is current, unless it is empty: written without a flush, a
         // thumbnail can come back empty from a power cut, and is then made again.
         var info = stat()
-        if stat(destination.path, &info) == 0 && info.st_size > 0 {
+        if stat(destination, &info) == 0 && info.st_size > 0 {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: relative, status: .current, diagnostic: nil)
         }
         func failed(_ sentence: String) -> ThumbnailOutcome {
@@ -102,15 +104,14 @@ public struct ThumbnailMaker: Sendable {
         // Written beside, then renamed: a reader never sees half a thumbnail, and a run stopped
         // midway leaves no file whose name claims it is current. Not flushed: a thumbnail can
         // always be made again, and a flush per thumbnail was a third of a library's export.
-        let folder = destination.deletingLastPathComponent().path
-        let temporary = folder + "/.\(destination.lastPathComponent).tmp"
+        let temporary = folder + "/." + relative.dropFirst(Self.folderName.count + 1) + ".tmp"
         var failure = Self.save(jpeg, at: temporary)
         if failure == Self.missingFolder {
             // Made alone (not through `makeAll`, which makes the folder once): make it now.
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             failure = Self.save(jpeg, at: temporary)
         }
-        if failure == nil && rename(temporary, destination.path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(temporary, destination) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temporary)
             return failed("it could not be saved in \(folder) (\(failure))")
@@ -196,7 +197,7 @@ public struct ThumbnailMaker: Sendable {
     }
 
     private func readStill(_ source: ThumbnailSource) throws(ImageCodingFailure) -> Still {
-        let path = tripFolder.appendingPathComponent(source.path).path
+        let path = tripFolder.path + "/" + source.path
         let file: PhotoFile
         do {
             file = try PhotoFile(path: Array(path.utf8CString))
