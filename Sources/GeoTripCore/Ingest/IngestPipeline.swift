@@ -130,21 +130,27 @@ public struct IngestPipeline: Sendable {
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
 
-        let listing = try await stages.run(.scan) { try scanner.scan() }
+        var listing = try await stages.run(.scan) { try scanner.scan() }
         summary.scanned = listing.files.count
         logger.debug("scanned \(listing.files.count) files in \(ContinuousClock.now - started)")
 
-        var plan = try await stages.run(.plan) {
-            try ReadPlan(files: listing.files, readerVersion: MetadataReader.version) { settled throws(GeoTripError) in
-                try catalog.files(unlessSettled: settled)
+        // The file list and the plan are the size of the folder (a few hundred MB at a million
+        // files); nothing after the read needs them, so they go before the later stages run.
+        let read: ReadStage.Outcome
+        do {
+            var plan = try await stages.run(.plan) {
+                try ReadPlan(files: listing.files, readerVersion: MetadataReader.version) { settled throws(GeoTripError) in
+                    try catalog.files(unlessSettled: settled)
+                }
             }
-        }
-        summary.unchanged = plan.unchangedCount
+            listing.files = []
+            summary.unchanged = plan.unchangedCount
 
-        let reading = ReadStage(folder: options.folder, concurrency: options.concurrency, batchSize: options.batchSize)
-        let read = try await stages.run(.read) {
-            try await reading.run(&plan, summary: &summary, progress: { stages.report(.read, done: $0, total: $1) },
-                                  commit: { try catalog.save(new: $0.new, updated: $0.updated) })
+            let reading = ReadStage(folder: options.folder, concurrency: options.concurrency, batchSize: options.batchSize)
+            read = try await stages.run(.read) {
+                try await reading.run(&plan, summary: &summary, progress: { stages.report(.read, done: $0, total: $1) },
+                                      commit: { try catalog.save(new: $0.new, updated: $0.updated) })
+            }
         }
         try catalog.finish(new: read.remaining.new, updated: read.remaining.updated, removing: read.gone, at: Date())
         summary.removed = read.gone.count
