@@ -64,21 +64,27 @@ public struct ThumbnailMaker: Sendable {
 
     /// `thumbs/<id>-<key>.jpg` for a still; nil for media without one.
     public func relativePath(for source: ThumbnailSource) -> String? {
+        fileName(for: source).map { "\(Self.folderName)/\($0)" }
+    }
+
+    /// `<id>-<key>.jpg`, the thumbnail's name in `thumbs/`; nil for media without a still.
+    private func fileName(for source: ThumbnailSource) -> String? {
         guard case .photo = source.media else { return nil }
         let identity = "\(source.fileSize) \(source.modifiedNanos) \(longSide) \(quality) \(Self.version)"
         let key = Fingerprint.of(Array(identity.utf8), fileSize: Int(truncatingIfNeeded: source.fileSize)).prefix(8)
-        return "\(Self.folderName)/\(source.photoID)-\(key).jpg"
+        return "\(source.photoID)-\(key).jpg"
     }
 
     /// Makes the thumbnail of one source, unless the current one is already on disk.
     /// Never throws: a photo that cannot be read is an outcome with a diagnostic.
     public func make(_ source: ThumbnailSource) -> ThumbnailOutcome {
-        guard let relative = relativePath(for: source) else {
+        guard let name = fileName(for: source) else {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
         }
+        let relative = Self.folderName + "/" + name
         // Paths joined as text: `URL.appendingPathComponent` was a twelfth of a library's export.
         let folder = outputFolder.path + "/" + Self.folderName
-        let destination = outputFolder.path + "/" + relative
+        let destination = folder + "/" + name
         // A file of this name is current, unless it is empty: written without a flush, a
         // thumbnail can come back empty from a power cut, and is then made again.
         var info = stat()
@@ -104,7 +110,7 @@ public struct ThumbnailMaker: Sendable {
         // Written beside, then renamed: a reader never sees half a thumbnail, and a run stopped
         // midway leaves no file whose name claims it is current. Not flushed: a thumbnail can
         // always be made again, and a flush per thumbnail was a third of a library's export.
-        let temporary = folder + "/." + relative.dropFirst(Self.folderName.count + 1) + ".tmp"
+        let temporary = folder + "/." + name + ".tmp"
         var failure = Self.save(jpeg, at: temporary)
         if failure == Self.missingFolder {
             // Made alone (not through `makeAll`, which makes the folder once): make it now.
