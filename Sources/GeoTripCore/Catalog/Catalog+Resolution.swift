@@ -80,15 +80,13 @@ extension Catalog {
         }
     }
 
-    /// What resolution needs of every photo present and read, and what it decided last time
-    /// (in the same order).
-    func resolutionState() throws(GeoTripError) -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto]) {
-        var evidence: [PhotoEvidence] = [], stored: [ResolvedPhoto] = []
-        try forEachResolutionRow { photo, resolved in
-            evidence.append(photo)
-            stored.append(resolved)
-        }
-        return (evidence, stored)
+    /// What resolution needs of every photo present and read, in id order. What it decided
+    /// last time is not kept: `saveResolution` compares in the catalog, so a library's full
+    /// pass holds one copy of its photos, not two.
+    func resolutionEvidence() throws(GeoTripError) -> [PhotoEvidence] {
+        var evidence: [PhotoEvidence] = []
+        try forEachResolutionRow { photo, _ in evidence.append(photo) }
+        return evidence
     }
 
     /// Every photo present and read, as resolution last left it, in id order: only the columns
@@ -105,10 +103,12 @@ extension Catalog {
         return photos
     }
 
-    /// Writes what resolution decided for the photos whose result changed, the summary's counts
-    /// over the whole folder, and which catalog generation it resolved, in one transaction; the
-    /// pending list is emptied in it (the writes above list the photos they change again).
-    func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) {
+    /// Writes what resolution decided for `photos`, to the rows whose stored result differs,
+    /// with the summary's counts over the whole folder and which catalog generation it
+    /// resolved, in one transaction; the pending list is emptied in it (the writes above list
+    /// the photos they change again). Returns how many rows changed.
+    @discardableResult
+    func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
         try attempt {
             try database.write { db in
                 // A cached statement with bound values: encoding whole records costs ten times more.
@@ -116,16 +116,23 @@ extension Catalog {
                 // asks only that it be larger than any before), set here so the stamping
                 // trigger, which would update each row a second time, stays quiet: a fresh
                 // ingest resolves every photo, and that second update was a third of the cost.
+                // A row that already holds the result is left alone: same stamp, no trigger.
+                // The values compare as stored (instants as their text, positions rounded), so
+                // equal results are equal here.
                 let stamp = try Self.nextChangeStamp(db)
                 let statement = try db.cachedStatement(sql: """
-                    UPDATE photo SET utcTime = ?, timeZone = ?, timeSource = ?, resolvedLatitude = ?, resolvedLongitude = ?,
-                        locationSource = ?, uncertaintyMeters = ?, changeStamp = ? WHERE id = ?
+                    UPDATE photo SET utcTime = ?1, timeZone = ?2, timeSource = ?3, resolvedLatitude = ?4, resolvedLongitude = ?5,
+                        locationSource = ?6, uncertaintyMeters = ?7, changeStamp = ?8
+                    WHERE id = ?9 AND NOT (utcTime IS ?1 AND timeZone IS ?2 AND timeSource IS ?3 AND resolvedLatitude IS ?4
+                        AND resolvedLongitude IS ?5 AND locationSource IS ?6 AND uncertaintyMeters IS ?7)
                     """)
+                var changed = 0
                 for photo in photos {
                     try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
                                                       photo.coordinate?.latitude, photo.coordinate?.longitude,
                                                       photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
                                                       stamp, photo.id])
+                    changed += db.changesCount
                 }
                 try db.execute(sql: "DELETE FROM resolvePending")
                 // Settings, inputs and results in one transaction: an interrupted run leaves the
@@ -135,6 +142,7 @@ extension Catalog {
                                      (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {
                     try TripSettingRecord.set(db, key, to: value)
                 }
+                return changed
             }
         }
     }

@@ -46,21 +46,22 @@ struct TripDerivation {
                     }
                 }
             }
-            let outcome: (summary: ResolutionSummary, changed: [ResolvedPhoto], counts: ResolutionCounts)
+            // The photos resolved again; the catalog stores those whose result differs.
+            let outcome: (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts)
             if resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
                 outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
             } else {
-                let (evidence, stored) = try stages.timed("reading the evidence") { try catalog.resolutionState() }
+                let evidence = try stages.timed("reading the evidence") { try catalog.resolutionEvidence() }
                 let result = try await resolve(evidence)
                 resolved = result.photos
-                outcome = (result.summary, zip(result.photos, stored).filter { !$0.storesSame(as: $1) }.map(\.0),
+                outcome = (result.summary, result.photos,
                            ResolutionCounts(timeSources: result.summary.timeSources, locationSources: result.summary.locationSources))
             }
-            try stages.timed("storing \(outcome.changed.count) resolutions") {
-                try catalog.saveResolution(outcome.changed, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
+            let updated = try stages.timed("storing the resolution of \(outcome.photos.count) photos") {
+                try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
             }
             var summary = outcome.summary
-            summary.updated = outcome.changed.count
+            summary.updated = updated
             result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
         } else {
@@ -278,10 +279,10 @@ struct TripDerivation {
     /// Resolves the stretch of time `window` covers and keeps the results of the photos the
     /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
     /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
-    /// the photos whose stored result changed.
+    /// the photos the changes reach, resolved again.
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
                                 resolve: ([PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto])) async throws
-        -> (summary: ResolutionSummary, changed: [ResolvedPhoto], counts: ResolutionCounts) {
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {
         let (evidence, before) = try catalog.resolutionState(in: window.stretches, ids: pending.map(\.id))
         let result = try await resolve(evidence)
         let pendingIDs = Set(pending.map(\.id))
@@ -307,7 +308,7 @@ struct TripDerivation {
         // Problems of the photos resolved again only: the others were reported when they were.
         let paths = Set(affected.map { evidence[$0].path })
         summary.photoProblems = summary.photoProblems.filter { paths.contains($0.path) }
-        return (summary, affected.filter { !result.photos[$0].storesSame(as: before[$0]) }.map { result.photos[$0] }, counts)
+        return (summary, affected.map { result.photos[$0] }, counts)
     }
 
     /// The photos changed since the last resolution and the stretch of time they reach, when

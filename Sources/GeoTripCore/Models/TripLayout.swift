@@ -78,24 +78,6 @@ public struct ResolvedPhoto: Sendable, Equatable {
         self.locationSource = locationSource
         self.liveStillID = liveStillID
     }
-
-    /// Whether the catalog would store the same resolution for both (instants compared as the
-    /// catalog's text keeps them, to the millisecond).
-    func storesSame(as other: ResolvedPhoto) -> Bool {
-        Self.storedMilliseconds(utc) == Self.storedMilliseconds(other.utc) && zone == other.zone && timeSource == other.timeSource
-            && coordinate == other.coordinate && locationSource == other.locationSource
-            && (coordinate == nil || uncertaintyMeters == other.uncertaintyMeters)
-    }
-
-    /// An instant as the catalog's text keeps it (`geotripISO8601`): whole milliseconds since
-    /// 1970, nil outside years 1 to 9999, which have no text. Compared as numbers: formatting
-    /// both sides for every photo of a library was a tenth of a rerun's time.
-    static func storedMilliseconds(_ date: Date?) -> Int64? {
-        guard let seconds = date?.timeIntervalSince1970, abs(seconds) < 3e11 else { return nil }
-        let milliseconds = Int64((seconds * 1000).rounded())
-        // 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
-        return (-62_135_596_800_000...253_402_300_799_999).contains(milliseconds) ? milliseconds : nil
-    }
 }
 
 /// What clustering makes of a trip: places and visits with stable ids and revisions, and the
