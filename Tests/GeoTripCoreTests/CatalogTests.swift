@@ -67,9 +67,9 @@ struct CatalogTests {
 @Suite("Read plan")
 struct ReadPlanTests {
     func row(_ id: Int64, _ path: String, size: Int64 = 10, fingerprint: String, removed: Bool = false,
-             status: FileReading.Status = .read, version: Int = MetadataReader.version) -> CatalogedFile {
+             status: FileReading.Status = .read, version: Int = MetadataReader.version, captureSignature: String? = nil) -> CatalogedFile {
         CatalogedFile(id: id, path: path, fileSize: size, modifiedNanos: 5, fingerprint: fingerprint,
-                      status: status, readerVersion: version, removed: removed)
+                      status: status, readerVersion: version, removed: removed, captureSignature: captureSignature)
     }
 
     func file(_ path: String, size: Int64 = 10) -> ScannedFile {
@@ -146,8 +146,7 @@ struct ReadPlanTests {
 
     @Test("a photo retagged in place keeps its identity even when its old bytes reappear elsewhere")
     func editedWithBackup() {
-        var edited = row(1, "IMG_1.JPG", fingerprint: "before")
-        edited.captureSignature = "2025-06-10T10:00:00.123|Apple|iPhone 13"
+        let edited = row(1, "IMG_1.JPG", fingerprint: "before", captureSignature: "2025-06-10T10:00:00.123|Apple|iPhone 13")
         let result = settle([file("IMG_1.JPG", size: 12), file("copy/IMG_1.JPG")], [edited],
                             contents: ["IMG_1.JPG": "after", "copy/IMG_1.JPG": "before"],
                             signatures: ["IMG_1.JPG": "2025-06-10T10:00:00.123|Apple|iPhone 13"])

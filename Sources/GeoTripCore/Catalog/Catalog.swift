@@ -154,20 +154,36 @@ public struct Catalog: Sendable {
 
 // MARK: - What the ingest needs
 
-/// The catalog's view of one file, enough to tell whether it changed and whose it is.
-struct CatalogedFile: Sendable {
-    var id: Int64
-    var path: String
-    var fileSize: Int64
-    var modifiedNanos: Int64
-    var fingerprint: String
-    var status: FileReading.Status
-    var readerVersion: Int
-    var removed: Bool
+/// The catalog's view of one file, enough to tell whether it changed and whose it is. A class:
+/// every planned read holds an optional one, and at a million new files an optional struct
+/// took its whole size (over 100 bytes) in each, with nothing in it.
+final class CatalogedFile: Sendable {
+    let id: Int64
+    let path: String
+    let fileSize: Int64
+    let modifiedNanos: Int64
+    let fingerprint: String
+    let status: FileReading.Status
+    let readerVersion: Int
+    let removed: Bool
     /// `PhotoMetadata.captureSignature` of what was read.
-    var captureSignature: String? = nil
+    let captureSignature: String?
     /// `ScannedFile.sidecarStamp` of the sidecars seen when it was read.
-    var sidecars: String? = nil
+    let sidecars: String?
+
+    init(id: Int64, path: String, fileSize: Int64, modifiedNanos: Int64, fingerprint: String, status: FileReading.Status,
+         readerVersion: Int, removed: Bool, captureSignature: String? = nil, sidecars: String? = nil) {
+        self.id = id
+        self.path = path
+        self.fileSize = fileSize
+        self.modifiedNanos = modifiedNanos
+        self.fingerprint = fingerprint
+        self.status = status
+        self.readerVersion = readerVersion
+        self.removed = removed
+        self.captureSignature = captureSignature
+        self.sidecars = sidecars
+    }
 
     /// What the plan's first rule looks at.
     var stamp: CatalogedStamp {
