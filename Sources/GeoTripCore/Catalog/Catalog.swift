@@ -292,7 +292,7 @@ extension Catalog {
                         arguments: StatementArguments(chunk))
                 }
                 for record in updated { try record.update(db) }
-                for var record in new { try record.insert(db) }
+                for record in new { try record.insert(in: db) }
                 if linking {
                     try Self.linkLivePhotos(db)
                     try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
