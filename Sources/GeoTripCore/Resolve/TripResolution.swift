@@ -117,7 +117,7 @@ struct TripResolution {
         }
         // Videos whose only time is mvhd's were resolved above as wall clocks; their cameras
         // decide whether that was right or whether the time is the UTC the specification says.
-        let walls = rows.map { row in
+        var walls = rows.map { row in
             row.localTime.flatMap(LocalDateTime.init(iso8601:)).map {
                 timeResolver.wallClock($0, camera: PhotoMetadata(make: row.make, model: row.model).camera)
             }
@@ -166,15 +166,20 @@ struct TripResolution {
         // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
         // the local time, so the same offset is the best guess of when it was taken. A video
         // read as UTC has no wall clock to compare.
-        let wallClocks = rows.indices.map { times[$0].source == .movieHeaderUTC ? nil : walls[$0] }
-        // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
-        let guessed = times.map { $0.source == .assumed || $0.source == .none }
-        let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: wallClocks)
-        let locationResolver = LocationResolver(track: positioner)
-        let locations = locationResolver.resolve(rows.indices.map { index in
-            PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
-                             ownSource: rows[index].positionSource, manual: tags[rows[index].id])
-        })
+        // Made in a function of their own, so that their arrays (16 bytes a photo each) are gone
+        // before the results are made.
+        func locate() -> [ResolvedLocation?] {
+            let wallClocks = rows.indices.map { times[$0].source == .movieHeaderUTC ? nil : walls[$0] }
+            // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
+            let guessed = times.map { $0.source == .assumed || $0.source == .none }
+            let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: wallClocks)
+            return LocationResolver(track: positioner).resolve(rows.indices.map { index in
+                PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
+                                 ownSource: rows[index].positionSource, manual: tags[rows[index].id])
+            })
+        }
+        let locations = locate()
+        walls = []
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time.
         for index in rows.indices where (times[index].source == .assumed || times[index].source == .none) && !implausible.contains(index) {
