@@ -57,6 +57,7 @@ test: test-deps
 bench: release test-deps
 	python3 -c "import reverse_geocoder" 2>/dev/null || python3 -m pip install --quiet reverse_geocoder
 	python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
+	test -x /usr/bin/time || (apt-get update -qq && apt-get install -y -qq time)
 	python3 scripts/bench.py
 
 # The gazetteer and the base map go to share/geotrip/, where geotrip looks beside ../bin (see ResourceLocator).
