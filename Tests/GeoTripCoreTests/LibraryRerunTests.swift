@@ -145,6 +145,41 @@ struct LibraryRerunTests {
                                                                          offset: "+01:00", folder: "added")])
     }
 
+    @Test("a full resolution pass writes only the rows whose result differs from what is stored")
+    func fullPassWritesOnlyDifferences() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        var (_, options) = try await Self.ingestedFixture(in: temp)
+        let queue = try DatabaseQueue(path: options.catalogPath)
+        func stamps() throws -> [String: Int64] {
+            try queue.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, changeStamp FROM photo").map { ($0[0], $0[1]) })
+            }
+        }
+        let before = try Self.resolution(options.catalogPath)
+        let stampsBefore = try stamps()
+        // A clock offset for a camera the library does not have: the settings differ, so the
+        // whole library is resolved again, and every result comes out as it is stored.
+        options.clockOffsets = ["Nokia 3310=+01:00:00"]
+        let unchanged = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(unchanged.resolution?.updated == 0)
+        #expect(try stamps() == stampsBefore)
+        #expect(try Self.resolution(options.catalogPath) == before)
+
+        // One stored result spoilt behind resolution's back: the next full pass writes that row only.
+        let kyoto = "2024-02 Kyoto/2024-02-20-0.jpg"
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE photo SET resolvedLatitude = 0, resolvedLongitude = 0 WHERE path = ?", arguments: [kyoto])
+        }
+        let spoilt = try stamps()
+        options.clockOffsets = []
+        let mended = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(mended.resolution?.updated == 1)
+        #expect(try Self.resolution(options.catalogPath) == before)
+        let after = try stamps()
+        #expect(after.filter { $0.value != spoilt[$0.key] }.map(\.key) == [kyoto])
+    }
+
     @Test("a rerun resolves only the stretch of time its changes reach, and a tag lists its photo for the next")
     func resolutionStaysLocal() async throws {
         let temp = try TemporaryFolder()
