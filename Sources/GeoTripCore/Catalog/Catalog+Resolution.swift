@@ -107,7 +107,6 @@ extension Catalog {
     /// with the summary's counts over the whole folder and which catalog generation it
     /// resolved, in one transaction; the pending list is emptied in it (the writes above list
     /// the photos they change again). Returns how many rows changed.
-    @discardableResult
     func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
         try attempt {
             try database.write { db in

@@ -291,7 +291,7 @@ extension Catalog {
                         sql: "UPDATE photo SET path = char(0) || id WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
                         arguments: StatementArguments(chunk))
                 }
-                for record in updated { try record.update(db) }
+                for record in updated { try record.update(in: db) }
                 for record in new { try record.insert(in: db) }
                 if linking {
                     try Self.linkLivePhotos(db)

@@ -64,8 +64,11 @@ public struct ThumbnailMaker: Sendable {
 
     /// `thumbs/<id>-<key>.jpg` for a still; nil for media without one.
     public func relativePath(for source: ThumbnailSource) -> String? {
-        fileName(for: source).map { "\(Self.folderName)/\($0)" }
+        fileName(for: source).map(Self.relativePath(ofName:))
     }
+
+    /// `thumbs/<name>`.
+    private static func relativePath(ofName name: String) -> String { folderName + "/" + name }
 
     /// `<id>-<key>.jpg`, the thumbnail's name in `thumbs/`; nil for media without a still.
     private func fileName(for source: ThumbnailSource) -> String? {
@@ -81,7 +84,7 @@ public struct ThumbnailMaker: Sendable {
         guard let name = fileName(for: source) else {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
         }
-        let relative = Self.folderName + "/" + name
+        let relative = Self.relativePath(ofName: name)
         // Paths joined as text: `URL.appendingPathComponent` was a twelfth of a library's export.
         let folder = outputFolder.path + "/" + Self.folderName
         let destination = folder + "/" + name

@@ -153,12 +153,22 @@ extension PhotoRecord {
     /// photo, and GRDB's `insert` (a dictionary of columns per record, the statement looked up
     /// by its text) was four fifths of the writer's time, so the readers waited on it.
     func insert(in db: Database) throws {
-        let statement = try db.cachedStatement(sql: Self.insertSQL)
-        try statement.execute(arguments: StatementArguments(columnValues))
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(columnValues))
+    }
+
+    /// Writes the record over its row (every column but the id) the same way: a rerun after a
+    /// reader change reads every photo again and updates them all. Throws GRDB's
+    /// `recordNotFound`, as its `update` does, when no row has the record's id.
+    func update(in db: Database) throws {
+        guard let id else { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": .null]) }
+        // `id` is the first column: the others are set, and it is bound last, for the WHERE.
+        try db.cachedStatement(sql: Self.updateSQL).execute(arguments: StatementArguments(columnValues.dropFirst() + [id]))
+        if db.changesCount == 0 { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": id.databaseValue]) }
     }
 
     private static let insertSQL = "INSERT INTO photo (" + columnNames.joined(separator: ", ") + ") VALUES ("
         + columnNames.map { _ in "?" }.joined(separator: ", ") + ")"
+    private static let updateSQL = "UPDATE photo SET " + columnNames.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     /// A JSON array of strings, escaped by hand (most photos have none, and JSONEncoder is slow).
     static func json(_ strings: [String]) -> String {
