@@ -126,6 +126,76 @@ struct ResolutionWindowTests {
         #expect(local > 30)
     }
 
+    @Test("a full pass in batches of any size gives what one pass gives, each photo stored once", arguments: [1, 7, 60, 100_000])
+    func batchesEqualOnePass(size: Int) throws {
+        let gazetteer = try Self.gazetteer.get()
+        var random = SplitMix(seed: 2_029 + UInt64(size))
+        // Three trips' worth, weeks apart, so batches find quiet boundaries and dense ones too.
+        let photos = (1...900).map { id in
+            var photo = Self.photo(Int64(id), &random)
+            let shift = Double(id % 3) * 60 * 86_400
+            func moved(_ text: String?, utc: Bool) -> String? {
+                guard let text else { return nil }
+                let date = utc ? UTCTimestamp.date(text) : LocalDateTime(iso8601: text)?.readAsUTC
+                return date.flatMap { $0.addingTimeInterval(shift).geotripISO8601 }.map { utc ? $0 : String($0.dropLast()) }
+            }
+            photo.localTime = moved(photo.localTime, utc: false)
+            photo.gpsTime = moved(photo.gpsTime, utc: true)
+            return photo
+        }
+        let tags: [Int64: ResolvedLocation] = [5: ResolvedLocation(coordinate: Coordinate(latitude: 35.0, longitude: 135.7), source: .manual,
+                                                                   uncertaintyMeters: 50)]
+        for settings in [ResolutionSettings(), ResolutionSettings(assumedZone: "Europe/Lisbon", clockOffsets: ["Canon EOS=+0 01:30:00"])] {
+            let whole = try TripResolution.resolve(photos, tags: tags, settings: settings, catalogPath: "test", gazetteer: { () throws(GeoTripError) in gazetteer })
+            var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: "test", gazetteer: { () throws(GeoTripError) in gazetteer })
+            var keyed: [ResolutionBatches.Key] = [], keyless: [Int64] = []
+            for photo in photos {
+                if let key = ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime) {
+                    keyed.append(ResolutionBatches.Key(key: key, id: photo.id))
+                } else {
+                    keyless.append(photo.id)
+                }
+            }
+            keyed.sort { ($0.key, $0.id) < ($1.key, $1.id) }
+            let byID = Dictionary(uniqueKeysWithValues: photos.map { ($0.id, $0) })
+            var stored: [ResolvedPhoto] = []
+            var batches = 0
+            let summary = resolution.resolveInBatches(keyed: keyed, keyless: keyless, size: size) { ids in
+                #expect(ids == ids.sorted(), "a batch's evidence is read in id order")
+                return ids.map { byID[$0]! }
+            } store: { batch in
+                stored += batch
+                batches += 1
+            }
+            #expect(stored.count == photos.count)
+            #expect(Set(stored.map(\.id)).count == photos.count, "every photo is stored once")
+            #expect(stored.sorted { $0.id < $1.id } == whole.photos, "size \(size): batches resolve as one pass does")
+            #expect(summary.timeSources == whole.summary.timeSources && summary.locationSources == whole.summary.locationSources)
+            if size <= 60 { #expect(batches > 3, "size \(size): the pass went in batches") }
+        }
+    }
+
+    @Test("batches' cores divide the photos in key order, and each window holds every photo within reach of its core")
+    func batchPlan() {
+        let start = Date(timeIntervalSince1970: 1_750_000_000)
+        // Sparse days, then a dense burst of a thousand photos a minute apart.
+        var keys = (0..<300).map { ResolutionBatches.Key(key: start.addingTimeInterval(Double($0) * 12 * 3600), id: Int64($0)) }
+        keys += (0..<1000).map { ResolutionBatches.Key(key: start.addingTimeInterval(200 * 86_400 + Double($0) * 60), id: Int64(300 + $0)) }
+        let reach: TimeInterval = 33 * 3600
+        let batches = ResolutionBatches.plan(keys, reach: reach, size: 40)
+        #expect(batches.first?.core.lowerBound == 0 && batches.last?.core.upperBound == keys.count)
+        for (batch, next) in zip(batches, batches.dropFirst()) { #expect(batch.core.upperBound == next.core.lowerBound) }
+        for batch in batches {
+            #expect(batch.window.lowerBound <= batch.core.lowerBound && batch.window.upperBound >= batch.core.upperBound)
+            let low = keys[batch.core.lowerBound].key.addingTimeInterval(-reach), high = keys[batch.core.upperBound - 1].key.addingTimeInterval(reach)
+            let within = keys.indices.filter { keys[$0].key >= low && keys[$0].key <= high }
+            #expect(within.allSatisfy(batch.window.contains), "a photo within reach of the core is missing from its window")
+        }
+        // The burst (about 17 hours) cannot be cut where few photos are near: one batch holds it.
+        #expect(batches.contains { $0.core.contains(300) && $0.core.contains(1299) })
+        #expect(batches.count > 5)
+    }
+
     @Test("a photo is affected within the reach of a changed key, either side, and stretches merge")
     func reach() {
         let day = Date(timeIntervalSince1970: 1_750_000_000)

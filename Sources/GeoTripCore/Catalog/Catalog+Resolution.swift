@@ -17,6 +17,13 @@ extension Catalog {
         id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
         """
 
+    /// `resolvedColumns` without what clustering does not read: an empty path, and the camera
+    /// time only of a photo without an instant (its day comes from it).
+    static let clusteringColumns = """
+        id, '', CASE WHEN utcTime IS NULL THEN localTime END, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude,
+        locationSource, uncertaintyMeters, liveStillId
+        """
+
     /// The columns resolution reads (the stored result, then the evidence), from the photos
     /// present and read: `resolutionSQL` before its order, for `AND`-ing a condition to.
     static let resolutionColumnsSQL = """
@@ -92,11 +99,14 @@ extension Catalog {
     /// Every photo present and read, as resolution last left it, in id order: only the columns
     /// of its result (reading the evidence too, for clustering after a change that resolved a
     /// stretch only, was a tenth of a day added at a million photos).
-    func resolvedPhotos() throws(GeoTripError) -> [ResolvedPhoto] {
+    /// `forClustering` leaves out what clustering does not read, the path and the camera time
+    /// of a photo with an instant: a third of what a million photos take.
+    func resolvedPhotos(forClustering: Bool = false) throws(GeoTripError) -> [ResolvedPhoto] {
         var photos: [ResolvedPhoto] = []
+        let columns = forClustering ? Self.clusteringColumns : Self.resolvedColumns
         try attempt {
             try database.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.resolvedColumns) FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id")
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id")
                 while let row = try rows.next() { photos.append(Self.resolvedPhoto(row)) }
             }
         }
@@ -110,40 +120,100 @@ extension Catalog {
     func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
         try attempt {
             try database.write { db in
-                // A cached statement with bound values: encoding whole records costs ten times more.
-                // The rows take one change stamp for the whole transaction (`v11-photo-stamps`
-                // asks only that it be larger than any before), set here so the stamping
-                // trigger, which would update each row a second time, stays quiet: a fresh
-                // ingest resolves every photo, and that second update was a third of the cost.
-                // A row that already holds the result is left alone: same stamp, no trigger.
-                // The values compare as stored (instants as their text, positions rounded), so
-                // equal results are equal here.
-                let stamp = try Self.nextChangeStamp(db)
-                let statement = try db.cachedStatement(sql: """
-                    UPDATE photo SET utcTime = ?1, timeZone = ?2, timeSource = ?3, resolvedLatitude = ?4, resolvedLongitude = ?5,
-                        locationSource = ?6, uncertaintyMeters = ?7, changeStamp = ?8
-                    WHERE id = ?9 AND NOT (utcTime IS ?1 AND timeZone IS ?2 AND timeSource IS ?3 AND resolvedLatitude IS ?4
-                        AND resolvedLongitude IS ?5 AND locationSource IS ?6 AND uncertaintyMeters IS ?7)
-                    """)
-                var changed = 0
-                for photo in photos {
-                    try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
-                                                      photo.coordinate?.latitude, photo.coordinate?.longitude,
-                                                      photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
-                                                      stamp, photo.id])
-                    changed += db.changesCount
-                }
-                try db.execute(sql: "DELETE FROM resolvePending")
-                // Settings, inputs and results in one transaction: an interrupted run leaves the
-                // old ones, and the next run resolves again.
-                let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
-                for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
-                                     (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {
-                    try TripSettingRecord.set(db, key, to: value)
-                }
+                let changed = try Self.storeResolved(photos, db)
+                try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs, db)
                 return changed
             }
         }
+    }
+
+    /// Writes what resolution decided for one batch of a full pass (`resolutionBatches`), in
+    /// a transaction of its own; `finishResolution` marks the pass done once every batch is
+    /// stored. A run stopped between them leaves the settings of the last finished pass, so
+    /// the next run resolves in full again. Returns how many rows changed.
+    func saveResolvedBatch(_ photos: [ResolvedPhoto]) throws(GeoTripError) -> Int {
+        try attempt { try database.write { db in try Self.storeResolved(photos, db) } }
+    }
+
+    /// Marks a full pass stored in batches done (see `saveResolution`).
+    func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) {
+        try attempt {
+            try database.write { db in
+                try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs, db)
+            }
+        }
+    }
+
+    /// Updates the rows whose stored result differs from `photos`' and returns how many.
+    private static func storeResolved(_ photos: [ResolvedPhoto], _ db: Database) throws -> Int {
+        // A cached statement with bound values: encoding whole records costs ten times more.
+        // The rows take one change stamp for the whole transaction (`v11-photo-stamps`
+        // asks only that it be larger than any before), set here so the stamping
+        // trigger, which would update each row a second time, stays quiet: a fresh
+        // ingest resolves every photo, and that second update was a third of the cost.
+        // A row that already holds the result is left alone: same stamp, no trigger.
+        // The values compare as stored (instants as their text, positions rounded), so
+        // equal results are equal here.
+        let stamp = try nextChangeStamp(db)
+        let statement = try db.cachedStatement(sql: """
+            UPDATE photo SET utcTime = ?1, timeZone = ?2, timeSource = ?3, resolvedLatitude = ?4, resolvedLongitude = ?5,
+                locationSource = ?6, uncertaintyMeters = ?7, changeStamp = ?8
+            WHERE id = ?9 AND NOT (utcTime IS ?1 AND timeZone IS ?2 AND timeSource IS ?3 AND resolvedLatitude IS ?4
+                AND resolvedLongitude IS ?5 AND locationSource IS ?6 AND uncertaintyMeters IS ?7)
+            """)
+        var changed = 0
+        for photo in photos {
+            try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
+                                              photo.coordinate?.latitude, photo.coordinate?.longitude,
+                                              photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
+                                              stamp, photo.id])
+            changed += db.changesCount
+        }
+        return changed
+    }
+
+    /// Empties the pending list and records the settings, inputs and counts resolved.
+    private static func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM resolvePending")
+        // Settings, inputs and results in one transaction: an interrupted run leaves the
+        // old ones, and the next run resolves again.
+        let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
+        for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
+                             (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {
+            try TripSettingRecord.set(db, key, to: value)
+        }
+    }
+
+    /// Every photo present and read, as its id and key (`ResolutionWindow.key`), for dividing
+    /// a full pass into batches: the keyed photos in key order (equal keys in id order), and
+    /// the ids of those without a key. Two short columns a row, so a million photos take 16 MB.
+    func resolutionKeys() throws(GeoTripError) -> (keyed: [ResolutionBatches.Key], keyless: [Int64]) {
+        var keyed: [ResolutionBatches.Key] = [], keyless: [Int64] = []
+        try attempt {
+            try database.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, localTime, gpsTime FROM photo WHERE removedAt IS NULL AND status = 'read'")
+                while let row = try rows.next() {
+                    if let key = ResolutionWindow.key(localTime: row[1], gpsTime: row[2]) {
+                        keyed.append(ResolutionBatches.Key(key: key, id: row[0]))
+                    } else {
+                        keyless.append(row[0])
+                    }
+                }
+            }
+        }
+        keyed.sort { ($0.key, $0.id) < ($1.key, $1.id) }
+        return (keyed, keyless.sorted())
+    }
+
+    /// What resolution needs of the photos `ids` names (ascending) that are present and read,
+    /// in id order.
+    func resolutionEvidence(ids: [Int64]) throws(GeoTripError) -> [PhotoEvidence] {
+        var evidence: [PhotoEvidence] = []
+        evidence.reserveCapacity(ids.count)
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        try forEachResolutionRow(sql: Self.resolutionColumnsSQL + " AND id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                                 arguments: [list]) { photo, _ in evidence.append(photo) }
+        return evidence
     }
 
     /// A change stamp for rows written together in one transaction, larger than every stamp

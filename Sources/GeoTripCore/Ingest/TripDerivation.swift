@@ -23,6 +23,8 @@ struct TripDerivation {
     let gazetteer: () throws(GeoTripError) -> Gazetteer
     /// The online namer's time (turns, backoff, the slow notice).
     var namingClock: any NamingClock = SystemNamingClock()
+    /// Photos a full resolution pass resolves at a time (`ResolutionBatches`).
+    var resolutionBatchSize = ResolutionBatches.defaultSize
 
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
@@ -47,21 +49,33 @@ struct TripDerivation {
                 }
             }
             // The photos resolved again; the catalog stores those whose result differs.
-            let outcome: (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts)
-            if resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
-                outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
+            let local = try resolvesLocally(settings)
+            var summary: ResolutionSummary
+            if local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
+                let outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
+                let updated = try stages.timed("storing the resolution of \(outcome.photos.count) photos") {
+                    try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
+                }
+                summary = outcome.summary
+                summary.updated = updated
+            } else if local {
+                // A full pass a batch at a time, each stored before the next is read: a library's
+                // evidence and results are never held whole.
+                summary = try await resolveInBatches(tags: tags, settings: settings, interrupted: interrupted, stages: stages)
+                try catalog.finishResolution(counts: ResolutionCounts(timeSources: summary.timeSources, locationSources: summary.locationSources),
+                                             generation: generation, settings: encodedSettings, inputs: inputs)
             } else {
                 let evidence = try stages.timed("reading the evidence") { try catalog.resolutionEvidence() }
                 let result = try await resolve(evidence)
                 resolved = result.photos
-                outcome = (result.summary, result.photos,
-                           ResolutionCounts(timeSources: result.summary.timeSources, locationSources: result.summary.locationSources))
+                let updated = try stages.timed("storing the resolution of \(result.photos.count) photos") {
+                    try catalog.saveResolution(result.photos, counts: ResolutionCounts(timeSources: result.summary.timeSources,
+                                                                                       locationSources: result.summary.locationSources),
+                                               generation: generation, settings: encodedSettings, inputs: inputs)
+                }
+                summary = result.summary
+                summary.updated = updated
             }
-            let updated = try stages.timed("storing the resolution of \(outcome.photos.count) photos") {
-                try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
-            }
-            var summary = outcome.summary
-            summary.updated = updated
             result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
         } else {
@@ -119,7 +133,7 @@ struct TripDerivation {
                     return change
                 }
             } else {
-                let photos = try resolvedPhotos()
+                let photos = try resolved ?? stages.timed("reading the resolved photos") { try catalog.resolvedPhotos(forClustering: true) }
                 let known = try stages.timed("reading the layout") { try catalog.knownLayout() }
                 change = try await stages.run(.cluster) {
                     stages.report(.cluster, done: 0, total: photos.count)
@@ -276,6 +290,27 @@ struct TripDerivation {
         return stored
     }
 
+    /// A full resolution pass in batches (`TripResolution.resolveInBatches`), each batch's
+    /// results stored in a transaction of its own. The caller marks the pass finished.
+    private func resolveInBatches(tags: [Int64: ResolvedLocation], settings: ResolutionSettings, interrupted: () -> GeoTripError,
+                                  stages: StageList) async throws -> ResolutionSummary {
+        try await stages.run(.resolve) { () throws -> ResolutionSummary in
+            let keys = try stages.timed("reading the photos' keys") { try catalog.resolutionKeys() }
+            var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+            var updated = 0
+            var summary = try resolution.resolveInBatches(keyed: keys.keyed, keyless: keys.keyless, size: resolutionBatchSize) { ids throws(GeoTripError) in
+                try catalog.resolutionEvidence(ids: ids)
+            } store: { photos in
+                updated += try catalog.saveResolvedBatch(photos)
+                if Task.isCancelled { throw interrupted() }
+            } progress: {
+                stages.report(.resolve, done: $0, total: $1)
+            }
+            summary.updated = updated
+            return summary
+        }
+    }
+
     /// Resolves the stretch of time `window` covers and keeps the results of the photos the
     /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
     /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
@@ -311,13 +346,19 @@ struct TripDerivation {
         return (summary, affected.map { result.photos[$0] }, counts)
     }
 
-    /// The photos changed since the last resolution and the stretch of time they reach, when
-    /// resolving only that stretch gives what a full pass would (`ResolutionWindow`); nil when
-    /// a full pass is needed: while videos with only a movie header's time are present (their
-    /// cameras are judged over the whole library), or when a remembered clock offset is bad
-    /// (the full pass reports it).
+    /// Whether resolving a stretch of the library gives what a full pass would for it
+    /// (`ResolutionWindow`), so a rerun can resolve only the stretch its changes reach and a
+    /// full pass can go a batch at a time: not while videos with only a movie header's time are
+    /// present (their cameras are judged over the whole library), nor when a remembered clock
+    /// offset is bad (the one full pass reports it).
+    private func resolvesLocally(_ settings: ResolutionSettings) throws(GeoTripError) -> Bool {
+        guard !(try catalog.hasMovieHeaderTimes()) else { return false }
+        return settings.clockOffsets.allSatisfy { (try? ClockCorrection(parsing: $0)) != nil }
+    }
+
+    /// The photos changed since the last resolution and the stretch of time they reach
+    /// (when `resolvesLocally`).
     private func resolutionWindow(_ settings: ResolutionSettings) throws(GeoTripError) -> (pending: [PendingResolution], window: ResolutionWindow)? {
-        guard !(try catalog.hasMovieHeaderTimes()) else { return nil }
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
             guard let correction = try? ClockCorrection(parsing: text) else { return nil }

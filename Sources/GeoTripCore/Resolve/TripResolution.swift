@@ -78,15 +78,22 @@ struct TripResolution {
         return (encoded, inputs)
     }
 
-    /// Resolves `photos`. `tags` are the manual positions by photo id; `now` bounds the plausible
-    /// capture times; `catalogPath` names the catalog in the error for a bad remembered setting.
-    /// `progress` hears how many photos have their time, of how many, as the work goes on.
-    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings,
-                        now: Date = Date(), catalogPath: String,
-                        gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer,
-                        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(GeoTripError)
-        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
-        var summary = ResolutionSummary()
+    /// The clock offsets, parsed.
+    let corrections: [ClockCorrection]
+    /// The track logs' points, loaded once for every batch.
+    let positioner: (any TrackPositioning)?
+    let gazetteer: Gazetteer
+    let tags: [Int64: ResolvedLocation]
+    let now: Date
+    var timeResolver: TimeResolver
+    /// What loading the inputs found (track points, unreadable logs), for every batch's summary.
+    let inputSummary: ResolutionSummary
+
+    /// Loads what every batch needs: the parsed clock offsets, the track logs, the gazetteer.
+    /// `tags` are the manual positions by photo id; `now` bounds the plausible capture times;
+    /// `catalogPath` names the catalog in the error for a bad remembered setting.
+    init(tags: [Int64: ResolvedLocation], settings: ResolutionSettings, now: Date = Date(), catalogPath: String,
+         gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer) throws(GeoTripError) {
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
             // Given offsets are checked when parsed, so a bad one here was remembered.
@@ -96,10 +103,38 @@ struct TripResolution {
                 throw .settingInvalid(catalog: catalogPath, option: "--clock-offset", problem: error.description)
             }
         }
-        let positioner = loadTracks(settings.tracks, into: &summary)
+        var summary = ResolutionSummary()
+        positioner = Self.loadTracks(settings.tracks, into: &summary)
+        inputSummary = summary
         let gazetteer = try loadGazetteer()
-        var timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
-                                        zoneAt: { gazetteer.timeZone(for: $0) })
+        self.gazetteer = gazetteer
+        self.corrections = corrections
+        self.tags = tags
+        self.now = now
+        timeResolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init),
+                                    zoneAt: { gazetteer.timeZone(for: $0) })
+    }
+
+    /// Resolves `photos` in one go (`init`, then `resolve(_:progress:)`).
+    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings,
+                        now: Date = Date(), catalogPath: String,
+                        gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer,
+                        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(GeoTripError)
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+        var resolution = try TripResolution(tags: tags, settings: settings, now: now, catalogPath: catalogPath, gazetteer: loadGazetteer)
+        return resolution.resolve(photos, progress: progress)
+    }
+
+    /// Resolves `photos`, in id order: the whole library, or a stretch of it holding every photo
+    /// within `ResolutionWindow`'s reach of the ones whose results are kept. `progress` hears how
+    /// many photos have their time, of how many, as the work goes on. The summary counts these
+    /// photos only, with the inputs' problems and track figures.
+    mutating func resolve(_ photos: [PhotoEvidence], progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+        var summary = inputSummary
+        let corrections = corrections, tags = tags, gazetteer = gazetteer, now = now, positioner = positioner
+        var timeResolver = timeResolver
+        defer { self.timeResolver = timeResolver }
         let rows = photos
         // Time first, from what the photo itself (or the person) says about where it was.
         func resolveTime(_ row: PhotoEvidence, position: Coordinate?) -> ResolvedTime {
@@ -212,6 +247,45 @@ struct TripResolution {
         }
         progress(rows.count, rows.count)
         return (summary, resolved)
+    }
+
+    /// A full pass a batch at a time (`ResolutionBatches`), so memory is bounded by a batch:
+    /// `evidence` reads the photos of the ids given (ascending), in id order; `store` takes
+    /// each batch's results (for the photos of its core) before the next batch is read. The
+    /// photos without a key come last, `size` at a time. Returns the summary over all of them.
+    /// Not for a library with videos timed by their movie header only (`VideoClock` judges
+    /// their cameras over the whole library).
+    mutating func resolveInBatches(keyed: [ResolutionBatches.Key], keyless: [Int64], size: Int = ResolutionBatches.defaultSize,
+                                   evidence: ([Int64]) throws -> [PhotoEvidence], store: ([ResolvedPhoto]) throws -> Void,
+                                   progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) rethrows -> ResolutionSummary {
+        var summary = inputSummary
+        let total = keyed.count + keyless.count
+        var done = 0
+        func resolveBatch(_ ids: [Int64], keeping count: Int, _ kept: (Int64) -> Bool) throws {
+            let result = resolve(try evidence(ids)) { resolved, of in progress(done + resolved * count / max(1, of), total) }
+            let photos = result.photos.filter { kept($0.id) }
+            for photo in photos {
+                summary.timeSources[photo.timeSource.rawValue, default: 0] += 1
+                if let source = photo.locationSource { summary.locationSources[source.rawValue, default: 0] += 1 }
+            }
+            if !result.summary.photoProblems.isEmpty {
+                // A problem belongs to the batch whose core holds its photo.
+                let keptPaths = Set(photos.map(\.path))
+                summary.photoProblems += result.summary.photoProblems.filter { keptPaths.contains($0.path) }
+            }
+            try store(photos)
+            done += photos.count
+            progress(done, total)
+        }
+        let reach = ResolutionWindow(changedKeys: [], corrections: corrections).reach
+        for batch in ResolutionBatches.plan(keyed, reach: reach, size: size) {
+            let core = Set(keyed[batch.core].lazy.map(\.id))
+            try resolveBatch(keyed[batch.window].map(\.id).sorted(), keeping: batch.core.count, core.contains)
+        }
+        for chunk in keyless.chunked(max(1, size)) {
+            try resolveBatch(Array(chunk), keeping: chunk.count) { _ in true }
+        }
+        return summary
     }
 
     /// An instant as the catalog's text keeps it (milliseconds), so a value resolved now and
