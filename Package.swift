@@ -38,6 +38,8 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // glibc's malloc.h (malloc_trim): no library beyond the C library.
+        .systemLibrary(name: "CMalloc"),
         // The pipeline. Never imports ArgumentParser.
         .target(
             name: "GeoTripCore",
@@ -46,6 +48,7 @@ let package = Package(
                 "CHeif",
                 "CXML2",
                 "CTurboJPEG",
+                "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -59,6 +59,9 @@ public enum ClusterStage {
         }
         var rework = VisitRework(isFull: changed == nil)
         var clustered: [ClusterPhoto] = []
+        // Room made once: grown by doubling, both held a copy and a half at their peak.
+        clustered.reserveCapacity(photos.count)
+        if changed == nil { rework.photoDays.reserveCapacity(photos.count) }
         for photo in photos {
             // A Live Photo's video is one moment with its still: it joins no visit of its own
             // and is not counted as a second photo (the exports find it by its link).
@@ -186,25 +189,27 @@ public enum ClusterStage {
     }
 }
 
-/// Photos found by id: binary search over their positions in id order (the order the catalog
-/// and resolution give them in, so sorting it is one pass). Eight bytes a photo, where a
-/// dictionary by id took about fifty.
+/// Photos found by id: binary search over their positions in id order, eight bytes a photo
+/// where a dictionary by id took about fifty; none at all when they come in id order, as the
+/// catalog and resolution give them.
 private struct PhotosByID {
     let photos: [ResolvedPhoto]
     let order: [Int]
 
     init(_ photos: [ResolvedPhoto]) {
         self.photos = photos
-        order = photos.indices.sorted { photos[$0].id < photos[$1].id }
+        // The catalog gives them in id order already: then no order is kept.
+        order = zip(photos, photos.dropFirst()).allSatisfy { $0.id < $1.id } ? [] : photos.indices.sorted { photos[$0].id < photos[$1].id }
     }
 
     subscript(id: Int64) -> ResolvedPhoto? {
-        var low = 0, high = order.count
+        func index(_ position: Int) -> Int { order.isEmpty ? position : order[position] }
+        var low = 0, high = photos.count
         while low < high {
             let mid = (low + high) / 2
-            if photos[order[mid]].id < id { low = mid + 1 } else { high = mid }
+            if photos[index(mid)].id < id { low = mid + 1 } else { high = mid }
         }
-        return low < order.count && photos[order[low]].id == id ? photos[order[low]] : nil
+        return low < photos.count && photos[index(low)].id == id ? photos[index(low)] : nil
     }
 }
 
