@@ -297,16 +297,18 @@ struct TripDerivation {
         try await stages.run(.resolve) { () throws -> ResolutionSummary in
             let keys = try stages.timed("reading the photos' keys") { try catalog.resolutionKeys() }
             var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
-            var updated = 0
+            // Each batch is stored while the next is resolved: the two take about as long.
+            let writer = BatchWriter(catalog: catalog)
             var summary = try resolution.resolveInBatches(keyed: keys.keyed, keyless: keys.keyless, size: resolutionBatchSize) { ids throws(GeoTripError) in
                 try catalog.resolutionEvidence(ids: ids)
             } store: { photos in
-                updated += try catalog.saveResolvedBatch(photos)
+                try writer.waitForWrite()
                 if Task.isCancelled { throw interrupted() }
+                writer.write(photos)
             } progress: {
                 stages.report(.resolve, done: $0, total: $1)
             }
-            summary.updated = updated
+            summary.updated = try writer.waitForWrite()
             return summary
         }
     }
@@ -378,5 +380,41 @@ struct TripDerivation {
         let time = left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min"
         return String(format: "the place-name service is slow (%.1f s without an answer); ", waited)
             + "\(queued.grouped) place\(queued == 1 ? "" : "s") queued, about \(time) at the current rate"
+    }
+}
+
+/// Stores a full resolution pass's batches on a thread of its own, one at a time, so the next
+/// batch is resolved meanwhile (`TripDerivation.resolveInBatches`).
+private final class BatchWriter: Sendable {
+    private let catalog: Catalog
+    private let queue = DispatchQueue(label: "geotrip.resolution-writer")
+    private let idle = DispatchSemaphore(value: 1)
+    /// Rows changed so far, or the first write's error (after which nothing more is written).
+    private let outcome = Mutex<Result<Int, GeoTripError>>(.success(0))
+
+    init(catalog: Catalog) { self.catalog = catalog }
+
+    /// Starts storing `photos` once the write before has finished (call `waitForWrite` first).
+    func write(_ photos: [ResolvedPhoto]) {
+        idle.wait()
+        queue.async { [self] in
+            defer { idle.signal() }
+            guard case .success = outcome.withLock({ $0 }) else { return }
+            do throws(GeoTripError) {
+                let changed = try catalog.saveResolvedBatch(photos)
+                outcome.withLock { $0 = $0.map { $0 + changed } }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+        }
+    }
+
+    /// Waits for the write in flight; returns the rows changed so far, or throws the error
+    /// a write met.
+    @discardableResult
+    func waitForWrite() throws(GeoTripError) -> Int {
+        idle.wait()
+        idle.signal()
+        return try outcome.withLock { $0 }.get()
     }
 }

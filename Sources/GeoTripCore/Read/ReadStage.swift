@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The read stage: the planned files' metadata, read on all cores with bounded concurrency,
 /// known paths first (a known path whose content changed may have given its row up to a new
@@ -10,6 +11,10 @@ struct ReadStage {
     /// Files per reading task: large enough that task overhead vanishes, small enough to keep
     /// both cores busy to the end.
     static let filesPerTask = 48
+
+    /// How many batches the records waiting for the catalog may grow to while a commit is in
+    /// flight, before the readers wait for it.
+    static let batchesAhead = 8
 
     let folder: String
     let concurrency: Int
@@ -45,14 +50,26 @@ struct ReadStage {
             return PhotoRecord(file: planned.file, reading: reading)
         }
         var committing: Task<Void, any Error>?
+        let committed = CommitFlag()
         func afterChunk(_ count: Int) async throws {
             done += count
             progress(done, total)
-            if batch.count >= batchSize {
-                try await committing?.value
-                let ready = batch
-                batch = RecordBatch()
-                committing = Task { try commit(ready) }
+            guard batch.count >= batchSize else { return }
+            // While a commit is in flight the readers go on, and the batch grows up to a few
+            // batches' worth: waiting for each commit starved them (four chunks read ahead at
+            // most), and a fresh ingest kept one core idle for much of the stage.
+            if let committing, !committed.isSet {
+                guard batch.count >= batchSize * Self.batchesAhead else { return }
+                try await committing.value
+            } else {
+                try await committing?.value  // finished: passes its error on, if any
+            }
+            let ready = batch
+            batch = RecordBatch()
+            committed.reset()
+            committing = Task {
+                defer { committed.set() }
+                try commit(ready)
             }
         }
         progress(0, total)
@@ -164,3 +181,11 @@ struct RecordBatch: Sendable {
     }
 }
 
+
+/// Whether the read stage's commit in flight has finished, asked without waiting for it.
+private final class CommitFlag: Sendable {
+    private let done = Atomic<Bool>(true)
+    var isSet: Bool { done.load(ordering: .acquiring) }
+    func set() { done.store(true, ordering: .releasing) }
+    func reset() { done.store(false, ordering: .releasing) }
+}
