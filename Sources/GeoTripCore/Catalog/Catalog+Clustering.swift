@@ -253,10 +253,6 @@ extension Catalog {
                 }
                 if change.isFull { try db.execute(sql: "DELETE FROM visitPhoto") }
                 let clear = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE visitId = ?")
-                let member = try db.cachedStatement(sql: """
-                    INSERT INTO visitPhoto (photoId, visitId) VALUES (?, ?)
-                    ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId
-                    """)
                 for visit in change.visits {
                     let c = visit.cluster
                     try VisitRecord(id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
@@ -265,7 +261,15 @@ extension Catalog {
                                     localDate: visit.localDate, timeZone: visit.timeZone).upsert(db)
                     try remember.execute(arguments: [visit.id, visit.revision])
                     if !change.isFull { try clear.execute(arguments: [visit.id]) }
-                    for photo in c.photoIDs { try member.execute(arguments: [photo, visit.id]) }
+                }
+                // The visits' photos after all the visits' old ones are cleared: a photo is in
+                // one visit, so the order between visits does not matter.
+                _ = try db.executeInGroups(change.visits.lazy.flatMap { visit in visit.cluster.photoIDs.lazy.map { ($0, visit.id) } }, width: 2) {
+                    "INSERT INTO visitPhoto (photoId, visitId) VALUES \(Database.valuesList($0, width: 2)) "
+                        + "ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId"
+                } values: { member, values in
+                    values.append(member.0.databaseValue)
+                    values.append(member.1.databaseValue)
                 }
                 let move = try db.cachedStatement(sql: "UPDATE visit SET placeId = ? WHERE id = ?")
                 for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
@@ -299,9 +303,12 @@ extension Catalog {
     private static func saveDays(_ db: Database, _ days: [Int64: String?], isFull: Bool) throws {
         if isFull {
             try db.execute(sql: "DELETE FROM photoDay")
-            let insert = try db.cachedStatement(sql: "INSERT INTO photoDay (photoId, localDate) VALUES (?, ?)")
             // In row order: the dictionary's own order sends each insert to a random page.
-            for (photo, day) in days.sorted(by: { $0.key < $1.key }) { if let day { try insert.execute(arguments: [photo, day]) } }
+            let dated = days.compactMap { photo, day in day.map { (photo, $0) } }.sorted { $0.0 < $1.0 }
+            _ = try db.executeInGroups(dated, width: 2) { "INSERT INTO photoDay (photoId, localDate) VALUES \(Database.valuesList($0, width: 2))" } values: { day, values in
+                values.append(day.0.databaseValue)
+                values.append(day.1.databaseValue)
+            }
             try db.execute(sql: "DELETE FROM tripDay")
             try db.execute(sql: "INSERT INTO tripDay (localDate, photos) SELECT localDate, count(*) FROM photoDay GROUP BY localDate")
             return

@@ -157,7 +157,7 @@ extension Catalog {
 
     /// Updates the rows whose stored result differs from `photos`' and returns how many.
     private static func storeResolved(_ photos: [ResolvedPhoto], _ db: Database) throws -> Int {
-        // A cached statement with bound values: encoding whole records costs ten times more.
+        // Bound values, not records: encoding whole records costs ten times more.
         // The rows take one change stamp for the whole transaction (`v11-photo-stamps`
         // asks only that it be larger than any before), set here so the stamping
         // trigger, which would update each row a second time, stays quiet: a fresh
@@ -166,19 +166,26 @@ extension Catalog {
         // The values compare as stored (instants as their text, positions rounded), so
         // equal results are equal here.
         let stamp = try nextChangeStamp(db)
-        let statement = try db.cachedStatement(sql: """
-            UPDATE photo SET utcTime = ?1, timeZone = ?2, timeSource = ?3, resolvedLatitude = ?4, resolvedLongitude = ?5,
-                locationSource = ?6, uncertaintyMeters = ?7, changeStamp = ?8
-            WHERE id = ?9 AND NOT (utcTime IS ?1 AND timeZone IS ?2 AND timeSource IS ?3 AND resolvedLatitude IS ?4
-                AND resolvedLongitude IS ?5 AND locationSource IS ?6 AND uncertaintyMeters IS ?7)
-            """)
-        var changed = 0
-        for photo in photos {
-            try statement.execute(arguments: [photo.utc?.geotripISO8601, photo.zone, photo.timeSource.rawValue,
-                                              photo.coordinate?.latitude, photo.coordinate?.longitude,
-                                              photo.locationSource?.rawValue, photo.coordinate == nil ? nil : photo.uncertaintyMeters,
-                                              stamp, photo.id])
-            changed += db.changesCount
+        // A group of rows per statement (`executeInGroups`), each row's values as one tuple.
+        let changed = try db.executeInGroups(photos, width: 9) { count in
+            """
+            UPDATE photo SET utcTime = r.column2, timeZone = r.column3, timeSource = r.column4, resolvedLatitude = r.column5,
+                resolvedLongitude = r.column6, locationSource = r.column7, uncertaintyMeters = r.column8, changeStamp = r.column9
+            FROM (VALUES \(Database.valuesList(count, width: 9))) AS r
+            WHERE photo.id = r.column1 AND NOT (photo.utcTime IS r.column2 AND photo.timeZone IS r.column3 AND photo.timeSource IS r.column4
+                AND photo.resolvedLatitude IS r.column5 AND photo.resolvedLongitude IS r.column6 AND photo.locationSource IS r.column7
+                AND photo.uncertaintyMeters IS r.column8)
+            """
+        } values: { photo, values in
+            values.append(photo.id.databaseValue)
+            values.append(photo.utc?.geotripISO8601.databaseValue ?? .null)
+            values.append(photo.zone.databaseValue)
+            values.append(photo.timeSource.rawValue.databaseValue)
+            values.append(photo.coordinate?.latitude.databaseValue ?? .null)
+            values.append(photo.coordinate?.longitude.databaseValue ?? .null)
+            values.append(photo.locationSource?.rawValue.databaseValue ?? .null)
+            values.append(photo.coordinate == nil ? .null : photo.uncertaintyMeters.databaseValue)
+            values.append(stamp.databaseValue)
         }
         return changed
     }

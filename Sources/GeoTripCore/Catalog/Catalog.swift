@@ -292,7 +292,7 @@ extension Catalog {
                         arguments: StatementArguments(chunk))
                 }
                 for record in updated { try record.update(in: db) }
-                for record in new { try record.insert(in: db) }
+                try PhotoRecord.insert(new, in: db)
                 if linking {
                     try Self.linkLivePhotos(db)
                     try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
