@@ -48,12 +48,7 @@ struct JournalWords: Sendable {
 
     /// `3–12 June 2019` / `2019년 6월 3일–12일`, from the locale's own interval format.
     func dateSpan(_ first: String, _ last: String) -> String {
-        guard let from = Self.utcDate(first), let to = Self.utcDate(last) else { return first + "–" + last }
-        let formatter = DateIntervalFormatter()
-        formatter.locale = locale
-        formatter.timeZone = TimeZone(identifier: "UTC")!
-        formatter.dateTemplate = "dMMMMy"
-        return formatter.string(from: from, to: to)
+        DayFormatting.span(first, last, template: "dMMMMy", locale: locale) ?? first + "–" + last
     }
 
     /// `10 days` / `10일`.
@@ -68,11 +63,6 @@ struct JournalWords: Sendable {
     /// The links to a trip's map and journal.
     var mapLink: String { korean ? "지도" : "map" }
     var journalLink: String { korean ? "일지" : "journal" }
-
-    /// Midnight UTC of a `YYYY-MM-DD` day.
-    private static func utcDate(_ day: String) -> Date? {
-        LocalDate.dayNumber(day).map { Date(timeIntervalSince1970: Double($0) * 86_400) }
-    }
 
     /// `3 photos` / `사진 3장`.
     func photoCount(_ count: Int) -> String {

@@ -9,6 +9,27 @@ import Synchronization
 enum DayFormatting {
     private static let dates = Mutex<[String: DateFormatter]>([:])
     private static let numbers = Mutex<[String: NumberFormatter]>([:])
+    private static let intervals = Mutex<[String: DateIntervalFormatter]>([:])
+
+    /// The days `first` to `last` (`YYYY-MM-DD`) from the date template `template` in `locale`,
+    /// as the locale writes a span (`3–12 June 2019`); nil when either is not a date. One
+    /// formatter per locale and template: the library's page writes one span per trip, and
+    /// making a formatter each time was most of that page's cost.
+    static func span(_ first: String, _ last: String, template: String, locale: Locale) -> String? {
+        guard let from = LocalDate.dayNumber(first), let to = LocalDate.dayNumber(last) else { return nil }
+        return intervals.withLock { cache in
+            let key = locale.identifier + "|" + template
+            let formatter = cache[key] ?? {
+                let formatter = DateIntervalFormatter()
+                formatter.locale = locale
+                formatter.timeZone = TimeZone(identifier: "UTC")!
+                formatter.dateTemplate = template
+                return formatter
+            }()
+            cache[key] = formatter
+            return formatter.string(from: Date(timeIntervalSince1970: Double(from) * 86_400), to: Date(timeIntervalSince1970: Double(to) * 86_400))
+        }
+    }
 
     /// `day` written from the date template `template` (`yMMMMEEEEd`) in `locale`; nil for text
     /// that is not a date.
