@@ -24,6 +24,9 @@ struct LibraryRerunTests {
     static func freshShape(_ options: IngestOptions, in temp: TemporaryFolder, name: String) async throws
         -> (visits: Set<Set<String>>, places: Set<Set<Set<String>>>, days: [String]) {
         var fresh = options
+        // The fresh ingest's full pass in small batches: the kept catalog's reruns, mostly
+        // resolved a stretch at a time, are compared with a pass through many batches.
+        fresh.resolutionBatchSize = 7
         fresh.catalogPath = temp.url.appendingPathComponent(name + ".sqlite").path
         fresh.outputFolder = temp.url.appendingPathComponent(name).path
         _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())

@@ -11,6 +11,8 @@ public struct IngestOptions: Sendable {
     public var concurrency: Int
     /// How many files are written per catalog transaction.
     public var batchSize: Int
+    /// How many photos a full resolution pass resolves at a time (`ResolutionBatches`).
+    var resolutionBatchSize = ResolutionBatches.defaultSize
     /// `--tz`, `--clock-offset`, `--track`: nil keeps what the catalog remembers.
     public var assumedZone: String?
     public var clockOffsets: [String]?
@@ -164,7 +166,9 @@ public struct IngestPipeline: Sendable {
 
         let present = counts.withGPS + counts.withoutGPS
         let gazetteer = RunGazetteer()
-        let derived = try await TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
+        var derivation = TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
+        derivation.resolutionBatchSize = options.resolutionBatchSize
+        let derived = try await derivation
             .run(settings: settings, clustering: clustering, naming: naming, export: exporting, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })
         summary.resolution = derived.resolution
