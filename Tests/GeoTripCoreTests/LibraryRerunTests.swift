@@ -30,7 +30,11 @@ struct LibraryRerunTests {
         fresh.catalogPath = temp.url.appendingPathComponent(name + ".sqlite").path
         fresh.outputFolder = temp.url.appendingPathComponent(name).path
         _ = try await IngestPipeline(options: fresh).run(progress: SilentProgress())
-        return try shape(try Catalog.open(at: fresh.catalogPath, access: .readOnly))
+        let catalog = try Catalog.open(at: fresh.catalogPath, access: .readOnly)
+        let keys = try catalog.resolutionKeys().keyed
+        let reach = ResolutionWindow(changedKeys: [], corrections: try (options.clockOffsets ?? []).map { try ClockCorrection(parsing: $0) }).reach
+        #expect(ResolutionBatches.plan(keys, reach: reach, size: fresh.resolutionBatchSize).count > 2, "the fresh ingest resolved in batches")
+        return try shape(catalog)
     }
 
     static func exiftool(_ arguments: [String]) throws {

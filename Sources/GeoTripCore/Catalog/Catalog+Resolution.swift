@@ -17,11 +17,9 @@ extension Catalog {
         id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
         """
 
-    /// `resolvedColumns` without what clustering does not read: an empty path, and the camera
-    /// time only of a photo without an instant (its day comes from it).
+    /// `resolvedColumns` without the path, which clustering does not read.
     static let clusteringColumns = """
-        id, '', CASE WHEN utcTime IS NULL THEN localTime END, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude,
-        locationSource, uncertaintyMeters, liveStillId
+        id, '', localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
         """
 
     /// The columns resolution reads (the stored result, then the evidence), from the photos
@@ -99,8 +97,9 @@ extension Catalog {
     /// Every photo present and read, as resolution last left it, in id order: only the columns
     /// of its result (reading the evidence too, for clustering after a change that resolved a
     /// stretch only, was a tenth of a day added at a million photos).
-    /// `forClustering` leaves out what clustering does not read, the path and the camera time
-    /// of a photo with an instant: a third of what a million photos take.
+    /// `forClustering` leaves out what clustering does not read, the path, and the camera time
+    /// of a photo whose day its instant and zone give (`LocalDayRule`): a third of what a
+    /// million photos take.
     func resolvedPhotos(forClustering: Bool = false) throws(GeoTripError) -> [ResolvedPhoto] {
         var photos: [ResolvedPhoto] = []
         let columns = forClustering ? Self.clusteringColumns : Self.resolvedColumns
@@ -109,13 +108,17 @@ extension Catalog {
                 let condition = "FROM photo WHERE removedAt IS NULL AND status = 'read'"
                 photos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) \(condition)") ?? 0)
                 // One copy of each zone's name: most are longer than a string holds inline, and
-                // a copy for every photo was 30 MB at a million.
-                var zones: [String: String] = [:]
+                // a copy for every photo was 30 MB at a million. With it, whether the zone is
+                // one the day can be worked out in.
+                var zones: [String: (shared: String, known: Bool)] = [:]
                 let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) \(condition) ORDER BY id")
                 while let row = try rows.next() {
                     var photo = Self.resolvedPhoto(row)
                     if let zone = photo.zone {
-                        if let shared = zones[zone] { photo.zone = shared } else { zones[zone] = zone }
+                        let entry = zones[zone] ?? (zone, LocalClock.offsetSeconds(zone, at: photo.utc ?? Date(timeIntervalSince1970: 0)) != nil)
+                        zones[zone] = entry
+                        photo.zone = entry.shared
+                        if forClustering, photo.utc != nil, entry.known { photo.cameraTime = nil }
                     }
                     photos.append(photo)
                 }
@@ -146,7 +149,8 @@ extension Catalog {
         try attempt { try database.write { db in try Self.storeResolved(photos, db) } }
     }
 
-    /// Marks a full pass stored in batches done (see `saveResolution`).
+    /// Marks a full pass stored in batches done: empties the pending list and records the
+    /// settings, inputs and counts it resolved, in one transaction.
     func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) {
         try attempt {
             try database.write { db in
@@ -193,8 +197,8 @@ extension Catalog {
     /// Empties the pending list and records the settings, inputs and counts resolved.
     private static func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM resolvePending")
-        // Settings, inputs and results in one transaction: an interrupted run leaves the
-        // old ones, and the next run resolves again.
+        // An interrupted run leaves the old ones (a pass in batches forgets the inputs first),
+        // and the next run resolves again.
         let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
         for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
                              (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {

@@ -496,6 +496,13 @@ extension Catalog {
         }
     }
 
+    /// Forgets one trip setting.
+    func removeSetting(_ key: String) throws(GeoTripError) {
+        try attempt {
+            try database.write { _ = try TripSettingRecord.deleteOne($0, key: key) }
+        }
+    }
+
     /// The files present, by kind: kept by triggers on every write of the photo table
     /// (`photoCounts`), so no run counts them.
     func counts() throws(GeoTripError) -> CatalogCounts {

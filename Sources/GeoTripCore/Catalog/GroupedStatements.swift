@@ -8,8 +8,11 @@ extension Database {
     /// One statement per row spent more in GRDB's argument handling (boxing, checking, binding
     /// each row's values) than in SQLite's own work: a library's fresh ingest writes several
     /// rows for every photo, a million photos' worth.
-    func executeInGroups<Rows: Collection>(_ rows: Rows, width: Int, groupSize: Int = 64, sql: (_ count: Int) -> String,
+    func executeInGroups<Rows: Collection>(_ rows: Rows, width: Int, sql: (_ count: Int) -> String,
                                            values: (Rows.Element, inout [DatabaseValue]) -> Void) throws -> Int {
+        // 999 variables, the least any SQLite allows (older builds' limit), and 64 rows at most.
+        let groupSize = max(1, min(64, 999 / width))
+        let fullGroupSQL = sql(groupSize)
         var changed = 0
         var arguments: [DatabaseValue] = []
         arguments.reserveCapacity(width * groupSize)
@@ -17,7 +20,7 @@ extension Database {
         func flush() throws {
             guard pending > 0 else { return }
             // The full groups' statement is prepared once; the last, shorter group's apart.
-            let statement = pending == groupSize ? try cachedStatement(sql: sql(pending)) : try makeStatement(sql: sql(pending))
+            let statement = pending == groupSize ? try cachedStatement(sql: fullGroupSQL) : try makeStatement(sql: sql(pending))
             statement.setUncheckedArguments(StatementArguments(arguments))
             try statement.execute()
             changed += changesCount

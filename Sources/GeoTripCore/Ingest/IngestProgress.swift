@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import CMalloc
+#endif
 import Foundation
 import Logging
 
@@ -104,15 +106,23 @@ struct StageList: Sendable {
     /// the most is how a library's memory is kept bounded.
     static var peakMemory: String {
         var usage = rusage()
+        #if canImport(Glibc)
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return "" }
-        return " (peak memory so far \(usage.ru_maxrss / 1024) MB)"
+        let megabytes = usage.ru_maxrss / 1024  // kilobytes on Linux
+        #else
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return "" }
+        let megabytes = usage.ru_maxrss / 1_048_576  // bytes on Darwin
+        #endif
+        return " (peak memory so far \(megabytes) MB)"
     }
 
     /// Gives the memory a stage freed back to the system. glibc keeps freed memory in its
     /// arenas for reuse, and the read stage's many threads leave a few hundred megabytes there
     /// at a million photos, on top of which the next stage's own peak would come.
     static func returnFreedMemory() {
+        #if canImport(Glibc)
         malloc_trim(0)
+        #endif
     }
 
     /// Runs a catalog write that follows a stage's work (storing what it found), logging its

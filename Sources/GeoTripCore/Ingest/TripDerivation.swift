@@ -297,8 +297,15 @@ struct TripDerivation {
         try await stages.run(.resolve) { () throws -> ResolutionSummary in
             let keys = try stages.timed("reading the photos' keys") { try catalog.resolutionKeys() }
             var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
-            // Each batch is stored while the next is resolved: the two take about as long.
+            // Batches are stored as they go, so until the pass is finished the catalog holds no
+            // resolved inputs: a run stopped midway is followed by a full pass, whatever the
+            // next run's settings (the old ones given again included).
+            try catalog.removeSetting(Catalog.SettingKey.resolvedInputs)
+            // Each batch is stored while the next is resolved.
             let writer = BatchWriter(catalog: catalog)
+            // On the way out with an error, the write in flight ends first; its own error, if
+            // any, comes second to the one being thrown.
+            defer { _ = try? writer.waitForWrite() }
             var summary = try resolution.resolveInBatches(keyed: keys.keyed, keyless: keys.keyless, size: resolutionBatchSize) { ids throws(GeoTripError) in
                 try catalog.resolutionEvidence(ids: ids)
             } store: { photos in

@@ -59,10 +59,11 @@ struct ResolutionBatches {
         var start = 0
         while start < keys.count {
             var stop = min(keys.count, start + size)
-            // Move the boundary on until the photos around it are a quarter of a batch at most.
+            // Move the boundary on until the photos around it (itself included) are a quarter of
+            // a batch at most.
             while stop < keys.count {
                 let around = end(atMost: keys[stop].key.addingTimeInterval(margin)) - first(atLeast: keys[stop].key.addingTimeInterval(-margin))
-                if around <= size / 4 { break }
+                if around <= max(2, size / 4) { break }
                 stop = min(keys.count, stop + max(1, size / 8))
             }
             let window = first(atLeast: keys[start].key.addingTimeInterval(-margin))..<end(atMost: keys[stop - 1].key.addingTimeInterval(margin))

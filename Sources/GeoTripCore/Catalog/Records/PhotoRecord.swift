@@ -153,7 +153,7 @@ extension PhotoRecord {
     /// fresh ingest inserts every photo, and GRDB's `insert` (a dictionary of columns per
     /// record, the statement looked up by its text) was four fifths of the writer's time.
     static func insert(_ records: [PhotoRecord], in db: Database) throws {
-        _ = try db.executeInGroups(records, width: columnNames.count, groupSize: 24) { count in
+        _ = try db.executeInGroups(records, width: columnNames.count) { count in
             "INSERT INTO photo (" + columnNames.joined(separator: ", ") + ") VALUES " + Database.valuesList(count, width: columnNames.count)
         } values: { record, values in
             for value in record.columnValues { values.append(value?.databaseValue ?? .null) }
