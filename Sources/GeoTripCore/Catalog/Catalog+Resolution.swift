@@ -105,18 +105,23 @@ extension Catalog {
         let columns = forClustering ? Self.clusteringColumns : Self.resolvedColumns
         try attempt {
             try database.read { db in
-                let condition = "FROM photo WHERE removedAt IS NULL AND status = 'read'"
-                photos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) \(condition)") ?? 0)
+                // The photos present and read, as the counting triggers keep them (no pass to count).
+                photos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT withGPS + withoutGPS FROM photoCounts WHERE id = 1") ?? 0)
                 // One copy of each zone's name: most are longer than a string holds inline, and
                 // a copy for every photo was 30 MB at a million. With it, whether the zone is
                 // one the day can be worked out in.
                 var zones: [String: (shared: String, known: Bool)] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) \(condition) ORDER BY id")
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM photo WHERE removedAt IS NULL AND status = 'read' ORDER BY id")
                 while let row = try rows.next() {
                     var photo = Self.resolvedPhoto(row)
                     if let zone = photo.zone {
-                        let entry = zones[zone] ?? (zone, LocalClock.offsetSeconds(zone, at: photo.utc ?? Date(timeIntervalSince1970: 0)) != nil)
-                        zones[zone] = entry
+                        let entry: (shared: String, known: Bool)
+                        if let seen = zones[zone] {
+                            entry = seen
+                        } else {
+                            entry = (zone, LocalClock.offsetSeconds(zone, at: photo.utc ?? Date(timeIntervalSince1970: 0)) != nil)
+                            zones[zone] = entry
+                        }
                         photo.zone = entry.shared
                         if forClustering, photo.utc != nil, entry.known { photo.cameraTime = nil }
                     }
@@ -141,10 +146,10 @@ extension Catalog {
         }
     }
 
-    /// Writes what resolution decided for one batch of a full pass (`resolutionBatches`), in
+    /// Writes what resolution decided for one batch of a full pass (`ResolutionBatches`), in
     /// a transaction of its own; `finishResolution` marks the pass done once every batch is
-    /// stored. A run stopped between them leaves the settings of the last finished pass, so
-    /// the next run resolves in full again. Returns how many rows changed.
+    /// stored. The pass forgets the resolved inputs before its first batch, so a run stopped
+    /// between them is followed by a full pass. Returns how many rows changed.
     func saveResolvedBatch(_ photos: [ResolvedPhoto]) throws(GeoTripError) -> Int {
         try attempt { try database.write { db in try Self.storeResolved(photos, db) } }
     }

@@ -49,16 +49,17 @@ struct TripDerivation {
                 }
             }
             // The photos resolved again; the catalog stores those whose result differs.
-            let local = try resolvesLocally(settings)
+            let local = try localCorrections(settings)
             var summary: ResolutionSummary
-            if local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts(), let window = try resolutionWindow(settings) {
+            if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
+                let window = try resolutionWindow(corrections)
                 let outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
                 let updated = try stages.timed("storing the resolution of \(outcome.photos.count) photos") {
                     try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
                 }
                 summary = outcome.summary
                 summary.updated = updated
-            } else if local {
+            } else if local != nil {
                 // A full pass a batch at a time, each stored before the next is read: a library's
                 // evidence and results are never held whole.
                 summary = try await resolveInBatches(tags: tags, settings: settings, interrupted: interrupted, stages: stages)
@@ -359,20 +360,21 @@ struct TripDerivation {
     /// (`ResolutionWindow`), so a rerun can resolve only the stretch its changes reach and a
     /// full pass can go a batch at a time: not while videos with only a movie header's time are
     /// present (their cameras are judged over the whole library), nor when a remembered clock
-    /// offset is bad (the one full pass reports it).
-    private func resolvesLocally(_ settings: ResolutionSettings) throws(GeoTripError) -> Bool {
-        guard !(try catalog.hasMovieHeaderTimes()) else { return false }
-        return settings.clockOffsets.allSatisfy { (try? ClockCorrection(parsing: $0)) != nil }
-    }
-
-    /// The photos changed since the last resolution and the stretch of time they reach
-    /// (when `resolvesLocally`).
-    private func resolutionWindow(_ settings: ResolutionSettings) throws(GeoTripError) -> (pending: [PendingResolution], window: ResolutionWindow)? {
+    /// offset is bad (the one full pass reports it). Returns the parsed clock offsets when it
+    /// does, nil when it does not.
+    private func localCorrections(_ settings: ResolutionSettings) throws(GeoTripError) -> [ClockCorrection]? {
+        guard !(try catalog.hasMovieHeaderTimes()) else { return nil }
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
             guard let correction = try? ClockCorrection(parsing: text) else { return nil }
             corrections.append(correction)
         }
+        return corrections
+    }
+
+    /// The photos changed since the last resolution and the stretch of time they reach, for
+    /// the clock offsets `corrections` (when resolution is local: `localCorrections`).
+    private func resolutionWindow(_ corrections: [ClockCorrection]) throws(GeoTripError) -> (pending: [PendingResolution], window: ResolutionWindow) {
         let pending = try catalog.pendingResolution()
         return (pending, ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: corrections))
     }
