@@ -295,7 +295,7 @@ struct LibraryRerunTests {
         return try zip(trips, full).map { trip, full in
             let part = ExportStage.Part(folder: trip.folder, trip: trip.trip, number: trip.number, window: ExportStage.window(of: trip.trip))
             let windowed = try ExportStage.contents(of: part, from: catalog, rule: rule)
-            let key = ExportStage.contentKey(trip.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: [:], inputs: "",
+            let key = ExportStage.contentKey(trip.trip, photoChanges: try catalog.photoChanges(in: [part.window])[0], notes: [:], inputs: "",
                                              privacy: PrivacyZones())
             return (trip.folder, key, ExportStage.TripContents(trip: windowed.trip, photos: windowed.photos),
                     ExportStage.TripContents(trip: full.trip, photos: ExportStage.photos(of: full.trip, in: all)))

@@ -102,26 +102,50 @@ extension Catalog {
         return photo
     }
 
-    /// Whether the photos of `window` (or all photos) changed, as text to compare with the
+    /// Whether the photos of each window (nil: all photos) changed, as text to compare with the
     /// last export's: how many rows and the largest change stamp (`v11-photo-stamps`), over the
     /// window's rows, removed ones included, and over the Live Photo videos of its stills.
-    /// From the `photo_moment` and `photo_live_still` indexes, without reading a photo row.
-    func photoChanges(in window: MomentWindow?) throws(GeoTripError) -> String {
+    /// From the `photo_moment` and `photo_live_still` indexes, without reading a photo row, and
+    /// in one read for all the windows (a library has a trip for every few thousand photos).
+    func photoChanges(in windows: [MomentWindow?]) throws(GeoTripError) -> [String] {
         do {
             return try database.read { db in
-                func figures(_ sql: String, _ arguments: StatementArguments) throws -> String {
-                    guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return "" }
-                    return "\(row[0] as Int64),\((row[1] as Int64?) ?? -1)"
+                let rows = try db.cachedStatement(sql: Self.photoChangesSQL)
+                let videos = try db.cachedStatement(sql: Self.livePhotoChangesSQL)
+                func figures(_ statement: Statement, _ arguments: StatementArguments) throws -> String {
+                    guard let row = try Row.fetchOne(statement, arguments: arguments) else { return "" }
+                    return "\((row[0] as Int64?) ?? 0),\((row[1] as Int64?) ?? -1)"
                 }
-                guard let window else { return try figures("SELECT count(*), max(changeStamp) FROM photo", []) }
-                return try figures("SELECT count(*), max(p.changeStamp) FROM photo p WHERE " + window.condition("p"), window.arguments)
-                    + ";" + figures("SELECT count(*), max(p.changeStamp) FROM photo s JOIN photo p ON p.liveStillId = s.id WHERE "
-                                    + window.condition("s"), window.arguments)
+                return try windows.map { window in
+                    guard let window else {
+                        return try figures(try db.cachedStatement(sql: "SELECT count(*), max(changeStamp) FROM photo"), [])
+                    }
+                    let bounds: StatementArguments = [window.start, window.end]
+                    return try figures(rows, bounds) + ";" + figures(videos, bounds)
+                }
             }
         } catch {
             throw Self.classify(error, path: path)
         }
     }
+
+    /// A window's rows counted and their largest change stamp: `MomentWindow.condition` as two
+    /// searches of `photo_moment` added up. The condition's `OR` made SQLite collect the rows'
+    /// ids and read each row from the table, three times the work of the two index searches.
+    static let photoChangesSQL = """
+        SELECT sum(n), max(m) FROM (
+            SELECT count(*) AS n, max(changeStamp) AS m FROM photo WHERE utcTime >= ?1 AND utcTime < ?2
+            UNION ALL SELECT count(*), max(changeStamp) FROM photo WHERE utcTime IS NULL AND localTime >= ?1 AND localTime < ?2)
+        """
+
+    /// The same over the Live Photo videos of the window's stills.
+    static let livePhotoChangesSQL = """
+        SELECT sum(n), max(m) FROM (
+            SELECT count(*) AS n, max(p.changeStamp) AS m FROM photo s JOIN photo p ON p.liveStillId = s.id
+                WHERE s.utcTime >= ?1 AND s.utcTime < ?2
+            UNION ALL SELECT count(*), max(p.changeStamp) FROM photo s JOIN photo p ON p.liveStillId = s.id
+                WHERE s.utcTime IS NULL AND s.localTime >= ?1 AND s.localTime < ?2)
+        """
 
     /// The options whose values the `export` setting remembers.
     static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"

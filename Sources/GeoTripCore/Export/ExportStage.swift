@@ -78,6 +78,20 @@ public struct ExportStage: Sendable {
             return summary
         }
 
+        // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
+        let gazetteer = self.gazetteer
+        let loading = Task { () -> (resources: Result<TripMapResources, GeoTripError>, towns: String?) in
+            let towns: Gazetteer?, problem: String?
+            do {
+                towns = try gazetteer.get()
+                problem = nil
+            } catch {
+                towns = nil
+                problem = "the map shows no towns: \(error)"
+            }
+            return (Result { () throws(GeoTripError) in try TripMapResources.load(gazetteer: towns) }, problem)
+        }
+
         // The trip's outline (visits and days, no photo read): enough to split a library into
         // trips and tell which changed; each trip to render reads its own photos.
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
@@ -122,20 +136,16 @@ public struct ExportStage: Sendable {
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)
-        let towns: Gazetteer?
-        do {
-            towns = try gazetteer.get()
-        } catch {
-            towns = nil
-            summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: "the map shows no towns: \(error)"))
-        }
-        let resources = try TripMapResources.load(gazetteer: towns)
+        let loaded = await loading.value
+        if let problem = loaded.towns { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
+        let resources = try loaded.resources.get()
         let track = try trackPoints()
         let texts = notes.texts
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
+        let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
         for (index, part) in parts.enumerated() {
-            let content = Self.contentKey(part.trip, photoChanges: try catalog.photoChanges(in: part.window), notes: texts,
+            let content = Self.contentKey(part.trip, photoChanges: photoChanges[index], notes: texts,
                                           inputs: rendering, privacy: privacy)
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Gazetteer {
     /// The resource's file name.
@@ -19,18 +20,21 @@ extension Gazetteer {
 }
 
 /// The gazetteer of one run: loaded when a stage first needs it (an unchanged rerun never
-/// does), then handed to every stage that does. Used from the run's own task only.
-final class RunGazetteer: @unchecked Sendable {
-    private var loaded: Gazetteer?
+/// does), then handed to every stage that does. The export loads it on another task while it
+/// reads the catalog, so the first load happens under a lock.
+final class RunGazetteer: Sendable {
+    private let loaded = Mutex<Gazetteer?>(nil)
 
     /// The gazetteer, loading it on first use.
     func get() throws(GeoTripError) -> Gazetteer {
-        if let loaded { return loaded }
-        let gazetteer = try Gazetteer.load()
-        loaded = gazetteer
-        return gazetteer
+        try loaded.withLock { (loaded: inout Gazetteer?) throws(GeoTripError) -> Gazetteer in
+            if let loaded { return loaded }
+            let gazetteer = try Gazetteer.load()
+            loaded = gazetteer
+            return gazetteer
+        }
     }
 
     /// Why the loaded gazetteer has no time zone index (nil when it has one, or was not loaded).
-    var zoneIndexProblem: GeoTripError? { loaded?.zoneIndexProblem }
+    var zoneIndexProblem: GeoTripError? { loaded.withLock { $0?.zoneIndexProblem } }
 }
