@@ -137,6 +137,48 @@ struct LibraryExportTests {
         #expect(added.export?.written == 4)
     }
 
+    @Test("a rerun renders only the day pages whose values or files changed, and leaves what a full render writes")
+    func onlyChangedDays() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        let first = try await library.ingest()
+        let pages = try #require(first.export?.dayPagesRendered)
+        #expect(pages >= 8, "every day of the three trips")
+        let journal = library.tripFolder(3).appendingPathComponent("journal")
+        func page(_ day: String) -> URL { journal.appendingPathComponent("\(day).md") }
+        // Another photo on the second day in Lisbon: that day's page alone is rendered.
+        var more = LibraryFixture.schedule.first { $0.date == "2024-03-12" }!
+        more.spots = [(38.7071, -9.1355)]
+        more.folder = "more"
+        try LibraryFixture.write(into: library.folder, days: [more])
+        let added = try await library.ingest()
+        #expect(added.export?.dayPagesRendered == 1)
+        #expect(try String(contentsOf: page("2024-03-12"), encoding: .utf8).contains("more/2024-03-12-0.jpg"))
+        // One page deleted, another edited outside its notes: both are rendered again, the
+        // first as it was, the second after a backup of the person's file.
+        let deletedText = try String(contentsOf: page("2024-03-11"), encoding: .utf8)
+        try FileManager.default.removeItem(at: page("2024-03-11"))
+        let edited = try String(contentsOf: page("2024-03-13"), encoding: .utf8)
+        try (edited + "A line of my own.\n").write(to: page("2024-03-13"), atomically: true, encoding: .utf8)
+        let repaired = try await library.ingest()
+        #expect(repaired.export?.dayPagesRendered == 2)
+        #expect(try String(contentsOf: page("2024-03-11"), encoding: .utf8) == deletedText)
+        #expect(try String(contentsOf: page("2024-03-13"), encoding: .utf8) == edited)
+        #expect(repaired.export?.backups.count == 1)
+        // A note written in a page: that page is rendered with it, and no other.
+        try library.writeNote("Fado in Alfama.\n", trip: 3, day: "2024-03-11")
+        let noted = try await library.ingest()
+        #expect(noted.export?.dayPagesRendered == 1)
+        #expect(try String(contentsOf: page("2024-03-11"), encoding: .utf8).contains("<!-- notes 2024-03-11 -->\nFado in Alfama.\n"))
+        // Every file is what a full render writes: rendering every page changes nothing.
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+        let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
+        let full = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(),
+                                       checkEverything: true)
+        #expect(full.dayPagesRendered == pages)
+        #expect(full.written == 0)
+    }
+
     @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
     func notesFollowTheTrip() async throws {
         let library = try Library()

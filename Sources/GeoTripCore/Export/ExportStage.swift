@@ -154,11 +154,12 @@ public struct ExportStage: Sendable {
                 fresh[index] = known
             } else {
                 changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content,
-                                           journal: journals[part.folder] ?? readJournal(in: part.folder, output, &summary)))
+                                           journal: journals[part.folder] ?? readJournal(in: part.folder, output, &summary),
+                                           pagesWritten: checkEverything ? [:] : exported[part.folder]?.days ?? [:]))
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
-        let written: [(cover: String?, summary: ExportSummary)]
+        let written: [PartResult]
         let total = changed.map(\.part.photoCount).reduce(0, +)
         let done = Mutex(0)
         let progress = self.progress
@@ -171,7 +172,7 @@ public struct ExportStage: Sendable {
                 var part = item.part
                 part.trip = contents.trip
                 let result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: item.journal,
-                                                  notes: texts, renderer: renderer, resources: resources, track: track, settings: settings,
+                                                  pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources, track: track, settings: settings,
                                                   privacy: privacy, language: language, now: now)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
@@ -185,7 +186,7 @@ public struct ExportStage: Sendable {
         for (item, result) in zip(changed, written) {
             summary.add(result.summary)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + Self.listing(of: item.output.path, documentsOnly: true).key,
-                                             cover: result.cover)
+                                             cover: result.cover, days: result.days)
         }
         var entries: [LibraryIndexPage.Entry] = []
         for (part, state) in zip(parts, fresh) {
@@ -251,6 +252,8 @@ public struct ExportStage: Sendable {
         /// `contentKey`'s fingerprint.
         var content: String
         var journal: Journal
+        /// `ExportedTrip.days` of its last export (none when every page is to be rendered).
+        var pagesWritten: [String: String]
     }
 
     /// A journal folder as read back: its day files by date and its unplaced notes page.
@@ -264,6 +267,9 @@ public struct ExportStage: Sendable {
     struct ExportedTrip: Codable, Equatable {
         var key: String
         var cover: String?
+        /// Each day page as it was written, by date: the page's fingerprint
+        /// (`JournalRenderer.DayPage`) and the footer of the file written for it.
+        var days: [String: String]?
     }
 
     /// The journal files of `folder` (relative to the output folder) read back.
@@ -277,12 +283,22 @@ public struct ExportStage: Sendable {
         return journal
     }
 
-    /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`; returns the cover
-    /// thumbnail's path relative to the output folder.
+    /// What writing one part did.
+    struct PartResult: Sendable {
+        /// The cover thumbnail's path relative to the output folder.
+        var cover: String?
+        var summary: ExportSummary
+        /// `ExportedTrip.days` for the part.
+        var days: [String: String]
+    }
+
+    /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`. A day page is
+    /// rendered only when its fingerprint or its file differs from what `pagesWritten` (the last
+    /// export's `ExportedTrip.days`) says was written (`isWritten`).
     private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal,
-                            notes: [String: String], renderer: JournalRenderer, resources: TripMapResources, track: [TrackPoint],
-                            settings: ExportSettings, privacy: PrivacyZones, language: String,
-                            now: Date) async throws(GeoTripError) -> (cover: String?, summary: ExportSummary) {
+                            pagesWritten: [String: String], notes: [String: String], renderer: JournalRenderer,
+                            resources: TripMapResources, track: [TrackPoint], settings: ExportSettings, privacy: PrivacyZones,
+                            language: String, now: Date) async throws(GeoTripError) -> PartResult {
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         let trip = part.trip
@@ -303,11 +319,21 @@ public struct ExportStage: Sendable {
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)
         async let page = TripMapPage(input: input).render(with: resources)
-        let pages = try await Self.render(trip.days, with: renderer, context)
+        let pages = try await Self.render(trip.days, with: renderer, context) { day, page in
+            Self.isWritten(page, as: pagesWritten[day.date], in: journal.days[day.date])
+        }
         let days = Set(trip.days.map(\.date))
         let journalPath = prefix + Self.journalFolder + "/"
-        for (day, text) in zip(trip.days, pages) {
+        var pagesNow: [String: String] = [:]
+        for (day, page) in zip(trip.days, pages) {
+            guard let text = page.text else {
+                summary.unchanged += 1
+                pagesNow[day.date] = pagesWritten[day.date]
+                continue
+            }
             try put(text, at: journalPath + day.date + ".md", replacing: journal.days[day.date], root, now, &summary)
+            summary.dayPagesRendered += 1
+            pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text)
         }
         for (date, document) in journal.days where !days.contains(date) {
             try retire(journalPath + date + ".md", document: document, root, now, &summary)
@@ -316,7 +342,24 @@ public struct ExportStage: Sendable {
                                       notes: notes, privacy: privacy)
         try put(try geoJSON.text(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
-        return (Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 }, summary)
+        return PartResult(cover: Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
+                          summary: summary, days: pagesNow)
+    }
+
+    /// `ExportedTrip.days`' entry for a page with `fingerprint` written as `text`.
+    static func pageWritten(_ fingerprint: String, text: String) -> String {
+        fingerprint + " " + (JournalDocument(text: text).footer ?? "")
+    }
+
+    /// Whether `file` (the day's file as read back) already holds what `page` renders to, by
+    /// what the last export wrote (`written`): the same fingerprint, the file intact with the
+    /// footer written then (so its lines outside the notes blocks are as rendered), and every
+    /// block holding the page's notes. A page edited anywhere, missing, or written for other
+    /// values is rendered.
+    static func isWritten(_ page: JournalRenderer.DayPage, as written: String?, in file: JournalDocument?) -> Bool {
+        guard let written, let file, file.isIntact, let footer = file.footer, written == page.fingerprint + " " + footer else { return false }
+        let blocks = file.notes
+        return blocks.count == page.notes.count && page.notes.allSatisfy { blocks[$0.key] == $0.value }
     }
 
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
@@ -520,18 +563,30 @@ public struct ExportStage: Sendable {
         return (Fingerprint.of(lines, fileSize: lines.count), documents)
     }
 
-    /// The pages of `days`, rendered on every core (a day's page depends on nothing else), in
-    /// the days' order.
-    static func render(_ days: [Trip.Day], with renderer: JournalRenderer, _ context: JournalRenderer.Context) async throws(GeoTripError) -> [String] {
+    /// A day's page: its fingerprint, and its text unless its file already holds it.
+    struct RenderedPage: Sendable {
+        var fingerprint: String
+        var text: String?
+    }
+
+    /// The pages of `days`, on every core (a day's page depends on nothing else), in the days'
+    /// order; a page that `isWritten` says its file holds is not rendered.
+    static func render(_ days: [Trip.Day], with renderer: JournalRenderer, _ context: JournalRenderer.Context,
+                       isWritten: @escaping @Sendable (Trip.Day, JournalRenderer.DayPage) -> Bool) async throws(GeoTripError) -> [RenderedPage] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = max(1, (days.count + width - 1) / width)
         do {
-            return try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+            return try await withThrowingTaskGroup(of: (Int, [RenderedPage]).self) { group in
                 for (index, start) in stride(from: 0, to: days.count, by: size).enumerated() {
                     let slice = Array(days[start..<min(days.count, start + size)])
-                    group.addTask { (index, try slice.map { day throws(GeoTripError) in try renderer.render(day, context) }) }
+                    group.addTask {
+                        (index, try slice.map { day throws(GeoTripError) in
+                            let page = try renderer.page(day, context)
+                            return RenderedPage(fingerprint: page.fingerprint, text: isWritten(day, page) ? nil : renderer.render(page))
+                        })
+                    }
                 }
-                var parts: [(Int, [String])] = []
+                var parts: [(Int, [RenderedPage])] = []
                 for try await part in group { parts.append(part) }
                 return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
             }

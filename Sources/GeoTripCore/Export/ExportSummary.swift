@@ -6,6 +6,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var written = 0
     /// Files whose content was already what geotrip would write: left untouched.
     public var unchanged = 0
+    /// Day pages rendered; the others were already in their files as this export would write them.
+    public var dayPagesRendered = 0
     /// Trips the library was split into (`trips/`); 0 for a folder that is one trip.
     public var trips = 0
     /// Thumbnails made in this run.
@@ -36,6 +38,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     mutating func add(_ other: ExportSummary) {
         written += other.written
         unchanged += other.unchanged
+        dayPagesRendered += other.dayPagesRendered
         thumbnails += other.thumbnails
         removed += other.removed
         backups += other.backups

@@ -31,6 +31,10 @@ struct JournalDocument: Sendable, Equatable {
     /// Whether the lines outside the blocks are as geotrip wrote them (the footer's fingerprint
     /// matches, every block is closed, no id is repeated) and the file is valid UTF-8.
     var isIntact = false
+    /// The fingerprint in geotrip's footer, as found (nil when there is none): with `isIntact`,
+    /// the fingerprint of the lines outside the blocks, so two intact files with the same
+    /// footer differ at most inside their blocks.
+    var footer: String?
 
     /// The notes by id.
     var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }
@@ -39,6 +43,7 @@ struct JournalDocument: Sendable, Equatable {
     init(bytes: [UInt8]) {
         let reading = Self.read(Self.lines(bytes))
         blocks = reading.blocks
+        footer = reading.footer
         let valid = String(validating: bytes, as: UTF8.self) != nil
         isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
     }

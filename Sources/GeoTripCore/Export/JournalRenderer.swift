@@ -47,7 +47,7 @@ struct JournalRenderer: Sendable {
     // The views name their fields for the templates themselves (`MustacheParent`): looking
     // them up by reflection (Mirror) made a 100,000-photo journal take 15 s instead of 1.
 
-    private struct DayView: MustacheParent {
+    fileprivate struct DayView: MustacheParent {
         var frontMatter: String
         var heading: String
         var dayNotes: String
@@ -66,7 +66,7 @@ struct JournalRenderer: Sendable {
         }
     }
 
-    private struct VisitView: MustacheParent {
+    fileprivate struct VisitView: MustacheParent {
         var time: String
         var place: String
         var photoCount: String
@@ -87,7 +87,7 @@ struct JournalRenderer: Sendable {
         }
     }
 
-    private struct PhotoView: MustacheParent {
+    fileprivate struct PhotoView: MustacheParent {
         var name: String
         var thumbnail: String?
         var link: String
@@ -108,7 +108,7 @@ struct JournalRenderer: Sendable {
         }
     }
 
-    private struct UnplacedView: MustacheParent {
+    fileprivate struct UnplacedView: MustacheParent {
         var heading: String
         var photos: [PhotoView]
         var hint: String
@@ -125,11 +125,36 @@ struct JournalRenderer: Sendable {
         }
     }
 
+    /// A day's page before it is rendered: every value its text shows, as the template reads
+    /// them, and their fingerprint. Rendering is most of a journal's cost, and a page whose
+    /// fingerprint and file are as the last export left them need not be rendered again.
+    struct DayPage: Sendable {
+        fileprivate var view: DayView
+        /// The text of each notes block on the page (the day's and each visit's), by owner id.
+        var notes: [String: String]
+        /// The fingerprint of every value the page shows and of the templates it is rendered
+        /// with: equal fingerprints render to equal text.
+        var fingerprint: String
+    }
+
     /// The page of `day`.
     func render(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> String {
+        render(try page(day, context))
+    }
+
+    /// The text of `page`.
+    func render(_ page: DayPage) -> String {
+        JournalDocument.withFooter(Self.tidy(dayTemplate.render(page.view)), explanation: words.footer)
+    }
+
+    /// What the page of `day` shows, ready to fingerprint and render.
+    func page(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> DayPage {
+        var notes = [day.date: context.notes[day.date] ?? ""]
         var places: [String] = [], countries: [String] = []
         let visits = day.visits.map { visit -> VisitView in
             let hidden = context.privacy.contains(visit.centre)
+            let text = context.notes[visit.id] ?? ""
+            notes[visit.id] = text
             let place = hidden ? words.privatePlace : placeLine(visit)
             if !hidden {
                 if let name = visit.name, !places.contains(name) { places.append(name) }
@@ -146,7 +171,7 @@ struct JournalRenderer: Sendable {
                              photoCount: words.mediaCount(photos: visit.photoCount - videos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
                              photos: shown.map { photoView($0, context) },
-                             notes: JournalDocument.block(id: visit.id, text: context.notes[visit.id] ?? ""))
+                             notes: JournalDocument.block(id: visit.id, text: text))
         }
         var unplaced: UnplacedView?
         if !day.unplacedPhotos.isEmpty {
@@ -158,7 +183,31 @@ struct JournalRenderer: Sendable {
         let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: photoCount),
                            heading: words.dayHeading(day.date), dayNotes: JournalDocument.block(id: day.date, text: context.notes[day.date] ?? ""),
                            visits: visits, unplaced: unplaced)
-        return JournalDocument.withFooter(Self.tidy(dayTemplate.render(view)), explanation: words.footer)
+        return DayPage(view: view, notes: notes, fingerprint: fingerprint(of: view))
+    }
+
+    /// The fingerprint of `view`, the templates and the footer's words: each value with its
+    /// length or a mark for its absence, and each list with its count, so no two different
+    /// views give the same bytes.
+    private func fingerprint(of view: DayView) -> String {
+        var key = ExportStage.KeyBytes()
+        key.add(JournalTemplates.day)
+        key.add(words.footer)
+        key.add(view.frontMatter); key.add(view.heading); key.add(view.dayNotes)
+        func add(_ photos: [PhotoView]) {
+            key.add(Int64(photos.count))
+            for photo in photos {
+                key.add(photo.name); key.add(photo.thumbnail); key.add(photo.link); key.add(photo.detail); key.add(photo.live)
+            }
+        }
+        key.add(Int64(view.visits.count))
+        for visit in view.visits {
+            key.add(visit.time); key.add(visit.place); key.add(visit.photoCount); key.add(visit.coordinates); key.add(visit.notes)
+            add(visit.photos)
+        }
+        key.add(view.unplaced?.heading); key.add(view.unplaced?.hint); key.add(view.unplaced?.command)
+        add(view.unplaced?.photos ?? [])
+        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }
 
     /// `Lisbon, Lisboa, Portugal`: the place's name, its region when it is another name, and
@@ -175,8 +224,15 @@ struct JournalRenderer: Sendable {
         let thumbnail = photo.flatMap { context.thumbnails[$0.id] }.map { MarkdownText.linkTarget("../" + $0) }
         let detail = photo?.format == .video ? words.video(seconds: photo?.durationSeconds) : nil
         let live = photo.flatMap { context.livePhotoVideos[$0.id] }.map { link($0, context) }
-        return PhotoView(name: (path as NSString).lastPathComponent, thumbnail: thumbnail, link: link(path, context),
+        return PhotoView(name: Self.fileName(path), thumbnail: thumbnail, link: link(path, context),
                          detail: detail, live: live)
+    }
+
+    /// The last part of a relative path (`Lisboa/IMG_1.jpg`: `IMG_1.jpg`), without bridging
+    /// to NSString for every photo.
+    static func fileName(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     private func link(_ path: String, _ context: Context) -> String {
