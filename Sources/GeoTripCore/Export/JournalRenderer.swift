@@ -186,11 +186,13 @@ struct JournalRenderer: Sendable {
         return DayPage(view: view, notes: notes, fingerprint: fingerprint(of: view))
     }
 
-    /// The fingerprint of `view`, the templates and the footer's words: each value with its
+    /// The fingerprint of `view`, the templates, the footer's words and geotrip's version (a
+    /// new version may write the same values differently): each value with its
     /// length or a mark for its absence, and each list with its count, so no two different
     /// views give the same bytes.
     private func fingerprint(of view: DayView) -> String {
         var key = ExportStage.KeyBytes()
+        key.add(GeoTripVersion.current)
         key.add(JournalTemplates.day)
         key.add(words.footer)
         key.add(view.frontMatter); key.add(view.heading); key.add(view.dayNotes)
