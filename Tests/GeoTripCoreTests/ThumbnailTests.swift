@@ -185,5 +185,10 @@ struct ThumbnailTests {
         #expect(!ThumbnailMaker.isThumbnailName("holiday.jpg"))
         #expect(!ThumbnailMaker.isThumbnailName("x-0123abcd.jpg"))
         #expect(!ThumbnailMaker.isThumbnailName("42-0123abc.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("-0123abcd.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("4-2-0123abcd.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("42-0123abcg.jpg"))
+        #expect(!ThumbnailMaker.isThumbnailName("٤٢-0123abcd.jpg"), "digits, but not ASCII ones")
+        #expect(!ThumbnailMaker.isThumbnailName("42-0123abcd.jpg.jpg"))
     }
 }

@@ -189,12 +189,15 @@ public struct ThumbnailMaker: Sendable {
     }
 
     /// `<digits>-<8 hex digits>.jpg`.
+    /// On the name's bytes: a trip's folder holds thousands, all checked whenever it is written.
     static func isThumbnailName(_ name: String) -> Bool {
-        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
-              parts[1].hasSuffix(".jpg") else { return false }
-        let key = parts[1].dropLast(4)
-        return key.count == 8 && key.allSatisfy(\.isHexDigit)
+        let bytes = Array(name.utf8)
+        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > 0, bytes.count == dash + 1 + 8 + 4,
+              bytes[..<dash].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              bytes.suffix(4).elementsEqual(".jpg".utf8) else { return false }
+        return bytes[(dash + 1)..<(dash + 9)].allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        }
     }
 
     // MARK: Reading
