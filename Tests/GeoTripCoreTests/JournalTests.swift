@@ -136,3 +136,42 @@ extension JournalTests {
         #expect(try renderer.render(day, context) == page)
     }
 }
+
+extension JournalTests {
+    @Test("a photo's line in every form: thumbnail, no thumbnail, a video with its length, a Live Photo's moving part, names escaped, unplaced photos as list items")
+    func photoLines() throws {
+        let renderer = try JournalRenderer(language: "en")
+        var visit = Self.visit("v1", day: "2025-06-10")
+        visit.photos = ["Lisboa/IMG_1.jpg", "Lisboa/*star*.jpg", "Lisboa/clip.mov", "Lisboa/IMG_2.HEIC"]
+        visit.photoCount = 4
+        var still = TripPhoto(id: 1, path: "Lisboa/IMG_1.jpg")
+        still.format = .jpeg
+        var star = TripPhoto(id: 2, path: "Lisboa/*star*.jpg")
+        star.format = .jpeg
+        var clip = TripPhoto(id: 3, path: "Lisboa/clip.mov")
+        clip.format = .video
+        clip.durationSeconds = 14
+        var live = TripPhoto(id: 4, path: "Lisboa/IMG_2.HEIC")
+        live.format = .heif
+        var moving = TripPhoto(id: 5, path: "Lisboa/IMG_2.MOV")
+        moving.format = .video
+        moving.liveStillID = 4
+        let photos = [still, star, clip, live, moving, TripPhoto(id: 6, path: "nowhere [1].jpg")]
+        let day = Trip.Day(date: "2025-06-10", visits: [visit], unplacedPhotos: ["nowhere [1].jpg"])
+        let context = JournalRenderer.Context(
+            notes: [:], photos: Dictionary(uniqueKeysWithValues: photos.map { ($0.path, $0) }), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
+            privacy: PrivacyZones(), thumbnails: [1: "thumbs/1-aaaaaaaa.jpg", 4: "thumbs/4-bbbbbbbb.jpg", 6: "thumbs/6-cccccccc.jpg"],
+            tripFolderLink: "../..", tagCommand: "geotrip tag '/t'")
+        let page = try renderer.render(day, context)
+        let expected = """
+            [![IMG\\_1.jpg](../thumbs/1-aaaaaaaa.jpg)](../../Lisboa/IMG_1.jpg)
+            [\\*star\\*.jpg](../../Lisboa/%2Astar%2A.jpg)
+            [clip.mov](../../Lisboa/clip.mov) (video, 0:14)
+            [![IMG\\_2.HEIC](../thumbs/4-bbbbbbbb.jpg)](../../Lisboa/IMG_2.HEIC) · [Live Photo](../../Lisboa/IMG_2.MOV)
+
+            """
+        #expect(page.contains("\n\n" + expected + "\n<!-- notes v1 -->\n"), "\(page)")
+        // Unplaced photos: list items, never with a thumbnail, then the hint.
+        #expect(page.contains("\n\n- [nowhere \\[1\\].jpg](../../nowhere%20%5B1%5D.jpg)\n\n" + renderer.words.unplacedHint + "\n"), "\(page)")
+    }
+}

@@ -71,7 +71,8 @@ struct JournalRenderer: Sendable {
         var place: String
         var photoCount: String
         var coordinates: String?
-        var photos: [PhotoView]
+        /// Its photos' lines, each ending in a newline (`photoLine`).
+        var photoLines: String
         var notes: String
 
         func child(named name: String) -> Any? {
@@ -80,29 +81,8 @@ struct JournalRenderer: Sendable {
             case "place": place
             case "photoCount": photoCount
             case "coordinates": coordinates
-            case "photos": photos
+            case "photoLines": photoLines
             case "notes": notes
-            default: nil
-            }
-        }
-    }
-
-    fileprivate struct PhotoView: MustacheParent {
-        var name: String
-        var thumbnail: String?
-        var link: String
-        /// For a video, what and how long (`video, 0:14`).
-        var detail: String?
-        /// For a Live Photo's still, the link to its moving part.
-        var live: String?
-
-        func child(named key: String) -> Any? {
-            switch key {
-            case "name": name
-            case "thumbnail": thumbnail
-            case "link": link
-            case "detail": detail
-            case "live": live
             default: nil
             }
         }
@@ -110,14 +90,15 @@ struct JournalRenderer: Sendable {
 
     fileprivate struct UnplacedView: MustacheParent {
         var heading: String
-        var photos: [PhotoView]
+        /// Its photos' list items, each ending in a newline.
+        var photoLines: String
         var hint: String
         var command: String
 
         func child(named name: String) -> Any? {
             switch name {
             case "heading": heading
-            case "photos": photos
+            case "photoLines": photoLines
             case "hint": hint
             case "command": command
             default: nil
@@ -170,13 +151,13 @@ struct JournalRenderer: Sendable {
             return VisitView(time: visit.localTimeSpan, place: place,
                              photoCount: words.mediaCount(photos: visit.photoCount - videos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
-                             photos: shown.map { photoView($0, context) },
+                             photoLines: shown.map { photoLine($0, context, item: false) }.joined(),
                              notes: JournalDocument.block(id: visit.id, text: text))
         }
         var unplaced: UnplacedView?
         if !day.unplacedPhotos.isEmpty {
             let command = context.tagCommand + " " + day.unplacedPhotos.map(MarkdownText.shellQuoted).joined(separator: " ") + " --at LAT,LON"
-            unplaced = UnplacedView(heading: words.unplacedHeading, photos: day.unplacedPhotos.map { photoView($0, context) },
+            unplaced = UnplacedView(heading: words.unplacedHeading, photoLines: day.unplacedPhotos.map { photoLine($0, context, item: true) }.joined(),
                                     hint: words.unplacedHint, command: MarkdownText.codeBlock(command, language: "sh"))
         }
         let photoCount = day.visits.map(\.photoCount).reduce(0, +) + day.unplacedPhotos.count
@@ -196,19 +177,13 @@ struct JournalRenderer: Sendable {
         key.add(JournalTemplates.day)
         key.add(words.footer)
         key.add(view.frontMatter); key.add(view.heading); key.add(view.dayNotes)
-        func add(_ photos: [PhotoView]) {
-            key.add(Int64(photos.count))
-            for photo in photos {
-                key.add(photo.name); key.add(photo.thumbnail); key.add(photo.link); key.add(photo.detail); key.add(photo.live)
-            }
-        }
         key.add(Int64(view.visits.count))
         for visit in view.visits {
             key.add(visit.time); key.add(visit.place); key.add(visit.photoCount); key.add(visit.coordinates); key.add(visit.notes)
-            add(visit.photos)
+            key.add(visit.photoLines)
         }
         key.add(view.unplaced?.heading); key.add(view.unplaced?.hint); key.add(view.unplaced?.command)
-        add(view.unplaced?.photos ?? [])
+        key.add(view.unplaced?.photoLines)
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }
 
@@ -221,13 +196,25 @@ struct JournalRenderer: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    private func photoView(_ path: String, _ context: Context) -> PhotoView {
+    /// A photo's line: `[![name](thumbnail)](link)`, or `[name](link)` without a thumbnail,
+    /// as a list item (`- [name](link)`) for the unplaced photos; a video's kind and length
+    /// after it, and a Live Photo's link to its moving part; a newline at the end. Written
+    /// here, not in the template: a day page is mostly these lines, and swift-mustache's
+    /// lookups for each photo's five values were most of a journal's rendering. Names and
+    /// details are escaped as the template's `MARKDOWN` content type escapes them.
+    private func photoLine(_ path: String, _ context: Context, item: Bool) -> String {
         let photo = context.photos[path]
-        let thumbnail = photo.flatMap { context.thumbnails[$0.id] }.map { MarkdownText.linkTarget("../" + $0) }
-        let detail = photo?.format == .video ? words.video(seconds: photo?.durationSeconds) : nil
-        let live = photo.flatMap { context.livePhotoVideos[$0.id] }.map { link($0, context) }
-        return PhotoView(name: Self.fileName(path), thumbnail: thumbnail, link: link(path, context),
-                         detail: detail, live: live)
+        let name = MarkdownText.escaped(Self.fileName(path))
+        var line = item ? "- [" : "["
+        if !item, let thumbnail = photo.flatMap({ context.thumbnails[$0.id] }) {
+            line += "![" + name + "](" + MarkdownText.linkTarget("../" + thumbnail) + ")"
+        } else {
+            line += name
+        }
+        line += "](" + link(path, context) + ")"
+        if photo?.format == .video { line += " (" + MarkdownText.escaped(words.video(seconds: photo?.durationSeconds)) + ")" }
+        if let video = photo.flatMap({ context.livePhotoVideos[$0.id] }) { line += " · [Live Photo](" + link(video, context) + ")" }
+        return line + "\n"
     }
 
     /// The last part of a relative path (`Lisboa/IMG_1.jpg`: `IMG_1.jpg`), without bridging

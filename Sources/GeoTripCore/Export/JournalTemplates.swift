@@ -1,6 +1,7 @@
 /// The journal's Mustache templates. Values are escaped for Markdown by the `MARKDOWN`
 /// content type (`{{name}}`); triple braces insert what is already Markdown or must stay byte
-/// for byte: front matter from Yams, link targets already percent-encoded, notes blocks.
+/// for byte: front matter from Yams, link targets already percent-encoded, notes blocks, and
+/// the photos' lines (`JournalRenderer.photoLine`, escaped the same way).
 enum JournalTemplates {
     /// One day: `journal/YYYY-MM-DD.md`.
     static let day = """
@@ -17,20 +18,14 @@ enum JournalTemplates {
 
         {{photoCount}}{{#coordinates}} · {{coordinates}}{{/coordinates}}
 
-        {{#photos}}
-        [{{#thumbnail}}![{{name}}]({{{thumbnail}}}){{/thumbnail}}{{^thumbnail}}{{name}}{{/thumbnail}}]({{{link}}}){{#detail}} ({{detail}}){{/detail}}{{#live}} · [Live Photo]({{{live}}}){{/live}}
-        {{/photos}}
-
+        {{{photoLines}}}
         {{{notes}}}
         {{/visits}}
         {{#unplaced}}
 
         ## {{heading}}
 
-        {{#photos}}
-        - [{{name}}]({{{link}}}){{#detail}} ({{detail}}){{/detail}}{{#live}} · [Live Photo]({{{live}}}){{/live}}
-        {{/photos}}
-
+        {{{photoLines}}}
         {{hint}}
 
         {{{command}}}

@@ -81,12 +81,29 @@ public struct ThumbnailMaker: Sendable {
     /// Makes the thumbnail of one source, unless the current one is already on disk.
     /// Never throws: a photo that cannot be read is an outcome with a diagnostic.
     public func make(_ source: ThumbnailSource) -> ThumbnailOutcome {
+        make(source, Folders(self))
+    }
+
+    /// The trip folder's and the thumbnails' folder's paths as text, taken from their URLs once
+    /// for all the thumbnails `makeAll` makes: `URL.path` for each was a fortieth of a fresh
+    /// ingest's time.
+    private struct Folders: Sendable {
+        var trip: String
+        var thumbnails: String
+
+        init(_ maker: ThumbnailMaker) {
+            trip = maker.tripFolder.path
+            thumbnails = maker.outputFolder.path + "/" + ThumbnailMaker.folderName
+        }
+    }
+
+    private func make(_ source: ThumbnailSource, _ folders: Folders) -> ThumbnailOutcome {
         guard let name = fileName(for: source) else {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: nil, status: .noStill, diagnostic: nil)
         }
         let relative = Self.relativePath(ofName: name)
         // Paths joined as text: `URL.appendingPathComponent` was a twelfth of a library's export.
-        let folder = outputFolder.path + "/" + Self.folderName
+        let folder = folders.thumbnails
         let destination = folder + "/" + name
         // A file of this name is current, unless it is empty: written without a flush, a
         // thumbnail can come back empty from a power cut, and is then made again.
@@ -100,7 +117,7 @@ public struct ThumbnailMaker: Sendable {
         }
         let still: Still
         do {
-            still = try readStill(source)
+            still = try readStill(source, in: folders.trip)
         } catch {
             return failed(error.reason)
         }
@@ -156,13 +173,14 @@ public struct ThumbnailMaker: Sendable {
         // The folder once, not once per thumbnail; a failure shows in each thumbnail's outcome.
         try? FileManager.default.createDirectory(at: outputFolder.appendingPathComponent(Self.folderName), withIntermediateDirectories: true)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let folders = Folders(self)
         var outcomes = [ThumbnailOutcome?](repeating: nil, count: sources.count)
         await withTaskGroup(of: (Int, ThumbnailOutcome).self) { group in
             var next = 0
             func add() {
                 guard next < sources.count else { return }
                 let index = next, source = sources[index], maker = self
-                group.addTask { (index, maker.make(source)) }
+                group.addTask { (index, maker.make(source, folders)) }
                 next += 1
             }
             for _ in 0..<width { add() }
@@ -208,8 +226,8 @@ public struct ThumbnailMaker: Sendable {
         var warning: String?
     }
 
-    private func readStill(_ source: ThumbnailSource) throws(ImageCodingFailure) -> Still {
-        let path = tripFolder.path + "/" + source.path
+    private func readStill(_ source: ThumbnailSource, in tripFolder: String) throws(ImageCodingFailure) -> Still {
+        let path = tripFolder + "/" + source.path
         let file: PhotoFile
         do {
             file = try PhotoFile(path: Array(path.utf8CString))
