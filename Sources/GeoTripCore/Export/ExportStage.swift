@@ -172,8 +172,8 @@ public struct ExportStage: Sendable {
                 var part = item.part
                 part.trip = contents.trip
                 let result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: item.journal,
-                                                  pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources, track: track, settings: settings,
-                                                  privacy: privacy, language: language, now: now)
+                                                  pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources,
+                                                  track: track, settings: settings, privacy: privacy, language: language, now: now)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
                 return result

@@ -157,7 +157,8 @@ struct JournalRenderer: Sendable {
         var unplaced: UnplacedView?
         if !day.unplacedPhotos.isEmpty {
             let command = context.tagCommand + " " + day.unplacedPhotos.map(MarkdownText.shellQuoted).joined(separator: " ") + " --at LAT,LON"
-            unplaced = UnplacedView(heading: words.unplacedHeading, photoLines: day.unplacedPhotos.map { photoLine($0, context, item: true) }.joined(),
+            unplaced = UnplacedView(heading: words.unplacedHeading,
+                                    photoLines: day.unplacedPhotos.map { photoLine($0, context, item: true) }.joined(),
                                     hint: words.unplacedHint, command: MarkdownText.codeBlock(command, language: "sh"))
         }
         let photoCount = day.visits.map(\.photoCount).reduce(0, +) + day.unplacedPhotos.count
