@@ -79,18 +79,7 @@ public struct ExportStage: Sendable {
         }
 
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
-        let gazetteer = self.gazetteer
-        let loading = Task { () -> (resources: Result<TripMapResources, GeoTripError>, towns: String?) in
-            let towns: Gazetteer?, problem: String?
-            do {
-                towns = try gazetteer.get()
-                problem = nil
-            } catch {
-                towns = nil
-                problem = "the map shows no towns: \(error)"
-            }
-            return (Result { () throws(GeoTripError) in try TripMapResources.load(gazetteer: towns) }, problem)
-        }
+        async let loading = Self.mapResources(gazetteer)
 
         // The trip's outline (visits and days, no photo read): enough to split a library into
         // trips and tell which changed; each trip to render reads its own photos.
@@ -136,8 +125,8 @@ public struct ExportStage: Sendable {
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)
-        let loaded = await loading.value
-        if let problem = loaded.towns { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
+        let loaded = await loading
+        if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
         let resources = try loaded.resources.get()
         let track = try trackPoints()
         let texts = notes.texts
@@ -223,6 +212,20 @@ public struct ExportStage: Sendable {
         try catalog.saveExportedTrips(exported)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path, documentsOnly: true).key)
         return summary
+    }
+
+    /// The map's resources with the run's towns; without towns (and why, for the summary) when
+    /// the gazetteer cannot be loaded.
+    static func mapResources(_ gazetteer: RunGazetteer) -> (resources: Result<TripMapResources, GeoTripError>, problem: String?) {
+        let towns: Gazetteer?, problem: String?
+        do {
+            towns = try gazetteer.get()
+            problem = nil
+        } catch {
+            towns = nil
+            problem = "the map shows no towns: \(error)"
+        }
+        return (Result { () throws(GeoTripError) in try TripMapResources.load(gazetteer: towns) }, problem)
     }
 
     /// The trips' folder inside the output folder of a library.

@@ -214,12 +214,15 @@ public struct TripMapPage: Sendable {
 
         var visitsByDay: [String: [(Int, TripMapInput.Visit)]] = [:]
         for (number, visit) in input.visits.enumerated() { visitsByDay[visit.localDate, default: []].append((number + 1, visit)) }
-        let dayEntries = days.enumerated().map { index, day in
-            DayEntry(index: index, colour: Self.dayColours[index % Self.dayColours.count],
-                     heading: formatted(day.date, template: "yMMMMEEEEd"), date: day.date,
-                     visits: (visitsByDay[day.date] ?? []).map { visitContext($0.0, $0.1, words: words) },
-                     dayNotes: day.notes.flatMap { $0.isEmpty ? nil : $0 },
-                     unplaced: day.unplacedPhotoCount > 0 ? words.unplacedCount(day.unplacedPhotoCount) : nil)
+        let dayEntries: [[String: Any]] = days.enumerated().map { index, day in
+            var entry: [String: Any] = [
+                "index": index, "colour": Self.dayColours[index % Self.dayColours.count],
+                "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
+                "visits": (visitsByDay[day.date] ?? []).map { visitContext($0.0, $0.1, words: words) },
+            ]
+            if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = notes }
+            if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
+            return entry
         }
         let chips: [[String: Any]] = days.enumerated().map { index, day in
             ["index": index, "colour": Self.dayColours[index % Self.dayColours.count],
@@ -235,84 +238,22 @@ public struct TripMapPage: Sendable {
         ]
     }
 
-    // The timeline's entries name their fields for the template themselves (`MustacheParent`),
-    // as the journal's views do: looked up in dictionaries, a trip of 3,000 photos spent most of
-    // its map's rendering in swift-mustache's dynamic casts. An absent value (nil) is looked
-    // up in the enclosing sections, as a missing key is.
-
-    private struct DayEntry: MustacheParent {
-        var index: Int
-        var colour: String
-        var heading: String
-        var date: String
-        var visits: [VisitEntry]
-        var dayNotes: String?
-        var unplaced: String?
-
-        func child(named name: String) -> Any? {
-            switch name {
-            case "index": index
-            case "colour": colour
-            case "heading": heading
-            case "date": date
-            case "visits": visits
-            case "dayNotes": dayNotes
-            case "unplaced": unplaced
-            default: nil
-            }
-        }
+    private func visitContext(_ number: Int, _ visit: TripMapInput.Visit, words: TripMapWords) -> [String: Any] {
+        var entry: [String: Any] = [
+            "id": visit.id, "number": number, "name": visit.name ?? words.unnamedPlace,
+            "place": placeLine(visit), "photos": words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
+            "media": visit.media.prefix(thumbnailsPerVisit).map { mediaContext($0, words: words) },
+        ]
+        if let time = Self.timeSpan(visit) { entry["time"] = time }
+        if let notes = visit.notes, !notes.isEmpty { entry["visitNotes"] = notes }
+        return entry
     }
 
-    private struct VisitEntry: MustacheParent {
-        var id: String
-        var number: Int
-        var name: String
-        var place: String
-        var photos: String
-        var media: [MediaEntry]
-        var time: String?
-        var visitNotes: String?
-
-        func child(named name: String) -> Any? {
-            switch name {
-            case "id": id
-            case "number": number
-            case "name": self.name
-            case "place": place
-            case "photos": photos
-            case "media": media
-            case "time": time
-            case "visitNotes": visitNotes
-            default: nil
-            }
-        }
-    }
-
-    private struct MediaEntry: MustacheParent {
-        var label: String
-        var href: String?
-        var thumb: String?
-
-        func child(named name: String) -> Any? {
-            switch name {
-            case "label": label
-            case "href": href
-            case "thumb": thumb
-            default: nil
-            }
-        }
-    }
-
-    private func visitContext(_ number: Int, _ visit: TripMapInput.Visit, words: TripMapWords) -> VisitEntry {
-        VisitEntry(id: visit.id, number: number, name: visit.name ?? words.unnamedPlace, place: placeLine(visit),
-                   photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
-                   media: visit.media.prefix(thumbnailsPerVisit).map { mediaContext($0, words: words) },
-                   time: Self.timeSpan(visit), visitNotes: visit.notes.flatMap { $0.isEmpty ? nil : $0 })
-    }
-
-    private func mediaContext(_ media: TripMapInput.Media, words: TripMapWords) -> MediaEntry {
-        MediaEntry(label: mediaLabel(media, words: words), href: media.path.map(Self.urlReference),
-                   thumb: media.thumbnail.map(Self.urlReference))
+    private func mediaContext(_ media: TripMapInput.Media, words: TripMapWords) -> [String: Any] {
+        var entry: [String: Any] = ["label": mediaLabel(media, words: words)]
+        if let path = media.path { entry["href"] = Self.urlReference(path) }
+        if let thumbnail = media.thumbnail { entry["thumb"] = Self.urlReference(thumbnail) }
+        return entry
     }
 
     private func mediaLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
