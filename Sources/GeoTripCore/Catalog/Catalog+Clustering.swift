@@ -246,19 +246,23 @@ extension Catalog {
                     INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
                     ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
                     """)
+                let putPlace = try db.cachedStatement(sql: PlaceRecord.upsertSQL)
+                let putVisit = try db.cachedStatement(sql: VisitRecord.upsertSQL)
                 for place in change.places {
-                    try PlaceRecord(id: place.id, revision: place.revision, latitude: Self.rounded(place.centre.latitude),
-                                    longitude: Self.rounded(place.centre.longitude), start: place.start.geotripISO8601 ?? "").upsert(db)
+                    try putPlace.execute(arguments: PlaceRecord(id: place.id, revision: place.revision, latitude: Self.rounded(place.centre.latitude),
+                                                                longitude: Self.rounded(place.centre.longitude),
+                                                                start: place.start.geotripISO8601 ?? "").upsertArguments)
                     try remember.execute(arguments: [place.id, place.revision])
                 }
                 if change.isFull { try db.execute(sql: "DELETE FROM visitPhoto") }
                 let clear = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE visitId = ?")
                 for visit in change.visits {
                     let c = visit.cluster
-                    try VisitRecord(id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
-                                    longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
-                                    arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
-                                    localDate: visit.localDate, timeZone: visit.timeZone).upsert(db)
+                    try putVisit.execute(arguments: VisitRecord(
+                        id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
+                        longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
+                        arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
+                        localDate: visit.localDate, timeZone: visit.timeZone).upsertArguments)
                     try remember.execute(arguments: [visit.id, visit.revision])
                     if !change.isFull { try clear.execute(arguments: [visit.id]) }
                 }

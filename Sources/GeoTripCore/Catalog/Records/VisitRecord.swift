@@ -60,6 +60,23 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         (unitX, unitY, unitZ) = Self.unit(latitude, longitude)
     }
 
+    /// Inserts the visit or replaces every column of the one with its id: what `upsert` does,
+    /// as one cached statement. Through `upsert`, which reads the row back, storing a day's
+    /// few hundred visits took tens of milliseconds.
+    static let upsertSQL = """
+        INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET placeId = excluded.placeId, revision = excluded.revision, latitude = excluded.latitude,
+            longitude = excluded.longitude, radiusMeters = excluded.radiusMeters, arrival = excluded.arrival,
+            departure = excluded.departure, localDate = excluded.localDate, timeZone = excluded.timeZone,
+            unitX = excluded.unitX, unitY = excluded.unitY, unitZ = excluded.unitZ
+        """
+
+    /// `upsertSQL`'s arguments.
+    var upsertArguments: StatementArguments {
+        [id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ]
+    }
+
     /// A centre's point on the unit sphere.
     static func unit(_ latitude: Double, _ longitude: Double) -> (Double, Double, Double) {
         let v = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
