@@ -35,6 +35,12 @@ final class RunGazetteer: Sendable {
         }
     }
 
+    /// Loads the gazetteer ahead of its first use, on the caller's thread. A failure is left
+    /// for that use to meet and report.
+    func preload() {
+        _ = try? get()
+    }
+
     /// Why the loaded gazetteer has no time zone index (nil when it has one, or was not loaded).
     var zoneIndexProblem: GeoTripError? { loaded.withLock { $0?.zoneIndexProblem } }
 }
