@@ -216,6 +216,39 @@ struct TripMapPageTests {
         #expect(!leaflet.script.contains("sourceMappingURL"))
         #expect(leaflet.script.contains("L.map") || leaflet.script.contains("createMap"))
         #expect(LeafletAssets.withoutComments("a();\r\n  // note\r\n\t/* block\r\n still */ b();\r\nc(); // kept\r\n") == "a();\nb();\nc(); // kept")
+        #expect(LeafletAssets.withoutComments("/* one */ /* two */ x();\r\ry();\n/*\n*/\n  \n//") == "/* two */ x();\ny();")
+    }
+
+    @Test("the comments go from Debian's Leaflet as they did when lines were split into characters")
+    func leafletWithoutCommentsAsBefore() throws {
+        let url = LeafletAssets.debianFolder.appendingPathComponent("leaflet.js")
+        let script = try #require(String(data: try Data(contentsOf: url), encoding: .utf8))
+        let stripped = LeafletAssets.withoutComments(script)
+        #expect(stripped == Self.withoutCommentsByCharacters(script))
+        #expect(stripped.utf8.count < script.utf8.count * 3 / 4)
+    }
+
+    /// The rule as it was first written, on `Character`s: what the byte version must equal.
+    static func withoutCommentsByCharacters(_ script: String) -> String {
+        var kept: [Substring] = []
+        var inBlock = false
+        for line in script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            var text = line.drop { $0 == " " || $0 == "\t" }
+            if inBlock {
+                guard let end = text.range(of: "*/") else { continue }
+                inBlock = false
+                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+            } else if text.hasPrefix("/*") {
+                guard let end = text.range(of: "*/", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex) else {
+                    inBlock = true
+                    continue
+                }
+                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+            }
+            if text.isEmpty || text.hasPrefix("//") { continue }
+            kept.append(text)
+        }
+        return kept.joined(separator: "\n")
     }
 
     @Test("renders the sample trip (kept for a look when GEOTRIP_KEEP_PAGE is set)")

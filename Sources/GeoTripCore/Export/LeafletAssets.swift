@@ -42,29 +42,56 @@ public struct LeafletAssets: Sendable, Equatable {
     }
 
     /// Drops whole-line comments (`// …` and `/* … */` blocks that start a line), blank lines
-    /// and indentation, which halves Leaflet. Line breaks stay where they were, so automatic
-    /// semicolon insertion reads the script exactly as before; a comment that shares a line with
-    /// code is left as it is.
+    /// and indentation, which halves Leaflet. Line breaks (`\n`, `\r\n` or `\r`) become `\n`
+    /// and stay where they were, so automatic semicolon insertion reads the script exactly as
+    /// before; a comment that shares a line with code is left as it is. Done on the UTF-8
+    /// bytes: every byte it looks for is ASCII, and going by characters took 30 ms of every
+    /// export that renders a map.
     static func withoutComments(_ script: String) -> String {
-        var kept: [Substring] = []
+        let bytes = Array(script.utf8)
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
+        let newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
         var inBlock = false
-        for line in script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            var text = line.drop { $0 == " " || $0 == "\t" }
+        var lineStart = 0
+        func skipBlanks(_ index: Int, _ end: Int) -> Int {
+            var index = index
+            while index < end, bytes[index] == space || bytes[index] == tab { index += 1 }
+            return index
+        }
+        // Just past the first `*/` in from..<end, or nil.
+        func blockEnd(_ from: Int, _ end: Int) -> Int? {
+            var index = from
+            while index + 1 < end {
+                if bytes[index] == star, bytes[index + 1] == slash { return index + 2 }
+                index += 1
+            }
+            return nil
+        }
+        while lineStart <= bytes.count {
+            var end = lineStart
+            while end < bytes.count, bytes[end] != newline, bytes[end] != cr { end += 1 }
+            var next = end + 1
+            if end < bytes.count, bytes[end] == cr, end + 1 < bytes.count, bytes[end + 1] == newline { next += 1 }
+            defer { lineStart = next }
+            var text = skipBlanks(lineStart, end)
             if inBlock {
-                guard let end = text.range(of: "*/") else { continue }
+                guard let after = blockEnd(text, end) else { continue }
                 inBlock = false
-                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
-            } else if text.hasPrefix("/*") {
-                guard let end = text.range(of: "*/", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex) else {
+                text = skipBlanks(after, end)
+            } else if text + 1 < end, bytes[text] == slash, bytes[text + 1] == star {
+                guard let after = blockEnd(text + 2, end) else {
                     inBlock = true
                     continue
                 }
-                text = text[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+                text = skipBlanks(after, end)
             }
-            if text.isEmpty || text.hasPrefix("//") { continue }
-            kept.append(text)
+            if text == end || (text + 1 < end && bytes[text] == slash && bytes[text + 1] == slash) { continue }
+            if !kept.isEmpty { kept.append(newline) }
+            kept.append(contentsOf: bytes[text..<end])
         }
-        return kept.joined(separator: "\n")
+        return String(decoding: kept, as: UTF8.self)
     }
 
     /// Drops the `sourceMappingURL` comment line: the map file is not inlined, and a browser
