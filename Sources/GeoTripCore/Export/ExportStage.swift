@@ -305,6 +305,11 @@ public struct ExportStage: Sendable {
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         let trip = part.trip
+        let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
+        // The GeoJSON needs no thumbnail: it is put together on another core from the start.
+        async let geoJSON = Result { () throws(GeoTripError) in
+            try GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes, privacy: privacy).text()
+        }
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: partOutput.path)
         summary.thumbnails = made.made
@@ -317,10 +322,10 @@ public struct ExportStage: Sendable {
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
             tagCommand: tagCommand())
-        let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, photos: photos, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)
+        // The map is put together on another core while the days are rendered.
         async let page = TripMapPage(input: input).render(with: resources)
         let pages = try await Self.render(trip.days, with: renderer, context) { day, page in
             Self.isWritten(page, as: pagesWritten[day.date], in: journal.days[day.date])
@@ -341,9 +346,7 @@ public struct ExportStage: Sendable {
         for (date, document) in journal.days where !days.contains(date) {
             try retire(journalPath + date + ".md", document: document, root, now, &summary)
         }
-        let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [],
-                                      notes: notes, privacy: privacy)
-        try put(try geoJSON.text(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
+        try put(try await geoJSON.get(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
         return PartResult(cover: Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
                           summary: summary, days: pagesNow)
