@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "GeoTripCore", "GeoTripTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
             ],
             // Fixtures are found through #filePath, so they are not bundled.

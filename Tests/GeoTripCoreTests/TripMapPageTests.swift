@@ -1,5 +1,6 @@
 import Foundation
 import GeoTripTestSupport
+import Mustache
 import Testing
 @testable import GeoTripCore
 
@@ -217,6 +218,59 @@ struct TripMapPageTests {
         #expect(leaflet.script.contains("L.map") || leaflet.script.contains("createMap"))
         #expect(LeafletAssets.withoutComments("a();\r\n  // note\r\n\t/* block\r\n still */ b();\r\nc(); // kept\r\n") == "a();\nb();\nc(); // kept")
         #expect(LeafletAssets.withoutComments("/* one */ /* two */ x();\r\ry();\n/*\n*/\n  \n//") == "/* two */ x();\ny();")
+    }
+
+    @Test("a visit's timeline item is what the template made of it before the item was built in code")
+    func visitItemAsTheTemplateMadeIt() throws {
+        // The visit's markup as the page's template had it, rendered by swift-mustache from the
+        // visit's values: the truth the code-built item must equal, escaping included.
+        let template = try MustacheTemplate(string: """
+            {{#visits}}<li class="visit" data-visit="{{id}}">
+            <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
+            {{#visitNotes}}<p class="notes">{{visitNotes}}</p>
+            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}</div>
+            </li>
+            {{/visits}}
+            """)
+        let many = (1...9).map { TripMapInput.Media(path: "Day 2/\($0).jpg", thumbnail: "thumbs/\($0).jpg") }
+        let visits = [
+            TripMapInput.Visit(id: "v<1>&'", placeId: "p1", name: "Tom & Jerry's \"Café\" <b>", admin1: "Kyōto", countryCode: "JP",
+                               latitude: 35, longitude: 135.7, localDate: "2026-03-14", localArrival: "2026-03-14T08:12:00",
+                               localDeparture: "2026-03-15T01:05:00", zone: "JST", photoCount: 14,
+                               notes: "<script>alert('x')</script> & \"more\"",
+                               media: [.init(path: "Day 1/a b#?.jpg", thumbnail: "thumbs/a'b.jpg"),
+                                       .init(kind: .video, path: "Day 1/clip.mov", thumbnail: nil, durationSeconds: 75),
+                                       .init(path: nil, thumbnail: "thumbs/hidden.jpg"),
+                                       .init(path: nil, thumbnail: nil)] + many),
+            TripMapInput.Visit(id: "v2", placeId: "p2", name: nil, latitude: 0, longitude: 0, localDate: "2026-03-14", photoCount: 0),
+        ]
+        for language in ["en", "ko"] {
+            let page = TripMapPage(input: TripMapInput(language: language, visits: visits, days: [], legs: []))
+            let words = TripMapWords.forLanguage(language)
+            let locale = Locale(identifier: language)
+            let entries: [[String: Any]] = visits.enumerated().map { index, visit in
+                var entry: [String: Any] = [
+                    "id": visit.id, "number": index + 1, "name": visit.name ?? words.unnamedPlace,
+                    "place": [visit.admin1, visit.countryCode.flatMap { locale.localizedString(forRegionCode: $0) } ?? visit.country]
+                        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", "),
+                    "photos": words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
+                    "media": visit.media.prefix(page.thumbnailsPerVisit).map { media -> [String: Any] in
+                        var item: [String: Any] = ["label": media.kind == .video ? "\(words.video), 1:15" : words.openOriginal]
+                        if let path = media.path { item["href"] = TripMapPage.urlReference(path) }
+                        if let thumbnail = media.thumbnail { item["thumb"] = TripMapPage.urlReference(thumbnail) }
+                        return item
+                    },
+                ]
+                if let time = TripMapPage.timeSpan(visit) { entry["time"] = time }
+                if let notes = visit.notes { entry["visitNotes"] = notes }
+                return entry
+            }
+            let expected = template.render(["visits": entries, "colour": "#e6194b"])
+            let built = visits.enumerated().map { page.visitItem($0 + 1, $1, colour: "#e6194b", words: words) }.joined()
+            #expect(built == expected)
+        }
+        #expect(TripMapPage.timeSpan(visits[0]) == "08:12–01:05 (03-15) JST")
+        #expect(TripMapPage.html("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
     }
 
     @Test("the comments go from Debian's Leaflet as they did when lines were split into characters")

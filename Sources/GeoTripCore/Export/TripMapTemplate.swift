@@ -1,8 +1,9 @@
 import Mustache
 
 /// The trip map's Mustache template and style sheet. Every `{{name}}` is HTML-escaped by
-/// swift-mustache; the four `{{{…}}}` insert what the page builds itself: Leaflet's files, the
-/// style and script below, and the data as `ScriptJSON`.
+/// swift-mustache; the `{{{…}}}` insert what the page builds itself: Leaflet's files, the
+/// style and script below, the data as `ScriptJSON`, and each day's visits
+/// (`TripMapPage.visitItem`, which escapes every value as the template would).
 enum TripMapTemplate {
     /// The parsed template (a constant of the program: a test checks it parses).
     static let page: MustacheTemplate = {
@@ -50,12 +51,7 @@ enum TripMapTemplate {
 {{#dayNotes}}<p class="notes">{{dayNotes}}</p>
 {{/dayNotes}}{{#unplaced}}<p class="unplaced">{{unplaced}}</p>
 {{/unplaced}}<ol class="visits">
-{{#visits}}<li class="visit" data-visit="{{id}}">
-<button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
-{{#visitNotes}}<p class="notes">{{visitNotes}}</p>
-{{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}</div>
-</li>
-{{/visits}}</ol>
+{{{visitItems}}}</ol>
 </section>
 {{/days}}</section>
 </main>
