@@ -138,9 +138,11 @@ extension Catalog {
                     }
                 }
                 var visits: [TripVisit] = []
+                // In table order, sorted below: SQLite sorted by arrival and id in a temporary
+                // tree, four fifths of this read (the ids and instants are ASCII, so Swift's
+                // order is SQLite's byte order).
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone
-                    FROM visit ORDER BY arrival, id
+                    SELECT id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone FROM visit
                     """)
                 while let row = try rows.next() {
                     let id: String = row[0], place: String = row[1]
@@ -154,6 +156,7 @@ extension Catalog {
                     if localTimes { visit.setLocalTimes() }
                     visits.append(visit)
                 }
+                visits.sort { ($0.arrival, $0.id) < ($1.arrival, $1.id) }
                 return visits
             }
         } catch {
