@@ -302,6 +302,26 @@ struct LibraryRerunTests {
         }
     }
 
+    @Test("a library's photo changes read in two halves at once are each window's own")
+    func photoChangesInHalves() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly)
+        let trips = TripSplitting.split(try catalog.trip(photoPaths: false, outside: false)).trips
+        // Enough windows for the two halves (eight or more), the whole folder's among them,
+        // in an order whose halves differ, so halves put back in the wrong order would show.
+        var windows: [MomentWindow?] = trips.map { ExportStage.window(of: $0.trip) } + [nil]
+        while windows.count < 9 { windows += windows.dropLast() }
+        let together = try catalog.photoChanges(in: windows)
+        let alone = try windows.map { try catalog.photoChanges(in: [$0])[0] }
+        #expect(windows.count >= 8 && together.count == windows.count)
+        #expect(together == alone)
+        #expect(Set(alone).count > 1)
+    }
+
     @Test("the overview an ingest stores is the whole trip's, without reading a photo")
     func overviewFromStoredVisits() async throws {
         let temp = try TemporaryFolder()

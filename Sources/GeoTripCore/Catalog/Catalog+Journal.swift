@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 extension Catalog {
     /// Every stored journal note, by owner id.
@@ -107,7 +108,24 @@ extension Catalog {
     /// window's rows, removed ones included, and over the Live Photo videos of its stills.
     /// From the `photo_moment` and `photo_live_still` indexes, without reading a photo row, and
     /// in one read for all the windows (a library has a trip for every few thousand photos).
+    /// A library's windows are read in two halves at once: the export waits on this, and its
+    /// other core is free by then (the export reads under the run lock, so both halves see
+    /// the same catalog).
     func photoChanges(in windows: [MomentWindow?]) throws(GeoTripError) -> [String] {
+        guard windows.count >= 8 else { return try photoChanges(inOneRead: windows) }
+        let middle = windows.count / 2
+        let halves = Mutex<[Result<[String], GeoTripError>]>([.success([]), .success([])])
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let part = half == 0 ? Array(windows[..<middle]) : Array(windows[middle...])
+            let result = Result { () throws(GeoTripError) in try photoChanges(inOneRead: part) }
+            halves.withLock { $0[half] = result }
+        }
+        let (first, second) = halves.withLock { ($0[0], $0[1]) }
+        return try first.get() + second.get()
+    }
+
+    /// `photoChanges(in:)` in one read.
+    private func photoChanges(inOneRead windows: [MomentWindow?]) throws(GeoTripError) -> [String] {
         do {
             return try database.read { db in
                 let rows = try db.cachedStatement(sql: Self.photoChangesSQL)
