@@ -25,6 +25,36 @@ struct CatalogTests {
         #expect(applied == Set(CatalogMigrations.migrator.migrations))
     }
 
+    @Test("the layout's upsert statements write every column of their tables, and replace a row whole")
+    func layoutUpserts() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        try catalog.database.write { db in
+            // Every column of the table is named, so a column added later cannot be left out.
+            for (table, sql) in [("visit", VisitRecord.upsertSQL), ("place", PlaceRecord.upsertSQL)] {
+                let named = try #require(sql.split(separator: "(").dropFirst().first?.split(separator: ")").first)
+                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(Set(named) == Set(try db.columns(in: table).map(\.name)), "\(table)")
+            }
+            // Inserted, then every value replaced: read back as the records were written.
+            let place = PlaceRecord(id: "p1", revision: 1, latitude: 38.7, longitude: -9.1, start: "2025-06-10T08:00:00Z")
+            var visit = VisitRecord(id: "v1", placeId: "p1", revision: 1, latitude: 38.7, longitude: -9.1, radiusMeters: 20,
+                                    arrival: "2025-06-10T08:00:00Z", departure: "2025-06-10T09:00:00Z", localDate: "2025-06-10",
+                                    timeZone: "Europe/Lisbon")
+            try db.execute(sql: PlaceRecord.upsertSQL, arguments: place.upsertArguments)
+            try db.execute(sql: VisitRecord.upsertSQL, arguments: visit.upsertArguments)
+            #expect(try VisitRecord.fetchAll(db) == [visit])
+            let moved = PlaceRecord(id: "p1", revision: 2, latitude: 40.4, longitude: -3.7, start: "2025-06-12T08:00:00Z")
+            visit = VisitRecord(id: "v1", placeId: "p1", revision: 2, latitude: 40.4, longitude: -3.7, radiusMeters: 35,
+                                arrival: "2025-06-12T08:00:00Z", departure: "2025-06-12T10:00:00Z", localDate: "2025-06-12", timeZone: nil)
+            try db.execute(sql: PlaceRecord.upsertSQL, arguments: moved.upsertArguments)
+            try db.execute(sql: VisitRecord.upsertSQL, arguments: visit.upsertArguments)
+            #expect(try PlaceRecord.fetchAll(db) == [moved])
+            #expect(try VisitRecord.fetchAll(db) == [visit])
+        }
+    }
+
     @Test("a statement SQLite refuses is reported as geotrip's bug, not as a damaged catalog to move aside")
     func statementErrors() throws {
         let temp = try TemporaryFolder()

@@ -306,10 +306,8 @@ struct LibraryRerunTests {
     func photoChangesInHalves() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let folder = temp.url.appendingPathComponent("Photos")
-        try LibraryFixture.write(into: folder)
-        _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
-        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly)
+        let (_, options) = try await Self.ingestedFixture(in: temp)
+        let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
         let trips = TripSplitting.split(try catalog.trip(photoPaths: false, outside: false)).trips
         // Enough windows for the two halves (eight or more), the whole folder's among them,
         // in an order whose halves differ, so halves put back in the wrong order would show.
