@@ -277,11 +277,16 @@ struct ClusterStageTests {
         try again.saveLayout(LayoutChange(replacingWith: layout), key: "test")
         #expect(try again.placesNamedForOlderRevisions() == [place.id])
         #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).isEmpty)
+        #expect(try again.placesNeedingNames(source: .offline).isEmpty)
+        // No online names at all: every place, as `currentPlaces` gives it (its visits' reach included).
+        #expect(try again.placesNeedingNames(source: .nominatim, language: "en") == again.currentPlaces())
         // Moved 80 m: asked again.
         layout.places[0].centre = ClusteringTests.offset(place.centre, north: 80, east: 0)
         layout.places[0].revision += 1
         try again.saveLayout(LayoutChange(replacingWith: layout), key: "test")
         #expect(NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)).map(\.placeID) == [place.id])
+        // Found by SQL among the places whose name was made elsewhere, with the same reach.
+        #expect(try again.placesNeedingNames(source: .offline) == NameStage.needingNames(try again.currentPlaces(), existing: try again.placeNames(source: .offline)))
         // Retired places keep their names for when they come back.
         #expect(try again.placeNames(source: .offline).count == renamed.count)
     }

@@ -6,26 +6,73 @@ extension Catalog {
     /// The places as they are now: id, revision, centre and how far their visits reach from
     /// it (each visit's distance plus its own radius), in id order.
     func currentPlaces() throws(GeoTripError) -> [NamedFor] {
-        do {
-            return try database.read { db in
-                var reach: [String: Double] = [:]
+        try attempt {
+            try database.read { db in
                 let places = try PlaceRecord.order(PlaceRecord.Columns.id).fetchAll(db)
-                let centres = Dictionary(uniqueKeysWithValues: places.map { ($0.id, Coordinate(latitude: $0.latitude, longitude: $0.longitude)) })
-                // Only the columns needed, by a cursor: a library has hundreds of thousands of visits.
-                let visits = try Row.fetchCursor(db, sql: "SELECT placeId, latitude, longitude, radiusMeters FROM visit")
-                while let visit = try visits.next() {
-                    let place: String = visit[0]
-                    guard let centre = centres[place] else { continue }
-                    let far = GreatCircle.distance(centre, Coordinate(latitude: visit[1], longitude: visit[2])) + (visit[3] as Double)
-                    reach[place] = max(reach[place] ?? 0, far)
-                }
-                return places.map { place in
-                    NamedFor(placeID: place.id, revision: place.revision, centre: centres[place.id]!, radiusMeters: reach[place.id] ?? 0)
-                }
+                    .map { NamedFor(placeID: $0.id, revision: $0.revision, centre: Coordinate(latitude: $0.latitude, longitude: $0.longitude)) }
+                return try Self.withReach(places, everyPlace: true, db)
             }
-        } catch {
-            throw Self.classify(error, path: path)
         }
+    }
+
+    /// The places that need a name from `source` in `language` (`NameStage.needingNames`), as
+    /// `currentPlaces` gives them, in id order. Only places whose stored name is missing or was
+    /// made for another centre can need one, and SQL finds those, so a rerun that moved a few
+    /// places reads a few places and their visits, not every visit of a library (issue 15).
+    func placesNeedingNames(source: NameSource, language: String = "") throws(GeoTripError) -> [NamedFor] {
+        try attempt {
+            try database.read { db in
+                var candidates: [NamedFor] = []
+                var existing: [String: StoredPlaceName] = [:]
+                let rows = try Row.fetchCursor(db, sql: Self.placesNamedElsewhereSQL, arguments: [source.rawValue, language],
+                                               adapter: ScopeAdapter(["name": SuffixRowAdapter(fromIndex: 4)]))
+                while let row = try rows.next() {
+                    let place = NamedFor(placeID: row[0], revision: row[1], centre: Coordinate(latitude: row[2], longitude: row[3]))
+                    candidates.append(place)
+                    if let name = row.scopes["name"], name["placeId"] as String? != nil {
+                        existing[place.placeID] = try PlaceNameRecord(row: name).stored
+                    }
+                }
+                return try Self.withReach(NameStage.needingNames(candidates, existing: existing), everyPlace: false, db)
+            }
+        }
+    }
+
+    /// The places without a name from a source (`?`) in a language (`?`), or whose name was
+    /// made for another centre, each with that name's row: one pass over the places, each
+    /// name found by `placeName`'s primary key.
+    static let placesNamedElsewhereSQL = """
+        SELECT place.id, place.revision, place.latitude, place.longitude, name.*
+        FROM place LEFT JOIN placeName AS name ON name.placeId = place.id AND name.source = ? AND name.language = ?
+        WHERE name.placeId IS NULL OR name.latitude IS NOT place.latitude OR name.longitude IS NOT place.longitude
+        ORDER BY place.id
+        """
+
+    /// `places` with how far their visits reach from their centres: by a cursor over every
+    /// visit when they are all the places (a library has hundreds of thousands of visits),
+    /// else through `visit_on_placeId`, a few hundred places at a time.
+    private static func withReach(_ places: [NamedFor], everyPlace: Bool, _ db: Database) throws -> [NamedFor] {
+        guard !places.isEmpty else { return [] }
+        let index = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($0.element.placeID, $0.offset) })
+        var reached = places
+        func add(_ visits: RowCursor) throws {
+            while let visit = try visits.next() {
+                guard let at = index[visit[0] as String] else { continue }
+                let far = GreatCircle.distance(reached[at].centre, Coordinate(latitude: visit[1], longitude: visit[2])) + (visit[3] as Double)
+                reached[at].radiusMeters = max(reached[at].radiusMeters, far)
+            }
+        }
+        let columns = "SELECT placeId, latitude, longitude, radiusMeters FROM visit"
+        if everyPlace {
+            try add(Row.fetchCursor(db, sql: columns))
+        } else {
+            for start in stride(from: 0, to: places.count, by: 500) {
+                let ids = places[start..<min(start + 500, places.count)].map(\.placeID)
+                try add(Row.fetchCursor(db, sql: columns + " WHERE placeId IN (\(databaseQuestionMarks(count: ids.count)))",
+                                        arguments: StatementArguments(ids)))
+            }
+        }
+        return reached
     }
 
     /// Stores online answers through the stale-answer guard. In the same write transaction as

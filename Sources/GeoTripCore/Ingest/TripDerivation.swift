@@ -154,8 +154,7 @@ struct TripDerivation {
         // and all of them when the zone index is not the one they were named with.
         let zoneSource = ZoneIndex.sourceKey()
         let renameAll = try catalog.setting(Catalog.SettingKey.offlineNamesFor) != zoneSource
-        let needing = NameStage.needingNames(try catalog.currentPlaces(),
-                                             existing: renameAll ? [:] : try catalog.placeNames(source: .offline))
+        let needing = renameAll ? try catalog.currentPlaces() : try catalog.placesNeedingNames(source: .offline)
         let named = try await stages.run(.name) { () async throws -> [(NamedFor, Result<PlaceName?, GeoTripError>)] in
             guard !needing.isEmpty else { return [] }
             return try await NameStage.run(needing, namer: OfflinePlaceNamer(gazetteer: try gazetteer()))
@@ -196,8 +195,8 @@ struct TripDerivation {
         var privacy = export.privacy
         func queue(without skipped: Set<String>) throws(GeoTripError) -> [NamedFor] {
             let manual = try catalog.manuallyNamedPlaces()
-            return NameStage.needingNames(try catalog.currentPlaces().filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) },
-                                          existing: try catalog.placeNames(source: .nominatim, language: naming.language))
+            return try catalog.placesNeedingNames(source: .nominatim, language: naming.language)
+                .filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) }
         }
         var needing = try queue(without: [])
         guard !needing.isEmpty else { return false }
