@@ -44,6 +44,19 @@ struct CatalogQueryPlanTests {
         #expect(plan == ["SEARCH photo USING INDEX photo_present_path (path=?)"])
     }
 
+    @Test("a visit's photos are counted from visitPhoto's index on visitId; a place's name is found by placeName's key")
+    func visitCountsAndNames() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        let recount = try plan(catalog, Catalog.recountVisitSQL, ["v1"])
+        #expect(recount.contains("SEARCH visit USING INDEX sqlite_autoindex_visit_1 (id=?)"), "\(recount)")
+        #expect(recount.contains("SEARCH visitPhoto USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"), "\(recount)")
+        let names = try plan(catalog, Catalog.placesNamedElsewhereSQL, ["offline", ""])
+        #expect(names.contains { $0.hasPrefix("SEARCH name USING INDEX sqlite_autoindex_placeName_1 (placeId=? AND source=? AND language=?)") }, "\(names)")
+        #expect(!names.contains { $0.contains("TEMP B-TREE") }, "\(names)")
+    }
+
     @Test("the Live Photo pairing finds the videos through photo_present_format, not a pass over every photo")
     func presentVideos() throws {
         let temp = try TemporaryFolder()

@@ -34,20 +34,21 @@ struct CatalogTests {
             // Every column of the table is named, so a column added later cannot be left out.
             for (table, sql) in [("visit", VisitRecord.upsertSQL), ("place", PlaceRecord.upsertSQL)] {
                 let named = try #require(sql.split(separator: "(").dropFirst().first?.split(separator: ")").first)
-                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 #expect(Set(named) == Set(try db.columns(in: table).map(\.name)), "\(table)")
             }
             // Inserted, then every value replaced: read back as the records were written.
             let place = PlaceRecord(id: "p1", revision: 1, latitude: 38.7, longitude: -9.1, start: "2025-06-10T08:00:00Z")
             var visit = VisitRecord(id: "v1", placeId: "p1", revision: 1, latitude: 38.7, longitude: -9.1, radiusMeters: 20,
                                     arrival: "2025-06-10T08:00:00Z", departure: "2025-06-10T09:00:00Z", localDate: "2025-06-10",
-                                    timeZone: "Europe/Lisbon")
+                                    timeZone: "Europe/Lisbon", photoCount: 3)
             try db.execute(sql: PlaceRecord.upsertSQL, arguments: place.upsertArguments)
             try db.execute(sql: VisitRecord.upsertSQL, arguments: visit.upsertArguments)
             #expect(try VisitRecord.fetchAll(db) == [visit])
             let moved = PlaceRecord(id: "p1", revision: 2, latitude: 40.4, longitude: -3.7, start: "2025-06-12T08:00:00Z")
             visit = VisitRecord(id: "v1", placeId: "p1", revision: 2, latitude: 40.4, longitude: -3.7, radiusMeters: 35,
-                                arrival: "2025-06-12T08:00:00Z", departure: "2025-06-12T10:00:00Z", localDate: "2025-06-12", timeZone: nil)
+                                arrival: "2025-06-12T08:00:00Z", departure: "2025-06-12T10:00:00Z", localDate: "2025-06-12", timeZone: nil,
+                                photoCount: 5)
             try db.execute(sql: PlaceRecord.upsertSQL, arguments: moved.upsertArguments)
             try db.execute(sql: VisitRecord.upsertSQL, arguments: visit.upsertArguments)
             #expect(try PlaceRecord.fetchAll(db) == [moved])
@@ -287,6 +288,13 @@ struct CatalogMigrationTests {
         let applied = try catalog.database.read { try CatalogMigrations.migrator.appliedIdentifiers($0) }
         #expect(applied == Set(CatalogMigrations.migrator.migrations))
         #expect(try catalog.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM photo") } == photoCount)
+        if name != "v2-resolution" {
+            // Each visit's count (v17) is its memberships': 51 photos in 13 visits.
+            let counts = try catalog.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT photoCount, (SELECT count(*) FROM visitPhoto WHERE visitId = visit.id) FROM visit").map { [$0[0] as Int, $0[1] as Int] }
+            }
+            #expect(counts.count == 13 && counts.allSatisfy { $0[0] == $0[1] } && counts.map { $0[0] }.reduce(0, +) == 51)
+        }
         if name == "v3-visits" {
             #expect(oldNames.count == 11)
             let moved = try catalog.placeNames(source: .offline)

@@ -130,6 +130,9 @@ struct LibraryRerunTests {
             let freshCatalog = temp.url.appendingPathComponent("fresh-\(round).sqlite").path
             let (keptDays, freshDays) = (try Self.dayCounts(options.catalogPath), try Self.dayCounts(freshCatalog))
             #expect(keptDays == freshDays, "round \(round) (\(kind)): day counts differ: \(keptDays.filter { freshDays[$0.key] != $0.value }.sorted { $0.key < $1.key }.prefix(4)) against \(freshDays.filter { keptDays[$0.key] != $0.value }.sorted { $0.key < $1.key }.prefix(4))")
+            // Each visit's photo count, kept change by change, is its memberships'.
+            let miscounted = try Self.visitCountsAgainstMemberships(options.catalogPath)
+            #expect(miscounted.isEmpty, "round \(round) (\(kind)): visits counted apart from their photos: \(miscounted.prefix(3))")
             let freshResolution = try Self.resolution(freshCatalog)
             let differing = keptResolution.filter { freshResolution[$0.key] != $0.value }.keys.sorted().prefix(3)
             #expect(keptResolution == freshResolution, "round \(round) (\(kind)): resolution differs: \(differing)")
@@ -226,6 +229,16 @@ struct LibraryRerunTests {
         let queue = try DatabaseQueue(path: catalogPath, configuration: { var c = Configuration(); c.readonly = true; return c }())
         return try queue.read { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT localDate, photos FROM tripDay").map { ($0[0] as String, $0[1] as Int) })
+        }
+    }
+
+    /// The visits whose stored `photoCount` is not the number of their memberships.
+    static func visitCountsAgainstMemberships(_ catalogPath: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: catalogPath, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT id FROM visit WHERE photoCount IS NOT (SELECT count(*) FROM visitPhoto WHERE visitId = visit.id)
+                """)
         }
     }
 

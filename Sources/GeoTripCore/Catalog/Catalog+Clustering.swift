@@ -24,6 +24,8 @@ extension Catalog {
     static let photosBetweenSQL = "SELECT \(resolvedColumns) FROM photo WHERE utcTime BETWEEN ? AND ? AND removedAt IS NULL AND status = 'read'"
     /// The visits that begin in a stretch of time, through `visit_arrival`.
     static let visitsArrivingSQL = "SELECT * FROM visit WHERE arrival BETWEEN ? AND ?"
+    /// A visit's `photoCount` made again from its memberships, through `visitPhoto_on_visitId`.
+    static let recountVisitSQL = "UPDATE visit SET photoCount = (SELECT count(*) FROM visitPhoto WHERE visitId = visit.id) WHERE id = ?"
     /// The visits whose centres lie in a box of the unit sphere, through `visit_position`.
     /// Read from the index alone (a dense city's box holds hundreds of visits, met again from
     /// each of their neighbours): a visit's row is read once, when it is first found.
@@ -262,9 +264,20 @@ extension Catalog {
                         id: visit.id, placeId: visit.placeID, revision: visit.revision, latitude: Self.rounded(c.centre.latitude),
                         longitude: Self.rounded(c.centre.longitude), radiusMeters: (c.radiusMeters * 10).rounded() / 10,
                         arrival: c.arrival.geotripISO8601 ?? "", departure: c.departure.geotripISO8601 ?? "",
-                        localDate: visit.localDate, timeZone: visit.timeZone).upsertArguments)
+                        localDate: visit.localDate, timeZone: visit.timeZone, photoCount: c.photoIDs.count).upsertArguments)
                     try remember.execute(arguments: [visit.id, visit.revision])
                     if !change.isFull { try clear.execute(arguments: [visit.id]) }
+                }
+                // A photo a visit made again takes from a visit this change does not list leaves
+                // that visit one photo short: its count is made again from the memberships below.
+                var recount: Set<String> = []
+                if !change.isFull {
+                    let members = change.visits.flatMap(\.cluster.photoIDs)
+                    for chunk in members.chunked(500) {
+                        recount.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT visitId FROM visitPhoto WHERE photoId IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                                              arguments: StatementArguments(chunk)))
+                    }
+                    recount.formUnion(change.visits.map(\.id))
                 }
                 // The visits' photos after all the visits' old ones are cleared: a photo is in
                 // one visit, so the order between visits does not matter.
@@ -292,6 +305,10 @@ extension Catalog {
                 for chunk in Array(retiredPlaces).chunked(500) {
                     try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
                 }
+                // Counted from the memberships as stored, so the count is right however the
+                // change's visits share photos; a full change's visits hold every membership.
+                let count = try db.cachedStatement(sql: Self.recountVisitSQL)
+                for visit in recount.subtracting(retiredVisits) { try count.execute(arguments: [visit]) }
                 try Self.saveDays(db, change.photoDays, isFull: change.isFull)
                 try db.execute(sql: "DELETE FROM clusterPending")
                 try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)

@@ -117,15 +117,12 @@ extension Catalog {
         let language = try storedNamingLanguage()
         do {
             return try database.read { db in
-                var paths: [String: [String]] = [:], counts: [String: Int] = [:]
+                var paths: [String: [String]] = [:]
                 if withPhotos {
                     let rows = try Row.fetchCursor(db, sql: """
                         SELECT vp.visitId, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId ORDER BY p.utcTime, p.path
                         """)
                     while let row = try rows.next() { paths[row[0], default: []].append(row[1]) }
-                } else {
-                    // From the index on visitId alone: no photo row is read.
-                    for row in try Row.fetchAll(db, sql: "SELECT visitId, count(*) FROM visitPhoto GROUP BY visitId") { counts[row[0]] = row[1] }
                 }
                 // Each place's best name, in one pass over the names: a lookup per visit was
                 // most of this read at a million photos (426,000 visits).
@@ -142,7 +139,7 @@ extension Catalog {
                 // tree, four fifths of this read (the ids and instants are ASCII, so Swift's
                 // order is SQLite's byte order).
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone FROM visit
+                    SELECT id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, photoCount FROM visit
                     """)
                 while let row = try rows.next() {
                     let id: String = row[0], place: String = row[1]
@@ -150,7 +147,7 @@ extension Catalog {
                     let label = names[place]
                     var visit = TripVisit(id: id, placeId: place, revision: row[2], latitude: row[3], longitude: row[4], radiusMeters: row[5],
                                           arrival: row[6], departure: row[7], localDate: row[8], timeZone: row[9],
-                                          localArrival: nil, localDeparture: nil, photoCount: counts[id] ?? photos.count,
+                                          localArrival: nil, localDeparture: nil, photoCount: withPhotos ? photos.count : row[10],
                                           photos: photos, name: label?.name, admin1: label?.admin1, country: label?.country,
                                           countryCode: label?.countryCode, nameSource: label?.source)
                     if localTimes { visit.setLocalTimes() }

@@ -407,6 +407,13 @@ enum CatalogMigrations {
             // the one index of the photo table without locality (issue 15's fresh ingest).
             try db.execute(sql: "DROP INDEX photo_on_fingerprint")
         }
+        migrator.registerMigration("v17-visit-photo-counts") { db in
+            // Each visit's number of photos, kept by `saveLayout` with its memberships: the
+            // export's outline of a library had counted them with a `GROUP BY` over every
+            // membership, the largest step of a day added to 200,000 photos (issue 15).
+            try db.alter(table: "visit") { t in t.add(column: "photoCount", .integer).notNull().defaults(to: 0) }
+            try db.execute(sql: "UPDATE visit SET photoCount = (SELECT count(*) FROM visitPhoto WHERE visitPhoto.visitId = visit.id)")
+        }
         return migrator
     }
 }

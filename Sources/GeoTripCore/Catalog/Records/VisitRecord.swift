@@ -17,6 +17,8 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
     var localDate: String
     /// The zone of its first photo with one.
     var timeZone: String?
+    /// How many photos `visitPhoto` gives it (`Catalog.saveLayout` keeps the two in step).
+    var photoCount: Int
     /// Its centre's point on the unit sphere, by which the visits near a place are found
     /// (`visit_position`; derived from the centre, never set apart from it).
     private(set) var unitX: Double
@@ -41,12 +43,13 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         departure = row["departure"]
         localDate = row["localDate"]
         timeZone = row["timeZone"]
+        photoCount = row["photoCount"]
         (unitX, unitY, unitZ) = Self.unit(latitude, longitude)
     }
 
     /// Creates a record.
     init(id: String, placeId: String, revision: Int, latitude: Double, longitude: Double, radiusMeters: Double, arrival: String,
-         departure: String, localDate: String, timeZone: String?) {
+         departure: String, localDate: String, timeZone: String?, photoCount: Int) {
         self.id = id
         self.placeId = placeId
         self.revision = revision
@@ -57,6 +60,7 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
         self.departure = departure
         self.localDate = localDate
         self.timeZone = timeZone
+        self.photoCount = photoCount
         (unitX, unitY, unitZ) = Self.unit(latitude, longitude)
     }
 
@@ -64,17 +68,18 @@ struct VisitRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equat
     /// as one cached statement. Through `upsert`, which reads the row back, storing a day's
     /// few hundred visits took tens of milliseconds.
     static let upsertSQL = """
-        INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO visit (id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ,
+            photoCount)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(id) DO UPDATE SET placeId = excluded.placeId, revision = excluded.revision, latitude = excluded.latitude,
             longitude = excluded.longitude, radiusMeters = excluded.radiusMeters, arrival = excluded.arrival,
             departure = excluded.departure, localDate = excluded.localDate, timeZone = excluded.timeZone,
-            unitX = excluded.unitX, unitY = excluded.unitY, unitZ = excluded.unitZ
+            unitX = excluded.unitX, unitY = excluded.unitY, unitZ = excluded.unitZ, photoCount = excluded.photoCount
         """
 
     /// `upsertSQL`'s arguments.
     var upsertArguments: StatementArguments {
-        [id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ]
+        [id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, unitX, unitY, unitZ, photoCount]
     }
 
     /// A centre's point on the unit sphere.
