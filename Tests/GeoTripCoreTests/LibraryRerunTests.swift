@@ -190,6 +190,44 @@ struct LibraryRerunTests {
         #expect(after.filter { $0.value != spoilt[$0.key] }.map(\.key) == [kyoto])
     }
 
+    @Test("a stretch's rerun sends only results that differ from their rows, and any one value differing counts")
+    func storedResolutionComparesEveryColumn() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (_, options) = try await Self.ingestedFixture(in: temp)
+        let catalog = try Catalog.open(at: options.catalogPath)
+        let all = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 4e9)
+        let (evidence, _, storedAs) = try catalog.resolutionState(in: [all], ids: [])
+        #expect(evidence.count > 30)
+        // Resolved again with nothing changed: every result is as its row holds it.
+        let gazetteer = try Gazetteer.load()
+        let again = try TripResolution.resolve(evidence, tags: try catalog.manualTags(), settings: try catalog.storedResolutionSettings(),
+                                               catalogPath: catalog.path, gazetteer: { () throws(GeoTripError) in gazetteer }).photos
+        #expect(zip(again, storedAs).allSatisfy { ResolutionRow($0) == $1 })
+
+        // Each of the seven values changed alone makes the result differ, and the catalog then
+        // updates the row (its own comparison agrees) to exactly what the comparison expects.
+        let index = try #require(again.firstIndex { $0.coordinate != nil && $0.utc != nil && $0.zone != nil })
+        let photo = again[index]
+        var changes: [ResolvedPhoto] = []
+        func changed(_ change: (inout ResolvedPhoto) -> Void) { var copy = photo; change(&copy); changes.append(copy) }
+        changed { $0.utc = $0.utc!.addingTimeInterval(0.001) }
+        changed { $0.zone = "Asia/Tokyo" == $0.zone ? "Europe/Lisbon" : "Asia/Tokyo" }
+        changed { $0.timeSource = $0.timeSource == .gps ? .offsetTag : .gps }
+        changed { $0.coordinate!.latitude += 1e-7 }
+        changed { $0.coordinate!.longitude += 1e-7 }
+        changed { $0.locationSource = $0.locationSource == .manual ? .exif : .manual }
+        changed { $0.uncertaintyMeters += 0.1 }
+        for (number, change) in changes.enumerated() {
+            #expect(ResolutionRow(change) != storedAs[index], "change \(number)")
+            let counts = try #require(try catalog.storedResolutionCounts())
+            let updated = try catalog.saveResolution([change], counts: counts, generation: "0", settings: "", inputs: "")
+            #expect(updated == 1, "change \(number)")
+            let (_, _, now) = try catalog.resolutionState(in: [], ids: [photo.id])
+            #expect(now == [ResolutionRow(change)], "change \(number)")
+        }
+    }
+
     @Test("a rerun resolves only the stretch of time its changes reach, and a tag lists its photo for the next")
     func resolutionStaysLocal() async throws {
         let temp = try TemporaryFolder()

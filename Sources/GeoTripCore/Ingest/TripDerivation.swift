@@ -327,7 +327,7 @@ struct TripDerivation {
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
                                 resolve: ([PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto])) async throws
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {
-        let (evidence, before) = try catalog.resolutionState(in: window.stretches, ids: pending.map(\.id))
+        let (evidence, before, storedAs) = try catalog.resolutionState(in: window.stretches, ids: pending.map(\.id))
         let result = try await resolve(evidence)
         let pendingIDs = Set(pending.map(\.id))
         let affected = evidence.indices.filter { index in
@@ -352,7 +352,8 @@ struct TripDerivation {
         // Problems of the photos resolved again only: the others were reported when they were.
         let paths = Set(affected.map { evidence[$0].path })
         summary.photoProblems = summary.photoProblems.filter { paths.contains($0.path) }
-        return (summary, affected.map { result.photos[$0] }, counts)
+        // Only the results that differ from their rows go to the catalog (see `ResolutionRow`).
+        return (summary, affected.filter { ResolutionRow(result.photos[$0]) != storedAs[$0] }.map { result.photos[$0] }, counts)
     }
 
     /// Whether resolving a stretch of the library gives what a full pass would for it
