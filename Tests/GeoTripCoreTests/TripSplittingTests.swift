@@ -145,6 +145,50 @@ struct TripSplittingTests {
         #expect(TripSplitting.split(trip, givenHome: Self.lisbon).trips.map { [$0.firstDay, $0.lastDay] } == [["2024-01-21", "2024-02-09"]])
     }
 
+    @Test("home by the grid is the night that every pair of nights, compared, makes home; ties go to the earliest")
+    func homeByGridIsHomeByPairs() {
+        var generator = SplitMix(seed: 77)
+        // Nights in clusters a few tens of km wide (cells' edges crossed), scattered nights,
+        // nights near the poles and on the antimeridian, and two clusters of equal size (a tie).
+        let centres = [Self.amsterdam, Self.lisbon, Self.kyoto, Self.taveuni, Coordinate(latitude: 89.9, longitude: 10),
+                       Coordinate(latitude: -33.9, longitude: 18.4), Coordinate(latitude: -33.9, longitude: 18.9)]
+        for round in 0..<40 {
+            var nights: [Coordinate] = []
+            for _ in 0..<Int.random(in: 20...300, using: &generator) {
+                if Double.random(in: 0...1, using: &generator) < 0.2 {
+                    nights.append(Coordinate(latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator)))
+                } else {
+                    let centre = centres[Int.random(in: 0..<centres.count, using: &generator)]
+                    let longitude = centre.longitude + .random(in: -0.6...0.6, using: &generator)
+                    nights.append(Coordinate(latitude: min(90, centre.latitude + .random(in: -0.4...0.4, using: &generator)),
+                                             longitude: longitude > 180 ? longitude - 360 : longitude))
+                }
+            }
+            let days = nights.enumerated().map { index, night in
+                Trip.Day(date: "d\(index)", visits: [TripVisit(id: "v\(index)", placeId: "p\(index % 7)", revision: 1, latitude: night.latitude,
+                                                                longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
+                                                                localDate: "d\(index)", photoCount: 1, photos: [])],
+                         unplacedPhotos: [])
+            }
+            // The rule as first written: every night against every night.
+            let vectors = nights.map { GreatCircle.unitVector($0) }
+            let limit = GreatCircle.chord(metres: TripSplitting.Rules().awayMetres)
+            var best = 0, bestCount = -1
+            for (i, v) in vectors.enumerated() {
+                let count = vectors.filter { w in let d = w - v; return (d * d).sum() <= limit * limit }.count
+                if count > bestCount { (best, bestCount) = (i, count) }
+            }
+            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
+            for (index, v) in vectors.enumerated() where { let d = v - vectors[best]; return (d * d).sum() <= limit * limit }() {
+                let entry = byPlace["p\(index % 7)"] ?? (0, .zero, index)
+                byPlace["p\(index % 7)"] = (entry.count + 1, entry.sum + v, entry.first)
+            }
+            let spot = byPlace.values.max { ($0.count, -$0.first) < ($1.count, -$1.first) }!
+            let expected = VisitClustering.coordinate(of: spot.sum / Double(spot.count))
+            #expect(TripSplitting.home(days, rules: TripSplitting.Rules())?.centre == expected, "round \(round)")
+        }
+    }
+
     @Test("trips across the antimeridian and a home found from nights alone")
     func antimeridian() {
         let fiji = Plan.away(trip: 1, region: Self.taveuni)

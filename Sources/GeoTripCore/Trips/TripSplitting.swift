@@ -80,14 +80,28 @@ public enum TripSplitting {
         let vectors = nights.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) }
         let limit = GreatCircle.chord(metres: rules.awayMetres)
         let limitSquared = limit * limit
-        // Every pair: a library has a few thousand days with photos, a few million products.
+        // Each night against the nights in its cell of a grid `limit` wide and the 26 around
+        // it, which hold every night within `limit`: the same count as against every night,
+        // where comparing every pair was a tenth of a day added to 200,000 photos' export.
+        func cell(_ v: SIMD3<Double>) -> SIMD3<Int> {
+            let width = limit * 1.001  // a hair wider, so rounding cannot put a neighbour two cells away
+            return SIMD3(Int((v.x / width).rounded(.down)), Int((v.y / width).rounded(.down)), Int((v.z / width).rounded(.down)))
+        }
+        var grid: [SIMD3<Int>: [Int]] = [:]
+        for (index, v) in vectors.enumerated() { grid[cell(v), default: []].append(index) }
         var best = 0, bestCount = -1
         for i in vectors.indices {
-            let v = vectors[i]
+            let v = vectors[i], home = cell(v)
             var count = 0
-            for w in vectors {
-                let d = w - v
-                if (d * d).sum() <= limitSquared { count += 1 }
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for dz in -1...1 {
+                        for j in grid[home &+ SIMD3(dx, dy, dz)] ?? [] {
+                            let d = vectors[j] - v
+                            if (d * d).sum() <= limitSquared { count += 1 }
+                        }
+                    }
+                }
             }
             if count > bestCount { (best, bestCount) = (i, count) }
         }
