@@ -354,7 +354,7 @@ def where_batch(args, figures, runs=3):
 def library(args, figures):
     """Issue 15's library: years of trips (scripts/make_library.py), made once and kept in
     bench-data. Fresh ingest, unchanged rerun against a bare stat walk of the same tree, a day
-    of 500 photos added (and taken away again), 300 photos edited, peak memory of each, and
+    of 500 photos added (and taken away again, the best of three each), 300 photos edited, peak memory of each, and
     the catalog's size."""
     import make_library  # scripts/ is this script's folder, so it is on the path
     count = args.library_photos
@@ -400,10 +400,16 @@ def library(args, figures):
     reruns = [ingest() for _ in range(3)]
     rerun, rerun_peak = min(reruns)
     walks = min(walk() for _ in range(3))
-    added = make_library.add_day(folder, 500)
-    add, add_peak = ingest()
-    shutil.rmtree(added)
-    remove, remove_peak = ingest()
+    # The day added and taken away three times, each the best of three like the rerun it is
+    # compared with: on a shared machine one run of either moves by a tenth of a second.
+    adds, removes = [], []
+    for _ in range(3):
+        added = make_library.add_day(folder, 500)
+        adds.append(ingest())
+        shutil.rmtree(added)
+        removes.append(ingest())
+    add, add_peak = min(adds)
+    remove, remove_peak = min(removes)
     make_library.edit_photos(folder, 300)
     edit, edit_peak = ingest()
     size = sum(Path(str(catalog) + suffix).stat().st_size for suffix in ("", "-wal") if Path(str(catalog) + suffix).exists())
@@ -412,8 +418,9 @@ def library(args, figures):
           f"(goals: CPU >= 1.6x wall; <= 250 MB at 200,000, 500 MB at 1,000,000)")
     print(f"unchanged rerun:        {rerun:7.2f} s, peak {rerun_peak:6.0f} MB")
     print(f"bare stat walk (find):  {walks:7.2f} s; rerun / walk = {rerun / walks:.1f} (goal at most 1.5)")
-    print(f"a day of 500 added:     {add:7.2f} s, peak {add_peak:6.0f} MB; / unchanged rerun = {add / rerun:.1f} (goal at most 1.5)")
-    print(f"the day taken away:     {remove:7.2f} s, peak {remove_peak:6.0f} MB")
+    print(f"a day of 500 added:     {add:7.2f} s, peak {add_peak:6.0f} MB; / unchanged rerun = {add / rerun:.2f} (goal at most 1.5; "
+          f"best of {len(adds)}, runs {', '.join(f'{a[0]:.2f}' for a in adds)})")
+    print(f"the day taken away:     {remove:7.2f} s, peak {remove_peak:6.0f} MB (best of {len(removes)})")
     print(f"300 photos edited:      {edit:7.2f} s, peak {edit_peak:6.0f} MB")
     print(f"catalog: {size / 1e6:.0f} MB")
     figures.update(library={"photos": count, "freshSeconds": fresh, "freshPeakMB": fresh_peak, "freshCPUSeconds": fresh_cpu, "rerunSeconds": rerun,
