@@ -146,7 +146,7 @@ struct TripSplittingTests {
     }
 
     @Test("home by the grid is the night that every pair of nights, compared, makes home; ties go to the earliest")
-    func homeByGridIsHomeByPairs() {
+    func homeByGridIsHomeByPairs() throws {
         var generator = SplitMix(seed: 77)
         // Nights in clusters a few tens of km wide (cells' edges crossed), scattered nights,
         // nights near the poles and on the antimeridian, and two clusters of equal size (a tie).
@@ -187,6 +187,18 @@ struct TripSplittingTests {
             let expected = VisitClustering.coordinate(of: spot.sum / Double(spot.count))
             #expect(TripSplitting.home(days, rules: TripSplitting.Rules())?.centre == expected, "round \(round)")
         }
+        // A limit too small for cells (zero) compares every pair: a night is near itself only,
+        // so home is the first night's spot.
+        var zero = TripSplitting.Rules()
+        zero.awayMetres = 0
+        let days = [Coordinate(latitude: 10, longitude: 20), Coordinate(latitude: -10, longitude: -20)].enumerated().map { index, night in
+            Trip.Day(date: "d\(index)", visits: [TripVisit(id: "v\(index)", placeId: "p\(index)", revision: 1, latitude: night.latitude,
+                                                            longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
+                                                            localDate: "d\(index)", photoCount: 1, photos: [])],
+                     unplacedPhotos: [])
+        }
+        let home = try #require(TripSplitting.home(days, rules: zero))
+        #expect(abs(home.centre.latitude - 10) < 1e-9 && abs(home.centre.longitude - 20) < 1e-9)
     }
 
     @Test("trips across the antimeridian and a home found from nights alone")

@@ -240,7 +240,8 @@ extension Catalog {
     /// memberships of the visits made again replaced, the days of the photos it looked at (and
     /// the trip's days counted from them), what the layout was computed from, and the list of
     /// photos waiting for clustering emptied. A full change retires every visit and place it
-    /// does not list, and replaces every photo's day.
+    /// does not list, and replaces every photo's day. Each visit's `photoCount` is kept with its
+    /// memberships.
     func saveLayout(_ change: LayoutChange, key: String) throws(GeoTripError) {
         do {
             try database.write { db in
@@ -305,8 +306,10 @@ extension Catalog {
                 for chunk in Array(retiredPlaces).chunked(500) {
                     try PlaceRecord.filter(chunk.contains(PlaceRecord.Columns.id)).deleteAll(db)
                 }
-                // Counted from the memberships as stored, so the count is right however the
-                // change's visits share photos; a full change's visits hold every membership.
+                // A local change's visits, and those that lost a photo to them, counted from the
+                // memberships as stored. A full change's counts are its visits' own photo ids,
+                // written with them: it replaced every membership, and clustering puts a photo
+                // in one visit only.
                 let count = try db.cachedStatement(sql: Self.recountVisitSQL)
                 for visit in recount.subtracting(retiredVisits) { try count.execute(arguments: [visit]) }
                 try Self.saveDays(db, change.photoDays, isFull: change.isFull)

@@ -295,8 +295,9 @@ extension Catalog {
 
     /// What resolution needs of the photos present and read whose key (`ResolutionWindow.key`)
     /// lies in one of `stretches`, and of those in `ids`, with what it decided last time, in id
-    /// order (as `resolutionState()` gives the whole folder). A superset: a photo whose camera
-    /// time is in a stretch is read whatever its GPS time.
+    /// order (as `resolutionState()` gives the whole folder), both as a `ResolvedPhoto` and as
+    /// its row holds it (`storedAs`). A superset: a photo whose camera time is in a stretch is
+    /// read whatever its GPS time.
     func resolutionState(in stretches: [ClosedRange<Date>], ids: [Int64]) throws(GeoTripError)
         -> (evidence: [PhotoEvidence], stored: [ResolvedPhoto], storedAs: [ResolutionRow]) {
         // Gathered in arrays, then put in id order through a sorted list of positions: a
@@ -373,16 +374,22 @@ struct ResolutionCounts: Codable, Equatable {
 }
 
 /// A photo's resolution in the form its row keeps it: the seven values `storeResolved` writes,
-/// instants as their text and positions as rounded, compared as its `IS` compares them. A
+/// instants as their text and positions as resolution rounded them (to 1e-7°), compared as the
+/// `UPDATE`'s `IS` compares them. A
 /// stretch's rerun (`TripDerivation.resolveStretch`) sends the catalog only the photos whose
 /// values differ from their rows': comparing a hundred thousand photos in the catalog's
 /// `UPDATE` cost more than resolving them (issue 15's 300 photos edited).
 struct ResolutionRow: Equatable {
+    /// `utcTime`: the instant as `geotripISO8601` writes it.
     var utc: String?
+    /// `timeZone`.
     var zone: String?
+    /// `timeSource`'s raw value; "" for a row never resolved.
     var timeSource: String
+    /// `resolvedLatitude` and `resolvedLongitude`.
     var latitude: Double?
     var longitude: Double?
+    /// `locationSource`'s raw value.
     var locationSource: String?
     /// Only with a position.
     var uncertaintyMeters: Double?

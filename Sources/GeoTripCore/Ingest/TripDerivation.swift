@@ -54,7 +54,7 @@ struct TripDerivation {
             if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
                 let window = try resolutionWindow(corrections)
                 let outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
-                let updated = try stages.timed("storing the resolution of \(outcome.photos.count) photos") {
+                let updated = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
                     try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
                 }
                 summary = outcome.summary
@@ -323,7 +323,8 @@ struct TripDerivation {
     /// Resolves the stretch of time `window` covers and keeps the results of the photos the
     /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
     /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
-    /// the photos the changes reach, resolved again.
+    /// those of the photos the changes reach whose results differ from their rows
+    /// (`ResolutionRow`): the ones the catalog has to write.
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
                                 resolve: ([PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto])) async throws
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {

@@ -83,8 +83,12 @@ public enum TripSplitting {
         // Each night against the nights in its cell of a grid `limit` wide and the 26 around
         // it, which hold every night within `limit`: the same count as against every night,
         // where comparing every pair was a tenth of a day added to 200,000 photos' export.
+        // A limit too small to make cells of (zero, or under a metre: `Rules` is public) puts
+        // every night in one cell, which is comparing every pair.
+        let width = limit * 1.001  // a hair wider, so rounding cannot put a neighbour two cells away
+        let gridded = width.isFinite && width > 1e-6
         func cell(_ v: SIMD3<Double>) -> SIMD3<Int> {
-            let width = limit * 1.001  // a hair wider, so rounding cannot put a neighbour two cells away
+            guard gridded else { return .zero }
             return SIMD3(Int((v.x / width).rounded(.down)), Int((v.y / width).rounded(.down)), Int((v.z / width).rounded(.down)))
         }
         var grid: [SIMD3<Int>: [Int]] = [:]
