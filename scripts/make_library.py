@@ -189,15 +189,19 @@ def write_library(folder, photos, seed=2026):
     return shots
 
 
-def add_day(folder, count, seed=7):
-    """`count` photos of one new day after the library's last (a new trip's first day)."""
-    rng = random.Random(seed)
+def add_day(folder, count, seed=7, round=0):
+    """`count` photos of one new day after the library's last (a new trip's first day).
+    Each `round` is another day, a month later, in another region, with other photos: a day
+    added again after it was taken away would find its rows, visits and names kept, which is
+    not what adding a new day costs."""
+    rng = random.Random(seed + round)
     with tempfile.TemporaryDirectory() as scratch:
         with_gps = Template(make_templates(Path(scratch))[0])
-    name, lat, lon, zone = REGIONS[2]
-    target = Path(folder) / "2026" / f"2026-03-14 {name}"
+    name, lat, lon, zone = REGIONS[2 + round % (len(REGIONS) - 2)]
+    day = datetime.date(2026, 3, 14) + datetime.timedelta(days=30 * round)
+    target = Path(folder) / "2026" / f"{day.isoformat()} {name}"
     target.mkdir(parents=True, exist_ok=True)
-    moment = datetime.datetime(2026, 3, 14, 9, 0)
+    moment = datetime.datetime(day.year, day.month, day.day, 9, 0)
     for index in range(count):
         moment += datetime.timedelta(seconds=rng.randint(5, 120))
         data = with_gps.photo(moment, offset_minutes(zone, moment), lat + rng.gauss(0, 0.01), lon + rng.gauss(0, 0.01))
