@@ -63,7 +63,7 @@ struct GeoJSONTests {
                                 locationSource: "exif", uncertaintyMeters: 5, visitID: "v1")]
         let document = GeoJSONDocument(visits: visits, route: TripRoute(visits: visits), photos: photos, notes: ["v2": "lunch\n"],
                                        privacy: PrivacyZones())
-        let text = try document.text()
+        let text = document.text()
         let features = try Self.checkedFeatures(text)
         #expect(features.count == 3 + 2 + 1)
         let first = try #require(features.first)
@@ -76,7 +76,7 @@ struct GeoJSONTests {
         #expect((features[5]["properties"] as? [String: Any])?["path"] as? String == "dir/a b.jpg")
         // One feature per line, and the same bytes every time.
         #expect(text.split(separator: "\n").count == 6 + 2)
-        #expect(try document.text() == text)
+        #expect(document.text() == text)
     }
 
     @Test("a leg across the antimeridian is a MultiLineString cut at ±180° (RFC 7946 section 3.1.9)")
@@ -90,7 +90,7 @@ struct GeoJSONTests {
         #expect(parts[0].last?.latitude == parts[1].first?.latitude)
         // Linear in latitude between the two positions: 2° of 10° east of 178.
         #expect(abs((parts[0].last?.latitude ?? 0) - -16.4) < 1e-9)
-        let features = try Self.checkedFeatures(try GeoJSONDocument(visits: visits, route: route, photos: [], notes: [:], privacy: PrivacyZones()).text())
+        let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: route, photos: [], notes: [:], privacy: PrivacyZones()).text())
         #expect((features[2]["geometry"] as? [String: Any])?["type"] as? String == "MultiLineString")
     }
 
@@ -152,7 +152,7 @@ struct GeoJSONTests {
         #expect(zones.cut([home, Coordinate(latitude: 38.7001, longitude: -9.1)]).isEmpty)
 
         let photos = [TripPhoto(id: 1, path: "home.jpg", coordinate: home), TripPhoto(id: 2, path: "away.jpg", coordinate: visits[1].centre)]
-        let features = try Self.checkedFeatures(try GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: zones).text())
+        let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: zones).text())
         #expect(features.compactMap { $0["id"] as? String } == ["v2", "leg-1", "leg-2", "photo-2"])
         // The legs name no hidden visit.
         #expect((features[1]["properties"] as? [String: Any])?["from"] is NSNull)

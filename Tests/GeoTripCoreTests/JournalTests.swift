@@ -175,3 +175,75 @@ extension JournalTests {
         #expect(page.contains("\n\n- [nowhere \\[1\\].jpg](../../nowhere%20%5B1%5D.jpg)\n\n" + renderer.words.unplacedHint + "\n"), "\(page)")
     }
 }
+
+extension JournalTests {
+    /// A day with a visit of every kind of photo and an unplaced photo, as `photoLines` has it.
+    static func richDay() -> (Trip.Day, JournalRenderer.Context) {
+        var visit = Self.visit("v1", day: "2025-06-10")
+        visit.photos = ["Lisboa/IMG_1.jpg", "Lisboa/clip.mov", "Lisboa/IMG_2.HEIC"]
+        visit.photoCount = 3
+        var still = TripPhoto(id: 1, path: "Lisboa/IMG_1.jpg")
+        still.format = .jpeg
+        still.coordinate = Coordinate(latitude: 38.7, longitude: -9.1)
+        var clip = TripPhoto(id: 3, path: "Lisboa/clip.mov")
+        clip.format = .video
+        clip.durationSeconds = 14
+        var live = TripPhoto(id: 4, path: "Lisboa/IMG_2.HEIC")
+        live.format = .heif
+        let photos = [still, clip, live, TripPhoto(id: 6, path: "nowhere.jpg")]
+        let day = Trip.Day(date: "2025-06-10", visits: [visit], unplacedPhotos: ["nowhere.jpg"])
+        let context = JournalRenderer.Context(
+            notes: ["v1": "tea\n"], photos: Dictionary(uniqueKeysWithValues: photos.map { ($0.path, $0) }), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
+            privacy: PrivacyZones(), thumbnails: [1: "thumbs/1-aaaaaaaa.jpg", 4: "thumbs/4-bbbbbbbb.jpg"],
+            tripFolderLink: "../..", tagCommand: "geotrip tag '/t'")
+        return (day, context)
+    }
+
+    @Test("a day's input key changes with every value its page shows, and stays the same for the same values")
+    func inputKeyFollowsThePage() throws {
+        let english = try JournalRenderer(language: "en")
+        let (day, context) = Self.richDay()
+        let page = try english.render(day, context)
+        let key = english.inputKey(day, context)
+        #expect(english.inputKey(Self.richDay().0, Self.richDay().1) == key)
+        #expect(try english.page(day, context).fingerprint == key)
+
+        typealias Change = (inout Trip.Day, inout JournalRenderer.Context) -> Void
+        let changes: [(String, Change)] = [
+            ("the day's notes", { _, c in c.notes["2025-06-10"] = "a day\n" }),
+            ("a visit's notes", { _, c in c.notes["v1"] = "coffee\n" }),
+            ("a name", { d, _ in d.visits[0].name = "Belém" }),
+            ("a region", { d, _ in d.visits[0].admin1 = "Lisboa District" }),
+            ("a country", { d, _ in d.visits[0].countryCode = "ES" }),
+            ("a position", { d, _ in d.visits[0].latitude = 38.71 }),
+            ("a time", { d, _ in d.visits[0].localArrival = "2025-06-10T10:30:00"; d.visits[0].localDeparture = "2025-06-10T11:00:00" }),
+            ("a photo count", { d, _ in d.visits[0].photoCount = 4 }),
+            ("a photo gone", { d, _ in d.visits[0].photos.removeLast() }),
+            ("a format", { _, c in c.photos["Lisboa/IMG_1.jpg"]?.format = .video }),
+            ("a video's length", { _, c in c.photos["Lisboa/clip.mov"]?.durationSeconds = 15 }),
+            ("a thumbnail", { _, c in c.thumbnails[1] = "thumbs/1-cccccccc.jpg" }),
+            ("a thumbnail gone", { _, c in c.thumbnails[4] = nil }),
+            ("a Live Photo's video", { _, c in c.livePhotoVideos[4] = "Lisboa/IMG_2B.MOV" }),
+            ("a photo inside a zone", { _, c in
+                c.photos["Lisboa/IMG_1.jpg"]?.coordinate = Coordinate(latitude: 10, longitude: 10)
+                c.privacy = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 10, longitude: 10), radiusMeters: 100)])
+            }),
+            ("the visit inside a zone", { _, c in
+                c.privacy = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 38.7, longitude: -9.1), radiusMeters: 100)])
+            }),
+            ("the link to the trip", { _, c in c.tripFolderLink = "../../.." }),
+            ("the tag command", { _, c in c.tagCommand = "geotrip tag '/u'" }),
+            ("an unplaced photo more", { d, c in d.unplacedPhotos.append("b.jpg"); c.photos["b.jpg"] = TripPhoto(id: 7, path: "b.jpg") }),
+        ]
+        for (what, change) in changes {
+            var changedDay = day, changedContext = context
+            change(&changedDay, &changedContext)
+            let changedPage = try english.render(changedDay, changedContext)
+            #expect(changedPage != page, "changing \(what) does not change the page: the case tests nothing")
+            #expect(english.inputKey(changedDay, changedContext) != key, "changing \(what) changes the page but not its key")
+        }
+        let korean = try JournalRenderer(language: "ko")
+        #expect(try korean.render(day, context) != page)
+        #expect(korean.inputKey(day, context) != key)
+    }
+}

@@ -307,9 +307,8 @@ public struct ExportStage: Sendable {
         let trip = part.trip
         let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
-        async let geoJSON = Result { () throws(GeoTripError) in
-            try GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes, privacy: privacy).text()
-        }
+        async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes,
+                                            privacy: privacy).text()
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: partOutput.path)
         summary.thumbnails = made.made
@@ -327,8 +326,8 @@ public struct ExportStage: Sendable {
                                       tiles: settings.tiles)
         // The map is put together on another core while the days are rendered.
         async let page = TripMapPage(input: input).render(with: resources)
-        let pages = try await Self.render(trip.days, with: renderer, context) { day, page in
-            Self.isWritten(page, as: pagesWritten[day.date], in: journal.days[day.date])
+        let pages = try await Self.render(trip.days, with: renderer, context) { day, fingerprint, notes in
+            Self.isWritten(fingerprint, notes: notes, as: pagesWritten[day.date], in: journal.days[day.date])
         }
         let days = Set(trip.days.map(\.date))
         let journalPath = prefix + Self.journalFolder + "/"
@@ -346,7 +345,7 @@ public struct ExportStage: Sendable {
         for (date, document) in journal.days where !days.contains(date) {
             try retire(journalPath + date + ".md", document: document, root, now, &summary)
         }
-        try put(try await geoJSON.get(), at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
+        try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
         return PartResult(cover: Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
                           summary: summary, days: pagesNow)
@@ -357,15 +356,15 @@ public struct ExportStage: Sendable {
         fingerprint + " " + (JournalDocument(text: text).footer ?? "")
     }
 
-    /// Whether `file` (the day's file as read back) already holds what `page` renders to, by
-    /// what the last export wrote (`written`): the same fingerprint, the file intact with the
-    /// footer written then (so its lines outside the notes blocks are as rendered), and every
-    /// block holding the page's notes. A page edited anywhere, missing, or written for other
-    /// values is rendered.
-    static func isWritten(_ page: JournalRenderer.DayPage, as written: String?, in file: JournalDocument?) -> Bool {
-        guard let written, let file, file.isIntact, let footer = file.footer, written == page.fingerprint + " " + footer else { return false }
+    /// Whether `file` (the day's file as read back) already holds the page of `fingerprint`
+    /// (`JournalRenderer.inputKey`) with `notes` in its blocks, by what the last export wrote
+    /// (`written`): the same fingerprint, the file intact with the footer written then (so its
+    /// lines outside the notes blocks are as rendered), and every block holding the page's
+    /// notes. A page edited anywhere, missing, or written for other values is rendered.
+    static func isWritten(_ fingerprint: String, notes: [String: String], as written: String?, in file: JournalDocument?) -> Bool {
+        guard let written, let file, file.isIntact, let footer = file.footer, written == fingerprint + " " + footer else { return false }
         let blocks = file.notes
-        return blocks.count == page.notes.count && page.notes.allSatisfy { blocks[$0.key] == $0.value }
+        return blocks.count == notes.count && notes.allSatisfy { blocks[$0.key] == $0.value }
     }
 
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
@@ -576,9 +575,10 @@ public struct ExportStage: Sendable {
     }
 
     /// The pages of `days`, on every core (a day's page depends on nothing else), in the days'
-    /// order; a page that `isWritten` says its file holds is not rendered.
+    /// order; a page that `isWritten` says its file holds (by the day's input key and notes)
+    /// is neither made nor rendered.
     static func render(_ days: [Trip.Day], with renderer: JournalRenderer, _ context: JournalRenderer.Context,
-                       isWritten: @escaping @Sendable (Trip.Day, JournalRenderer.DayPage) -> Bool) async throws(GeoTripError) -> [RenderedPage] {
+                       isWritten: @escaping @Sendable (Trip.Day, String, [String: String]) -> Bool) async throws(GeoTripError) -> [RenderedPage] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = max(1, (days.count + width - 1) / width)
         do {
@@ -587,8 +587,10 @@ public struct ExportStage: Sendable {
                     let slice = Array(days[start..<min(days.count, start + size)])
                     group.addTask {
                         (index, try slice.map { day throws(GeoTripError) in
+                            let key = renderer.inputKey(day, context)
+                            if isWritten(day, key, renderer.notes(of: day, context)) { return RenderedPage(fingerprint: key, text: nil) }
                             let page = try renderer.page(day, context)
-                            return RenderedPage(fingerprint: page.fingerprint, text: isWritten(day, page) ? nil : renderer.render(page))
+                            return RenderedPage(fingerprint: page.fingerprint, text: renderer.render(page))
                         })
                     }
                 }

@@ -9,42 +9,36 @@ import Foundation
 struct GeoJSONDocument {
     /// A property value; nil ones are written as JSON `null`, so every feature of a kind has
     /// the same keys.
-    enum Value: Encodable, Equatable {
+    enum Value: Equatable {
         case text(String?)
         case number(Double?)
         case integer(Int?)
 
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
+        var json: JSONValue {
             switch self {
-            case .text(let value?): try c.encode(value)
-            case .number(let value?): try c.encode(value)
-            case .integer(let value?): try c.encode(value)
-            default: try c.encodeNil()
+            case .text(let value?): .string(value)
+            case .number(let value?): .number(value)
+            case .integer(let value?): .integer(Int64(value))
+            default: .null
             }
         }
     }
 
     /// A geometry's `coordinates`, nested as its type needs.
-    enum Geometry: Encodable, Equatable {
+    enum Geometry: Equatable {
         case point(Coordinate)
         case lineString([Coordinate])
         case multiLineString([[Coordinate]])
 
-        private enum Keys: String, CodingKey { case type, coordinates }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
+        var json: JSONValue {
             switch self {
             case .point(let point):
-                try c.encode("Point", forKey: .type)
-                try c.encode(Self.position(point), forKey: .coordinates)
+                .object([("type", .string("Point")), ("coordinates", .numbers(Self.position(point)))])
             case .lineString(let line):
-                try c.encode("LineString", forKey: .type)
-                try c.encode(line.map(Self.position), forKey: .coordinates)
+                .object([("type", .string("LineString")), ("coordinates", .array(line.map { .numbers(Self.position($0)) }))])
             case .multiLineString(let lines):
-                try c.encode("MultiLineString", forKey: .type)
-                try c.encode(lines.map { $0.map(Self.position) }, forKey: .coordinates)
+                .object([("type", .string("MultiLineString")),
+                         ("coordinates", .array(lines.map { .array($0.map { .numbers(Self.position($0)) }) }))])
             }
         }
 
@@ -55,11 +49,16 @@ struct GeoJSONDocument {
     }
 
     /// One feature.
-    struct Feature: Encodable, Equatable {
+    struct Feature: Equatable {
         var type = "Feature"
         var id: String
         var geometry: Geometry
         var properties: [String: Value]
+
+        var json: JSONValue {
+            .object([("type", .string(type)), ("id", .string(id)), ("geometry", geometry.json),
+                     ("properties", .object(properties.map { ($0.key, $0.value.json) }))])
+        }
     }
 
     /// The features in order: visits, then the route's legs, then photos.
@@ -107,17 +106,16 @@ struct GeoJSONDocument {
         }
     }
 
-    /// The file's text: a FeatureCollection with one feature per line.
-    func text() throws(GeoTripError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            let lines = try features.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-            if lines.isEmpty { return "{\"type\":\"FeatureCollection\",\"features\":[]}\n" }
-            return "{\"type\":\"FeatureCollection\",\"features\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"
-        } catch {
-            throw .catalogRejected(path: "trip.geojson", reason: "a feature could not be encoded: \(error)")
+    /// The file's text: a FeatureCollection with one feature per line, written by `JSONValue`.
+    func text() -> String {
+        if features.isEmpty { return "{\"type\":\"FeatureCollection\",\"features\":[]}\n" }
+        var out = Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+        for (index, feature) in features.enumerated() {
+            if index > 0 { out += Array(",\n".utf8) }
+            feature.json.write(into: &out)
         }
+        out += Array("\n]}\n".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Degrees to 6 decimals: about 10 cm, finer than any photo's position (RFC 7946 section 11.2

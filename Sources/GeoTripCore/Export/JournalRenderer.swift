@@ -107,14 +107,13 @@ struct JournalRenderer: Sendable {
     }
 
     /// A day's page before it is rendered: every value its text shows, as the template reads
-    /// them, and their fingerprint. Rendering is most of a journal's cost, and a page whose
-    /// fingerprint and file are as the last export left them need not be rendered again.
+    /// them, and the fingerprint of what it was made from (`inputKey`).
     struct DayPage: Sendable {
         fileprivate var view: DayView
         /// The text of each notes block on the page (the day's and each visit's), by owner id.
         var notes: [String: String]
-        /// The fingerprint of every value the page shows and of the templates it is rendered
-        /// with: equal fingerprints render to equal text.
+        /// `inputKey` of the day and context it was made from: equal fingerprints render to
+        /// equal text.
         var fingerprint: String
     }
 
@@ -128,14 +127,66 @@ struct JournalRenderer: Sendable {
         JournalDocument.withFooter(Self.tidy(dayTemplate.render(page.view)), explanation: words.footer)
     }
 
-    /// What the page of `day` shows, ready to fingerprint and render.
-    func page(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> DayPage {
+    /// The text of each notes block on the page of `day`, by owner id.
+    func notes(of day: Trip.Day, _ context: Context) -> [String: String] {
         var notes = [day.date: context.notes[day.date] ?? ""]
+        for visit in day.visits { notes[visit.id] = context.notes[visit.id] ?? "" }
+        return notes
+    }
+
+    /// The fingerprint of everything the page of `day` is made from, taken without making it:
+    /// geotrip's version, the template and the words' language, the context's links and zones,
+    /// the day, each visit's values the page shows, the notes, and for each photo the values
+    /// its line shows (format, length, position, thumbnail, Live Photo video). Equal keys make
+    /// equal pages (`JournalTests` changes each value in turn). A library trip rendered again
+    /// has hundreds of days and a few changed: the others are checked by this key alone, at a
+    /// fraction of the cost of making their pages.
+    ///
+    /// Whatever `page` comes to read must be added here.
+    func inputKey(_ day: Trip.Day, _ context: Context) -> String {
+        var key = ExportStage.KeyBytes()
+        key.add(GeoTripVersion.current)
+        key.add(JournalTemplates.day)
+        key.add(words.language)
+        key.add(words.footer)
+        key.add(context.tripFolderLink)
+        key.add(context.tagCommand)
+        key.add(Int64(context.privacy.zones.count))
+        for zone in context.privacy.zones { key.add(zone.text) }
+        key.add(day.date)
+        key.add(context.notes[day.date])
+        func add(photo path: String) {
+            key.add(path)
+            let photo = context.photos[path]
+            key.add(photo?.format?.rawValue)
+            key.add(photo?.durationSeconds)
+            key.add(photo?.coordinate?.latitude)
+            key.add(photo?.coordinate?.longitude)
+            key.add(photo.flatMap { context.thumbnails[$0.id] })
+            key.add(photo.flatMap { context.livePhotoVideos[$0.id] })
+        }
+        key.add(Int64(day.visits.count))
+        for visit in day.visits {
+            key.add(visit.id)
+            key.add(visit.latitude); key.add(visit.longitude)
+            key.add(visit.name); key.add(visit.admin1); key.add(visit.countryCode); key.add(visit.country)
+            key.add(visit.localTimeSpan)
+            key.add(Int64(visit.photoCount))
+            key.add(context.notes[visit.id])
+            key.add(Int64(visit.photos.count))
+            for path in visit.photos { add(photo: path) }
+        }
+        key.add(Int64(day.unplacedPhotos.count))
+        for path in day.unplacedPhotos { add(photo: path) }
+        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+    }
+
+    /// What the page of `day` shows, ready to render.
+    func page(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> DayPage {
         var places: [String] = [], countries: [String] = []
         let visits = day.visits.map { visit -> VisitView in
             let hidden = context.privacy.contains(visit.centre)
             let text = context.notes[visit.id] ?? ""
-            notes[visit.id] = text
             let place = hidden ? words.privatePlace : placeLine(visit)
             if !hidden {
                 if let name = visit.name, !places.contains(name) { places.append(name) }
@@ -165,27 +216,7 @@ struct JournalRenderer: Sendable {
         let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: photoCount),
                            heading: words.dayHeading(day.date), dayNotes: JournalDocument.block(id: day.date, text: context.notes[day.date] ?? ""),
                            visits: visits, unplaced: unplaced)
-        return DayPage(view: view, notes: notes, fingerprint: fingerprint(of: view))
-    }
-
-    /// The fingerprint of `view`, the templates, the footer's words and geotrip's version (a
-    /// new version may write the same values differently): each value with its
-    /// length or a mark for its absence, and each list with its count, so no two different
-    /// views give the same bytes.
-    private func fingerprint(of view: DayView) -> String {
-        var key = ExportStage.KeyBytes()
-        key.add(GeoTripVersion.current)
-        key.add(JournalTemplates.day)
-        key.add(words.footer)
-        key.add(view.frontMatter); key.add(view.heading); key.add(view.dayNotes)
-        key.add(Int64(view.visits.count))
-        for visit in view.visits {
-            key.add(visit.time); key.add(visit.place); key.add(visit.photoCount); key.add(visit.coordinates); key.add(visit.notes)
-            key.add(visit.photoLines)
-        }
-        key.add(view.unplaced?.heading); key.add(view.unplaced?.hint); key.add(view.unplaced?.command)
-        key.add(view.unplaced?.photoLines)
-        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+        return DayPage(view: view, notes: notes(of: day, context), fingerprint: inputKey(day, context))
     }
 
     /// `Lisbon, Lisboa, Portugal`: the place's name, its region when it is another name, and

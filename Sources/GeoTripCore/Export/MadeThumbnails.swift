@@ -16,7 +16,7 @@ public struct MadeThumbnails: ThumbnailProvider {
         let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
         // A name that is not UTF-8 is kept as `%XX` in the catalog, which is not its name on
         // disk: such photos get no thumbnail (as they get no sidecar), and no complaint either.
-        let photos = photos.filter { !$0.path.contains("%") || FileManager.default.fileExists(atPath: tripFolder + "/" + $0.path) }
+        let photos = photos.filter { !$0.path.utf8.contains(UInt8(ascii: "%")) || FileManager.default.fileExists(atPath: tripFolder + "/" + $0.path) }
         let sources = photos.map { photo in
             ThumbnailSource(photoID: photo.id, path: photo.path, media: photo.format == .video ? .video(durationSeconds: photo.durationSeconds) : .photo(photo.format), fileSize: photo.fileSize,
                             modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,

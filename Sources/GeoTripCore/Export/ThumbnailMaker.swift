@@ -175,11 +175,26 @@ public struct ThumbnailMaker: Sendable {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let folders = Folders(self)
         var outcomes = [ThumbnailOutcome?](repeating: nil, count: sources.count)
+        // The thumbnails already current are told apart here, each looked up in the open folder:
+        // a library trip rendered again has thousands and makes a few, and a task and a whole
+        // path's lookup for each was most of its thumbnails' time.
+        var toMake: [Int] = []
+        let directory = open(folders.thumbnails, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if directory >= 0 { close(directory) } }
+        for (index, source) in sources.enumerated() {
+            var info = stat()
+            if directory >= 0, let name = fileName(for: source), fstatat(directory, name, &info, 0) == 0, info.st_size > 0 {
+                outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: name), status: .current,
+                                                   diagnostic: nil)
+            } else {
+                toMake.append(index)
+            }
+        }
         await withTaskGroup(of: (Int, ThumbnailOutcome).self) { group in
             var next = 0
             func add() {
-                guard next < sources.count else { return }
-                let index = next, source = sources[index], maker = self
+                guard next < toMake.count else { return }
+                let index = toMake[next], source = sources[index], maker = self
                 group.addTask { (index, maker.make(source, folders)) }
                 next += 1
             }

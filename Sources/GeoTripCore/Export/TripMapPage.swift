@@ -57,7 +57,7 @@ public struct TripMapPage: Sendable {
         do {
             // The base layer is written apart (`BaseMapExtract.json`) and put first, where
             // `base` sorts among the keys: the same bytes as encoding it with the rest.
-            let rest = try ScriptJSON.encode(data)
+            let rest = ScriptJSON.escape(data.json.text)
             json = "{\"base\":" + ScriptJSON.escape(try extract.json()) + "," + rest.dropFirst()
         } catch {
             // Only finite numbers and strings are encoded; this cannot fail.
@@ -170,15 +170,14 @@ public struct TripMapPage: Sendable {
         return [visit.admin1, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
-    /// What `urlReference` leaves as it is, made once rather than for every link.
-    private static let unreservedAndSlash = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
-
     /// A relative path as a URL reference: every byte but unreserved characters and `/`
     /// percent-encoded (spaces, accents, `#`, `?`, and `:` so no path can be read as a scheme
     /// such as `javascript:`); a path that starts with `/` gets `.` before it, so it cannot
     /// become a scheme-relative `//host` link.
     static func urlReference(_ path: String) -> String {
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: unreservedAndSlash) ?? ""
+        // The journal's encoding, on the bytes: Foundation's addingPercentEncoding was a fifth
+        // of a library trip's map.
+        let encoded = MarkdownText.linkTarget(path)
         return encoded.hasPrefix("/") ? "." + encoded : encoded
     }
 
@@ -300,7 +299,10 @@ public struct TripMapPage: Sendable {
 
     // MARK: Script data
 
-    private struct PageData: Encodable {
+    // The page's data, each part as the JSON the script reads (`JSONValue`: sorted keys, an
+    // absent optional left out, as `JSONEncoder` writes them).
+
+    private struct PageData {
         var visits: [VisitData]
         var videos: [VideoData]
         var days: [DayData]
@@ -312,10 +314,18 @@ public struct TripMapPage: Sendable {
         var tiles: TilesData?
         var words: [String: String]
 
-        private enum CodingKeys: String, CodingKey { case visits, videos, days, legs, towns, visited, tiles, words }
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [
+                ("visits", .array(visits.map(\.json))), ("videos", .array(videos.map(\.json))), ("days", .array(days.map(\.json))),
+                ("legs", .array(legs.map(\.json))), ("towns", .array(towns.map(\.json))), ("visited", .array(visited.map(JSONValue.string))),
+                ("words", .object(words.map { ($0.key, .string($0.value)) })),
+            ]
+            if let tiles { members.append(("tiles", tiles.json)) }
+            return .object(members)
+        }
     }
 
-    private struct VisitData: Encodable {
+    private struct VisitData {
         var id: String
         var number: Int
         var day: Int
@@ -328,47 +338,86 @@ public struct TripMapPage: Sendable {
         var lat: Double
         var lon: Double
         var media: [MediaData]
+
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [
+                ("id", .string(id)), ("number", .integer(Int64(number))), ("day", .integer(Int64(day))), ("name", .string(name)),
+                ("place", .string(place)), ("photos", .string(photos)), ("photoCount", .integer(Int64(photoCount))),
+                ("lat", .number(lat)), ("lon", .number(lon)), ("media", .array(media.map(\.json))),
+            ]
+            if let time { members.append(("time", .string(time))) }
+            if let notes { members.append(("notes", .string(notes))) }
+            return .object(members)
+        }
     }
 
     /// A video's own marker: where it was made, the day it belongs to, and its visit.
-    private struct VideoData: Encodable {
+    private struct VideoData {
         var visit: String
         var day: Int
         var lat: Double
         var lon: Double
         var href: String?
         var label: String
+
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [
+                ("visit", .string(visit)), ("day", .integer(Int64(day))), ("lat", .number(lat)), ("lon", .number(lon)),
+                ("label", .string(label)),
+            ]
+            if let href { members.append(("href", .string(href))) }
+            return .object(members)
+        }
     }
 
-    private struct MediaData: Encodable {
+    private struct MediaData {
         var thumb: String?
         var href: String?
         var label: String
+
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("label", .string(label))]
+            if let thumb { members.append(("thumb", .string(thumb))) }
+            if let href { members.append(("href", .string(href))) }
+            return .object(members)
+        }
     }
 
-    private struct DayData: Encodable {
+    private struct DayData {
         var date: String
         var colour: String
+
+        var json: JSONValue { .object([("date", .string(date)), ("colour", .string(colour))]) }
     }
 
-    private struct LegData: Encodable {
+    private struct LegData {
         var day: Int
         var kind: TripMapInput.LegKind
         /// Pieces (split at the antimeridian) of flattened (lat, lon) pairs.
         var pieces: [[Double]]
+
+        var json: JSONValue {
+            .object([("day", .integer(Int64(day))), ("kind", .string(kind.rawValue)), ("pieces", .array(pieces.map(JSONValue.numbers)))])
+        }
     }
 
-    private struct TownData: Encodable {
+    private struct TownData {
         var name: String
         var lat: Double
         var lon: Double
         /// 1 for the largest cities (shown at every zoom) to 4 for small towns (close up only).
         var tier: Int
+
+        var json: JSONValue {
+            .object([("name", .string(name)), ("lat", .number(lat)), ("lon", .number(lon)), ("tier", .integer(Int64(tier)))])
+        }
     }
 
-    private struct TilesData: Encodable {
+    private struct TilesData {
         var url: String
         var attribution: String
+
+        var json: JSONValue { .object([("url", .string(url)), ("attribution", .string(attribution))]) }
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
