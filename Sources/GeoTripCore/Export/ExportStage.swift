@@ -142,8 +142,7 @@ public struct ExportStage: Sendable {
                 summary.unchanged += journals[part.folder]?.days.count ?? output.names(in: base).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
-                changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content,
-                                           journal: journals[part.folder] ?? readJournal(in: part.folder, output, &summary),
+                changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content, journal: journals[part.folder],
                                            pagesWritten: checkEverything ? [:] : exported[part.folder]?.days ?? [:]))
             }
         }
@@ -157,12 +156,17 @@ public struct ExportStage: Sendable {
         do {
             // Each trip's photos are read as it is written, so a library's are never all in memory.
             written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
+                // A changed trip's journal is read back here, beside its rendering, rather than
+                // before: for edits spread over a library, that was every trip's, on one core.
+                var reading = ExportSummary()
+                let journal = item.journal ?? readJournal(in: item.part.folder, output, &reading)
                 let contents = try Self.contents(of: item.part, from: catalog, rule: rule)
                 var part = item.part
                 part.trip = contents.trip
-                let result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: item.journal,
+                var result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: journal,
                                                   pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources,
                                                   track: track, settings: settings, privacy: privacy, language: language, now: now)
+                result.summary.add(reading)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
                 return result
@@ -254,7 +258,8 @@ public struct ExportStage: Sendable {
         var output: OutputFolder
         /// `contentKey`'s fingerprint.
         var content: String
-        var journal: Journal
+        /// Its journal when step 1 read it already; otherwise read when the part is written.
+        var journal: Journal?
         /// `ExportedTrip.days` of its last export (none when every page is to be rendered).
         var pagesWritten: [String: String]
     }
