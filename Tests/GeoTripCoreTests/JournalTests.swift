@@ -242,8 +242,12 @@ extension JournalTests {
             #expect(changedPage != page, "changing \(what) does not change the page: the case tests nothing")
             #expect(english.inputKey(changedDay, changedContext) != key, "changing \(what) changes the page but not its key")
         }
-        let korean = try JournalRenderer(language: "ko")
-        #expect(try korean.render(day, context) != page)
-        #expect(korean.inputKey(day, context) != key)
+        // Another language, and another locale with the same (English) words: dates and
+        // country names differ.
+        for language in ["ko", "fr", "en-GB"] {
+            let other = try JournalRenderer(language: language)
+            #expect(try other.render(day, context) != page, "\(language) renders as en: the case tests nothing")
+            #expect(other.inputKey(day, context) != key, "\(language) changes the page but not its key")
+        }
     }
 }

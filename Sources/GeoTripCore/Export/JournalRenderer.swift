@@ -135,19 +135,24 @@ struct JournalRenderer: Sendable {
     }
 
     /// The fingerprint of everything the page of `day` is made from, taken without making it:
-    /// geotrip's version, the template and the words' language, the context's links and zones,
+    /// geotrip's version, the template, the words' language and the locale asked for, the
+    /// context's links and zones,
     /// the day, each visit's values the page shows, the notes, and for each photo the values
     /// its line shows (format, length, position, thumbnail, Live Photo video). Equal keys make
     /// equal pages (`JournalTests` changes each value in turn). A library trip rendered again
     /// has hundreds of days and a few changed: the others are checked by this key alone, at a
     /// fraction of the cost of making their pages.
     ///
-    /// Whatever `page` comes to read must be added here.
+    /// Whatever `page` comes to read must be added here. How the libraries write (Yams,
+    /// swift-mustache, the system's locale data) is taken to change only with geotrip's version.
     func inputKey(_ day: Trip.Day, _ context: Context) -> String {
         var key = ExportStage.KeyBytes()
         key.add(GeoTripVersion.current)
         key.add(JournalTemplates.day)
         key.add(words.language)
+        // The locale asked for: dates, weekdays and country names follow it (`fr` and `de`
+        // share the English words).
+        key.add(words.requested)
         key.add(words.footer)
         key.add(context.tripFolderLink)
         key.add(context.tagCommand)
