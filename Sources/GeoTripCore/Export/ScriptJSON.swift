@@ -6,17 +6,9 @@ import Foundation
 /// `\uXXXX` escape; in JSON they occur only inside strings, where the escape means the same
 /// character, so the data parses unchanged.
 enum ScriptJSON {
-    /// `value` encoded with sorted keys (stable output: an unchanged trip writes an unchanged page).
-    static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
-        return escape(json)
-    }
-
-    /// The escaping alone, for JSON made elsewhere. Byte by byte: what is replaced is ASCII
-    /// (`<`, `>`, `&`) or the three-byte forms of U+2028 and U+2029, and a page's JSON is
-    /// megabytes long.
+    /// `json` made safe for a script element (`JSONValue` writes the map's data). Byte by byte:
+    /// what is replaced is ASCII (`<`, `>`, `&`) or the three-byte forms of U+2028 and U+2029,
+    /// and a page's JSON is megabytes long.
     static func escape(_ json: String) -> String {
         let bytes = Array(json.utf8)
         var out: [UInt8] = []

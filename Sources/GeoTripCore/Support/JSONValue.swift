@@ -9,7 +9,7 @@ import Foundation
 /// than through `Encodable`: on Linux, `JSONEncoder` wraps and unwraps every value on its way
 /// and took a fifth of a library trip's export; no faster encoder is among the packages
 /// geotrip can depend on. `JSONValueTests` holds it to `JSONEncoder`'s bytes.
-indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Sendable {
     case string(String)
     case number(Double)
     case integer(Int64)
@@ -98,8 +98,6 @@ indirect enum JSONValue: Equatable, Sendable {
         }
         out.append(UInt8(ascii: "\""))
     }
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
 }
 
 extension JSONValue: Encodable {
