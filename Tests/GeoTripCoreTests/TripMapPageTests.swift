@@ -36,9 +36,18 @@ struct TripMapPageTests {
                    .init(localDate: "2025-03-03", kind: .flight, coordinates: [tokyo, honolulu])])
     }
 
-    /// The JSON the page's script reads.
+    /// The JSON the page's script reads: its data, with the base layer's `base` and `towns`
+    /// put in as the script puts them.
     static func data(of html: String) throws -> [String: Any] {
-        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"trip-data\">"))
+        var data = try element("trip-data", of: html)
+        for (key, value) in try element("trip-base", of: html) { data[key] = value }
+        return data
+    }
+
+    /// The JSON object in the page's script element of `id`.
+    static func element(_ id: String, of html: String) throws -> [String: Any] {
+        let opening = try #require(html.range(of: "<script type=\"application/json\" id=\"\(id)\""))
+        let start = try #require(html.range(of: ">", range: opening.upperBound..<html.endIndex))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
         let object = try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8))
         return try #require(object as? [String: Any])
@@ -53,8 +62,8 @@ struct TripMapPageTests {
         #expect(!html.contains("<b>x"))
         #expect(html.contains("&lt;/script&gt;&lt;b&gt;x"), "the timeline shows the name, escaped")
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        // Exactly the page's own script elements close: three scripts and the data.
-        #expect(html.components(separatedBy: "</script>").count - 1 == 3)
+        // Exactly the page's own script elements close: two scripts, the data and the base layer.
+        #expect(html.components(separatedBy: "</script>").count - 1 == 4)
         let data = try Self.data(of: html)
         let visits = try #require(data["visits"] as? [[String: Any]])
         #expect(visits[0]["name"] as? String == name, "the data still holds the exact name")
@@ -197,6 +206,51 @@ struct TripMapPageTests {
     func pageSize() throws {
         let html = TripMapPage(input: Self.pacificInput()).render(with: try resources())
         #expect(html.utf8.count < 1_500_000, "\(html.utf8.count) bytes")
+    }
+
+    @Test("a page made again keeps the base layer of the page before only when that was made for the same window and data")
+    func baseLayerReused() throws {
+        let resources = try resources()
+        let pacific = TripMapPage(input: Self.pacificInput())
+        let page = pacific.render(with: resources)
+        let towns = try #require(Self.data(of: page)["towns"] as? [[String: Any]])
+        #expect(towns.contains { $0["name"] as? String == "Tokyo" })
+        #expect(pacific.render(with: resources, previous: Array(page.utf8)) == page, "the same page, base layer and all")
+
+        // The layer that is reused is the one in the file: one made to look right for this
+        // window (same key, its own fingerprint) is carried over as it is.
+        let window = pacific.window
+        let inputs = TripMapPage.BaseLayer.inputsKey(window: window, resources: resources, townLimit: pacific.townLimit)
+        let fresh = pacific.baseLayer(window: window, resources: resources)
+        #expect(fresh.key.hasPrefix(inputs + "-"))
+        let planted = TripMapPage.BaseLayer(json: fresh.json.replacingOccurrences(of: "\"Tokyo\"", with: "\"Planted\""), inputs: inputs)
+        let withPlanted = page.replacingOccurrences(of: fresh.key + "\">" + fresh.json, with: planted.key + "\">" + planted.json)
+        #expect(withPlanted != page)
+        let reused = pacific.render(with: resources, previous: Array(withPlanted.utf8))
+        #expect(reused == withPlanted, "the layer in the file was used, not made again")
+
+        // A layer altered after it was written (its fingerprint no longer matches) is made again.
+        let altered = page.replacingOccurrences(of: "\"Tokyo\",\"tier\"", with: "\"Altered\",\"tier\"")
+        #expect(altered != page)
+        #expect(pacific.render(with: resources, previous: Array(altered.utf8)) == page)
+        // So is one cut off, and a page with none.
+        #expect(pacific.render(with: resources, previous: Array(page.utf8.prefix(page.utf8.count * 3 / 4))) == page)
+        #expect(pacific.render(with: resources, previous: Array("<html></html>".utf8)) == page)
+
+        // Another window (the trip without Hawaii) makes its own layer, as a fresh page would.
+        var input = Self.pacificInput()
+        input.visits.removeLast()
+        input.legs.removeLast()
+        let asia = TripMapPage(input: input)
+        #expect(asia.window != window)
+        let asiaPage = asia.render(with: resources)
+        #expect(asia.render(with: resources, previous: Array(page.utf8)) == asiaPage)
+        #expect(try Self.element("trip-base", of: asiaPage)["base"] as? [String: Any] != nil)
+        // And so do other resources: without the gazetteer there are no towns.
+        let noTowns = TripMapResources(baseMap: resources.baseMap, gazetteer: nil, leaflet: resources.leaflet)
+        let bare = pacific.render(with: noTowns, previous: Array(page.utf8))
+        #expect(bare == pacific.render(with: noTowns))
+        #expect((try Self.data(of: bare)["towns"] as? [Any])?.isEmpty == true)
     }
 
     @Test("Leaflet missing is a sentence naming the package")

@@ -22,6 +22,8 @@ public struct BaseMap: Sendable {
     let featureCount: Int
     /// Stored coordinates are degrees times this.
     public let scale: Int
+    /// The CRC-32 of the features, from the header (checked on load): which base map this is.
+    var checksum: UInt32 { data.loadLE32(at: 16) }
 
     /// Where the resource is (`ResourceLocator.find`), `GEOTRIP_BASEMAP` overriding.
     public static func resourceURL() throws(GeoTripError) -> URL {

@@ -329,8 +329,9 @@ public struct ExportStage: Sendable {
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, photos: photos, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)
-        // The map is put together on another core while the days are rendered.
-        async let page = TripMapPage(input: input).render(with: resources)
+        // The map is put together on another core while the days are rendered, with the base
+        // layer of the page there when that still fits.
+        async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())
         let pages = try await Self.render(trip.days, with: renderer, context) { day, fingerprint, notes in
             Self.isWritten(fingerprint, notes: notes, as: pagesWritten[day.date], in: journal.days[day.date])
         }

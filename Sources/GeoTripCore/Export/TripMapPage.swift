@@ -46,30 +46,105 @@ public struct TripMapPage: Sendable {
         self.input = input
     }
 
-    /// The whole page.
-    public func render(with resources: TripMapResources) -> String {
+    /// The whole page. `previous`, the page's file as the last export wrote it, lends its base
+    /// layer when that was made for the same window from the same base map and gazetteer
+    /// (`BaseLayer`): cutting the base map and finding the towns is half of a page's work and
+    /// depends on nothing else, so a trip whose photos changed but whose extent did not keeps it.
+    public func render(with resources: TripMapResources, previous: [UInt8]? = nil) -> String {
         let words = TripMapWords.forLanguage(input.language)
         let window = self.window
-        let extract = resources.baseMap.extract(window: window)
-        let towns = nearbyTowns(resources.gazetteer, in: window)
-        let data = pageData(words: words, window: window, extract: extract, towns: towns)
-        let json: String
-        do {
-            // The base layer is written apart (`BaseMapExtract.json`) and put first, where
-            // `base` sorts among the keys: the same bytes as encoding it with the rest.
-            let rest = ScriptJSON.escape(data.json.text)
-            json = "{\"base\":" + ScriptJSON.escape(try extract.json()) + "," + rest.dropFirst()
-        } catch {
-            // Only finite numbers and strings are encoded; this cannot fail.
-            preconditionFailure("the map data did not encode: \(error)")
-        }
+        let layer = BaseLayer.reused(from: previous, key: BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit))
+            ?? baseLayer(window: window, resources: resources)
         var context = templateContext(words: words)
         context["leafletStyle"] = resources.leaflet.style
         context["leafletScript"] = resources.leaflet.script
         context["style"] = TripMapTemplate.style
         context["script"] = TripMapScript.source
-        context["data"] = json
+        context["baseKey"] = layer.key
+        context["base"] = layer.json
+        context["data"] = ScriptJSON.escape(pageData(words: words).json.text)
         return TripMapTemplate.page.render(context)
+    }
+
+    /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
+    /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element.
+    func baseLayer(window: GeoBox, resources: TripMapResources) -> BaseLayer {
+        let extract = resources.baseMap.extract(window: window)
+        let towns = nearbyTowns(resources.gazetteer, in: window).map { town in
+            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
+                     tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
+        }
+        let base: String
+        do {
+            base = try extract.json()
+        } catch {
+            // Only finite numbers and strings are encoded; this cannot fail.
+            preconditionFailure("the base layer did not encode: \(error)")
+        }
+        // `base` sorts before `towns`: the keys in JSONValue's order.
+        let json = ScriptJSON.escape("{\"base\":" + base + ",\"towns\":" + JSONValue.array(towns.map(\.json)).text + "}")
+        return BaseLayer(json: json, inputs: BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit))
+    }
+
+    /// The page's base layer, with the key it is found by in the next export.
+    struct BaseLayer: Equatable {
+        /// What the `trip-base` element holds.
+        var json: String
+        /// The element's `data-key`: what it was made from (`inputsKey`), then its own
+        /// fingerprint, so a file damaged or edited there is not reused.
+        var key: String
+
+        init(json: String, inputs: String) {
+            self.json = json
+            key = inputs + "-" + Fingerprint.of(Array(json.utf8), fileSize: json.utf8.count)
+        }
+
+        /// What the base layer is made from: the window, how many towns, the base map's and
+        /// the gazetteer's checksums, and geotrip's version (for the code that cuts them).
+        static func inputsKey(window: GeoBox, resources: TripMapResources, townLimit: Int) -> String {
+            var key = ExportStage.KeyBytes()
+            key.add("trip-base")
+            key.add(GeoTripVersion.current)
+            for edge in [window.south, window.west, window.north, window.east] { key.add(edge) }
+            key.add(Int64(townLimit))
+            key.add(Int64(resources.baseMap.checksum))
+            key.add(resources.gazetteer.map { Int64($0.file.checksum) })
+            return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+        }
+
+        /// The element's opening up to its key, as the template writes it.
+        static let opening = Array(#"<script type="application/json" id="trip-base" data-key=""#.utf8)
+
+        /// The base layer of `page` (a page's bytes) when its key says it was made from `key`
+        /// and its fingerprint matches what it holds; nil otherwise.
+        static func reused(from page: [UInt8]?, key inputs: String) -> BaseLayer? {
+            guard let page, let start = find(opening, in: page, from: 0) else { return nil }
+            let keyStart = start + opening.count
+            let closing = Array("\">".utf8), end = Array("</script>".utf8)
+            guard let keyEnd = find(closing, in: page, from: keyStart), keyEnd - keyStart < 100,
+                  let contentEnd = find(end, in: page, from: keyEnd + closing.count) else { return nil }
+            let key = String(decoding: page[keyStart..<keyEnd], as: UTF8.self)
+            guard key.hasPrefix(inputs + "-") else { return nil }
+            let layer = BaseLayer(json: String(decoding: page[(keyEnd + closing.count)..<contentEnd], as: UTF8.self), inputs: inputs)
+            return layer.key == key ? layer : nil
+        }
+
+        /// Where `needle` first occurs in `bytes` at or after `from`.
+        private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+            guard from <= bytes.count else { return nil }
+            return bytes.withUnsafeBufferPointer { haystack -> Int? in
+                guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
+                var at = from
+                while at <= haystack.count - needle.count {
+                    // memchr finds the first byte's candidates; glibc's memmem is not exported to Swift.
+                    guard let hit = memchr(haystack.baseAddress! + at, Int32(first), haystack.count - needle.count + 1 - at) else { return nil }
+                    at = haystack.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(haystack.baseAddress! + at, needle, needle.count) == 0 { return at }
+                    at += 1
+                }
+                return nil
+            }
+        }
     }
 
     /// The input's days, with any date a visit or leg names that the days lack added in order,
@@ -307,9 +382,6 @@ public struct TripMapPage: Sendable {
         var videos: [VideoData]
         var days: [DayData]
         var legs: [LegData]
-        var towns: [TownData]
-        /// Written apart from the rest (see `render`), so not among the keys.
-        var base: BaseMapExtract
         var visited: [String]
         var tiles: TilesData?
         var words: [String: String]
@@ -317,7 +389,7 @@ public struct TripMapPage: Sendable {
         var json: JSONValue {
             var members: [(String, JSONValue)] = [
                 ("visits", .array(visits.map(\.json))), ("videos", .array(videos.map(\.json))), ("days", .array(days.map(\.json))),
-                ("legs", .array(legs.map(\.json))), ("towns", .array(towns.map(\.json))), ("visited", .array(visited.map(JSONValue.string))),
+                ("legs", .array(legs.map(\.json))), ("visited", .array(visited.map(JSONValue.string))),
                 ("words", .object(words.map { ($0.key, .string($0.value)) })),
             ]
             if let tiles { members.append(("tiles", tiles.json)) }
@@ -422,7 +494,7 @@ public struct TripMapPage: Sendable {
 
     private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
 
-    private func pageData(words: TripMapWords, window: GeoBox, extract: BaseMapExtract, towns: [GazetteerPlace]) -> PageData {
+    private func pageData(words: TripMapWords) -> PageData {
         let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
         let crossing = crossesAntimeridian
         let visits = input.visits.enumerated().map { number, visit in
@@ -469,15 +541,11 @@ public struct TripMapPage: Sendable {
                                  label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
             }
         }
-        let townData = towns.map { town in
-            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
-                     tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
-        }
         let figures = input.figures ?? input.computedFigures
         return PageData(
             visits: visits, videos: videos,
             days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
-            legs: legs, towns: townData, base: extract, visited: figures.countries,
+            legs: legs, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
             words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
                     "allDays": words.allDays])

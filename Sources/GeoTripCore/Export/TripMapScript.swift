@@ -6,6 +6,11 @@ enum TripMapScript {
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('trip-data').textContent);
+  // The base layer and the towns are an element of their own, which an export reuses while
+  // the trip's extent stays the same.
+  var layer = JSON.parse(document.getElementById('trip-base').textContent);
+  data.base = layer.base;
+  data.towns = layer.towns;
   var words = data.words;
   var scale = data.base.scale;
   // Readers who asked for less motion get jumps instead of flights.

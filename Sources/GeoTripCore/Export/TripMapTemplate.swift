@@ -2,7 +2,7 @@ import Mustache
 
 /// The trip map's Mustache template and style sheet. Every `{{name}}` is HTML-escaped by
 /// swift-mustache; the `{{{…}}}` insert what the page builds itself: Leaflet's files, the
-/// style and script below, the data as `ScriptJSON`, and each day's visits
+/// style and script below, the data and the base layer as `ScriptJSON`, and each day's visits
 /// (`TripMapPage.visitItem`, which escapes every value as the template would).
 enum TripMapTemplate {
     /// The parsed template (a constant of the program: a test checks it parses).
@@ -62,6 +62,7 @@ enum TripMapTemplate {
 {{/credits}}</ul>
 <p>{{words.madeWith}}</p>
 </footer>
+<script type="application/json" id="trip-base" data-key="{{baseKey}}">{{{base}}}</script>
 <script type="application/json" id="trip-data">{{{data}}}</script>
 <script>{{{leafletScript}}}</script>
 <script>{{{script}}}</script>

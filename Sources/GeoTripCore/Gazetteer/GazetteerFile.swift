@@ -23,6 +23,8 @@ struct GazetteerFile: Sendable {
     let stringsLength: Int
     let keysOffset: Int
     let keysLength: Int
+    /// The CRC-32 of the body, from the header (checked on load): which gazetteer this is.
+    var checksum: UInt32 { data.loadLE32(at: 60) }
 
     /// Maps and checks the file at `url`.
     init(url: URL) throws(GeoTripError) {
