@@ -308,6 +308,47 @@ struct LibraryRerunTests {
         #expect(try Self.dayCounts(options.catalogPath)["2024-04-25"] == 2)
     }
 
+    @Test("a rerun writes only the visits that come out differently; the others of a reworked run are left as stored")
+    func unchangedVisitsNotWritten() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        // A day of three visits 20 minutes apart (two photos each): one run of the timeline.
+        let east = (52.3650, 4.9050)
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-04-25", trip: nil,
+                                                                         spots: [LibraryFixture.house, LibraryFixture.house, LibraryFixture.cafe,
+                                                                                 LibraryFixture.cafe, east, east],
+                                                                         offset: "+01:00", folder: "run")], minutesApart: 20)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let queue = try DatabaseQueue(path: options.catalogPath)
+        func visits() throws -> [String: Set<String>] {
+            try queue.read { db in
+                var visits: [String: Set<String>] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT visitId, path FROM visitPhoto JOIN photo ON photo.id = photoId WHERE path LIKE 'run/%'") {
+                    visits[row[0], default: []].insert(row[1])
+                }
+                return visits
+            }
+        }
+        let before = try visits()
+        #expect(before.count == 3, "\(before)")
+        // Every visit row written from here on is noted.
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE testWritten (id TEXT);
+                CREATE TRIGGER testVisitInserted AFTER INSERT ON visit BEGIN INSERT INTO testWritten VALUES (new.id); END;
+                CREATE TRIGGER testVisitUpdated AFTER UPDATE ON visit BEGIN INSERT INTO testWritten VALUES (new.id); END;
+                """)
+        }
+        // The day's last photo five minutes later: its visit ends later, the two before it do not change.
+        try Self.exiftool(["-DateTimeOriginal+=0:0:0 0:05:00", folder.appendingPathComponent("run/2024-04-25-5.jpg").path])
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let written = try await queue.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM testWritten")) }
+        let last = try #require(before.first { $0.value.contains("run/2024-04-25-5.jpg") }?.key)
+        #expect(written == [last])
+        #expect(try visits() == before)
+    }
+
     /// What resolution stored for each photo present, by path.
     struct StoredResolution: Equatable {
         var utcTime: String?

@@ -125,11 +125,20 @@ struct TripDerivation {
             if let pending, pending.count <= Self.localClusteringLimit {
                 change = try await stages.run(.cluster) { () throws -> LayoutChange in
                     stages.report(.cluster, done: 0, total: pending.count)
-                    let around = try catalog.clusteringNeighbourhood(pending: pending, gap: clustering.visitGap)
-                    let rework = ClusterStage.rework(around.photos, visits: around.visits, changed: pending, options: clustering)
-                    let linked = try catalog.visitsLinked(to: rework, radius: clustering.placeRadius)
-                    let change = ClusterStage.regroup(rework, kept: linked.kept, places: linked.places, lastRevisions: linked.lastRevisions,
-                                                      reservedVisitIDs: linked.reservedVisitIDs, options: clustering)
+                    let around = try stages.timed("reading around the changes") {
+                        try catalog.clusteringNeighbourhood(pending: pending, gap: clustering.visitGap)
+                    }
+                    let rework = stages.timed("clustering them") {
+                        Catalog.withoutUnchangedVisits(ClusterStage.rework(around.photos, visits: around.visits, changed: pending, options: clustering),
+                                                       stored: around.stored)
+                    }
+                    let linked = try stages.timed("reading the places they reach") {
+                        try catalog.visitsLinked(to: rework, radius: clustering.placeRadius)
+                    }
+                    let change = stages.timed("grouping the places") {
+                        ClusterStage.regroup(rework, kept: linked.kept, places: linked.places, lastRevisions: linked.lastRevisions,
+                                             reservedVisitIDs: linked.reservedVisitIDs, options: clustering)
+                    }
                     stages.report(.cluster, done: pending.count, total: pending.count)
                     return change
                 }
