@@ -308,6 +308,33 @@ struct LibraryRerunTests {
         #expect(try Self.dayCounts(options.catalogPath)["2024-04-25"] == 2)
     }
 
+    @Test("a rerun with changes months apart resolves each stretch apart, and stores what a fresh ingest stores")
+    func stretchesApartEqualFreshIngest() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        // Changes in three trips at once; two of them lose GPS and offset, so they borrow both
+        // from the photos around them, and one keeps a stale GPS fix from another trip's days
+        // (read for its camera time in one stretch, and for its GPS time in another).
+        try Self.exiftool(["-DateTimeOriginal+=0:0:0 2:00:00", folder.appendingPathComponent("2024-01 Lisboa/2024-01-16-1.jpg").path])
+        try Self.exiftool(["-GPS:all=", "-OffsetTimeOriginal=", folder.appendingPathComponent("2024-02 Kyoto/2024-02-20-1.jpg").path])
+        try Self.exiftool(["-OffsetTimeOriginal=", "-GPSDateStamp=2024:01:16", "-GPSTimeStamp=12:00:00",
+                           folder.appendingPathComponent("2024-03 Lisboa/2024-03-12-0.jpg").path])
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-03-12", trip: nil,
+                                                                         spots: [(38.7071, -9.1355), (38.7080, -9.1360), (38.7223, -9.1393)],
+                                                                         offset: "+00:00", folder: "added")], minutesApart: 20)
+        try Self.exiftool(["-GPS:all=", "-OffsetTimeOriginal=", folder.appendingPathComponent("added/2024-03-12-1.jpg").path])
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect((summary.resolution?.updated ?? 0) > 0)
+        let kept = try Self.resolution(options.catalogPath)
+        let shape = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
+        let expected = try await Self.freshShape(options, in: temp, name: "fresh")
+        let fresh = try Self.resolution(temp.url.appendingPathComponent("fresh.sqlite").path)
+        #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
+        #expect(kept["added/2024-03-12-1.jpg"]?.locationSource == "interpolated", "placed between its neighbours")
+        #expect(shape.visits == expected.visits && shape.places == expected.places)
+    }
+
     @Test("a rerun writes only the visits that come out differently; the others of a reworked run are left as stored")
     func unchangedVisitsNotWritten() async throws {
         let temp = try TemporaryFolder()

@@ -114,6 +114,20 @@ struct ResolutionWindowTests {
                 guard changed.contains(photo.id) || key.map(window.affects) == true else { continue }
                 #expect(windowed[photo.id] == after[photo.id], "round \(round): \(photo.path) resolved in its window differs from the full pass")
             }
+            // A rerun resolves each stretch apart (two at a time), and the changed photos without
+            // a key together: each stretch holds what its own photos depend on.
+            for stretch in window.stretches {
+                let own = read.filter { ResolutionWindow.key(localTime: $0.localTime, gpsTime: $0.gpsTime).map(stretch.contains) == true }
+                let apart = try Self.resolve(own, tags: tags, settings: settings)
+                for photo in own where changed.contains(photo.id) || ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime).map(window.affects) == true {
+                    #expect(apart[photo.id] == after[photo.id], "round \(round): \(photo.path) resolved in its stretch alone differs from the full pass")
+                }
+            }
+            let keyless = read.filter { ResolutionWindow.key(localTime: $0.localTime, gpsTime: $0.gpsTime) == nil }
+            let apart = try Self.resolve(keyless, tags: tags, settings: settings)
+            for photo in keyless where changed.contains(photo.id) {
+                #expect(apart[photo.id] == after[photo.id], "round \(round): \(photo.path), changed and without a key, resolved apart differs")
+            }
             for (id, photo) in photos where !changed.contains(id) {
                 let key = ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
                 if key.map(window.affects) != true {

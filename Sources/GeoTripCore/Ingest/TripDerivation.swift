@@ -53,7 +53,11 @@ struct TripDerivation {
             var summary: ResolutionSummary
             if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
                 let window = try resolutionWindow(corrections)
-                let outcome = try await resolveStretch(window.window, pending: window.pending, counts: counts, resolve: resolve)
+                let outcome = try await stages.run(.resolve) {
+                    try await resolveStretch(window.window, pending: window.pending, counts: counts,
+                                             resolution: try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer),
+                                             stages: stages)
+                }
                 let updated = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
                     try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
                 }
@@ -329,41 +333,71 @@ struct TripDerivation {
         }
     }
 
-    /// Resolves the stretch of time `window` covers and keeps the results of the photos the
+    /// Resolves the stretches of time `window` covers and keeps the results of the photos the
     /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
     /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
     /// those of the photos the changes reach whose results differ from their rows
     /// (`ResolutionRow`): the ones the catalog has to write.
+    ///
+    /// Each stretch holds everything its own reached photos depend on (that is how the window
+    /// is drawn), so the stretches are read and resolved apart, two at a time: 300 edits over a
+    /// library make a hundred stretches or more, and reading and resolving them was one core's
+    /// work. The changed photos no stretch holds (without a time, or gone) come last, together.
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
-                                resolve: ([PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto])) async throws
+                                resolution: TripResolution, stages: StageList) async throws
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {
-        let (evidence, before, storedAs) = try catalog.resolutionState(in: window.stretches, ids: pending.map(\.id))
-        let result = try await resolve(evidence)
         let pendingIDs = Set(pending.map(\.id))
-        let affected = evidence.indices.filter { index in
-            pendingIDs.contains(evidence[index].id)
-                || ResolutionWindow.key(localTime: evidence[index].localTime, gpsTime: evidence[index].gpsTime).map(window.affects) == true
+        let catalog = self.catalog
+        let stretches = window.stretches
+        let progress = StretchProgress()
+        stages.report(.resolve, done: 0, total: pending.count)
+        let parts = try await withThrowingTaskGroup(of: [(Int, StretchPart)].self) { group in
+            for _ in 0..<min(2, stretches.count) {
+                group.addTask {
+                    var resolution = resolution
+                    var parts: [(Int, StretchPart)] = []
+                    // Run to the end even when interrupted, as a single pass would: the catalog
+                    // takes all of the results or none.
+                    while let index = progress.nextStretch(below: stretches.count) {
+                        let part = try StretchPart(catalog.resolutionState(in: [stretches[index]], ids: []), stretch: stretches[index],
+                                                   window: window, pending: pendingIDs, resolution: &resolution)
+                        parts.append((index, part))
+                        stages.report(.resolve, done: min(pending.count, progress.add(part.pendingSeen)), total: pending.count)
+                    }
+                    return parts
+                }
+            }
+            var parts: [(Int, StretchPart)] = []
+            for try await some in group { parts += some }
+            return parts.sorted { $0.0 < $1.0 }.map(\.1)
         }
+        // The changed photos no stretch held: they neither lend nor borrow (no key), or are gone.
+        let held = Set(parts.flatMap(\.ids))
+        var last = resolution
+        let rest = try StretchPart(catalog.resolutionState(in: [], ids: pending.map(\.id).filter { !held.contains($0) }), stretch: nil,
+                                   window: window, pending: pendingIDs, resolution: &last)
+        stages.report(.resolve, done: pending.count, total: pending.count)
+
         // The counts lose what the changed photos were (removed ones included) and what the
         // others reached were, and gain what all of those are now.
         var counts = stored
         for photo in pending where photo.counted {
             counts.count(timeSource: photo.timeSource ?? TimeSource.none.rawValue, locationSource: photo.locationSource, -1)
         }
-        for index in affected {
-            if !pendingIDs.contains(evidence[index].id) {
-                counts.count(timeSource: before[index].timeSource.rawValue, locationSource: before[index].locationSource?.rawValue, -1)
+        var summary = resolution.inputSummary
+        var changed: [ResolvedPhoto] = []
+        for part in parts + [rest] {
+            for (before, after) in zip(part.before, part.reached) {
+                if let before { counts.count(timeSource: before.timeSource.rawValue, locationSource: before.locationSource?.rawValue, -1) }
+                counts.count(timeSource: after.timeSource.rawValue, locationSource: after.locationSource?.rawValue)
             }
-            counts.count(timeSource: result.photos[index].timeSource.rawValue, locationSource: result.photos[index].locationSource?.rawValue)
+            changed += part.changed
+            // Problems of the photos resolved again only: the others were reported when they were.
+            summary.photoProblems += part.problems
         }
-        var summary = result.summary
         summary.timeSources = counts.timeSources
         summary.locationSources = counts.locationSources
-        // Problems of the photos resolved again only: the others were reported when they were.
-        let paths = Set(affected.map { evidence[$0].path })
-        summary.photoProblems = summary.photoProblems.filter { paths.contains($0.path) }
-        // Only the results that differ from their rows go to the catalog (see `ResolutionRow`).
-        return (summary, affected.filter { ResolutionRow(result.photos[$0]) != storedAs[$0] }.map { result.photos[$0] }, counts)
+        return (summary, changed.sorted { $0.id < $1.id }, counts)
     }
 
     /// Whether resolving a stretch of the library gives what a full pass would for it
@@ -399,6 +433,72 @@ struct TripDerivation {
         let time = left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min"
         return String(format: "the place-name service is slow (%.1f s without an answer); ", waited)
             + "\(queued.grouped) place\(queued == 1 ? "" : "s") queued, about \(time) at the current rate"
+    }
+}
+
+/// What resolving one stretch of a rerun gave (`TripDerivation.resolveStretch`).
+private struct StretchPart: Sendable {
+    /// The photos of the stretch: those read whose key lies in it (a photo is read for its
+    /// camera time or its GPS time, and only the first may be its key).
+    var ids: [Int64] = []
+    /// How many of them are changed photos.
+    var pendingSeen = 0
+    /// The results of the photos the changes reach, with what each was before (nil for a
+    /// changed photo: its old sources come from the pending list).
+    var reached: [ResolvedPhoto] = []
+    var before: [ResolvedPhoto?] = []
+    /// Those of `reached` that differ from their rows (`ResolutionRow`).
+    var changed: [ResolvedPhoto] = []
+    /// Problems of the photos reached.
+    var problems: [PhotoDiagnostic] = []
+
+    /// Resolves `state` (the photos of `stretch` as `Catalog.resolutionState` reads them, or
+    /// with no stretch the changed photos none holds) and keeps those of its own photos that
+    /// `window` says the changes (`pending`) reach.
+    init(_ state: (evidence: [PhotoEvidence], stored: [ResolvedPhoto], storedAs: [ResolutionRow]), stretch: ClosedRange<Date>?,
+         window: ResolutionWindow, pending: Set<Int64>, resolution: inout TripResolution) {
+        let (evidence, stored, storedAs) = state
+        guard !evidence.isEmpty else { return }
+        let result = resolution.resolve(evidence)
+        var paths = Set<String>()
+        for index in evidence.indices {
+            let key = ResolutionWindow.key(localTime: evidence[index].localTime, gpsTime: evidence[index].gpsTime)
+            if let stretch {
+                // Another stretch's photo, read here for its GPS time, is resolved there.
+                guard let key, stretch.contains(key) else { continue }
+            }
+            ids.append(evidence[index].id)
+            let isPending = pending.contains(evidence[index].id)
+            if isPending { pendingSeen += 1 }
+            guard isPending || key.map(window.affects) == true else { continue }
+            reached.append(result.photos[index])
+            before.append(isPending ? nil : stored[index])
+            if ResolutionRow(result.photos[index]) != storedAs[index] { changed.append(result.photos[index]) }
+            paths.insert(evidence[index].path)
+        }
+        problems = result.summary.photoProblems.filter { paths.contains($0.path) }
+    }
+}
+
+/// Hands out a rerun's stretches to the tasks resolving them, and counts the changed photos done.
+private final class StretchProgress: Sendable {
+    private let state = Mutex((next: 0, pendingDone: 0))
+
+    /// The next stretch to resolve, nil when all are taken.
+    func nextStretch(below count: Int) -> Int? {
+        state.withLock { state in
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    /// Adds `count` changed photos resolved; returns how many are done.
+    func add(_ count: Int) -> Int {
+        state.withLock { state in
+            state.pendingDone += count
+            return state.pendingDone
+        }
     }
 }
 

@@ -113,7 +113,7 @@ public struct ResolvedTime: Sendable, Equatable {
 /// offset tag, GPS time, position's zone, the trip's assumed zone, else none.
 ///
 /// Pure: the zone of a position comes through `zoneAt`, so tests need no gazetteer.
-public struct TimeResolver {
+public struct TimeResolver: Sendable {
     /// The largest gap between the camera's clock and the GPS time, after removing a whole
     /// offset, for the GPS time to count: receivers and cameras agree to seconds, and a fix
     /// that is stale by more (it happens, by minutes to days) must not decide the zone.
@@ -121,11 +121,11 @@ public struct TimeResolver {
 
     public var corrections: [ClockCorrection]
     public var assumedZone: AssumedZone?
-    public var zoneAt: (Coordinate) -> String?
+    public var zoneAt: @Sendable (Coordinate) -> String?
     private var zones: [String: TimeZone] = [:]
 
     /// Creates a resolver.
-    public init(corrections: [ClockCorrection] = [], assumedZone: AssumedZone? = nil, zoneAt: @escaping (Coordinate) -> String?) {
+    public init(corrections: [ClockCorrection] = [], assumedZone: AssumedZone? = nil, zoneAt: @escaping @Sendable (Coordinate) -> String?) {
         self.corrections = corrections
         self.assumedZone = assumedZone
         self.zoneAt = zoneAt

@@ -68,7 +68,7 @@ enum PlausibleCaptureTime {
 /// and the person's tags as values and returns resolved values; the pipeline decides when it
 /// runs (`inputsKey`) and stores what changed. The only files it reads are the track logs the
 /// settings name.
-struct TripResolution {
+struct TripResolution: Sendable {
     /// What the settings and the track files looked like: resolution runs again when this (or
     /// the catalog's generation) differs from what the last run stored. An edited log counts.
     static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
