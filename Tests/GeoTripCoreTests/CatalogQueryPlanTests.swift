@@ -153,6 +153,8 @@ struct CatalogQueryPlanTests {
         #expect(try plan(catalog, Catalog.visitsArrivingSQL, [time, time]) == ["SEARCH visit USING INDEX visit_arrival (arrival>? AND arrival<?)"])
         let near = try plan(catalog, Catalog.visitsNearSQL, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
         #expect(near == ["SEARCH visit USING COVERING INDEX visit_position (unitX>? AND unitX<?)"])
+        let members = try plan(catalog, Catalog.visitMembersSQL(count: 3), ["v1", "v2", "v3"])
+        #expect(members == ["SEARCH visitPhoto USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"], "\(members)")
     }
 
     @Test("the passes that read every photo go once through the table in its own order, never sorting it")
