@@ -120,12 +120,11 @@ extension Catalog {
                     }
                     if let visit = try String.fetchOne(owner, arguments: [id]) { owners.insert(visit) }
                 }
-                var visits: [String: KnownCluster] = [:], stored: [String: VisitRecord] = [:]
+                var records: [String: VisitRecord] = [:]
                 for id in owners {
                     if let record = try VisitRecord.fetchOne(db, key: id) {
+                        records[id] = record
                         let visit = record.known(members: [])
-                        visits[id] = visit
-                        stored[id] = record
                         spans.append((visit.start, visit.end))
                     }
                 }
@@ -138,14 +137,13 @@ extension Catalog {
                         let resolved = Self.resolvedPhoto(row)
                         photos[resolved.id] = resolved
                     }
-                    for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range)
-                    where visits[record.id] == nil {
-                        visits[record.id] = record.known(members: [])
-                        stored[record.id] = record
+                    for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range) where records[record.id] == nil {
+                        records[record.id] = record
                     }
                 }
-                for (id, members) in try Self.members(db, of: Array(visits.keys)) { visits[id]?.members = members }
-                return (photos.values.sorted { $0.id < $1.id }, visits.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }, stored)
+                let members = try Self.members(db, of: Array(records.keys))
+                let visits = records.values.map { $0.known(members: members[$0.id] ?? []) }
+                return (photos.values.sorted { $0.id < $1.id }, visits.sorted { ($0.start, $0.id) < ($1.start, $1.id) }, records)
             }
         }
     }

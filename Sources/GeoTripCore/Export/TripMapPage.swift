@@ -53,8 +53,8 @@ public struct TripMapPage: Sendable {
     public func render(with resources: TripMapResources, previous: [UInt8]? = nil) -> String {
         let words = TripMapWords.forLanguage(input.language)
         let window = self.window
-        let layer = BaseLayer.reused(from: previous, key: BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit))
-            ?? baseLayer(window: window, resources: resources)
+        let inputs = BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit)
+        let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, resources: resources, inputs: inputs)
         var context = templateContext(words: words)
         context["leafletStyle"] = resources.leaflet.style
         context["leafletScript"] = resources.leaflet.script
@@ -67,8 +67,9 @@ public struct TripMapPage: Sendable {
     }
 
     /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
-    /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element.
-    func baseLayer(window: GeoBox, resources: TripMapResources) -> BaseLayer {
+    /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element. `inputs` is
+    /// `BaseLayer.inputsKey` of the same.
+    func baseLayer(window: GeoBox, resources: TripMapResources, inputs: String) -> BaseLayer {
         let extract = resources.baseMap.extract(window: window)
         let towns = nearbyTowns(resources.gazetteer, in: window).map { town in
             TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
@@ -83,7 +84,7 @@ public struct TripMapPage: Sendable {
         }
         // `base` sorts before `towns`: the keys in JSONValue's order.
         let json = ScriptJSON.escape("{\"base\":" + base + ",\"towns\":" + JSONValue.array(towns.map(\.json)).text + "}")
-        return BaseLayer(json: json, inputs: BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit))
+        return BaseLayer(json: json, inputs: inputs)
     }
 
     /// The page's base layer, with the key it is found by in the next export.

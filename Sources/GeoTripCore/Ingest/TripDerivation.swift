@@ -340,7 +340,7 @@ struct TripDerivation {
     /// (`ResolutionRow`): the ones the catalog has to write.
     ///
     /// Each stretch holds everything its own reached photos depend on (that is how the window
-    /// is drawn), so the stretches are read and resolved apart, two at a time: 300 edits over a
+    /// is drawn), so the stretches are read and resolved apart, one per core: 300 edits over a
     /// library make a hundred stretches or more, and reading and resolving them was one core's
     /// work. The changed photos no stretch holds (without a time, or gone) come last, together.
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
@@ -348,28 +348,17 @@ struct TripDerivation {
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {
         let pendingIDs = Set(pending.map(\.id))
         let catalog = self.catalog
-        let stretches = window.stretches
-        let progress = StretchProgress()
+        let done = Mutex(0)
         stages.report(.resolve, done: 0, total: pending.count)
-        let parts = try await withThrowingTaskGroup(of: [(Int, StretchPart)].self) { group in
-            for _ in 0..<min(2, stretches.count) {
-                group.addTask {
-                    var resolution = resolution
-                    var parts: [(Int, StretchPart)] = []
-                    // Run to the end even when interrupted, as a single pass would: the catalog
-                    // takes all of the results or none.
-                    while let index = progress.nextStretch(below: stretches.count) {
-                        let part = try StretchPart(catalog.resolutionState(in: [stretches[index]], ids: []), stretch: stretches[index],
-                                                   window: window, pending: pendingIDs, resolution: &resolution)
-                        parts.append((index, part))
-                        stages.report(.resolve, done: min(pending.count, progress.add(part.pendingSeen)), total: pending.count)
-                    }
-                    return parts
-                }
-            }
-            var parts: [(Int, StretchPart)] = []
-            for try await some in group { parts += some }
-            return parts.sorted { $0.0 < $1.0 }.map(\.1)
+        // Run to the end even when interrupted, as a single pass would: the catalog takes all
+        // of the results or none.
+        let parts = try await window.stretches.concurrentMap { stretch in
+            var resolution = resolution
+            let part = try StretchPart(catalog.resolutionState(in: [stretch], ids: []), stretch: stretch, window: window,
+                                       pending: pendingIDs, resolution: &resolution)
+            let count = done.withLock { $0 += part.pendingSeen; return $0 }
+            stages.report(.resolve, done: min(pending.count, count), total: pending.count)
+            return part
         }
         // The changed photos no stretch held: they neither lend nor borrow (no key), or are gone.
         let held = Set(parts.flatMap(\.ids))
@@ -477,28 +466,6 @@ private struct StretchPart: Sendable {
             paths.insert(evidence[index].path)
         }
         problems = result.summary.photoProblems.filter { paths.contains($0.path) }
-    }
-}
-
-/// Hands out a rerun's stretches to the tasks resolving them, and counts the changed photos done.
-private final class StretchProgress: Sendable {
-    private let state = Mutex((next: 0, pendingDone: 0))
-
-    /// The next stretch to resolve, nil when all are taken.
-    func nextStretch(below count: Int) -> Int? {
-        state.withLock { state in
-            guard state.next < count else { return nil }
-            defer { state.next += 1 }
-            return state.next
-        }
-    }
-
-    /// Adds `count` changed photos resolved; returns how many are done.
-    func add(_ count: Int) -> Int {
-        state.withLock { state in
-            state.pendingDone += count
-            return state.pendingDone
-        }
     }
 }
 
