@@ -129,6 +129,26 @@ struct GeoJSONTests {
             .legs.first?.kind == .direct)
     }
 
+    @Test("a trip takes the points of a long log from a day before its first visit to a day after its last, ends included")
+    func tripStretchOfTrack() throws {
+        let visits = [Self.visit("v1", 38.70, -9.10, at: 9), Self.visit("v2", 38.71, -9.10, at: 11)]
+        let trip = Trip(visits: visits, outside: [], days: [])
+        let from = UTCTimestamp.date(visits[0].arrival)!.addingTimeInterval(-86_400)
+        let to = UTCTimestamp.date(visits[1].departure)!.addingTimeInterval(86_400)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            // Points every few hours over a week around the trip, some on the edges exactly, some
+            // at the same instant.
+            var times = (0..<Int.random(in: 0..<60, using: &generator)).map { _ in
+                from.addingTimeInterval(Double(Int.random(in: -200_000...400_000, using: &generator)))
+            }
+            times += [from, to, to, from.addingTimeInterval(-1), to.addingTimeInterval(1)].filter { _ in Bool.random(using: &generator) }
+            let track = times.sorted().map { TrackPoint(coordinate: Coordinate(latitude: 38.7, longitude: -9.1), time: $0) }
+            #expect(Array(ExportStage.track(track, during: trip)) == track.filter { $0.time >= from && $0.time <= to })
+        }
+        #expect(ExportStage.track([], during: trip).isEmpty)
+    }
+
     @Test("privacy zones: the visit, the photos and the route inside are gone, and the route stops at the zone's edge")
     func privacy() throws {
         let home = Coordinate(latitude: 38.7000, longitude: -9.1000)

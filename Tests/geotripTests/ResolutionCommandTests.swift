@@ -81,6 +81,48 @@ struct ResolutionCommandTests {
         #expect(abs((try photos(trip)[photo]?["latitude"] as? Double ?? 0) - 38.7) < 1e-6)
     }
 
+    @Test("a track edited between two visits redraws the route on the map and in the GeoJSON, though no photo moved")
+    func trackEditRedrawsRoute() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // Between v4 (left 07:31:22Z) and v7 (arrived 09:05:10Z), far in time from every photo
+        // without GPS, so the log places none of them: only the leg between the two visits
+        // depends on it.
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        func write(_ middle: (Double, Double)) throws {
+            try Self.loggerGPX(points: [(38.7050, -9.1500, "2025-06-10T07:50:00Z"), (middle.0, middle.1, "2025-06-10T08:00:00Z"),
+                                        (38.6980, -9.1900, "2025-06-10T08:10:00Z")])
+                .write(to: gpx, atomically: true, encoding: .utf8)
+        }
+        func legPoints() throws -> [[Double]] {
+            let data = try Data(contentsOf: trip.appendingPathComponent("geotrip/trip.geojson"))
+            let features = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["features"] as? [[String: Any]])
+            let leg = try #require(features.first { ($0["properties"] as? [String: Any])?["kind"] as? String == "track" })
+            return try #require((leg["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+        }
+        func map() throws -> String { try String(contentsOf: trip.appendingPathComponent("geotrip/index.html"), encoding: .utf8) }
+
+        try write((38.7300, -9.1700))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path, "-q"]).status == 0)
+        let before = try photos(trip)
+        #expect(try legPoints().contains([-9.17, 38.73]))
+        #expect(try map().contains("38.73,-9.17"))
+
+        // The log is corrected on disk: the detour went further north.
+        try write((38.7600, -9.1600))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: gpx.path)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        let after = try photos(trip)
+        for (path, photo) in before {
+            #expect(photo["latitude"] as? Double == after[path]?["latitude"] as? Double, "\(path) moved")
+        }
+        #expect(try legPoints().contains([-9.16, 38.76]))
+        #expect(try !legPoints().contains([-9.17, 38.73]))
+        #expect(try map().contains("38.76,-9.16"))
+        #expect(try !map().contains("38.73,-9.17"))
+    }
+
     @Test("a fix at 0,0 and a glitch are dropped, counted by reason in the summary, and the photo at the glitch stays on the walk")
     func droppedTrackPoints() throws {
         let temp = try TemporaryFolder()

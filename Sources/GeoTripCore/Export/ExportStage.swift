@@ -70,7 +70,9 @@ public struct ExportStage: Sendable {
         // Nothing changed since the outputs were written (the catalog, the settings, and every
         // file in the output folder as the last export left it, notes included): nothing to do.
         let rendering = Self.renderingKey(settings: settings, language: language)
-        let inputs = rendering + "|" + (try catalog.exportSourceState())
+        // The track logs draw the route, so an edited one is an input even when it moved no photo.
+        let trackFiles = try catalog.storedResolutionSettings().tracks
+        let inputs = rendering + "|" + (try catalog.exportSourceState()) + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         let before = Self.listing(of: output.path, documentsOnly: true)
         if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
             summary.unchanged = before.documents
@@ -128,14 +130,14 @@ public struct ExportStage: Sendable {
         let loaded = await loading
         if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
         let resources = try loaded.resources.get()
-        let track = try trackPoints()
+        let track = trackPoints(trackFiles)
         let texts = notes.texts
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
         for (index, part) in parts.enumerated() {
             let content = Self.contentKey(part.trip, photoChanges: photoChanges[index], notes: texts,
-                                          inputs: rendering, privacy: privacy)
+                                          inputs: rendering, privacy: privacy, track: Self.track(track, during: part.trip))
             let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
                 let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
@@ -310,7 +312,7 @@ public struct ExportStage: Sendable {
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         let trip = part.trip
-        let route = TripRoute(visits: trip.visits, track: Self.track(track, during: trip)).hiding(privacy)
+        let route = TripRoute(visits: trip.visits, track: Array(Self.track(track, during: trip))).hiding(privacy)
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
         async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()
@@ -475,13 +477,24 @@ public struct ExportStage: Sendable {
         }
     }
 
-    /// The track points from a day before the trip's first visit to a day after its last.
-    static func track(_ points: [TrackPoint], during trip: Trip) -> [TrackPoint] {
+    /// The track points (`points` sorted by time) from a day before the trip's first visit to
+    /// a day after its last.
+    static func track(_ points: [TrackPoint], during trip: Trip) -> ArraySlice<TrackPoint> {
         let visits = trip.visits
         guard let first = visits.first.flatMap({ UTCTimestamp.date($0.arrival) }),
               let last = visits.last.flatMap({ UTCTimestamp.date($0.departure) }) else { return [] }
         let from = first.addingTimeInterval(-86_400), to = last.addingTimeInterval(86_400)
-        return points.filter { $0.time >= from && $0.time <= to }
+        // Each trip of a library takes its own stretch of what may be a long log: two binary searches.
+        func firstIndex(after instant: Date, inclusive: Bool) -> Int {
+            var low = 0, high = points.count
+            while low < high {
+                let middle = (low + high) / 2
+                if inclusive ? points[middle].time < instant : points[middle].time <= instant { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let start = firstIndex(after: from, inclusive: true), end = firstIndex(after: to, inclusive: false)
+        return start < end ? points[start..<end] : []
     }
 
     /// The index page's picture of a trip: the middle photo of its visit with the most photos
@@ -498,12 +511,18 @@ public struct ExportStage: Sendable {
     /// A fingerprint of everything a part renders from besides its files: the run's inputs, the
     /// privacy zones, the trip's visits and days, the notes of its owners, and the state of its
     /// photos (`Catalog.photoChanges(in:)`: any change to one of them changes it). A visit's
-    /// revision grows whenever its photos change, so the outline is enough for the rest.
-    static func contentKey(_ trip: Trip, photoChanges: String, notes: [String: String], inputs: String, privacy: PrivacyZones) -> String {
+    /// revision grows whenever its photos change, so the outline is enough for the rest. `track`
+    /// is the part of the track logs its route may follow (`track(_:during:)`).
+    static func contentKey(_ trip: Trip, photoChanges: String, notes: [String: String], inputs: String, privacy: PrivacyZones,
+                           track: ArraySlice<TrackPoint> = []) -> String {
         var key = KeyBytes()
         key.add(inputs)
         key.add(photoChanges)
         for zone in privacy.zones { key.add(zone.text) }
+        key.add(Int64(track.count))
+        for point in track {
+            key.add(point.time.timeIntervalSince1970); key.add(point.coordinate.latitude); key.add(point.coordinate.longitude)
+        }
         for day in trip.days {
             key.add(day.date)
             key.add(notes[day.date])
@@ -682,11 +701,11 @@ public struct ExportStage: Sendable {
         return command
     }
 
-    /// The trip's track points, sorted by time, from the `--track` logs it remembers. A log
-    /// that cannot be read was reported by the resolution stage; the route goes without it.
-    private func trackPoints() throws(GeoTripError) -> [TrackPoint] {
+    /// The trip's track points, sorted by time, from the `--track` logs it remembers (`paths`).
+    /// A log that cannot be read was reported by the resolution stage; the route goes without it.
+    private func trackPoints(_ paths: [String]) -> [TrackPoint] {
         var points: [TrackPoint] = []
-        for path in try catalog.storedResolutionSettings().tracks {
+        for path in paths {
             if let file = try? TrackLog.load(contentsOf: URL(fileURLWithPath: path)) { points += file.points }
         }
         return TrackLog.sortedByTime(points)
