@@ -66,6 +66,26 @@ struct JournalTests {
         #expect(MarkdownText.escaped("</script><b>x") == "\\</script\\>\\<b\\>x")
         #expect(MarkdownText.escaped("#1 Bar *the* [best]") == "\\#1 Bar \\*the\\* \\[best\\]")
         #expect(MarkdownText.linkTarget("../../2025-06-10 Lisboa/Café (1).jpg") == "../../2025-06-10%20Lisboa/Caf%C3%A9%20%281%29.jpg")
+        #expect(MarkdownText.linkTarget("") == "")
+        #expect(MarkdownText.linkTarget("리스본/😀") == "%EB%A6%AC%EC%8A%A4%EB%B3%B8/%F0%9F%98%80")
+        // Line breaks of every kind become one space each (CR LF is one), as `Character.isNewline` reads them.
+        #expect(MarkdownText.escaped("a\r\nb\nc\rd\u{0B}e\u{0C}f\u{85}g\u{2028}h\u{2029}i") == "a b c d e f g h i")
+        #expect(MarkdownText.escaped("IMG_0001.JPG") == "IMG\\_0001.JPG")
+        #expect(MarkdownText.escaped("Café – 리스본 \u{2027}\u{2030}") == "Café – 리스본 \u{2027}\u{2030}")
+        // Against the rule written by Character, on text from an alphabet of the cases that
+        // matter: every escaped byte, every line break, multi-byte letters sharing their lead bytes.
+        let alphabet: [Character] = Array("\\`*_[]<>#!|&~ aZ9-é\u{85}\u{A0}\u{2028}\u{2029}\u{2026}리😀\n\r\u{0B}\u{0C}") + ["\r\n"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0..<20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            var expected = ""
+            for character in text {
+                if character.isNewline { expected.append(" "); continue }
+                if let ascii = character.asciiValue, "\\`*_[]<>#!|&~".utf8.contains(ascii) { expected.append("\\") }
+                expected.append(character)
+            }
+            #expect(MarkdownText.escaped(text) == expected, "\(Array(text.unicodeScalars))")
+        }
         #expect(MarkdownText.shellQuoted("it's.jpg") == "'it'\\''s.jpg'")
         #expect(MarkdownText.codeBlock("a ``` b", language: "sh").hasPrefix("````sh\n"))
     }

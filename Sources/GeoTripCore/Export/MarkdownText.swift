@@ -21,19 +21,37 @@ struct MarkdownText: MustacheContentType {
     /// entities, `<` for HTML, `|` for tables), each after a backslash; line breaks as spaces,
     /// so a name never starts a new block.
     static func escaped(_ text: String) -> String {
-        // Most names need nothing: answered without building a new string.
-        guard text.utf8.contains(where: { needsEscape[Int($0)] || (0x0A...0x0D).contains($0) || $0 >= 0xC2 }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            if character.isNewline {
-                out.append(" ")
-            } else {
-                if let ascii = character.asciiValue, needsEscape[Int(ascii)] { out.append("\\") }
-                out.append(character)
+        // On the UTF-8 bytes: most file names hold `_`, and walking them by Character (grapheme
+        // breaking) was a third of a journal line. A line break is always a grapheme of its
+        // own but for CR LF, which is one, so this matches `Character.isNewline`; ASCII
+        // punctuation before a combining mark is escaped too, which CommonMark reads the same.
+        let utf8 = text.utf8
+        guard utf8.contains(where: { needsEscape[Int($0)] || (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        let bytes = Array(utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var at = 0
+        while at < bytes.count {
+            let byte = bytes[at]
+            let newline: Int  // how many bytes the line break at `at` takes; 0 for none
+            switch byte {
+            case 0x0D where at + 1 < bytes.count && bytes[at + 1] == 0x0A: newline = 2
+            case 0x0A...0x0D: newline = 1
+            case 0xC2 where at + 1 < bytes.count && bytes[at + 1] == 0x85: newline = 2  // U+0085
+            case 0xE2 where at + 2 < bytes.count && bytes[at + 1] == 0x80 && (bytes[at + 2] == 0xA8 || bytes[at + 2] == 0xA9):
+                newline = 3  // U+2028, U+2029
+            default: newline = 0
             }
+            if newline > 0 {
+                out.append(UInt8(ascii: " "))
+                at += newline
+                continue
+            }
+            if needsEscape[Int(byte)] { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+            at += 1
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The ASCII bytes `escaped` puts a backslash before.
@@ -44,18 +62,27 @@ struct MarkdownText: MustacheContentType {
     static func linkTarget(_ path: String) -> String {
         // On the UTF-8 bytes: Foundation's addingPercentEncoding costs more than the rest of a
         // journal line on Linux.
-        var out: [UInt8] = []
-        out.reserveCapacity(path.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "/") || unreserved[Int(byte)] {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        // Each byte becomes at most three: written into the string's own storage, no array
+        // in between.
+        let utf8 = path.utf8
+        return String(unsafeUninitializedCapacity: utf8.count * 3) { buffer in
+            var count = 0
+            for byte in utf8 {
+                if byte == UInt8(ascii: "/") || unreserved[Int(byte)] {
+                    buffer[count] = byte
+                    count += 1
+                } else {
+                    buffer[count] = UInt8(ascii: "%")
+                    buffer[count + 1] = hexDigits[Int(byte >> 4)]
+                    buffer[count + 2] = hexDigits[Int(byte & 0x0F)]
+                    count += 3
+                }
             }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// RFC 3986's unreserved characters, by byte.
     private static let unreserved: [Bool] = (0..<256).map {
