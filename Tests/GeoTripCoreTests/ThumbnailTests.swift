@@ -191,4 +191,25 @@ struct ThumbnailTests {
         #expect(!ThumbnailMaker.isThumbnailName("٤٢-0123abcd.jpg"), "digits, but not ASCII ones")
         #expect(!ThumbnailMaker.isThumbnailName("42-0123abcd.jpg.jpg"))
     }
+
+    @Test("a thumbnail's name is its photo's id and the first 8 hex digits of the fingerprint of its size, time and settings")
+    func nameFormula() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [(Int64, Int64, Int64)] = [(1, 0, 0), (0, 0, 0), (Int64.max, Int64.max, Int64.max), (Int64.min, Int64.min, -1),
+                                               (9, 1_749_513_600_123_456_789, 1_234_567)]
+        for _ in 0..<500 {
+            values.append((Int64.random(in: 0...Int64.max, using: &generator) >> Int64.random(in: 0...62, using: &generator),
+                           Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...62, using: &generator),
+                           Int64.random(in: 0...50_000_000, using: &generator)))
+        }
+        for (id, modified, size) in values {
+            for (longSide, quality) in [(320, 80), (1, 100), (4096, 5)] {
+                let identity = "\(size) \(modified) \(longSide) \(quality) \(ThumbnailMaker.version)"
+                let expected = "\(id)-\(Fingerprint.of(Array(identity.utf8), fileSize: Int(truncatingIfNeeded: size)).prefix(8)).jpg"
+                let name = ThumbnailMaker.fileName(photoID: id, fileSize: size, modifiedNanos: modified, longSide: longSide, quality: quality)
+                #expect(name == expected)
+                #expect(id < 0 || ThumbnailMaker.isThumbnailName(name))
+            }
+        }
+    }
 }

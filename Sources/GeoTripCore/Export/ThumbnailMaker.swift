@@ -73,9 +73,68 @@ public struct ThumbnailMaker: Sendable {
     /// `<id>-<key>.jpg`, the thumbnail's name in `thumbs/`; nil for media without a still.
     private func fileName(for source: ThumbnailSource) -> String? {
         guard case .photo = source.media else { return nil }
-        let identity = "\(source.fileSize) \(source.modifiedNanos) \(longSide) \(quality) \(Self.version)"
-        let key = Fingerprint.of(Array(identity.utf8), fileSize: Int(truncatingIfNeeded: source.fileSize)).prefix(8)
-        return "\(source.photoID)-\(key).jpg"
+        return Self.fileName(photoID: source.photoID, fileSize: source.fileSize, modifiedNanos: source.modifiedNanos,
+                             longSide: longSide, quality: quality)
+    }
+
+    /// `<id>-<key>.jpg`: the key is the first 8 hex digits of the `Fingerprint` of
+    /// `"<size> <modified ns> <long side> <quality> <version>"`. Written into the name's own
+    /// bytes: a library trip rendered again names each of its thousands of thumbnails, and
+    /// building these strings by interpolation was most of telling which were current.
+    static func fileName(photoID: Int64, fileSize: Int64, modifiedNanos: Int64, longSide: Int, quality: Int) -> String {
+        // Five numbers of at most 20 characters each and four spaces.
+        let key = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 20 + 4) { identity -> UInt64 in
+            var count = 0
+            for (index, number) in [fileSize, modifiedNanos, Int64(longSide), Int64(quality), Int64(version)].enumerated() {
+                if index > 0 {
+                    identity[count] = UInt8(ascii: " ")
+                    count += 1
+                }
+                count += writeDecimal(number, into: UnsafeMutableBufferPointer(rebasing: identity[count...]))
+            }
+            return Fingerprint.value(UnsafeBufferPointer(rebasing: identity[..<count]), fileSize: Int(truncatingIfNeeded: fileSize)) >> 32
+        }
+        return String(unsafeUninitializedCapacity: 20 + 1 + 8 + 4) { name in
+            var count = writeDecimal(photoID, into: name)
+            name[count] = UInt8(ascii: "-")
+            count += 1
+            for shift in stride(from: 28, through: 0, by: -4) {
+                name[count] = hexDigits[Int((key >> UInt64(shift)) & 0xF)]
+                count += 1
+            }
+            for byte in ".jpg".utf8 {
+                name[count] = byte
+                count += 1
+            }
+            return count
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Writes `number` in decimal (`-` first when negative) at the start of `buffer` (room for
+    /// 20 bytes); returns how many bytes it took.
+    private static func writeDecimal(_ number: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var magnitude = number.magnitude
+        var count = 0
+        if number < 0 {
+            buffer[0] = UInt8(ascii: "-")
+            count = 1
+        }
+        let start = count
+        repeat {
+            buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            count += 1
+        } while magnitude > 0
+        // The digits went in least significant first.
+        var low = start, high = count - 1
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+        return count
     }
 
     /// Makes the thumbnail of one source, unless the current one is already on disk.
@@ -212,23 +271,37 @@ public struct ThumbnailMaker: Sendable {
     /// many. Anything else a person put there is left alone.
     @discardableResult
     public func removeStale(keeping: Set<String>) -> Int {
-        let folder = outputFolder.appendingPathComponent(Self.folderName)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
-        var removed = 0
-        for name in names where Self.isThumbnailName(name) && !keeping.contains("\(Self.folderName)/\(name)") {
-            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil { removed += 1 }
+        let prefix = Self.folderName + "/"
+        var kept = Set<String>(minimumCapacity: keeping.count)
+        for path in keeping where path.hasPrefix(prefix) { kept.insert(String(path.dropFirst(prefix.count))) }
+        // The folder read and its files removed through one open descriptor: a trip's folder
+        // holds thousands of names, checked whenever the trip is written.
+        let folder = outputFolder.path + "/" + Self.folderName
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return 0 }
+        defer { close(directory) }
+        var stale: [String] = []
+        do {
+            guard let stream = fdopendir(dup(directory)) else { return 0 }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if Self.isThumbnailName(name) && !kept.contains(name) { stale.append(name) }
+            }
         }
-        return removed
+        return stale.filter { unlinkat(directory, $0, 0) == 0 }.count
     }
 
     /// `<digits>-<8 hex digits>.jpg`.
     /// On the name's bytes: a trip's folder holds thousands, all checked whenever it is written.
     static func isThumbnailName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > 0, bytes.count == dash + 1 + 8 + 4,
+        let bytes = name.utf8
+        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > bytes.startIndex, bytes.count == bytes.distance(from: bytes.startIndex, to: dash) + 1 + 8 + 4,
               bytes[..<dash].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               bytes.suffix(4).elementsEqual(".jpg".utf8) else { return false }
-        return bytes[(dash + 1)..<(dash + 9)].allSatisfy { byte in
+        return bytes[bytes.index(after: dash)...].prefix(8).allSatisfy { byte in
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
         }
     }

@@ -12,6 +12,12 @@
 enum Fingerprint {
     /// A 16-hex-digit fingerprint of `bytes` and `fileSize`.
     static func of<C: Collection>(_ bytes: C, fileSize: Int) -> String where C.Element == UInt8 {
+        let hex = String(value(bytes, fileSize: fileSize), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The fingerprint `of` writes in hex, as a number.
+    static func value<C: Collection>(_ bytes: C, fileSize: Int) -> UInt64 where C.Element == UInt8 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: fileSize)
         let prime: UInt64 = 0x0000_0100_0000_01b3
         let hashedInPlace = bytes.withContiguousStorageIfAvailable { buffer in
@@ -25,8 +31,7 @@ enum Fingerprint {
         hash ^= hash >> 33
         hash &*= 0xc4ce_b9fe_1a85_ec53
         hash ^= hash >> 33
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
     }
 
     private static func hashWords(_ buffer: UnsafeBufferPointer<UInt8>, into hash: inout UInt64, prime: UInt64) {
