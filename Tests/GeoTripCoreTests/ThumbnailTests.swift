@@ -98,13 +98,19 @@ struct ThumbnailTests {
         Self.expectQuadrants(try Self.decoded(output.url, outcome), Self.upright, "fallback")
     }
 
+    /// `trip/a.jpg` in `output`, from `orientation-1.jpg` (17,356 bytes).
+    static func oneJPEGTrip(in output: TemporaryFolder) throws -> URL {
+        let trip = output.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("orientation-1.jpg"), to: trip.appendingPathComponent("a.jpg"))
+        return trip
+    }
+
     @Test("a rerun makes none; a changed photo gets a new name and the old one is removed as stale")
     func rerunAndStale() throws {
         let output = try TemporaryFolder()
         defer { output.remove() }
-        let trip = output.url.appendingPathComponent("trip")
-        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("orientation-1.jpg"), to: trip.appendingPathComponent("a.jpg"))
+        let trip = try Self.oneJPEGTrip(in: output)
         let out = output.url.appendingPathComponent("geotrip")
         let maker = ThumbnailMaker(tripFolder: trip, outputFolder: out)
         var source = ThumbnailSource(photoID: 42, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
@@ -128,6 +134,24 @@ struct ThumbnailTests {
         #expect(maker.removeStale(keeping: [changed.relativePath!]) == 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
         #expect(left == [String(changed.relativePath!.dropFirst("thumbs/".count)), "notes.txt"].sorted())
+    }
+
+    @Test("a thumbnail that came back empty (a power cut before it reached the disk) is made again, alone and in a batch")
+    func emptyThumbnailMadeAgain() async throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let trip = try Self.oneJPEGTrip(in: output)
+        let maker = ThumbnailMaker(tripFolder: trip, outputFolder: output.url.appendingPathComponent("geotrip"))
+        let source = ThumbnailSource(photoID: 7, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
+        let file = output.url.appendingPathComponent("geotrip").appendingPathComponent(try #require(maker.make(source).relativePath))
+        #expect(maker.make(source).status == .current)
+        #expect(await maker.makeAll([source]).map(\.status) == [.current])
+        for round in 0..<2 {
+            try Data().write(to: file)
+            let outcome = round == 0 ? maker.make(source) : await maker.makeAll([source])[0]
+            #expect(outcome.status == .madeFromImage)
+            #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0) > 0)
+        }
     }
 
     @Test("bad files are diagnostics, never crashes", arguments: ["not-a-jpeg.jpg", "missing.jpg"])

@@ -164,10 +164,7 @@ public struct ThumbnailMaker: Sendable {
         // Paths joined as text: `URL.appendingPathComponent` was a twelfth of a library's export.
         let folder = folders.thumbnails
         let destination = folder + "/" + name
-        // A file of this name is current, unless it is empty: written without a flush, a
-        // thumbnail can come back empty from a power cut, and is then made again.
-        var info = stat()
-        if stat(destination, &info) == 0 && info.st_size > 0 {
+        if Self.isCurrent(destination) {
             return ThumbnailOutcome(photoID: source.photoID, relativePath: relative, status: .current, diagnostic: nil)
         }
         func failed(_ sentence: String) -> ThumbnailOutcome {
@@ -206,6 +203,14 @@ public struct ThumbnailMaker: Sendable {
                                 diagnostic: still.warning.map { Diagnostic(.thumbnail, "thumbnail made from the readable part: \($0)") })
     }
 
+    /// Whether the thumbnail at `path` (absolute, or a name in the open folder `directory`) is
+    /// current: a file of its name is, unless it is empty. Written without a flush, a thumbnail
+    /// can come back empty from a power cut, and is then made again.
+    private static func isCurrent(_ path: String, in directory: Int32 = AT_FDCWD) -> Bool {
+        var info = stat()
+        return fstatat(directory, path, &info, 0) == 0 && info.st_size > 0
+    }
+
     /// The reason `save` gives when the folder is missing.
     private static let missingFolder = String(cString: strerror(ENOENT))
 
@@ -241,8 +246,7 @@ public struct ThumbnailMaker: Sendable {
         let directory = open(folders.thumbnails, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if directory >= 0 { close(directory) } }
         for (index, source) in sources.enumerated() {
-            var info = stat()
-            if directory >= 0, let name = fileName(for: source), fstatat(directory, name, &info, 0) == 0, info.st_size > 0 {
+            if directory >= 0, let name = fileName(for: source), Self.isCurrent(name, in: directory) {
                 outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: name), status: .current,
                                                    diagnostic: nil)
             } else {
