@@ -221,7 +221,7 @@ struct LibraryRerunTests {
         for (number, change) in changes.enumerated() {
             #expect(ResolutionRow(change) != storedAs[index], "change \(number)")
             let counts = try #require(try catalog.storedResolutionCounts())
-            let updated = try catalog.saveResolution([change], counts: counts, generation: "0", settings: "", inputs: "")
+            let updated = try catalog.saveResolution([change], votes: [:], voters: [], counts: counts, generation: "0", settings: "", inputs: "")
             #expect(updated == 1, "change \(number)")
             let (_, _, now) = try catalog.resolutionState(in: [], ids: [photo.id])
             #expect(now == [ResolutionRow(change)], "change \(number)")
@@ -333,6 +333,68 @@ struct LibraryRerunTests {
         #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
         #expect(kept["added/2024-03-12-1.jpg"]?.locationSource == "interpolated", "placed between its neighbours")
         #expect(shape.visits == expected.visits && shape.places == expected.places)
+    }
+
+    /// Every photo's stored result against one pass over the whole catalog's evidence, which
+    /// decides each camera's movie-header clock from all of its videos' votes at once.
+    static func expectOnePass(_ catalogPath: String, _ comment: Comment) throws {
+        let catalog = try Catalog.open(at: catalogPath, access: .readOnly)
+        let all = Date(timeIntervalSince1970: -4e9)...Date(timeIntervalSince1970: 4e9)
+        let (evidence, _, storedAs) = try catalog.resolutionState(in: [all], ids: [])
+        let gazetteer = try Gazetteer.load()
+        let again = try TripResolution.resolve(evidence, tags: try catalog.manualTags(), settings: try catalog.storedResolutionSettings(),
+                                               catalogPath: catalog.path, gazetteer: { () throws(GeoTripError) in gazetteer }).photos
+        let differing = zip(again, storedAs).filter { ResolutionRow($0) != $1 }.map(\.0.path)
+        #expect(differing.isEmpty, "\(comment): \(differing)")
+    }
+
+    @Test("videos timed by their movie header only: a rerun judges those near its changes, and a camera's verdict turning reads its other videos again")
+    func movieClockVerdictTurns() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        let video = TestPaths.fixtures.appendingPathComponent("videos/video-camera-local.mp4")
+        func addVideo(_ relative: String, wallClock: String) throws {
+            try FileManager.default.copyItem(at: video, to: folder.appendingPathComponent(relative))
+            try Self.exiftool(["-QuickTime:CreateDate=\(wallClock)", folder.appendingPathComponent(relative).path])
+        }
+        func kyotoVideo() throws -> StoredResolution {
+            try #require(try Self.resolution(options.catalogPath)["2024-02 Kyoto/MVI_0001.MP4"])
+        }
+        // The Canon in Kyoto (+09:00) films 25 minutes after the morning's photo: neither
+        // reading of its wall clock falls among photos, so it has no say, and with no other
+        // video its camera keeps the specification's UTC.
+        try addVideo("2024-02 Kyoto/MVI_0001.MP4", wallClock: "2024:02:20 10:25:00")
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(try kyotoVideo().timeSource == "mvhd-utc")
+        #expect(try kyotoVideo().utcTime == "2024-02-20T10:25:00Z")
+        try Self.expectOnePass(options.catalogPath, "one video")
+
+        // Six weeks later, at home (+01:00), the same camera films twice, two minutes after the
+        // photos: read as its wall clock each falls among them, read as UTC neither does. The
+        // camera turns to wall clocks, and the Kyoto video, far from this change, is read again.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("clips"), withIntermediateDirectories: true)
+        try addVideo("clips/MVI_0002.MP4", wallClock: "2024:04:05 10:02:00")
+        try addVideo("clips/MVI_0003.MP4", wallClock: "2024:04:05 16:02:00")
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        // Read as a wall clock with no place or offset of its own, its time is the camera's
+        // clock alone (no instant), as for any such camera's photo.
+        #expect(try kyotoVideo().timeSource == "none")
+        #expect(try kyotoVideo().utcTime == nil)
+        #expect(try Self.resolution(options.catalogPath)["clips/MVI_0002.MP4"]?.timeSource == "none")
+        try Self.expectOnePass(options.catalogPath, "three videos")
+        let kept = try Self.resolution(options.catalogPath)
+        let shape = try Self.shape(try Catalog.open(at: options.catalogPath, access: .readOnly))
+        let expected = try await Self.freshShape(options, in: temp, name: "fresh")
+        let fresh = try Self.resolution(temp.url.appendingPathComponent("fresh.sqlite").path)
+        #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
+        #expect(shape.visits == expected.visits && shape.places == expected.places)
+
+        // The clips deleted: the camera has no say again, and the Kyoto video is UTC once more.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("clips"))
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(try kyotoVideo().timeSource == "mvhd-utc")
+        try Self.expectOnePass(options.catalogPath, "the clips deleted")
     }
 
     @Test("a rerun writes only the visits that come out differently; the others of a reworked run are left as stored")

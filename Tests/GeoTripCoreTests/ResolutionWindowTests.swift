@@ -22,11 +22,25 @@ struct ResolutionWindowTests {
         let day = Int(random.uniform(0, 40))
         let place = day / 3 % places.count
         let (latitude, longitude) = places[place]
-        let minutes = Int(random.uniform(8 * 60, 20 * 60))
+        // Half the photos in a busy morning, where videos are made too, so their readings can
+        // be borne out (`VideoClock`); the rest over the day.
+        let busy = random.uniform(0, 1) < 0.5
+        let minutes = Int(busy ? random.uniform(10 * 60, 11 * 60 + 30) : random.uniform(8 * 60, 20 * 60))
         let date = Date(timeIntervalSince1970: 1_748_736_000 + Double(day * 86_400 + minutes * 60 + Int(random.uniform(0, 60))))
         let local = String(date.geotripISO8601!.dropLast())
         let spot = Coordinate(latitude: latitude + random.uniform(-0.01, 0.01), longitude: longitude + random.uniform(-0.01, 0.01))
         switch random.uniform(0, 1) {
+        case ..<0.06 where busy:
+            // A video timed by its movie header only: an action camera writes its wall clock
+            // there, a phone UTC (`VideoClock`); some know where they were.
+            let action = random.uniform(0, 1) < 0.5
+            let utc = date.addingTimeInterval(-Double(UTCOffset(parsing: offsets[place])!.minutes * 60))
+            var video = PhotoEvidence(id: id, path: "v\(id).mp4", localTime: action ? local : String(utc.geotripISO8601!.dropLast()),
+                                      utcOffset: nil, gpsTime: nil, make: action ? "GoPro" : "Google", model: action ? "HERO" : "Pixel",
+                                      exifCoordinate: random.uniform(0, 1) < 0.5 ? spot : nil, positionSource: .quicktime)
+            video.format = .video
+            video.timeField = .quickTimeCreateDate
+            return video
         case ..<0.4:
             return PhotoEvidence(id: id, path: "p\(id).jpg", localTime: local, utcOffset: offsets[place], gpsTime: nil,
                                  make: "Apple", model: "iPhone", exifCoordinate: spot)
@@ -46,11 +60,26 @@ struct ResolutionWindowTests {
         }
     }
 
-    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings) throws -> [Int64: ResolvedPhoto] {
+    /// Each photo's result and, for the videos timed by their movie header, its vote.
+    struct Resolved: Equatable {
+        var photo: ResolvedPhoto
+        var vote: VideoClockVote?
+    }
+
+    /// `photos` resolved at once; movie-header videos read as `videoClocks` says, or as the
+    /// photos' own votes decide when nil.
+    static func resolve(_ photos: [PhotoEvidence], tags: [Int64: ResolvedLocation], settings: ResolutionSettings,
+                        videoClocks: Set<String>? = nil) throws -> [Int64: Resolved] {
         let gazetteer = try Self.gazetteer.get()
-        let result = try TripResolution.resolve(photos.sorted { $0.id < $1.id }, tags: tags, settings: settings, catalogPath: "test",
-                                                gazetteer: { () throws(GeoTripError) in gazetteer })
-        return Dictionary(uniqueKeysWithValues: result.photos.map { ($0.id, $0) })
+        var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: "test", gazetteer: { () throws(GeoTripError) in gazetteer })
+        resolution.videoClocks = videoClocks
+        let result = resolution.resolve(photos.sorted { $0.id < $1.id })
+        return Dictionary(uniqueKeysWithValues: result.photos.map { ($0.id, Resolved(photo: $0, vote: result.votes[$0.id])) })
+    }
+
+    /// The cameras the votes of `resolved` make local wall clocks (`VideoClock.localCameras`).
+    static func decisions(_ resolved: [Int64: Resolved]) -> Set<String> {
+        VideoClock.localCameras(votes: resolved.values.compactMap(\.vote).map { ($0.camera, $0.vote) })
     }
 
     @Test("resolving the photos a random change reaches gives what a full pass gives, and the rest does not change")
@@ -59,7 +88,7 @@ struct ResolutionWindowTests {
         var photos = Dictionary(uniqueKeysWithValues: (1...600).map { (Int64($0), Self.photo(Int64($0), &random)) })
         var tags: [Int64: ResolvedLocation] = [:]
         var next: Int64 = 601
-        var local = 0
+        var local = 0, turned = 0
         for round in 0..<40 {
             // Clock offsets are settings: a change of them resolves in full, so each round keeps its own.
             let settings = ResolutionSettings(assumedZone: round % 3 == 0 ? "Europe/Lisbon" : nil,
@@ -101,6 +130,10 @@ struct ResolutionWindowTests {
                 keys += [key(id)].compactMap { $0 }
             }
             let after = try Self.resolve(Array(photos.values), tags: tags, settings: settings)
+            // A rerun reads videos as the library's votes decide; a verdict that turns is a
+            // change of its own (`TripDerivation`), covered by the pipeline's tests.
+            let clocks = Self.decisions(after)
+            guard clocks == Self.decisions(before) else { turned += 1; continue }
             let window = ResolutionWindow(changedKeys: keys, corrections: try settings.clockOffsets.map { try ClockCorrection(parsing: $0) })
 
             // The photos the window reads, as the catalog finds them: by key in a stretch, or changed.
@@ -108,7 +141,7 @@ struct ResolutionWindowTests {
                 changed.contains(photo.id) || ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
                     .map { key in window.stretches.contains { $0.contains(key) } } == true
             }
-            let windowed = try Self.resolve(read, tags: tags, settings: settings)
+            let windowed = try Self.resolve(read, tags: tags, settings: settings, videoClocks: clocks)
             for photo in read {
                 let key = ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime)
                 guard changed.contains(photo.id) || key.map(window.affects) == true else { continue }
@@ -118,13 +151,13 @@ struct ResolutionWindowTests {
             // a key together: each stretch holds what its own photos depend on.
             for stretch in window.stretches {
                 let own = read.filter { ResolutionWindow.key(localTime: $0.localTime, gpsTime: $0.gpsTime).map(stretch.contains) == true }
-                let apart = try Self.resolve(own, tags: tags, settings: settings)
+                let apart = try Self.resolve(own, tags: tags, settings: settings, videoClocks: clocks)
                 for photo in own where changed.contains(photo.id) || ResolutionWindow.key(localTime: photo.localTime, gpsTime: photo.gpsTime).map(window.affects) == true {
                     #expect(apart[photo.id] == after[photo.id], "round \(round): \(photo.path) resolved in its stretch alone differs from the full pass")
                 }
             }
             let keyless = read.filter { ResolutionWindow.key(localTime: $0.localTime, gpsTime: $0.gpsTime) == nil }
-            let apart = try Self.resolve(keyless, tags: tags, settings: settings)
+            let apart = try Self.resolve(keyless, tags: tags, settings: settings, videoClocks: clocks)
             for photo in keyless where changed.contains(photo.id) {
                 #expect(apart[photo.id] == after[photo.id], "round \(round): \(photo.path), changed and without a key, resolved apart differs")
             }
@@ -138,6 +171,10 @@ struct ResolutionWindowTests {
         }
         // The window is a real part of the library, not all of it, in most rounds.
         #expect(local > 30)
+        #expect(turned < 5, "\(turned) rounds turned a camera's verdict")
+        // The videos among them vote, so the windows above judged real votes.
+        let votes = try Self.resolve(Array(photos.values), tags: tags, settings: ResolutionSettings()).values.compactMap(\.vote)
+        #expect(votes.filter { $0.vote != 0 }.count >= 5, "\(votes)")
     }
 
     @Test("a full pass in batches of any size gives what one pass gives, each photo stored once", arguments: [1, 40, 80, 150, 100_000])
@@ -181,17 +218,24 @@ struct ResolutionWindowTests {
             }
             let byID = Dictionary(uniqueKeysWithValues: photos.map { ($0.id, $0) })
             var stored: [ResolvedPhoto] = []
+            var storedVotes: [Int64: VideoClockVote] = [:]
             var batches = 0
+            // Batches read videos as the whole pass's votes decide (`TripDerivation` stores the
+            // votes, and reads a camera's videos again when its verdict turns).
+            resolution.videoClocks = VideoClock.localCameras(votes: whole.votes.values.map { ($0.camera, $0.vote) })
+            #expect(whole.votes.values.filter { $0.vote != 0 }.count >= 3, "the videos vote")
             let summary = resolution.resolveInBatches(keyed: keyed, keyless: keyless, size: size) { ids in
                 #expect(ids == ids.sorted(), "a batch's evidence is read in id order")
                 return ids.map { byID[$0]! }
-            } store: { batch in
+            } store: { batch, votes in
                 stored += batch
+                storedVotes.merge(votes) { first, _ in first }
                 batches += 1
             }
             #expect(stored.count == photos.count)
             #expect(Set(stored.map(\.id)).count == photos.count, "every photo is stored once")
             #expect(stored.sorted { $0.id < $1.id } == whole.photos, "size \(size): batches resolve as one pass does")
+            #expect(storedVotes == whole.votes, "size \(size): each video's vote is its vote in one pass")
             #expect(summary.timeSources == whole.summary.timeSources && summary.locationSources == whole.summary.locationSources)
             #expect(Set(summary.photoProblems.map(\.path)) == Set(whole.summary.photoProblems.map(\.path)))
             #expect(batches == plan.count + (keyless.count + size - 1) / size, "size \(size): one store per batch")

@@ -50,6 +50,28 @@ struct VideoTripTests {
         #expect(VideoClock.localCameras([lost], anchors: anchors).isEmpty)
     }
 
+    @Test("a video is judged by the photos near it in time: its place's photos of another day do not count, and its vote is its own")
+    func cameraClockNearInTime() {
+        let tower = Coordinate(latitude: 38.6916, longitude: -9.2160), monastery = Coordinate(latitude: 38.6979, longitude: -9.2067)
+        // Today, photos at the tower 10:00Z–10:30Z only; the monastery's photos were taken the
+        // day before. A camera video at the monastery whose mvhd says 11:15 (its wall clock at
+        // +01:00: 10:15Z, among today's photos).
+        let today = [0, 600, 1200, 1800].map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-7200 + $0)), position: tower) }
+        let yesterday = [0, 600].map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(-86_400 + $0)), position: monastery) }
+        let video = VideoClock.Candidate(camera: "Canon PowerShot G7 X", asUTC: Self.noon.addingTimeInterval(-2700),
+                                         asLocal: Self.noon.addingTimeInterval(-6300), position: monastery)
+        // Photos taken where it was exist, but not around its time: it is compared with all
+        // the photos around its readings, and the local one falls among them.
+        #expect(VideoClock.vote(video, anchors: (yesterday + today).sorted { $0.instant < $1.instant }) == 1)
+        #expect(VideoClock.vote(video, anchors: today) == 1)
+        // Photos a week away change nothing: a library's rerun may judge it in its stretch alone.
+        let weekAway = (0..<20).map { VideoClock.Anchor(instant: Self.noon.addingTimeInterval(Double(7 * 86_400 + $0 * 300)), position: monastery) }
+        #expect(VideoClock.vote(video, anchors: today + weekAway) == 1)
+        #expect(VideoClock.localCameras(votes: [("Canon PowerShot G7 X", 1), ("Canon PowerShot G7 X", -1), ("Pixel 7", -1)]).isEmpty)
+        #expect(VideoClock.localCameras(votes: [("Canon PowerShot G7 X", 1), ("Canon PowerShot G7 X", 0), ("Pixel 7", -1)])
+            == ["Canon PowerShot G7 X"])
+    }
+
     @Test("a phone clip shot a while after the last photo stays UTC, though read an hour early it would be nearer")
     func clipAfterThePhotos() {
         // Photos 08:40Z–08:50Z at +01:00; the clip's mvhd says 10:05 (UTC, as phones write it).

@@ -135,13 +135,74 @@ extension Catalog {
     /// Writes what resolution decided for `photos`, to the rows whose stored result differs,
     /// with the summary's counts over the whole folder and which catalog generation it
     /// resolved, in one transaction; the pending list is emptied in it (the writes above list
-    /// the photos they change again). Returns how many rows changed.
-    func saveResolution(_ photos: [ResolvedPhoto], counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
+    /// the photos they change again). `votes` are the videos' votes among the photos `voters`
+    /// names (`storeVotes`). Returns how many rows changed.
+    func saveResolution(_ photos: [ResolvedPhoto], votes: [Int64: VideoClockVote], voters: [Int64], counts: ResolutionCounts,
+                        generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
         try attempt {
             try database.write { db in
                 let changed = try Self.storeResolved(photos, db)
+                try Self.storeVotes(votes, of: voters, db)
                 try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs, db)
                 return changed
+            }
+        }
+    }
+
+    /// Keeps the votes of the videos among the photos `voters` names that were resolved again
+    /// (`VideoClock.vote`): theirs as `votes` gives them, and none for a photo without one (a
+    /// video read again with a better time, or a photo).
+    private static func storeVotes(_ votes: [Int64: VideoClockVote], of voters: [Int64], _ db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM videoClockVote)") == true {
+            let gone = voters.filter { votes[$0] == nil }
+            for chunk in gone.chunked(10_000) {
+                let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
+                try db.execute(sql: "DELETE FROM videoClockVote WHERE photoId IN (SELECT value FROM json_each(?))", arguments: [list])
+            }
+        }
+        for (id, vote) in votes {
+            try db.execute(sql: "INSERT OR REPLACE INTO videoClockVote (photoId, camera, vote) VALUES (?, ?, ?)",
+                           arguments: [id, vote.camera, vote.vote])
+        }
+    }
+
+    /// The cameras whose movie-header times are local wall clocks, as the stored votes of
+    /// their videos present decide (`VideoClock.localCameras`).
+    func videoClockDecisions() throws(GeoTripError) -> Set<String> {
+        try attempt {
+            try database.read { db in
+                Set(try String.fetchAll(db, sql: """
+                    SELECT v.camera FROM videoClockVote v JOIN photo p ON p.id = v.photoId
+                    WHERE p.timeField = 'QuickTime:CreateDate' AND p.removedAt IS NULL AND p.status = 'read'
+                    GROUP BY v.camera HAVING sum(v.vote) > 0
+                    """))
+            }
+        }
+    }
+
+    /// The cameras the stored resolution read as local wall clocks; nil when none is stored.
+    func storedVideoClockCameras() throws(GeoTripError) -> Set<String>? {
+        guard let text = try setting(SettingKey.videoClockCameras) else { return nil }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))).map(Set.init)
+    }
+
+    /// Records `cameras` as those the stored resolution reads as local wall clocks, and lists
+    /// every video of `turned` (cameras whose verdict changed) as changed, so the next local
+    /// resolution reads them, and the photos around them, the new way.
+    func saveVideoClockCameras(_ cameras: Set<String>, turned: Set<String>) throws(GeoTripError) {
+        try attempt {
+            try database.write { db in
+                try TripSettingRecord.set(db, SettingKey.videoClockCameras,
+                                          to: String(decoding: try JSONEncoder.sorted.encode(cameras.sorted()), as: UTF8.self))
+                guard !turned.isEmpty else { return }
+                let list = String(decoding: try JSONEncoder().encode(turned.sorted()), as: UTF8.self)
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
+                    SELECT p.id, p.localTime, p.gpsTime, p.removedAt IS NULL AND p.status = 'read', p.timeSource, p.locationSource
+                    FROM videoClockVote v JOIN photo p ON p.id = v.photoId
+                    WHERE v.camera IN (SELECT value FROM json_each(?)) AND p.timeField = 'QuickTime:CreateDate'
+                        AND p.removedAt IS NULL AND p.status = 'read'
+                    """, arguments: [list])
             }
         }
     }
@@ -150,8 +211,14 @@ extension Catalog {
     /// a transaction of its own; `finishResolution` marks the pass done once every batch is
     /// stored. The pass forgets the resolved inputs before its first batch, so a run stopped
     /// between them is followed by a full pass. Returns how many rows changed.
-    func saveResolvedBatch(_ photos: [ResolvedPhoto]) throws(GeoTripError) -> Int {
-        try attempt { try database.write { db in try Self.storeResolved(photos, db) } }
+    func saveResolvedBatch(_ photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) throws(GeoTripError) -> Int {
+        try attempt {
+            try database.write { db in
+                let changed = try Self.storeResolved(photos, db)
+                try Self.storeVotes(votes, of: photos.map(\.id), db)
+                return changed
+            }
+        }
     }
 
     /// Marks a full pass stored in batches done: empties the pending list and records the
@@ -278,17 +345,8 @@ extension Catalog {
         }
     }
 
-    /// Whether any photo present has only a movie header's time (`photo_movie_time`): while
-    /// one does, resolution is a full pass (`ResolutionWindow`).
-    func hasMovieHeaderTimes() throws(GeoTripError) -> Bool {
-        try attempt {
-            try database.read { db in
-                try Bool.fetchOne(db, sql: Self.movieHeaderTimesSQL) ?? false
-            }
-        }
-    }
-
-    /// `hasMovieHeaderTimes`' question; the literal matches the partial index's condition.
+    /// Whether any photo present has only a movie header's time (`photo_movie_time`): the
+    /// v18 migration's question.
     static let movieHeaderTimesSQL = """
         SELECT EXISTS (SELECT 1 FROM photo WHERE timeField = 'QuickTime:CreateDate' AND removedAt IS NULL AND status = 'read')
         """

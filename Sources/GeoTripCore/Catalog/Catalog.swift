@@ -365,6 +365,9 @@ extension Catalog {
         static let exportedFor = "exportedFor"
         /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
         static let exportedTrips = "exportedTrips"
+        /// JSON of the sorted cameras whose movie-header times the stored resolution read as
+        /// local wall clocks (`VideoClock`): what the votes decided when it ran.
+        static let videoClockCameras = "videoClockCameras"
     }
 
     static func bumpGeneration(_ db: Database) throws {

@@ -414,6 +414,21 @@ enum CatalogMigrations {
             try db.alter(table: "visit") { t in t.add(column: "photoCount", .integer).notNull().defaults(to: 0) }
             try db.execute(sql: "UPDATE visit SET photoCount = (SELECT count(*) FROM visitPhoto WHERE visitPhoto.visitId = visit.id)")
         }
+        migrator.registerMigration("v18-video-clock-votes") { db in
+            // Each video timed by its movie header only keeps its vote on how its camera's
+            // times are read (`VideoClock.vote`), so a library's rerun judges only the videos
+            // near its changes and the cameras' verdicts come from the stored votes (issue 15).
+            // No foreign key: the decisions join the photos present.
+            try db.create(table: "videoClockVote") { t in
+                t.primaryKey("photoId", .integer)
+                t.column("camera", .text).notNull()
+                t.column("vote", .integer).notNull()
+            }
+            // A library with such videos resolves once in full, which stores every vote.
+            if try Bool.fetchOne(db, sql: Catalog.movieHeaderTimesSQL) ?? false {
+                try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
+            }
+        }
         return migrator
     }
 }

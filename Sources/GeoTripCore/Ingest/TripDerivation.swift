@@ -41,7 +41,7 @@ struct TripDerivation {
         let resolvedInputs = try catalog.setting(Catalog.SettingKey.resolvedInputs)
         if try resolvedInputs != inputs || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
             let tags = try catalog.manualTags()
-            func resolve(_ evidence: [PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+            func resolve(_ evidence: [PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) {
                 try await stages.run(.resolve) {
                     try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer) {
                         stages.report(.resolve, done: $0, total: $1)
@@ -50,23 +50,17 @@ struct TripDerivation {
             }
             // The photos resolved again; the catalog stores those whose result differs.
             let local = try localCorrections(settings)
+            // How videos timed by their movie header only are read: as the stored resolution
+            // read them (or, before there is one, as the stored votes say).
+            let videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
             var summary: ResolutionSummary
             if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
-                let window = try resolutionWindow(corrections)
-                let outcome = try await stages.run(.resolve) {
-                    try await resolveStretch(window.window, pending: window.pending, counts: counts,
-                                             resolution: try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer),
-                                             stages: stages)
-                }
-                let updated = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
-                    try catalog.saveResolution(outcome.photos, counts: outcome.counts, generation: generation, settings: encodedSettings, inputs: inputs)
-                }
-                summary = outcome.summary
-                summary.updated = updated
+                summary = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: videoClocks,
+                                                   generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
             } else if local != nil {
                 // A full pass a batch at a time, each stored before the next is read: a library's
                 // evidence and results are never held whole.
-                summary = try await resolveInBatches(tags: tags, settings: settings, interrupted: interrupted, stages: stages)
+                summary = try await resolveInBatches(tags: tags, settings: settings, videoClocks: videoClocks, interrupted: interrupted, stages: stages)
                 try catalog.finishResolution(counts: ResolutionCounts(timeSources: summary.timeSources, locationSources: summary.locationSources),
                                              generation: generation, settings: encodedSettings, inputs: inputs)
             } else {
@@ -74,12 +68,30 @@ struct TripDerivation {
                 let result = try await resolve(evidence)
                 resolved = result.photos
                 let updated = try stages.timed("storing the resolution of \(result.photos.count) photos") {
-                    try catalog.saveResolution(result.photos, counts: ResolutionCounts(timeSources: result.summary.timeSources,
-                                                                                       locationSources: result.summary.locationSources),
+                    try catalog.saveResolution(result.photos, votes: result.votes, voters: result.photos.map(\.id),
+                                               counts: ResolutionCounts(timeSources: result.summary.timeSources,
+                                                                        locationSources: result.summary.locationSources),
                                                generation: generation, settings: encodedSettings, inputs: inputs)
                 }
                 summary = result.summary
                 summary.updated = updated
+            }
+            // The cameras' verdicts now follow every video's stored vote (one pass decided them
+            // from all of its photos' votes, which are these). A verdict that turned reads that
+            // camera's videos, and the photos around them, again: votes do not depend on any
+            // verdict, so once is enough.
+            let decided = try catalog.videoClockDecisions()
+            let turned = local == nil ? [] : decided.symmetricDifference(videoClocks)
+            if try catalog.storedVideoClockCameras() != decided || !turned.isEmpty {
+                try catalog.saveVideoClockCameras(decided, turned: turned)
+            }
+            if let corrections = local, !turned.isEmpty, let counts = try catalog.storedResolutionCounts() {
+                let again = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: decided,
+                                                     generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+                summary.timeSources = again.timeSources
+                summary.locationSources = again.locationSources
+                summary.updated += again.updated
+                resolved = nil
             }
             result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
@@ -305,11 +317,12 @@ struct TripDerivation {
 
     /// A full resolution pass in batches (`TripResolution.resolveInBatches`), each batch's
     /// results stored in a transaction of its own. The caller marks the pass finished.
-    private func resolveInBatches(tags: [Int64: ResolvedLocation], settings: ResolutionSettings, interrupted: () -> GeoTripError,
-                                  stages: StageList) async throws -> ResolutionSummary {
+    private func resolveInBatches(tags: [Int64: ResolvedLocation], settings: ResolutionSettings, videoClocks: Set<String>,
+                                  interrupted: () -> GeoTripError, stages: StageList) async throws -> ResolutionSummary {
         try await stages.run(.resolve) { () throws -> ResolutionSummary in
             let keys = try stages.timed("reading the photos' keys") { try catalog.resolutionKeys() }
             var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+            resolution.videoClocks = videoClocks
             // Batches are stored as they go, so until the pass is finished the catalog holds no
             // resolved inputs: a run stopped midway is followed by a full pass, whatever the
             // next run's settings (the old ones given again included).
@@ -321,10 +334,10 @@ struct TripDerivation {
             defer { _ = try? writer.waitForWrite() }
             var summary = try resolution.resolveInBatches(keyed: keys.keyed, keyless: keys.keyless, size: resolutionBatchSize) { ids throws(GeoTripError) in
                 try catalog.resolutionEvidence(ids: ids)
-            } store: { photos in
+            } store: { photos, votes in
                 try writer.waitForWrite()
                 if Task.isCancelled { throw interrupted() }
-                writer.write(photos)
+                writer.write(photos, votes: votes)
             } progress: {
                 stages.report(.resolve, done: $0, total: $1)
             }
@@ -333,11 +346,34 @@ struct TripDerivation {
         }
     }
 
+    /// Resolves the photos changed since the last resolution and those their changes reach
+    /// (`resolveStretch`), with the stored resolution's `counts`, reading videos timed by
+    /// their movie header as `videoClocks` says, and stores the results that differ with the
+    /// videos' votes. Returns the summary.
+    private func resolveLocally(_ corrections: [ClockCorrection], counts: ResolutionCounts, tags: [Int64: ResolvedLocation],
+                                settings: ResolutionSettings, videoClocks: Set<String>, generation: String, encodedSettings: String,
+                                inputs: String, stages: StageList) async throws -> ResolutionSummary {
+        let window = try resolutionWindow(corrections)
+        var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+        resolution.videoClocks = videoClocks
+        let outcome = try await stages.run(.resolve) {
+            try await resolveStretch(window.window, pending: window.pending, counts: counts, resolution: resolution, stages: stages)
+        }
+        let updated = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
+            try catalog.saveResolution(outcome.photos, votes: outcome.votes, voters: outcome.voters, counts: outcome.counts,
+                                       generation: generation, settings: encodedSettings, inputs: inputs)
+        }
+        var summary = outcome.summary
+        summary.updated = updated
+        return summary
+    }
+
     /// Resolves the stretches of time `window` covers and keeps the results of the photos the
     /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
     /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
     /// those of the photos the changes reach whose results differ from their rows
-    /// (`ResolutionRow`): the ones the catalog has to write.
+    /// (`ResolutionRow`): the ones the catalog has to write; and the votes of the videos among
+    /// the photos reached (`voters`).
     ///
     /// Each stretch holds everything its own reached photos depend on (that is how the window
     /// is drawn), so the stretches are read and resolved apart, one per core: 300 edits over a
@@ -345,7 +381,7 @@ struct TripDerivation {
     /// work. The changed photos no stretch holds (without a time, or gone) come last, together.
     private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
                                 resolution: TripResolution, stages: StageList) async throws
-        -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts) {
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts, votes: [Int64: VideoClockVote], voters: [Int64]) {
         let pendingIDs = Set(pending.map(\.id))
         let catalog = self.catalog
         let done = Mutex(0)
@@ -375,7 +411,11 @@ struct TripDerivation {
         }
         var summary = resolution.inputSummary
         var changed: [ResolvedPhoto] = []
+        var votes: [Int64: VideoClockVote] = [:]
+        var voters: [Int64] = []
         for part in parts + [rest] {
+            votes.merge(part.votes) { first, _ in first }
+            voters += part.reached.map(\.id)
             for (before, after) in zip(part.before, part.reached) {
                 if let before { counts.count(timeSource: before.timeSource.rawValue, locationSource: before.locationSource?.rawValue, -1) }
                 counts.count(timeSource: after.timeSource.rawValue, locationSource: after.locationSource?.rawValue)
@@ -386,17 +426,14 @@ struct TripDerivation {
         }
         summary.timeSources = counts.timeSources
         summary.locationSources = counts.locationSources
-        return (summary, changed.sorted { $0.id < $1.id }, counts)
+        return (summary, changed.sorted { $0.id < $1.id }, counts, votes, voters)
     }
 
     /// Whether resolving a stretch of the library gives what a full pass would for it
     /// (`ResolutionWindow`), so a rerun can resolve only the stretch its changes reach and a
-    /// full pass can go a batch at a time: not while videos with only a movie header's time are
-    /// present (their cameras are judged over the whole library), nor when a remembered clock
-    /// offset is bad (the one full pass reports it). Returns the parsed clock offsets when it
-    /// does, nil when it does not.
+    /// full pass can go a batch at a time: not when a remembered clock offset is bad (the one
+    /// full pass reports it). Returns the parsed clock offsets when it does, nil when it does not.
     private func localCorrections(_ settings: ResolutionSettings) throws(GeoTripError) -> [ClockCorrection]? {
-        guard !(try catalog.hasMovieHeaderTimes()) else { return nil }
         var corrections: [ClockCorrection] = []
         for text in settings.clockOffsets {
             guard let correction = try? ClockCorrection(parsing: text) else { return nil }
@@ -440,6 +477,8 @@ private struct StretchPart: Sendable {
     var changed: [ResolvedPhoto] = []
     /// Problems of the photos reached.
     var problems: [PhotoDiagnostic] = []
+    /// The votes of the videos among the photos reached (`VideoClock.vote`).
+    var votes: [Int64: VideoClockVote] = [:]
 
     /// Resolves `state` (the photos of `stretch` as `Catalog.resolutionState` reads them, or
     /// with no stretch the changed photos none holds) and keeps those of its own photos that
@@ -461,6 +500,7 @@ private struct StretchPart: Sendable {
             if isPending { pendingSeen += 1 }
             guard isPending || key.map(window.affects) == true else { continue }
             reached.append(result.photos[index])
+            if let vote = result.votes[evidence[index].id] { votes[evidence[index].id] = vote }
             before.append(isPending ? nil : stored[index])
             if ResolutionRow(result.photos[index]) != storedAs[index] { changed.append(result.photos[index]) }
             paths.insert(evidence[index].path)
@@ -481,13 +521,13 @@ private final class BatchWriter: Sendable {
     init(catalog: Catalog) { self.catalog = catalog }
 
     /// Starts storing `photos` once the write before has finished (call `waitForWrite` first).
-    func write(_ photos: [ResolvedPhoto]) {
+    func write(_ photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) {
         idle.wait()
         queue.async { [self] in
             defer { idle.signal() }
             guard case .success = outcome.withLock({ $0 }) else { return }
             do throws(GeoTripError) {
-                let changed = try catalog.saveResolvedBatch(photos)
+                let changed = try catalog.saveResolvedBatch(photos, votes: votes)
                 outcome.withLock { $0 = $0.map { $0 + changed } }
             } catch {
                 outcome.withLock { $0 = .failure(error) }

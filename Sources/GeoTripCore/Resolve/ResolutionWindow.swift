@@ -19,8 +19,11 @@ import Foundation
 /// it. So the photos within `reach` of a changed photo's key (before or after the change) are
 /// the ones to resolve again, and resolving them needs only the photos within twice that.
 ///
-/// Not covered, and so resolved by a full pass: videos whose only time is the movie header's,
-/// which are read the way most of their camera's videos across the library vote (`VideoClock`).
+/// Videos whose only time is the movie header's are read the way most of their camera's videos
+/// across the library vote (`VideoClock`). A video's vote depends only on photos within 30
+/// minutes of its readings, inside the reach of its key, so it is judged again in the stretch
+/// like any result; the votes are stored, and a camera whose verdict turns has all its videos
+/// resolved again as changed photos (`TripDerivation`).
 struct ResolutionWindow {
     /// The largest difference between two photos' offsets from UTC, zones' old local mean times
     /// included (Manila's was −15:56, Sitka's +14:58 before 1867): 16 hours either side.

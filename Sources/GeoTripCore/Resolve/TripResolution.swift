@@ -88,6 +88,10 @@ struct TripResolution: Sendable {
     var timeResolver: TimeResolver
     /// What loading the inputs found (track points, unreadable logs), for every batch's summary.
     let inputSummary: ResolutionSummary
+    /// The cameras whose movie-header times are read as local wall clocks, as the votes of all
+    /// their videos across the library decide (`VideoClock`, `Catalog.videoClockCameras`); nil
+    /// to decide from the votes of the photos resolved (the whole library, resolved at once).
+    var videoClocks: Set<String>?
 
     /// Loads what every batch needs: the parsed clock offsets, the track logs, the gazetteer.
     /// `tags` are the manual positions by photo id; `now` bounds the plausible capture times;
@@ -120,7 +124,7 @@ struct TripResolution: Sendable {
                         now: Date = Date(), catalogPath: String,
                         gazetteer loadGazetteer: () throws(GeoTripError) -> Gazetteer,
                         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(GeoTripError)
-        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) {
         var resolution = try TripResolution(tags: tags, settings: settings, now: now, catalogPath: catalogPath, gazetteer: loadGazetteer)
         return resolution.resolve(photos, progress: progress)
     }
@@ -128,9 +132,10 @@ struct TripResolution: Sendable {
     /// Resolves `photos`, in id order: the whole library, or a stretch of it holding every photo
     /// within `ResolutionWindow`'s reach of the ones whose results are kept. `progress` hears how
     /// many photos have their time, of how many, as the work goes on. The summary counts these
-    /// photos only, with the inputs' problems and track figures.
+    /// photos only, with the inputs' problems and track figures. `votes` are the votes of the
+    /// videos among them timed by their movie header only (`VideoClock.vote`), by id.
     mutating func resolve(_ photos: [PhotoEvidence], progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
-        -> (summary: ResolutionSummary, photos: [ResolvedPhoto]) {
+        -> (summary: ResolutionSummary, photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) {
         var summary = inputSummary
         let corrections = corrections, tags = tags, gazetteer = gazetteer, now = now, positioner = positioner
         var timeResolver = timeResolver
@@ -158,6 +163,7 @@ struct TripResolution: Sendable {
             }
         }
         let movieTimes = rows.indices.filter { rows[$0].timeField == .quickTimeCreateDate && walls[$0] != nil }
+        var votes: [Int64: VideoClockVote] = [:]
         if !movieTimes.isEmpty {
             let isMovieTime = Set(movieTimes)
             let decided: Set<TimeSource> = [.offsetTag, .gps, .location]
@@ -166,13 +172,15 @@ struct TripResolution: Sendable {
             let anchors = rows.indices.compactMap { index in
                 isMovieTime.contains(index) || !decided.contains(times[index].source) ? nil
                     : times[index].utc.map { VideoClock.Anchor(instant: $0, position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate) }
-            }
+            }.sorted { $0.instant < $1.instant }
             func camera(_ index: Int) -> String { PhotoMetadata(make: rows[index].make, model: rows[index].model).camera ?? "" }
-            let local = VideoClock.localCameras(movieTimes.map { index in
-                VideoClock.Candidate(camera: camera(index), asUTC: walls[index]!,
-                                     asLocal: times[index].source == .location ? times[index].utc : neighbours[index],
-                                     position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate)
-            }, anchors: anchors)
+            for index in movieTimes {
+                let candidate = VideoClock.Candidate(camera: camera(index), asUTC: walls[index]!,
+                                                     asLocal: times[index].source == .location ? times[index].utc : neighbours[index],
+                                                     position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate)
+                votes[rows[index].id] = VideoClockVote(camera: candidate.camera, vote: VideoClock.vote(candidate, anchors: anchors))
+            }
+            let local = videoClocks ?? VideoClock.localCameras(votes: votes.values.map { ($0.camera, $0.vote) })
             for index in movieTimes where !local.contains(camera(index)) {
                 let position = tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate
                 times[index] = ResolvedTime(utc: walls[index], zone: position.flatMap { gazetteer.timeZone(for: $0) }, source: .movieHeaderUTC)
@@ -246,17 +254,18 @@ struct TripResolution: Sendable {
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }
         }
         progress(rows.count, rows.count)
-        return (summary, resolved)
+        return (summary, resolved, votes)
     }
 
     /// A full pass a batch at a time (`ResolutionBatches`), so memory is bounded by a batch:
     /// `evidence` reads the photos of the ids given (ascending), in id order; `store` takes
     /// each batch's results (for the photos of its core) before the next batch is read. The
     /// photos without a key come last, `size` at a time. Returns the summary over all of them.
-    /// Not for a library with videos timed by their movie header only (`VideoClock` judges
-    /// their cameras over the whole library).
+    /// Videos timed by their movie header only are read as `videoClocks` says; `store` gets
+    /// their votes with their results.
     mutating func resolveInBatches(keyed: [ResolutionBatches.Key], keyless: [Int64], size: Int = ResolutionBatches.defaultSize,
-                                   evidence: ([Int64]) throws -> [PhotoEvidence], store: ([ResolvedPhoto]) throws -> Void,
+                                   evidence: ([Int64]) throws -> [PhotoEvidence],
+                                   store: ([ResolvedPhoto], [Int64: VideoClockVote]) throws -> Void,
                                    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) rethrows -> ResolutionSummary {
         var summary = inputSummary
         let total = keyed.count + keyless.count
@@ -273,7 +282,7 @@ struct TripResolution: Sendable {
                 let keptPaths = Set(photos.map(\.path))
                 summary.photoProblems += result.summary.photoProblems.filter { keptPaths.contains($0.path) }
             }
-            try store(photos)
+            try store(photos, result.votes.filter { kept($0.key) })
             done += photos.count
             progress(done, total)
         }

@@ -12,8 +12,11 @@ import Foundation
 /// when the other is not; when both or neither are, it does not vote. (Nearness alone is no
 /// evidence: a phone clip shot a while after the last photo of a place is nearer to them when
 /// read an hour early.) A video that knows where it was is compared with the photos taken there
-/// (within `nearby`) when there are any. A camera's videos are read the way most of them vote;
-/// a tie, or no evidence at all, keeps the specification's UTC.
+/// (within `nearby`) around the same time when there are any (`vote`). A camera's videos are
+/// read the way most of them vote; a tie, or no evidence at all, keeps the specification's UTC.
+/// Each video's vote is kept in the catalog, so a library's rerun judges again only the videos
+/// near its changes, and reads every video of a camera again only when the camera's verdict
+/// turns.
 enum VideoClock {
     /// One video with an `mvhd` time.
     struct Candidate {
@@ -47,37 +50,76 @@ enum VideoClock {
     /// they say nothing about the camera.
     static let indistinct: TimeInterval = 60
 
-    /// The cameras whose `mvhd` times are local wall clocks. `anchors` are the instants of the
-    /// trip's photos (not these videos) whose time an offset tag, a GPS time or a position's
-    /// zone decided.
+    /// The cameras whose `mvhd` times are local wall clocks, by the votes of all their videos
+    /// (`vote`). `anchors` are the instants of the trip's photos (not these videos) whose time
+    /// an offset tag, a GPS time or a position's zone decided.
     static func localCameras(_ candidates: [Candidate], anchors: [Anchor]) -> Set<String> {
-        let all = anchors.map(\.instant).sorted()
-        /// Whether `instant` falls among the photos in `sorted`.
-        func borneOut(_ instant: Date, in sorted: [Date]) -> Bool {
-            var low = 0, high = sorted.count
+        let sorted = anchors.sorted { $0.instant < $1.instant }
+        return localCameras(votes: candidates.map { ($0.camera, vote($0, anchors: sorted)) })
+    }
+
+    /// The cameras most of whose videos vote for the local reading (`vote`): a tie, or no
+    /// evidence, keeps the specification's UTC.
+    static func localCameras(votes: [(camera: String, vote: Int)]) -> Set<String> {
+        var tally: [String: Int] = [:]
+        for (camera, vote) in votes { tally[camera, default: 0] += vote }
+        return Set(tally.filter { $0.value > 0 }.keys)
+    }
+
+    /// One video's vote: +1 when its local reading is borne out and its UTC reading is not,
+    /// −1 the other way round, 0 otherwise. `anchors` sorted by instant.
+    ///
+    /// The photos it is compared with lie near it in time: a video that knows where it was is
+    /// compared with the photos taken within `nearby` of it from `shortGap` before its earlier
+    /// reading to `shortGap` after its later one, when there are any, and with all photos
+    /// otherwise. Only photos within `shortGap` of a reading can bear it out, so the vote
+    /// depends on nothing farther, and a library's rerun can judge a video in the stretch of
+    /// time its changes reach (`ResolutionWindow`), keeping the others' votes as stored.
+    static func vote(_ candidate: Candidate, anchors: [Anchor]) -> Int {
+        guard let local = candidate.asLocal, abs(local.timeIntervalSince(candidate.asUTC)) >= indistinct else { return 0 }
+        func firstIndex(notBefore instant: Date) -> Int {
+            var low = 0, high = anchors.count
             while low < high {
                 let mid = (low + high) / 2
-                if sorted[mid] < instant { low = mid + 1 } else { high = mid }
+                if anchors[mid].instant < instant { low = mid + 1 } else { high = mid }
             }
-            let before = low > 0 ? sorted[low - 1] : nil, after = low < sorted.count ? sorted[low] : nil
-            if let before, instant.timeIntervalSince(before) <= close { return true }
-            if let after, after.timeIntervalSince(instant) <= close { return true }
-            if let before, let after { return after.timeIntervalSince(before) <= shortGap }
-            return false
+            return low
         }
-        var votes: [String: Int] = [:]
-        for candidate in candidates {
-            guard let local = candidate.asLocal, abs(local.timeIntervalSince(candidate.asUTC)) >= indistinct else { continue }
-            let here = candidate.position.map { position in
-                anchors.filter { $0.position.map { GreatCircle.distance($0, position) <= nearby } ?? false }.map(\.instant).sorted()
-            } ?? []
-            let sorted = here.isEmpty ? all : here
-            switch (borneOut(local, in: sorted), borneOut(candidate.asUTC, in: sorted)) {
-            case (true, false): votes[candidate.camera, default: 0] += 1
-            case (false, true): votes[candidate.camera, default: 0] -= 1
-            default: break
-            }
+        let from = firstIndex(notBefore: min(local, candidate.asUTC).addingTimeInterval(-shortGap))
+        let to = firstIndex(notBefore: max(local, candidate.asUTC).addingTimeInterval(shortGap).addingTimeInterval(0.001))
+        let near = anchors[from..<to]
+        let here = candidate.position.map { position in
+            near.filter { $0.position.map { GreatCircle.distance($0, position) <= nearby } ?? false }
+        } ?? []
+        let sorted = (here.isEmpty ? near : here[...]).map(\.instant)
+        switch (borneOut(local, in: sorted), borneOut(candidate.asUTC, in: sorted)) {
+        case (true, false): return 1
+        case (false, true): return -1
+        default: return 0
         }
-        return Set(votes.filter { $0.value > 0 }.keys)
     }
+
+    /// Whether `instant` falls among the photos in `sorted`: within `close` of one, or between
+    /// two at most `shortGap` apart.
+    private static func borneOut(_ instant: Date, in sorted: [Date]) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < instant { low = mid + 1 } else { high = mid }
+        }
+        let before = low > 0 ? sorted[low - 1] : nil, after = low < sorted.count ? sorted[low] : nil
+        if let before, instant.timeIntervalSince(before) <= close { return true }
+        if let after, after.timeIntervalSince(instant) <= close { return true }
+        if let before, let after { return after.timeIntervalSince(before) <= shortGap }
+        return false
+    }
+}
+
+/// A video's vote on how its camera's movie-header times are read (`VideoClock.vote`), as the
+/// catalog keeps it.
+struct VideoClockVote: Sendable, Equatable {
+    /// "Make Model", or "" for videos that name no camera.
+    var camera: String
+    /// +1 for the local wall clock, −1 for UTC, 0 for neither.
+    var vote: Int
 }
