@@ -130,6 +130,80 @@ struct VideoTripTests {
         #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
     }
 
+    @Test("a change no video can pair with leaves the links as they are; any other gives the links a whole pairing gives")
+    func pairedOnlyWhenItCanChange() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        func record(_ path: String, _ format: ImageFormat, _ identifier: String?) -> PhotoRecord {
+            var record = PhotoRecord(file: ScannedFile(relativePath: path, size: 1, modifiedNanos: 1),
+                                     reading: FileReading(status: .read, format: format, metadata: PhotoMetadata(), skipReason: nil, fingerprint: path))
+            record.contentIdentifier = identifier
+            return record
+        }
+        func stored(_ path: String) throws -> PhotoRecord {
+            try #require(try catalog.database.read { try PhotoRecord.filter(Column("path") == path).fetchOne($0) })
+        }
+        func links() throws -> [String: Int64?] {
+            try catalog.database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, liveStillId FROM photo WHERE format = 'video' AND removedAt IS NULL")
+                    .map { ($0[0] as String, $0[1] as Int64?) })
+            }
+        }
+        /// The links of a whole pairing over the files present, as `linkLivePhotos` makes them.
+        func expectWholePairing(_ comment: Comment) throws {
+            let whole = try catalog.database.read { db -> [String: Int64?] in
+                func media(_ format: String) throws -> [LivePhotoPairing.Media] {
+                    try Row.fetchAll(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format \(format)")
+                        .map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
+                }
+                let videos = try media("= 'video'")
+                let pairs = LivePhotoPairing.stills(videos: videos, stills: try media("IN ('jpeg', 'heif')"))
+                return Dictionary(uniqueKeysWithValues: videos.map { ($0.path, pairs[$0.id]) })
+            }
+            #expect(try links() == whole, comment)
+        }
+        try catalog.finish(new: [record("A.MOV", .video, "X"), record("A.HEIC", .heif, "X"), record("C.MP4", .video, "Y"),
+                                 record("C.JPG", .jpeg, "Y"), record("B.JPG", .jpeg, nil)], updated: [], removing: [], at: Date())
+        try expectWholePairing("first read")
+        #expect(try links()["A.MOV"] == (try stored("A.HEIC").id))
+
+        // A photo no video can pair with: the links are not worked out again (a planted wrong
+        // link stays, which shows the pairing did not run).
+        try catalog.database.write { try $0.execute(sql: "UPDATE photo SET liveStillId = NULL WHERE path = 'A.MOV'") }
+        try catalog.finish(new: [record("D.JPG", .jpeg, nil), record("other/D.HEIC", .heif, "Z")], updated: [], removing: [], at: Date())
+        #expect(try links()["A.MOV"] == .some(nil))
+        // A still of a video's stem, in another case, pairs them all again.
+        try catalog.finish(new: [record("a.jpg", .jpeg, "Q")], updated: [], removing: [], at: Date())
+        try expectWholePairing("a still of a video's stem")
+        #expect(try links()["A.MOV"] == (try stored("A.HEIC").id))
+        // A still with a video's identifier in another folder; then the video's own still gone,
+        // so the video takes the other; then that one moved.
+        try catalog.finish(new: [record("other/A copy.HEIC", .heif, "X")], updated: [], removing: [], at: Date())
+        try expectWholePairing("an identifier's second still")
+        try catalog.finish(new: [], updated: [], removing: [try stored("A.HEIC").id!], at: Date())
+        try expectWholePairing("the still removed")
+        #expect(try links()["A.MOV"] == (try stored("other/A copy.HEIC").id))
+        var moved = try stored("C.JPG")
+        moved.path = "elsewhere/C.JPG"
+        moved.contentIdentifier = nil
+        try catalog.finish(new: [], updated: [moved], removing: [], at: Date())
+        try expectWholePairing("a paired still moved and read again without its identifier")
+        #expect(try links()["C.MP4"] == .some(nil))
+        try catalog.finish(new: [], updated: [], removing: [try stored("C.MP4").id!], at: Date())
+        try expectWholePairing("a video removed")
+        // Read batches: one no video can pair with leaves the links current; a video's marks
+        // them stale for the run's last transaction, which pairs it.
+        try catalog.save(new: [record("E.JPG", .jpeg, nil)], updated: [])
+        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
+        try catalog.save(new: [record("E.MOV", .video, "E")], updated: [])
+        try catalog.save(new: [record("E.HEIC", .heif, "E")], updated: [])
+        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) != nil)
+        try catalog.finish(new: [], updated: [], removing: [], at: Date())
+        try expectWholePairing("batches, then a last transaction with nothing to write")
+        #expect(try links()["E.MOV"] == (try stored("E.HEIC").id))
+    }
+
     @Test("videos a version-1 reader skipped are read on the next ingest")
     func readAgain() async throws {
         let temp = try TemporaryFolder()

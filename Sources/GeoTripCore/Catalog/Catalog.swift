@@ -263,7 +263,9 @@ extension Catalog {
     /// batch of the read stage. Live Photo links wait for the run's last transaction
     /// (`finish`), which pairs over the whole folder once; pairing after every batch read
     /// every video and still of the library each time, quadratic in a library with videos.
-    /// The batch marks the links stale, so a run stopped before `finish` links them next time.
+    /// A batch that may change a link (`mayChangeLivePhotoLinks`) marks the links stale, so
+    /// `finish`, or the next run's when this one stops first, pairs them; a batch no video can
+    /// pair with leaves them as they are.
     func save(new: [PhotoRecord], updated: [PhotoRecord]) throws(GeoTripError) {
         try write(new: new, updated: updated, removing: [], at: Date(), linking: false)
     }
@@ -294,9 +296,13 @@ extension Catalog {
                 for record in updated { try record.update(in: db) }
                 try PhotoRecord.insert(new, in: db)
                 if linking {
-                    try Self.linkLivePhotos(db)
+                    if try linksStale || Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
+                        try Self.linkLivePhotos(db)
+                    }
                     try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
-                } else {
+                } else if try Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
+                    // A read batch pairs nothing: the run's last transaction does, or the next
+                    // run's when this one stops first.
                     try TripSettingRecord.set(db, SettingKey.livePhotoLinksStale, to: "1")
                 }
                 try Self.bumpGeneration(db)
@@ -313,6 +319,35 @@ extension Catalog {
 
     /// The videos present and read, after every change to the photos: `photo_present_format`.
     static let presentVideosSQL = "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'"
+
+    /// Whether writing `new`, `updated` and `removed` (in this transaction, already written)
+    /// can change any Live Photo link: when one of them is a video, is a still some video is
+    /// linked to, or is a still that shares its stem (`LivePhotoPairing.stem`) or its content
+    /// identifier with a video present. Any other file cannot be paired, so a library with
+    /// videos does not pair all its stills again for every day added.
+    static func mayChangeLivePhotoLinks(_ db: Database, new: [PhotoRecord], updated: [PhotoRecord], removed: [Int64]) throws -> Bool {
+        let videos = try Row.fetchAll(db, sql: "SELECT path, contentIdentifier FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'")
+        var changed = new + updated
+        for chunk in removed.chunked(500) {
+            changed += try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id)).fetchAll(db)
+        }
+        guard !videos.isEmpty || changed.contains(where: { $0.format == .video }) else { return false }
+        if changed.contains(where: { $0.format == .video }) { return true }
+        let stems = Set(videos.map { LivePhotoPairing.stem($0[0]) })
+        let identifiers = Set(videos.compactMap { $0[1] as String? })
+        if changed.contains(where: { stems.contains(LivePhotoPairing.stem($0.path)) || $0.contentIdentifier.map(identifiers.contains) == true }) {
+            return true
+        }
+        // A still that moved or went away may have been some video's.
+        for chunk in (updated.compactMap(\.id) + removed).chunked(500) {
+            let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE liveStillId IN (SELECT value FROM json_each(?)))",
+                                 arguments: [list]) == true {
+                return true
+            }
+        }
+        return false
+    }
 
     /// Links each Live Photo's video to its still (`LivePhotoPairing`), over the files present,
     /// in the transaction that changed them: the link is always that of the folder as stored.
