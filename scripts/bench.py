@@ -360,11 +360,12 @@ def library(args, figures):
     count = args.library_photos
     print(f"\n== Library: {count:,} photos over ten years of trips ==")
     folder = DATA / f"library-{count}"
-    if not (folder / ".complete").exists():
+    marker = folder / ".complete"
+    if not marker.exists() or marker.read_text().strip() != make_library.VERSION:
         shutil.rmtree(folder, ignore_errors=True)
         start = time.perf_counter()
         make_library.write_library(folder, count)
-        (folder / ".complete").touch()
+        marker.write_text(make_library.VERSION + "\n")
         print(f"made in {time.perf_counter() - start:.0f} s")
     catalog = DATA / f"library-{count}.sqlite"
 

@@ -12,7 +12,9 @@ written (the bench checks a sample). The library:
 * trips: 3 to 16 days each, 4 to 9 a year over ten years (2016-2025), each in a region with
   its own time zone (Lisbon, Kyoto, New York, Cape Town, ...), a few places a day, photos
   seconds to minutes apart, each with a distinct capture time and position;
-* without GPS: about 1 in 700 photos (a camera without a receiver), from a second template.
+* without GPS: about 1 in 700 photos (a camera without a receiver), from a second template;
+* videos timed by their movie header alone: about 1 in 2,000 files, a compact camera's (its
+  wall clock) and a phone's (UTC and its position) in turn.
 
 Folders are `YYYY/YYYY-MM-DD Region/` for trips and `YYYY/home/` for home days; names are
 `IMG_NNNNNNN.JPG`. The same seed and count give the same library (the files' times differ).
@@ -51,6 +53,13 @@ REGIONS = [
     ("Auckland", -36.8485, 174.7633, "Pacific/Auckland"),
 ]
 NO_GPS_ONE_IN = 700
+# Videos timed by their movie header alone (`mvhd`): about 1 in 2,000 files, in turn a compact
+# camera's (its wall clock in mvhd, no position) and a phone's (UTC, with its position). Their
+# templates are the test suite's video fixtures (made by scripts/make-video-fixtures.sh).
+VIDEO_ONE_IN = 2000
+VIDEO_FIXTURES = Path(__file__).resolve().parent.parent / "Tests" / "GeoTripCoreTests" / "Fixtures" / "videos"
+# The library's shape: bump when the generator writes other files, so bench.py makes it again.
+VERSION = "2"
 
 
 def make_templates(folder):
@@ -108,6 +117,25 @@ class Template:
                 minutes = int((value - degrees) * 60)
                 seconds = round(((value - degrees) * 60 - minutes) * 60 * 10000)
                 struct.pack_into(self.order + "IIIIII", data, self.gps[key], degrees, 1, minutes, 1, seconds, 10000)
+        return bytes(data)
+
+
+class VideoTemplate:
+    """An MP4 whose mvhd creation time (seconds since 1904, UTC by the specification) and, for
+    a phone's, the position string of its `©xyz` box are patched in place."""
+    EPOCH = datetime.datetime(1904, 1, 1)
+
+    def __init__(self, data):
+        self.data = data
+        self.mvhd = data.index(b"mvhd")
+        self.xyz = data.find(b"+38.6979-009.2067/")
+
+    def video(self, created, latitude=None, longitude=None):
+        data = bytearray(self.data)
+        # Version 0: creation time 4 bytes after the version and flags.
+        struct.pack_into(">I", data, self.mvhd + 8, int((created - self.EPOCH).total_seconds()))
+        if self.xyz >= 0 and latitude is not None:
+            data[self.xyz:self.xyz + 18] = f"{latitude:+08.4f}{longitude:+09.4f}/".encode()
         return bytes(data)
 
 
@@ -173,6 +201,8 @@ def write_library(folder, photos, seed=2026):
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as scratch:
         with_gps, without = (Template(t) for t in make_templates(Path(scratch)))
+    camera = VideoTemplate((VIDEO_FIXTURES / "video-camera-local.mp4").read_bytes())
+    phone = VideoTemplate((VIDEO_FIXTURES / "video-android.mp4").read_bytes())
     shots = plan(photos, rng)
     made = set()
     for number, (sub, local, zone, lat, lon) in enumerate(shots):
@@ -181,6 +211,13 @@ def write_library(folder, photos, seed=2026):
             target.mkdir(parents=True, exist_ok=True)
             made.add(sub)
         minutes = offset_minutes(zone, local)
+        if number % VIDEO_ONE_IN == VIDEO_ONE_IN // 2:
+            if (number // VIDEO_ONE_IN) % 2 == 0:
+                (target / f"MVI_{number:07d}.MP4").write_bytes(camera.video(local))
+            else:
+                utc = local - datetime.timedelta(minutes=minutes)
+                (target / f"PXL_{number:07d}.mp4").write_bytes(phone.video(utc, lat, lon))
+            continue
         if number % NO_GPS_ONE_IN == NO_GPS_ONE_IN - 1:
             data = without.photo(local, minutes)
         else:

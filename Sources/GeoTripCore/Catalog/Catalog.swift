@@ -357,7 +357,17 @@ extension Catalog {
         }
         let videos = try media(presentVideosSQL)
         guard !videos.isEmpty else { return }
-        let stills = try media("SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif')")
+        // Only the stills a video could pair with are kept (their stem or identifier is a
+        // video's), in the table's order: a library's stills are read as a stream, not held.
+        let stems = Set(videos.map { LivePhotoPairing.stem($0.path) })
+        let identifiers = Set(videos.compactMap(\.contentIdentifier))
+        var stills: [LivePhotoPairing.Media] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif')")
+        while let row = try rows.next() {
+            let path: String = row[1], identifier: String? = row[2]
+            guard identifier.map(identifiers.contains) == true || stems.contains(LivePhotoPairing.stem(path)) else { continue }
+            stills.append(LivePhotoPairing.Media(id: row[0], path: path, contentIdentifier: identifier, localTime: row[3]))
+        }
         let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
         let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ? WHERE id = ? AND liveStillId IS NOT ?")
         for video in videos { try link.execute(arguments: [pairs[video.id], video.id, pairs[video.id]]) }
