@@ -221,7 +221,8 @@ struct LibraryRerunTests {
         for (number, change) in changes.enumerated() {
             #expect(ResolutionRow(change) != storedAs[index], "change \(number)")
             let counts = try #require(try catalog.storedResolutionCounts())
-            let updated = try catalog.saveResolution([change], votes: [:], voters: [], counts: counts, generation: "0", settings: "", inputs: "")
+            let updated = try catalog.saveResolution([change], votes: [:], voters: [], counts: counts, generation: "0", settings: "", inputs: "",
+                                                    videoClocks: []).changed
             #expect(updated == 1, "change \(number)")
             let (_, _, now) = try catalog.resolutionState(in: [], ids: [photo.id])
             #expect(now == [ResolutionRow(change)], "change \(number)")
@@ -389,6 +390,33 @@ struct LibraryRerunTests {
         let fresh = try Self.resolution(temp.url.appendingPathComponent("fresh.sqlite").path)
         #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
         #expect(shape.visits == expected.visits && shape.places == expected.places)
+        #expect(try Catalog.open(at: options.catalogPath, access: .readOnly).pendingResolution().isEmpty)
+
+        // A run stopped between the two passes, on a copy: the rows still as the old verdict
+        // read them, the verdicts stored, the camera's videos listed. The resolved generation is
+        // then none the catalog has, so the next run, with no file changed, reads them.
+        var stopped = options
+        stopped.catalogPath = temp.url.appendingPathComponent("stopped.sqlite").path
+        stopped.outputFolder = temp.url.appendingPathComponent("stopped").path
+        try FileManager.default.copyItem(atPath: options.catalogPath, toPath: stopped.catalogPath)
+        do {
+            let catalog = try Catalog.open(at: stopped.catalogPath)
+            try await catalog.database.write { db in
+                try db.execute(sql: """
+                    UPDATE photo SET utcTime = '2024-02-20T10:25:00Z', timeZone = NULL, timeSource = 'mvhd-utc'
+                    WHERE path = '2024-02 Kyoto/MVI_0001.MP4'
+                    """)
+            }
+            let counts = try #require(try catalog.storedResolutionCounts())
+            let turned = try catalog.finishResolution(counts: counts, generation: try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0",
+                                                      settings: try catalog.setting(Catalog.SettingKey.resolution) ?? "",
+                                                      inputs: try catalog.setting(Catalog.SettingKey.resolvedInputs) ?? "", videoClocks: [])
+            #expect(turned == ["Canon PowerShot G7 X"])
+            #expect(Set(try catalog.pendingResolution().map(\.id)).count == 3)
+        }
+        _ = try await IngestPipeline(options: stopped).run(progress: SilentProgress())
+        #expect(try Self.resolution(stopped.catalogPath)["2024-02 Kyoto/MVI_0001.MP4"]?.timeSource == "none")
+        try Self.expectOnePass(stopped.catalogPath, "after a run stopped between the passes")
 
         // The clips deleted: the camera has no say again, and the Kyoto video is UTC once more.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("clips"))

@@ -192,6 +192,17 @@ struct VideoTripTests {
         #expect(try links()["C.MP4"] == .some(nil))
         try catalog.finish(new: [], updated: [], removing: [try stored("C.MP4").id!], at: Date())
         try expectWholePairing("a video removed")
+        // Two videos of one identifier compete for its still, and the first by path takes it;
+        // that one read again as no video at all (emptied) frees the still for the other.
+        try catalog.finish(new: [record("F copy.MOV", .video, "F"), record("F.MOV", .video, "F"), record("F.HEIC", .heif, "F")],
+                           updated: [], removing: [], at: Date())
+        #expect(try links()["F copy.MOV"] == (try stored("F.HEIC").id))
+        var emptied = try stored("F copy.MOV")
+        emptied.format = nil
+        emptied.status = .unreadable
+        try catalog.finish(new: [], updated: [emptied], removing: [], at: Date())
+        try expectWholePairing("a linked video read again as no video")
+        #expect(try links()["F.MOV"] == (try stored("F.HEIC").id))
         // Read batches: one no video can pair with leaves the links current; a video's marks
         // them stale for the run's last transaction, which pairs it.
         try catalog.save(new: [record("E.JPG", .jpeg, nil)], updated: [])

@@ -136,15 +136,18 @@ extension Catalog {
     /// with the summary's counts over the whole folder and which catalog generation it
     /// resolved, in one transaction; the pending list is emptied in it (the writes above list
     /// the photos they change again). `votes` are the videos' votes among the photos `voters`
-    /// names (`storeVotes`). Returns how many rows changed.
+    /// names (`storeVotes`); `videoClocks` the cameras the photos were read with
+    /// (`settleVideoClocks`). Returns how many rows changed and the cameras whose verdict turned.
     func saveResolution(_ photos: [ResolvedPhoto], votes: [Int64: VideoClockVote], voters: [Int64], counts: ResolutionCounts,
-                        generation: String, settings: String, inputs: String) throws(GeoTripError) -> Int {
+                        generation: String, settings: String, inputs: String,
+                        videoClocks: Set<String>?) throws(GeoTripError) -> (changed: Int, turned: Set<String>) {
         try attempt {
             try database.write { db in
                 let changed = try Self.storeResolved(photos, db)
                 try Self.storeVotes(votes, of: voters, db)
-                try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs, db)
-                return changed
+                let turned = try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs,
+                                                       videoClocks: videoClocks, db)
+                return (changed, turned)
             }
         }
     }
@@ -169,15 +172,15 @@ extension Catalog {
     /// The cameras whose movie-header times are local wall clocks, as the stored votes of
     /// their videos present decide (`VideoClock.localCameras`).
     func videoClockDecisions() throws(GeoTripError) -> Set<String> {
-        try attempt {
-            try database.read { db in
-                Set(try String.fetchAll(db, sql: """
-                    SELECT v.camera FROM videoClockVote v JOIN photo p ON p.id = v.photoId
-                    WHERE p.timeField = 'QuickTime:CreateDate' AND p.removedAt IS NULL AND p.status = 'read'
-                    GROUP BY v.camera HAVING sum(v.vote) > 0
-                    """))
-            }
-        }
+        try attempt { try database.read { db in try Self.videoClockDecisions(db) } }
+    }
+
+    private static func videoClockDecisions(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: """
+            SELECT v.camera FROM videoClockVote v JOIN photo p ON p.id = v.photoId
+            WHERE p.timeField = 'QuickTime:CreateDate' AND p.removedAt IS NULL AND p.status = 'read'
+            GROUP BY v.camera HAVING sum(v.vote) > 0
+            """))
     }
 
     /// The cameras the stored resolution read as local wall clocks; nil when none is stored.
@@ -186,25 +189,28 @@ extension Catalog {
         return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))).map(Set.init)
     }
 
-    /// Records `cameras` as those the stored resolution reads as local wall clocks, and lists
-    /// every video of `turned` (cameras whose verdict changed) as changed, so the next local
-    /// resolution reads them, and the photos around them, the new way.
-    func saveVideoClockCameras(_ cameras: Set<String>, turned: Set<String>) throws(GeoTripError) {
-        try attempt {
-            try database.write { db in
-                try TripSettingRecord.set(db, SettingKey.videoClockCameras,
-                                          to: String(decoding: try JSONEncoder.sorted.encode(cameras.sorted()), as: UTF8.self))
-                guard !turned.isEmpty else { return }
-                let list = String(decoding: try JSONEncoder().encode(turned.sorted()), as: UTF8.self)
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
-                    SELECT p.id, p.localTime, p.gpsTime, p.removedAt IS NULL AND p.status = 'read', p.timeSource, p.locationSource
-                    FROM videoClockVote v JOIN photo p ON p.id = v.photoId
-                    WHERE v.camera IN (SELECT value FROM json_each(?)) AND p.timeField = 'QuickTime:CreateDate'
-                        AND p.removedAt IS NULL AND p.status = 'read'
-                    """, arguments: [list])
-            }
-        }
+    /// The verdicts as the votes now stored give them, recorded as those of the stored results
+    /// (`SettingKey.videoClockCameras`); returns the cameras whose verdict differs from
+    /// `used`, those the photos just stored were read with (nil: decided from these very votes,
+    /// by one pass over the whole folder). Every video of such a camera is listed as changed,
+    /// so a local resolution reads them, and the photos around them, the new way: the caller
+    /// runs one (votes depend on no verdict, so once is enough), and a run stopped first
+    /// leaves them listed for the next.
+    private static func settleVideoClocks(used: Set<String>?, _ db: Database) throws -> Set<String> {
+        let decided = try videoClockDecisions(db)
+        try TripSettingRecord.set(db, SettingKey.videoClockCameras,
+                                  to: String(decoding: try JSONEncoder.sorted.encode(decided.sorted()), as: UTF8.self))
+        let turned = used.map { decided.symmetricDifference($0) } ?? []
+        guard !turned.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(turned.sorted()), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
+            SELECT p.id, p.localTime, p.gpsTime, p.removedAt IS NULL AND p.status = 'read', p.timeSource, p.locationSource
+            FROM videoClockVote v JOIN photo p ON p.id = v.photoId
+            WHERE v.camera IN (SELECT value FROM json_each(?)) AND p.timeField = 'QuickTime:CreateDate'
+                AND p.removedAt IS NULL AND p.status = 'read'
+            """, arguments: [list])
+        return turned
     }
 
     /// Writes what resolution decided for one batch of a full pass (`ResolutionBatches`), in
@@ -223,10 +229,12 @@ extension Catalog {
 
     /// Marks a full pass stored in batches done: empties the pending list and records the
     /// settings, inputs and counts it resolved, in one transaction.
-    func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String) throws(GeoTripError) {
+    func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String,
+                          videoClocks: Set<String>?) throws(GeoTripError) -> Set<String> {
         try attempt {
             try database.write { db in
-                try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs, db)
+                try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs,
+                                          videoClocks: videoClocks, db)
             }
         }
     }
@@ -268,15 +276,19 @@ extension Catalog {
     }
 
     /// Empties the pending list and records the settings, inputs and counts resolved.
-    private static func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String, _ db: Database) throws {
+    private static func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String,
+                                         videoClocks: Set<String>?, _ db: Database) throws -> Set<String> {
         try db.execute(sql: "DELETE FROM resolvePending")
+        let turned = try settleVideoClocks(used: videoClocks, db)
         // An interrupted run leaves the old ones (a pass in batches forgets the inputs first),
-        // and the next run resolves again.
+        // and the next run resolves again. While a camera's videos wait to be read the new way,
+        // the resolved generation is none the catalog has, so a run stopped before that reads them.
         let encoded = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
-        for (key, value) in [(SettingKey.resolvedGeneration, generation), (SettingKey.resolution, settings),
+        for (key, value) in [(SettingKey.resolvedGeneration, turned.isEmpty ? generation : ""), (SettingKey.resolution, settings),
                              (SettingKey.resolvedInputs, inputs), (SettingKey.resolvedCounts, encoded)] {
             try TripSettingRecord.set(db, key, to: value)
         }
+        return turned
     }
 
     /// Every photo present and read, as its id and key (`ResolutionWindow.key`), for dividing

@@ -288,6 +288,9 @@ extension Catalog {
                     try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
                         .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
                 }
+                // Whether a row about to change was part of a Live Photo (a video, or a still a
+                // video is linked to): what it becomes cannot say so.
+                let wasPaired = try Self.pairedBefore(db, ids: updated.compactMap(\.id))
                 for chunk in updated.compactMap(\.id).chunked(500) {
                     try db.execute(
                         sql: "UPDATE photo SET path = char(0) || id WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
@@ -296,11 +299,12 @@ extension Catalog {
                 for record in updated { try record.update(in: db) }
                 try PhotoRecord.insert(new, in: db)
                 if linking {
-                    if try linksStale || Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
+                    if try linksStale || wasPaired || Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
                         try Self.linkLivePhotos(db)
                     }
                     try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
-                } else if try Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
+                } else if try wasPaired || TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) == nil
+                            && Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
                     // A read batch pairs nothing: the run's last transaction does, or the next
                     // run's when this one stops first.
                     try TripSettingRecord.set(db, SettingKey.livePhotoLinksStale, to: "1")
@@ -326,23 +330,39 @@ extension Catalog {
     /// identifier with a video present. Any other file cannot be paired, so a library with
     /// videos does not pair all its stills again for every day added.
     static func mayChangeLivePhotoLinks(_ db: Database, new: [PhotoRecord], updated: [PhotoRecord], removed: [Int64]) throws -> Bool {
-        let videos = try Row.fetchAll(db, sql: "SELECT path, contentIdentifier FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'")
-        var changed = new + updated
+        if (new + updated).contains(where: { $0.format == .video }) { return true }
+        // What the removed rows were (their rows stay, marked removed).
+        var gone: [(path: String, format: String?, identifier: String?)] = []
         for chunk in removed.chunked(500) {
-            changed += try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id)).fetchAll(db)
+            let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
+            gone += try Row.fetchAll(db, sql: "SELECT path, format, contentIdentifier FROM photo WHERE id IN (SELECT value FROM json_each(?))",
+                                     arguments: [list]).map { ($0[0], $0[1], $0[2]) }
         }
-        guard !videos.isEmpty || changed.contains(where: { $0.format == .video }) else { return false }
-        if changed.contains(where: { $0.format == .video }) { return true }
+        if gone.contains(where: { $0.format == ImageFormat.video.rawValue }) { return true }
+        // Many videos (an iPhone library's Live Photos): pairing again is cheaper than holding
+        // them all to compare with every read batch.
+        let videoCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo WHERE removedAt IS NULL AND format = 'video'") ?? 0
+        guard videoCount > 0 else { return false }
+        if videoCount > 1_000 { return true }
+        let videos = try Row.fetchAll(db, sql: "SELECT path, contentIdentifier FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'")
+        let changed: [(path: String, identifier: String?)] = (new + updated).map { ($0.path, $0.contentIdentifier) } + gone.map { ($0.path, $0.identifier) }
         let stems = Set(videos.map { LivePhotoPairing.stem($0[0]) })
         let identifiers = Set(videos.compactMap { $0[1] as String? })
-        if changed.contains(where: { stems.contains(LivePhotoPairing.stem($0.path)) || $0.contentIdentifier.map(identifiers.contains) == true }) {
+        if changed.contains(where: { stems.contains(LivePhotoPairing.stem($0.path)) || $0.identifier.map(identifiers.contains) == true }) {
             return true
         }
-        // A still that moved or went away may have been some video's.
-        for chunk in (updated.compactMap(\.id) + removed).chunked(500) {
+        // A still that went away may have been some video's (one read again is `pairedBefore`'s).
+        return try pairedBefore(db, ids: removed)
+    }
+
+    /// Whether any of the rows `ids` is a video, or a still some video is linked to, as stored.
+    static func pairedBefore(_ db: Database, ids: [Int64]) throws -> Bool {
+        for chunk in ids.chunked(500) {
             let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE liveStillId IN (SELECT value FROM json_each(?)))",
-                                 arguments: [list]) == true {
+            if try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM photo WHERE id IN (SELECT value FROM json_each(?1)) AND format = 'video')
+                    OR EXISTS (SELECT 1 FROM photo WHERE liveStillId IN (SELECT value FROM json_each(?1)))
+                """, arguments: [list]) == true {
                 return true
             }
         }
@@ -362,7 +382,7 @@ extension Catalog {
         let stems = Set(videos.map { LivePhotoPairing.stem($0.path) })
         let identifiers = Set(videos.compactMap(\.contentIdentifier))
         var stills: [LivePhotoPairing.Media] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif')")
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif') ORDER BY id")
         while let row = try rows.next() {
             let path: String = row[1], identifier: String? = row[2]
             guard identifier.map(identifiers.contains) == true || stems.contains(LivePhotoPairing.stem(path)) else { continue }

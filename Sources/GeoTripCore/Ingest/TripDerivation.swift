@@ -54,43 +54,48 @@ struct TripDerivation {
             // read them (or, before there is one, as the stored votes say).
             let videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
             var summary: ResolutionSummary
+            // Cameras whose verdict turned once these results were stored (`VideoClock`): their
+            // videos are listed as changed, to be read the new way below.
+            let turned: Set<String>
+            var changedIDs: Set<Int64> = []
             if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
-                summary = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: videoClocks,
-                                                   generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+                let first = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: videoClocks,
+                                                     generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+                (summary, turned, changedIDs) = (first.summary, first.turned, first.changed)
             } else if local != nil {
                 // A full pass a batch at a time, each stored before the next is read: a library's
                 // evidence and results are never held whole.
                 summary = try await resolveInBatches(tags: tags, settings: settings, videoClocks: videoClocks, interrupted: interrupted, stages: stages)
-                try catalog.finishResolution(counts: ResolutionCounts(timeSources: summary.timeSources, locationSources: summary.locationSources),
-                                             generation: generation, settings: encodedSettings, inputs: inputs)
+                turned = try catalog.finishResolution(counts: ResolutionCounts(timeSources: summary.timeSources, locationSources: summary.locationSources),
+                                                      generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: videoClocks)
             } else {
                 let evidence = try stages.timed("reading the evidence") { try catalog.resolutionEvidence() }
                 let result = try await resolve(evidence)
                 resolved = result.photos
-                let updated = try stages.timed("storing the resolution of \(result.photos.count) photos") {
+                let saved = try stages.timed("storing the resolution of \(result.photos.count) photos") {
                     try catalog.saveResolution(result.photos, votes: result.votes, voters: result.photos.map(\.id),
                                                counts: ResolutionCounts(timeSources: result.summary.timeSources,
                                                                         locationSources: result.summary.locationSources),
-                                               generation: generation, settings: encodedSettings, inputs: inputs)
+                                               generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: nil)
                 }
                 summary = result.summary
-                summary.updated = updated
+                summary.updated = saved.changed
+                turned = saved.turned
             }
-            // The cameras' verdicts now follow every video's stored vote (one pass decided them
-            // from all of its photos' votes, which are these). A verdict that turned reads that
-            // camera's videos, and the photos around them, again: votes do not depend on any
-            // verdict, so once is enough.
-            let decided = try catalog.videoClockDecisions()
-            let turned = local == nil ? [] : decided.symmetricDifference(videoClocks)
-            if try catalog.storedVideoClockCameras() != decided || !turned.isEmpty {
-                try catalog.saveVideoClockCameras(decided, turned: turned)
-            }
+            // A camera's verdict turned: its videos, and the photos around them, are resolved
+            // again the new way, once (votes depend on no verdict).
             if let corrections = local, !turned.isEmpty, let counts = try catalog.storedResolutionCounts() {
-                let again = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: decided,
-                                                     generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
-                summary.timeSources = again.timeSources
-                summary.locationSources = again.locationSources
-                summary.updated += again.updated
+                let again = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings,
+                                                     videoClocks: try catalog.videoClockDecisions(), generation: generation,
+                                                     encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+                summary.timeSources = again.summary.timeSources
+                summary.locationSources = again.summary.locationSources
+                // Rows written by both passes count once (a full pass in batches does not say
+                // which rows it wrote: those of the second are counted with its own).
+                summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.subtracting(changedIDs).count
+                    : changedIDs.union(again.changed).count
+                let known = Set(summary.photoProblems.map { [$0.path, $0.message] })
+                summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
                 resolved = nil
             }
             result.resolution = summary
@@ -352,20 +357,21 @@ struct TripDerivation {
     /// videos' votes. Returns the summary.
     private func resolveLocally(_ corrections: [ClockCorrection], counts: ResolutionCounts, tags: [Int64: ResolvedLocation],
                                 settings: ResolutionSettings, videoClocks: Set<String>, generation: String, encodedSettings: String,
-                                inputs: String, stages: StageList) async throws -> ResolutionSummary {
+                                inputs: String, stages: StageList) async throws
+        -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>) {
         let window = try resolutionWindow(corrections)
         var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
         resolution.videoClocks = videoClocks
         let outcome = try await stages.run(.resolve) {
             try await resolveStretch(window.window, pending: window.pending, counts: counts, resolution: resolution, stages: stages)
         }
-        let updated = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
+        let saved = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
             try catalog.saveResolution(outcome.photos, votes: outcome.votes, voters: outcome.voters, counts: outcome.counts,
-                                       generation: generation, settings: encodedSettings, inputs: inputs)
+                                       generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: videoClocks)
         }
         var summary = outcome.summary
-        summary.updated = updated
-        return summary
+        summary.updated = saved.changed
+        return (summary, saved.turned, Set(outcome.photos.map(\.id)))
     }
 
     /// Resolves the stretches of time `window` covers and keeps the results of the photos the
