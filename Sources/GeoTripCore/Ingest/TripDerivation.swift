@@ -92,8 +92,7 @@ struct TripDerivation {
                 summary.locationSources = again.summary.locationSources
                 // Rows written by both passes count once (a full pass in batches does not say
                 // which rows it wrote: those of the second are counted with its own).
-                summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.subtracting(changedIDs).count
-                    : changedIDs.union(again.changed).count
+                summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.count : changedIDs.union(again.changed).count
                 let known = Set(summary.photoProblems.map { [$0.path, $0.message] })
                 summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
                 resolved = nil
