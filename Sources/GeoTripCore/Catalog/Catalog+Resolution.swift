@@ -432,6 +432,18 @@ struct ResolutionCounts: Codable, Equatable {
     var timeSources: [String: Int] = [:]
     var locationSources: [String: Int] = [:]
 
+    /// Adds `other`'s counts (some may be negative: what a change took away).
+    mutating func add(_ other: ResolutionCounts) {
+        for (source, count) in other.timeSources {
+            timeSources[source, default: 0] += count
+            if timeSources[source] == 0 { timeSources[source] = nil }
+        }
+        for (source, count) in other.locationSources {
+            locationSources[source, default: 0] += count
+            if locationSources[source] == 0 { locationSources[source] = nil }
+        }
+    }
+
     /// Counts a photo's sources (`sign` -1 takes them away).
     mutating func count(timeSource: String, locationSource: String?, _ sign: Int = 1) {
         timeSources[timeSource, default: 0] += sign

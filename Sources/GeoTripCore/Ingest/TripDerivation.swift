@@ -420,11 +420,8 @@ struct TripDerivation {
         var voters: [Int64] = []
         for part in parts + [rest] {
             votes.merge(part.votes) { first, _ in first }
-            voters += part.reached.map(\.id)
-            for (before, after) in zip(part.before, part.reached) {
-                if let before { counts.count(timeSource: before.timeSource.rawValue, locationSource: before.locationSource?.rawValue, -1) }
-                counts.count(timeSource: after.timeSource.rawValue, locationSource: after.locationSource?.rawValue)
-            }
+            voters += part.reached
+            counts.add(part.counts)
             changed += part.changed
             // Problems of the photos resolved again only: the others were reported when they were.
             summary.photoProblems += part.problems
@@ -474,11 +471,13 @@ private struct StretchPart: Sendable {
     var ids: [Int64] = []
     /// How many of them are changed photos.
     var pendingSeen = 0
-    /// The results of the photos the changes reach, with what each was before (nil for a
-    /// changed photo: its old sources come from the pending list).
-    var reached: [ResolvedPhoto] = []
-    var before: [ResolvedPhoto?] = []
-    /// Those of `reached` that differ from their rows (`ResolutionRow`).
+    /// The photos the changes reach.
+    var reached: [Int64] = []
+    /// What their results do to the counts by source: each adds what it is now and takes away
+    /// what it was (a changed photo's old sources come from the pending list). Counted here,
+    /// not kept: a camera whose verdict turns reaches most of a library's photos at once.
+    var counts = ResolutionCounts()
+    /// The results of the photos reached that differ from their rows (`ResolutionRow`).
     var changed: [ResolvedPhoto] = []
     /// Problems of the photos reached.
     var problems: [PhotoDiagnostic] = []
@@ -504,10 +503,12 @@ private struct StretchPart: Sendable {
             let isPending = pending.contains(evidence[index].id)
             if isPending { pendingSeen += 1 }
             guard isPending || key.map(window.affects) == true else { continue }
-            reached.append(result.photos[index])
-            if let vote = result.votes[evidence[index].id] { votes[evidence[index].id] = vote }
-            before.append(isPending ? nil : stored[index])
-            if ResolutionRow(result.photos[index]) != storedAs[index] { changed.append(result.photos[index]) }
+            let now = result.photos[index]
+            reached.append(now.id)
+            if let vote = result.votes[now.id] { votes[now.id] = vote }
+            if !isPending { counts.count(timeSource: stored[index].timeSource.rawValue, locationSource: stored[index].locationSource?.rawValue, -1) }
+            counts.count(timeSource: now.timeSource.rawValue, locationSource: now.locationSource?.rawValue)
+            if ResolutionRow(now) != storedAs[index] { changed.append(now) }
             paths.insert(evidence[index].path)
         }
         problems = result.summary.photoProblems.filter { paths.contains($0.path) }
