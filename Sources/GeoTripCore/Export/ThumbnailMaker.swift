@@ -286,7 +286,12 @@ public struct ThumbnailMaker: Sendable {
         defer { close(directory) }
         var stale: [String] = []
         do {
-            guard let stream = fdopendir(dup(directory)) else { return 0 }
+            let copy = dup(directory)
+            guard copy >= 0 else { return 0 }
+            guard let stream = fdopendir(copy) else {
+                close(copy)
+                return 0
+            }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -53,13 +53,20 @@ struct TripDerivation {
             // How videos timed by their movie header only are read: as the stored resolution
             // read them (or, before there is one, as the stored votes say).
             let videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
+            // Loaded once (the track logs are read here) for both local passes.
+            func localResolution() throws(GeoTripError) -> TripResolution {
+                try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+            }
+            var loaded: TripResolution?
             var summary: ResolutionSummary
             // Cameras whose verdict turned once these results were stored (`VideoClock`): their
             // videos are listed as changed, to be read the new way below.
             let turned: Set<String>
             var changedIDs: Set<Int64> = []
             if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
-                let first = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings, videoClocks: videoClocks,
+                let resolution = try localResolution()
+                loaded = resolution
+                let first = try await resolveLocally(corrections, counts: counts, resolution: resolution, videoClocks: videoClocks,
                                                      generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
                 (summary, turned, changedIDs) = (first.summary, first.turned, first.changed)
             } else if local != nil {
@@ -85,7 +92,7 @@ struct TripDerivation {
             // A camera's verdict turned: its videos, and the photos around them, are resolved
             // again the new way, once (votes depend on no verdict).
             if let corrections = local, !turned.isEmpty, let counts = try catalog.storedResolutionCounts() {
-                let again = try await resolveLocally(corrections, counts: counts, tags: tags, settings: settings,
+                let again = try await resolveLocally(corrections, counts: counts, resolution: try loaded ?? localResolution(),
                                                      videoClocks: try catalog.videoClockDecisions(), generation: generation,
                                                      encodedSettings: encodedSettings, inputs: inputs, stages: stages)
                 summary.timeSources = again.summary.timeSources
@@ -353,13 +360,14 @@ struct TripDerivation {
     /// Resolves the photos changed since the last resolution and those their changes reach
     /// (`resolveStretch`), with the stored resolution's `counts`, reading videos timed by
     /// their movie header as `videoClocks` says, and stores the results that differ with the
-    /// videos' votes. Returns the summary.
-    private func resolveLocally(_ corrections: [ClockCorrection], counts: ResolutionCounts, tags: [Int64: ResolvedLocation],
-                                settings: ResolutionSettings, videoClocks: Set<String>, generation: String, encodedSettings: String,
+    /// videos' votes. `resolution` holds what every pass loads once (the track logs). Returns
+    /// the summary, the cameras whose verdict turned, and the ids of the rows written.
+    private func resolveLocally(_ corrections: [ClockCorrection], counts: ResolutionCounts, resolution loaded: TripResolution,
+                                videoClocks: Set<String>, generation: String, encodedSettings: String,
                                 inputs: String, stages: StageList) async throws
         -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>) {
         let window = try resolutionWindow(corrections)
-        var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+        var resolution = loaded
         resolution.videoClocks = videoClocks
         let outcome = try await stages.run(.resolve) {
             try await resolveStretch(window.window, pending: window.pending, counts: counts, resolution: resolution, stages: stages)
