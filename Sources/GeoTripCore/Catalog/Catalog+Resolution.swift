@@ -85,15 +85,6 @@ extension Catalog {
         }
     }
 
-    /// What resolution needs of every photo present and read, in id order. What it decided
-    /// last time is not kept: `saveResolution` compares in the catalog, so a library's full
-    /// pass holds one copy of its photos, not two.
-    func resolutionEvidence() throws(GeoTripError) -> [PhotoEvidence] {
-        var evidence: [PhotoEvidence] = []
-        try forEachResolutionRow { photo, _, _ in evidence.append(photo) }
-        return evidence
-    }
-
     /// Every photo present and read, as resolution last left it, in id order: only the columns
     /// of its result (reading the evidence too, for clustering after a change that resolved a
     /// stretch only, was a tenth of a day added at a million photos).
@@ -140,7 +131,7 @@ extension Catalog {
     /// (`settleVideoClocks`). Returns how many rows changed and the cameras whose verdict turned.
     func saveResolution(_ photos: [ResolvedPhoto], votes: [Int64: VideoClockVote], voters: [Int64], counts: ResolutionCounts,
                         generation: String, settings: String, inputs: String,
-                        videoClocks: Set<String>?) throws(GeoTripError) -> (changed: Int, turned: Set<String>) {
+                        videoClocks: Set<String>) throws(GeoTripError) -> (changed: Int, turned: Set<String>) {
         try attempt {
             try database.write { db in
                 let changed = try Self.storeResolved(photos, db)
@@ -159,8 +150,7 @@ extension Catalog {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM videoClockVote)") == true {
             let gone = voters.filter { votes[$0] == nil }
             for chunk in gone.chunked(10_000) {
-                let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
-                try db.execute(sql: "DELETE FROM videoClockVote WHERE photoId IN (SELECT value FROM json_each(?))", arguments: [list])
+                try db.execute(sql: "DELETE FROM videoClockVote WHERE photoId IN (SELECT value FROM json_each(?))", arguments: [Self.jsonList(chunk)])
             }
         }
         for (id, vote) in votes {
@@ -191,16 +181,15 @@ extension Catalog {
 
     /// The verdicts as the votes now stored give them, recorded as those of the stored results
     /// (`SettingKey.videoClockCameras`); returns the cameras whose verdict differs from
-    /// `used`, those the photos just stored were read with (nil: decided from these very votes,
-    /// by one pass over the whole folder). Every video of such a camera is listed as changed,
+    /// `used`, those the photos just stored were read with. Every video of such a camera is listed as changed,
     /// so a local resolution reads them, and the photos around them, the new way: the caller
     /// runs one (votes depend on no verdict, so once is enough), and a run stopped first
     /// leaves them listed for the next.
-    private static func settleVideoClocks(used: Set<String>?, _ db: Database) throws -> Set<String> {
+    private static func settleVideoClocks(used: Set<String>, _ db: Database) throws -> Set<String> {
         let decided = try videoClockDecisions(db)
         try TripSettingRecord.set(db, SettingKey.videoClockCameras,
                                   to: String(decoding: try JSONEncoder.sorted.encode(decided.sorted()), as: UTF8.self))
-        let turned = used.map { decided.symmetricDifference($0) } ?? []
+        let turned = decided.symmetricDifference(used)
         guard !turned.isEmpty else { return [] }
         let list = String(decoding: try JSONEncoder().encode(turned.sorted()), as: UTF8.self)
         try db.execute(sql: """
@@ -230,7 +219,7 @@ extension Catalog {
     /// Marks a full pass stored in batches done: empties the pending list and records the
     /// settings, inputs and counts it resolved, in one transaction.
     func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String,
-                          videoClocks: Set<String>?) throws(GeoTripError) -> Set<String> {
+                          videoClocks: Set<String>) throws(GeoTripError) -> Set<String> {
         try attempt {
             try database.write { db in
                 try Self.finishResolution(counts: counts, generation: generation, settings: settings, inputs: inputs,
@@ -277,7 +266,7 @@ extension Catalog {
 
     /// Empties the pending list and records the settings, inputs and counts resolved.
     private static func finishResolution(counts: ResolutionCounts, generation: String, settings: String, inputs: String,
-                                         videoClocks: Set<String>?, _ db: Database) throws -> Set<String> {
+                                         videoClocks: Set<String>, _ db: Database) throws -> Set<String> {
         try db.execute(sql: "DELETE FROM resolvePending")
         let turned = try settleVideoClocks(used: videoClocks, db)
         // An interrupted run leaves the old ones (a pass in batches forgets the inputs first),
@@ -317,7 +306,7 @@ extension Catalog {
     func resolutionEvidence(ids: [Int64]) throws(GeoTripError) -> [PhotoEvidence] {
         var evidence: [PhotoEvidence] = []
         evidence.reserveCapacity(ids.count)
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = Self.jsonList(ids)
         try forEachResolutionRow(sql: Self.resolutionColumnsSQL + " AND id IN (SELECT value FROM json_each(?)) ORDER BY id",
                                  arguments: [list]) { photo, _, _ in evidence.append(photo) }
         return evidence

@@ -334,9 +334,8 @@ extension Catalog {
         // What the removed rows were (their rows stay, marked removed).
         var gone: [(path: String, format: String?, identifier: String?)] = []
         for chunk in removed.chunked(500) {
-            let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
             gone += try Row.fetchAll(db, sql: "SELECT path, format, contentIdentifier FROM photo WHERE id IN (SELECT value FROM json_each(?))",
-                                     arguments: [list]).map { ($0[0], $0[1], $0[2]) }
+                                     arguments: [jsonList(chunk)]).map { ($0[0], $0[1], $0[2]) }
         }
         if gone.contains(where: { $0.format == ImageFormat.video.rawValue }) { return true }
         // Many videos (an iPhone library's Live Photos): pairing again is cheaper than holding
@@ -355,14 +354,18 @@ extension Catalog {
         return try pairedBefore(db, ids: removed)
     }
 
+    /// `ids` as a JSON array, for `json_each(?)`: one bound value for any number of ids.
+    static func jsonList(_ ids: some Collection<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// Whether any of the rows `ids` is a video, or a still some video is linked to, as stored.
     static func pairedBefore(_ db: Database, ids: [Int64]) throws -> Bool {
         for chunk in ids.chunked(500) {
-            let list = "[" + chunk.map(String.init).joined(separator: ",") + "]"
             if try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM photo WHERE id IN (SELECT value FROM json_each(?1)) AND format = 'video')
                     OR EXISTS (SELECT 1 FROM photo WHERE liveStillId IN (SELECT value FROM json_each(?1)))
-                """, arguments: [list]) == true {
+                """, arguments: [jsonList(chunk)]) == true {
                 return true
             }
         }

@@ -34,67 +34,45 @@ struct TripDerivation {
 
         // Resolve, when the photos, the tags or the settings changed since the last resolution:
         // only the stretch of time the changed photos reach, when the settings are the same.
-        // `resolved` keeps a full pass's result for the later stages, so they need not read it back.
+        // `resolved` keeps the stored results once the sidecar stage has read them, for clustering.
         var resolved: [ResolvedPhoto]?
         let (encodedSettings, inputs) = TripResolution.inputsKey(settings)
         let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
         let resolvedInputs = try catalog.setting(Catalog.SettingKey.resolvedInputs)
         if try resolvedInputs != inputs || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
             let tags = try catalog.manualTags()
-            func resolve(_ evidence: [PhotoEvidence]) async throws -> (summary: ResolutionSummary, photos: [ResolvedPhoto], votes: [Int64: VideoClockVote]) {
-                try await stages.run(.resolve) {
-                    try TripResolution.resolve(evidence, tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer) {
-                        stages.report(.resolve, done: $0, total: $1)
-                    }
-                }
-            }
-            // The photos resolved again; the catalog stores those whose result differs.
-            let local = try localCorrections(settings)
-            // How videos timed by their movie header only are read: as the stored resolution
-            // read them (or, before there is one, as the stored votes say).
-            let videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
-            // Loaded once (the track logs are read here) for both local passes.
-            func localResolution() throws(GeoTripError) -> TripResolution {
+            // What every pass below needs, loaded once: the clock offsets (a bad remembered one
+            // stops the stage here), the track logs and the gazetteer. Videos timed by their
+            // movie header only are read as the stored resolution read them (or, before there
+            // is one, as the stored votes say).
+            var resolution = try await stages.run(.resolve) {
                 try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
             }
-            var loaded: TripResolution?
+            resolution.videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
             var summary: ResolutionSummary
             // Cameras whose verdict turned once these results were stored (`VideoClock`): their
             // videos are listed as changed, to be read the new way below.
             let turned: Set<String>
             var changedIDs: Set<Int64> = []
-            if let corrections = local, resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
-                let resolution = try localResolution()
-                loaded = resolution
-                let first = try await resolveLocally(corrections, counts: counts, resolution: resolution, videoClocks: videoClocks,
-                                                     generation: generation, encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+            if resolvedInputs == inputs, let counts = try catalog.storedResolutionCounts() {
+                // The photos changed since the last resolution and those they reach.
+                let first = try await resolveLocally(resolution, counts: counts, generation: generation, encodedSettings: encodedSettings,
+                                                     inputs: inputs, stages: stages)
                 (summary, turned, changedIDs) = (first.summary, first.turned, first.changed)
-            } else if local != nil {
+            } else {
                 // A full pass a batch at a time, each stored before the next is read: a library's
                 // evidence and results are never held whole.
-                summary = try await resolveInBatches(tags: tags, settings: settings, videoClocks: videoClocks, interrupted: interrupted, stages: stages)
+                summary = try await resolveInBatches(resolution, interrupted: interrupted, stages: stages)
                 turned = try catalog.finishResolution(counts: ResolutionCounts(timeSources: summary.timeSources, locationSources: summary.locationSources),
-                                                      generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: videoClocks)
-            } else {
-                let evidence = try stages.timed("reading the evidence") { try catalog.resolutionEvidence() }
-                let result = try await resolve(evidence)
-                resolved = result.photos
-                let saved = try stages.timed("storing the resolution of \(result.photos.count) photos") {
-                    try catalog.saveResolution(result.photos, votes: result.votes, voters: result.photos.map(\.id),
-                                               counts: ResolutionCounts(timeSources: result.summary.timeSources,
-                                                                        locationSources: result.summary.locationSources),
-                                               generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: nil)
-                }
-                summary = result.summary
-                summary.updated = saved.changed
-                turned = saved.turned
+                                                      generation: generation, settings: encodedSettings, inputs: inputs,
+                                                      videoClocks: resolution.videoClocks ?? [])
             }
             // A camera's verdict turned: its videos, and the photos around them, are resolved
             // again the new way, once (votes depend on no verdict).
-            if let corrections = local, !turned.isEmpty, let counts = try catalog.storedResolutionCounts() {
-                let again = try await resolveLocally(corrections, counts: counts, resolution: try loaded ?? localResolution(),
-                                                     videoClocks: try catalog.videoClockDecisions(), generation: generation,
-                                                     encodedSettings: encodedSettings, inputs: inputs, stages: stages)
+            if !turned.isEmpty, let counts = try catalog.storedResolutionCounts() {
+                resolution.videoClocks = try catalog.videoClockDecisions()
+                let again = try await resolveLocally(resolution, counts: counts, generation: generation, encodedSettings: encodedSettings,
+                                                     inputs: inputs, stages: stages)
                 summary.timeSources = again.summary.timeSources
                 summary.locationSources = again.summary.locationSources
                 // Rows written by both passes count once (a full pass in batches does not say
@@ -102,7 +80,6 @@ struct TripDerivation {
                 summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.count : changedIDs.union(again.changed).count
                 let known = Set(summary.photoProblems.map { [$0.path, $0.message] })
                 summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
-                resolved = nil
             }
             result.resolution = summary
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
@@ -328,12 +305,10 @@ struct TripDerivation {
 
     /// A full resolution pass in batches (`TripResolution.resolveInBatches`), each batch's
     /// results stored in a transaction of its own. The caller marks the pass finished.
-    private func resolveInBatches(tags: [Int64: ResolvedLocation], settings: ResolutionSettings, videoClocks: Set<String>,
-                                  interrupted: () -> GeoTripError, stages: StageList) async throws -> ResolutionSummary {
+    private func resolveInBatches(_ loaded: TripResolution, interrupted: () -> GeoTripError, stages: StageList) async throws -> ResolutionSummary {
         try await stages.run(.resolve) { () throws -> ResolutionSummary in
             let keys = try stages.timed("reading the photos' keys") { try catalog.resolutionKeys() }
-            var resolution = try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
-            resolution.videoClocks = videoClocks
+            var resolution = loaded
             // Batches are stored as they go, so until the pass is finished the catalog holds no
             // resolved inputs: a run stopped midway is followed by a full pass, whatever the
             // next run's settings (the old ones given again included).
@@ -358,23 +333,21 @@ struct TripDerivation {
     }
 
     /// Resolves the photos changed since the last resolution and those their changes reach
-    /// (`resolveStretch`), with the stored resolution's `counts`, reading videos timed by
-    /// their movie header as `videoClocks` says, and stores the results that differ with the
-    /// videos' votes. `resolution` holds what every pass loads once (the track logs). Returns
-    /// the summary, the cameras whose verdict turned, and the ids of the rows written.
-    private func resolveLocally(_ corrections: [ClockCorrection], counts: ResolutionCounts, resolution loaded: TripResolution,
-                                videoClocks: Set<String>, generation: String, encodedSettings: String,
+    /// (`resolveStretch`) with `resolution` (videos timed by their movie header read as its
+    /// `videoClocks` say), from the stored resolution's `counts`, and stores the results that
+    /// differ with the videos' votes. Returns the summary, the cameras whose verdict turned,
+    /// and the ids of the rows written.
+    private func resolveLocally(_ resolution: TripResolution, counts: ResolutionCounts, generation: String, encodedSettings: String,
                                 inputs: String, stages: StageList) async throws
         -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>) {
-        let window = try resolutionWindow(corrections)
-        var resolution = loaded
-        resolution.videoClocks = videoClocks
+        let pending = try catalog.pendingResolution()
+        let window = ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: resolution.corrections)
         let outcome = try await stages.run(.resolve) {
-            try await resolveStretch(window.window, pending: window.pending, counts: counts, resolution: resolution, stages: stages)
+            try await resolveStretch(window, pending: pending, counts: counts, resolution: resolution, stages: stages)
         }
         let saved = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
             try catalog.saveResolution(outcome.photos, votes: outcome.votes, voters: outcome.voters, counts: outcome.counts,
-                                       generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: videoClocks)
+                                       generation: generation, settings: encodedSettings, inputs: inputs, videoClocks: resolution.videoClocks ?? [])
         }
         var summary = outcome.summary
         summary.updated = saved.changed
@@ -437,26 +410,6 @@ struct TripDerivation {
         summary.timeSources = counts.timeSources
         summary.locationSources = counts.locationSources
         return (summary, changed.sorted { $0.id < $1.id }, counts, votes, voters)
-    }
-
-    /// Whether resolving a stretch of the library gives what a full pass would for it
-    /// (`ResolutionWindow`), so a rerun can resolve only the stretch its changes reach and a
-    /// full pass can go a batch at a time: not when a remembered clock offset is bad (the one
-    /// full pass reports it). Returns the parsed clock offsets when it does, nil when it does not.
-    private func localCorrections(_ settings: ResolutionSettings) throws(GeoTripError) -> [ClockCorrection]? {
-        var corrections: [ClockCorrection] = []
-        for text in settings.clockOffsets {
-            guard let correction = try? ClockCorrection(parsing: text) else { return nil }
-            corrections.append(correction)
-        }
-        return corrections
-    }
-
-    /// The photos changed since the last resolution and the stretch of time they reach, for
-    /// the clock offsets `corrections` (when resolution is local: `localCorrections`).
-    private func resolutionWindow(_ corrections: [ClockCorrection]) throws(GeoTripError) -> (pending: [PendingResolution], window: ResolutionWindow) {
-        let pending = try catalog.pendingResolution()
-        return (pending, ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: corrections))
     }
 
     /// The most changed photos clustering reads around one by one; more, and it reads the
