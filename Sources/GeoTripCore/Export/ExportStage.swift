@@ -485,15 +485,7 @@ public struct ExportStage: Sendable {
               let last = visits.last.flatMap({ UTCTimestamp.date($0.departure) }) else { return [] }
         let from = first.addingTimeInterval(-86_400), to = last.addingTimeInterval(86_400)
         // Each trip of a library takes its own stretch of what may be a long log: two binary searches.
-        func firstIndex(after instant: Date, inclusive: Bool) -> Int {
-            var low = 0, high = points.count
-            while low < high {
-                let middle = (low + high) / 2
-                if inclusive ? points[middle].time < instant : points[middle].time <= instant { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        let start = firstIndex(after: from, inclusive: true), end = firstIndex(after: to, inclusive: false)
+        let start = points.partitioningIndex { $0.time >= from }, end = points.partitioningIndex { $0.time > to }
         return start < end ? points[start..<end] : []
     }
 

@@ -77,17 +77,9 @@ enum VideoClock {
     /// time its changes reach (`ResolutionWindow`), keeping the others' votes as stored.
     static func vote(_ candidate: Candidate, anchors: [Anchor]) -> Int {
         guard let local = candidate.asLocal, abs(local.timeIntervalSince(candidate.asUTC)) >= indistinct else { return 0 }
-        func firstIndex(notBefore instant: Date) -> Int {
-            var low = 0, high = anchors.count
-            while low < high {
-                let mid = (low + high) / 2
-                if anchors[mid].instant < instant { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
-        let from = firstIndex(notBefore: min(local, candidate.asUTC).addingTimeInterval(-shortGap))
-        let to = firstIndex(notBefore: max(local, candidate.asUTC).addingTimeInterval(shortGap).addingTimeInterval(0.001))
-        let near = anchors[from..<to]
+        let earliest = min(local, candidate.asUTC).addingTimeInterval(-shortGap)
+        let latest = max(local, candidate.asUTC).addingTimeInterval(shortGap)
+        let near = anchors[anchors.partitioningIndex { $0.instant >= earliest }..<anchors.partitioningIndex { $0.instant > latest }]
         let here = candidate.position.map { position in
             near.filter { $0.position.map { GreatCircle.distance($0, position) <= nearby } ?? false }
         } ?? []
@@ -102,11 +94,7 @@ enum VideoClock {
     /// Whether `instant` falls among the photos in `sorted`: within `close` of one, or between
     /// two at most `shortGap` apart.
     private static func borneOut(_ instant: Date, in sorted: [Date]) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid] < instant { low = mid + 1 } else { high = mid }
-        }
+        let low = sorted.partitioningIndex { $0 >= instant }
         let before = low > 0 ? sorted[low - 1] : nil, after = low < sorted.count ? sorted[low] : nil
         if let before, instant.timeIntervalSince(before) <= close { return true }
         if let after, after.timeIntervalSince(instant) <= close { return true }
