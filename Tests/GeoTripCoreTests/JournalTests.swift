@@ -152,6 +152,10 @@ extension JournalTests {
         #expect(page.contains("```sh\ngeotrip tag '/trips/a b' 'sub dir/it'\\''s.jpg' 'b.jpg' --at LAT,LON\n```\n"))
         #expect(JournalDocument(text: page).isIntact)
         #expect(JournalDocument(text: page).notes == ["2025-06-10": "", "v1": "note\n"])
+        // The footer the export remembers, read from the last line alone, is the one a full read finds.
+        #expect(JournalDocument.renderedFooter(page) != nil)
+        #expect(JournalDocument.renderedFooter(page) == JournalDocument(text: page).footer)
+        #expect(JournalDocument.renderedFooter(page + "more\n") == nil)
         // The same values give the same bytes.
         #expect(try renderer.render(day, context) == page)
     }

@@ -179,6 +179,33 @@ struct LibraryExportTests {
         #expect(full.written == 0)
     }
 
+    @Test("a changed trip whose files are as written loses a day: its page goes unread, the others stay, as a full render leaves them")
+    func dayGoneFromUnreadJournal() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let journal = library.tripFolder(3).appendingPathComponent("journal")
+        let gone = journal.appendingPathComponent("2024-03-13.md"), stays = journal.appendingPathComponent("2024-03-12.md")
+        #expect(FileManager.default.fileExists(atPath: gone.path))
+        let kept = try String(contentsOf: stays, encoding: .utf8)
+        let photos = library.folder.appendingPathComponent("2024-03 Lisboa")
+        for name in try FileManager.default.contentsOfDirectory(atPath: photos.path) where name.hasPrefix("2024-03-13") {
+            try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
+        }
+        let shrunk = try await library.ingest()
+        #expect(!FileManager.default.fileExists(atPath: gone.path), "the page of a day the trip no longer has")
+        #expect(shrunk.export?.removed == 1)
+        #expect(shrunk.export?.dayPagesRendered == 0)
+        #expect(try String(contentsOf: stays, encoding: .utf8) == kept)
+        // Every file is what a full render writes.
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+        let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
+        let full = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(),
+                                       checkEverything: true)
+        #expect(full.written == 0)
+        #expect(full.removed == 0)
+    }
+
     @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
     func notesFollowTheTrip() async throws {
         let library = try Library()

@@ -144,8 +144,12 @@ public struct ExportStage: Sendable {
                 summary.unchanged += journals[part.folder]?.days.count ?? output.names(in: base).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
+                // A folder whose files are as the last export left them, with the pages it wrote
+                // known: its day files need not be read (`exportPart`).
+                let known = checkEverything ? nil : exported[part.folder]
+                let asWritten = known?.days != nil && known?.key.hasSuffix("|" + (listings[part.folder] ?? "")) == true
                 changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content, journal: journals[part.folder],
-                                           pagesWritten: checkEverything ? [:] : exported[part.folder]?.days ?? [:]))
+                                           filesAsWritten: asWritten, pagesWritten: known?.days ?? [:]))
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
@@ -160,8 +164,9 @@ public struct ExportStage: Sendable {
             written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
                 // A changed trip's journal is read back here, beside its rendering, rather than
                 // before: for edits spread over a library, that was every trip's, on one core.
+                // A folder as its last export left it is not read at all.
                 var reading = ExportSummary()
-                let journal = item.journal ?? readJournal(in: item.part.folder, output, &reading)
+                let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
                 let contents = try Self.contents(of: item.part, from: catalog, rule: rule)
                 var part = item.part
                 part.trip = contents.trip
@@ -260,8 +265,12 @@ public struct ExportStage: Sendable {
         var output: OutputFolder
         /// `contentKey`'s fingerprint.
         var content: String
-        /// Its journal when step 1 read it already; otherwise read when the part is written.
+        /// Its journal when step 1 read it already; otherwise read when the part is written,
+        /// unless `filesAsWritten`.
         var journal: Journal?
+        /// Whether its folder's files are as its last export left them (the same listing), and
+        /// that export said which pages it wrote (`pagesWritten`).
+        var filesAsWritten: Bool
         /// `ExportedTrip.days` of its last export (none when every page is to be rendered).
         var pagesWritten: [String: String]
     }
@@ -305,7 +314,14 @@ public struct ExportStage: Sendable {
     /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`. A day page is
     /// rendered only when its fingerprint or its file differs from what `pagesWritten` (the last
     /// export's `ExportedTrip.days`) says was written (`isWritten`).
-    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal,
+    ///
+    /// Without a `journal`, the folder's files are as the last export left them: every file
+    /// `pagesWritten` names is there as written, intact and holding the notes its fingerprint
+    /// was taken with. A page is then as written when its fingerprint is, and only the files
+    /// of pages replaced or retired are read (a backup is kept of any that changed meanwhile).
+    /// Edits spread over a library change a few days of every trip: reading each trip's
+    /// every day file back cost more than rendering the days that changed.
+    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal?,
                             pagesWritten: [String: String], notes: [String: String], renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], settings: ExportSettings, privacy: PrivacyZones,
                             language: String, now: Date) async throws(GeoTripError) -> PartResult {
@@ -321,24 +337,32 @@ public struct ExportStage: Sendable {
         summary.thumbnails = made.made
         summary.problems = made.problems
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
+        // Made once for the days, the map and the cover: a library trip's thousands of paths.
+        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
         let context = JournalRenderer.Context(
-            notes: notes, photos: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+            notes: notes, photos: byPath,
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
             tagCommand: tagCommand())
-        let input = TripMapInput.from(trip: trip, route: route, notes: notes, photos: photos, thumbnails: made.paths,
+        let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles)
         // The map is put together on another core while the days are rendered, with the base
         // layer of the page there when that still fits.
         async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())
         let pages = try await Self.render(trip.days, with: renderer, context) { day, fingerprint, notes in
-            Self.isWritten(fingerprint, notes: notes, as: pagesWritten[day.date], in: journal.days[day.date])
+            guard let journal else { return pagesWritten[day.date]?.hasPrefix(fingerprint + " ") == true }
+            return Self.isWritten(fingerprint, notes: notes, as: pagesWritten[day.date], in: journal.days[day.date])
         }
         let days = Set(trip.days.map(\.date))
         let journalPath = prefix + Self.journalFolder + "/"
+        // A day's file as it is now: from the journal read back, or read for this alone.
+        func file(of date: String) -> JournalDocument? {
+            guard let journal else { return read(journalPath + date + ".md", root, &summary) }
+            return journal.days[date]
+        }
         var pagesNow: [String: String] = [:]
         for (day, page) in zip(trip.days, pages) {
             guard let text = page.text else {
@@ -346,22 +370,24 @@ public struct ExportStage: Sendable {
                 pagesNow[day.date] = pagesWritten[day.date]
                 continue
             }
-            try put(text, at: journalPath + day.date + ".md", replacing: journal.days[day.date], root, now, &summary)
+            let path = journalPath + day.date + ".md"
+            try put(text, at: path, replacing: file(of: day.date), root, now, &summary)
             summary.dayPagesRendered += 1
-            pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text)
+            // A file refused (a link) holds no page of geotrip's: it is tried, and told, again.
+            if !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
-        for (date, document) in journal.days where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: document, root, now, &summary)
+        for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
+            try retire(journalPath + date + ".md", document: file(of: date), root, now, &summary)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
-        return PartResult(cover: Self.cover(of: trip, photos: photos, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
+        return PartResult(cover: Self.cover(of: trip, byPath: byPath, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
                           summary: summary, days: pagesNow)
     }
 
     /// `ExportedTrip.days`' entry for a page with `fingerprint` written as `text`.
     static func pageWritten(_ fingerprint: String, text: String) -> String {
-        fingerprint + " " + (JournalDocument(text: text).footer ?? "")
+        fingerprint + " " + (JournalDocument.renderedFooter(text) ?? "")
     }
 
     /// Whether `file` (the day's file as read back) already holds the page of `fingerprint`
@@ -491,8 +517,7 @@ public struct ExportStage: Sendable {
 
     /// The index page's picture of a trip: the middle photo of its visit with the most photos
     /// that has a thumbnail and lies outside the privacy zones.
-    static func cover(of trip: Trip, photos: [TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones) -> String? {
-        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    static func cover(of trip: Trip, byPath: [String: TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones) -> String? {
         for visit in trip.visits.sorted(by: { ($0.photoCount, $1.arrival) > ($1.photoCount, $0.arrival) }) where !privacy.contains(visit.centre) {
             let candidates = visit.photos.compactMap { byPath[$0] }.filter { thumbnails[$0.id] != nil }
             if !candidates.isEmpty { return thumbnails[candidates[candidates.count / 2].id] }
@@ -606,7 +631,7 @@ public struct ExportStage: Sendable {
                         (index, try slice.map { day throws(GeoTripError) in
                             let key = renderer.inputKey(day, context)
                             if isWritten(day, key, renderer.notes(of: day, context)) { return RenderedPage(fingerprint: key, text: nil) }
-                            let page = try renderer.page(day, context)
+                            let page = try renderer.page(day, context, fingerprint: key)
                             return RenderedPage(fingerprint: page.fingerprint, text: renderer.render(page))
                         })
                     }

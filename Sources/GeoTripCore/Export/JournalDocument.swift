@@ -75,6 +75,17 @@ struct JournalDocument: Sendable, Equatable {
         return text + "<!-- geotrip · \(words) · \(fingerprint(skeleton)) -->\n"
     }
 
+    /// The footer's fingerprint of `text` as `withFooter` made it: its last line's, read
+    /// without going over the other lines again (`JournalDocument(text:).footer`, which
+    /// `JournalTests` compares it with).
+    static func renderedFooter(_ text: String) -> String? {
+        var line = Array(text.utf8)
+        guard line.last == UInt8(ascii: "\n") else { return nil }
+        line.removeLast()
+        let start = line.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return footerFingerprint(line[start...])
+    }
+
     /// What one pass over a file's lines finds: the blocks, the lines outside them (markers
     /// included, the footer not), the footer's fingerprint, and whether every block was closed
     /// and no id repeated.

@@ -186,8 +186,9 @@ struct JournalRenderer: Sendable {
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }
 
-    /// What the page of `day` shows, ready to render.
-    func page(_ day: Trip.Day, _ context: Context) throws(GeoTripError) -> DayPage {
+    /// What the page of `day` shows, ready to render; `fingerprint` is its `inputKey` when the
+    /// caller took it already (it costs a pass over the day's photos).
+    func page(_ day: Trip.Day, _ context: Context, fingerprint: String? = nil) throws(GeoTripError) -> DayPage {
         var places: [String] = [], countries: [String] = []
         let visits = day.visits.map { visit -> VisitView in
             let hidden = context.privacy.contains(visit.centre)
@@ -221,7 +222,7 @@ struct JournalRenderer: Sendable {
         let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: photoCount),
                            heading: words.dayHeading(day.date), dayNotes: JournalDocument.block(id: day.date, text: context.notes[day.date] ?? ""),
                            visits: visits, unplaced: unplaced)
-        return DayPage(view: view, notes: notes(of: day, context), fingerprint: inputKey(day, context))
+        return DayPage(view: view, notes: notes(of: day, context), fingerprint: fingerprint ?? inputKey(day, context))
     }
 
     /// `Lisbon, Lisboa, Portugal`: the place's name, its region when it is another name, and

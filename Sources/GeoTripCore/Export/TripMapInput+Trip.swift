@@ -11,7 +11,13 @@ extension TripMapInput {
     ///   - tripFolderLink: the way from the page's folder to the trip folder (`..`).
     static func from(trip: Trip, route: TripRoute, notes: [String: String], photos: [TripPhoto], thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
-        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        from(trip: trip, route: route, notes: notes, byPath: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+             thumbnails: thumbnails, tripFolderLink: tripFolderLink, privacy: privacy, language: language, tiles: tiles)
+    }
+
+    /// The same from the trip's photos by path, as the export stage has them already.
+    static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: [String: TripPhoto], thumbnails: [Int64: String],
+                     tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
             Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
