@@ -127,9 +127,14 @@ struct JournalDocument: Sendable, Equatable {
 
     static func endLine(id: String, tag: Int?) -> String { "<!-- end notes \(id)\(tag.map { " #\($0)" } ?? "") -->" }
 
+    // Every line of a file is tried as a marker: the markers' bytes are made once.
+    private static let startPrefix = Array("<!-- notes ".utf8)
+    private static let footerPrefix = Array("<!-- geotrip · ".utf8)
+    private static let markerSuffix = Array(" -->".utf8)
+
     /// The id and tag of a start marker line.
     static func startMarker(_ line: ArraySlice<UInt8>) -> (String, Int?)? {
-        let prefix = Array("<!-- notes ".utf8), suffix = Array(" -->".utf8)
+        let prefix = startPrefix, suffix = markerSuffix
         guard line.count > prefix.count + suffix.count, line.starts(with: prefix), line.reversed().starts(with: suffix.reversed())
         else { return nil }
         let inner = String(decoding: line.dropFirst(prefix.count).dropLast(suffix.count), as: UTF8.self)
@@ -148,7 +153,7 @@ struct JournalDocument: Sendable, Equatable {
 
     /// The fingerprint a footer line carries.
     static func footerFingerprint(_ line: ArraySlice<UInt8>) -> String? {
-        let prefix = Array("<!-- geotrip · ".utf8), suffix = Array(" -->".utf8)
+        let prefix = footerPrefix, suffix = markerSuffix
         guard line.count >= prefix.count + 16 + suffix.count, line.starts(with: prefix), line.reversed().starts(with: suffix.reversed())
         else { return nil }
         let hex = line.dropLast(suffix.count).suffix(16)
