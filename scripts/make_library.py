@@ -247,16 +247,33 @@ def add_day(folder, count, seed=7, round=0):
 
 
 def edit_photos(folder, count, seed=11):
-    """Moves `count` photos' capture times by an hour (a clock fixed in another tool)."""
+    """Moves `count` photos' capture times by an hour (a clock fixed in another tool), chosen
+    at random over the whole library: a few days of nearly every trip."""
     rng = random.Random(seed)
     files = sorted(Path(folder).glob("*/*/IMG_*.JPG"))
-    chosen = rng.sample(files, min(count, len(files)))
+    return move_times(rng.sample(files, min(count, len(files))), datetime.timedelta(hours=1))
+
+
+def edit_trip_photos(folder, count, seed=11):
+    """Moves `count` photos taken one after another on one trip by 20 minutes: a camera's
+    clock put right for the part of a trip it was wrong. Returns the trip's folder."""
+    rng = random.Random(seed)
+    trips = sorted(p for p in Path(folder).glob("*/*") if p.is_dir() and p.name != "home")
+    trip = rng.choice(trips)
+    files = sorted(trip.glob("IMG_*.JPG"))
+    start = rng.randrange(max(1, len(files) - count))
+    move_times(files[start:start + count], datetime.timedelta(minutes=20))
+    return trip
+
+
+def move_times(chosen, by):
+    """Moves the capture time of each photo in `chosen` by `by`, in place."""
     for path in chosen:
         data = bytearray(path.read_bytes())
         found = re.search(rb"\d{4}:\d\d:\d\d \d\d:\d\d:\d\d", data)
         at = found.start()
         text = found.group().decode()
-        moved = datetime.datetime.strptime(text, "%Y:%m:%d %H:%M:%S") + datetime.timedelta(hours=1)
+        moved = datetime.datetime.strptime(text, "%Y:%m:%d %H:%M:%S") + by
         data[at:at + 19] = moved.strftime("%Y:%m:%d %H:%M:%S").encode()
         path.write_bytes(bytes(data))
     return chosen
