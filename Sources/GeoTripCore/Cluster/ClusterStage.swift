@@ -204,11 +204,7 @@ private struct PhotosByID {
 
     subscript(id: Int64) -> ResolvedPhoto? {
         func index(_ position: Int) -> Int { order.isEmpty ? position : order[position] }
-        var low = 0, high = photos.count
-        while low < high {
-            let mid = (low + high) / 2
-            if photos[index(mid)].id < id { low = mid + 1 } else { high = mid }
-        }
+        let low = photos.indices.partitioningIndex { photos[index($0)].id >= id }
         return low < photos.count && photos[index(low)].id == id ? photos[index(low)] : nil
     }
 }
@@ -282,11 +278,7 @@ struct TimelineRuns {
 
     /// Whether `time` falls in a run.
     func contains(_ time: Date) -> Bool {
-        var low = 0, high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if intervals[mid].end < time { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitioningIndex { $0.end >= time }
         return low < intervals.count && intervals[low].start <= time
     }
 }

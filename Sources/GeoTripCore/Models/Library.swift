@@ -93,16 +93,8 @@ extension Trip {
         // Days are in date order (`Trip.init`): the part is the slice between two searches, not
         // a pass over every day, and only the places visited on it filter their visits (a
         // library's split cuts hundreds of trips from 426,000 visits).
-        func partition(_ isAfter: (String) -> Bool) -> Int {
-            var low = 0, high = days.count
-            while low < high {
-                let mid = (low + high) / 2
-                if isAfter(days[mid].date) { high = mid } else { low = mid + 1 }
-            }
-            return low
-        }
         assert(zip(days, days.dropFirst()).allSatisfy { $0.date < $1.date }, "a trip's days are in date order")
-        let start = partition { $0 >= first }, end = partition { $0 > last }
+        let start = days.partitioningIndex { $0.date >= first }, end = days.partitioningIndex { $0.date > last }
         part.days = start < end ? Array(days[start..<end]) : []
         let visitIDs = Set(part.days.flatMap { $0.visits.map(\.id) })
         let placeIDs = Set(part.days.flatMap { $0.visits.map(\.placeId) })

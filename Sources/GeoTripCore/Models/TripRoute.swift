@@ -113,15 +113,9 @@ public struct TripRoute: Sendable, Equatable {
     /// The track's points strictly between two instants (none when either is unknown).
     static func points(of track: [TrackPoint], from start: Date?, to end: Date?) -> ArraySlice<TrackPoint> {
         guard let start, let end, start < end, !track.isEmpty else { return [] }
-        // Binary search for the first point after `start`; the track is sorted by time.
-        var low = 0, high = track.count
-        while low < high {
-            let middle = (low + high) / 2
-            if track[middle].time <= start { low = middle + 1 } else { high = middle }
-        }
-        var last = low
-        while last < track.count && track[last].time < end { last += 1 }
-        return track[low..<last]
+        // The track is sorted by time: two binary searches.
+        let first = track.partitioningIndex { $0.time > start }
+        return track[first..<track[first...].partitioningIndex { $0.time >= end }]
     }
 
     /// Metres along a polyline (great circles between its vertices).

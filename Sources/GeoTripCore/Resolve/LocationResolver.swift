@@ -75,11 +75,7 @@ public struct LocationResolver: Sendable {
         for index in photos.indices where resolved[index] == nil {
             guard let time = photos[index].utc else { continue }
             // The last anchor at or before `time`, and the first at or after it.
-            var low = 0, high = anchorTimes.count
-            while low < high {
-                let mid = (low + high) / 2
-                if anchorTimes[mid] <= time { low = mid + 1 } else { high = mid }
-            }
+            let low = anchorTimes.partitioningIndex { $0 > time }
             guard low > 0, low < anchors.count || anchorTimes[low - 1] == time else { continue }
             let before = anchors[low - 1]
             if anchorTimes[low - 1] == time {

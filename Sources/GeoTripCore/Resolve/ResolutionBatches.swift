@@ -39,22 +39,8 @@ struct ResolutionBatches {
         let margin = reach + 60
         let size = max(1, size)
         // The first index whose key is at least `date`, and the first past those at most it.
-        func first(atLeast date: Date) -> Int {
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if keys[mid].key < date { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
-        func end(atMost date: Date) -> Int {
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if keys[mid].key <= date { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
+        func first(atLeast date: Date) -> Int { keys.partitioningIndex { $0.key >= date } }
+        func end(atMost date: Date) -> Int { keys.partitioningIndex { $0.key > date } }
         var batches: [Batch] = []
         var start = 0
         while start < keys.count {

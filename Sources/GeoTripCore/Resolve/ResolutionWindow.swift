@@ -51,11 +51,7 @@ struct ResolutionWindow {
 
     /// Whether a photo with `key` can resolve differently after the change.
     func affects(_ key: Date) -> Bool {
-        var low = 0, high = changedKeys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if changedKeys[mid] < key { low = mid + 1 } else { high = mid }
-        }
+        let low = changedKeys.partitioningIndex { $0 >= key }
         return [low - 1, low].contains { changedKeys.indices.contains($0) && abs(changedKeys[$0].timeIntervalSince(key)) <= reach }
     }
 

@@ -825,11 +825,7 @@ public struct TrackPositioner: Sendable {
     public func position(at time: Date) -> (coordinate: Coordinate, uncertaintyMeters: Double)? {
         let t = time.timeIntervalSinceReferenceDate
         // The first point at or after t.
-        var low = 0, high = times.count
-        while low < high {
-            let middle = (low + high) / 2
-            if times[middle] < t { low = middle + 1 } else { high = middle }
-        }
+        let low = times.partitioningIndex { $0 >= t }
         if low < times.count, times[low] == t {
             return (points[low].coordinate, Self.fixUncertainty)
         }

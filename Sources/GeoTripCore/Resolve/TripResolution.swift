@@ -315,11 +315,7 @@ struct TripResolution: Sendable {
         let timedWalls = timed.map { walls[$0]! }
         return times.indices.map { index in
             guard times[index] == nil, let wall = walls[index], !timed.isEmpty else { return nil }
-            var low = 0, high = timedWalls.count
-            while low < high {
-                let mid = (low + high) / 2
-                if timedWalls[mid] < wall { low = mid + 1 } else { high = mid }
-            }
+            let low = timedWalls.partitioningIndex { $0 >= wall }
             let nearest = [low - 1, low].filter { timedWalls.indices.contains($0) }
                 .min { abs(timedWalls[$0].timeIntervalSince(wall)) < abs(timedWalls[$1].timeIntervalSince(wall)) }!
             guard abs(timedWalls[nearest].timeIntervalSince(wall)) <= neighbourWindow else { return nil }
