@@ -529,6 +529,61 @@ struct LibraryRerunTests {
         #expect(Set(alone).count > 1)
     }
 
+    @Test("the runs and places around many changes read in two halves at once are what one read finds")
+    func neighbourhoodInHalves() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // Thirty days of five photos 20 minutes apart: a run of photos each, in two visits; the
+        // days of each week at their own two places, 11 km from the other weeks'.
+        let folder = temp.url.appendingPathComponent("Photos")
+        let spots = [(38.7071, -9.1355), (38.7072, -9.1356), (38.7223, -9.1393), (38.7224, -9.1394), (38.7225, -9.1393)]
+        try LibraryFixture.write(into: folder, days: (1...30).map { day in
+            LibraryFixture.Day(date: String(format: "2024-05-%02d", day), trip: nil, spots: spots.map { ($0.0 + Double(day / 7) * 0.1, $0.1) },
+                               offset: "+01:00", folder: "may")
+        }, minutesApart: 20)
+        let options = IngestOptions(folder: folder.path)
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
+        let ids = try catalog.resolvedPhotos().map(\.id)
+        var random = SplitMix(seed: 64)
+        // Every photo (runs that hold changes of both halves), and random tenths of them, whose
+        // runs hold photos and visits that are not changed.
+        let sets = [Set(ids)] + (0..<4).map { _ in Set(ids.filter { _ in random.uniform(0, 10) < 1 }) }
+        for pending in sets {
+            let halves = try catalog.clusteringNeighbourhood(pending: pending, gap: ClusteringOptions().visitGap, halvesFrom: 2)
+            let one = try catalog.clusteringNeighbourhood(pending: pending, gap: ClusteringOptions().visitGap, halvesFrom: .max)
+            #expect(halves.photos == one.photos)
+            #expect(halves.visits == one.visits)
+            #expect(halves.stored == one.stored)
+            #expect(one.photos.count > pending.count || pending.count == ids.count)
+            #expect(!one.visits.isEmpty)
+            // The places the reworked visits reach, walked from two halves of their centres.
+            let rework = ClusterStage.rework(one.photos, visits: one.visits, changed: pending, options: ClusteringOptions())
+            let linkedInHalves = try catalog.visitsLinked(to: rework, radius: ClusteringOptions().placeRadius, halvesFrom: 2)
+            let linked = try catalog.visitsLinked(to: rework, radius: ClusteringOptions().placeRadius, halvesFrom: .max)
+            #expect(rework.visits.count + rework.replaced.count >= 2)
+            #expect(linkedInHalves.kept == linked.kept)
+            #expect(linkedInHalves.places == linked.places && linkedInHalves.lastRevisions == linked.lastRevisions)
+            #expect(linkedInHalves.reservedVisitIDs == linked.reservedVisitIDs)
+        }
+    }
+
+    @Test("photo lists in id order merge into one in id order with each id once")
+    func mergedByID() {
+        var random = SplitMix(seed: 9)
+        func photo(_ id: Int64) -> ResolvedPhoto {
+            ResolvedPhoto(id: id, utc: Date(timeIntervalSince1970: Double(id)), zone: nil, cameraTime: nil, coordinate: nil,
+                          uncertaintyMeters: 10, path: "p\(id).jpg", timeSource: .offsetTag, locationSource: nil)
+        }
+        for _ in 0..<50 {
+            let lists = (0..<Int(random.uniform(0, 4))).map { _ in
+                Set((0..<Int(random.uniform(0, 30))).map { _ in Int64(random.uniform(0, 60)) }).sorted().map(photo)
+            }
+            let expected = Set(lists.flatMap { $0.map(\.id) }).sorted()
+            #expect(Catalog.mergedByID(lists).map(\.id) == expected)
+        }
+    }
+
     @Test("the overview an ingest stores is the whole trip's, without reading a photo")
     func overviewFromStoredVisits() async throws {
         let temp = try TemporaryFolder()

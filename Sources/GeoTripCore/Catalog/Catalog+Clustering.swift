@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 
 /// What the clustering stage reads and writes: photos as resolution left them, visits and
@@ -103,9 +104,11 @@ extension Catalog {
     /// milliseconds sort before a whole second's `Z`, so the walk allows a second more, and
     /// the runs may take in a run beyond them: the first step leaves any run without a change
     /// as it is. `stored` holds the visits' rows, for `withoutUnchangedVisits`.
-    func clusteringNeighbourhood(pending: Set<Int64>, gap: TimeInterval) throws(GeoTripError)
+    /// The runs are read in two halves at once when the changes make at least `halvesFrom` spans.
+    func clusteringNeighbourhood(pending: Set<Int64>, gap: TimeInterval, halvesFrom: Int = 64) throws(GeoTripError)
         -> (photos: [ResolvedPhoto], visits: [KnownCluster], stored: [String: VisitRecord]) {
-        try attempt {
+        // The changes themselves and the visits that held them.
+        let (changed, spans, owners) = try attempt {
             try database.read { db in
                 var photos: [Int64: ResolvedPhoto] = [:]
                 var spans: [(start: Date, end: Date)] = []
@@ -128,24 +131,76 @@ extension Catalog {
                         spans.append((visit.start, visit.end))
                     }
                 }
-                let runs = try Self.timelineRuns(db, around: spans, gap: gap)
-                for run in runs {
-                    let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
-                                                     run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
-                    let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
-                    while let row = try rows.next() {
-                        let resolved = Self.resolvedPhoto(row)
-                        photos[resolved.id] = resolved
-                    }
-                    for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range) where records[record.id] == nil {
-                        records[record.id] = record
-                    }
-                }
-                let members = try Self.members(db, of: Array(records.keys))
-                let visits = records.values.map { $0.known(members: members[$0.id] ?? []) }
-                return (photos.values.sorted { $0.id < $1.id }, visits.sorted { ($0.start, $0.id) < ($1.start, $1.id) }, records)
+                return (photos, spans, records)
             }
         }
+        // The runs around them, with their photos, the visits arriving in them and every
+        // visit's members. Changes spread over a library are read in two halves of the
+        // timeline at once (the other core waits on this otherwise; the run lock keeps the
+        // catalog still between the reads). A run that holds changes of both halves is walked
+        // whole from each, and read twice: the union is what one read gives.
+        let sorted = spans.sorted { $0.start < $1.start }
+        let parts = sorted.count >= max(2, halvesFrom) ? [Array(sorted[..<(sorted.count / 2)]), Array(sorted[(sorted.count / 2)...])] : [sorted]
+        let read = Mutex([Result<RunsRead, GeoTripError>](repeating: .success(RunsRead()), count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+            let result = Result { () throws(GeoTripError) in
+                try attempt {
+                    try database.read { db in
+                        var photos: [ResolvedPhoto] = []  // the runs are disjoint: no photo twice
+                        var records = part == 0 ? owners : [:]
+                        for run in try Self.timelineRuns(db, around: parts[part], gap: gap) {
+                            let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
+                                                             run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
+                            let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
+                            while let row = try rows.next() {
+                                photos.append(Self.resolvedPhoto(row))
+                            }
+                            for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range) where records[record.id] == nil {
+                                records[record.id] = record
+                            }
+                        }
+                        photos.sort { $0.id < $1.id }
+                        return RunsRead(photos: photos, records: records, members: try Self.members(db, of: Array(records.keys)))
+                    }
+                }
+            }
+            read.withLock { $0[part] = result }
+        }
+        var lists = [changed.values.sorted { $0.id < $1.id }], records: [String: VisitRecord] = [:], members: [String: Set<Int64>] = [:]
+        for result in read.withLock({ $0 }) {
+            let part = try result.get()
+            lists.append(part.photos)
+            records.merge(part.records) { first, _ in first }
+            members.merge(part.members) { first, _ in first }
+        }
+        let visits = records.values.map { $0.known(members: members[$0.id] ?? []) }
+        return (Self.mergedByID(lists), visits.sorted { ($0.start, $0.id) < ($1.start, $1.id) }, records)
+    }
+
+    /// Lists of photos each in id order, merged into one in id order with each id once (a photo
+    /// read twice is the same row).
+    static func mergedByID(_ lists: [[ResolvedPhoto]]) -> [ResolvedPhoto] {
+        var merged: [ResolvedPhoto] = []
+        merged.reserveCapacity(lists.map(\.count).max() ?? 0)
+        var next = [Int](repeating: 0, count: lists.count)
+        while true {
+            var least: Int?
+            for list in lists.indices where next[list] < lists[list].count {
+                if least.map({ lists[list][next[list]].id < lists[$0][next[$0]].id }) ?? true { least = list }
+            }
+            guard let least else { return merged }
+            let photo = lists[least][next[least]]
+            next[least] += 1
+            if merged.last?.id != photo.id { merged.append(photo) }
+        }
+    }
+
+    /// What one read of `clusteringNeighbourhood` found in its runs.
+    private struct RunsRead: Sendable {
+        /// In id order.
+        var photos: [ResolvedPhoto] = []
+        var records: [String: VisitRecord] = [:]
+        var members: [String: Set<Int64>] = [:]
     }
 
     /// The stretches of the timeline of clustered photos (present, read, placed, dated, not a
@@ -200,36 +255,28 @@ extension Catalog {
     /// visits' centres through chains of centres at most `radius` metres apart, every place,
     /// the last revisions of the ids a new visit or place could take, and the ids of visits
     /// outside the rework that a new visit's id could collide with.
-    func visitsLinked(to rework: VisitRework, radius: Double) throws(GeoTripError)
+    func visitsLinked(to rework: VisitRework, radius: Double, halvesFrom: Int = 64) throws(GeoTripError)
         -> (kept: [KnownCluster], places: [KnownCluster], lastRevisions: [String: Int], reservedVisitIDs: Set<String>) {
-        try attempt {
+        let replaced = Set(rework.replaced.map(\.id))
+        // The chains are followed from each centre; many centres (changes spread over a
+        // library) in two halves of their time at once, each with what it has seen (a visit
+        // made again and the one it replaces lie together). A chain both halves reach is
+        // followed by both: the union is what one walk finds.
+        let seeds = (rework.visits.map { ($0.cluster.arrival, GreatCircle.unitVector($0.cluster.centre)) }
+            + rework.replaced.map { ($0.start, GreatCircle.unitVector($0.centre)) }).sorted { $0.0 < $1.0 }.map(\.1)
+        let parts = seeds.count >= max(2, halvesFrom) ? [Array(seeds[..<(seeds.count / 2)]), Array(seeds[(seeds.count / 2)...])] : [seeds]
+        let walked = Mutex([Result<[String: KnownCluster], GeoTripError>](repeating: .success([:]), count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+            let result = Result { () throws(GeoTripError) in
+                try attempt { try database.read { db in try Self.visitsLinked(db, from: parts[part], radius: radius, leaving: replaced) } }
+            }
+            walked.withLock { $0[part] = result }
+        }
+        var linked: [String: KnownCluster] = [:]
+        for result in walked.withLock({ $0 }) { linked.merge(try result.get()) { first, _ in first } }
+        let kept = linked.values.sorted { $0.id < $1.id }
+        return try attempt {
             try database.read { db in
-                let replaced = Set(rework.replaced.map(\.id))
-                // A metre more than the rule's radius: the stage decides the links; this only
-                // has to find every one.
-                let chord = GreatCircle.chord(metres: radius + 1)
-                let near = try db.cachedStatement(sql: Self.visitsNearSQL)
-                let byRow = try db.cachedStatement(sql: "SELECT * FROM visit WHERE rowid = ?")
-                var seen = Set<Int64>()
-                var found: [String: VisitRecord] = [:]
-                var queue = rework.visits.map { GreatCircle.unitVector($0.cluster.centre) } + rework.replaced.map { GreatCircle.unitVector($0.centre) }
-                while let point = queue.popLast() {
-                    let box: StatementArguments = [point.x - chord, point.x + chord, point.y - chord, point.y + chord, point.z - chord, point.z + chord]
-                    let rows = try Row.fetchCursor(near, arguments: box)
-                    while let row = try rows.next() {
-                        let rowID: Int64 = row[0]
-                        guard !seen.contains(rowID) else { continue }
-                        let other = SIMD3<Double>(row[1], row[2], row[3])
-                        let d = other - point
-                        guard (d * d).sum().squareRoot() <= chord else { continue }
-                        seen.insert(rowID)
-                        guard let record = try VisitRecord.fetchOne(byRow, arguments: [rowID]), !replaced.contains(record.id) else { continue }
-                        found[record.id] = record
-                        queue.append(other)
-                    }
-                }
-                let members = try Self.members(db, of: Array(found.keys))
-                let kept = found.values.sorted { $0.id < $1.id }.map { record in record.known(members: members[record.id] ?? []) }
                 // Ids a new visit could take are its first photo's (`StableIdentity`): `v12`, or
                 // `v12-2` and on when that is taken; a place's are any `p`.
                 var lastRevisions: [String: Int] = [:]
@@ -246,6 +293,37 @@ extension Catalog {
                 return (kept, try Self.knownPlaces(db), lastRevisions, reserved.subtracting(replaced))
             }
         }
+    }
+
+    /// The known visits (with their photos, `replaced` aside) linked to `points` (unit vectors
+    /// of centres) through chains of centres at most `radius` metres apart.
+    private static func visitsLinked(_ db: Database, from points: [SIMD3<Double>], radius: Double,
+                                     leaving replaced: Set<String>) throws -> [String: KnownCluster] {
+        // A metre more than the rule's radius: the stage decides the links; this only
+        // has to find every one.
+        let chord = GreatCircle.chord(metres: radius + 1)
+        let near = try db.cachedStatement(sql: visitsNearSQL)
+        let byRow = try db.cachedStatement(sql: "SELECT * FROM visit WHERE rowid = ?")
+        var seen = Set<Int64>()
+        var found: [String: VisitRecord] = [:]
+        var queue = points
+        while let point = queue.popLast() {
+            let box: StatementArguments = [point.x - chord, point.x + chord, point.y - chord, point.y + chord, point.z - chord, point.z + chord]
+            let rows = try Row.fetchCursor(near, arguments: box)
+            while let row = try rows.next() {
+                let rowID: Int64 = row[0]
+                guard !seen.contains(rowID) else { continue }
+                let other = SIMD3<Double>(row[1], row[2], row[3])
+                let d = other - point
+                guard (d * d).sum().squareRoot() <= chord else { continue }
+                seen.insert(rowID)
+                guard let record = try VisitRecord.fetchOne(byRow, arguments: [rowID]), !replaced.contains(record.id) else { continue }
+                found[record.id] = record
+                queue.append(other)
+            }
+        }
+        let members = try Self.members(db, of: Array(found.keys))
+        return found.mapValues { $0.known(members: members[$0.id] ?? []) }
     }
 
     /// Stores what a clustering run changed in one transaction: places and visits made again
