@@ -36,9 +36,9 @@ indirect enum JSONValue: Sendable {
         switch self {
         case .string(let text): Self.write(text, into: &out)
         case .number(let value): Self.write(value, into: &out)
-        case .integer(let value): out += Array(String(value).utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .null: out += Array("null".utf8)
+        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
         case .array(let values):
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
@@ -70,10 +70,9 @@ indirect enum JSONValue: Sendable {
     /// (`1e-05`, `1.2345678901234568e+17`), without `.0` when it is whole. JSON has no
     /// infinity or NaN, which no document here holds: they are written `null`.
     private static func write(_ value: Double, into out: inout [UInt8]) {
-        guard value.isFinite else { return out += Array("null".utf8) }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        out += Array(text.utf8)
+        guard value.isFinite else { return out.append(contentsOf: "null".utf8) }
+        let text = value.description.utf8
+        out.append(contentsOf: text.count > 2 && text.reversed().starts(with: "0.".utf8) ? text.dropLast(2) : text[...])
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
@@ -81,6 +80,11 @@ indirect enum JSONValue: Sendable {
     /// A string in quotes with RFC 8259's escapes (section 7), as `JSONEncoder` chooses them.
     private static func write(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings (names, paths, dates) need no escape: copied whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            return out.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
