@@ -134,6 +134,16 @@ struct ThumbnailTests {
         #expect(maker.removeStale(keeping: [changed.relativePath!]) == 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
         #expect(left == [String(changed.relativePath!.dropFirst("thumbs/".count)), "notes.txt"].sorted())
+
+        // Names that look like thumbnails but are written otherwise than geotrip writes them (a
+        // leading zero, capitals, an id past Int64) go, unless kept as they are written; a
+        // kept name given that way keeps no other file with the same numbers.
+        let current = String(changed.relativePath!.dropFirst("thumbs/".count))
+        let odd = ["0" + current, "8-ABCDEF01.jpg", "99999999999999999999-0123abcd.jpg"]
+        for name in odd + ["7-0123abcd.jpg"] { try Data([1]).write(to: out.appendingPathComponent("thumbs/" + name)) }
+        #expect(maker.removeStale(keeping: [changed.relativePath!, "thumbs/" + odd[0]]) == 3)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
+        #expect(kept == [current, odd[0], "notes.txt"].sorted())
     }
 
     @Test("a thumbnail that came back empty (a power cut before it reached the disk) is made again, alone and in a batch")
@@ -214,6 +224,13 @@ struct ThumbnailTests {
         #expect(!ThumbnailMaker.isThumbnailName("42-0123abcg.jpg"))
         #expect(!ThumbnailMaker.isThumbnailName("٤٢-0123abcd.jpg"), "digits, but not ASCII ones")
         #expect(!ThumbnailMaker.isThumbnailName("42-0123abcd.jpg.jpg"))
+        // Their numbers, only as `fileName` writes them.
+        #expect(ThumbnailMaker.nameNumbers("42-0123abcd.jpg".utf8) == .init(photoID: 42, key: 0x0123abcd))
+        #expect(ThumbnailMaker.nameNumbers("0-ffffffff.jpg".utf8) == .init(photoID: 0, key: 0xffffffff))
+        for written in ["042-0123abcd.jpg", "42-0123ABCD.jpg", "99999999999999999999-0123abcd.jpg", "42-0123abcd.jpeg", "42-0123abc.jpg",
+                        "-42-0123abcd.jpg", "42-0123abcd.jpg.jpg", "holiday.jpg", ""] {
+            #expect(ThumbnailMaker.nameNumbers(written.utf8) == nil, "\(written)")
+        }
     }
 
     @Test("a thumbnail's name is its photo's id and the first 8 hex digits of the fingerprint of its size, time and settings")
@@ -233,6 +250,7 @@ struct ThumbnailTests {
                 let name = ThumbnailMaker.fileName(photoID: id, fileSize: size, modifiedNanos: modified, longSide: longSide, quality: quality)
                 #expect(name == expected)
                 #expect(id < 0 || ThumbnailMaker.isThumbnailName(name))
+                #expect(id < 0 || ThumbnailMaker.nameNumbers(name.utf8) == .init(photoID: id, key: UInt32(String(expected.split(separator: "-")[1].prefix(8)), radix: 16)!))
             }
         }
     }

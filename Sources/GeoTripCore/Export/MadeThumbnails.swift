@@ -31,7 +31,7 @@ public struct MadeThumbnails: ThumbnailProvider {
                 result.problems.append(PhotoDiagnostic(path: photo.path, kind: diagnostic.kind, message: diagnostic.message))
             }
         }
-        maker.removeStale(keeping: Set(result.paths.values))
+        maker.removeStale(keeping: result.paths.values)
         return result
     }
 }

@@ -274,10 +274,19 @@ public struct ThumbnailMaker: Sendable {
     /// and are not in `keeping` (relative paths as `relativePath` gives them); returns how
     /// many. Anything else a person put there is left alone.
     @discardableResult
-    public func removeStale(keeping: Set<String>) -> Int {
-        let prefix = Self.folderName + "/"
-        var kept = Set<String>(minimumCapacity: keeping.count)
-        for path in keeping where path.hasPrefix(prefix) { kept.insert(String(path.dropFirst(prefix.count))) }
+    public func removeStale(keeping: some Sequence<String>) -> Int {
+        // Compared as numbers (id and key), not strings: a library trip's folder holds
+        // thousands of names, and a string made and hashed for each was most of this.
+        // `fileName` writes each name one way only, so equal numbers are equal names; a name
+        // written another way (a leading zero, capitals) is kept only when given as it is.
+        let prefix = Array((Self.folderName + "/").utf8)
+        var kept = Set<NameNumbers>(), keptOtherwise = Set<String>()
+        for path in keeping {
+            let bytes = path.utf8
+            guard bytes.starts(with: prefix) else { continue }
+            let name = bytes.dropFirst(prefix.count)
+            if let numbers = Self.nameNumbers(name) { kept.insert(numbers) } else { keptOtherwise.insert(String(path.dropFirst(prefix.count))) }
+        }
         // The folder read and its files removed through one open descriptor: a trip's folder
         // holds thousands of names, checked whenever the trip is written.
         let folder = outputFolder.path + "/" + Self.folderName
@@ -294,22 +303,67 @@ public struct ThumbnailMaker: Sendable {
             }
             defer { closedir(stream) }
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    let name = raw.prefix { $0 != 0 }
+                    guard Self.isThumbnailName(name) else { return }
+                    if let numbers = Self.nameNumbers(name) {
+                        if !kept.contains(numbers) { stale.append(String(decoding: name, as: UTF8.self)) }
+                    } else {
+                        let text = String(decoding: name, as: UTF8.self)
+                        if !keptOtherwise.contains(text) { stale.append(text) }
+                    }
                 }
-                if Self.isThumbnailName(name) && !kept.contains(name) { stale.append(name) }
             }
         }
         return stale.filter { unlinkat(directory, $0, 0) == 0 }.count
     }
 
+    /// A thumbnail's name as numbers: its photo id and its key.
+    struct NameNumbers: Hashable {
+        var photoID: Int64
+        var key: UInt32
+    }
+
+    /// The numbers of a name exactly as `fileName` writes it (`<id>-<key>.jpg`, the id in
+    /// decimal without a leading zero, the key in 8 lowercase hex digits); nil for any other.
+    static func nameNumbers(_ bytes: some Collection<UInt8>) -> NameNumbers? {
+        var id: Int64 = 0, key: UInt32 = 0, digits = 0, hex = 0
+        var index = bytes.startIndex
+        while index != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            let (times, overflow) = id.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times.addingReportingOverflow(Int64(bytes[index] - UInt8(ascii: "0")))
+            guard !overflow, !overflowAgain, digits == 0 || id > 0 else { return nil }  // no leading zero
+            id = sum
+            digits += 1
+            index = bytes.index(after: index)
+        }
+        guard digits > 0, index != bytes.endIndex, bytes[index] == UInt8(ascii: "-") else { return nil }
+        index = bytes.index(after: index)
+        while hex < 8, index != bytes.endIndex {
+            let byte = bytes[index]
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            key = key << 4 | UInt32(value)
+            hex += 1
+            index = bytes.index(after: index)
+        }
+        guard hex == 8, bytes[index...].elementsEqual(".jpg".utf8) else { return nil }
+        return NameNumbers(photoID: id, key: key)
+    }
+
     /// `<digits>-<8 hex digits>.jpg`.
     /// On the name's bytes: a trip's folder holds thousands, all checked whenever it is written.
-    static func isThumbnailName(_ name: String) -> Bool {
-        let bytes = name.utf8
+    static func isThumbnailName(_ name: String) -> Bool { isThumbnailName(name.utf8) }
+
+    /// `isThumbnailName` of a name's bytes.
+    static func isThumbnailName(_ bytes: some Collection<UInt8>) -> Bool {
         guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > bytes.startIndex, bytes.count == bytes.distance(from: bytes.startIndex, to: dash) + 1 + 8 + 4,
               bytes[..<dash].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              bytes.suffix(4).elementsEqual(".jpg".utf8) else { return false }
+              bytes.dropFirst(bytes.count - 4).elementsEqual(".jpg".utf8) else { return false }
         return bytes[bytes.index(after: dash)...].prefix(8).allSatisfy { byte in
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
         }
