@@ -258,8 +258,11 @@ def edit_trip_photos(folder, count, seed=11):
     """Moves `count` photos taken one after another on one trip by 20 minutes: a camera's
     clock put right for the part of a trip it was wrong. Returns the trip's folder."""
     rng = random.Random(seed)
-    trips = sorted(p for p in Path(folder).glob("*/*") if p.is_dir() and p.name != "home")
-    trip = rng.choice(trips)
+    # The trips' folders (`YYYY/YYYY-MM-DD Place`), not home's or geotrip's output; one with
+    # at least `count` photos when there is one.
+    trips = sorted(p for p in Path(folder).glob("[0-9][0-9][0-9][0-9]/*") if p.is_dir() and p.name != "home")
+    large = [trip for trip in trips if len(list(trip.glob("IMG_*.JPG"))) >= count]
+    trip = rng.choice(large or trips)
     files = sorted(trip.glob("IMG_*.JPG"))
     start = rng.randrange(max(1, len(files) - count))
     move_times(files[start:start + count], datetime.timedelta(minutes=20))

@@ -546,8 +546,8 @@ struct LibraryRerunTests {
         let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
         let ids = try catalog.resolvedPhotos().map(\.id)
         var random = SplitMix(seed: 64)
-        // Every photo (runs that hold changes of both halves), and random tenths of them, whose
-        // runs hold photos and visits that are not changed.
+        // Every photo, and random tenths of them, whose runs hold photos and visits that are
+        // not changed.
         let sets = [Set(ids)] + (0..<4).map { _ in Set(ids.filter { _ in random.uniform(0, 10) < 1 }) }
         for pending in sets {
             let halves = try catalog.clusteringNeighbourhood(pending: pending, gap: ClusteringOptions().visitGap, halvesFrom: 2)

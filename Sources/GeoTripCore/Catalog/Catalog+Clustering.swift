@@ -104,11 +104,12 @@ extension Catalog {
     /// milliseconds sort before a whole second's `Z`, so the walk allows a second more, and
     /// the runs may take in a run beyond them: the first step leaves any run without a change
     /// as it is. `stored` holds the visits' rows, for `withoutUnchangedVisits`.
-    /// The runs are read in two halves at once when the changes make at least `halvesFrom` spans.
+    /// The runs' photos and visits are read in two halves at once when there are at least
+    /// `halvesFrom` runs.
     func clusteringNeighbourhood(pending: Set<Int64>, gap: TimeInterval, halvesFrom: Int = 64) throws(GeoTripError)
         -> (photos: [ResolvedPhoto], visits: [KnownCluster], stored: [String: VisitRecord]) {
-        // The changes themselves and the visits that held them.
-        let (changed, spans, owners) = try attempt {
+        // The changes themselves, the visits that held them, and the runs around them.
+        let (changed, runs, owners) = try attempt {
             try database.read { db in
                 var photos: [Int64: ResolvedPhoto] = [:]
                 var spans: [(start: Date, end: Date)] = []
@@ -131,16 +132,14 @@ extension Catalog {
                         spans.append((visit.start, visit.end))
                     }
                 }
-                return (photos, spans, records)
+                return (photos, try Self.timelineRuns(db, around: spans, gap: gap), records)
             }
         }
-        // The runs around them, with their photos, the visits arriving in them and every
-        // visit's members. Changes spread over a library are read in two halves of the
-        // timeline at once (the other core waits on this otherwise; the run lock keeps the
-        // catalog still between the reads). A run that holds changes of both halves is walked
-        // whole from each, and read twice: the union is what one read gives.
-        let sorted = spans.sorted { $0.start < $1.start }
-        let parts = sorted.count >= max(2, halvesFrom) ? [Array(sorted[..<(sorted.count / 2)]), Array(sorted[(sorted.count / 2)...])] : [sorted]
+        // The runs' photos, the visits arriving in them and every visit's members. Changes
+        // spread over a library make many runs, read in two halves at once (the other core
+        // waits on this otherwise; the run lock keeps the catalog still between the reads).
+        // The runs are found once, so the halves read what one read would.
+        let parts = runs.count >= max(2, halvesFrom) ? [Array(runs[..<(runs.count / 2)]), Array(runs[(runs.count / 2)...])] : [runs]
         let read = Mutex([Result<RunsRead, GeoTripError>](repeating: .success(RunsRead()), count: parts.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             let result = Result { () throws(GeoTripError) in
@@ -148,7 +147,7 @@ extension Catalog {
                     try database.read { db in
                         var photos: [ResolvedPhoto] = []  // the runs are disjoint: no photo twice
                         var records = part == 0 ? owners : [:]
-                        for run in try Self.timelineRuns(db, around: parts[part], gap: gap) {
+                        for run in parts[part] {
                             let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
                                                              run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
                             let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
