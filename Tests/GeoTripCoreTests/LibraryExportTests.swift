@@ -206,6 +206,38 @@ struct LibraryExportTests {
         #expect(full.removed == 0)
     }
 
+    @Test("a note saved in a trip's page while the export runs is read back by the next run, not taken as the export's own")
+    func noteSavedWhileExporting() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let page = library.tripFolder(3).appendingPathComponent("journal/2024-03-12.md")
+        // An export that renders every trip; as the last trip is written, before the export
+        // takes its listings, a person saves a note in a page of a trip it wrote.
+        do {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+            defer { catalog.releaseLock() }
+            var stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
+            stage.progress = { done, total in
+                guard done == total, done > 0 else { return }
+                try? library.writeNote("Saved while geotrip wrote.\n", trip: 3, day: "2024-03-12")
+            }
+            _ = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
+        }
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Saved while geotrip wrote."))
+        // A photo added to that day: the page is rendered again, with the note.
+        var more = LibraryFixture.schedule.first { $0.date == "2024-03-12" }!
+        more.spots = [(38.7071, -9.1355)]
+        more.folder = "more"
+        try LibraryFixture.write(into: library.folder, days: [more])
+        try await library.ingest()
+        let text = try String(contentsOf: page, encoding: .utf8)
+        #expect(text.contains("more/2024-03-12-0.jpg"))
+        #expect(text.contains("<!-- notes 2024-03-12 -->\nSaved while geotrip wrote.\n"))
+        let stored = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly).journalNotes()
+        #expect(stored["2024-03-12"]?.text == "Saved while geotrip wrote.\n")
+    }
+
     @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
     func notesFollowTheTrip() async throws {
         let library = try Library()

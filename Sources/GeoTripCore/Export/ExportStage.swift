@@ -60,7 +60,15 @@ public struct ExportStage: Sendable {
     /// export`) renders every trip, so thumbnails deleted by hand are made again.
     public func run(settings: ExportSettings, language: String, now: Date = Date(),
                     checkEverything: Bool = false) async throws(GeoTripError) -> ExportSummary {
-        let output = OutputFolder(folder: folder, outputFolder: settings.outputFolder)
+        // Every file this run writes is noted with its stamp once written, so the listings it
+        // keeps (what tells the next run which folders are as this one left them) never take
+        // in an edit a person made while it ran (`isAsWritten`).
+        let written = WrittenFiles()
+        let output = {
+            var output = OutputFolder(folder: folder, outputFolder: settings.outputFolder)
+            output.written = written
+            return output
+        }()
         try output.check()
         try output.create(Self.journalFolder)
         var summary = ExportSummary()
@@ -105,12 +113,15 @@ public struct ExportStage: Sendable {
         // documents decide what is replaced and retired.
         var exported = try catalog.exportedTrips()
         var listings: [String: String] = [:]
+        var listedFiles: [String: [String: FileStamp]] = [:]
         var journals: [String: Journal] = [:]
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
-                let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
+                let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true)
+                let listing = listed.key
                 listings[folder] = listing
+                listedFiles[folder] = listed.files
                 if !checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary)
@@ -138,7 +149,8 @@ public struct ExportStage: Sendable {
         for (index, part) in parts.enumerated() {
             let content = Self.contentKey(part.trip, photoChanges: photoChanges[index], notes: texts,
                                           inputs: rendering, privacy: privacy, track: Self.track(track, during: part.trip))
-            let partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
+            var partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
+            partOutput.written = written
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
                 let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
                 summary.unchanged += journals[part.folder]?.days.count ?? output.names(in: base).filter(Self.isDayFile).count
@@ -153,7 +165,7 @@ public struct ExportStage: Sendable {
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
-        let written: [PartResult]
+        let rendered: [PartResult]
         let total = changed.map(\.part.photoCount).reduce(0, +)
         let done = Mutex(0)
         let progress = self.progress
@@ -161,7 +173,7 @@ public struct ExportStage: Sendable {
         progress?(0, total)
         do {
             // Each trip's photos are read as it is written, so a library's are never all in memory.
-            written = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
+            rendered = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
                 // A changed trip's journal is read back here, beside its rendering, rather than
                 // before: for edits spread over a library, that was every trip's, on one core.
                 // A folder as its last export left it is not read at all.
@@ -183,10 +195,11 @@ public struct ExportStage: Sendable {
         } catch {
             throw .outputUnusable(path: output.path, reason: "\(error)")
         }
-        for (item, result) in zip(changed, written) {
+        for (item, result) in zip(changed, rendered) {
             summary.add(result.summary)
-            fresh[item.index] = ExportedTrip(key: item.content + "|" + Self.listing(of: item.output.path, documentsOnly: true).key,
-                                             cover: result.cover, days: result.days)
+            let after = Self.listing(of: item.output.path, documentsOnly: true)
+            let asLeft = Self.isAsWritten(after.files, before: listedFiles[item.part.folder] ?? [:], in: item.output.path, written: written)
+            fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days)
         }
         var entries: [LibraryIndexPage.Entry] = []
         for (part, state) in zip(parts, fresh) {
@@ -221,8 +234,26 @@ public struct ExportStage: Sendable {
                     output, now, &summary)
         }
         try catalog.saveExportedTrips(exported)
-        try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + Self.listing(of: output.path, documentsOnly: true).key)
+        let after = Self.listing(of: output.path, documentsOnly: true)
+        let asLeft = Self.isAsWritten(after.files, before: before.files, in: output.path, written: written)
+        try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + (asLeft ? after.key : Self.editedMeanwhile))
         return summary
+    }
+
+    /// What a kept listing says of a folder in which a file changed while the export ran: no
+    /// listing is ever this, so the next run reads the folder back.
+    static let editedMeanwhile = "edited while written"
+
+    /// Whether every file of a folder's listing `after` (relative to the folder at `path`) is
+    /// as this export left it: written by it and unchanged since (`written`), or not written
+    /// and as the listing before the export (`before`) had it. A journal page a person saved
+    /// while the export ran is neither: the folder's listing is then not kept, so the next run
+    /// reads the page back, and the note in it is never taken for one already known.
+    static func isAsWritten(_ after: [String: FileStamp], before: [String: FileStamp], in path: String, written: WrittenFiles) -> Bool {
+        after.allSatisfy { relative, stamp in
+            if let mine = written.stamp(of: path + "/" + relative) { return mine == stamp }
+            return before[relative] == stamp
+        }
     }
 
     /// The map's resources with the run's towns; without towns (and why, for the summary) when
@@ -591,7 +622,7 @@ public struct ExportStage: Sendable {
     /// how many of them are documents (not thumbnails).
     /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
     /// library has hundreds of thousands, and they are checked whenever their trip is rendered.
-    static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int) {
+    static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int, files: [String: FileStamp]) {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
@@ -599,15 +630,18 @@ public struct ExportStage: Sendable {
             let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder)) ?? []
             scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
         }
-        guard let files = try? scanner.scan().files else { return ("", 0) }
+        guard let files = try? scanner.scan().files else { return ("", 0, [:]) }
         var lines: [UInt8] = []
         var documents = 0
+        var stamps: [String: FileStamp] = [:]
+        stamps.reserveCapacity(files.count)
         for file in files {
+            stamps[file.relativePath] = FileStamp(size: file.size, modifiedNanos: file.modifiedNanos)
             let thumbnails = ThumbnailMaker.folderName + "/"
             if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) { documents += 1 }
             lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
         }
-        return (Fingerprint.of(lines, fileSize: lines.count), documents)
+        return (Fingerprint.of(lines, fileSize: lines.count), documents, stamps)
     }
 
     /// A day's page: its fingerprint, and its text unless its file already holds it.

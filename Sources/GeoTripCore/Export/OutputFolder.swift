@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +17,9 @@ import Darwin
 public struct OutputFolder: Sendable {
     /// The folder, absolute.
     public let path: String
+    /// Where each file this folder writes is noted with its size and time once written; the
+    /// export shares one among its folders (`ExportStage`).
+    var written: WrittenFiles?
 
     /// What writing one file did.
     enum Outcome: Equatable {
@@ -119,6 +123,12 @@ public struct OutputFolder: Sendable {
             offset += count
         }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        // The size and time the file has once written: renaming it keeps both, and anything
+        // written to it afterwards (a person's editor) changes the time.
+        var info = stat()
+        let stamp = failure == 0 && fstat(descriptor, &info) == 0
+            ? FileStamp(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+            : nil
         close(descriptor)
         // rename(2) replaces a link that appeared meanwhile rather than writing through it.
         if failure == 0 && rename(temporary, target.path) != 0 { failure = errno }
@@ -126,6 +136,7 @@ public struct OutputFolder: Sendable {
             unlink(temporary)
             throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(failure))))")
         }
+        written?.note(target.path, stamp)
         return .written
     }
 
@@ -179,4 +190,22 @@ public struct OutputFolder: Sendable {
         while common < a.count && common < b.count - 1 && a[common] == b[common] { common += 1 }
         return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")
     }
+}
+
+/// A file's size and modification time (nanoseconds since 1970), as `FolderScanner` reads them.
+struct FileStamp: Hashable, Sendable {
+    var size: Int64
+    var modifiedNanos: Int64
+}
+
+/// The files one export wrote, by absolute path, each with the stamp it had once written (nil
+/// when it could not be read): what tells the export's own writes from a person's edits made
+/// while it ran.
+final class WrittenFiles: Sendable {
+    private let stamps = Mutex<[String: FileStamp?]>([:])
+
+    func note(_ path: String, _ stamp: FileStamp?) { stamps.withLock { $0[path] = .some(stamp) } }
+
+    /// Whether the export wrote `path`, and the stamp it had then.
+    func stamp(of path: String) -> FileStamp?? { stamps.withLock { $0[path] } }
 }
