@@ -39,6 +39,14 @@ struct LibraryExportTests {
             return file
         }
 
+        /// One more photo on a day of the schedule, at `spot`, in subfolder `folder`.
+        func addPhoto(on date: String, at spot: (Double, Double), folder: String) throws {
+            var more = LibraryFixture.schedule.first { $0.date == date }!
+            more.spots = [spot]
+            more.folder = folder
+            try LibraryFixture.write(into: self.folder, days: [more])
+        }
+
         func files(under url: URL) -> [String] {
             (FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []).sorted()
         }
@@ -124,10 +132,7 @@ struct LibraryExportTests {
         let firstMap = library.tripFolder(1).appendingPathComponent("index.html")
         let before = try library.modified(firstMap)
         // Another photo on Kyoto's last day.
-        var more = LibraryFixture.schedule.first { $0.date == "2024-02-21" }!
-        more.spots = [(35.0116, 135.7681)]
-        more.folder = "more"
-        try LibraryFixture.write(into: library.folder, days: [more])
+        try library.addPhoto(on: "2024-02-21", at: (35.0116, 135.7681), folder: "more")
         let added = try await library.ingest()
         #expect(added.export?.trips == 3)
         #expect(try library.modified(firstMap) == before, "trip 1 was written again")
@@ -147,10 +152,7 @@ struct LibraryExportTests {
         let journal = library.tripFolder(3).appendingPathComponent("journal")
         func page(_ day: String) -> URL { journal.appendingPathComponent("\(day).md") }
         // Another photo on the second day in Lisbon: that day's page alone is rendered.
-        var more = LibraryFixture.schedule.first { $0.date == "2024-03-12" }!
-        more.spots = [(38.7071, -9.1355)]
-        more.folder = "more"
-        try LibraryFixture.write(into: library.folder, days: [more])
+        try library.addPhoto(on: "2024-03-12", at: (38.7071, -9.1355), folder: "more")
         let added = try await library.ingest()
         #expect(added.export?.dayPagesRendered == 1)
         #expect(try String(contentsOf: page("2024-03-12"), encoding: .utf8).contains("more/2024-03-12-0.jpg"))
@@ -226,10 +228,7 @@ struct LibraryExportTests {
         }
         #expect(try String(contentsOf: page, encoding: .utf8).contains("Saved while geotrip wrote."))
         // A photo added to that day: the page is rendered again, with the note.
-        var more = LibraryFixture.schedule.first { $0.date == "2024-03-12" }!
-        more.spots = [(38.7071, -9.1355)]
-        more.folder = "more"
-        try LibraryFixture.write(into: library.folder, days: [more])
+        try library.addPhoto(on: "2024-03-12", at: (38.7071, -9.1355), folder: "more")
         try await library.ingest()
         let text = try String(contentsOf: page, encoding: .utf8)
         #expect(text.contains("more/2024-03-12-0.jpg"))
@@ -267,19 +266,13 @@ struct LibraryExportTests {
         try await library.ingest()
         let day = try library.writeNote("Tram 28 up to the castle.\n", trip: 1, day: "2024-01-16")
         let note = "<!-- notes 2024-01-16 -->\nTram 28 up to the castle.\n<!-- end notes 2024-01-16 -->"
-        func addPhoto(on date: String, at spot: (Double, Double), folder: String) throws {
-            var more = LibraryFixture.schedule.first { $0.date == date }!
-            more.spots = [spot]
-            more.folder = folder
-            try LibraryFixture.write(into: library.folder, days: [more])
-        }
         // Kyoto changes twice: the first run reads the note (its file changed) and renders its
         // trip with it; the second leaves Lisbon's folder alone.
-        try addPhoto(on: "2024-02-21", at: (35.0116, 135.7681), folder: "kyoto-1")
+        try library.addPhoto(on: "2024-02-21", at: (35.0116, 135.7681), folder: "kyoto-1")
         try await library.ingest()
         let written = try String(contentsOf: day, encoding: .utf8)
         #expect(written.contains(note))
-        try addPhoto(on: "2024-02-20", at: (35.0117, 135.7682), folder: "kyoto-2")
+        try library.addPhoto(on: "2024-02-20", at: (35.0117, 135.7682), folder: "kyoto-2")
         let second = try await library.ingest()
         #expect(second.export?.written == 4, "only Kyoto's day page, GeoJSON, map and the page of trips")
         #expect(try String(contentsOf: day, encoding: .utf8) == written)
@@ -287,7 +280,7 @@ struct LibraryExportTests {
         let stored = try catalog.journalNotes()
         #expect(stored["2024-01-16"]?.text == "Tram 28 up to the castle.\n")
         // A photo added to that Lisbon day renders the trip again, from a journal read then.
-        try addPhoto(on: "2024-01-16", at: (38.7223, -9.1393), folder: "lisbon-more")
+        try library.addPhoto(on: "2024-01-16", at: (38.7223, -9.1393), folder: "lisbon-more")
         try await library.ingest()
         let again = try String(contentsOf: day, encoding: .utf8)
         #expect(again.contains(note))
