@@ -208,6 +208,32 @@ struct LibraryExportTests {
         #expect(full.removed == 0)
     }
 
+    @Test("a link among a changed trip's journal files is refused on every run that writes the trip, its files read back or not")
+    func linkRefusedWhenUnread() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let journal = library.tripFolder(3).appendingPathComponent("journal")
+        let outside = library.temp.url.appendingPathComponent("elsewhere.md")
+        try "not geotrip's\n".write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: journal.appendingPathComponent("2024-03-30.md"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(at: journal.appendingPathComponent("unplaced-notes.md"), withDestinationURL: outside)
+        // The folder changed: read back, and the links refused.
+        try library.addPhoto(on: "2024-03-12", at: (38.7071, -9.1355), folder: "more")
+        let links: Set<String> = ["trips/2024-03-11/journal/2024-03-30.md", "trips/2024-03-11/journal/unplaced-notes.md"]
+        let first = try await library.ingest()
+        let refusedFirst = Set(first.export?.refused ?? [])
+        #expect(links.isSubset(of: refusedFirst))
+        // The folder as that run left it, the trip changed again: not read back, and the links
+        // refused all the same; neither they nor what they point at are touched.
+        try library.addPhoto(on: "2024-03-13", at: (38.7223, -9.1393), folder: "more-2")
+        let second = try await library.ingest()
+        let refusedSecond = Set(second.export?.refused ?? [])
+        #expect(links.isSubset(of: refusedSecond))
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "not geotrip's\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: journal.appendingPathComponent("2024-03-30.md").path) == outside.path)
+    }
+
     @Test("a note saved in a trip's page while the export runs is read back by the next run, not taken as the export's own")
     func noteSavedWhileExporting() async throws {
         let library = try Library()

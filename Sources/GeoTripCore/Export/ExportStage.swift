@@ -394,6 +394,14 @@ public struct ExportStage: Sendable {
             guard let journal else { return read(journalPath + date + ".md", root, &summary) }
             return journal.days[date]
         }
+        // Unread, the folder still says what reading it back would: the files in it that the
+        // last export did not write (a link, refused again) and its notes page are read.
+        if journal == nil {
+            for name in root.names(in: prefix + Self.journalFolder) where Self.isDayFile(name) && pagesWritten[String(name.prefix(10))] == nil {
+                _ = read(journalPath + name, root, &summary)
+            }
+            _ = read(journalPath + Self.unplacedNotesFile, root, &summary)
+        }
         var pagesNow: [String: String] = [:]
         for (day, page) in zip(trip.days, pages) {
             guard let text = page.text else {
