@@ -263,6 +263,44 @@ struct LibraryExportTests {
         #expect(stored["2024-03-12"]?.text == "Saved while geotrip wrote.\n")
     }
 
+    /// Thumbnails for no photo; as the trip in `folder` is written, a person saves `note` in
+    /// its page of `day`, after the export gathered the notes and before it writes the page.
+    struct SavingANote: ThumbnailProvider {
+        let library: Library
+        let folder: URL
+        let day: String
+        let note: String
+
+        func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
+            if URL(fileURLWithPath: outputFolder).standardizedFileURL.path == folder.standardizedFileURL.path {
+                try? library.writeNote(note, trip: 3, day: day)
+            }
+            return Thumbnails()
+        }
+    }
+
+    @Test("a page a person saves while the export is writing its trip is left as saved, and the next run takes the note in")
+    func pageSavedBeforeItIsWritten() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let page = library.tripFolder(3).appendingPathComponent("journal/2024-03-12.md")
+        let note = "Pastel de nata at Manteigaria.\n"
+        do {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+            defer { catalog.releaseLock() }
+            let saving = SavingANote(library: library, folder: library.tripFolder(3), day: "2024-03-12", note: note)
+            let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: saving)
+            // Every page rendered: this one's text, without thumbnails and without the note, differs from the file.
+            _ = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
+        }
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-03-12 -->\n" + note))
+        try await library.ingest()
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-03-12 -->\n" + note))
+        let stored = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly).journalNotes()
+        #expect(stored["2024-03-12"]?.text == note)
+    }
+
     @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
     func notesFollowTheTrip() async throws {
         let library = try Library()

@@ -183,6 +183,7 @@ public struct ExportStage: Sendable {
                 var part = item.part
                 part.trip = contents.trip
                 var result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: journal,
+                                                  listed: before.files,
                                                   pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources,
                                                   track: track, settings: settings, privacy: privacy, language: language, now: now)
                 result.summary.add(reading)
@@ -215,15 +216,15 @@ public struct ExportStage: Sendable {
         let journal = Self.journalFolder + "/"
         if !notes.gone.isEmpty {
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
-                    output, now, &summary)
+                    output, now, &summary, listed: before.files)
         } else if unplacedDocument != nil {
-            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, output, now, &summary)
+            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, output, now, &summary, listed: before.files)
         }
 
         // 4. What no trip writes any more: a trip's folder that is gone (its notes were gathered
         // in step 1), and the single trip's files once the folder became a library.
         for folder in stale {
-            try retireJournal(journals[folder] ?? Journal(), in: folder, output, now, &summary)
+            try retireJournal(journals[folder] ?? Journal(), in: folder, output, now, &summary, listed: before.files)
             exported[folder] = nil
         }
 
@@ -352,7 +353,11 @@ public struct ExportStage: Sendable {
     /// of pages replaced or retired are read (a backup is kept of any that changed meanwhile).
     /// Edits spread over a library change a few days of every trip: reading each trip's
     /// every day file back cost more than rendering the days that changed.
+    ///
+    /// `listed` is the run's first listing of the output folder: a day's file saved since is
+    /// left as it is (`savedMeanwhile`).
     private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal?,
+                            listed: [String: FileStamp],
                             pagesWritten: [String: String], notes: [String: String], renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], settings: ExportSettings, privacy: PrivacyZones,
                             language: String, now: Date) async throws(GeoTripError) -> PartResult {
@@ -410,13 +415,14 @@ public struct ExportStage: Sendable {
                 continue
             }
             let path = journalPath + day.date + ".md"
-            try put(text, at: path, replacing: file(of: day.date), root, now, &summary)
+            let put = try put(text, at: path, replacing: file(of: day.date), root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
-            // A file refused (a link) holds no page of geotrip's: it is tried, and told, again.
-            if !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
+            // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
+            // so is one left as a person saved it meanwhile.
+            if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), root, now, &summary)
+            try retire(journalPath + date + ".md", document: file(of: date), root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
@@ -444,10 +450,10 @@ public struct ExportStage: Sendable {
     /// notes page (removed as written, kept as backups when edited), the map, the GeoJSON and
     /// the thumbnails; the folder goes when nothing else is left in it.
     private func retireJournal(_ journal: Journal, in folder: String, _ output: OutputFolder, _ now: Date,
-                               _ summary: inout ExportSummary) throws(GeoTripError) {
+                               _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         let prefix = folder.isEmpty ? "" : folder + "/"
         for (date, document) in journal.days.sorted(by: { $0.key < $1.key }) {
-            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, output, now, &summary)
+            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, output, now, &summary, listed: listed)
         }
         // The output folder's own unplaced notes page stays: step 3 keeps it.
         guard !folder.isEmpty else {
@@ -456,7 +462,7 @@ public struct ExportStage: Sendable {
             return
         }
         if let unplaced = journal.unplaced {
-            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, output, now, &summary)
+            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, output, now, &summary, listed: listed)
         }
         try output.remove(prefix + Self.geoJSONFile)
         try output.remove(prefix + Self.mapFile)
@@ -719,9 +725,13 @@ public struct ExportStage: Sendable {
     }
 
     /// Writes `text` at `relative`, first keeping the file there as a backup when it was edited
-    /// outside its notes blocks (`replacing` is what was read from it).
+    /// outside its notes blocks (`replacing` is what was read from it). A journal file (given
+    /// with the run's first listing, `listed`) that was saved since that listing is left as it
+    /// is (`savedMeanwhile`); returns whether the file was put.
+    @discardableResult
     private func put(_ text: String, at relative: String, replacing existing: JournalDocument?, _ output: OutputFolder, _ now: Date,
-                     _ summary: inout ExportSummary) throws(GeoTripError) {
+                     _ summary: inout ExportSummary, listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
+        if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
         if let existing, !existing.isIntact, case .success(let current?) = output.contents(of: relative), current != bytes {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
@@ -731,13 +741,25 @@ public struct ExportStage: Sendable {
         case .unchanged: summary.unchanged += 1
         case .refused: if !summary.refused.contains(relative) { summary.refused.append(relative) }
         }
+        return true
+    }
+
+    /// Whether the file at `relative` was saved since the run's first listing of the output
+    /// folder (`listed`): it is there now with another size or time, or was not there then. A
+    /// person wrote in it while the export ran, after its notes were gathered: replacing or
+    /// removing it now would lose what they wrote, so it is left for this run, and the next
+    /// reads it back (its folder's listing is not kept as the export's own: `isAsWritten`).
+    static func savedMeanwhile(_ relative: String, _ output: OutputFolder, listed: [String: FileStamp]) -> Bool {
+        guard let now = output.stamp(of: relative) else { return false }
+        return listed[relative] != now
     }
 
     /// Takes away a journal file the trip no longer has (its notes were gathered already): removed
-    /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its blocks.
+    /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its
+    /// blocks, left as it is when saved since the run's first listing (`savedMeanwhile`).
     private func retire(_ relative: String, document: JournalDocument?, _ output: OutputFolder, _ now: Date,
-                        _ summary: inout ExportSummary) throws(GeoTripError) {
-        guard let document else { return }
+                        _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
+        guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
         if document.isIntact {
             try output.remove(relative)
             summary.removed += 1

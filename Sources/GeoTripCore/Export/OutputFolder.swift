@@ -176,6 +176,13 @@ public struct OutputFolder: Sendable {
         return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 
+    /// The size and time of whatever has the name `relative` (a link's own); nil when nothing has.
+    func stamp(of relative: String) -> FileStamp? {
+        var info = stat()
+        guard lstat(url(relative).path, &info) == 0 else { return nil }
+        return FileStamp(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+    }
+
     /// Whether anything (a link included) has the name `relative`.
     private func exists(_ relative: String) -> Bool {
         var info = stat()
