@@ -113,15 +113,12 @@ public struct ExportStage: Sendable {
         // documents decide what is replaced and retired.
         var exported = try catalog.exportedTrips()
         var listings: [String: String] = [:]
-        var listedFiles: [String: [String: FileStamp]] = [:]
         var journals: [String: Journal] = [:]
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
-                let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true)
-                let listing = listed.key
+                let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
                 listings[folder] = listing
-                listedFiles[folder] = listed.files
                 if !checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary)
@@ -199,7 +196,7 @@ public struct ExportStage: Sendable {
         for (item, result) in zip(changed, rendered) {
             summary.add(result.summary)
             let after = Self.listing(of: item.output.path, documentsOnly: true)
-            let asLeft = Self.isAsWritten(after.files, before: listedFiles[item.part.folder] ?? [:], in: item.output.path, written: written)
+            let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: before.files, written: written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days)
         }
         var entries: [LibraryIndexPage.Entry] = []
@@ -236,7 +233,7 @@ public struct ExportStage: Sendable {
         }
         try catalog.saveExportedTrips(exported)
         let after = Self.listing(of: output.path, documentsOnly: true)
-        let asLeft = Self.isAsWritten(after.files, before: before.files, in: output.path, written: written)
+        let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: before.files, written: written)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + (asLeft ? after.key : Self.editedMeanwhile))
         return summary
     }
@@ -245,15 +242,18 @@ public struct ExportStage: Sendable {
     /// listing is ever this, so the next run reads the folder back.
     static let editedMeanwhile = "edited while written"
 
-    /// Whether every file of a folder's listing `after` (relative to the folder at `path`) is
-    /// as this export left it: written by it and unchanged since (`written`), or not written
-    /// and as the listing before the export (`before`) had it. A journal page a person saved
-    /// while the export ran is neither: the folder's listing is then not kept, so the next run
-    /// reads the page back, and the note in it is never taken for one already known.
-    static func isAsWritten(_ after: [String: FileStamp], before: [String: FileStamp], in path: String, written: WrittenFiles) -> Bool {
-        after.allSatisfy { relative, stamp in
-            if let mine = written.stamp(of: path + "/" + relative) { return mine == stamp }
-            return before[relative] == stamp
+    /// Whether every file of the listing `after` of `folder` (relative to `output`, empty for
+    /// itself) is as this export left it: written by it and unchanged since (`written`), or not
+    /// written and as the export's first listing of the output folder (`before`) had it. A
+    /// journal page a person saved while the export ran is neither: the folder's listing is
+    /// then not kept, so the next run reads the page back, and the note in it is never taken
+    /// for one already known.
+    static func isAsWritten(_ after: [String: FileStamp], in folder: String, of output: OutputFolder, before: [String: FileStamp],
+                            written: WrittenFiles) -> Bool {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return after.allSatisfy { relative, stamp in
+            if let mine = written.stamp(of: output.path + "/" + prefix + relative) { return mine == stamp }
+            return before[prefix + relative] == stamp
         }
     }
 

@@ -126,9 +126,7 @@ public struct OutputFolder: Sendable {
         // The size and time the file has once written: renaming it keeps both, and anything
         // written to it afterwards (a person's editor) changes the time.
         var info = stat()
-        let stamp = failure == 0 && fstat(descriptor, &info) == 0
-            ? FileStamp(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
-            : nil
+        let stamp = failure == 0 && fstat(descriptor, &info) == 0 ? FileStamp(info) : nil
         close(descriptor)
         // rename(2) replaces a link that appeared meanwhile rather than writing through it.
         if failure == 0 && rename(temporary, target.path) != 0 { failure = errno }
@@ -136,7 +134,8 @@ public struct OutputFolder: Sendable {
             unlink(temporary)
             throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(failure))))")
         }
-        written?.note(target.path, stamp)
+        // A file whose stamp could not be read is not noted: taken for another's, to be read back.
+        if let stamp { written?.note(target.path, stamp) }
         return .written
     }
 
@@ -180,7 +179,7 @@ public struct OutputFolder: Sendable {
     func stamp(of relative: String) -> FileStamp? {
         var info = stat()
         guard lstat(url(relative).path, &info) == 0 else { return nil }
-        return FileStamp(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        return FileStamp(info)
     }
 
     /// Whether anything (a link included) has the name `relative`.
@@ -203,16 +202,25 @@ public struct OutputFolder: Sendable {
 struct FileStamp: Hashable, Sendable {
     var size: Int64
     var modifiedNanos: Int64
+
+    init(size: Int64, modifiedNanos: Int64) {
+        self.size = size
+        self.modifiedNanos = modifiedNanos
+    }
+
+    /// The stamp of what `stat` or `fstat` told.
+    init(_ info: stat) {
+        self.init(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+    }
 }
 
-/// The files one export wrote, by absolute path, each with the stamp it had once written (nil
-/// when it could not be read): what tells the export's own writes from a person's edits made
-/// while it ran.
+/// The files one export wrote, by absolute path, each with the stamp it had once written:
+/// what tells the export's own writes from a person's edits made while it ran.
 final class WrittenFiles: Sendable {
-    private let stamps = Mutex<[String: FileStamp?]>([:])
+    private let stamps = Mutex<[String: FileStamp]>([:])
 
-    func note(_ path: String, _ stamp: FileStamp?) { stamps.withLock { $0[path] = .some(stamp) } }
+    func note(_ path: String, _ stamp: FileStamp) { stamps.withLock { $0[path] = stamp } }
 
-    /// Whether the export wrote `path`, and the stamp it had then.
-    func stamp(of path: String) -> FileStamp?? { stamps.withLock { $0[path] } }
+    /// The stamp `path` had once this export wrote it; nil when it did not write it.
+    func stamp(of path: String) -> FileStamp? { stamps.withLock { $0[path] } }
 }
