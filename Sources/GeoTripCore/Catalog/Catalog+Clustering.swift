@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import GRDB
 
 /// What the clustering stage reads and writes: photos as resolution left them, visits and
@@ -139,39 +138,35 @@ extension Catalog {
         // spread over a library make many runs, read in two halves at once (the other core
         // waits on this otherwise; the run lock keeps the catalog still between the reads).
         // The runs are found once, so the halves read what one read would.
-        let parts = runs.count >= max(2, halvesFrom) ? [Array(runs[..<(runs.count / 2)]), Array(runs[(runs.count / 2)...])] : [runs]
-        let read = Mutex([Result<RunsRead, GeoTripError>](repeating: .success(RunsRead()), count: parts.count))
-        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-            let result = Result { () throws(GeoTripError) in
-                try attempt {
-                    try database.read { db in
-                        var photos: [ResolvedPhoto] = []  // the runs are disjoint: no photo twice
-                        var records = part == 0 ? owners : [:]
-                        for run in parts[part] {
-                            let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
-                                                             run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
-                            let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
-                            while let row = try rows.next() {
-                                photos.append(Self.resolvedPhoto(row))
-                            }
-                            for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range) where records[record.id] == nil {
-                                records[record.id] = record
-                            }
+        let read = try inHalves(runs, from: halvesFrom) { part throws(GeoTripError) in
+            try attempt {
+                try database.read { db in
+                    var photos: [ResolvedPhoto] = []  // the runs are disjoint: no photo twice
+                    var records: [String: VisitRecord] = [:]
+                    for run in part {
+                        let range: StatementArguments = [run.start.addingTimeInterval(-Self.textOrderSlack).geotripISO8601,
+                                                         run.end.addingTimeInterval(Self.textOrderSlack).geotripISO8601]
+                        let rows = try Row.fetchCursor(db, sql: Self.photosBetweenSQL, arguments: range)
+                        while let row = try rows.next() { photos.append(Self.resolvedPhoto(row)) }
+                        for record in try VisitRecord.fetchAll(db, sql: Self.visitsArrivingSQL, arguments: range) where records[record.id] == nil {
+                            records[record.id] = record
                         }
-                        photos.sort { $0.id < $1.id }
-                        return RunsRead(photos: photos, records: records, members: try Self.members(db, of: Array(records.keys)))
                     }
+                    photos.sort { $0.id < $1.id }
+                    return RunsRead(photos: photos, records: records, members: try Self.members(db, of: Array(records.keys)))
                 }
             }
-            read.withLock { $0[part] = result }
         }
-        var lists = [changed.values.sorted { $0.id < $1.id }], records: [String: VisitRecord] = [:], members: [String: Set<Int64>] = [:]
-        for result in read.withLock({ $0 }) {
-            let part = try result.get()
+        var lists = [changed.values.sorted { $0.id < $1.id }], records = owners, members: [String: Set<Int64>] = [:]
+        for part in read {
             lists.append(part.photos)
             records.merge(part.records) { first, _ in first }
             members.merge(part.members) { first, _ in first }
         }
+        // Each owner arrives in its run (the runs hold the owners' spans); one that did not
+        // would have its members read here.
+        let unread = owners.keys.filter { members[$0] == nil }
+        if !unread.isEmpty { members.merge(try attempt { try database.read { db in try Self.members(db, of: unread) } }) { first, _ in first } }
         let visits = records.values.map { $0.known(members: members[$0.id] ?? []) }
         return (Self.mergedByID(lists), visits.sorted { ($0.start, $0.id) < ($1.start, $1.id) }, records)
     }
@@ -263,16 +258,11 @@ extension Catalog {
         // followed by both: the union is what one walk finds.
         let seeds = (rework.visits.map { ($0.cluster.arrival, GreatCircle.unitVector($0.cluster.centre)) }
             + rework.replaced.map { ($0.start, GreatCircle.unitVector($0.centre)) }).sorted { $0.0 < $1.0 }.map(\.1)
-        let parts = seeds.count >= max(2, halvesFrom) ? [Array(seeds[..<(seeds.count / 2)]), Array(seeds[(seeds.count / 2)...])] : [seeds]
-        let walked = Mutex([Result<[String: KnownCluster], GeoTripError>](repeating: .success([:]), count: parts.count))
-        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-            let result = Result { () throws(GeoTripError) in
-                try attempt { try database.read { db in try Self.visitsLinked(db, from: parts[part], radius: radius, leaving: replaced) } }
-            }
-            walked.withLock { $0[part] = result }
+        let walked = try inHalves(seeds, from: halvesFrom) { part throws(GeoTripError) in
+            try attempt { try database.read { db in try Self.visitsLinked(db, from: part, radius: radius, leaving: replaced) } }
         }
         var linked: [String: KnownCluster] = [:]
-        for result in walked.withLock({ $0 }) { linked.merge(try result.get()) { first, _ in first } }
+        for part in walked { linked.merge(part) { first, _ in first } }
         let kept = linked.values.sorted { $0.id < $1.id }
         return try attempt {
             try database.read { db in

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 extension Catalog {
     /// Every stored journal note, by owner id.
@@ -112,16 +111,7 @@ extension Catalog {
     /// other core is free by then (the export reads under the run lock, so both halves see
     /// the same catalog).
     func photoChanges(in windows: [MomentWindow?]) throws(GeoTripError) -> [String] {
-        guard windows.count >= 8 else { return try photoChanges(inOneRead: windows) }
-        let middle = windows.count / 2
-        let halves = Mutex<[Result<[String], GeoTripError>]>([.success([]), .success([])])
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let part = half == 0 ? Array(windows[..<middle]) : Array(windows[middle...])
-            let result = Result { () throws(GeoTripError) in try photoChanges(inOneRead: part) }
-            halves.withLock { $0[half] = result }
-        }
-        let (first, second) = halves.withLock { ($0[0], $0[1]) }
-        return try first.get() + second.get()
+        try inHalves(windows, from: 8) { part throws(GeoTripError) in try photoChanges(inOneRead: part) }.flatMap { $0 }
     }
 
     /// `photoChanges(in:)` in one read.
