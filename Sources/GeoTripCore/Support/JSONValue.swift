@@ -71,8 +71,9 @@ indirect enum JSONValue: Sendable {
     /// infinity or NaN, which no document here holds: they are written `null`.
     private static func write(_ value: Double, into out: inout [UInt8]) {
         guard value.isFinite else { return out.append(contentsOf: "null".utf8) }
-        let text = value.description.utf8
-        out.append(contentsOf: text.count > 2 && text.reversed().starts(with: "0.".utf8) ? text.dropLast(2) : text[...])
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
