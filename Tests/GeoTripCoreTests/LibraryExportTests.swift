@@ -47,6 +47,22 @@ struct LibraryExportTests {
             try LibraryFixture.write(into: self.folder, days: [more])
         }
 
+        /// `geotrip export` of the library as its catalog remembers it: every trip and page
+        /// rendered, through `thumbnails` (the maker by default), telling `progress`.
+        @discardableResult
+        func exportEverything(thumbnails: (any ThumbnailProvider)? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ExportSummary {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path))
+            defer { catalog.releaseLock() }
+            var stage = ExportStage(catalog: catalog, folder: folder.path, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder.path))
+            stage.progress = progress
+            return try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
+        }
+
+        /// The notes the catalog keeps, by owner.
+        func storedNotes() throws -> [String: String] {
+            try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly).journalNotes().mapValues(\.text)
+        }
+
         func files(under url: URL) -> [String] {
             (FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []).sorted()
         }
@@ -173,10 +189,7 @@ struct LibraryExportTests {
         #expect(noted.export?.dayPagesRendered == 1)
         #expect(try String(contentsOf: page("2024-03-11"), encoding: .utf8).contains("<!-- notes 2024-03-11 -->\nFado in Alfama.\n"))
         // Every file is what a full render writes: rendering every page changes nothing.
-        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
-        let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
-        let full = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(),
-                                       checkEverything: true)
+        let full = try await library.exportEverything()
         #expect(full.dayPagesRendered == pages)
         #expect(full.written == 0)
     }
@@ -200,10 +213,7 @@ struct LibraryExportTests {
         #expect(shrunk.export?.dayPagesRendered == 0)
         #expect(try String(contentsOf: stays, encoding: .utf8) == kept)
         // Every file is what a full render writes.
-        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
-        let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
-        let full = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(),
-                                       checkEverything: true)
+        let full = try await library.exportEverything()
         #expect(full.written == 0)
         #expect(full.removed == 0)
     }
@@ -242,15 +252,9 @@ struct LibraryExportTests {
         let page = library.tripFolder(3).appendingPathComponent("journal/2024-03-12.md")
         // An export that renders every trip; as the last trip is written, before the export
         // takes its listings, a person saves a note in a page of a trip it wrote.
-        do {
-            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
-            defer { catalog.releaseLock() }
-            var stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: MadeThumbnails(tripFolder: library.folder.path))
-            stage.progress = { done, total in
-                guard done == total, done > 0 else { return }
-                try? library.writeNote("Saved while geotrip wrote.\n", trip: 3, day: "2024-03-12")
-            }
-            _ = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
+        try await library.exportEverything { done, total in
+            guard done == total, done > 0 else { return }
+            try? library.writeNote("Saved while geotrip wrote.\n", trip: 3, day: "2024-03-12")
         }
         #expect(try String(contentsOf: page, encoding: .utf8).contains("Saved while geotrip wrote."))
         // A photo added to that day: the page is rendered again, with the note.
@@ -259,8 +263,7 @@ struct LibraryExportTests {
         let text = try String(contentsOf: page, encoding: .utf8)
         #expect(text.contains("more/2024-03-12-0.jpg"))
         #expect(text.contains("<!-- notes 2024-03-12 -->\nSaved while geotrip wrote.\n"))
-        let stored = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly).journalNotes()
-        #expect(stored["2024-03-12"]?.text == "Saved while geotrip wrote.\n")
+        #expect(try library.storedNotes()["2024-03-12"] == "Saved while geotrip wrote.\n")
     }
 
     /// Thumbnails for no photo; as the trip in `folder` is written, a person saves `note` in
@@ -286,19 +289,12 @@ struct LibraryExportTests {
         try await library.ingest()
         let page = library.tripFolder(3).appendingPathComponent("journal/2024-03-12.md")
         let note = "Pastel de nata at Manteigaria.\n"
-        do {
-            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
-            defer { catalog.releaseLock() }
-            let saving = SavingANote(library: library, folder: library.tripFolder(3), day: "2024-03-12", note: note)
-            let stage = ExportStage(catalog: catalog, folder: library.folder.path, thumbnails: saving)
-            // Every page rendered: this one's text, without thumbnails and without the note, differs from the file.
-            _ = try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
-        }
+        // Every page rendered: this one's text, without thumbnails and without the note, differs from the file.
+        try await library.exportEverything(thumbnails: SavingANote(library: library, folder: library.tripFolder(3), day: "2024-03-12", note: note))
         #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-03-12 -->\n" + note))
         try await library.ingest()
         #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-03-12 -->\n" + note))
-        let stored = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly).journalNotes()
-        #expect(stored["2024-03-12"]?.text == note)
+        #expect(try library.storedNotes()["2024-03-12"] == note)
     }
 
     @Test("a note follows its trip when the trip's folder changes, and the old folder goes")
