@@ -274,7 +274,7 @@ struct LibraryExportTests {
         let day: String
         let note: String
 
-        func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
+        func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails {
             if URL(fileURLWithPath: outputFolder).standardizedFileURL.path == folder.standardizedFileURL.path {
                 try? library.writeNote(note, trip: 3, day: day)
             }

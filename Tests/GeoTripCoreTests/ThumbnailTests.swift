@@ -164,6 +164,37 @@ struct ThumbnailTests {
         }
     }
 
+    @Test("with one read of the folder: a listed thumbnail is current unopened, a missing one is made, and only listed strays go")
+    func listedFolder() async throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let trip = try Self.oneJPEGTrip(in: output)
+        let out = output.url.appendingPathComponent("geotrip")
+        let maker = ThumbnailMaker(tripFolder: trip, outputFolder: out)
+        let kept = ThumbnailSource(photoID: 7, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
+        let gone = ThumbnailSource(photoID: 8, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
+        let keptFile = out.appendingPathComponent(try #require(maker.make(kept).relativePath))
+        let goneFile = out.appendingPathComponent(try #require(maker.make(gone).relativePath))
+        // An empty file the listing names counts as there: nothing opens it (`geotrip export` looks at each).
+        try Data().write(to: keptFile)
+        try FileManager.default.removeItem(at: goneFile)
+        let stray = out.appendingPathComponent("thumbs/9-0123abcd.jpg"), odd = out.appendingPathComponent("thumbs/09-0123abcd.jpg")
+        for file in [stray, odd] { try Data([1]).write(to: file) }
+        let listing = try #require(maker.listing())
+        // Made after the listing: kept, though the listing does not name it.
+        let late = ThumbnailSource(photoID: 10, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
+        let outcomes = await maker.makeAll([kept, gone, late], listing: listing)
+        #expect(outcomes.map(\.status) == [.current, .madeFromImage, .madeFromImage])
+        #expect((try FileManager.default.attributesOfItem(atPath: keptFile.path)[.size] as? Int) == 0)
+        #expect(FileManager.default.fileExists(atPath: goneFile.path))
+        #expect(outcomes[0].relativePath == maker.relativePath(for: kept))
+        let keeping = Set([kept, gone, late].compactMap(maker.numbers(for:)))
+        #expect(maker.removeStale(keeping: keeping, listing: listing) == 2)
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
+        #expect(left == outcomes.compactMap { $0.relativePath.map { String($0.dropFirst("thumbs/".count)) } }.sorted())
+        // Without the listing, the empty file is opened and made again.
+        #expect(await maker.makeAll([kept]).map(\.status) == [.madeFromImage])
+    }
     @Test("bad files are diagnostics, never crashes", arguments: ["not-a-jpeg.jpg", "missing.jpg"])
     func badFiles(_ name: String) throws {
         let output = try TemporaryFolder()

@@ -56,8 +56,9 @@ public struct ExportStage: Sendable {
     /// export left them and whose catalog content did not change is not rendered again.
     ///
     /// What the last export left is judged from the documents' sizes and times; thumbnails are
-    /// checked one by one only when their trip is rendered, and `checkEverything` (`geotrip
-    /// export`) renders every trip, so thumbnails deleted by hand are made again.
+    /// checked only when their trip is rendered (a library trip's by one read of its folder),
+    /// and `checkEverything` (`geotrip export`) renders every trip and looks at each thumbnail,
+    /// so any deleted by hand, or left empty, are made again.
     public func run(settings: ExportSettings, language: String, now: Date = Date(),
                     checkEverything: Bool = false) async throws(GeoTripError) -> ExportSummary {
         // Every file this run writes is noted with its stamp once written, so the listings it
@@ -180,7 +181,7 @@ public struct ExportStage: Sendable {
                 var part = item.part
                 part.trip = contents.trip
                 var result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: journal,
-                                                  listed: before.files,
+                                                  listed: before.files, checkEverything: checkEverything,
                                                   pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources,
                                                   track: track, settings: settings, privacy: privacy, language: language, now: now)
                 result.summary.add(reading)
@@ -357,7 +358,7 @@ public struct ExportStage: Sendable {
     /// `listed` is the run's first listing of the output folder: a day's file saved since is
     /// left as it is (`savedMeanwhile`).
     private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal?,
-                            listed: [String: FileStamp],
+                            listed: [String: FileStamp], checkEverything: Bool,
                             pagesWritten: [String: String], notes: [String: String], renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], settings: ExportSettings, privacy: PrivacyZones,
                             language: String, now: Date) async throws(GeoTripError) -> PartResult {
@@ -369,7 +370,10 @@ public struct ExportStage: Sendable {
         async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
-        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails()).thumbnails(for: visible, in: partOutput.path)
+        // A library trip's thumbnails, thousands for a few changed days, are found by one read
+        // of its folder; a single trip's, and every one by `geotrip export`, are each looked at.
+        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails())
+            .thumbnails(for: visible, in: partOutput.path, checkingEach: checkEverything || part.number == nil)
         summary.thumbnails = made.made
         summary.problems = made.problems
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"

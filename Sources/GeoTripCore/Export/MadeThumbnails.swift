@@ -12,7 +12,7 @@ public struct MadeThumbnails: ThumbnailProvider {
         self.tripFolder = tripFolder
     }
 
-    public func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails {
         let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
         // A name that is not UTF-8 is kept as `%XX` in the catalog, which is not its name on
         // disk: such photos get no thumbnail (as they get no sidecar), and no complaint either.
@@ -22,7 +22,9 @@ public struct MadeThumbnails: ThumbnailProvider {
                             modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,
                             embeddedThumbnail: photo.embeddedThumbnail.map { ThumbnailLocation(offset: $0.offset, length: $0.length) })
         }
-        let outcomes = await maker.makeAll(sources)
+        // The folder read once, before any is made: which are there already, then which are stale.
+        let listing = checkingEach ? nil : maker.listing()
+        let outcomes = await maker.makeAll(sources, listing: listing)
         var result = Thumbnails()
         for (photo, outcome) in zip(photos, outcomes) {
             if let path = outcome.relativePath { result.paths[photo.id] = path }
@@ -31,7 +33,8 @@ public struct MadeThumbnails: ThumbnailProvider {
                 result.problems.append(PhotoDiagnostic(path: photo.path, kind: diagnostic.kind, message: diagnostic.message))
             }
         }
-        maker.removeStale(keeping: result.paths.values)
+        // Kept by their names' numbers: a library trip has thousands.
+        maker.removeStale(keeping: Set(zip(sources, outcomes).compactMap { $1.relativePath == nil ? nil : maker.numbers(for: $0) }), listing: listing)
         return result
     }
 }

@@ -4,5 +4,7 @@ public struct NoThumbnails: ThumbnailProvider {
     public init() {}
 
     /// Nothing, for every photo.
-    public func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails { Thumbnails() }
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails {
+        Thumbnails()
+    }
 }

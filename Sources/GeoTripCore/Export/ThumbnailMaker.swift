@@ -72,16 +72,17 @@ public struct ThumbnailMaker: Sendable {
 
     /// `<id>-<key>.jpg`, the thumbnail's name in `thumbs/`; nil for media without a still.
     private func fileName(for source: ThumbnailSource) -> String? {
-        guard case .photo = source.media else { return nil }
-        return Self.fileName(photoID: source.photoID, fileSize: source.fileSize, modifiedNanos: source.modifiedNanos,
-                             longSide: longSide, quality: quality)
+        numbers(for: source).map(Self.name(of:))
     }
 
     /// `<id>-<key>.jpg`: the key is the first 8 hex digits of the `Fingerprint` of
-    /// `"<size> <modified ns> <long side> <quality> <version>"`. Written into the name's own
-    /// bytes: a library trip rendered again names each of its thousands of thumbnails, and
-    /// building these strings by interpolation was most of telling which were current.
+    /// `"<size> <modified ns> <long side> <quality> <version>"`.
     static func fileName(photoID: Int64, fileSize: Int64, modifiedNanos: Int64, longSide: Int, quality: Int) -> String {
+        name(of: nameNumbers(photoID: photoID, fileSize: fileSize, modifiedNanos: modifiedNanos, longSide: longSide, quality: quality))
+    }
+
+    /// The numbers of `fileName`'s name, worked out without making it.
+    static func nameNumbers(photoID: Int64, fileSize: Int64, modifiedNanos: Int64, longSide: Int, quality: Int) -> NameNumbers {
         // Five numbers of at most 20 characters each and four spaces.
         let key = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 20 + 4) { identity -> UInt64 in
             var count = 0
@@ -94,12 +95,20 @@ public struct ThumbnailMaker: Sendable {
             }
             return Fingerprint.value(UnsafeBufferPointer(rebasing: identity[..<count]), fileSize: Int(truncatingIfNeeded: fileSize)) >> 32
         }
-        return String(unsafeUninitializedCapacity: 20 + 1 + 8 + 4) { name in
-            var count = writeDecimal(photoID, into: name)
+        return NameNumbers(photoID: photoID, key: UInt32(truncatingIfNeeded: key))
+    }
+
+    /// The name of `numbers`: `<id>-<key>.jpg`, the id in decimal, the key in 8 lowercase hex
+    /// digits. Written into the name's own bytes: a library trip rendered again names each of
+    /// its thousands of thumbnails, and building these strings by interpolation was most of
+    /// telling which were current.
+    static func name(of numbers: NameNumbers) -> String {
+        String(unsafeUninitializedCapacity: 20 + 1 + 8 + 4) { name in
+            var count = writeDecimal(numbers.photoID, into: name)
             name[count] = UInt8(ascii: "-")
             count += 1
             for shift in stride(from: 28, through: 0, by: -4) {
-                name[count] = hexDigits[Int((key >> UInt64(shift)) & 0xF)]
+                name[count] = hexDigits[Int((numbers.key >> UInt32(shift)) & 0xF)]
                 count += 1
             }
             for byte in ".jpg".utf8 {
@@ -233,7 +242,12 @@ public struct ThumbnailMaker: Sendable {
 
     /// Makes every source's thumbnail, a few at a time (decoding is CPU-bound), and returns the
     /// outcomes in the sources' order.
-    public func makeAll(_ sources: [ThumbnailSource]) async -> [ThumbnailOutcome] {
+    ///
+    /// With the folder's `listing` (taken before), a thumbnail it names is current without a
+    /// look at the file: a library trip rendered again for a few changed days has thousands,
+    /// and a lookup of each was a fifth of its export. Without one, each file is looked at, and
+    /// an empty one (a thumbnail written just before a power cut) is made again.
+    public func makeAll(_ sources: [ThumbnailSource], listing: Listing? = nil) async -> [ThumbnailOutcome] {
         // The folder once, not once per thumbnail; a failure shows in each thumbnail's outcome.
         try? FileManager.default.createDirectory(at: outputFolder.appendingPathComponent(Self.folderName), withIntermediateDirectories: true)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -246,7 +260,10 @@ public struct ThumbnailMaker: Sendable {
         let directory = open(folders.thumbnails, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if directory >= 0 { close(directory) } }
         for (index, source) in sources.enumerated() {
-            if directory >= 0, let name = fileName(for: source), Self.isCurrent(name, in: directory) {
+            if let listing, let numbers = numbers(for: source), listing.numbers.contains(numbers) {
+                outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: Self.name(of: numbers)),
+                                                   status: .current, diagnostic: nil)
+            } else if directory >= 0, let name = fileName(for: source), Self.isCurrent(name, in: directory) {
                 outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: name), status: .current,
                                                    diagnostic: nil)
             } else {
@@ -270,58 +287,100 @@ public struct ThumbnailMaker: Sendable {
         return outcomes.map { $0! }
     }
 
+    /// The names in `thumbs/` that look like geotrip's thumbnails, as one read of the folder
+    /// gives them.
+    public struct Listing: Sendable {
+        /// Those written as `fileName` writes names, as their numbers.
+        var numbers: Set<NameNumbers> = []
+        /// The others (`isThumbnailName`, but a leading zero or capitals).
+        var otherNames: [String] = []
+    }
+
+    /// `thumbs/` read once; nil when it cannot be opened (missing: nothing made yet).
+    public func listing() -> Listing? {
+        let directory = open(outputFolder.path + "/" + Self.folderName, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return nil }
+        defer { close(directory) }
+        return Self.listing(of: directory)
+    }
+
+    /// The thumbnail names in the open folder `directory`, read from its start.
+    private static func listing(of directory: Int32) -> Listing? {
+        let copy = dup(directory)
+        guard copy >= 0 else { return nil }
+        guard let stream = fdopendir(copy) else {
+            close(copy)
+            return nil
+        }
+        defer { closedir(stream) }
+        var listing = Listing()
+        while let entry = readdir(stream) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = raw.prefix { $0 != 0 }
+                guard isThumbnailName(name) else { return }
+                if let numbers = nameNumbers(name) {
+                    listing.numbers.insert(numbers)
+                } else {
+                    listing.otherNames.append(String(decoding: name, as: UTF8.self))
+                }
+            }
+        }
+        return listing
+    }
+
     /// Deletes the files in `thumbs/` that look like geotrip's thumbnails (`<id>-<key>.jpg`)
     /// and are not in `keeping` (relative paths as `relativePath` gives them); returns how
-    /// many. Anything else a person put there is left alone.
+    /// many. Anything else a person put there is left alone. The folder is read now, or taken
+    /// as `listing` says (read before this run made thumbnails: those it made are kept).
     @discardableResult
-    public func removeStale(keeping: some Sequence<String>) -> Int {
+    public func removeStale(keeping: some Sequence<String>, listing given: Listing? = nil) -> Int {
+        let (kept, keptOtherwise) = Self.keptNames(keeping)
+        return removeStale(keeping: kept, otherNames: keptOtherwise, listing: given)
+    }
+
+    /// The names of `paths` (relative ones, in `thumbs/`) as numbers, and those written otherwise.
+    private static func keptNames(_ paths: some Sequence<String>) -> (Set<NameNumbers>, Set<String>) {
         // Compared as numbers (id and key), not strings: a library trip's folder holds
         // thousands of names, and a string made and hashed for each was most of this.
         // `fileName` writes each name one way only, so equal numbers are equal names; a name
         // written another way (a leading zero, capitals) is kept only when given as it is.
         let prefix = Array((Self.folderName + "/").utf8)
         var kept = Set<NameNumbers>(), keptOtherwise = Set<String>()
-        for path in keeping {
+        for path in paths {
             let bytes = path.utf8
             guard bytes.starts(with: prefix) else { continue }
             let name = bytes.dropFirst(prefix.count)
             if let numbers = Self.nameNumbers(name) { kept.insert(numbers) } else { keptOtherwise.insert(String(path.dropFirst(prefix.count))) }
         }
+        return (kept, keptOtherwise)
+    }
+
+    /// `removeStale(keeping:listing:)` with the names to keep as numbers (`kept`) and as written
+    /// (`otherNames`).
+    @discardableResult
+    func removeStale(keeping kept: Set<NameNumbers>, otherNames keptOtherwise: Set<String> = [], listing given: Listing? = nil) -> Int {
         // The folder read and its files removed through one open descriptor: a trip's folder
         // holds thousands of names, checked whenever the trip is written.
         let folder = outputFolder.path + "/" + Self.folderName
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { return 0 }
         defer { close(directory) }
-        var stale: [String] = []
-        do {
-            let copy = dup(directory)
-            guard copy >= 0 else { return 0 }
-            guard let stream = fdopendir(copy) else {
-                close(copy)
-                return 0
-            }
-            defer { closedir(stream) }
-            while let entry = readdir(stream) {
-                withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    let name = raw.prefix { $0 != 0 }
-                    guard Self.isThumbnailName(name) else { return }
-                    if let numbers = Self.nameNumbers(name) {
-                        if !kept.contains(numbers) { stale.append(String(decoding: name, as: UTF8.self)) }
-                    } else {
-                        let text = String(decoding: name, as: UTF8.self)
-                        if !keptOtherwise.contains(text) { stale.append(text) }
-                    }
-                }
-            }
-        }
+        guard let listing = given ?? Self.listing(of: directory) else { return 0 }
+        let stale = listing.numbers.subtracting(kept).map(Self.name(of:)) + listing.otherNames.filter { !keptOtherwise.contains($0) }
         return stale.filter { unlinkat(directory, $0, 0) == 0 }.count
     }
 
     /// A thumbnail's name as numbers: its photo id and its key.
-    struct NameNumbers: Hashable {
+    struct NameNumbers: Hashable, Sendable {
         var photoID: Int64
         var key: UInt32
+    }
+
+    /// The numbers of the name `fileName` gives `source`; nil for media without a still.
+    func numbers(for source: ThumbnailSource) -> NameNumbers? {
+        guard case .photo = source.media else { return nil }
+        return Self.nameNumbers(photoID: source.photoID, fileSize: source.fileSize, modifiedNanos: source.modifiedNanos,
+                                longSide: longSide, quality: quality)
     }
 
     /// The numbers of a name exactly as `fileName` writes it (`<id>-<key>.jpg`, the id in

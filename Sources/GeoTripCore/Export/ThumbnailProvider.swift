@@ -5,5 +5,14 @@
 public protocol ThumbnailProvider: Sendable {
     /// Thumbnails of `photos` in `outputFolder` (absolute): made for new or changed photos,
     /// found for the others. Paths are relative to the output folder (`thumbs/12-ab34.jpg`).
-    func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails
+    /// With `checkingEach`, every file is looked at (and one left empty made again); without,
+    /// one read of the folder says which are there.
+    func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails
+}
+
+extension ThumbnailProvider {
+    /// `thumbnails(for:in:checkingEach:)`, every file looked at.
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
+        try await thumbnails(for: photos, in: outputFolder, checkingEach: true)
+    }
 }
