@@ -122,7 +122,7 @@ struct CatalogQueryPlanTests {
         #expect(!photos.contains { $0.hasPrefix("SCAN") })
     }
 
-    @Test("a rerun's resolution finds the photos of its window by camera or GPS time, and asks after movie-header videos, without a pass over every photo")
+    @Test("a rerun's resolution finds the photos of its window by camera or GPS time, and those reached far off by their partial indexes, without a pass over every photo")
     func resolutionWindow() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -135,6 +135,12 @@ struct CatalogQueryPlanTests {
         #expect(!window.contains { $0.hasPrefix("SCAN") })
         // The partial index holds only those videos: its scan reads nothing else.
         #expect(try plan(catalog, Catalog.movieHeaderTimesSQL).contains("SCAN photo USING INDEX photo_movie_time"))
+        // The second step's photos (no position of their own, or a movie header's time) from
+        // the two partial indexes, which hold nothing else.
+        let far = try plan(catalog, Catalog.farReachingSQL)
+        #expect(far.contains("SCAN photo USING INDEX photo_without_position"), "\(far)")
+        #expect(far.contains("SCAN photo USING INDEX photo_movie_time"), "\(far)")
+        #expect(!far.contains("SCAN photo"), "\(far)")
     }
 
     @Test("a change's clustering walks the timeline through photo_time, and finds visits by arrival and by position, without a pass over photos or visits")

@@ -336,6 +336,38 @@ struct LibraryRerunTests {
         #expect(shape.visits == expected.visits && shape.places == expected.places)
     }
 
+    @Test("a photo without a position hours from its neighbours by camera time, minutes by UTC, is placed again when one moves")
+    func reachedByUTC() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        // A walk in Kyoto, 01:00Z and 01:20Z (10:00 and 10:20 on the wall, +09:00), and a
+        // second camera set to UTC without GPS: one shot with its offset tag at 01:10 (placed
+        // between the walk's two), one without at 01:12, which borrows the first's offset.
+        // Both are nine hours from the walk by camera time, so only the UTC axis reaches them.
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-02-20", trip: nil, spots: [(35.0116, 135.7681), (35.0200, 135.7681)],
+                                                                         offset: "+09:00", folder: "walk")], minutesApart: 20)
+        try LibraryFixture.write(into: folder, days: [LibraryFixture.Day(date: "2024-02-20", trip: nil, spots: [(0, 0), (0, 0)],
+                                                                         offset: "+00:00", folder: "utc-camera")])
+        let exact = "utc-camera/2024-02-20-0.jpg", borrowing = "utc-camera/2024-02-20-1.jpg"
+        try Self.exiftool(["-GPS:all=", "-DateTimeOriginal=2024:02:20 01:10:00", "-Model=Second", folder.appendingPathComponent(exact).path])
+        try Self.exiftool(["-GPS:all=", "-OffsetTimeOriginal=", "-DateTimeOriginal=2024:02:20 01:12:00", "-Model=Second",
+                           folder.appendingPathComponent(borrowing).path])
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let before = try Self.resolution(options.catalogPath)
+        #expect(before[exact]?.locationSource == "interpolated" && before[borrowing]?.locationSource == "interpolated")
+
+        // The walk's second photo moves 5 km north: both shots come out elsewhere.
+        try Self.exiftool(["-GPSLatitude=35.065", folder.appendingPathComponent("walk/2024-02-20-1.jpg").path])
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let kept = try Self.resolution(options.catalogPath)
+        #expect(kept[exact]?.latitude != before[exact]?.latitude)
+        #expect(kept[borrowing]?.latitude != before[borrowing]?.latitude)
+        _ = try await Self.freshShape(options, in: temp, name: "fresh")
+        let fresh = try Self.resolution(temp.url.appendingPathComponent("fresh.sqlite").path)
+        #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
+    }
+
     /// Every photo's stored result against one pass over the whole catalog's evidence, which
     /// decides each camera's movie-header clock from all of its videos' votes at once.
     static func expectOnePass(_ catalogPath: String, _ comment: Comment) throws {

@@ -193,8 +193,8 @@ extension Catalog {
         guard !turned.isEmpty else { return [] }
         let list = String(decoding: try JSONEncoder().encode(turned.sorted()), as: UTF8.self)
         try db.execute(sql: """
-            INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource)
-            SELECT p.id, p.localTime, p.gpsTime, p.removedAt IS NULL AND p.status = 'read', p.timeSource, p.locationSource
+            INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource, utcTime)
+            SELECT p.id, p.localTime, p.gpsTime, p.removedAt IS NULL AND p.status = 'read', p.timeSource, p.locationSource, p.utcTime
             FROM videoClockVote v JOIN photo p ON p.id = v.photoId
             WHERE v.camera IN (SELECT value FROM json_each(?)) AND p.timeField = 'QuickTime:CreateDate'
                 AND p.removedAt IS NULL AND p.status = 'read'
@@ -335,12 +335,12 @@ extension Catalog {
         try attempt {
             try database.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT r.photoId, r.localTime, r.gpsTime, r.counted, r.timeSource, r.locationSource, p.localTime, p.gpsTime
+                    SELECT r.photoId, r.localTime, r.gpsTime, r.counted, r.timeSource, r.locationSource, p.localTime, p.gpsTime, r.utcTime
                     FROM resolvePending r LEFT JOIN photo p ON p.id = r.photoId
                     """).map { row in
                     PendingResolution(id: row[0], before: ResolutionWindow.key(localTime: row[1], gpsTime: row[2]),
                                       after: ResolutionWindow.key(localTime: row[6], gpsTime: row[7]), counted: row[3],
-                                      timeSource: row[4], locationSource: row[5])
+                                      timeSource: row[4], locationSource: row[5], utcBefore: UTCTimestamp.date(row[8] as String?))
                 }
             }
         }
@@ -402,6 +402,39 @@ extension Catalog {
     }
 }
 
+extension Catalog {
+    /// The photos present and read that `ResolutionWindow.reachesFar` says a change can reach
+    /// far off (no position of their own, or timed by a movie header), with what decides how
+    /// far (`UTCReach.reaches`): from `photo_without_position` and `photo_movie_time`, without
+    /// reading another row.
+    func farReachingPhotos() throws(GeoTripError) -> [FarReachingPhoto] {
+        try attempt {
+            try database.read { db in
+                try Row.fetchAll(db, sql: Self.farReachingSQL).map { row in
+                    FarReachingPhoto(id: row[0], key: ResolutionWindow.key(localTime: row[1], gpsTime: row[2]),
+                                     utc: UTCTimestamp.date(row[3] as String?), timeSource: row[4], isMovieTime: row[5])
+                }
+            }
+        }
+    }
+
+    static let farReachingSQL = """
+        SELECT id, localTime, gpsTime, utcTime, timeSource, timeField IS 'QuickTime:CreateDate' FROM photo
+            WHERE latitude IS NULL AND removedAt IS NULL AND status = 'read'
+        UNION SELECT id, localTime, gpsTime, utcTime, timeSource, 1 FROM photo
+            WHERE timeField = 'QuickTime:CreateDate' AND removedAt IS NULL AND status = 'read'
+        """
+}
+
+/// A photo a change can reach far off (`Catalog.farReachingPhotos`).
+struct FarReachingPhoto: Equatable {
+    var id: Int64
+    var key: Date?
+    var utc: Date?
+    var timeSource: String?
+    var isMovieTime: Bool
+}
+
 /// A photo whose resolution may have changed since the last one.
 struct PendingResolution: Equatable {
     var id: Int64
@@ -413,6 +446,9 @@ struct PendingResolution: Equatable {
     var counted: Bool
     var timeSource: String?
     var locationSource: String?
+    /// The UTC it was resolved to then, when it had one and its row kept it (rows listed
+    /// before `v19-resolution-two-axes` did not).
+    var utcBefore: Date? = nil
 }
 
 /// The resolution summary's counts over the whole folder, kept so a run that resolves a

@@ -429,6 +429,45 @@ enum CatalogMigrations {
                 try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
             }
         }
+        migrator.registerMigration("v19-resolution-two-axes") { db in
+            // A rerun finds the photos a change reaches far off by UTC, not only by camera time
+            // (`ResolutionWindow`, issue 15): each pending photo keeps the UTC it was resolved
+            // to, and the photos without a position of their own (the ones placed by their
+            // neighbours in UTC) have an index of their own. Rows listed before this keep no
+            // UTC, and are taken as reaching as far as their camera time can.
+            try db.alter(table: "resolvePending") { t in t.add(column: "utcTime", .text) }
+            let was = "OLD.localTime, OLD.gpsTime, OLD.removedAt IS NULL AND OLD.status = 'read', OLD.timeSource, OLD.locationSource, OLD.utcTime"
+            let watched = ["localTime", "utcOffset", "gpsTime", "make", "model", "latitude", "longitude", "positionSource", "format",
+                           "timeField", "removedAt", "status", "utcTime", "timeZone", "timeSource", "resolvedLatitude",
+                           "resolvedLongitude", "locationSource", "uncertaintyMeters"]
+            let columns = "photoId, localTime, gpsTime, counted, timeSource, locationSource, utcTime"
+            try db.execute(sql: """
+                DROP TRIGGER photo_resolve_changed;
+                DROP TRIGGER photo_resolve_gone;
+                CREATE TRIGGER photo_resolve_changed AFTER UPDATE ON photo FOR EACH ROW
+                WHEN \(watched.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN
+                    INSERT OR IGNORE INTO resolvePending (\(columns)) VALUES (OLD.id, \(was));
+                END;
+                CREATE TRIGGER photo_resolve_gone AFTER DELETE ON photo FOR EACH ROW
+                BEGIN
+                    INSERT OR IGNORE INTO resolvePending (\(columns)) VALUES (OLD.id, \(was));
+                END;
+                """)
+            for (name, event, row) in [("manual_tag_resolve_new", "INSERT", "NEW"), ("manual_tag_resolve_changed", "UPDATE", "NEW"),
+                                       ("manual_tag_resolve_gone", "DELETE", "OLD")] {
+                try db.execute(sql: """
+                    DROP TRIGGER \(name);
+                    CREATE TRIGGER \(name) AFTER \(event) ON manualTag FOR EACH ROW
+                    BEGIN
+                        INSERT OR IGNORE INTO resolvePending (\(columns))
+                        SELECT id, localTime, gpsTime, removedAt IS NULL AND status = 'read', timeSource, locationSource, utcTime
+                        FROM photo WHERE id = \(row).photoId;
+                    END
+                    """)
+            }
+            try db.execute(sql: "CREATE INDEX photo_without_position ON photo (id) WHERE latitude IS NULL")
+        }
         return migrator
     }
 }

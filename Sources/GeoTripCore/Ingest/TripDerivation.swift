@@ -341,9 +341,8 @@ struct TripDerivation {
                                 inputs: String, stages: StageList) async throws
         -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>) {
         let pending = try catalog.pendingResolution()
-        let window = ResolutionWindow(changedKeys: pending.flatMap { [$0.before, $0.after].compactMap { $0 } }, corrections: resolution.corrections)
         let outcome = try await stages.run(.resolve) {
-            try await resolveStretch(window, pending: pending, counts: counts, resolution: resolution, stages: stages)
+            try await resolveStretch(pending: pending, counts: counts, resolution: resolution, stages: stages)
         }
         let saved = try stages.timed("storing the \(outcome.photos.count) results of the stretch that changed") {
             try catalog.saveResolution(outcome.photos, votes: outcome.votes, voters: outcome.voters, counts: outcome.counts,
@@ -354,39 +353,91 @@ struct TripDerivation {
         return (summary, saved.turned, Set(outcome.photos.map(\.id)))
     }
 
-    /// Resolves the stretches of time `window` covers and keeps the results of the photos the
-    /// changes reach (the rest resolve as before: `ResolutionWindow`). Returns the summary, with
-    /// the whole folder's counts by source (`counts`, as stored, adjusted by what changed), and
-    /// those of the photos the changes reach whose results differ from their rows
-    /// (`ResolutionRow`): the ones the catalog has to write; and the votes of the videos among
-    /// the photos reached (`voters`).
+    /// Resolves the photos the changes (`pending`) reach (`ResolutionWindow`) and keeps their
+    /// results. Returns the summary, with the whole folder's counts by source (`counts`, as
+    /// stored, adjusted by what changed), and those of the photos the changes reach whose
+    /// results differ from their rows (`ResolutionRow`): the ones the catalog has to write; and
+    /// the votes of the videos among the photos reached (`voters`).
+    ///
+    /// Without track logs, in two steps: the photos within `ResolutionWindow.near` of the
+    /// changes, each stretch read with twice that around it; then the far-reaching ones
+    /// (`reachesFar`) whose instant lies near a UTC that changed in the first step or before it
+    /// (`UTCReach`), each from a stretch of twice the whole reach around it. 300 edits over a
+    /// library made a hundred stretches of five days, two thirds of its photos read and
+    /// resolved again, where only a few photos without a position of their own can be reached
+    /// that far. With track logs (which place photos at times others lend them), in one step
+    /// as far as any change reaches.
     ///
     /// Each stretch holds everything its own reached photos depend on (that is how the window
-    /// is drawn), so the stretches are read and resolved apart, one per core: 300 edits over a
-    /// library make a hundred stretches or more, and reading and resolving them was one core's
-    /// work. The changed photos no stretch holds (without a time, or gone) come last, together.
-    private func resolveStretch(_ window: ResolutionWindow, pending: [PendingResolution], counts stored: ResolutionCounts,
-                                resolution: TripResolution, stages: StageList) async throws
+    /// is drawn), so the stretches are read and resolved apart, one per core. The changed
+    /// photos no stretch holds (without a time, or gone) come last, together.
+    private func resolveStretch(pending: [PendingResolution], counts stored: ResolutionCounts, resolution: TripResolution,
+                                stages: StageList) async throws
         -> (summary: ResolutionSummary, photos: [ResolvedPhoto], counts: ResolutionCounts, votes: [Int64: VideoClockVote], voters: [Int64]) {
         let pendingIDs = Set(pending.map(\.id))
         let catalog = self.catalog
         let done = Mutex(0)
         stages.report(.resolve, done: 0, total: pending.count)
+        let changedKeys = pending.flatMap { [$0.before, $0.after].compactMap { $0 } }
         // Run to the end even when interrupted, as a single pass would: the catalog takes all
         // of the results or none.
-        let parts = try await window.stretches.concurrentMap { stretch in
-            var resolution = resolution
-            let part = try StretchPart(catalog.resolutionState(in: [stretch], ids: []), stretch: stretch, window: window,
-                                       pending: pendingIDs, resolution: &resolution)
-            let count = done.withLock { $0 += part.pendingSeen; return $0 }
-            stages.report(.resolve, done: min(pending.count, count), total: pending.count)
-            return part
+        func resolve(_ stretches: [ClosedRange<Date>], counting: Bool,
+                     _ choose: @escaping @Sendable (PhotoEvidence, Date?, ResolvedPhoto) -> StretchPart.Choice) async throws -> [StretchPart] {
+            try await stretches.concurrentMap { stretch in
+                var resolution = resolution
+                let part = try StretchPart(catalog.resolutionState(in: [stretch], ids: []), stretch: stretch, pending: pendingIDs,
+                                           resolution: &resolution, choose: choose)
+                if counting {
+                    let count = done.withLock { $0 += part.pendingSeen; return $0 }
+                    stages.report(.resolve, done: min(pending.count, count), total: pending.count)
+                }
+                return part
+            }
+        }
+        var parts: [StretchPart]
+        if resolution.positioner != nil {
+            let window = ResolutionWindow(changedKeys: changedKeys, corrections: resolution.corrections)
+            parts = try await resolve(window.stretches, counting: true) { photo, key, _ in
+                pendingIDs.contains(photo.id) || key.map(window.affects) == true ? .keep : .leave
+            }
+        } else {
+            let near = ResolutionWindow.near(changedKeys: changedKeys, corrections: resolution.corrections)
+            parts = try await resolve(near.stretches, counting: true) { photo, key, now in
+                let isPending = pendingIDs.contains(photo.id)
+                guard isPending || key.map(near.affects) == true else { return .leave }
+                guard ResolutionWindow.reachesFar(photo) else { return .keep }
+                // One whose own evidence times it borrows nothing here: only a UTC that changed
+                // near its own can reach it (below).
+                return isPending || !UTCReach.isExact(now.timeSource.rawValue, isMovieTime: photo.timeField == .quickTimeCreateDate)
+                    ? .handOn : .leave
+            }
+            // Where a photo that places or outvotes others was, or now is.
+            var moved = UTCReach(corrections: resolution.corrections)
+            for photo in pending { moved.add(utc: photo.utcBefore, source: photo.timeSource, key: photo.before) }
+            for part in parts {
+                for instant in part.moved { moved.add(utc: instant.utc, source: instant.source, key: instant.key) }
+            }
+            moved.settle()
+            var far = Set(parts.flatMap(\.handedOn))
+            var keys: [Date] = []
+            for photo in try catalog.farReachingPhotos() {
+                guard far.contains(photo.id)
+                        || moved.reaches(utc: photo.utc, source: photo.timeSource, key: photo.key, isMovieTime: photo.isMovieTime) else { continue }
+                far.insert(photo.id)
+                if let key = photo.key { keys.append(key) }
+            }
+            let chosen = far
+            // Each holds all its own photo depends on: what the whole reach takes in around it.
+            let wide = ResolutionWindow(changedKeys: keys, corrections: resolution.corrections)
+            parts += try await resolve(wide.stretches(within: wide.reach), counting: false) { photo, _, _ in
+                chosen.contains(photo.id) ? .keep : .leave
+            }
         }
         // The changed photos no stretch held: they neither lend nor borrow (no key), or are gone.
         let held = Set(parts.flatMap(\.ids))
         var last = resolution
         let rest = try StretchPart(catalog.resolutionState(in: [], ids: pending.map(\.id).filter { !held.contains($0) }), stretch: nil,
-                                   window: window, pending: pendingIDs, resolution: &last)
+                                   pending: pendingIDs, resolution: &last) { _, _, _ in .keep }
         stages.report(.resolve, done: pending.count, total: pending.count)
 
         // The counts lose what the changed photos were (removed ones included) and what the
@@ -427,12 +478,29 @@ struct TripDerivation {
 
 /// What resolving one stretch of a rerun gave (`TripDerivation.resolveStretch`).
 private struct StretchPart: Sendable {
+    /// What becomes of one of a stretch's photos.
+    enum Choice {
+        /// Its result is kept: the stretch holds all it depends on.
+        case keep
+        /// The change reaches it, but it `reachesFar`: resolved again in a stretch of its own.
+        case handOn
+        /// Not reached: as stored.
+        case leave
+    }
+
+    /// An instant a photo was placed at, or is now (`UTCReach.add`).
+    struct Instant: Sendable {
+        var utc: Date?
+        var source: String?
+        var key: Date?
+    }
+
     /// The photos of the stretch: those read whose key lies in it (a photo is read for its
     /// camera time or its GPS time, and only the first may be its key).
     var ids: [Int64] = []
     /// How many of them are changed photos.
     var pendingSeen = 0
-    /// The photos the changes reach.
+    /// The photos the changes reach whose results are kept.
     var reached: [Int64] = []
     /// What their results do to the counts by source: each adds what it is now and takes away
     /// what it was (a changed photo's old sources come from the pending list). Counted here,
@@ -444,12 +512,19 @@ private struct StretchPart: Sendable {
     var problems: [PhotoDiagnostic] = []
     /// The votes of the videos among the photos reached (`VideoClock.vote`).
     var votes: [Int64: VideoClockVote] = [:]
+    /// The photos reached that are left for a stretch of their own (`Choice.handOn`).
+    var handedOn: [Int64] = []
+    /// The instants, as stored and as resolved now, of the photos reached whose results differ
+    /// or that changed (as resolved now only: `PendingResolution` keeps what they were), kept
+    /// or handed on: a photo that places or outvotes others has its instant from its own
+    /// evidence, right here.
+    var moved: [Instant] = []
 
     /// Resolves `state` (the photos of `stretch` as `Catalog.resolutionState` reads them, or
-    /// with no stretch the changed photos none holds) and keeps those of its own photos that
-    /// `window` says the changes (`pending`) reach.
+    /// with no stretch the changed photos none holds) and keeps the results of those of its
+    /// own photos that `choose` keeps (given each photo, its key and its result here).
     init(_ state: (evidence: [PhotoEvidence], stored: [ResolvedPhoto], storedAs: [ResolutionRow]), stretch: ClosedRange<Date>?,
-         window: ResolutionWindow, pending: Set<Int64>, resolution: inout TripResolution) {
+         pending: Set<Int64>, resolution: inout TripResolution, choose: (PhotoEvidence, Date?, ResolvedPhoto) -> Choice) {
         let (evidence, stored, storedAs) = state
         guard !evidence.isEmpty else { return }
         let result = resolution.resolve(evidence)
@@ -463,13 +538,23 @@ private struct StretchPart: Sendable {
             ids.append(evidence[index].id)
             let isPending = pending.contains(evidence[index].id)
             if isPending { pendingSeen += 1 }
-            guard isPending || key.map(window.affects) == true else { continue }
             let now = result.photos[index]
+            let choice = choose(evidence[index], key, now)
+            guard choice != .leave else { continue }
+            let differs = ResolutionRow(now) != storedAs[index]
+            // A changed photo's row no longer holds what it was (a read again empties the
+            // result): the pending list's copy says that.
+            if differs && !isPending { moved.append(Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
+            if differs || isPending { moved.append(Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
+            guard choice == .keep else {
+                handedOn.append(now.id)
+                continue
+            }
             reached.append(now.id)
             if let vote = result.votes[now.id] { votes[now.id] = vote }
             if !isPending { counts.count(timeSource: stored[index].timeSource.rawValue, locationSource: stored[index].locationSource?.rawValue, -1) }
             counts.count(timeSource: now.timeSource.rawValue, locationSource: now.locationSource?.rawValue)
-            if ResolutionRow(now) != storedAs[index] { changed.append(now) }
+            if differs { changed.append(now) }
             paths.insert(evidence[index].path)
         }
         problems = result.summary.photoProblems.filter { paths.contains($0.path) }
