@@ -368,6 +368,45 @@ struct LibraryRerunTests {
         #expect(kept == fresh, "differing: \(kept.filter { fresh[$0.key] != $0.value }.keys.sorted())")
     }
 
+    /// A positioned photo whose time is implausible (before `PlausibleCaptureTime.earliest`,
+    /// 1826-01-01T00:00Z) is resolved to no time, so it borrows a neighbour's offset in `locate`
+    /// and anchors interpolation at that borrowed instant, which no row keeps. A new, nearer
+    /// lender moves the anchor by an hour while its row stays the same: the photo it placed, 49
+    /// minutes by UTC from any changed photo and hours by camera time, must be reached all the
+    /// same. (Found by a review; it failed before the borrowed instant's stretch was counted.)
+    @Test("a photo placed by one whose time is borrowed is placed again when a nearer lender moves that time, hours away by camera time")
+    func borrowedAnchorInstant() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        let day = LibraryFixture.Day(date: "1826-01-01", trip: nil, spots: [(38.7071, -9.1355), (38.7080, -9.1360), (0, 0), (0, 0)],
+                                     offset: "+00:00", folder: "old")
+        let written = try LibraryFixture.write(into: folder, days: [day])
+        func path(_ index: Int) -> String { folder.appendingPathComponent(written[index]).path }
+        // B: 1826-01-01 00:01Z, positioned.  X: 1825-12-31 14:31 on the wall in Lisbon, positioned, no offset: implausible.
+        // P: 00:11Z, no position (offset tag).  L: 1825-12-31 15:00 at -10:00 = 01:00Z, no position.
+        try Self.exiftool(["-DateTimeOriginal=1826:01:01 00:01:00", path(0)])
+        try Self.exiftool(["-DateTimeOriginal=1825:12:31 14:31:00", "-OffsetTimeOriginal=", path(1)])
+        try Self.exiftool(["-GPS:all=", "-DateTimeOriginal=1826:01:01 00:11:00", path(2)])
+        try Self.exiftool(["-GPS:all=", "-DateTimeOriginal=1825:12:31 15:00:00", "-OffsetTimeOriginal=-10:00", path(3)])
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let p = written[2]
+        let before = try Self.resolution(options.catalogPath)
+        #expect(before[written[1]]?.timeSource == "none")
+        #expect(before[p]?.locationSource == "interpolated", "P between B (00:01Z) and X (borrowed 00:31Z)")
+
+        // N: 1825-12-31 14:32 at -11:00 (01:32Z), no position: X's nearest lender now, X's
+        // anchor instant moves to 01:31Z, and P has no neighbour after it within 30 minutes.
+        try FileManager.default.copyItem(atPath: path(3), toPath: folder.appendingPathComponent("old/n.jpg").path)
+        try Self.exiftool(["-DateTimeOriginal=1825:12:31 14:32:00", "-OffsetTimeOriginal=-11:00", folder.appendingPathComponent("old/n.jpg").path])
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let kept = try Self.resolution(options.catalogPath)
+        _ = try await Self.freshShape(options, in: temp, name: "fresh")
+        let fresh = try Self.resolution(temp.url.appendingPathComponent("fresh.sqlite").path)
+        #expect(fresh[p]?.locationSource == nil)
+        #expect(kept.filter { fresh[$0.key] != $0.value }.keys.sorted() == [], "P kept \(String(describing: kept[p])), fresh \(String(describing: fresh[p]))")
+    }
+
     /// Every photo's stored result against one pass over the whole catalog's evidence, which
     /// decides each camera's movie-header clock from all of its videos' votes at once.
     static func expectOnePass(_ catalogPath: String, _ comment: Comment) throws {

@@ -418,11 +418,11 @@ struct TripDerivation {
                 for instant in part.moved { moved.add(utc: instant.utc, source: instant.source, key: instant.key) }
             }
             moved.settle()
-            var far = Set(parts.flatMap(\.handedOn))
-            var keys: [Date] = []
-            for photo in try catalog.farReachingPhotos() {
-                guard far.contains(photo.id)
-                        || moved.reaches(utc: photo.utc, source: photo.timeSource, key: photo.key, isMovieTime: photo.isMovieTime) else { continue }
+            let handedOn = parts.flatMap(\.handedOn)
+            var far = Set(handedOn.map(\.id))
+            var keys = handedOn.compactMap(\.key)
+            for photo in try catalog.farReachingPhotos() where !far.contains(photo.id) {
+                guard moved.reaches(utc: photo.utc, source: photo.timeSource, key: photo.key, isMovieTime: photo.isMovieTime) else { continue }
                 far.insert(photo.id)
                 if let key = photo.key { keys.append(key) }
             }
@@ -512,12 +512,19 @@ private struct StretchPart: Sendable {
     var problems: [PhotoDiagnostic] = []
     /// The votes of the videos among the photos reached (`VideoClock.vote`).
     var votes: [Int64: VideoClockVote] = [:]
-    /// The photos reached that are left for a stretch of their own (`Choice.handOn`).
-    var handedOn: [Int64] = []
+    /// A photo reached and left for a stretch of its own (`Choice.handOn`), with its key.
+    struct HandedOn: Sendable {
+        var id: Int64
+        var key: Date?
+    }
+
+    /// The photos reached that are left for a stretch of their own.
+    var handedOn: [HandedOn] = []
     /// The instants, as stored and as resolved now, of the photos reached whose results differ
     /// or that changed (as resolved now only: `PendingResolution` keeps what they were), kept
-    /// or handed on: a photo that places or outvotes others has its instant from its own
-    /// evidence, right here.
+    /// or handed on: a photo that places or outvotes others at a time of its own has its
+    /// instant from its own evidence, right here. A photo reached whose time is borrowed (now
+    /// or as stored) adds the stretch its borrowed instant may lie in, whatever its row says.
     var moved: [Instant] = []
 
     /// Resolves `state` (the photos of `stretch` as `Catalog.resolutionState` reads them, or
@@ -546,8 +553,13 @@ private struct StretchPart: Sendable {
             // result): the pending list's copy says that.
             if differs && !isPending { moved.append(Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
             if differs || isPending { moved.append(Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
+            // A photo whose time nothing decided places others at an instant it borrows, which
+            // no row keeps: a lender within reach may have moved it with its row unchanged.
+            if !UTCReach.isOwn(now.timeSource.rawValue) || !UTCReach.isOwn(stored[index].timeSource.rawValue) {
+                moved.append(Instant(utc: nil, source: nil, key: key))
+            }
             guard choice == .keep else {
-                handedOn.append(now.id)
+                handedOn.append(HandedOn(id: now.id, key: key))
                 continue
             }
             reached.append(now.id)

@@ -8,7 +8,7 @@ import Foundation
 /// in two ways only, each reaching a bounded distance along that axis:
 /// - a photo whose time nothing decided borrows the offset of the timed photo with the nearest
 ///   corrected wall clock, within 30 minutes (`TripResolution.provisionalTimes`): keys at most
-///   30 minutes plus twice the largest clock offset apart (`nearReach`);
+///   30 minutes plus twice the largest clock offset apart (`near(changedKeys:corrections:)`);
 /// - a photo without a position is placed between the positioned photos just before and after
 ///   it in UTC, each within 30 minutes (`LocationResolver`): a UTC time lies within 16 hours of
 ///   its corrected wall clock (offset tags, GPS times and zones all do, the historical local mean
@@ -25,10 +25,10 @@ import Foundation
 /// like any result; the votes are stored, and a camera whose verdict turns has all its videos
 /// resolved again as changed photos (`TripDerivation`).
 ///
-/// Only two kinds of photo can be reached farther than `nearReach`: those without a position of
+/// Only two kinds of photo can be reached farther than the near window: those without a position of
 /// their own (placed by their neighbours in UTC) and videos timed by their movie header (voting
 /// by the photos around their readings): `reachesFar`. A rerun without track logs therefore
-/// resolves in two steps (`UTCReach`): the photos within `nearReach` of the changes, from the
+/// resolves in two steps (`UTCReach`): the photos within the near window of the changes, from the
 /// photos within twice that; then, of the far-reaching kind only, those whose UTC lies near a
 /// UTC that changed, each from its own stretch of twice `reach`.
 struct ResolutionWindow {
@@ -116,8 +116,10 @@ struct ResolutionWindow {
 ///
 /// Instants are known to the minute either way when the time came from the photo itself (an
 /// offset tag, GPS time, its place's zone, a movie header read as UTC): the stored UTC. A time
-/// nothing decided (`assumed`, `none`) is placed by a borrowed offset, which lies within 16 hours
-/// and the clock offsets of its key: that whole stretch counts.
+/// nothing decided (`assumed`, `none`, an implausible one too) is placed by a borrowed offset,
+/// which lies within 16 hours and the clock offsets of its key: that whole stretch counts, and
+/// it counts whenever the first step reaches such a photo, since no row keeps the borrowed
+/// instant (a nearer lender moves it while the row stays as it was).
 struct UTCReach {
     /// Merged, sorted.
     private(set) var spans: [ClosedRange<Date>] = []

@@ -57,7 +57,7 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
 /// placeholder), or one a clock offset pushes outside them, is reported and not used.
 enum PlausibleCaptureTime {
     /// 1826-01-01T00:00:00Z.
-    static let earliest = Date(timeIntervalSince1970: -4_575_744_000)
+    static let earliest = Date(timeIntervalSince1970: -4_544_208_000)
 
     /// The latest plausible instant, for a run starting at `now`.
     static func latest(now: Date) -> Date { now.addingTimeInterval(86_400) }
