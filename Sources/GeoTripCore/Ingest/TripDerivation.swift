@@ -554,8 +554,9 @@ private struct StretchPart: Sendable {
             if differs && !isPending { moved.append(Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
             if differs || isPending { moved.append(Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
             // A photo whose time nothing decided places others at an instant it borrows, which
-            // no row keeps: a lender within reach may have moved it with its row unchanged.
-            if !UTCReach.isOwn(now.timeSource.rawValue) || !UTCReach.isOwn(stored[index].timeSource.rawValue) {
+            // no row keeps: a lender within reach may have moved it with its row unchanged. (A
+            // changed photo's time before is the pending list's, added with it.)
+            if !UTCReach.isOwn(now.timeSource.rawValue) || (!isPending && !UTCReach.isOwn(stored[index].timeSource.rawValue)) {
                 moved.append(Instant(utc: nil, source: nil, key: key))
             }
             guard choice == .keep else {
