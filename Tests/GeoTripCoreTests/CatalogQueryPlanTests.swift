@@ -135,12 +135,14 @@ struct CatalogQueryPlanTests {
         #expect(!window.contains { $0.hasPrefix("SCAN") })
         // The partial index holds only those videos: its scan reads nothing else.
         #expect(try plan(catalog, Catalog.movieHeaderTimesSQL).contains("SCAN photo USING INDEX photo_movie_time"))
-        // The second step's photos (no position of their own, or a movie header's time) from
-        // the two partial indexes, which hold nothing else.
-        let far = try plan(catalog, Catalog.farReachingSQL)
-        #expect(far.contains("SCAN photo USING INDEX photo_without_position"), "\(far)")
-        #expect(far.contains("SCAN photo USING INDEX photo_movie_time"), "\(far)")
-        #expect(!far.contains("SCAN photo"), "\(far)")
+        // The second step's photos (no position of their own, or a movie header's time) by
+        // camera time from their partial index, which holds nothing else.
+        let far = Catalog.farReachingQuery([day...day.addingTimeInterval(86_400), day.addingTimeInterval(9 * 86_400)...day.addingTimeInterval(10 * 86_400)])
+        let farPlan = try plan(catalog, far.sql, far.arguments)
+        #expect(farPlan.filter { $0.contains("INDEX photo_far_reaching (localTime>? AND localTime<?)") }.count == 2, "\(farPlan)")
+        #expect(!farPlan.contains { $0.hasPrefix("SCAN") }, "\(farPlan)")
+        let unkeyed = try plan(catalog, Catalog.farReachingColumnsSQL + " AND localTime IS NULL")
+        #expect(unkeyed.contains { $0.contains("INDEX photo_far_reaching (localTime=?)") }, "\(unkeyed)")
     }
 
     @Test("a change's clustering walks the timeline through photo_time, and finds visits by arrival and by position, without a pass over photos or visits")

@@ -403,27 +403,44 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// The photos present and read that `ResolutionWindow.reachesFar` says a change can reach
-    /// far off (no position of their own, or timed by a movie header), with what decides how
-    /// far (`UTCReach.reaches`): from `photo_without_position` and `photo_movie_time`, without
-    /// reading another row.
-    func farReachingPhotos() throws(GeoTripError) -> [FarReachingPhoto] {
+    /// What `photo_far_reaching` holds: the rows `ResolutionWindow.reachesFar` says a change can
+    /// reach far off (no position of their own, or a movie header's time).
+    static let farReachingCondition = "(latitude IS NULL OR timeField = 'QuickTime:CreateDate')"
+
+    /// The photos present and read that a change can reach far off whose key may lie in one of
+    /// `stretches` (camera time in one, or no camera time), with what decides whether it does
+    /// (`UTCReach.reaches`): from `photo_far_reaching`, without reading another row.
+    func farReachingPhotos(keysIn stretches: [ClosedRange<Date>]) throws(GeoTripError) -> [FarReachingPhoto] {
+        var photos: [FarReachingPhoto] = []
+        func add(_ row: Row) {
+            photos.append(FarReachingPhoto(id: row[0], key: ResolutionWindow.key(localTime: row[1], gpsTime: row[2]),
+                                           utc: UTCTimestamp.date(row[3] as String?), timeSource: row[4], isMovieTime: row[5]))
+        }
         try attempt {
             try database.read { db in
-                try Row.fetchAll(db, sql: Self.farReachingSQL).map { row in
-                    FarReachingPhoto(id: row[0], key: ResolutionWindow.key(localTime: row[1], gpsTime: row[2]),
-                                     utc: UTCTimestamp.date(row[3] as String?), timeSource: row[4], isMovieTime: row[5])
+                for chunk in stretches.chunked(100) {
+                    let query = Self.farReachingQuery(chunk)
+                    for row in try Row.fetchAll(db, sql: query.sql, arguments: query.arguments) { add(row) }
                 }
+                // Keyed by GPS time, if at all: few, and all of them.
+                for row in try Row.fetchAll(db, sql: Self.farReachingColumnsSQL + " AND localTime IS NULL") { add(row) }
             }
         }
+        return photos
     }
 
-    static let farReachingSQL = """
+    static let farReachingColumnsSQL = """
         SELECT id, localTime, gpsTime, utcTime, timeSource, timeField IS 'QuickTime:CreateDate' FROM photo
-            WHERE latitude IS NULL AND removedAt IS NULL AND status = 'read'
-        UNION SELECT id, localTime, gpsTime, utcTime, timeSource, 1 FROM photo
-            WHERE timeField = 'QuickTime:CreateDate' AND removedAt IS NULL AND status = 'read'
+            WHERE \(farReachingCondition) AND removedAt IS NULL AND status = 'read'
         """
+
+    /// `farReachingColumnsSQL` over the photos whose camera time lies in one of `stretches`.
+    static func farReachingQuery(_ stretches: some Collection<ClosedRange<Date>>) -> (sql: String, arguments: StatementArguments) {
+        func text(_ date: Date, _ unbounded: String) -> String { date.geotripISO8601.map { String($0.dropLast()) } ?? unbounded }
+        let terms = stretches.map { _ in "localTime BETWEEN ? AND ?" }
+        let arguments = stretches.flatMap { [text($0.lowerBound, ""), text($0.upperBound, "~")] }
+        return (farReachingColumnsSQL + " AND (\(terms.joined(separator: " OR ")))", StatementArguments(arguments))
+    }
 }
 
 /// A photo a change can reach far off (`Catalog.farReachingPhotos`).

@@ -432,8 +432,7 @@ enum CatalogMigrations {
         migrator.registerMigration("v19-resolution-two-axes") { db in
             // A rerun finds the photos a change reaches far off by UTC, not only by camera time
             // (`ResolutionWindow`, issue 15): each pending photo keeps the UTC it was resolved
-            // to, and the photos without a position of their own (the ones placed by their
-            // neighbours in UTC) have an index of their own. Rows listed before this keep no
+            // to, and the photos that can be reached that far have an index of their own. Rows listed before this keep no
             // UTC, and are taken as reaching as far as their camera time can.
             try db.alter(table: "resolvePending") { t in t.add(column: "utcTime", .text) }
             let was = "OLD.localTime, OLD.gpsTime, OLD.removedAt IS NULL AND OLD.status = 'read', OLD.timeSource, OLD.locationSource, OLD.utcTime"
@@ -466,7 +465,10 @@ enum CatalogMigrations {
                     END
                     """)
             }
-            try db.execute(sql: "CREATE INDEX photo_without_position ON photo (id) WHERE latitude IS NULL")
+            // The photos a change can reach far off (`ResolutionWindow.reachesFar`: no position
+            // of their own, or a movie header's time), by camera time: a rerun looks only around
+            // its changes, however many photos a camera without GPS took.
+            try db.execute(sql: "CREATE INDEX photo_far_reaching ON photo (localTime) WHERE \(Catalog.farReachingCondition)")
         }
         return migrator
     }

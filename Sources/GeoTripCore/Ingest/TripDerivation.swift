@@ -421,7 +421,7 @@ struct TripDerivation {
             let handedOn = parts.flatMap(\.handedOn)
             var far = Set(handedOn.map(\.id))
             var keys = handedOn.compactMap(\.key)
-            for photo in try catalog.farReachingPhotos() where !far.contains(photo.id) {
+            for photo in try catalog.farReachingPhotos(keysIn: moved.keyStretches) where !far.contains(photo.id) {
                 guard moved.reaches(utc: photo.utc, source: photo.timeSource, key: photo.key, isMovieTime: photo.isMovieTime) else { continue }
                 far.insert(photo.id)
                 if let key = photo.key { keys.append(key) }

@@ -164,6 +164,14 @@ struct UTCReach {
         pending = []
     }
 
+    /// The stretches of key a photo that `reaches` a span may have: each span widened by as far
+    /// as a UTC may lie from its key, and the 30 minutes, merged. An offset tag's or GPS time
+    /// lies within 16 hours and the clock offsets of the key too.
+    var keyStretches: [ClosedRange<Date>] {
+        let margin = borrowed + TripResolution.neighbourWindow + 60
+        return ResolutionWindow.merged(spans.map { $0.lowerBound.addingTimeInterval(-margin)...$0.upperBound.addingTimeInterval(margin) })
+    }
+
     /// Whether a far-reaching photo stored with `utc` from `source`, and `key`, lies within 30
     /// minutes of a span: placed at its stored UTC when an offset tag or GPS time decided it;
     /// otherwise anywhere a borrowed offset or a video's two readings may put it (a time taken
