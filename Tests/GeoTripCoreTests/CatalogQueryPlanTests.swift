@@ -141,7 +141,7 @@ struct CatalogQueryPlanTests {
         let farPlan = try plan(catalog, far.sql, far.arguments)
         #expect(farPlan.filter { $0.contains("INDEX photo_far_reaching (localTime>? AND localTime<?)") }.count == 2, "\(farPlan)")
         #expect(!farPlan.contains { $0.hasPrefix("SCAN") }, "\(farPlan)")
-        let unkeyed = try plan(catalog, Catalog.farReachingColumnsSQL + " AND localTime IS NULL")
+        let unkeyed = try plan(catalog, Catalog.farReachingByGPSTimeSQL)
         #expect(unkeyed.contains { $0.contains("INDEX photo_far_reaching (localTime=?)") }, "\(unkeyed)")
     }
 

@@ -422,8 +422,8 @@ extension Catalog {
                     let query = Self.farReachingQuery(chunk)
                     for row in try Row.fetchAll(db, sql: query.sql, arguments: query.arguments) { add(row) }
                 }
-                // Keyed by GPS time, if at all: few, and all of them.
-                for row in try Row.fetchAll(db, sql: Self.farReachingColumnsSQL + " AND localTime IS NULL") { add(row) }
+                // Keyed by GPS time: few, and all of them.
+                for row in try Row.fetchAll(db, sql: Self.farReachingByGPSTimeSQL) { add(row) }
             }
         }
         return photos
@@ -433,6 +433,9 @@ extension Catalog {
         SELECT id, localTime, gpsTime, utcTime, timeSource, timeField IS 'QuickTime:CreateDate' FROM photo
             WHERE \(farReachingCondition) AND removedAt IS NULL AND status = 'read'
         """
+
+    /// `farReachingColumnsSQL` over the photos keyed by their GPS time (no camera time).
+    static let farReachingByGPSTimeSQL = farReachingColumnsSQL + " AND localTime IS NULL AND gpsTime IS NOT NULL"
 
     /// `farReachingColumnsSQL` over the photos whose camera time lies in one of `stretches`.
     static func farReachingQuery(_ stretches: some Collection<ClosedRange<Date>>) -> (sql: String, arguments: StatementArguments) {

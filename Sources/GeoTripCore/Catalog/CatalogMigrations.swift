@@ -470,6 +470,17 @@ enum CatalogMigrations {
             // its changes, however many photos a camera without GPS took.
             try db.execute(sql: "CREATE INDEX photo_far_reaching ON photo (localTime) WHERE \(Catalog.farReachingCondition)")
         }
+        migrator.registerMigration("v20-far-reaching-index-and-1826") { db in
+            // v19 was first written with an index on the photos without a position by id; a
+            // catalog migrated then has that one and not `photo_far_reaching`.
+            try db.execute(sql: "DROP INDEX IF EXISTS photo_without_position")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS photo_far_reaching ON photo (localTime) WHERE \(Catalog.farReachingCondition)")
+            // The earliest plausible capture time was 1825-01-01 where the rule says 1826: a
+            // catalog with photos dated near 1825 resolves once in full under the rule.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE localTime BETWEEN '1824-12-30' AND '1826-01-02')") ?? false {
+                try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
+            }
+        }
         return migrator
     }
 }

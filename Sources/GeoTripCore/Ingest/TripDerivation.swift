@@ -362,7 +362,7 @@ struct TripDerivation {
     /// Without track logs, in two steps: the photos within `ResolutionWindow.near` of the
     /// changes, each stretch read with twice that around it; then the far-reaching ones
     /// (`reachesFar`) whose instant lies near a UTC that changed in the first step or before it
-    /// (`UTCReach`), each from a stretch of twice the whole reach around it. 300 edits over a
+    /// (`UTCReach`), each from the photos within the whole reach of it. 300 edits over a
     /// library made a hundred stretches of five days, two thirds of its photos read and
     /// resolved again, where only a few photos without a position of their own can be reached
     /// that far. With track logs (which place photos at times others lend them), in one step
@@ -421,7 +421,7 @@ struct TripDerivation {
             let handedOn = parts.flatMap(\.handedOn)
             var far = Set(handedOn.map(\.id))
             var keys = handedOn.compactMap(\.key)
-            for photo in try catalog.farReachingPhotos(keysIn: moved.keyStretches) where !far.contains(photo.id) {
+            for photo in try (moved.spans.isEmpty ? [] : catalog.farReachingPhotos(keysIn: moved.keyStretches)) where !far.contains(photo.id) {
                 guard moved.reaches(utc: photo.utc, source: photo.timeSource, key: photo.key, isMovieTime: photo.isMovieTime) else { continue }
                 far.insert(photo.id)
                 if let key = photo.key { keys.append(key) }
@@ -553,10 +553,14 @@ private struct StretchPart: Sendable {
             // result): the pending list's copy says that.
             if differs && !isPending { moved.append(Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
             if differs || isPending { moved.append(Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
-            // A photo whose time nothing decided places others at an instant it borrows, which
-            // no row keeps: a lender within reach may have moved it with its row unchanged. (A
-            // changed photo's time before is the pending list's, added with it.)
-            if !UTCReach.isOwn(now.timeSource.rawValue) || (!isPending && !UTCReach.isOwn(stored[index].timeSource.rawValue)) {
+            // A photo with a position of its own (or a tag) whose time nothing decided places
+            // others at an instant it borrows, which no row keeps: a lender within reach may
+            // have moved it with its row unchanged. (A changed photo's time before is the
+            // pending list's, added with it.) Without a position it places no one.
+            func borrowsAndPlaces(_ photo: ResolvedPhoto) -> Bool {
+                !UTCReach.isOwn(photo.timeSource.rawValue) && photo.locationSource != nil && photo.locationSource != .interpolated
+            }
+            if borrowsAndPlaces(now) || (!isPending && borrowsAndPlaces(stored[index])) {
                 moved.append(Instant(utc: nil, source: nil, key: key))
             }
             guard choice == .keep else {

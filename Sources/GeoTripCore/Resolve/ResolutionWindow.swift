@@ -30,7 +30,7 @@ import Foundation
 /// by the photos around their readings): `reachesFar`. A rerun without track logs therefore
 /// resolves in two steps (`UTCReach`): the photos within the near window of the changes, from the
 /// photos within twice that; then, of the far-reaching kind only, those whose UTC lies near a
-/// UTC that changed, each from its own stretch of twice `reach`.
+/// UTC that changed, each from the photos within `reach` of it.
 struct ResolutionWindow {
     /// The largest difference between two photos' offsets from UTC, zones' old local mean times
     /// included (Manila's was −15:56, Sitka's +14:58 before 1867): 16 hours either side.
