@@ -145,6 +145,49 @@ struct CatalogQueryPlanTests {
         #expect(unkeyed.contains { $0.contains("INDEX photo_far_reaching (localTime=?)") }, "\(unkeyed)")
     }
 
+    @Test("the far-reaching photos are found by camera time around the changes: only those without a position, the movie-header videos, and the GPS-timed")
+    func farReachingByCameraTime() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        // Ten days of a photo an hour, every other one without a position; a video with a
+        // position and only its movie header's time each noon; a photo with a GPS time and no
+        // camera time; one with no time at all.
+        var records: [PhotoRecord] = []
+        func add(_ name: String, _ metadata: PhotoMetadata, format: ImageFormat = .jpeg) {
+            records.append(PhotoRecord(file: ScannedFile(relativePath: name, size: 1, modifiedNanos: Int64(records.count)),
+                                       reading: FileReading(status: .read, format: format, metadata: metadata, skipReason: nil, fingerprint: name)))
+        }
+        for day in 1...10 {
+            for hour in 0..<24 {
+                var metadata = PhotoMetadata()
+                metadata.localTime = LocalDateTime(iso8601: String(format: "2024-05-%02dT%02d:00:00", day, hour))
+                metadata.timeField = .dateTimeOriginal
+                if hour % 2 == 0 { metadata.coordinate = Coordinate(latitude: 38.7, longitude: -9.1) }
+                add(String(format: "%02d-%02d.jpg", day, hour), metadata)
+            }
+            var video = PhotoMetadata()
+            video.localTime = LocalDateTime(iso8601: String(format: "2024-05-%02dT12:30:00", day))
+            video.timeField = .quickTimeCreateDate
+            video.coordinate = Coordinate(latitude: 38.7, longitude: -9.1)
+            add(String(format: "%02d.mov", day), video, format: .video)
+        }
+        var gpsOnly = PhotoMetadata()
+        gpsOnly.gpsTime = UTCTimestamp(iso8601: "2024-05-20T08:00:00Z")
+        add("gps-only.jpg", gpsOnly)
+        add("no-time.jpg", PhotoMetadata())
+        try catalog.save(new: records, updated: [])
+
+        let from = try #require(LocalDateTime(iso8601: "2024-05-03T10:00:00")).readAsUTC
+        let found = try catalog.farReachingPhotos(keysIn: [from...from.addingTimeInterval(4 * 3600)])
+        let paths = try catalog.database.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, path FROM photo").map { ($0[0] as Int64, $0[1] as String) })
+        }
+        #expect(Set(found.compactMap { paths[$0.id] }) == ["03-11.jpg", "03-13.jpg", "03.mov", "gps-only.jpg"])
+        #expect(found.first { paths[$0.id] == "03.mov" }?.isMovieTime == true)
+        #expect(found.first { paths[$0.id] == "gps-only.jpg" }?.key == UTCTimestamp.date("2024-05-20T08:00:00Z"))
+    }
+
     @Test("a change's clustering walks the timeline through photo_time, and finds visits by arrival and by position, without a pass over photos or visits")
     func clusteringNeighbourhood() throws {
         let temp = try TemporaryFolder()
