@@ -278,4 +278,35 @@ struct ResolutionWindowTests {
         #expect(near.reach == 33 * 3600 + 4 * 7200)
         #expect(near.stretches.count == 1)
     }
+
+    @Test("a photo reached by a UTC that changed has its key within the stretches searched for it, whatever its offset and the clock offsets", arguments: [
+        "+0 00:00:00", "+0 01:00:00", "-0 02:30:00", "+1 00:00:00", "-3 00:00:00",
+    ])
+    func keyStretchesHoldEveryReachedPhoto(_ correction: String) throws {
+        let corrections = [try ClockCorrection(parsing: correction)]
+        var resolver = TimeResolver(corrections: corrections, zoneAt: { _ in nil })
+        var random = SplitMix(seed: 2026)
+        let start = try #require(LocalDateTime(iso8601: "2025-01-01T00:00:00")).readAsUTC
+        for trial in 0..<2_000 {
+            // A photo timed by its offset tag, any offset a tag may hold, through the real resolver.
+            let key = start.addingTimeInterval((random.uniform(0, 365 * 86_400)).rounded())
+            let minutes = 15 * Int(random.uniform(Double(UTCOffset.validRange.lowerBound / 15), Double(UTCOffset.validRange.upperBound / 15) + 1))
+            let wall = try #require(LocalDateTime(iso8601: String(key.geotripISO8601!.dropLast())))
+            let utc = try #require(resolver.resolve(local: wall, offset: UTCOffset(minutes: minutes), gpsTime: nil, position: nil, camera: nil).utc)
+            // A change within 30 minutes of its instant, at a time of its own (narrow) or
+            // borrowed (the stretch around its key), and one within the wide reach of its key.
+            var narrow = UTCReach(corrections: corrections), borrowed = UTCReach(corrections: corrections), wide = UTCReach(corrections: corrections)
+            narrow.add(utc: utc.addingTimeInterval(random.uniform(-1800, 1800)), source: "offset-tag", key: nil)
+            let otherKey = utc.addingTimeInterval(random.uniform(-1800, 1800) + random.uniform(-16, 16) * 3600)
+            borrowed.add(utc: nil, source: "none", key: otherKey)
+            wide.add(utc: key.addingTimeInterval(random.uniform(-16.5, 16.5) * 3600), source: "gps", key: nil)
+            narrow.settle(); borrowed.settle(); wide.settle()
+            for (name, reach, isExact) in [("narrow", narrow, true), ("borrowed", borrowed, true), ("wide", wide, false)] {
+                let source = isExact ? "offset-tag" : "none"
+                guard reach.reaches(utc: isExact ? utc : nil, source: source, key: key, isMovieTime: false) else { continue }
+                #expect(reach.keyStretches.contains { $0.contains(key) }, "trial \(trial), \(name): offset \(minutes) min, key \(key) outside \(reach.keyStretches)")
+            }
+            #expect(narrow.reaches(utc: utc, source: "offset-tag", key: key, isMovieTime: false), "trial \(trial): a change within 30 minutes reaches")
+        }
+    }
 }
