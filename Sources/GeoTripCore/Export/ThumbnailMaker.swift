@@ -260,10 +260,12 @@ public struct ThumbnailMaker: Sendable {
         let directory = open(folders.thumbnails, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if directory >= 0 { close(directory) } }
         for (index, source) in sources.enumerated() {
-            if let listing, let numbers = numbers(for: source), listing.numbers.contains(numbers) {
-                outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: Self.name(of: numbers)),
-                                                   status: .current, diagnostic: nil)
-            } else if directory >= 0, let name = fileName(for: source), Self.isCurrent(name, in: directory) {
+            guard let numbers = numbers(for: source) else {
+                toMake.append(index)
+                continue
+            }
+            let name = Self.name(of: numbers)
+            if listing.map({ $0.numbers.contains(numbers) }) ?? (directory >= 0 && Self.isCurrent(name, in: directory)) {
                 outcomes[index] = ThumbnailOutcome(photoID: source.photoID, relativePath: Self.relativePath(ofName: name), status: .current,
                                                    diagnostic: nil)
             } else {
