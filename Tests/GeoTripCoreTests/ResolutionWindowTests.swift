@@ -295,12 +295,10 @@ struct ResolutionWindowTests {
             let utc = try #require(resolver.resolve(local: wall, offset: UTCOffset(minutes: minutes), gpsTime: nil, position: nil, camera: nil).utc)
             // A change within 30 minutes of its instant, at a time of its own (narrow) or
             // borrowed (the stretch around its key), and one within the wide reach of its key.
-            var narrow = UTCReach(corrections: corrections), borrowed = UTCReach(corrections: corrections), wide = UTCReach(corrections: corrections)
-            narrow.add(utc: utc.addingTimeInterval(random.uniform(-1800, 1800)), source: "offset-tag", key: nil)
+            let narrow = UTCReach(corrections: corrections, instants: [.init(utc: utc.addingTimeInterval(random.uniform(-1800, 1800)), source: "offset-tag", key: nil)])
             let otherKey = utc.addingTimeInterval(random.uniform(-1800, 1800) + random.uniform(-16, 16) * 3600)
-            borrowed.add(utc: nil, source: "none", key: otherKey)
-            wide.add(utc: key.addingTimeInterval(random.uniform(-16.5, 16.5) * 3600), source: "gps", key: nil)
-            narrow.settle(); borrowed.settle(); wide.settle()
+            let borrowed = UTCReach(corrections: corrections, instants: [.init(utc: nil, source: "none", key: otherKey)])
+            let wide = UTCReach(corrections: corrections, instants: [.init(utc: key.addingTimeInterval(random.uniform(-16.5, 16.5) * 3600), source: "gps", key: nil)])
             for (name, reach, isExact) in [("narrow", narrow, true), ("borrowed", borrowed, true), ("wide", wide, false)] {
                 let source = isExact ? "offset-tag" : "none"
                 guard reach.reaches(utc: isExact ? utc : nil, source: source, key: key, isMovieTime: false) else { continue }

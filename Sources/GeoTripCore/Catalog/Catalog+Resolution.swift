@@ -383,20 +383,22 @@ extension Catalog {
 }
 
 extension Catalog {
+    /// A bound on a key (`ResolutionWindow.key`) as the catalog keeps it as text: the camera's
+    /// time without the `Z` the GPS time has; text order is time order. An instant outside
+    /// years 1 to 9999 has no text, and bounds nothing (`unbounded`).
+    static func keyBound(_ date: Date, _ unbounded: String, gps: Bool) -> String {
+        guard let text = date.geotripISO8601 else { return unbounded }
+        return gps ? text : String(text.dropLast())
+    }
+
     /// The photos present and read whose camera time, or GPS time, lies in one of `stretches`:
     /// one search of `photo_camera_time` or `photo_gps_time` per bound pair.
     static func resolutionWindowQuery(_ stretches: some Collection<ClosedRange<Date>>) -> (sql: String, arguments: StatementArguments) {
-        // Kept as text, the camera's time without the `Z` the GPS time has; text order is time
-        // order. An instant outside years 1 to 9999 has no text, and bounds nothing.
-        func text(_ date: Date, _ unbounded: String, gps: Bool) -> String {
-            guard let text = date.geotripISO8601 else { return unbounded }
-            return gps ? text : String(text.dropLast())
-        }
         var terms: [String] = [], arguments: [String] = []
         for stretch in stretches {
             terms += ["localTime BETWEEN ? AND ?", "gpsTime BETWEEN ? AND ?"]
-            arguments += [text(stretch.lowerBound, "", gps: false), text(stretch.upperBound, "~", gps: false),
-                          text(stretch.lowerBound, "", gps: true), text(stretch.upperBound, "~", gps: true)]
+            arguments += [keyBound(stretch.lowerBound, "", gps: false), keyBound(stretch.upperBound, "~", gps: false),
+                          keyBound(stretch.lowerBound, "", gps: true), keyBound(stretch.upperBound, "~", gps: true)]
         }
         return (resolutionColumnsSQL + " AND (\(terms.joined(separator: " OR ")))", StatementArguments(arguments))
     }
@@ -439,9 +441,8 @@ extension Catalog {
 
     /// `farReachingColumnsSQL` over the photos whose camera time lies in one of `stretches`.
     static func farReachingQuery(_ stretches: some Collection<ClosedRange<Date>>) -> (sql: String, arguments: StatementArguments) {
-        func text(_ date: Date, _ unbounded: String) -> String { date.geotripISO8601.map { String($0.dropLast()) } ?? unbounded }
         let terms = stretches.map { _ in "localTime BETWEEN ? AND ?" }
-        let arguments = stretches.flatMap { [text($0.lowerBound, ""), text($0.upperBound, "~")] }
+        let arguments = stretches.flatMap { [keyBound($0.lowerBound, "", gps: false), keyBound($0.upperBound, "~", gps: false)] }
         return (farReachingColumnsSQL + " AND (\(terms.joined(separator: " OR ")))", StatementArguments(arguments))
     }
 }

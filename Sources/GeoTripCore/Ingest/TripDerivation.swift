@@ -412,12 +412,9 @@ struct TripDerivation {
                     ? .handOn : .leave
             }
             // Where a photo that places or outvotes others was, or now is.
-            var moved = UTCReach(corrections: resolution.corrections)
-            for photo in pending { moved.add(utc: photo.utcBefore, source: photo.timeSource, key: photo.before) }
-            for part in parts {
-                for instant in part.moved { moved.add(utc: instant.utc, source: instant.source, key: instant.key) }
-            }
-            moved.settle()
+            let moved = UTCReach(corrections: resolution.corrections,
+                                 instants: pending.map { UTCReach.Instant(utc: $0.utcBefore, source: $0.timeSource, key: $0.before) }
+                                     + parts.flatMap(\.moved))
             let handedOn = parts.flatMap(\.handedOn)
             var far = Set(handedOn.map(\.id))
             var keys = handedOn.compactMap(\.key)
@@ -488,13 +485,6 @@ private struct StretchPart: Sendable {
         case leave
     }
 
-    /// An instant a photo was placed at, or is now (`UTCReach.add`).
-    struct Instant: Sendable {
-        var utc: Date?
-        var source: String?
-        var key: Date?
-    }
-
     /// The photos of the stretch: those read whose key lies in it (a photo is read for its
     /// camera time or its GPS time, and only the first may be its key).
     var ids: [Int64] = []
@@ -525,7 +515,7 @@ private struct StretchPart: Sendable {
     /// or handed on: a photo that places or outvotes others at a time of its own has its
     /// instant from its own evidence, right here. A photo reached whose time is borrowed (now
     /// or as stored) adds the stretch its borrowed instant may lie in, whatever its row says.
-    var moved: [Instant] = []
+    var moved: [UTCReach.Instant] = []
 
     /// Resolves `state` (the photos of `stretch` as `Catalog.resolutionState` reads them, or
     /// with no stretch the changed photos none holds) and keeps the results of those of its
@@ -551,17 +541,14 @@ private struct StretchPart: Sendable {
             let differs = ResolutionRow(now) != storedAs[index]
             // A changed photo's row no longer holds what it was (a read again empties the
             // result): the pending list's copy says that.
-            if differs && !isPending { moved.append(Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
-            if differs || isPending { moved.append(Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
+            if differs && !isPending { moved.append(UTCReach.Instant(utc: stored[index].utc, source: stored[index].timeSource.rawValue, key: key)) }
+            if differs || isPending { moved.append(UTCReach.Instant(utc: now.utc, source: now.timeSource.rawValue, key: key)) }
             // A photo with a position of its own (or a tag) whose time nothing decided places
             // others at an instant it borrows, which no row keeps: a lender within reach may
             // have moved it with its row unchanged. (A changed photo's time before is the
-            // pending list's, added with it.) Without a position it places no one.
-            func borrowsAndPlaces(_ photo: ResolvedPhoto) -> Bool {
-                !UTCReach.isOwn(photo.timeSource.rawValue) && photo.locationSource != nil && photo.locationSource != .interpolated
-            }
-            if borrowsAndPlaces(now) || (!isPending && borrowsAndPlaces(stored[index])) {
-                moved.append(Instant(utc: nil, source: nil, key: key))
+            // pending list's, added with it.)
+            if Self.placesAtBorrowedTime(now) || (!isPending && Self.placesAtBorrowedTime(stored[index])) {
+                moved.append(UTCReach.Instant(utc: nil, source: nil, key: key))
             }
             guard choice == .keep else {
                 handedOn.append(HandedOn(id: now.id, key: key))
@@ -575,6 +562,12 @@ private struct StretchPart: Sendable {
             paths.insert(evidence[index].path)
         }
         problems = result.summary.photoProblems.filter { paths.contains($0.path) }
+    }
+
+    /// Whether `photo` places others (it has a position of its own or a tag: an interpolated
+    /// one places no one) at a time nothing decided.
+    static func placesAtBorrowedTime(_ photo: ResolvedPhoto) -> Bool {
+        !UTCReach.isOwn(photo.timeSource.rawValue) && photo.locationSource != nil && photo.locationSource != .interpolated
     }
 }
 

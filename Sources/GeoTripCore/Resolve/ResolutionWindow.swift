@@ -121,18 +121,34 @@ struct ResolutionWindow {
 /// it counts whenever the first step reaches such a photo, since no row keeps the borrowed
 /// instant (a nearer lender moves it while the row stays as it was).
 struct UTCReach {
+    /// An instant a photo was placed at, or is now: its UTC, the time source that gave it, its key.
+    struct Instant: Sendable {
+        var utc: Date?
+        var source: String?
+        var key: Date?
+    }
+
     /// Merged, sorted.
-    private(set) var spans: [ClosedRange<Date>] = []
-    private var pending: [ClosedRange<Date>] = []
+    let spans: [ClosedRange<Date>]
     /// The clock offsets' largest, in seconds.
     let clock: TimeInterval
 
-    init(corrections: [ClockCorrection]) {
+    /// The spans of `instants`: the minute around each, or around one with a borrowed time the
+    /// stretch it may lie in.
+    init(corrections: [ClockCorrection], instants: [Instant]) {
         clock = ResolutionWindow.clock(corrections)
+        let borrowed = Self.borrowed(clock: clock)
+        spans = ResolutionWindow.merged(instants.compactMap { instant in
+            if let utc = instant.utc, Self.isOwn(instant.source) { return utc.addingTimeInterval(-60)...utc.addingTimeInterval(60) }
+            return instant.key.map { $0.addingTimeInterval(-(borrowed + 60))...$0.addingTimeInterval(borrowed + 60) }
+        })
     }
 
     /// How far a borrowed offset may put a photo's instant from its key.
-    private var borrowed: TimeInterval { ResolutionWindow.offsetSpread / 2 + clock }
+    private var borrowed: TimeInterval { Self.borrowed(clock: clock) }
+
+    /// The same with the clock offsets' largest, `clock`.
+    private static func borrowed(clock: TimeInterval) -> TimeInterval { ResolutionWindow.offsetSpread / 2 + clock }
 
     /// Whether `source` is a time the photo's own evidence decided, so the stored UTC is the
     /// instant it was placed and judged at.
@@ -146,22 +162,6 @@ struct UTCReach {
     /// at two readings).
     static func isExact(_ source: String?, isMovieTime: Bool) -> Bool {
         !isMovieTime && (source == TimeSource.offsetTag.rawValue || source == TimeSource.gps.rawValue)
-    }
-
-    /// Adds the instant of a photo resolved to `utc` from `source`, with `key`: the minute
-    /// around it, or with a borrowed time the stretch it may lie in.
-    mutating func add(utc: Date?, source: String?, key: Date?) {
-        if let utc, Self.isOwn(source) {
-            pending.append(utc.addingTimeInterval(-60)...utc.addingTimeInterval(60))
-        } else if let key {
-            pending.append(key.addingTimeInterval(-(borrowed + 60))...key.addingTimeInterval(borrowed + 60))
-        }
-    }
-
-    /// Puts what was added in order; call before `reaches`.
-    mutating func settle() {
-        spans = ResolutionWindow.merged(spans + pending)
-        pending = []
     }
 
     /// The stretches of key a photo that `reaches` a span may have: each span widened by as far
