@@ -65,6 +65,27 @@ struct CatalogQueryPlanTests {
         #expect(plan == ["SEARCH photo USING INDEX photo_present_format (format=?)"])
     }
 
+    @Test("a change's Live Photo group is found by stem and identifier through their indexes, without a pass over every photo")
+    func livePhotoGroup() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        for sql in [Catalog.livePhotoGroupByStemSQL, Catalog.videoStemKeysAmongSQL] {
+            let steps = try plan(catalog, sql, ["[1,2]"])
+            #expect(steps.contains { $0.hasPrefix("SEARCH photo USING INDEX photo_stem_key (stemKey=?") }, "\(steps)")
+            #expect(!steps.contains { $0.hasPrefix("SCAN photo") }, "\(steps)")
+        }
+        for sql in [Catalog.livePhotoGroupByIdentifierSQL, Catalog.videoIdentifiersAmongSQL] {
+            let steps = try plan(catalog, sql, ["[\"A\"]"])
+            #expect(steps.contains { $0.hasPrefix("SEARCH photo USING INDEX photo_content_identifier (contentIdentifier=?)") }, "\(steps)")
+            #expect(!steps.contains { $0.hasPrefix("SCAN photo") }, "\(steps)")
+        }
+        let former = try plan(catalog, Catalog.formerSeedsSQL, ["[1,2]"])
+        #expect(former.contains { $0.hasPrefix("SEARCH photo USING INTEGER PRIMARY KEY (rowid=?)") }, "\(former)")
+        #expect(former.contains { $0.hasPrefix("SEARCH photo USING INDEX photo_live_still (liveStillId=?)") }, "\(former)")
+        #expect(!former.contains { $0.hasPrefix("SCAN photo") }, "\(former)")
+    }
+
     @Test("`photos` lists in path order from the index, with nothing to sort")
     func photosByPath() throws {
         let temp = try TemporaryFolder()

@@ -23,6 +23,13 @@ struct CatalogTests {
         #expect(heic.localTime?.iso8601 == expected.localTime)
         let applied = try catalog.database.read { try CatalogMigrations.migrator.appliedIdentifiers($0) }
         #expect(applied == Set(CatalogMigrations.migrator.migrations))
+        // v21 gave every row its stem's key, as a row written now gets it, without stamping
+        // the rows as changed (v11's stamps start at 0; nothing else wrote them since).
+        let stems = try catalog.database.read { try Row.fetchAll($0, sql: "SELECT path, stemKey, changeStamp FROM photo") }
+        #expect(!stems.isEmpty && stems.allSatisfy { ($0[1] as Int64?) == LivePhotoPairing.stemKey($0[0]) })
+        #expect(stems.allSatisfy { ($0[2] as Int64) == 0 })
+        let trigger = try catalog.database.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'photo_change_stamp')") }
+        #expect(trigger == true)
     }
 
     @Test("the layout's upsert statements write every column of their tables, and replace a row whole")

@@ -123,11 +123,11 @@ struct VideoTripTests {
         try catalog.save(new: [record("IMG_1.HEIC", .heif)], updated: [])
         #expect(try link() == nil)
         // The run stopped there. The next finds every file known, so its last transaction
-        // writes no row, and still pairs them: the batches left the links marked stale.
+        // writes no row, and still pairs them: the batches kept what they may re-pair.
         try catalog.finish(new: [], updated: [], removing: [], at: Date())
         let still = try catalog.database.read { try Int64.fetchOne($0, sql: "SELECT id FROM photo WHERE path = 'IMG_1.HEIC'") }
         #expect(try link() == still && still != nil)
-        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
+        #expect(try catalog.database.read { try Catalog.pendingLivePhotoSeeds($0) }.isEmpty)
     }
 
     @Test("a change no video can pair with leaves the links as they are; any other gives the links a whole pairing gives")
@@ -152,15 +152,7 @@ struct VideoTripTests {
         }
         /// The links of a whole pairing over the files present, as `linkLivePhotos` makes them.
         func expectWholePairing(_ comment: Comment) throws {
-            let whole = try catalog.database.read { db -> [String: Int64?] in
-                func media(_ format: String) throws -> [LivePhotoPairing.Media] {
-                    try Row.fetchAll(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format \(format)")
-                        .map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
-                }
-                let videos = try media("= 'video'")
-                let pairs = LivePhotoPairing.stills(videos: videos, stills: try media("IN ('jpeg', 'heif')"))
-                return Dictionary(uniqueKeysWithValues: videos.map { ($0.path, pairs[$0.id]) })
-            }
+            let whole = try LivePhotoLinkTests.wholePairing(catalog)
             #expect(try links() == whole, comment)
         }
         try catalog.finish(new: [record("A.MOV", .video, "X"), record("A.HEIC", .heif, "X"), record("C.MP4", .video, "Y"),
@@ -203,14 +195,16 @@ struct VideoTripTests {
         try catalog.finish(new: [], updated: [emptied], removing: [], at: Date())
         try expectWholePairing("a linked video read again as no video")
         #expect(try links()["F.MOV"] == (try stored("F.HEIC").id))
-        // Read batches: one no video can pair with leaves the links current; a video's marks
-        // them stale for the run's last transaction, which pairs it.
+        // Read batches: one no video can pair with keeps nothing for later; a video's keeps its
+        // stem and identifier for the run's last transaction, which pairs it.
+        func pending() throws -> Catalog.LivePhotoSeeds { try catalog.database.read { try Catalog.pendingLivePhotoSeeds($0) } }
         try catalog.save(new: [record("E.JPG", .jpeg, nil)], updated: [])
-        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
+        #expect(try pending().isEmpty)
         try catalog.save(new: [record("E.MOV", .video, "E")], updated: [])
         try catalog.save(new: [record("E.HEIC", .heif, "E")], updated: [])
-        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) != nil)
+        #expect(try pending() == Catalog.LivePhotoSeeds(stemKeys: [LivePhotoPairing.stemKey("E.MOV")], identifiers: ["E"]))
         try catalog.finish(new: [], updated: [], removing: [], at: Date())
+        #expect(try pending().isEmpty)
         try expectWholePairing("batches, then a last transaction with nothing to write")
         #expect(try links()["E.MOV"] == (try stored("E.HEIC").id))
     }

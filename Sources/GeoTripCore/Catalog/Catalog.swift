@@ -280,11 +280,9 @@ extension Catalog {
 
     /// Inserts new files and updates known ones whose path is free, in one transaction: one
     /// batch of the read stage. Live Photo links wait for the run's last transaction
-    /// (`finish`), which pairs over the whole folder once; pairing after every batch read
-    /// every video and still of the library each time, quadratic in a library with videos.
-    /// A batch that may change a link (`mayChangeLivePhotoLinks`) marks the links stale, so
-    /// `finish`, or the next run's when this one stops first, pairs them; a batch no video can
-    /// pair with leaves them as they are.
+    /// (`finish`): a batch keeps what it may re-pair (`LivePhotoSeeds`, in `livePhotoPending`),
+    /// so a video read in one batch and its still in another are paired together, and a run
+    /// stopped after its batches leaves them for the next run's last transaction.
     func save(new: [PhotoRecord], updated: [PhotoRecord]) throws(GeoTripError) {
         try write(new: new, updated: updated, removing: [], at: Date(), linking: false)
     }
@@ -292,24 +290,30 @@ extension Catalog {
     /// The last transaction of a run: marks files that left the folder as removed (their rows,
     /// and so their identity, stay in case they come back), moves the remaining rows into place
     /// and inserts new ones. Paths are first cleared for every updated row, so rows can trade
-    /// places (a swap of two file names) without breaking uniqueness in between.
+    /// places (a swap of two file names) without breaking uniqueness in between. Pairs the
+    /// Live Photos around everything the run changed (`Catalog+LivePhotos`).
     func finish(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date) throws(GeoTripError) {
         try write(new: new, updated: updated, removing: removedIDs, at: time, linking: true)
     }
 
     private func write(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date, linking: Bool) throws(GeoTripError) {
-        let linksStale = try linking ? setting(SettingKey.livePhotoLinksStale) != nil : false
-        guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty || linksStale else { return }
+        let linksPending = try linking ? attempt {
+            try database.read { db in
+                try TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) != nil
+                    || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM livePhotoPending)") == true
+            }
+        } : false
+        guard !new.isEmpty || !updated.isEmpty || !removedIDs.isEmpty || linksPending else { return }
         let stamp = time.geotripISO8601 ?? ""
         try attempt {
             try database.write { db in
+                // What a row about to change or go was, for the links (what it becomes cannot
+                // say so).
+                var seeds = try Self.livePhotoSeeds(db, formerly: updated.compactMap(\.id) + removedIDs)
                 for chunk in removedIDs.chunked(500) {
                     try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
                         .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
                 }
-                // Whether a row about to change was part of a Live Photo (a video, or a still a
-                // video is linked to): what it becomes cannot say so.
-                let wasPaired = try Self.pairedBefore(db, ids: updated.compactMap(\.id))
                 for chunk in updated.compactMap(\.id).chunked(500) {
                     try db.execute(
                         sql: "UPDATE photo SET path = char(0) || id WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
@@ -317,16 +321,20 @@ extension Catalog {
                 }
                 for record in updated { try record.update(in: db) }
                 try PhotoRecord.insert(new, in: db)
+                seeds.formUnion(try Self.livePhotoSeeds(db, written: new + updated))
                 if linking {
-                    if try linksStale || wasPaired || Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
+                    // A catalog left by a version that kept no seeds, stopped after its batches,
+                    // is paired whole once.
+                    if try TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) != nil {
                         try Self.linkLivePhotos(db)
+                        try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
+                    } else {
+                        seeds.formUnion(try Self.pendingLivePhotoSeeds(db))
+                        try Self.linkLivePhotos(db, around: seeds)
                     }
-                    try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
-                } else if try wasPaired || TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) == nil
-                            && Self.mayChangeLivePhotoLinks(db, new: new, updated: updated, removed: removedIDs) {
-                    // A read batch pairs nothing: the run's last transaction does, or the next
-                    // run's when this one stops first.
-                    try TripSettingRecord.set(db, SettingKey.livePhotoLinksStale, to: "1")
+                    try db.execute(sql: "DELETE FROM livePhotoPending")
+                } else {
+                    try Self.addPendingLivePhotoSeeds(db, seeds)
                 }
                 try Self.bumpGeneration(db)
             }
@@ -343,56 +351,13 @@ extension Catalog {
     /// The videos present and read, after every change to the photos: `photo_present_format`.
     static let presentVideosSQL = "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'"
 
-    /// Whether writing `new`, `updated` and `removed` (in this transaction, already written)
-    /// can change any Live Photo link: when one of them is a video, is a still some video is
-    /// linked to, or is a still that shares its stem (`LivePhotoPairing.stem`) or its content
-    /// identifier with a video present. Any other file cannot be paired, so a library with
-    /// videos does not pair all its stills again for every day added.
-    static func mayChangeLivePhotoLinks(_ db: Database, new: [PhotoRecord], updated: [PhotoRecord], removed: [Int64]) throws -> Bool {
-        if (new + updated).contains(where: { $0.format == .video }) { return true }
-        // What the removed rows were (their rows stay, marked removed).
-        var gone: [(path: String, format: String?, identifier: String?)] = []
-        for chunk in removed.chunked(500) {
-            gone += try Row.fetchAll(db, sql: "SELECT path, format, contentIdentifier FROM photo WHERE id IN (SELECT value FROM json_each(?))",
-                                     arguments: [jsonList(chunk)]).map { ($0[0], $0[1], $0[2]) }
-        }
-        if gone.contains(where: { $0.format == ImageFormat.video.rawValue }) { return true }
-        // Many videos (an iPhone library's Live Photos): pairing again is cheaper than holding
-        // them all to compare with every read batch.
-        let videoCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo WHERE removedAt IS NULL AND format = 'video'") ?? 0
-        guard videoCount > 0 else { return false }
-        if videoCount > 1_000 { return true }
-        let videos = try Row.fetchAll(db, sql: "SELECT path, contentIdentifier FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'")
-        let changed: [(path: String, identifier: String?)] = (new + updated).map { ($0.path, $0.contentIdentifier) } + gone.map { ($0.path, $0.identifier) }
-        let stems = Set(videos.map { LivePhotoPairing.stem($0[0]) })
-        let identifiers = Set(videos.compactMap { $0[1] as String? })
-        if changed.contains(where: { stems.contains(LivePhotoPairing.stem($0.path)) || $0.identifier.map(identifiers.contains) == true }) {
-            return true
-        }
-        // A still that went away may have been some video's (one read again is `pairedBefore`'s).
-        return try pairedBefore(db, ids: removed)
-    }
-
     /// `ids` as a JSON array, for `json_each(?)`: one bound value for any number of ids.
     static func jsonList(_ ids: some Collection<Int64>) -> String {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 
-    /// Whether any of the rows `ids` is a video, or a still some video is linked to, as stored.
-    static func pairedBefore(_ db: Database, ids: [Int64]) throws -> Bool {
-        for chunk in ids.chunked(500) {
-            if try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM photo WHERE id IN (SELECT value FROM json_each(?1)) AND format = 'video')
-                    OR EXISTS (SELECT 1 FROM photo WHERE liveStillId IN (SELECT value FROM json_each(?1)))
-                """, arguments: [jsonList(chunk)]) == true {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// Links each Live Photo's video to its still (`LivePhotoPairing`), over the files present,
-    /// in the transaction that changed them: the link is always that of the folder as stored.
+    /// Links each Live Photo's video to its still (`LivePhotoPairing`) over every file present:
+    /// once, for a catalog whose links a version before `livePhotoPending` left stale.
     static func linkLivePhotos(_ db: Database) throws {
         func media(_ sql: String) throws -> [LivePhotoPairing.Media] {
             try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
@@ -404,15 +369,13 @@ extension Catalog {
         let stems = Set(videos.map { LivePhotoPairing.stem($0.path) })
         let identifiers = Set(videos.compactMap(\.contentIdentifier))
         var stills: [LivePhotoPairing.Media] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN ('jpeg', 'heif') ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN \(stillFormatsSQL) ORDER BY id")
         while let row = try rows.next() {
             let path: String = row[1], identifier: String? = row[2]
             guard identifier.map(identifiers.contains) == true || stems.contains(LivePhotoPairing.stem(path)) else { continue }
             stills.append(LivePhotoPairing.Media(id: row[0], path: path, contentIdentifier: identifier, localTime: row[3]))
         }
-        let pairs = LivePhotoPairing.stills(videos: videos, stills: stills)
-        let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ? WHERE id = ? AND liveStillId IS NOT ?")
-        for video in videos { try link.execute(arguments: [pairs[video.id], video.id, pairs[video.id]]) }
+        try storeLinks(db, videos: videos, pairs: LivePhotoPairing.stills(videos: videos, stills: stills))
     }
 
     // MARK: Trip settings and the resolution bookkeeping
@@ -445,8 +408,9 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
-        /// Present while photos were written by a read batch and not yet paired into Live
-        /// Photos (`Catalog.save`): a run stopped between its batches and its last transaction.
+        /// Left by a version before v21 when a run stopped between its read batches and its
+        /// last transaction: the Live Photos are paired whole once (`Catalog.write`). Now the
+        /// batches keep their seeds in `livePhotoPending` instead.
         static let livePhotoLinksStale = "livePhotoLinksStale"
         /// What the outputs were last written from (`ExportStage.inputsKey`).
         static let exportedFor = "exportedFor"

@@ -481,6 +481,28 @@ enum CatalogMigrations {
                 try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
             }
         }
+        migrator.registerMigration("v21-live-photo-groups") { db in
+            // Live Photos are paired again around what changed (`Catalog+LivePhotos`), not over
+            // the whole library: each row keeps its stem's hash, indexed with the format, the
+            // content identifiers have an index, and read batches keep what they may re-pair.
+            try db.alter(table: "photo") { t in t.add(column: "stemKey", .integer) }
+            let stemKey = DatabaseFunction("geotrip_stem_key", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(LivePhotoPairing.stemKey)
+            }
+            db.add(function: stemKey)
+            // Without the change stamps' trigger: the key is no change to a photo, and stamping
+            // every row would render every trip of a library again.
+            let stamp = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_change_stamp'")
+            if stamp != nil { try db.execute(sql: "DROP TRIGGER photo_change_stamp") }
+            try db.execute(sql: "UPDATE photo SET stemKey = geotrip_stem_key(path)")
+            if let stamp { try db.execute(sql: stamp) }
+            db.remove(function: stemKey)
+            try db.execute(sql: """
+                CREATE INDEX photo_stem_key ON photo (stemKey, format);
+                CREATE INDEX photo_content_identifier ON photo (contentIdentifier) WHERE contentIdentifier IS NOT NULL;
+                CREATE TABLE livePhotoPending (key TEXT PRIMARY KEY) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -61,6 +61,17 @@ enum LivePhotoPairing {
         text.flatMap(LocalDateTime.init(iso8601:))?.readAsUTC.timeIntervalSince1970
     }
 
+    /// A 64-bit FNV-1a hash of `stem(path)`, as the catalog keeps it to find a stem's files
+    /// (`Catalog.livePhotoGroup`): the same on every run and machine.
+    static func stemKey(_ path: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in stem(path).utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
     /// The path without its extension, lowercased: `dcim/img_1234` for `DCIM/IMG_1234.HEIC`.
     /// Case is folded because copies through other systems change the case of names.
     static func stem(_ path: String) -> String {

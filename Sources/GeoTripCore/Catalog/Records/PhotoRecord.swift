@@ -56,7 +56,8 @@ struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatab
     var locationSource: LocationSource? = nil
     var uncertaintyMeters: Double? = nil
     // Videos (v8): length, Apple's content identifier, and for a Live Photo's video the id of
-    // its still (set by `Catalog.linkLivePhotos`, nil until it runs).
+    // its still (set by `Catalog.linkLivePhotos`, nil until it runs). Every row also keeps its
+    // path's `LivePhotoPairing.stemKey` (v21), written from the path, never read back.
     var durationSeconds: Double? = nil
     var contentIdentifier: String? = nil
     var liveStillId: Int64? = nil
@@ -133,7 +134,7 @@ extension PhotoRecord {
         "make", "model", "orientation", "width", "height", "thumbnailOffset", "thumbnailLength",
         "diagnostics", "readerVersion", "removedAt", "sidecars",
         "utcTime", "timeZone", "timeSource", "resolvedLatitude", "resolvedLongitude", "locationSource", "uncertaintyMeters",
-        "durationSeconds", "contentIdentifier", "liveStillId",
+        "durationSeconds", "contentIdentifier", "liveStillId", "stemKey",
     ]
 
     /// The record's values, in the order of `columnNames`: `insert(in:)` binds them by
@@ -145,7 +146,7 @@ extension PhotoRecord {
             make, model, orientation, width, height, thumbnailOffset, thumbnailLength,
             Self.json(diagnostics), readerVersion, removedAt, sidecars,
             utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters,
-            durationSeconds, contentIdentifier, liveStillId,
+            durationSeconds, contentIdentifier, liveStillId, LivePhotoPairing.stemKey(path),
         ]
     }
 
