@@ -26,7 +26,7 @@ struct ExportArguments: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Make thumbnails for the journal and the map (default; remembered).")
     var thumbnails: Bool?
 
-    @Option(help: ArgumentHelp("Where home is, for a folder of many trips: LAT,LON (remembered; 'auto', the default, finds it as the place of "
+    @Option(parsing: .unconditional, help: ArgumentHelp("Where home is, for a folder of many trips: LAT,LON (remembered; 'auto', the default, finds it as the place of "
                                + "most nights). Giving it makes the folder a library of trips.", valueName: "lat,lon|auto"))
     var home: String?
 

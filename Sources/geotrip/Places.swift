@@ -21,7 +21,7 @@ struct Places: AsyncParsableCommand {
     @Flag(help: "Print a JSON array, one object per visit.")
     var json = false
 
-    @Option(help: ArgumentHelp("Only trip N of a folder of many trips (`geotrip trips` lists them).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only trip N of a folder of many trips (`geotrip trips` lists them).", valueName: "n"))
     var trip: Int?
 
     func run() async throws {

@@ -37,12 +37,20 @@ struct LibraryCommandTests {
         let wrong = try CommandRun.geotrip(["places", folder.path, "--trip", "9"])
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("the folder has trips 1 to 3"))
+        // A value that starts with a minus is the option's value, not another option.
+        let negative = try CommandRun.geotrip(["places", folder.path, "--trip", "-1"])
+        #expect(negative.status != 0)
+        #expect(negative.stderr.contains("the folder has trips 1 to 3"), "\(negative.stderr)")
 
         // Home given elsewhere is remembered and said; a home that is not a point is refused.
         let given = try CommandRun.geotrip(["export", folder.path, "--home", "40.7128,-74.0060"])
         #expect(given.status == 0, "\(given.stderr)")
         let all = try CommandRun.geotrip(["trips", folder.path])
         #expect(all.stdout.contains("Home: 40.713, -74.006 (--home)"))
+        // South and west of the equator and Greenwich, as given, without `=`.
+        let south = try CommandRun.geotrip(["export", folder.path, "--home", "-33.9249,18.4241"])
+        #expect(south.status == 0, "\(south.stderr)")
+        #expect(try CommandRun.geotrip(["trips", folder.path]).stdout.contains("Home: -33.925, 18.424 (--home)"))
         let bad = try CommandRun.geotrip(["export", folder.path, "--home", "north"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--home north is not LAT,LON"))
