@@ -119,13 +119,13 @@ struct JournalTests {
         let file = JournalDocument(text: JournalDocument.withFooter(
             JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "one\n")
                 + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
-        let first = JournalNotes(trip: before, days: ["2025-06-10": file], unplaced: [], stored: [:])
+        let first = JournalNotes(trip: before, days: ["2025-06-10": [file]], unplaced: [], stored: [:])
         #expect(first.texts == ["2025-06-10": "day\n", "v1": "one\n", "v2": "two\n"])
         #expect(first.all["v2"]?.placeName == "Sintra")
 
         // v1 moved to the next day, v2 is gone; the old day's file still holds both blocks.
         let after = Trip(visits: [Self.visit("v1", day: "2025-06-11")], outside: [], days: [])
-        let second = JournalNotes(trip: after, days: ["2025-06-10": file], unplaced: [], stored: first.all)
+        let second = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: first.all)
         #expect(second.all["v1"]?.text == "one\n" && second.all["v1"]?.localDate == "2025-06-11")
         #expect(second.gone.map(\.ownerID) == ["2025-06-10", "v2"])
         #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
@@ -136,11 +136,35 @@ struct JournalTests {
 
         // A block the person emptied deletes the note, even with a copy in the catalog.
         let emptied = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
-        #expect(JournalNotes(trip: after, days: ["2025-06-11": emptied], unplaced: [], stored: second.all).all["v1"] == nil)
+        #expect(JournalNotes(trip: after, days: ["2025-06-11": [emptied]], unplaced: [], stored: second.all).all["v1"] == nil)
     }
 }
 
 extension JournalTests {
+    @Test("a file's block that differs from the catalog counts when the file was saved after the catalog's copy; of several, the latest")
+    func noteCopiesByTime() {
+        func file(_ text: String, at nanos: Int64?) -> JournalDocument {
+            var document = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: text), explanation: "x"))
+            document.modifiedNanos = nanos
+            return document
+        }
+        let stored = JournalNote(ownerID: "v1", text: "kept\n")
+        func text(_ files: [JournalDocument], stored: JournalNote? = stored, at time: Int64? = 100) -> String? {
+            JournalNotes.text(of: "v1", in: files, stored: stored, storedAt: time)
+        }
+        #expect(text([file("older\n", at: 50)]) == "kept\n")            // a folder no export wrote since
+        #expect(text([file("", at: 50)]) == "kept\n")                    // an empty block from then deletes nothing
+        #expect(text([file("kept\n", at: 50), file("edited\n", at: 150)]) == "edited\n")
+        #expect(text([file("", at: 150)]) == "")                          // emptied since: deleted
+        #expect(text([file("first\n", at: 150), file("second\n", at: 200)]) == "second\n")
+        #expect(text([file("first\n", at: nil), file("second\n", at: nil)]) == "first\n")
+        #expect(text([file("", at: 10), file("words\n", at: 5)], stored: nil, at: nil) == "words\n")
+        #expect(text([], stored: stored) == "kept\n")
+        #expect(ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n"]))
+        #expect(!ExportStage.dropsWords(file("kept\n", at: nil), keeping: ["v1": "kept\n"]))
+        #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
+    }
+
     @Test("a day's photos without a position are listed with a geotrip tag command a shell reads as it is")
     func unplacedPhotos() throws {
         let renderer = try JournalRenderer(language: "en")

@@ -47,6 +47,15 @@ struct LibraryExportTests {
             try LibraryFixture.write(into: self.folder, days: [more])
         }
 
+        /// Photos in Lisbon on 2024-01-14: the first trip starts a day earlier, so its folder
+        /// becomes `trips/2024-01-14`.
+        func addLisbonDayBefore() throws {
+            var earlier = LibraryFixture.schedule.first { $0.date == "2024-01-15" }!
+            earlier.date = "2024-01-14"
+            earlier.folder = "earlier"
+            try LibraryFixture.write(into: folder, days: [earlier])
+        }
+
         /// `geotrip export` of the library as its catalog remembers it: every trip and page
         /// rendered, through `thumbnails` (the maker by default), telling `progress`.
         @discardableResult
@@ -305,10 +314,7 @@ struct LibraryExportTests {
         try library.writeNote("Pastéis de nata in Belém. 맛있다.\n", trip: 1, day: "2024-01-16")
         let oldFolder = library.tripFolder(1)
         // A photo in Lisbon the day before: the trip now starts on 2024-01-14.
-        var earlier = LibraryFixture.schedule.first { $0.date == "2024-01-15" }!
-        earlier.date = "2024-01-14"
-        earlier.folder = "earlier"
-        try LibraryFixture.write(into: library.folder, days: [earlier])
+        try library.addLisbonDayBefore()
         try await library.ingest()
         let moved = library.out.appendingPathComponent("trips/2024-01-14/journal/2024-01-16.md")
         let kept = try String(contentsOf: moved, encoding: .utf8)
@@ -345,6 +351,96 @@ struct LibraryExportTests {
         let again = try String(contentsOf: day, encoding: .utf8)
         #expect(again.contains(note))
         #expect(again.contains("lisbon-more/2024-01-16-0.jpg"))
+    }
+
+    @Test("a note on a day that becomes a day at home (home moved there) waits on the page of unplaced notes, and goes back with its trip")
+    func notesOfDaysAtHome() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        try library.writeNote("Tram 28 up to the castle.\n", trip: 1, day: "2024-01-16")
+        let block = "<!-- notes 2024-01-16 -->\nTram 28 up to the castle.\n<!-- end notes 2024-01-16 -->"
+        // Home is Lisbon now: its days are days at home, in no trip's journal.
+        var options = IngestOptions(folder: library.folder.path)
+        options.home = .some(Coordinate(latitude: 38.7139, longitude: -9.1334))
+        let moved = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let unplaced = library.out.appendingPathComponent("journal/unplaced-notes.md")
+        #expect(try String(contentsOf: unplaced, encoding: .utf8).contains(block))
+        #expect(moved.export?.unplacedNotes == 1)
+        let journals = library.files(under: library.out).filter { $0.hasSuffix("/2024-01-16.md") }
+        #expect(journals.isEmpty, "\(journals)")
+        // Home found again: the note is back in its day's page, and the page of notes is gone.
+        options.home = .some(nil)
+        try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let page = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains(block))
+        #expect(!FileManager.default.fileExists(atPath: unplaced.path))
+        #expect(try library.storedNotes()["2024-01-16"] == "Tram 28 up to the castle.\n")
+    }
+
+    @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first")
+    func noteSavedIntoOldFolder() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let oldPage = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
+        let buffer = try String(contentsOf: oldPage, encoding: .utf8)  // what the editor holds
+        // The trip now starts a day earlier: its folder is trips/2024-01-14.
+        try library.addLisbonDayBefore()
+        try await library.ingest()
+        #expect(!FileManager.default.fileExists(atPath: oldPage.path))
+        // The editor saves the page where it was, with a note.
+        try FileManager.default.createDirectory(at: oldPage.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let marker = try #require(buffer.range(of: "<!-- notes 2024-01-16 -->\n"))
+        var saved = buffer
+        saved.insert(contentsOf: "Written in the old tab.\n", at: marker.upperBound)
+        try saved.write(to: oldPage, atomically: true, encoding: .utf8)
+        // `geotrip export` reads every folder back: the new one's page holds the day's block
+        // too, as written before the note; the saved copy is the newer.
+        try await library.exportEverything()
+        let newPage = library.out.appendingPathComponent("trips/2024-01-14/journal/2024-01-16.md")
+        #expect(try String(contentsOf: newPage, encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nWritten in the old tab.\n<!-- end notes 2024-01-16 -->"))
+        #expect(try library.storedNotes()["2024-01-16"] == "Written in the old tab.\n")
+        #expect(!FileManager.default.fileExists(atPath: oldPage.path), "its note moved: the old page goes")
+    }
+
+    @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")
+    func outputFolderUsedAgain() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip == 1 })
+        func ingest(out: String?) async throws {
+            var options = IngestOptions(folder: folder.path)
+            options.outputFolder = out
+            try await IngestPipeline(options: options).run(progress: SilentProgress())
+        }
+        func page(_ out: String) -> URL { URL(fileURLWithPath: out).appendingPathComponent("journal/2024-01-16.md") }
+        func write(_ note: String, in out: String, replacing old: String = "") throws {
+            var text = try String(contentsOf: page(out), encoding: .utf8)
+            let block = "<!-- notes 2024-01-16 -->\n" + old
+            let range = try #require(text.range(of: block))
+            text.replaceSubrange(range, with: "<!-- notes 2024-01-16 -->\n" + note)
+            try text.write(to: page(out), atomically: true, encoding: .utf8)
+        }
+        let first = folder.appendingPathComponent("geotrip").path, second = temp.url.appendingPathComponent("elsewhere").path
+        try await ingest(out: nil)
+        try write("Old words.\n", in: first)
+        try await ingest(out: nil)
+        // Another output folder, where the note is rewritten; then the first folder again.
+        try await ingest(out: second)
+        try write("New words.\n", in: second, replacing: "Old words.\n")
+        try await ingest(out: nil)  // the second folder is remembered: its edit is read
+        let catalog = IngestOptions.defaultCatalogPath(for: folder.path)
+        #expect(try Catalog.open(at: catalog, access: .readOnly).journalNotes()["2024-01-16"]?.text == "New words.\n")
+        try await ingest(out: first)
+        #expect(try Catalog.open(at: catalog, access: .readOnly).journalNotes()["2024-01-16"]?.text == "New words.\n")
+        #expect(try String(contentsOf: page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nNew words.\n<!-- end notes"))
+        // The older words the first folder held are kept beside it, not lost.
+        let backups = try FileManager.default.contentsOfDirectory(atPath: first + "/journal").filter { $0.hasPrefix("2024-01-16.edited-") }
+        #expect(backups.count == 1)
+        let backup = try String(contentsOfFile: first + "/journal/" + (backups.first ?? ""), encoding: .utf8)
+        #expect(backup.contains("Old words."))
     }
 
     @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")

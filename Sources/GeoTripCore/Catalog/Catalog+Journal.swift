@@ -13,6 +13,20 @@ extension Catalog {
         }
     }
 
+    /// When each stored note was last changed, by owner id, in nanoseconds since 1970: a
+    /// journal file saved before that holds an older state of it (`JournalNotes`).
+    func journalNoteTimes() throws(GeoTripError) -> [String: Int64] {
+        try attempt {
+            try database.read { db in
+                var times: [String: Int64] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT ownerId, updatedAt FROM journalNote") {
+                    if let date = UTCTimestamp.date(row[1] as String?) { times[row[0]] = Int64((date.timeIntervalSince1970 * 1e9).rounded()) }
+                }
+                return times
+            }
+        }
+    }
+
     /// Makes the stored notes `notes` (by owner id), writing only what differs: changed notes
     /// are updated, new ones inserted, and owners no longer among them deleted. Returns whether
     /// anything was written.

@@ -124,13 +124,22 @@ public struct ExportStage: Sendable {
             }
             journals[folder] = readJournal(in: folder, output, &summary)
         }
-        var dayFiles: [String: JournalDocument] = [:]
+        // Each day's files, the current folders' first: a day may be in a trip's old folder too.
+        var dayFiles: [String: [JournalDocument]] = [:]
         for folder in parts.map(\.folder) + stale {
-            for (date, document) in journals[folder]?.days ?? [:] where dayFiles[date] == nil { dayFiles[date] = document }
+            for (date, document) in journals[folder]?.days ?? [:] { dayFiles[date, default: []].append(document) }
         }
         let unplacedDocument = journals[""]?.unplaced
-        let notes = JournalNotes(trip: whole, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
-                                 stored: try catalog.journalNotes())
+        // The notes of days no folder writes (a library's days at home: a trip's day that home
+        // moved to, a day whose trip photos went) join the page of notes whose visit is gone,
+        // so every note is in a file; they go back when their day is a trip's again.
+        var shown = whole
+        if library.isLibrary {
+            let tripDays = Set(parts.flatMap { $0.trip.days.map(\.date) })
+            shown.days = whole.days.filter { tripDays.contains($0.date) }
+        }
+        let notes = JournalNotes(trip: shown, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
+                                 stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
         try catalog.saveJournalNotes(notes.all, at: now)
         summary.unplacedNotes = notes.gone.count
 
@@ -214,15 +223,15 @@ public struct ExportStage: Sendable {
         let journal = Self.journalFolder + "/"
         if !notes.gone.isEmpty {
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
-                    output, now, &summary, listed: before.files)
+                    keeping: texts, output, now, &summary, listed: before.files)
         } else if unplacedDocument != nil {
-            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, output, now, &summary, listed: before.files)
+            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, keeping: texts, output, now, &summary, listed: before.files)
         }
 
         // 4. What no trip writes any more: a trip's folder that is gone (its notes were gathered
         // in step 1), and the single trip's files once the folder became a library.
         for folder in stale {
-            try retireJournal(journals[folder] ?? Journal(), in: folder, output, now, &summary, listed: before.files)
+            try retireJournal(journals[folder] ?? Journal(), in: folder, keeping: texts, output, now, &summary, listed: before.files)
             exported[folder] = nil
         }
 
@@ -419,14 +428,14 @@ public struct ExportStage: Sendable {
                 continue
             }
             let path = journalPath + day.date + ".md"
-            let put = try put(text, at: path, replacing: file(of: day.date), root, now, &summary, listed: listed)
+            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
             // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
             // so is one left as a person saved it meanwhile.
             if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), root, now, &summary, listed: listed)
+            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
@@ -453,11 +462,11 @@ public struct ExportStage: Sendable {
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
     /// notes page (removed as written, kept as backups when edited), the map, the GeoJSON and
     /// the thumbnails; the folder goes when nothing else is left in it.
-    private func retireJournal(_ journal: Journal, in folder: String, _ output: OutputFolder, _ now: Date,
+    private func retireJournal(_ journal: Journal, in folder: String, keeping notes: [String: String], _ output: OutputFolder, _ now: Date,
                                _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         let prefix = folder.isEmpty ? "" : folder + "/"
         for (date, document) in journal.days.sorted(by: { $0.key < $1.key }) {
-            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, keeping: notes, output, now, &summary, listed: listed)
         }
         // The output folder's own unplaced notes page stays: step 3 keeps it.
         guard !folder.isEmpty else {
@@ -466,7 +475,7 @@ public struct ExportStage: Sendable {
             return
         }
         if let unplaced = journal.unplaced {
-            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, keeping: notes, output, now, &summary, listed: listed)
         }
         try output.remove(prefix + Self.geoJSONFile)
         try output.remove(prefix + Self.mapFile)
@@ -720,7 +729,10 @@ public struct ExportStage: Sendable {
     /// A journal file read back; nil when missing, or refused (a link: noted, never read through).
     private func read(_ relative: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> JournalDocument? {
         switch output.contents(of: relative) {
-        case .success(let bytes?): return JournalDocument(bytes: bytes)
+        case .success(let bytes?):
+            var document = JournalDocument(bytes: bytes)
+            document.modifiedNanos = output.stamp(of: relative)?.modifiedNanos
+            return document
         case .success(nil): return nil
         case .failure:
             if !summary.refused.contains(relative) { summary.refused.append(relative) }
@@ -729,15 +741,18 @@ public struct ExportStage: Sendable {
     }
 
     /// Writes `text` at `relative`, first keeping the file there as a backup when it was edited
-    /// outside its notes blocks (`replacing` is what was read from it). A journal file (given
-    /// with the run's first listing, `listed`) that was saved since that listing is left as it
-    /// is (`savedMeanwhile`); returns whether the file was put.
+    /// outside its notes blocks, or holds words in a block that no note keeps (`notes`, the
+    /// run's notes by owner: `dropsWords`); `replacing` is what was read from it. A journal file
+    /// (given with the run's first listing, `listed`) that was saved since that listing is left
+    /// as it is (`savedMeanwhile`); returns whether the file was put.
     @discardableResult
-    private func put(_ text: String, at relative: String, replacing existing: JournalDocument?, _ output: OutputFolder, _ now: Date,
-                     _ summary: inout ExportSummary, listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
+    private func put(_ text: String, at relative: String, replacing existing: JournalDocument?, keeping notes: [String: String] = [:],
+                     _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
+                     listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
         if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
-        if let existing, !existing.isIntact, case .success(let current?) = output.contents(of: relative), current != bytes {
+        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes),
+           case .success(let current?) = output.contents(of: relative), current != bytes {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
         }
         switch try output.store(bytes, at: relative) {
@@ -760,16 +775,25 @@ public struct ExportStage: Sendable {
 
     /// Takes away a journal file the trip no longer has (its notes were gathered already): removed
     /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its
-    /// blocks, left as it is when saved since the run's first listing (`savedMeanwhile`).
-    private func retire(_ relative: String, document: JournalDocument?, _ output: OutputFolder, _ now: Date,
+    /// blocks or it holds words no note keeps (`notes`: `dropsWords`), left as it is when saved
+    /// since the run's first listing (`savedMeanwhile`).
+    private func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], _ output: OutputFolder, _ now: Date,
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
-        if document.isIntact {
+        if document.isIntact && !Self.dropsWords(document, keeping: notes) {
             try output.remove(relative)
             summary.removed += 1
         } else {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
         }
+    }
+
+    /// Whether replacing or removing `file` would drop words a person wrote: a block with words
+    /// that is not the note the run keeps for its owner (`notes`). A copy of a note older than
+    /// the one taken (a folder no export wrote since), or one of two copies edited apart, is
+    /// kept in a backup rather than lost.
+    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String]) -> Bool {
+        file.blocks.contains { block in block.text.contains { !$0.isWhitespace } && notes[block.id] != block.text }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),

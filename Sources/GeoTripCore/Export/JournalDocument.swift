@@ -35,6 +35,8 @@ struct JournalDocument: Sendable, Equatable {
     /// the fingerprint of the lines outside the blocks, so two intact files with the same
     /// footer differ at most inside their blocks.
     var footer: String?
+    /// When the file was last modified (nanoseconds since 1970), when read from one.
+    var modifiedNanos: Int64?
 
     /// The notes by id.
     var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }

@@ -112,8 +112,8 @@ struct JournalWords: Sendable {
 
     /// What `unplaced-notes.md` is.
     var unplacedNotesIntro: String {
-        korean ? "이 메모의 방문은 더 이상 여행에 없습니다(사진이 지워졌거나 다시 묶였습니다). 필요한 곳으로 옮기고 여기서는 지우세요. 같은 방문이 돌아오면 메모도 돌아갑니다."
-            : "These notes belong to visits the trip no longer has (their photos were deleted or regrouped). Move what you want to keep to another visit's notes and empty the block here; if the visit comes back, its notes go back with it."
+        korean ? "이 메모의 방문은 더 이상 여행에 없습니다(사진이 지워졌거나 다시 묶였거나, 그날이 여행이 아닌 집에서 보낸 날이 되었습니다). 필요한 곳으로 옮기고 여기서는 지우세요. 같은 방문이 돌아오면 메모도 돌아갑니다."
+            : "These notes belong to visits the trip no longer has (their photos were deleted or regrouped, or their day is now a day at home, which no trip's journal shows). Move what you want to keep to another visit's notes and empty the block here; if the visit comes back, its notes go back with it."
     }
 
     /// `Visit v17, last seen at Lisbon on 2025-06-10`.
