@@ -173,6 +173,9 @@ struct LibraryRerunTests {
         options.clockOffsets = ["Nokia 3310=+01:00:00"]
         let unchanged = try await IngestPipeline(options: options).run(progress: SilentProgress())
         #expect(unchanged.resolution?.updated == 0)
+        // Which the run says (the fixture's photos name no camera): a mistyped name corrects nothing.
+        let said = unchanged.diagnostics.filter { $0.kind == .input }.map(\.message)
+        #expect(said == ["--clock-offset \"Nokia 3310=+01:00:00\" corrects no photo: no photo here was taken with a camera named \"Nokia 3310\""])
         #expect(try stamps() == stampsBefore)
         #expect(try Self.resolution(options.catalogPath) == before)
 

@@ -33,6 +33,21 @@ struct ResolutionCommandTests {
             """
     }
 
+    @Test("a camera's clock offset under a name no photo has is said, with the cameras there are; the name in any case is taken")
+    func clockOffsetForNoCamera() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let typo = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "Fuji XT30=+01:00:00"])
+        #expect(typo.status == 0, "\(typo.stderr)")
+        let output = typo.stdout + typo.stderr
+        #expect(output.contains("--clock-offset \"Fuji XT30=+01:00:00\" corrects no photo"), "\(output)")
+        #expect(output.contains("the cameras here: Apple iPhone 13, FUJIFILM X-T30"), "\(output)")
+        let right = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "fujifilm x-t30=+01:00:00"])
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(!(right.stdout + right.stderr).contains("corrects no photo"))
+    }
+
     @Test("a GPX track places the camera's photos, and outranks neighbours but never EXIF")
     func track() throws {
         let temp = try TemporaryFolder()

@@ -559,6 +559,17 @@ extension Catalog {
 
     /// The files present, by kind: kept by triggers on every write of the photo table
     /// (`photoCounts`), so no run counts them.
+    /// The cameras of the photos present, as `PhotoMetadata.camera` names them (one pass over
+    /// the photos: asked only when a run is given a camera's clock offset).
+    func cameras() throws(GeoTripError) -> Set<String> {
+        try attempt {
+            try database.read { db in
+                Set(try Row.fetchAll(db, sql: "SELECT DISTINCT make, model FROM photo WHERE removedAt IS NULL AND status = 'read'")
+                    .compactMap { PhotoMetadata(make: $0[0], model: $0[1]).camera })
+            }
+        }
+    }
+
     func counts() throws(GeoTripError) -> CatalogCounts {
         try attempt {
             try database.read { db in

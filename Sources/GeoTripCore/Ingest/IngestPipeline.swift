@@ -195,7 +195,7 @@ public struct IngestPipeline: Sendable {
             [PhotoDiagnostic(path: options.folder, kind: .folder, message: Gazetteer.fallbackSentence(problem))]
         } ?? []
         let diagnostics = listing.problems.map { PhotoDiagnostic(path: options.folder, kind: .folder, message: $0) }
-            + zoneFallback + read.diagnostics + derived.diagnostics + (summary.export?.problems ?? [])
+            + zoneFallback + read.diagnostics + derived.diagnostics + (summary.export?.problems ?? []) + (try unmatchedCameras(catalog))
         summary.diagnosticCount = diagnostics.count
         summary.diagnostics = Array(diagnostics.sorted { ($0.kind.severity, $0.path) < ($1.kind.severity, $1.path) }.prefix(Self.diagnosticsShown))
         summary.diagnosticKinds = DiagnosticCount.byKind(diagnostics)
@@ -224,6 +224,21 @@ public struct IngestPipeline: Sendable {
             writeXMP: options.writeXMP ?? stored.writeXMP)
         try catalog.remember(settings)
         return settings
+    }
+
+    /// A sentence for each `--clock-offset` given now for a camera no photo present was taken
+    /// with (a name mistyped corrects nothing, silently otherwise), with the cameras there are.
+    private func unmatchedCameras(_ catalog: Catalog) throws(GeoTripError) -> [PhotoDiagnostic] {
+        let named = (options.clockOffsets ?? []).compactMap { text in (try? ClockCorrection(parsing: text)).flatMap { $0.camera.map { (text, $0) } } }
+        guard !named.isEmpty else { return [] }
+        let cameras = try catalog.cameras()
+        let known = Set(cameras.map { $0.lowercased() })
+        let list = cameras.sorted().joined(separator: ", ")
+        return named.filter { !known.contains($0.1.lowercased()) }.map { text, camera in
+            PhotoDiagnostic(path: options.folder, kind: .input,
+                            message: "--clock-offset \"\(text)\" corrects no photo: no photo here was taken with a camera named \"\(camera)\""
+                                + (list.isEmpty ? "" : " (the cameras here: \(list))"))
+        }
     }
 
     /// `path` relative to `folder` when it lies inside it (links resolved on both), else nil.

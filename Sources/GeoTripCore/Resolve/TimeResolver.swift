@@ -51,7 +51,9 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
             days = parsedDays
             clock = clock[clock.index(after: space)...]
         }
-        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { $0.count <= 4 ? Int($0) : nil }
+        // Digits only: Int would take a sign too ("++01:00:00").
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+            .map { $0.count <= 4 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int($0) : nil }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
               (0...23).contains(h) || (days == 0 && (0...99).contains(h)), (0...59).contains(m), (0...59).contains(s)
         else { throw ClockCorrectionError(text: text) }
