@@ -378,6 +378,22 @@ struct LibraryExportTests {
         #expect(try library.storedNotes()["2024-01-16"] == "Tram 28 up to the castle.\n")
     }
 
+    @Test("what a run stopped while writing left (a page's or a thumbnail's temporary file) goes when the trip is written again")
+    func leftoversOfAStoppedRun() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let trip = library.tripFolder(2)
+        let thumbs = trip.appendingPathComponent(ThumbnailMaker.folderName)
+        let thumbnail = try #require(try FileManager.default.contentsOfDirectory(atPath: thumbs.path).first { ThumbnailMaker.isThumbnailName($0) })
+        let left = [trip.appendingPathComponent(".index.html.geotrip-W2lx6f"), thumbs.appendingPathComponent("." + thumbnail + ".tmp"),
+                    library.out.appendingPathComponent(".index.html.geotrip-Qa81zz")]
+        for file in left { try Data().write(to: file) }
+        try await library.exportEverything()
+        for file in left { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent)") }
+        #expect(FileManager.default.fileExists(atPath: thumbs.appendingPathComponent(thumbnail).path))
+    }
+
     @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first")
     func noteSavedIntoOldFolder() async throws {
         let library = try Library()

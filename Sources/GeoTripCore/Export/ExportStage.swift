@@ -237,6 +237,7 @@ public struct ExportStage: Sendable {
 
         // 5. The library's page of trips.
         if library.isLibrary {
+            _ = output.names(in: "")  // takes away what a run stopped while writing here left
             let words = JournalWords(language: language)
             try put(LibraryIndexPage(entries: entries, words: words, language: language).render(), at: Self.mapFile, replacing: nil,
                     output, now, &summary)
@@ -373,6 +374,7 @@ public struct ExportStage: Sendable {
                             language: String, now: Date) async throws(GeoTripError) -> PartResult {
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
+        _ = partOutput.names(in: "")  // takes away what a run stopped while writing here left
         let trip = part.trip
         let route = TripRoute(visits: trip.visits, track: Array(Self.track(track, during: trip))).hiding(privacy)
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.

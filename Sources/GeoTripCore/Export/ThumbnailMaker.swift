@@ -319,6 +319,13 @@ public struct ThumbnailMaker: Sendable {
         while let entry = readdir(stream) {
             withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let name = raw.prefix { $0 != 0 }
+                // A thumbnail being written (`.NAME.tmp`) left by a run stopped midway: none of
+                // this run's is, as the folder is read before any is made.
+                if name.first == UInt8(ascii: "."), name.count > 5, name.suffix(4).elementsEqual(".tmp".utf8),
+                   isThumbnailName(name.dropFirst().dropLast(4)) {
+                    unlinkat(dirfd(stream), String(decoding: name, as: UTF8.self), 0)
+                    return
+                }
                 guard isThumbnailName(name) else { return }
                 if let numbers = nameNumbers(name) {
                     listing.numbers.insert(numbers)
