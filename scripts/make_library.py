@@ -14,7 +14,10 @@ written (the bench checks a sample). The library:
   seconds to minutes apart, each with a distinct capture time and position;
 * without GPS: about 1 in 700 photos (a camera without a receiver), from a second template;
 * videos timed by their movie header alone: about 1 in 2,000 files, a compact camera's (its
-  wall clock) and a phone's (UTC and its position) in turn.
+  wall clock) and a phone's (UTC and its position) in turn;
+* Live Photos: 1 in 20 photos with GPS has its moving part beside it (`IMG_NNNNNNN.MOV`, an
+  iPhone's, with Apple's creation date a second before the still and a content identifier of
+  its own), as a phone's library has; a day added has them too.
 
 Folders are `YYYY/YYYY-MM-DD Region/` for trips and `YYYY/home/` for home days; names are
 `IMG_NNNNNNN.JPG`. The same seed and count give the same library (the files' times differ).
@@ -58,8 +61,10 @@ NO_GPS_ONE_IN = 700
 # templates are the test suite's video fixtures (made by scripts/make-video-fixtures.sh).
 VIDEO_ONE_IN = 2000
 VIDEO_FIXTURES = Path(__file__).resolve().parent.parent / "Tests" / "GeoTripCoreTests" / "Fixtures" / "videos"
+# Live Photos: 1 in 20 photos with GPS (the test suite's iPhone fixture as the template).
+LIVE_ONE_IN = 20
 # The library's shape: bump when the generator writes other files, so bench.py makes it again.
-VERSION = "2"
+VERSION = "3"
 
 
 def make_templates(folder):
@@ -139,6 +144,32 @@ class VideoTemplate:
         return bytes(data)
 
 
+class LiveTemplate:
+    """An iPhone's Live Photo video whose mvhd time (UTC), Apple creation date (the wall clock
+    with its offset), content identifier and position string are patched in place."""
+    EPOCH = datetime.datetime(1904, 1, 1)
+
+    def __init__(self, data):
+        self.data = data
+        self.mvhd = data.index(b"mvhd")
+        self.created = data.index(b"2025-06-13T13:45:30+0200")
+        self.identifier = data.index(b"1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9")
+        self.xyz = data.index(b"+40.415179-003.684831")
+
+    def video(self, local, offset_minutes, latitude, longitude, rng):
+        data = bytearray(self.data)
+        local = local - datetime.timedelta(seconds=1)  # the clip starts before the still
+        utc = local - datetime.timedelta(minutes=offset_minutes)
+        struct.pack_into(">I", data, self.mvhd + 8, int((utc - self.EPOCH).total_seconds()))
+        sign = "+" if offset_minutes >= 0 else "-"
+        data[self.created:self.created + 24] = (local.strftime("%Y-%m-%dT%H:%M:%S")
+                                                + f"{sign}{abs(offset_minutes) // 60:02d}{abs(offset_minutes) % 60:02d}").encode()
+        data[self.identifier:self.identifier + 36] = "{:08X}-{:04X}-4{:03X}-{:04X}-{:012X}".format(
+            rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12), 0x8000 | rng.getrandbits(14), rng.getrandbits(48)).encode()
+        data[self.xyz:self.xyz + 21] = f"{latitude:+010.6f}{longitude:+011.6f}".encode()
+        return bytes(data)
+
+
 def offset_minutes(zone, local):
     return int(local.replace(tzinfo=zoneinfo.ZoneInfo(zone)).utcoffset().total_seconds() // 60)
 
@@ -203,6 +234,8 @@ def write_library(folder, photos, seed=2026):
         with_gps, without = (Template(t) for t in make_templates(Path(scratch)))
     camera = VideoTemplate((VIDEO_FIXTURES / "video-camera-local.mp4").read_bytes())
     phone = VideoTemplate((VIDEO_FIXTURES / "video-android.mp4").read_bytes())
+    live = LiveTemplate((VIDEO_FIXTURES / "video-iphone.mov").read_bytes())
+    live_rng = random.Random(seed + 1)  # its own, so the photos are as they were
     shots = plan(photos, rng)
     made = set()
     for number, (sub, local, zone, lat, lon) in enumerate(shots):
@@ -222,6 +255,8 @@ def write_library(folder, photos, seed=2026):
             data = without.photo(local, minutes)
         else:
             data = with_gps.photo(local, minutes, lat, lon)
+            if number % LIVE_ONE_IN == LIVE_ONE_IN // 3:
+                (target / f"IMG_{number:07d}.MOV").write_bytes(live.video(local, minutes, lat, lon, live_rng))
         (target / f"IMG_{number:07d}.JPG").write_bytes(data)
     return shots
 
@@ -234,6 +269,7 @@ def add_day(folder, count, seed=7, round=0):
     rng = random.Random(seed + round)
     with tempfile.TemporaryDirectory() as scratch:
         with_gps = Template(make_templates(Path(scratch))[0])
+    live = LiveTemplate((VIDEO_FIXTURES / "video-iphone.mov").read_bytes())
     name, lat, lon, zone = REGIONS[2 + round % (len(REGIONS) - 2)]
     day = datetime.date(2026, 3, 14) + datetime.timedelta(days=30 * round)
     target = Path(folder) / "2026" / f"{day.isoformat()} {name}"
@@ -241,8 +277,11 @@ def add_day(folder, count, seed=7, round=0):
     moment = datetime.datetime(day.year, day.month, day.day, 9, 0)
     for index in range(count):
         moment += datetime.timedelta(seconds=rng.randint(5, 120))
-        data = with_gps.photo(moment, offset_minutes(zone, moment), lat + rng.gauss(0, 0.01), lon + rng.gauss(0, 0.01))
+        latitude, longitude = lat + rng.gauss(0, 0.01), lon + rng.gauss(0, 0.01)
+        data = with_gps.photo(moment, offset_minutes(zone, moment), latitude, longitude)
         (target / f"NEW_{index:05d}.JPG").write_bytes(data)
+        if index % LIVE_ONE_IN == LIVE_ONE_IN // 3:
+            (target / f"NEW_{index:05d}.MOV").write_bytes(live.video(moment, offset_minutes(zone, moment), latitude, longitude, rng))
     return target
 
 

@@ -59,8 +59,8 @@ enum SummaryText {
         var lines = ["  export: " + (e.trips > 0 ? "\(plural(e.trips, "trip")) in trips/, " : "") + "\(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
             + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
         if !e.backups.isEmpty {
-            lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks and "
-                + "\(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
+            lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks, or held words "
+                + "that are not the notes kept, and \(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
         }
         if e.unplacedNotes > 0 {
             lines.append("  \(plural(e.unplacedNotes, "note")) whose visit is gone: journal/unplaced-notes.md")

@@ -135,34 +135,76 @@ struct JournalTests {
         #expect(third.texts == second.texts)
 
         // A block the person emptied deletes the note, even with a copy in the catalog.
-        let emptied = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
-        #expect(JournalNotes(trip: after, days: ["2025-06-11": [emptied]], unplaced: [], stored: second.all).all["v1"] == nil)
+        let written = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: "one\n"), explanation: "x")
+        let emptied = JournalDocument(text: written.replacingOccurrences(of: "-->\none\n<!--", with: "-->\n<!--"))
+        // It stays as an empty note while its visit is there, so an older copy elsewhere (a
+        // folder used again) cannot bring it back; a gone visit's empty note goes.
+        let deleted = JournalNotes(trip: after, days: ["2025-06-11": [emptied]], unplaced: [], stored: second.all)
+        #expect(deleted.all["v1"]?.text == "" && deleted.gone.allSatisfy { $0.ownerID != "v1" })
+        let older = JournalNotes(trip: after, days: ["2025-06-11": [emptied], "2025-06-10": [file]], unplaced: [], stored: deleted.all)
+        #expect(older.all["v1"]?.text == "")
+        let gone = Trip(visits: [], outside: [], days: [])
+        #expect(JournalNotes(trip: gone, days: [:], unplaced: [], stored: deleted.all).all["v1"] == nil)
     }
 }
 
 extension JournalTests {
-    @Test("a file's block that differs from the catalog counts when the file was saved after the catalog's copy; of several, the latest")
+    @Test("an edited block counts over the catalog unless older than its copy; a block as geotrip wrote it never does; of several edits, the latest")
     func noteCopiesByTime() {
-        func file(_ text: String, at nanos: Int64?) -> JournalDocument {
-            var document = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: text), explanation: "x"))
+        /// A file geotrip wrote with `written` in the block, in which the person then wrote `text`.
+        func file(_ text: String, written: String? = nil, at nanos: Int64?) -> JournalDocument {
+            let page = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: written ?? text), explanation: "x")
+            var document = JournalDocument(text: page)
+            document.blocks = [JournalDocument.Block(id: "v1", text: text)]
             document.modifiedNanos = nanos
             return document
         }
+        /// A file an older geotrip wrote, whose footer records no notes.
+        func old(_ text: String, at nanos: Int64?) -> JournalDocument {
+            var document = file(text, at: nanos)
+            document.writtenNotes = nil
+            return document
+        }
         let stored = JournalNote(ownerID: "v1", text: "kept\n")
-        func text(_ files: [JournalDocument], stored: JournalNote? = stored, at time: Int64? = 100) -> String? {
+        let second: Int64 = 1_000_000_000
+        func text(_ files: [JournalDocument], stored: JournalNote? = stored, at time: Int64? = 100 * second) -> String? {
             JournalNotes.text(of: "v1", in: files, stored: stored, storedAt: time)
         }
-        #expect(text([file("older\n", at: 50)]) == "kept\n")            // a folder no export wrote since
-        #expect(text([file("", at: 50)]) == "kept\n")                    // an empty block from then deletes nothing
-        #expect(text([file("kept\n", at: 50), file("edited\n", at: 150)]) == "edited\n")
-        #expect(text([file("", at: 150)]) == "")                          // emptied since: deleted
-        #expect(text([file("first\n", at: 150), file("second\n", at: 200)]) == "second\n")
-        #expect(text([file("first\n", at: nil), file("second\n", at: nil)]) == "first\n")
+        // As geotrip wrote them: older states, whatever the file's time.
+        #expect(text([file("older\n", at: 500 * second)]) == "kept\n")
+        #expect(text([file("", at: 500 * second)]) == "kept\n")
+        // Edits: since the catalog's copy (or within 2 s of it) they count, the latest of several.
+        #expect(text([file("edited\n", written: "kept\n", at: 150 * second)]) == "edited\n")
+        #expect(text([file("", written: "kept\n", at: 150 * second)]) == "")
+        #expect(text([file("same second\n", written: "kept\n", at: 99 * second)]) == "same second\n")
+        #expect(text([file("long before\n", written: "kept\n", at: 50 * second)]) == "kept\n")
+        #expect(text([file("first\n", written: "", at: 150 * second), file("second\n", written: "", at: 200 * second)]) == "second\n")
+        #expect(text([file("first\n", written: "", at: nil), file("second\n", written: "", at: nil)]) == "first\n")
+        // An older geotrip's files: by their time alone.
+        #expect(text([old("older\n", at: 50 * second)]) == "kept\n")
+        #expect(text([old("newer\n", at: 150 * second)]) == "newer\n")
+        // Not in the catalog: the latest copy with text, as written or not.
         #expect(text([file("", at: 10), file("words\n", at: 5)], stored: nil, at: nil) == "words\n")
         #expect(text([], stored: stored) == "kept\n")
         #expect(ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file("kept\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
+    }
+
+    @Test("the footer records the notes geotrip wrote, by id, and reads them back; a page without notes records none")
+    func footerNotes() {
+        let page = JournalDocument.withFooter(JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "")
+            + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x")
+        let document = JournalDocument(text: page)
+        #expect(document.isIntact)
+        #expect(document.writtenNotes == ["2025-06-10": JournalDocument.noteHash("day\n"), "v2": JournalDocument.noteHash("two\n")])
+        #expect(page.hasSuffix(" · notes 2025-06-10=\(JournalDocument.noteHash("day\n")) v2=\(JournalDocument.noteHash("two\n")) · \(document.footer!) -->\n"))
+        let empty = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
+        #expect(empty.writtenNotes == [:])
+        // A footer from before: no notes recorded.
+        let before = "<!-- notes v1 -->\n<!-- end notes v1 -->\n\n<!-- geotrip · x · 0123456789abcdef -->\n"
+        #expect(JournalDocument(text: before).writtenNotes == nil && JournalDocument(text: before).footer == "0123456789abcdef")
+        #expect(JournalDocument.noteHash("") == "811c9dc5")
     }
 
     @Test("a day's photos without a position are listed with a geotrip tag command a shell reads as it is")

@@ -457,6 +457,29 @@ struct LibraryExportTests {
         #expect(backups.count == 1)
         let backup = try String(contentsOfFile: first + "/journal/" + (backups.first ?? ""), encoding: .utf8)
         #expect(backup.contains("Old words."))
+
+        // The day's note rewritten in the first folder; then the second folder again, its older
+        // copy of the day's note beside a visit's note written there now, which makes the file
+        // newer: the visit's counts, the day's stays the catalog's (each block is judged alone).
+        try write("Newest words.\n", in: first, replacing: "New words.\n")
+        try await ingest(out: first)
+        var text = try String(contentsOf: page(second), encoding: .utf8)
+        #expect(text.contains("<!-- notes 2024-01-16 -->\nNew words.\n"))
+        let visitMarker = try #require(text.range(of: #"<!-- notes v[0-9]+ -->\n"#, options: .regularExpression))
+        let visit = String(text[visitMarker].dropFirst("<!-- notes ".count).dropLast(" -->\n".count))
+        text.insert(contentsOf: "A visit's words.\n", at: visitMarker.upperBound)
+        try text.write(to: page(second), atomically: true, encoding: .utf8)
+        try await ingest(out: second)
+        var notes = try Catalog.open(at: catalog, access: .readOnly).journalNotes()
+        #expect(notes["2024-01-16"]?.text == "Newest words.\n" && notes[visit]?.text == "A visit's words.\n")
+        // The day's note deleted there; the first folder, which still holds it as written, used
+        // again does not bring it back.
+        try write("", in: second, replacing: "Newest words.\n")
+        try await ingest(out: second)
+        try await ingest(out: first)
+        notes = try Catalog.open(at: catalog, access: .readOnly).journalNotes()
+        #expect((notes["2024-01-16"]?.text ?? "") == "" && notes[visit]?.text == "A visit's words.\n")
+        #expect(try String(contentsOf: page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\n<!-- end notes 2024-01-16 -->"))
     }
 
     @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")

@@ -13,8 +13,8 @@ extension Catalog {
         }
     }
 
-    /// When each stored note was last changed, by owner id, in nanoseconds since 1970: a
-    /// journal file saved before that holds an older state of it (`JournalNotes`).
+    /// When each stored note's text last changed, by owner id, in nanoseconds since 1970
+    /// (`JournalNotes` weighs the journal files' copies against it).
     func journalNoteTimes() throws(GeoTripError) -> [String: Int64] {
         try attempt {
             try database.read { db in
@@ -32,8 +32,9 @@ extension Catalog {
     /// anything was written.
     @discardableResult
     func saveJournalNotes(_ notes: [String: JournalNote], at time: Date = Date()) throws(GeoTripError) -> Bool {
-        let stored = try journalNotes()
-        let changed = notes.values.filter { stored[$0.ownerID] != $0 }
+        let records = try attempt { try database.read { db in try JournalNoteRecord.fetchAll(db) } }
+        let stored = Dictionary(uniqueKeysWithValues: records.map { ($0.ownerId, $0) })
+        let changed = notes.values.filter { stored[$0.ownerID]?.note != $0 }
         let gone = stored.keys.filter { notes[$0] == nil }
         guard !changed.isEmpty || !gone.isEmpty else { return false }
         let stamp = time.geotripISO8601 ?? ""
@@ -41,8 +42,12 @@ extension Catalog {
             try database.write { db in
                 for chunk in gone.chunked(500) { try JournalNoteRecord.filter(chunk.contains(JournalNoteRecord.Columns.ownerId)).deleteAll(db) }
                 for note in changed {
+                    // `updatedAt` is when the text changed (`journalNoteTimes`): a note that only
+                    // moved day or place keeps its time.
+                    let before = stored[note.ownerID]
                     try JournalNoteRecord(ownerId: note.ownerID, kind: note.isDayNote ? "day" : "visit", text: note.text,
-                                          placeName: note.placeName, localDate: note.localDate, updatedAt: stamp).upsert(db)
+                                          placeName: note.placeName, localDate: note.localDate,
+                                          updatedAt: before.map { $0.text == note.text ? $0.updatedAt : stamp } ?? stamp).upsert(db)
                 }
             }
         } catch {

@@ -14,8 +14,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var thumbnails = 0
     /// Journal files removed because their day is no longer in the trip (their notes moved on).
     public var removed = 0
-    /// Journal files that had been edited outside their notes blocks, kept as dated backups
-    /// beside them (relative to the output folder) before they were rewritten.
+    /// Journal files that had been edited outside their notes blocks, or held words in a block
+    /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
+    /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
     /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
     public var unplacedNotes = 0

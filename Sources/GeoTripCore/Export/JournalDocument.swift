@@ -11,9 +11,12 @@ import Foundation
 /// - When a note itself holds a line equal to its end marker, geotrip writes the block with a
 ///   tag (`<!-- notes v17 #2 -->` … `<!-- end notes v17 #2 -->`) that no line of the note
 ///   equals, so the note reads back whole.
-/// - The last line is geotrip's footer, `<!-- geotrip · … · FINGERPRINT -->`: a fingerprint of
-///   every line outside the blocks (markers included). A file whose lines outside the blocks no
-///   longer match it was edited there, and is kept as a backup before it is rewritten.
+/// - The last line is geotrip's footer, `<!-- geotrip · … · notes ID=HASH … · FINGERPRINT -->`:
+///   a fingerprint of every line outside the blocks (markers included), and before it the
+///   notes geotrip wrote in the blocks (a hash of each block that held any text). A file whose
+///   lines outside the blocks no longer match the fingerprint was edited there, and is kept as
+///   a backup before it is rewritten; a block whose text no longer matches its hash was
+///   written in by the person since (`writtenNotes`).
 ///
 /// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is kept inside notes and
 /// ignored when matching markers and fingerprinting.
@@ -37,6 +40,10 @@ struct JournalDocument: Sendable, Equatable {
     var footer: String?
     /// When the file was last modified (nanoseconds since 1970), when read from one.
     var modifiedNanos: Int64?
+    /// The notes geotrip wrote in the file's blocks, as `noteHash`es by id (a block not listed
+    /// was written empty); nil for a file whose footer does not say (written before geotrip
+    /// kept them, or not by geotrip).
+    var writtenNotes: [String: String]?
 
     /// The notes by id.
     var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }
@@ -46,6 +53,7 @@ struct JournalDocument: Sendable, Equatable {
         let reading = Self.read(Self.lines(bytes))
         blocks = reading.blocks
         footer = reading.footer
+        writtenNotes = reading.writtenNotes
         let valid = String(validating: bytes, as: UTF8.self) != nil
         isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
     }
@@ -66,15 +74,49 @@ struct JournalDocument: Sendable, Equatable {
         return startLine(id: id, tag: tag) + "\n" + text + endLine(id: id, tag: tag) + "\n"
     }
 
-    /// `body` with geotrip's footer appended: `explanation` and the fingerprint of the lines
-    /// outside `body`'s blocks.
+    /// `body` with geotrip's footer appended: `explanation`, the notes written in `body`'s
+    /// blocks (`notesSegment`) and the fingerprint of the lines outside them.
     static func withFooter(_ body: String, explanation: String) -> String {
         // A blank line sets the footer apart.
         let text = body + "\n"
-        let skeleton = read(lines(Array(text.utf8))).skeleton
+        let reading = read(lines(Array(text.utf8)))
         // The explanation never holds the marker's own closing.
         let words = explanation.replacingOccurrences(of: "-->", with: "->")
-        return text + "<!-- geotrip · \(words) · \(fingerprint(skeleton)) -->\n"
+        return text + "<!-- geotrip · \(words) · \(notesSegment(reading.blocks)) · \(fingerprint(reading.skeleton)) -->\n"
+    }
+
+    /// `notes` and each block with text as `ID=HASH` (`noteHash`), in id order.
+    static func notesSegment(_ blocks: [Block]) -> String {
+        (["notes"] + blocks.filter { !$0.text.isEmpty }.sorted { $0.id < $1.id }.map { "\($0.id)=\(noteHash($0.text))" })
+            .joined(separator: " ")
+    }
+
+    /// A note's text as the footer records it: 32-bit FNV-1a of its bytes, 8 hex digits.
+    static func noteHash(_ text: String) -> String {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 0x0100_0193
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// The notes segment of a footer line (`notesSegment`), read back: nil when it has none.
+    static func footerNotes(_ line: ArraySlice<UInt8>) -> [String: String]? {
+        // `… · notes ID=HASH … · FINGERPRINT -->`: the segment before the fingerprint's.
+        let text = String(decoding: line, as: UTF8.self)
+        let segments = text.components(separatedBy: " · ")
+        guard segments.count >= 4 else { return nil }
+        let words = segments[segments.count - 2].split(separator: " ")
+        guard words.first == "notes" else { return nil }
+        var notes: [String: String] = [:]
+        for word in words.dropFirst() {
+            let parts = word.split(separator: "=")
+            guard parts.count == 2, parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            notes[String(parts[0])] = String(parts[1])
+        }
+        return notes
     }
 
     /// The footer's fingerprint of `text` as `withFooter` made it: its last line's, read
@@ -91,10 +133,12 @@ struct JournalDocument: Sendable, Equatable {
     /// What one pass over a file's lines finds: the blocks, the lines outside them (markers
     /// included, the footer not), the footer's fingerprint, and whether every block was closed
     /// and no id repeated.
-    private static func read(_ lines: [ArraySlice<UInt8>]) -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, complete: Bool) {
+    private static func read(_ lines: [ArraySlice<UInt8>])
+        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: [String: String]?, complete: Bool) {
         var blocks: [Block] = []
         var skeleton: [ArraySlice<UInt8>] = []
         var footer: String?
+        var writtenNotes: [String: String]?
         var complete = true
         var seen = Set<String>()
         var index = 0
@@ -114,13 +158,14 @@ struct JournalDocument: Sendable, Equatable {
                 complete = false
             } else if let fingerprint = footerFingerprint(line) {
                 footer = fingerprint
+                writtenNotes = footerNotes(line)
                 index += 1
                 continue
             }
             skeleton.append(line)
             index += 1
         }
-        return (blocks, skeleton, footer, complete)
+        return (blocks, skeleton, footer, writtenNotes, complete)
     }
 
     // MARK: The grammar

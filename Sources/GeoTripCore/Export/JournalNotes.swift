@@ -6,11 +6,14 @@
 /// `unplaced-notes.md`; only when no file has its block is the catalog's copy used (a deleted
 /// file is rebuilt with its notes). A block emptied by the person deletes the note.
 ///
-/// A file's block that differs from the catalog's copy is taken only when the file was saved
-/// after that copy was stored (`storedAt`): a file geotrip wrote before, in a folder no export
-/// wrote since (an output folder used again, a trip's old folder), holds an older state of
-/// the note, not an edit. Of several copies saved since, the latest is taken; a day's file
-/// may be in more than one folder (a trip's old folder, saved from an editor still open).
+/// Which copy counts when they differ: a block whose text is what geotrip wrote there (the
+/// file's footer records a hash of each note it wrote: `JournalDocument.writtenNotes`) is an
+/// older state of the note, never an edit, in whatever folder and with whatever file time; a
+/// block written in since is an edit, and counts unless the catalog's copy changed after the
+/// file was saved (by more than the 2 s a coarse file clock may be off). Of several edits the
+/// latest counts. A file whose footer records no notes (written by an older geotrip) counts
+/// when saved after the catalog's copy changed. A note emptied by the person stays in the
+/// catalog as an empty note (its owner alive), so an older copy elsewhere does not bring it back.
 struct JournalNotes: Equatable {
     /// Every note worth keeping, by owner id: what the catalog should hold after this run.
     var all: [String: JournalNote] = [:]
@@ -45,7 +48,9 @@ struct JournalNotes: Equatable {
             for date in dates where date != dayOf[owner] { files += days[date]!.filter { $0.notes[owner] != nil } }
             files += unplaced.filter { $0.notes[owner] != nil }
             let text = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
-            guard let text, !text.isEmpty else { continue }
+            // Emptied: nothing to keep, unless the catalog held it (then it stays, empty, for as
+            // long as its owner is there: the deletion outranks older copies elsewhere).
+            guard let text, !text.isEmpty || (stored[owner] != nil && dayOf[owner] != nil) else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
             if let day = dayOf[owner] {
@@ -63,18 +68,30 @@ struct JournalNotes: Equatable {
     }
 
     /// A note's text from the `files` holding its block (in order of preference) and the
-    /// catalog's copy (`stored`, stored at `storedAt`): the latest copy saved since the
-    /// catalog's that says something else, else the catalog's. No catalog copy is an empty
-    /// note stored at no known time.
+    /// catalog's copy (`stored`, its text changed at `storedAt`): the latest edit since, else
+    /// the catalog's (see the type's notes). Without a catalog copy, the latest copy with text.
     static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?) -> String? {
-        let known = stored?.text ?? ""
-        let since = stored == nil ? Int64.min : storedAt ?? .min
-        // A file whose time is unknown counts as saved since; of equal times, the first.
-        var latest: JournalDocument?
-        for file in files where file.notes[owner] != known && (file.modifiedNanos ?? .max) > since {
-            if latest.map({ (file.modifiedNanos ?? .max) > ($0.modifiedNanos ?? .max) }) ?? true { latest = file }
+        // A file whose time is unknown counts as saved last; of equal times, the first.
+        func latest(_ candidates: some Sequence<JournalDocument>) -> JournalDocument? {
+            candidates.reduce(nil) { best, file in
+                best.map { (file.modifiedNanos ?? .max) > ($0.modifiedNanos ?? .max) } ?? true ? file : best
+            }
         }
-        return latest?.notes[owner] ?? known
+        // Not in the catalog (new, or a catalog made again): every copy is the person's.
+        guard let stored else {
+            return latest(files.filter { !($0.notes[owner] ?? "").isEmpty })?.notes[owner] ?? files.first?.notes[owner]
+        }
+        let since = storedAt ?? .min
+        let slack: Int64 = 2_000_000_000
+        let edits = files.filter { file in
+            guard let text = file.notes[owner], text != stored.text else { return false }
+            let saved = file.modifiedNanos ?? .max
+            guard let written = file.writtenNotes else { return saved > since }
+            // As geotrip wrote it: an older state of the note, not an edit.
+            if JournalDocument.noteHash(text) == (written[owner] ?? JournalDocument.noteHash("")) { return false }
+            return since == .min || saved > since - slack
+        }
+        return latest(edits)?.notes[owner] ?? stored.text
     }
 
     /// The text of each note, by owner id.
