@@ -123,7 +123,12 @@ struct CommandLineTests {
         let trip = try temp.copySampleImages()
         let run = try CommandRun.geotrip(["photos", trip.path, "--json"])
         #expect(run.status != 0)
-        #expect(run.stderr.contains("Run `geotrip ingest"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Run `geotrip ingest \(trip.path)` first."), "stderr: \(run.stderr)")
+        // A catalog named with --catalog is named again in the command to run.
+        let elsewhere = temp.url.appendingPathComponent("missing.sqlite").path
+        let trips = try CommandRun.geotrip(["trips", trip.path, "--catalog", elsewhere])
+        #expect(trips.status != 0)
+        #expect(trips.stderr.contains("Run `geotrip ingest \(trip.path) --catalog \(elsewhere)` first."), "stderr: \(trips.stderr)")
     }
 
     @Test("--catalog keeps the catalog outside a read-only photo folder")

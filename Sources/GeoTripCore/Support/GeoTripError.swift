@@ -57,7 +57,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             let holder = pid.map { "another geotrip run (pid \($0))" } ?? "another geotrip run"
             return "The catalog at \(path) is in use by \(holder). Wait for it to finish, or pass --catalog to use another catalog."
         case .catalogMissing(let path, let folder):
-            return "There is no catalog at \(path). Run `geotrip ingest \(folder)` first."
+            // The catalog named with --catalog is named again in the command to run.
+            let given = URL(fileURLWithPath: path).standardizedFileURL.path != URL(fileURLWithPath: IngestOptions.defaultCatalogPath(for: folder)).standardizedFileURL.path
+            return "There is no catalog at \(path). Run `geotrip ingest \(folder)\(given ? " --catalog \(path)" : "")` first."
         case .catalogTooNew(let path, let unknown):
             return "The catalog at \(path) was made by a newer geotrip (it has schema steps this version does not know: \(unknown.joined(separator: ", "))). It was left untouched; use that newer geotrip, or pass --catalog to start another catalog."
         case .catalogDamaged(let path, let reason):
