@@ -97,6 +97,9 @@ struct LibraryExportTests {
             for name in ["index.html", "trip.geojson"] {
                 #expect(FileManager.default.fileExists(atPath: library.tripFolder(number + 1).appendingPathComponent(name).path))
             }
+            // Each trip's map leads back to the page of trips.
+            let map = try String(contentsOf: library.tripFolder(number + 1).appendingPathComponent("index.html"), encoding: .utf8)
+            #expect(map.contains("<p class=\"up\"><a href=\"../../index.html\">← All trips</a></p>"))
             // Each trip's GeoJSON has its own visits only (RFC 7946 points, [lon, lat]).
             let geoJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: library.tripFolder(number + 1).appendingPathComponent("trip.geojson")))
             let features = try #require((geoJSON as? [String: Any])?["features"] as? [[String: Any]])
@@ -491,6 +494,8 @@ struct LibraryExportTests {
         try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip == 1 })
         _ = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
         let single = folder.appendingPathComponent("geotrip/journal/2024-01-15.md")
+        // One trip: its map has no page of trips to lead back to.
+        #expect(!(try String(contentsOf: folder.appendingPathComponent("geotrip/index.html"), encoding: .utf8)).contains("class=\"up\""))
         var text = try String(contentsOf: single, encoding: .utf8)
         let marker = try #require(text.range(of: "<!-- notes 2024-01-15 -->\n"))
         text.insert(contentsOf: "First day.\n", at: marker.upperBound)

@@ -399,7 +399,7 @@ public struct ExportStage: Sendable {
             tagCommand: tagCommand())
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
-                                      tiles: settings.tiles)
+                                      tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile)
         // The map is put together on another core while the days are rendered, with the base
         // layer of the page there when that still fits.
         async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())

@@ -17,7 +17,8 @@ extension TripMapInput {
 
     /// The same from the trip's photos by path, as the export stage has them already.
     static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: [String: TripPhoto], thumbnails: [Int64: String],
-                     tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
+                     tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?,
+                     libraryIndex: String? = nil) -> TripMapInput {
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
             Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
@@ -35,6 +36,7 @@ extension TripMapInput {
         let days = trip.days.map { Day(date: $0.date, notes: notes[$0.date], unplacedPhotoCount: $0.unplacedPhotos.count) }
         let legs = route.legs.map { Leg(localDate: $0.localDate, kind: $0.kind, coordinates: $0.coordinates) }
         return TripMapInput(language: language, visits: visits, days: days, legs: legs, tiles: tiles,
-                            namesFromOpenStreetMap: visible.contains { $0.nameSource == NameSource.nominatim.rawValue })
+                            namesFromOpenStreetMap: visible.contains { $0.nameSource == NameSource.nominatim.rawValue },
+                            libraryIndex: libraryIndex)
     }
 }

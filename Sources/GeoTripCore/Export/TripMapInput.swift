@@ -166,10 +166,13 @@ public struct TripMapInput: Sendable, Equatable {
     public var tiles: Tiles?
     /// Whether any name shown comes from OpenStreetMap (Nominatim), which must then be credited.
     public var namesFromOpenStreetMap: Bool
+    /// For a trip of a library: the page of all trips, relative to this page (`../../index.html`).
+    public var libraryIndex: String?
 
     /// Creates the input of one page.
     public init(title: String? = nil, language: String, visits: [Visit], days: [Day], legs: [Leg],
-                figures: Figures? = nil, tiles: Tiles? = nil, namesFromOpenStreetMap: Bool = false) {
+                figures: Figures? = nil, tiles: Tiles? = nil, namesFromOpenStreetMap: Bool = false, libraryIndex: String? = nil) {
+        self.libraryIndex = libraryIndex
         self.title = title
         self.language = language
         self.visits = visits

@@ -308,10 +308,12 @@ public struct TripMapPage: Sendable {
         if input.namesFromOpenStreetMap { credits.append(words.creditOpenStreetMap) }
         credits += [words.creditShores, words.creditCountries, words.creditLeaflet]
         if let tiles = input.tiles { credits.append("\(words.onlineTiles): \(tiles.attribution)") }
-        return [
+        var context: [String: Any] = [
             "lang": input.language, "title": title, "words": wordsContext(words),
             "figures": figureCards, "dayChips": chips, "days": dayEntries, "credits": credits,
         ]
+        if let index = input.libraryIndex { context["libraryIndex"] = ["href": Self.urlReference(index), "label": "← " + words.allTrips] }
+        return context
     }
 
     /// A visit's item in the timeline, `<li>` to `</li>` and a line break, every value escaped

@@ -30,7 +30,8 @@ enum TripMapTemplate {
 <body>
 <a class="skip" href="#timeline">{{words.skipToTimeline}}</a>
 <header>
-<h1>{{title}}</h1>
+{{#libraryIndex}}<p class="up"><a href="{{href}}">{{label}}</a></p>
+{{/libraryIndex}}<h1>{{title}}</h1>
 <section class="summary" aria-label="{{words.figuresHeading}}">
 <dl class="figures">
 {{#figures}}<div class="figure"><dt>{{label}}</dt><dd class="value">{{value}}</dd>{{#detail}}<dd class="detail">{{detail}}</dd>{{/detail}}</div>
@@ -82,6 +83,7 @@ body{margin:0;background:var(--bg);color:var(--fg);font-family:system-ui,-apple-
 .skip{position:absolute;left:-999rem}.skip:focus{left:1rem;top:1rem;z-index:2000;background:var(--bg);padding:.5rem}
 header{padding:1rem;max-width:80rem;margin:0 auto}
 h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
+.up{margin:0 0 .25rem}.up a{color:var(--muted)}
 .summary{display:flex;flex-wrap:wrap;gap:1rem}
 .figures{flex:1 1 18rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:.5rem;margin:0;align-content:start}
 .figure{background:var(--card);border-radius:.5rem;padding:.5rem .75rem;display:flex;flex-direction:column}

@@ -4,6 +4,8 @@ public struct TripMapWords: Sendable, Equatable {
     /// The language these words are in.
     public var language: String
     var pageTitle: String
+    /// The link from a library trip's page back to the page of trips.
+    var allTrips: String
     var skipToTimeline: String
     var figuresHeading: String
     var days: String
@@ -46,7 +48,7 @@ public struct TripMapWords: Sendable, Equatable {
     public static func == (a: TripMapWords, b: TripMapWords) -> Bool { a.language == b.language }
 
     static let english = TripMapWords(
-        language: "en", pageTitle: "Trip map", skipToTimeline: "Skip to the timeline",
+        language: "en", pageTitle: "Trip map", allTrips: "All trips", skipToTimeline: "Skip to the timeline",
         figuresHeading: "The trip in figures", days: "days", visits: "visits", places: "places",
         ground: "on the ground", flown: "flown", countries: "countries", overview: "Where in the world",
         mapLabel: "Map of the trip", dayFilter: "Show a day", allDays: "All days", timeline: "Timeline",
@@ -62,7 +64,7 @@ public struct TripMapWords: Sendable, Equatable {
         unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" })
 
     static let korean = TripMapWords(
-        language: "ko", pageTitle: "여행 지도", skipToTimeline: "일정으로 건너뛰기",
+        language: "ko", pageTitle: "여행 지도", allTrips: "모든 여행", skipToTimeline: "일정으로 건너뛰기",
         figuresHeading: "숫자로 보는 여행", days: "일", visits: "방문", places: "장소",
         ground: "지상 이동", flown: "비행", countries: "국가", overview: "세계 지도에서 보기",
         mapLabel: "여행 지도", dayFilter: "날짜 선택", allDays: "모든 날짜", timeline: "일정",
