@@ -423,38 +423,56 @@ struct LibraryExportTests {
         #expect(!FileManager.default.fileExists(atPath: oldPage.path), "its note moved: the old page goes")
     }
 
-    @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")
-    func outputFolderUsedAgain() async throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let folder = temp.url.appendingPathComponent("Photos")
-        try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip == 1 })
+    /// The Lisbon trip alone, a folder that is one trip, exported into output folders in turn
+    /// (`--out`), with its day 2024-01-16's page and its notes block.
+    struct LisbonTrip {
+        let temp: TemporaryFolder
+        let folder: URL
+
+        init() throws {
+            temp = try TemporaryFolder()
+            folder = temp.url.appendingPathComponent("Photos")
+            try LibraryFixture.write(into: folder, days: LibraryFixture.schedule.filter { $0.trip == 1 })
+        }
+
+        /// `ingest`, writing into `out` (nil: the one remembered).
         func ingest(out: String?) async throws {
             var options = IngestOptions(folder: folder.path)
             options.outputFolder = out
             try await IngestPipeline(options: options).run(progress: SilentProgress())
         }
+
         func page(_ out: String) -> URL { URL(fileURLWithPath: out).appendingPathComponent("journal/2024-01-16.md") }
+
+        /// Puts `note` in the day's block of the page in `out`, where it held `old`.
         func write(_ note: String, in out: String, replacing old: String = "") throws {
             var text = try String(contentsOf: page(out), encoding: .utf8)
-            let block = "<!-- notes 2024-01-16 -->\n" + old
-            let range = try #require(text.range(of: block))
+            let range = try #require(text.range(of: "<!-- notes 2024-01-16 -->\n" + old))
             text.replaceSubrange(range, with: "<!-- notes 2024-01-16 -->\n" + note)
             try text.write(to: page(out), atomically: true, encoding: .utf8)
         }
-        let first = folder.appendingPathComponent("geotrip").path, second = temp.url.appendingPathComponent("elsewhere").path
-        try await ingest(out: nil)
-        try write("Old words.\n", in: first)
-        try await ingest(out: nil)
+
+        func storedNotes() throws -> [String: JournalNote] {
+            try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly).journalNotes()
+        }
+    }
+
+    @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")
+    func outputFolderUsedAgain() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let first = trip.folder.appendingPathComponent("geotrip").path, second = trip.temp.url.appendingPathComponent("elsewhere").path
+        try await trip.ingest(out: nil)
+        try trip.write("Old words.\n", in: first)
+        try await trip.ingest(out: nil)
         // Another output folder, where the note is rewritten; then the first folder again.
-        try await ingest(out: second)
-        try write("New words.\n", in: second, replacing: "Old words.\n")
-        try await ingest(out: nil)  // the second folder is remembered: its edit is read
-        let catalog = IngestOptions.defaultCatalogPath(for: folder.path)
-        #expect(try Catalog.open(at: catalog, access: .readOnly).journalNotes()["2024-01-16"]?.text == "New words.\n")
-        try await ingest(out: first)
-        #expect(try Catalog.open(at: catalog, access: .readOnly).journalNotes()["2024-01-16"]?.text == "New words.\n")
-        #expect(try String(contentsOf: page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nNew words.\n<!-- end notes"))
+        try await trip.ingest(out: second)
+        try trip.write("New words.\n", in: second, replacing: "Old words.\n")
+        try await trip.ingest(out: nil)  // the second folder is remembered: its edit is read
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "New words.\n")
+        try await trip.ingest(out: first)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "New words.\n")
+        #expect(try String(contentsOf: trip.page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nNew words.\n<!-- end notes"))
         // The older words the first folder held are kept beside it, not lost.
         let backups = try FileManager.default.contentsOfDirectory(atPath: first + "/journal").filter { $0.hasPrefix("2024-01-16.edited-") }
         #expect(backups.count == 1)
@@ -464,25 +482,54 @@ struct LibraryExportTests {
         // The day's note rewritten in the first folder; then the second folder again, its older
         // copy of the day's note beside a visit's note written there now, which makes the file
         // newer: the visit's counts, the day's stays the catalog's (each block is judged alone).
-        try write("Newest words.\n", in: first, replacing: "New words.\n")
-        try await ingest(out: first)
-        var text = try String(contentsOf: page(second), encoding: .utf8)
+        try trip.write("Newest words.\n", in: first, replacing: "New words.\n")
+        try await trip.ingest(out: first)
+        var text = try String(contentsOf: trip.page(second), encoding: .utf8)
         #expect(text.contains("<!-- notes 2024-01-16 -->\nNew words.\n"))
         let visitMarker = try #require(text.range(of: #"<!-- notes v[0-9]+ -->\n"#, options: .regularExpression))
         let visit = String(text[visitMarker].dropFirst("<!-- notes ".count).dropLast(" -->\n".count))
         text.insert(contentsOf: "A visit's words.\n", at: visitMarker.upperBound)
-        try text.write(to: page(second), atomically: true, encoding: .utf8)
-        try await ingest(out: second)
-        var notes = try Catalog.open(at: catalog, access: .readOnly).journalNotes()
+        try text.write(to: trip.page(second), atomically: true, encoding: .utf8)
+        try await trip.ingest(out: second)
+        var notes = try trip.storedNotes()
         #expect(notes["2024-01-16"]?.text == "Newest words.\n" && notes[visit]?.text == "A visit's words.\n")
         // The day's note deleted there; the first folder, which still holds it as written, used
         // again does not bring it back.
-        try write("", in: second, replacing: "Newest words.\n")
-        try await ingest(out: second)
-        try await ingest(out: first)
-        notes = try Catalog.open(at: catalog, access: .readOnly).journalNotes()
+        try trip.write("", in: second, replacing: "Newest words.\n")
+        try await trip.ingest(out: second)
+        try await trip.ingest(out: first)
+        notes = try trip.storedNotes()
         #expect((notes["2024-01-16"]?.text ?? "") == "" && notes[visit]?.text == "A visit's words.\n")
-        #expect(try String(contentsOf: page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\n<!-- end notes 2024-01-16 -->"))
+        #expect(try String(contentsOf: trip.page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\n<!-- end notes 2024-01-16 -->"))
+    }
+
+    @Test("a deleted note stays deleted when its day goes and comes back, though another output folder holds it as written")
+    func deletedNoteStaysDeleted() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let (folder, temp) = (trip.folder, trip.temp)
+        let first = folder.appendingPathComponent("geotrip").path, second = temp.url.appendingPathComponent("second").path
+        try await trip.ingest(out: nil)
+        try trip.write("Soon deleted.\n", in: first, replacing: "")
+        try await trip.ingest(out: nil)
+        try await trip.ingest(out: second)
+        try trip.write("", in: second, replacing: "Soon deleted.\n")
+        try await trip.ingest(out: second)
+        // The day goes (its photos moved out of the folder), then the first folder, which still
+        // holds the note as written, is used again; then the day comes back.
+        let aside = temp.url.appendingPathComponent("aside")
+        try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+        let dayPhotos = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("2024-01 Lisboa").path)
+            .filter { $0.hasPrefix("2024-01-16") }
+        for name in dayPhotos { try FileManager.default.moveItem(at: folder.appendingPathComponent("2024-01 Lisboa/" + name), to: aside.appendingPathComponent(name)) }
+        try await trip.ingest(out: second)
+        try await trip.ingest(out: first)
+        let unplaced = URL(fileURLWithPath: first).appendingPathComponent("journal/unplaced-notes.md")
+        #expect(!((try? String(contentsOf: unplaced, encoding: .utf8)) ?? "").contains("Soon deleted."))
+        for name in dayPhotos { try FileManager.default.moveItem(at: aside.appendingPathComponent(name), to: folder.appendingPathComponent("2024-01 Lisboa/" + name)) }
+        try await trip.ingest(out: first)
+        #expect(try String(contentsOf: trip.page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\n<!-- end notes 2024-01-16 -->"))
+        #expect((try trip.storedNotes()["2024-01-16"]?.text ?? "") == "")
     }
 
     @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")

@@ -31,7 +31,7 @@ extension Catalog {
     /// are updated, new ones inserted, and owners no longer among them deleted. Returns whether
     /// anything was written.
     @discardableResult
-    func saveJournalNotes(_ notes: [String: JournalNote], at time: Date = Date()) throws(GeoTripError) -> Bool {
+    func saveJournalNotes(_ notes: [String: JournalNote], at time: Date = Date(), writtenAt: [String: Int64] = [:]) throws(GeoTripError) -> Bool {
         let records = try attempt { try database.read { db in try JournalNoteRecord.fetchAll(db) } }
         let stored = Dictionary(uniqueKeysWithValues: records.map { ($0.ownerId, $0) })
         let changed = notes.values.filter { stored[$0.ownerID]?.note != $0 }
@@ -42,12 +42,14 @@ extension Catalog {
             try database.write { db in
                 for chunk in gone.chunked(500) { try JournalNoteRecord.filter(chunk.contains(JournalNoteRecord.Columns.ownerId)).deleteAll(db) }
                 for note in changed {
-                    // `updatedAt` is when the text changed (`journalNoteTimes`): a note that only
+                    // `updatedAt` is when the text changed (`journalNoteTimes`): when the person
+                    // saved the file it came from (`writtenAt`), else now; a note that only
                     // moved day or place keeps its time.
                     let before = stored[note.ownerID]
+                    let changedAt = writtenAt[note.ownerID].flatMap { Date(timeIntervalSince1970: Double($0) / 1e9).geotripISO8601 } ?? stamp
                     try JournalNoteRecord(ownerId: note.ownerID, kind: note.isDayNote ? "day" : "visit", text: note.text,
                                           placeName: note.placeName, localDate: note.localDate,
-                                          updatedAt: before.map { $0.text == note.text ? $0.updatedAt : stamp } ?? stamp).upsert(db)
+                                          updatedAt: before.map { $0.text == note.text ? $0.updatedAt : changedAt } ?? changedAt).upsert(db)
                 }
             }
         } catch {

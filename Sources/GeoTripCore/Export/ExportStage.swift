@@ -140,7 +140,7 @@ public struct ExportStage: Sendable {
         }
         let notes = JournalNotes(trip: shown, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
                                  stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
-        try catalog.saveJournalNotes(notes.all, at: now)
+        try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.

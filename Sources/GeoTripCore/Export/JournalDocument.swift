@@ -91,12 +91,18 @@ struct JournalDocument: Sendable, Equatable {
             .joined(separator: " ")
     }
 
-    /// A note's text as the footer records it: 32-bit FNV-1a of its bytes, 8 hex digits.
+    /// A note's text as the footer records it: 32-bit FNV-1a of its lines without their line
+    /// endings and trailing blanks (which editors change on their own), 8 hex digits.
     static func noteHash(_ text: String) -> String {
         var hash: UInt32 = 0x811c_9dc5
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash &*= 0x0100_0193
+        // Split on the byte: as Characters, "\r\n" is one and would not split.
+        for line in Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            var bytes = Array(line)
+            while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") { bytes.removeLast() }
+            for byte in bytes + [UInt8(ascii: "\n")] {
+                hash ^= UInt32(byte)
+                hash &*= 0x0100_0193
+            }
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex

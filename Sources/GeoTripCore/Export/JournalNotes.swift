@@ -9,16 +9,22 @@
 /// Which copy counts when they differ: a block whose text is what geotrip wrote there (the
 /// file's footer records a hash of each note it wrote: `JournalDocument.writtenNotes`) is an
 /// older state of the note, never an edit, in whatever folder and with whatever file time; a
-/// block written in since is an edit, and counts unless the catalog's copy changed after the
-/// file was saved (by more than the 2 s a coarse file clock may be off). Of several edits the
-/// latest counts. A file whose footer records no notes (written by an older geotrip) counts
-/// when saved after the catalog's copy changed. A note emptied by the person stays in the
-/// catalog as an empty note (its owner alive), so an older copy elsewhere does not bring it back.
+/// block written in since is an edit: over the catalog's own copy it counts whatever the
+/// file's time, over another it counts unless the catalog's copy changed after the file was
+/// saved (by more than the 2 s a coarse file clock may be off). A note's time is that of the
+/// file it was taken from (when the person saved it). Of several edits the latest counts. A
+/// file whose footer records no notes (written by an older geotrip) counts when saved after the
+/// catalog's copy changed. Hashes ignore line endings and trailing blanks, which editors change.
+/// A note emptied by the person stays in the catalog as an empty note, so an older copy
+/// elsewhere does not bring it back.
 struct JournalNotes: Equatable {
     /// Every note worth keeping, by owner id: what the catalog should hold after this run.
     var all: [String: JournalNote] = [:]
-    /// The notes of owners the trip no longer has, oldest day first.
+    /// The notes of owners the trip no longer has, oldest day first (those with words).
     var gone: [JournalNote] = []
+    /// When the person saved each note taken from a file, by owner (the file's time, in
+    /// nanoseconds since 1970): the time the catalog keeps for its text.
+    var writtenAt: [String: Int64] = [:]
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
@@ -47,30 +53,31 @@ struct JournalNotes: Equatable {
             if let day = dayOf[owner] { files += (days[day] ?? []).filter { $0.notes[owner] != nil } }
             for date in dates where date != dayOf[owner] { files += days[date]!.filter { $0.notes[owner] != nil } }
             files += unplaced.filter { $0.notes[owner] != nil }
-            let text = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
-            // Emptied: nothing to keep, unless the catalog held it (then it stays, empty, for as
-            // long as its owner is there: the deletion outranks older copies elsewhere).
-            guard let text, !text.isEmpty || (stored[owner] != nil && dayOf[owner] != nil) else { continue }
+            let (text, from) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
+            // Emptied: nothing to keep, unless the catalog held it: then it stays, empty (with
+            // its owner or without), so the deletion outranks older copies elsewhere.
+            guard let text, !text.isEmpty || stored[owner] != nil else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
             if let day = dayOf[owner] {
                 // Alive: remember where it is now, for the day it might disappear.
                 if !JournalNote.isDay(owner) { note.placeName = placeOf[owner] ?? nil }
                 note.localDate = day
-            } else if !note.hasWords {
-                // Only white space, and its owner gone: nothing to keep.
-                continue
             }
             all[owner] = note
+            if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
         }
-        gone = all.values.filter { dayOf[$0.ownerID] == nil }
+        // Only notes with words wait on the page of notes whose visit is gone.
+        gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
             .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
     }
 
     /// A note's text from the `files` holding its block (in order of preference) and the
-    /// catalog's copy (`stored`, its text changed at `storedAt`): the latest edit since, else
-    /// the catalog's (see the type's notes). Without a catalog copy, the latest copy with text.
-    static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?) -> String? {
+    /// catalog's copy (`stored`, its text changed at `storedAt`), with the file it was taken
+    /// from (nil: the catalog's). See the type's notes; without a catalog copy, the latest copy
+    /// with text.
+    static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?)
+        -> (text: String?, from: JournalDocument?) {
         // A file whose time is unknown counts as saved last; of equal times, the first.
         func latest(_ candidates: some Sequence<JournalDocument>) -> JournalDocument? {
             candidates.reduce(nil) { best, file in
@@ -79,19 +86,25 @@ struct JournalNotes: Equatable {
         }
         // Not in the catalog (new, or a catalog made again): every copy is the person's.
         guard let stored else {
-            return latest(files.filter { !($0.notes[owner] ?? "").isEmpty })?.notes[owner] ?? files.first?.notes[owner]
+            let chosen = latest(files.filter { !($0.notes[owner] ?? "").isEmpty }) ?? files.first
+            return (chosen?.notes[owner], chosen)
         }
         let since = storedAt ?? .min
         let slack: Int64 = 2_000_000_000
+        let known = JournalDocument.noteHash(stored.text)
         let edits = files.filter { file in
             guard let text = file.notes[owner], text != stored.text else { return false }
             let saved = file.modifiedNanos ?? .max
             guard let written = file.writtenNotes else { return saved > since }
+            let writtenHash = written[owner] ?? JournalDocument.noteHash("")
             // As geotrip wrote it: an older state of the note, not an edit.
-            if JournalDocument.noteHash(text) == (written[owner] ?? JournalDocument.noteHash("")) { return false }
+            if JournalDocument.noteHash(text) == writtenHash { return false }
+            // Written over the catalog's own copy: whatever the file's time, an edit since.
+            if writtenHash == known { return true }
             return since == .min || saved > since - slack
         }
-        return latest(edits)?.notes[owner] ?? stored.text
+        guard let chosen = latest(edits) else { return (stored.text, nil) }
+        return (chosen.notes[owner], chosen)
     }
 
     /// The text of each note, by owner id.
