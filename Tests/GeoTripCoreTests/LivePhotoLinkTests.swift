@@ -123,6 +123,21 @@ struct LivePhotoLinkTests {
         #expect(paired > 100, "\(paired)")
     }
 
+    @Test("a stem's key is the hash of `stem`, on an ASCII path's bytes as on any other")
+    func stemKeys() {
+        func reference(_ path: String) -> Int64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in LivePhotoPairing.stem(path).utf8 { hash ^= UInt64(byte); hash &*= 0x0000_0100_0000_01b3 }
+            return Int64(bitPattern: hash)
+        }
+        for path in ["DCIM/IMG_1234.HEIC", "dcim/img_1234.mov", "IMG_1.JPG", ".hidden", "a/.MOV", "a.b/c", "x.", "a/b/", "",
+                     "Été/Photo.JPG", "été/photo.mov", "ÉTÉ/PHOTO.MOV", "旅行/IMG_0001.HEIC", "a/b.c.d.JPG"] {
+            #expect(LivePhotoPairing.stemKey(path) == reference(path), "\(path)")
+        }
+        #expect(LivePhotoPairing.stemKey("Été/Photo.JPG") == LivePhotoPairing.stemKey("été/photo.mov"))
+        #expect(LivePhotoPairing.stemKey("DCIM/IMG_1.HEIC") != LivePhotoPairing.stemKey("DCIM/IMG_2.HEIC"))
+    }
+
     @Test("a change re-pairs only the files that share a stem or an identifier with it, however many videos the library has")
     func groupAroundChange() throws {
         let temp = try TemporaryFolder()

@@ -122,12 +122,15 @@ struct VideoTripTests {
         try catalog.save(new: [record("IMG_1.MOV", .video)], updated: [])
         try catalog.save(new: [record("IMG_1.HEIC", .heif)], updated: [])
         #expect(try link() == nil)
+        // A first read into an empty catalog keeps no seeds: its last transaction pairs whole.
+        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) != nil)
+        #expect(try catalog.database.read { try Catalog.pendingLivePhotoSeeds($0) }.isEmpty)
         // The run stopped there. The next finds every file known, so its last transaction
         // writes no row, and still pairs them: the batches kept what they may re-pair.
         try catalog.finish(new: [], updated: [], removing: [], at: Date())
         let still = try catalog.database.read { try Int64.fetchOne($0, sql: "SELECT id FROM photo WHERE path = 'IMG_1.HEIC'") }
         #expect(try link() == still && still != nil)
-        #expect(try catalog.database.read { try Catalog.pendingLivePhotoSeeds($0) }.isEmpty)
+        #expect(try catalog.setting(Catalog.SettingKey.livePhotoLinksStale) == nil)
     }
 
     @Test("a change no video can pair with leaves the links as they are; any other gives the links a whole pairing gives")

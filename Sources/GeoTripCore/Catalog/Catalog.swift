@@ -307,9 +307,18 @@ extension Catalog {
         let stamp = time.geotripISO8601 ?? ""
         try attempt {
             try database.write { db in
+                // A first read into an empty catalog pairs the whole folder once at its end (one
+                // pass over the stills), rather than looking up every still's stem batch by batch
+                // in the writer every other core waits on; so does a catalog an older version
+                // left mid-run.
+                var whole = try TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) != nil
+                if !whole, !linking, !new.isEmpty, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo)")! {
+                    try TripSettingRecord.set(db, SettingKey.livePhotoLinksStale, to: "1")
+                    whole = true
+                }
                 // What a row about to change or go was, for the links (what it becomes cannot
                 // say so).
-                var seeds = try Self.livePhotoSeeds(db, formerly: updated.compactMap(\.id) + removedIDs)
+                var seeds = whole ? LivePhotoSeeds() : try Self.livePhotoSeeds(db, formerly: updated.compactMap(\.id) + removedIDs)
                 for chunk in removedIDs.chunked(500) {
                     try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
                         .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
@@ -321,11 +330,9 @@ extension Catalog {
                 }
                 for record in updated { try record.update(in: db) }
                 try PhotoRecord.insert(new, in: db)
-                seeds.formUnion(try Self.livePhotoSeeds(db, written: new + updated))
+                if !whole { seeds.formUnion(try Self.livePhotoSeeds(db, written: new + updated)) }
                 if linking {
-                    // A catalog left by a version that kept no seeds, stopped after its batches,
-                    // is paired whole once.
-                    if try TripSettingRecord.value(db, SettingKey.livePhotoLinksStale) != nil {
+                    if whole {
                         try Self.linkLivePhotos(db)
                         try TripSettingRecord.deleteOne(db, key: SettingKey.livePhotoLinksStale)
                     } else {
@@ -333,7 +340,7 @@ extension Catalog {
                         try Self.linkLivePhotos(db, around: seeds)
                     }
                     try db.execute(sql: "DELETE FROM livePhotoPending")
-                } else {
+                } else if !whole {
                     try Self.addPendingLivePhotoSeeds(db, seeds)
                 }
                 try Self.bumpGeneration(db)
@@ -348,8 +355,8 @@ extension Catalog {
         }
     }
 
-    /// The videos present and read, after every change to the photos: `photo_present_format`.
-    static let presentVideosSQL = "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'"
+    /// The stems and identifiers of the videos present and read: `photo_present_format`.
+    static let presentVideosSQL = "SELECT stemKey, contentIdentifier FROM photo WHERE removedAt IS NULL AND status = 'read' AND format = 'video'"
 
     /// `ids` as a JSON array, for `json_each(?)`: one bound value for any number of ids.
     static func jsonList(_ ids: some Collection<Int64>) -> String {
@@ -357,25 +364,13 @@ extension Catalog {
     }
 
     /// Links each Live Photo's video to its still (`LivePhotoPairing`) over every file present:
-    /// once, for a catalog whose links a version before `livePhotoPending` left stale.
+    /// the group around every video's stem and identifier (`linkLivePhotos(_:around:)`), which
+    /// reads only the stills that share one with a video, through `photo_stem_key`.
     static func linkLivePhotos(_ db: Database) throws {
-        func media(_ sql: String) throws -> [LivePhotoPairing.Media] {
-            try Row.fetchAll(db, sql: sql).map { LivePhotoPairing.Media(id: $0[0], path: $0[1], contentIdentifier: $0[2], localTime: $0[3]) }
-        }
-        let videos = try media(presentVideosSQL)
-        guard !videos.isEmpty else { return }
-        // Only the stills a video could pair with are kept (their stem or identifier is a
-        // video's), in the table's order: a library's stills are read as a stream, not held.
-        let stems = Set(videos.map { LivePhotoPairing.stem($0.path) })
-        let identifiers = Set(videos.compactMap(\.contentIdentifier))
-        var stills: [LivePhotoPairing.Media] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, contentIdentifier, localTime FROM photo WHERE removedAt IS NULL AND status = 'read' AND format IN \(stillFormatsSQL) ORDER BY id")
-        while let row = try rows.next() {
-            let path: String = row[1], identifier: String? = row[2]
-            guard identifier.map(identifiers.contains) == true || stems.contains(LivePhotoPairing.stem(path)) else { continue }
-            stills.append(LivePhotoPairing.Media(id: row[0], path: path, contentIdentifier: identifier, localTime: row[3]))
-        }
-        try storeLinks(db, videos: videos, pairs: LivePhotoPairing.stills(videos: videos, stills: stills))
+        var seeds = LivePhotoSeeds()
+        let videos = try Row.fetchCursor(db, sql: presentVideosSQL)
+        while let row = try videos.next() { seeds.add(stemKey: row[0], identifier: row[1]) }
+        try linkLivePhotos(db, around: seeds)
     }
 
     // MARK: Trip settings and the resolution bookkeeping
@@ -408,9 +403,9 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
-        /// Left by a version before v21 when a run stopped between its read batches and its
-        /// last transaction: the Live Photos are paired whole once (`Catalog.write`). Now the
-        /// batches keep their seeds in `livePhotoPending` instead.
+        /// Present from a first read into an empty catalog (or left by a version before v21
+        /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
+        /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.
         static let livePhotoLinksStale = "livePhotoLinksStale"
         /// What the outputs were last written from (`ExportStage.inputsKey`).
         static let exportedFor = "exportedFor"

@@ -161,9 +161,11 @@ public struct IngestPipeline: Sendable {
             }
             await preloaded
         }
-        try catalog.finish(new: read.remaining.new, updated: read.remaining.updated, removing: read.gone, at: Date())
+        try stages.timed("the read's last transaction") {
+            try catalog.finish(new: read.remaining.new, updated: read.remaining.updated, removing: read.gone, at: Date())
+        }
         summary.removed = read.gone.count
-        let counts = try catalog.counts()
+        let counts = try stages.timed("counting the photos") { try catalog.counts() }
         summary.withGPS = counts.withGPS
         summary.withoutGPS = counts.withoutGPS
         summary.videos = counts.videos

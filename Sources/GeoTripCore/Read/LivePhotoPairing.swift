@@ -65,9 +65,23 @@ enum LivePhotoPairing {
     /// (`Catalog.livePhotoGroup`): the same on every run and machine.
     static func stemKey(_ path: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in stem(path).utf8 {
+        func add(_ byte: UInt8) {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
+        }
+        // Every photo written is keyed, in the writer a fresh ingest waits on: an ASCII path is
+        // cut and folded on its bytes (the same as `stem`), any other through `stem`.
+        let done: Bool? = path.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            let name = (bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0
+            var end = bytes.count
+            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > name { end = dot }
+            for byte in bytes[..<end] { add((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) }
+            return true
+        }
+        if done != true {
+            hash = 0xcbf2_9ce4_8422_2325
+            for byte in stem(path).utf8 { add(byte) }
         }
         return Int64(bitPattern: hash)
     }
