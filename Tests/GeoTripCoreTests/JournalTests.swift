@@ -1,4 +1,5 @@
 import Foundation
+import GeoTripTestSupport
 import Testing
 import Yams
 @testable import GeoTripCore
@@ -200,6 +201,29 @@ extension JournalTests {
         #expect(ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file("kept\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
+    }
+
+    @Test("a page saved while geotrip writes over it is left as saved: the file is looked at again just before the rename")
+    func pageSavedWhileStored() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let output = OutputFolder(folder: temp.url.path, outputFolder: temp.url.appendingPathComponent("out").path)
+        try output.create("journal")
+        let page = "journal/2025-06-10.md"
+        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
+        let listed = try #require(output.stamp(of: page))
+        // The person's editor saves it (another size, so another stamp whatever the clock).
+        try Data("their words, saved now\n".utf8).write(to: URL(fileURLWithPath: output.path + "/" + page))
+        #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(listed)) == .savedMeanwhile)
+        #expect(try String(contentsOfFile: output.path + "/" + page, encoding: .utf8) == "their words, saved now\n")
+        // Nothing there when listed, and a file there now: the same.
+        let new = "journal/2025-06-11.md"
+        try Data("theirs\n".utf8).write(to: URL(fileURLWithPath: output.path + "/" + new))
+        #expect(try output.store(Array("ours\n".utf8), at: new, expecting: .some(nil)) == .savedMeanwhile)
+        // As listed: written; and no temporary file is left behind either way.
+        let now = try #require(output.stamp(of: page))
+        #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(now)) == .written)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
     }
 
     @Test("the footer records the notes geotrip wrote, by id, and reads them back; a page without notes records none")

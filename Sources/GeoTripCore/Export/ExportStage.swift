@@ -753,14 +753,20 @@ public struct ExportStage: Sendable {
                      listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
         if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
+        // What the file must still be when this one replaces it: as first listed (nothing, once
+        // kept as a backup). Saved in between, it is left as saved.
+        var expecting: FileStamp?? = nil
+        if let listed { expecting = .some(listed[relative]) }
         if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes),
            case .success(let current?) = output.contents(of: relative), current != bytes {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
+            if expecting != nil { expecting = .some(nil) }
         }
-        switch try output.store(bytes, at: relative) {
+        switch try output.store(bytes, at: relative, expecting: expecting) {
         case .written: summary.written += 1
         case .unchanged: summary.unchanged += 1
         case .refused: if !summary.refused.contains(relative) { summary.refused.append(relative) }
+        case .savedMeanwhile: return false
         }
         return true
     }

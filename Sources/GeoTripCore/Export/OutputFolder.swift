@@ -27,6 +27,9 @@ public struct OutputFolder: Sendable {
         case unchanged
         /// The path is a symbolic link (or not a regular file): left alone.
         case refused
+        /// The file was saved by someone else while this one was being written (`store`'s
+        /// `expecting`): left as they saved it, this one thrown away.
+        case savedMeanwhile
     }
 
     /// The output folder for trip folder `folder`: `outputFolder` when given (relative to the
@@ -102,7 +105,11 @@ public struct OutputFolder: Sendable {
 
     /// Writes `bytes` to `relative` when they differ from what is there: to a temporary file
     /// beside it, then renamed into place.
-    func store(_ bytes: [UInt8], at relative: String) throws(GeoTripError) -> Outcome {
+    ///
+    /// With `expecting` (the file's stamp as the caller last saw it, nil for no file), the file
+    /// is looked at again just before the rename, after the slow write and flush: one saved
+    /// meanwhile (a person's editor) is left as it is, and this write thrown away.
+    func store(_ bytes: [UInt8], at relative: String, expecting: FileStamp?? = nil) throws(GeoTripError) -> Outcome {
         switch contents(of: relative) {
         case .failure: return .refused
         case .success(let existing?) where existing == bytes: return .unchanged
@@ -128,6 +135,10 @@ public struct OutputFolder: Sendable {
         var info = stat()
         let stamp = failure == 0 && fstat(descriptor, &info) == 0 ? FileStamp(info) : nil
         close(descriptor)
+        if failure == 0, let expecting, self.stamp(of: relative) != expecting {
+            unlink(temporary)
+            return .savedMeanwhile
+        }
         // rename(2) replaces a link that appeared meanwhile rather than writing through it.
         if failure == 0 && rename(temporary, target.path) != 0 { failure = errno }
         if failure != 0 {
