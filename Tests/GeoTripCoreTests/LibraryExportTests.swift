@@ -503,6 +503,36 @@ struct LibraryExportTests {
         #expect(try String(contentsOf: trip.page(first), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\n<!-- end notes 2024-01-16 -->"))
     }
 
+    @Test("a page put back from an older copy counts as the latest edit, and the note it replaces is kept beside the journal")
+    func olderCopyPutBack() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let out = trip.folder.appendingPathComponent("geotrip").path
+        try await trip.ingest(out: nil)
+        try trip.write("First.\n", in: out)
+        try await trip.ingest(out: nil)
+        // A copy of the page is taken with an edit not yet taken in (a sync tool, another machine).
+        try trip.write("Second.\n", in: out, replacing: "First.\n")
+        let copy = trip.temp.url.appendingPathComponent("copy.md")
+        try FileManager.default.copyItem(at: trip.page(out), to: copy)
+        try await trip.ingest(out: nil)
+        try trip.write("Third.\n", in: out, replacing: "Second.\n")
+        try await trip.ingest(out: nil)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Third.\n")
+        // The copy put back (a new file time): its block is an edit over an older copy.
+        try FileManager.default.removeItem(at: trip.page(out))
+        try FileManager.default.copyItem(at: copy, to: trip.page(out))
+        let summary = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Second.\n")
+        let kept = try #require(summary.export?.backups.first { $0.hasPrefix("journal/replaced-notes-") })
+        #expect(try String(contentsOfFile: out + "/" + kept, encoding: .utf8).contains("## 2024-01-16 (2024-01-16)\n\nThird.\n"))
+        // An ordinary edit keeps nothing aside.
+        try trip.write("Fourth.\n", in: out, replacing: "Second.\n")
+        let next = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        #expect(next.export?.backups.isEmpty == true)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Fourth.\n")
+    }
+
     @Test("a deleted note stays deleted when its day goes and comes back, though another output folder holds it as written")
     func deletedNoteStaysDeleted() async throws {
         let trip = try LisbonTrip()

@@ -140,6 +140,8 @@ public struct ExportStage: Sendable {
         }
         let notes = JournalNotes(trip: shown, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
                                  stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
+        // Copies an edit over an older copy replaced go beside the journal first.
+        if !notes.replaced.isEmpty { summary.backups.append(try keepReplaced(notes.replaced, output, now)) }
         try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
 
@@ -794,6 +796,25 @@ public struct ExportStage: Sendable {
         } else {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
         }
+    }
+
+    /// Writes the catalog's copies of `notes`, which edits over older copies replaced, to
+    /// `journal/replaced-notes-YYYYMMDD-HHMMSS.md` (a backup, never read back); returns its path.
+    private func keepReplaced(_ notes: [JournalNote], _ output: OutputFolder, _ now: Date) throws(GeoTripError) -> String {
+        let stamp = (now.geotripISO8601 ?? "").prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+            .replacingOccurrences(of: "T", with: "-")
+        var relative = Self.journalFolder + "/replaced-notes-\(stamp).md", counter = 2
+        while output.stamp(of: relative) != nil {
+            relative = Self.journalFolder + "/replaced-notes-\(stamp)-\(counter).md"
+            counter += 1
+        }
+        var text = "# Notes replaced by an older copy\n\nEach of these notes was replaced by an edit made in an older copy of its page "
+            + "(a page put back from a copy, or two output folders written in apart). What it said before is kept here.\n"
+        for note in notes {
+            text += "\n## \(note.ownerID)\(note.localDate.map { " (\($0))" } ?? "")\n\n" + note.text + (note.text.hasSuffix("\n") ? "" : "\n")
+        }
+        _ = try output.store(Array(text.utf8), at: relative)
+        return relative
     }
 
     /// Whether replacing or removing `file` would drop words a person wrote: a block with words

@@ -25,6 +25,10 @@ struct JournalNotes: Equatable {
     /// When the person saved each note taken from a file, by owner (the file's time, in
     /// nanoseconds since 1970): the time the catalog keeps for its text.
     var writtenAt: [String: Int64] = [:]
+    /// The catalog's copies (with words) replaced by an edit made over an older copy of the
+    /// note (a page restored from a copy, two folders written in apart): kept beside the
+    /// journal, as no file may hold them any more.
+    var replaced: [JournalNote] = []
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
@@ -54,6 +58,10 @@ struct JournalNotes: Equatable {
             for date in dates where date != dayOf[owner] { files += days[date]!.filter { $0.notes[owner] != nil } }
             files += unplaced.filter { $0.notes[owner] != nil }
             let (text, from) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
+            if let old = stored[owner], old.hasWords, let text, text != old.text, let written = from?.writtenNotes,
+               (written[owner] ?? JournalDocument.noteHash("")) != JournalDocument.noteHash(old.text) {
+                replaced.append(old)
+            }
             // Emptied: nothing to keep, unless the catalog held it: then it stays, empty (with
             // its owner or without), so the deletion outranks older copies elsewhere.
             guard let text, !text.isEmpty || stored[owner] != nil else { continue }
@@ -68,6 +76,7 @@ struct JournalNotes: Equatable {
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
         }
         // Only notes with words wait on the page of notes whose visit is gone.
+        replaced.sort { $0.ownerID < $1.ownerID }
         gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
             .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
     }
