@@ -203,12 +203,18 @@ extension JournalTests {
         #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
     }
 
+    /// An output folder in `temp`, with its journal folder made.
+    static func outputWithJournal(in temp: TemporaryFolder) throws -> OutputFolder {
+        let output = OutputFolder(folder: temp.url.path, outputFolder: temp.url.appendingPathComponent("out").path)
+        try output.create("journal")
+        return output
+    }
+
     @Test("a page saved while geotrip writes over it is left as saved: the file is looked at again just before the rename")
     func pageSavedWhileStored() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let output = OutputFolder(folder: temp.url.path, outputFolder: temp.url.appendingPathComponent("out").path)
-        try output.create("journal")
+        let output = try Self.outputWithJournal(in: temp)
         let page = "journal/2025-06-10.md"
         #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
         let listed = try #require(output.stamp(of: page))
@@ -224,6 +230,18 @@ extension JournalTests {
         let now = try #require(output.stamp(of: page))
         #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(now)) == .written)
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
+    }
+
+    @Test("a file time past 2262 reads as the latest time there is, not as one centuries back")
+    func farFileTime() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let output = try Self.outputWithJournal(in: temp)
+        #expect(try output.store(Array("page\n".utf8), at: "journal/2025-06-10.md") == .written)
+        var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]  // 2300-01-01
+        #expect(utimensat(AT_FDCWD, output.path + "/journal/2025-06-10.md", &times, 0) == 0)
+        let stamp = try #require(output.stamp(of: "journal/2025-06-10.md"))
+        #expect(stamp.modifiedNanos > Int64(Date().timeIntervalSince1970 * 1e9))
     }
 
     @Test("the footer records the notes geotrip wrote, by id, and reads them back; a page without notes records none")

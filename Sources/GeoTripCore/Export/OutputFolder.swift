@@ -221,7 +221,10 @@ struct FileStamp: Hashable, Sendable {
 
     /// The stamp of what `stat` or `fstat` told.
     init(_ info: stat) {
-        self.init(size: Int64(info.st_size), modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        // Clamped, not wrapped: a time past 2262 (or before 1678) would otherwise read as one
+        // centuries away on the other side, and journal files are weighed by their times.
+        let seconds = min(max(Int64(info.st_mtim.tv_sec), -9_223_372_035), 9_223_372_035)
+        self.init(size: Int64(info.st_size), modifiedNanos: seconds * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 }
 
