@@ -531,6 +531,16 @@ struct LibraryExportTests {
         let next = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
         #expect(next.export?.backups.isEmpty == true)
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Fourth.\n")
+        // A copy without geotrip's last line (its record of the notes) may be any older copy:
+        // its edit counts, and the note it replaces is kept too.
+        var page = try String(contentsOf: trip.page(out), encoding: .utf8)
+        page = page.components(separatedBy: "\n").filter { !$0.hasPrefix("<!-- geotrip · ") }.joined(separator: "\n")
+        page = page.replacingOccurrences(of: "<!-- notes 2024-01-16 -->\nFourth.\n", with: "<!-- notes 2024-01-16 -->\nOlder edit.\n")
+        try page.write(to: trip.page(out), atomically: true, encoding: .utf8)
+        let last = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Older edit.\n")
+        let keptAgain = try #require(last.export?.backups.first { $0.hasPrefix("journal/replaced-notes-") })
+        #expect(try String(contentsOfFile: out + "/" + keptAgain, encoding: .utf8).contains("Fourth.\n"))
     }
 
     @Test("a deleted note stays deleted when its day goes and comes back, though another output folder holds it as written")

@@ -44,6 +44,8 @@ struct JournalDocument: Sendable, Equatable {
     /// was written empty); nil for a file whose footer does not say (written before geotrip
     /// kept them, or not by geotrip).
     var writtenNotes: [String: String]?
+    /// Whether the footer's record of the notes is there but cannot be read (edited by hand).
+    var writtenNotesDamaged = false
 
     /// The notes by id.
     var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }
@@ -53,7 +55,8 @@ struct JournalDocument: Sendable, Equatable {
         let reading = Self.read(Self.lines(bytes))
         blocks = reading.blocks
         footer = reading.footer
-        writtenNotes = reading.writtenNotes
+        writtenNotes = reading.writtenNotes.notes
+        writtenNotesDamaged = reading.writtenNotes.damaged
         let valid = String(validating: bytes, as: UTF8.self) != nil
         isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
     }
@@ -108,21 +111,22 @@ struct JournalDocument: Sendable, Equatable {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 
-    /// The notes segment of a footer line (`notesSegment`), read back: nil when it has none.
-    static func footerNotes(_ line: ArraySlice<UInt8>) -> [String: String]? {
+    /// The notes segment of a footer line (`notesSegment`), read back: nil when it has none,
+    /// or has one that cannot be read (`damaged`).
+    static func footerNotes(_ line: ArraySlice<UInt8>) -> (notes: [String: String]?, damaged: Bool) {
         // `… · notes ID=HASH … · FINGERPRINT -->`: the segment before the fingerprint's.
         let text = String(decoding: line, as: UTF8.self)
         let segments = text.components(separatedBy: " · ")
-        guard segments.count >= 4 else { return nil }
+        guard segments.count >= 4 else { return (nil, false) }
         let words = segments[segments.count - 2].split(separator: " ")
-        guard words.first == "notes" else { return nil }
+        guard words.first == "notes" else { return (nil, false) }
         var notes: [String: String] = [:]
         for word in words.dropFirst() {
-            let parts = word.split(separator: "=")
-            guard parts.count == 2, parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            let parts = word.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return (nil, true) }
             notes[String(parts[0])] = String(parts[1])
         }
-        return notes
+        return (notes, false)
     }
 
     /// The footer's fingerprint of `text` as `withFooter` made it: its last line's, read
@@ -140,11 +144,11 @@ struct JournalDocument: Sendable, Equatable {
     /// included, the footer not), the footer's fingerprint, and whether every block was closed
     /// and no id repeated.
     private static func read(_ lines: [ArraySlice<UInt8>])
-        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: [String: String]?, complete: Bool) {
+        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool) {
         var blocks: [Block] = []
         var skeleton: [ArraySlice<UInt8>] = []
         var footer: String?
-        var writtenNotes: [String: String]?
+        var writtenNotes: (notes: [String: String]?, damaged: Bool) = (nil, false)
         var complete = true
         var seen = Set<String>()
         var index = 0

@@ -58,8 +58,7 @@ struct JournalNotes: Equatable {
             for date in dates where date != dayOf[owner] { files += days[date]!.filter { $0.notes[owner] != nil } }
             files += unplaced.filter { $0.notes[owner] != nil }
             let (text, from) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
-            if let old = stored[owner], old.hasWords, let text, text != old.text, let written = from?.writtenNotes,
-               (written[owner] ?? JournalDocument.noteHash("")) != JournalDocument.noteHash(old.text) {
+            if let old = stored[owner], old.hasWords, let text, text != old.text, let from, !Self.isOverOwnCopy(from, of: owner, old) {
                 replaced.append(old)
             }
             // Emptied: nothing to keep, unless the catalog held it: then it stays, empty (with
@@ -114,6 +113,14 @@ struct JournalNotes: Equatable {
         }
         guard let chosen = latest(edits) else { return (stored.text, nil) }
         return (chosen.notes[owner], chosen)
+    }
+
+    /// Whether an edit in `file` was made over the catalog's own copy of the note (`stored`):
+    /// its footer records that text, or it is an intact page from before footers recorded
+    /// notes. A page without its footer, or whose record was edited, may be any older copy.
+    static func isOverOwnCopy(_ file: JournalDocument, of owner: String, _ stored: JournalNote) -> Bool {
+        if let written = file.writtenNotes { return (written[owner] ?? JournalDocument.noteHash("")) == JournalDocument.noteHash(stored.text) }
+        return file.isIntact && file.footer != nil && !file.writtenNotesDamaged
     }
 
     /// The text of each note, by owner id.
