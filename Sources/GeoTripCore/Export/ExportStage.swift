@@ -801,13 +801,7 @@ public struct ExportStage: Sendable {
     /// Writes the catalog's copies of `notes`, which edits over older copies replaced, to
     /// `journal/replaced-notes-YYYYMMDD-HHMMSS.md` (a backup, never read back); returns its path.
     private func keepReplaced(_ notes: [JournalNote], _ output: OutputFolder, _ now: Date) throws(GeoTripError) -> String {
-        let stamp = (now.geotripISO8601 ?? "").prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-            .replacingOccurrences(of: "T", with: "-")
-        var relative = Self.journalFolder + "/replaced-notes-\(stamp).md", counter = 2
-        while output.stamp(of: relative) != nil {
-            relative = Self.journalFolder + "/replaced-notes-\(stamp)-\(counter).md"
-            counter += 1
-        }
+        let relative = output.unusedName(Self.journalFolder + "/replaced-notes-", at: now, extension: "md")
         var text = "# Notes replaced by an older copy\n\nEach of these notes was replaced by an edit made in an older copy of its page "
             + "(a page put back from a copy, or two output folders written in apart). What it said before is kept here.\n"
         for note in notes {

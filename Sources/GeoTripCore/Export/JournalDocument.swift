@@ -30,7 +30,9 @@ struct JournalDocument: Sendable, Equatable {
     }
 
     /// The blocks in file order (an id found twice: the first).
-    var blocks: [Block] = []
+    var blocks: [Block] = [] {
+        didSet { notes = Self.notes(of: blocks) }
+    }
     /// Whether the lines outside the blocks are as geotrip wrote them (the footer's fingerprint
     /// matches, every block is closed, no id is repeated) and the file is valid UTF-8.
     var isIntact = false
@@ -48,12 +50,19 @@ struct JournalDocument: Sendable, Equatable {
     var writtenNotesDamaged = false
 
     /// The notes by id.
-    var notes: [String: String] { Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first }) }
+    /// Kept with `blocks`: the notes are looked up per owner and file while a run's notes are
+    /// gathered, and a dictionary made at each lookup cost a library's journal seconds.
+    private(set) var notes: [String: String] = [:]
+
+    private static func notes(of blocks: [Block]) -> [String: String] {
+        Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Reads a file's bytes.
     init(bytes: [UInt8]) {
         let reading = Self.read(Self.lines(bytes))
         blocks = reading.blocks
+        notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
         footer = reading.footer
         writtenNotes = reading.writtenNotes.notes
         writtenNotesDamaged = reading.writtenNotes.damaged

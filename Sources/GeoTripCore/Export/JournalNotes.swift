@@ -50,13 +50,18 @@ struct JournalNotes: Equatable {
                 placeOf[visit.id] = visit.name
             }
         }
-        let dates = days.keys.sorted()
+        // Each owner's files, by one pass over the files: day files in date order, then the
+        // notes pages.
+        var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
+        for date in days.keys.sorted() {
+            for file in days[date]! { for owner in file.notes.keys { holders[owner, default: []].append((date, file)) } }
+        }
+        for page in unplaced { for owner in page.notes.keys { holders[owner, default: []].append((nil, page)) } }
         for owner in owners {
-            // The files holding its block, in the order they are looked at.
-            var files: [JournalDocument] = []
-            if let day = dayOf[owner] { files += (days[day] ?? []).filter { $0.notes[owner] != nil } }
-            for date in dates where date != dayOf[owner] { files += days[date]!.filter { $0.notes[owner] != nil } }
-            files += unplaced.filter { $0.notes[owner] != nil }
+            // The files holding its block, in the order they are looked at: its day's first.
+            let held = holders[owner] ?? []
+            let files = held.filter { $0.date != nil && $0.date == dayOf[owner] }.map(\.file)
+                + held.filter { $0.date == nil || $0.date != dayOf[owner] }.map(\.file)
             let (text, from) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
             if let old = stored[owner], old.hasWords, let text, text != old.text, let from, !Self.isOverOwnCopy(from, of: owner, old) {
                 replaced.append(old)

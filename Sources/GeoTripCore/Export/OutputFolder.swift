@@ -153,20 +153,26 @@ public struct OutputFolder: Sendable {
     /// Renames the file at `relative` to a dated backup beside it (`2025-06-10.md` becomes
     /// `2025-06-10.edited-20250701-093000.md`), and returns the backup's relative path.
     func keepBackup(of relative: String, at time: Date) throws(GeoTripError) -> String {
-        let stamp = (time.geotripISO8601 ?? "").prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-            .replacingOccurrences(of: "T", with: "-")
         let name = relative as NSString
-        let base = name.deletingPathExtension, ext = name.pathExtension
-        var backup = "\(base).edited-\(stamp).\(ext)"
-        var counter = 2
-        while exists(backup) {
-            backup = "\(base).edited-\(stamp)-\(counter).\(ext)"
-            counter += 1
-        }
+        let backup = unusedName(name.deletingPathExtension + ".edited-", at: time, extension: name.pathExtension)
         guard rename(url(relative).path, url(backup).path) == 0 else {
             throw .outputUnusable(path: path, reason: "\(relative) could not be kept as \(backup) (\(String(cString: strerror(errno))))")
         }
         return backup
+    }
+
+    /// `prefix` + `YYYYMMDD-HHMMSS` of `time` + `.extension`, with `-2`, `-3`… before the
+    /// extension when that name is taken: a dated name for a file kept aside.
+    func unusedName(_ prefix: String, at time: Date, extension: String) -> String {
+        let stamp = (time.geotripISO8601 ?? "").prefix(19).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+            .replacingOccurrences(of: "T", with: "-")
+        var name = "\(prefix)\(stamp).\(`extension`)"
+        var counter = 2
+        while exists(name) {
+            name = "\(prefix)\(stamp)-\(counter).\(`extension`)"
+            counter += 1
+        }
+        return name
     }
 
     /// Removes the regular file at `relative` (never a link's target).
