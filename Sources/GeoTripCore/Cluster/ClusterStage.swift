@@ -73,7 +73,7 @@ public enum ClusterStage {
                 clustered.append(ClusterPhoto(id: photo.id, utc: utc, coordinate: coordinate, uncertaintyMeters: photo.uncertaintyMeters))
             }
         }
-        clustered.sort { ($0.utc, $0.id) < ($1.utc, $1.id) }
+        clustered.sort(by: ClusterPhoto.precedes)
 
         // The runs of the timeline to rework.
         var ownerOf: [Int64: Int] = [:]

@@ -15,6 +15,16 @@ public struct ClusterPhoto: Sendable, Equatable {
         self.coordinate = coordinate
         self.uncertaintyMeters = uncertaintyMeters
     }
+
+    /// The order photos are clustered in: by instant, and photos of the same instant by where
+    /// they are (then how sure), so the order of a tie is a function of the photos' values,
+    /// never of their catalog ids, which a fresh ingest gives in path order and a library built
+    /// up over runs in order of arrival. Photos tied on all of these are interchangeable (they
+    /// always fall into the same visit); the id only makes the order total.
+    static func precedes(_ a: ClusterPhoto, _ b: ClusterPhoto) -> Bool {
+        (a.utc, a.coordinate.latitude, a.coordinate.longitude, a.uncertaintyMeters, a.id)
+            < (b.utc, b.coordinate.latitude, b.coordinate.longitude, b.uncertaintyMeters, b.id)
+    }
 }
 
 /// The thresholds of `VisitClustering`, with the defaults the README explains.
@@ -105,7 +115,7 @@ public struct VisitCluster: Sendable, Equatable {
 public enum VisitClustering {
     /// Visits, in time order.
     public static func visits(_ photos: [ClusterPhoto], options: ClusteringOptions = ClusteringOptions()) -> [VisitCluster] {
-        let sorted = photos.sorted { ($0.utc, $0.id) < ($1.utc, $1.id) }
+        let sorted = photos.sorted(by: ClusterPhoto.precedes)
         var visits: [VisitCluster] = []
         var members: [ClusterPhoto] = []
         var sum = SIMD3<Double>.zero, weights = 0.0
@@ -149,7 +159,9 @@ public enum VisitClustering {
     /// The rule depends on the set of visits only, never on their order, and is local: a
     /// visit's place is decided by the visits linked to it through chains of centres at most
     /// `placeRadius` apart, so a change reworks only the places around it (`linked(from:)`).
-    /// Visits are taken heaviest first (most photos, then earliest arrival, then smallest photo id):
+    /// Visits are taken heaviest first (most photos, then earliest arrival, then southernmost and
+    /// westernmost centre, then smallest photo id: visits tied on all but the last are
+    /// interchangeable, so the rule does not depend on the ids' history):
     /// one with no chosen centre within `placeRadius` becomes the centre of a place, and each
     /// visit then joins the place of its nearest centre. A place spans at most twice the
     /// radius, so a row of visits along a street is not chained into one place across a
@@ -181,7 +193,8 @@ public enum VisitClustering {
 
         /// Heaviest first: the order in which visits may become a place's centre.
         func comesBefore(_ other: PlaceCandidate) -> Bool {
-            (-photoCount, arrival, firstPhotoID) < (-other.photoCount, other.arrival, other.firstPhotoID)
+            (-photoCount, arrival, centre.latitude, centre.longitude, firstPhotoID)
+                < (-other.photoCount, other.arrival, other.centre.latitude, other.centre.longitude, other.firstPhotoID)
         }
     }
 

@@ -64,6 +64,14 @@ public struct TripOverview: Sendable, Equatable, Codable {
 }
 
 extension TripVisit {
+    /// The trip's order of visits: by arrival, then by centre, so visits arriving at the same
+    /// instant (two cameras' photos of one second, at places apart) come in an order that
+    /// depends on them, not on their ids, which depend on history; the id only makes the
+    /// order total. The route and its distance follow this order.
+    static func precedes(_ a: TripVisit, _ b: TripVisit) -> Bool {
+        (a.arrival, a.latitude, a.longitude, a.id) < (b.arrival, b.latitude, b.longitude, b.id)
+    }
+
     /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it
     /// (or `+04`, or the offset), with the day it ended on when that is another (`22:41–00:12
     /// (06-11) WEST`); in UTC only when no zone is known.

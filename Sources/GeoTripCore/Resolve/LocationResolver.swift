@@ -67,10 +67,16 @@ public struct LocationResolver: Sendable {
             }
             return nil
         }
-        // Anchors: positioned photos with a time, in time order; equal times in the order
-        // given, so a stretch of the photos resolves as the whole library does.
-        let anchors = photos.indices.filter { resolved[$0] != nil && photos[$0].utc != nil }
-            .sorted { (photos[$0].utc!, $0) < (photos[$1].utc!, $1) }
+        // Anchors: positioned photos with a time, in time order; equal times by position (then
+        // how sure), so which of two photos of the same instant lends its position depends on
+        // the photos, not on their order or catalog ids: a stretch of the photos resolves as
+        // the whole library does, and a library built up over runs as a fresh ingest. Anchors
+        // tied on all of these lend the same position; the index only makes the order total.
+        func key(_ index: Int) -> (Date, Double, Double, Double, Int) {
+            let location = resolved[index]!
+            return (photos[index].utc!, location.coordinate.latitude, location.coordinate.longitude, location.uncertaintyMeters, index)
+        }
+        let anchors = photos.indices.filter { resolved[$0] != nil && photos[$0].utc != nil }.sorted { key($0) < key($1) }
         let anchorTimes = anchors.map { photos[$0].utc! }
         for index in photos.indices where resolved[index] == nil {
             guard let time = photos[index].utc else { continue }

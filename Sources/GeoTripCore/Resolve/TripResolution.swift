@@ -308,10 +308,13 @@ struct TripResolution: Sendable {
 
     /// For photos without a time: their wall clock minus the offset of the timed photo whose
     /// wall clock is nearest, within 30 minutes; nil otherwise (and for timed photos). Equal
-    /// wall clocks are taken in the order given (the catalog's id order), so a stretch of the
-    /// photos resolves as the whole library does (`ResolutionWindow`).
+    /// wall clocks are taken by their offsets, so which neighbour lends its offset depends on
+    /// the photos, not on their order or catalog ids: a stretch of the photos resolves as the
+    /// whole library does (`ResolutionWindow`), and a library built up over runs as a fresh
+    /// ingest. Neighbours tied on both lend the same offset.
     static func provisionalTimes(times: [Date?], walls: [Date?]) -> [Date?] {
-        let timed = times.indices.filter { times[$0] != nil && walls[$0] != nil }.sorted { (walls[$0]!, $0) < (walls[$1]!, $1) }
+        func key(_ index: Int) -> (Date, TimeInterval, Int) { (walls[index]!, times[index]!.timeIntervalSince(walls[index]!), index) }
+        let timed = times.indices.filter { times[$0] != nil && walls[$0] != nil }.sorted { key($0) < key($1) }
         let timedWalls = timed.map { walls[$0]! }
         return times.indices.map { index in
             guard times[index] == nil, let wall = walls[index], !timed.isEmpty else { return nil }
