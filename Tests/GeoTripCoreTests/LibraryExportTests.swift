@@ -572,7 +572,7 @@ struct LibraryExportTests {
         #expect((try trip.storedNotes()["2024-01-16"]?.text ?? "") == "")
     }
 
-    @Test("a folder that was one trip and grew into a library: the old journal's notes move into the trip's folder")
+    @Test("a folder that was one trip grew into a library and shrank back: the notes move with it, and the old shape's folders go")
     func tripBecomesLibrary() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -595,6 +595,18 @@ struct LibraryExportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trip.geojson").path))
         let moved = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-01-15/journal/2024-01-15.md"), encoding: .utf8)
         #expect(moved.contains("<!-- notes 2024-01-15 -->\nFirst day.\n<!-- end notes 2024-01-15 -->"))
+        // The single trip's thumbnails went, and their folder with them.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/thumbs").path))
+
+        // And back to one trip: the trips' folders go, `trips/` with them, and the note comes
+        // back to the output folder's own journal.
+        for day in LibraryFixture.schedule where day.trip != 1 {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(day.folder))
+        }
+        let again = try await IngestPipeline(options: IngestOptions(folder: folder.path)).run(progress: SilentProgress())
+        #expect(again.export?.trips == 0, "one trip, not a library")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trips").path))
+        #expect(try String(contentsOf: single, encoding: .utf8).contains("<!-- notes 2024-01-15 -->\nFirst day.\n<!-- end notes 2024-01-15 -->"))
     }
 
     /// Opens the page of trips in a 390 px frame and reports what a person would see.

@@ -236,6 +236,9 @@ public struct ExportStage: Sendable {
             try retireJournal(journals[folder] ?? Journal(), in: folder, keeping: texts, output, now, &summary, listed: before.files)
             exported[folder] = nil
         }
+        // A library that became one trip: `trips/` goes with its last trip's folder (only when
+        // empty: a backup or a person's file keeps it).
+        if !library.isLibrary { rmdir(output.url(Self.tripsFolder).path) }
 
         // 5. The library's page of trips.
         if library.isLibrary {
@@ -476,6 +479,7 @@ public struct ExportStage: Sendable {
         guard !folder.isEmpty else {
             try output.remove(Self.geoJSONFile)
             ThumbnailMaker(tripFolder: URL(fileURLWithPath: self.folder), outputFolder: output.url("")).removeStale(keeping: [])
+            rmdir(output.url(ThumbnailMaker.folderName).path)  // only when empty, as below
             return
         }
         if let unplaced = journal.unplaced {
