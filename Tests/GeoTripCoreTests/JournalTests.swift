@@ -190,6 +190,14 @@ extension JournalTests {
         // Line endings and trailing blanks an editor changed do not make an edit.
         #expect(text([file("older\r\n", written: "older\n", at: 500 * second)]) == "kept\n")
         #expect(text([file("older\n", written: "older  \n", at: 500 * second)]) == "kept\n")
+        #expect(text([file("kept\r\n", written: "kept\n", at: 500 * second)]) == "kept\n")
+        // But blanks added at a line's end of the catalog's own copy are the person's (a
+        // Markdown line break), whatever the file's time; added to an older copy, not.
+        #expect(text([file("kept  \n", written: "kept\n", at: 50 * second)]) == "kept  \n")
+        #expect(text([file("kept\t\r\n", written: "kept\n", at: 500 * second)]) == "kept\t\r\n")
+        #expect(text([file("older  \n", written: "older\n", at: 500 * second)]) == "kept\n")
+        #expect(JournalNotes.addsTrailingBlanks("a  \nb\n", to: "a\nb \n") && !JournalNotes.addsTrailingBlanks("a\nb\n", to: "a \nb\n"))
+        #expect(!JournalNotes.addsTrailingBlanks("a\r\nb\r\n", to: "a\nb\n") && !JournalNotes.addsTrailingBlanks("c  \n", to: "a\n"))
         #expect(text([file("first\n", written: "", at: 150 * second), file("second\n", written: "", at: 200 * second)]) == "second\n")
         #expect(text([file("first\n", written: "", at: nil), file("second\n", written: "", at: nil)]) == "first\n")
         // An older geotrip's files: by their time alone.

@@ -356,6 +356,26 @@ struct LibraryExportTests {
         #expect(again.contains("lisbon-more/2024-01-16-0.jpg"))
     }
 
+    @Test("a Markdown line break (two blanks added at a line's end of a note) is the person's edit and stays; blanks an editor strips are not")
+    func lineBreakAdded() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let day = try library.writeNote("Tram 28\nup to the castle.\n", trip: 1, day: "2024-01-16")
+        try library.addPhoto(on: "2024-01-16", at: (38.7223, -9.1393), folder: "lisbon-more")
+        try await library.ingest()
+        #expect(try library.storedNotes()["2024-01-16"] == "Tram 28\nup to the castle.\n")
+        // The person adds a line break: the block's hash is the one geotrip wrote (blanks at a
+        // line's end do not count in it), yet the blanks are theirs.
+        var text = try String(contentsOf: day, encoding: .utf8)
+        text = text.replacingOccurrences(of: "Tram 28\nup", with: "Tram 28  \nup")
+        try text.write(to: day, atomically: true, encoding: .utf8)
+        try library.addPhoto(on: "2024-01-16", at: (38.7224, -9.1394), folder: "lisbon-again")
+        try await library.ingest()
+        #expect(try library.storedNotes()["2024-01-16"] == "Tram 28  \nup to the castle.\n")
+        #expect(try String(contentsOf: day, encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nTram 28  \nup to the castle.\n<!-- end notes"))
+    }
+
     @Test("a note on a day that becomes a day at home (home moved there) waits on the page of unplaced notes, and goes back with its trip")
     func notesOfDaysAtHome() async throws {
         let library = try Library()

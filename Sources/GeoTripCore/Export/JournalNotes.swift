@@ -14,7 +14,8 @@
 /// saved (by more than the 2 s a coarse file clock may be off). A note's time is that of the
 /// file it was taken from (when the person saved it). Of several edits the latest counts. A
 /// file whose footer records no notes (written by an older geotrip) counts when saved after the
-/// catalog's copy changed. Hashes ignore line endings and trailing blanks, which editors change.
+/// catalog's copy changed. Hashes ignore line endings and trailing blanks, which editors change;
+/// blanks added at a line's end of the catalog's own copy are the person's, and count.
 /// A note emptied by the person stays in the catalog as an empty note, so an older copy
 /// elsewhere does not bring it back.
 struct JournalNotes: Equatable {
@@ -110,14 +111,34 @@ struct JournalNotes: Equatable {
             let saved = file.modifiedNanos ?? .max
             guard let written = file.writtenNotes else { return saved > since }
             let writtenHash = written[owner] ?? JournalDocument.noteHash("")
-            // As geotrip wrote it: an older state of the note, not an edit.
-            if JournalDocument.noteHash(text) == writtenHash { return false }
+            // As geotrip wrote it: an older state of the note, not an edit. Unless, written over
+            // the catalog's own copy, the block has blanks at a line's end that copy lacks: an
+            // editor strips trailing blanks and changes line endings on its own, but never adds
+            // blanks, so those are the person's (a Markdown line break).
+            if JournalDocument.noteHash(text) == writtenHash { return writtenHash == known && Self.addsTrailingBlanks(text, to: stored.text) }
             // Written over the catalog's own copy: whatever the file's time, an edit since.
             if writtenHash == known { return true }
             return since == .min || saved > since - slack
         }
         guard let chosen = latest(edits) else { return (stored.text, nil) }
         return (chosen.notes[owner], chosen)
+    }
+
+    /// Whether `text` has more blanks (spaces, tabs) at the end of some line than the same line
+    /// of `original`, line endings aside; false when their lines differ otherwise.
+    static func addsTrailingBlanks(_ text: String, to original: String) -> Bool {
+        func lines(_ text: String) -> [(body: ArraySlice<UInt8>, blanks: Int)] {
+            Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+                var body = line
+                while body.last == UInt8(ascii: "\r") { body.removeLast() }
+                var blanks = 0
+                while let last = body.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { body.removeLast(); blanks += 1 }
+                return (body, blanks)
+            }
+        }
+        let new = lines(text), old = lines(original)
+        guard new.count == old.count, zip(new, old).allSatisfy({ $0.body == $1.body }) else { return false }
+        return zip(new, old).contains { $0.blanks > $1.blanks }
     }
 
     /// Whether an edit in `file` was made over the catalog's own copy of the note (`stored`):
