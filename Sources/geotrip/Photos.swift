@@ -18,7 +18,13 @@ struct Photos: AsyncParsableCommand {
         do {
             if json {
                 var stream = JSONArrayStream { FileHandle.standardOutput.write($0) }
-                try catalog.forEachPhoto { try stream.append($0) }
+                // A capture time resolution refused is said with the photo's own sentences.
+                var implausible = try catalog.implausibleTimes()
+                try catalog.forEachPhoto { photo in
+                    var photo = photo
+                    if let sentence = implausible.sentence(for: photo) { photo.diagnostics.append(sentence) }
+                    try stream.append(photo)
+                }
                 stream.finish()
             } else {
                 print(Self.header)

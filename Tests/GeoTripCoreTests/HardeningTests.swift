@@ -285,12 +285,22 @@ struct HardeningTests {
         for photo in photos { stored[(photo.timeSource ?? .none).rawValue, default: 0] += 1 }
         #expect(summary.resolution?.timeSources == stored)
         #expect(stored["offset-tag"] == 1)
+        // `photos --json` tells each photo's sentence again, from what is stored, as the run did.
+        func listed() throws -> [String: [String]] {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly)
+            var implausible = try catalog.implausibleTimes()
+            return Dictionary(uniqueKeysWithValues: try catalog.photos().map { ($0.path, implausible.sentence(for: $0).map { [$0] } ?? []) })
+        }
+        let sentences = Dictionary(uniqueKeysWithValues: problems.map { ($0.path, [$0.message]) })
+        #expect(try listed() == sentences.merging(["fine.jpg": []]) { $1 })
 
         // A clock offset that pushes a good date out of range is reported the same way.
         var pushed = IngestOptions(folder: trip.path)
         pushed.clockOffsets = ["+36525 00:00:00"]
         let again = try await IngestPipeline(options: pushed).run(progress: SilentProgress())
-        #expect(again.diagnostics.contains { $0.path == "fine.jpg" && $0.message.contains("(after --clock-offset)") })
+        let fine = try #require(again.diagnostics.first { $0.path == "fine.jpg" })
+        #expect(fine.message.contains("(after --clock-offset)"))
+        #expect(try listed()["fine.jpg"] == [fine.message])
     }
 
     // MARK: 8, 11, 12: what is opened as a catalog

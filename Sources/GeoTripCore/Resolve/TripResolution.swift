@@ -61,6 +61,60 @@ enum PlausibleCaptureTime {
 
     /// The latest plausible instant, for a run starting at `now`.
     static func latest(now: Date) -> Date { now.addingTimeInterval(86_400) }
+
+    /// The sentence for a photo of `camera` whose capture time, as resolved (`instant`), lies
+    /// outside `earliest` to `latest`; nil when it lies inside. `written` is the time as the
+    /// photo recorded it.
+    static func problem(_ instant: Date, written: String?, camera: String?, corrections: [ClockCorrection], latest: Date) -> String? {
+        guard instant < earliest || instant > latest else { return nil }
+        let corrected = corrections.contains { $0.camera == nil || $0.camera == camera }
+        return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
+            + "so it was not used; fix the camera's date or the clock offset"
+    }
+}
+
+extension Catalog {
+    /// The check of stored photos' capture times with the trip's remembered settings.
+    public func implausibleTimes() throws(GeoTripError) -> ImplausibleTimes {
+        ImplausibleTimes(settings: try storedResolutionSettings())
+    }
+}
+
+/// The implausible capture times of stored photos, told again when they are listed (`geotrip
+/// photos --json`): resolution stores such a photo with no time, and says why only in the
+/// run's summary. Each photo without a resolved time has its own time resolved again as the
+/// run did (the camera's time, its offset or GPS time or zone, the clock offsets remembered)
+/// and judged by the same rule (`PlausibleCaptureTime.problem`). The gazetteer, for zones, is
+/// loaded only when a photo needs it.
+public struct ImplausibleTimes {
+    private var resolver: TimeResolver
+    private let corrections: [ClockCorrection]
+    private let latest: Date
+
+    /// For photos resolved with `settings`; `now` as the listing runs.
+    init(settings: ResolutionSettings, now: Date = Date()) {
+        // Offsets were checked when given; one that no longer parses corrects nothing here.
+        corrections = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }
+        latest = PlausibleCaptureTime.latest(now: now)
+        // A gazetteer that cannot be loaded gives no zone, as for a photo with no position.
+        let gazetteer = RunGazetteer()
+        resolver = TimeResolver(corrections: corrections, assumedZone: settings.assumedZone.flatMap(AssumedZone.init)) { coordinate in
+            (try? gazetteer.get())?.timeZone(for: coordinate)
+        }
+    }
+
+    /// The sentence for `photo` when its capture time is implausible: only a photo read, with
+    /// a time, that resolution left without one.
+    public mutating func sentence(for photo: CatalogPhoto) -> String? {
+        guard photo.status == .read, photo.utcTime == nil, photo.localTime != nil || photo.gpsTime != nil else { return nil }
+        let resolved = resolver.resolve(local: photo.localTime, offset: photo.offset, gpsTime: photo.gpsTime,
+                                        position: photo.coordinate, camera: photo.camera)
+        let instant = resolved.utc ?? photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
+        return instant.flatMap {
+            PlausibleCaptureTime.problem($0, written: photo.localTime?.iso8601 ?? photo.gpsTime?.iso8601, camera: photo.camera,
+                                         corrections: corrections, latest: latest)
+        }
+    }
 }
 
 /// The resolve stage, between reading and clustering: every photo's UTC time and zone, and a
@@ -194,13 +248,10 @@ struct TripResolution: Sendable {
             let instant = times[index].utc ?? rows[index].localTime.flatMap(LocalDateTime.init(iso8601:)).map {
                 timeResolver.wallClock($0, camera: camera)
             }
-            guard let instant, instant < PlausibleCaptureTime.earliest || instant > latest else { continue }
-            let written = rows[index].localTime ?? rows[index].gpsTime ?? "?"
-            let corrected = corrections.contains { $0.camera == nil || $0.camera == camera }
-            summary.photoProblems.append(PhotoDiagnostic(
-                path: rows[index].path, kind: .implausibleTime,
-                message: "its capture time \(written)\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
-                    + "so it was not used; fix the camera's date or the clock offset"))
+            guard let instant, let message = PlausibleCaptureTime.problem(instant, written: rows[index].localTime ?? rows[index].gpsTime,
+                                                                          camera: camera, corrections: corrections, latest: latest)
+            else { continue }
+            summary.photoProblems.append(PhotoDiagnostic(path: rows[index].path, kind: .implausibleTime, message: message))
             times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)
             implausible.insert(index)
         }
