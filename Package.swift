@@ -40,6 +40,8 @@ let package = Package(
         ),
         // glibc's malloc.h (malloc_trim): no library beyond the C library.
         .systemLibrary(name: "CMalloc"),
+        // Linux's renameat2 (exchange, no-replace) for journal pages: no library beyond the C library.
+        .systemLibrary(name: "CRename"),
         // The pipeline. Never imports ArgumentParser.
         .target(
             name: "GeoTripCore",
@@ -49,6 +51,7 @@ let package = Package(
                 "CXML2",
                 "CTurboJPEG",
                 "CMalloc",
+                "CRename",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -240,6 +240,31 @@ extension JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
     }
 
+    @Test("a page saved in the very moment between geotrip's last look and its rename is left as saved")
+    func pageSavedAtTheRename() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        var output = try Self.outputWithJournal(in: temp)
+        let page = "journal/2025-06-10.md", full = output.path + "/journal/2025-06-10.md"
+        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
+        let listed = try #require(output.stamp(of: page))
+        // The editor saves after the last look: the page as they saved it stays.
+        output.beforeRename = { path in try? Data("their words, saved in that moment\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(listed)) == .savedMeanwhile)
+        #expect(try String(contentsOfFile: full, encoding: .utf8) == "their words, saved in that moment\n")
+        // A new page whose file appears in that moment: the same.
+        let new = "journal/2025-06-11.md"
+        output.beforeRename = { path in try? Data("theirs\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(try output.store(Array("ours\n".utf8), at: new, expecting: .some(nil)) == .savedMeanwhile)
+        #expect(try String(contentsOfFile: output.path + "/" + new, encoding: .utf8) == "theirs\n")
+        // Nothing saved in that moment: written, and no temporary file is left behind.
+        output.beforeRename = nil
+        let now = try #require(output.stamp(of: page))
+        #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(now)) == .written)
+        #expect(try String(contentsOfFile: full, encoding: .utf8) == "geotrip's page\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
+    }
+
     @Test("a file time past 2262 reads as the latest time there is, not as one centuries back")
     func farFileTime() throws {
         let temp = try TemporaryFolder()

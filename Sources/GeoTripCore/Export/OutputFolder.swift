@@ -1,3 +1,4 @@
+import CRename
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -20,6 +21,9 @@ public struct OutputFolder: Sendable {
     /// Where each file this folder writes is noted with its size and time once written; the
     /// export shares one among its folders (`ExportStage`).
     var written: WrittenFiles?
+    /// Called with the target's path between `store`'s last look at it and putting the new file
+    /// in place: where a test saves the file, as a person's editor might at that moment.
+    var beforeRename: (@Sendable (String) -> Void)?
 
     /// What writing one file did.
     enum Outcome: Equatable {
@@ -139,6 +143,17 @@ public struct OutputFolder: Sendable {
             unlink(temporary)
             return .savedMeanwhile
         }
+        beforeRename?(target.path)
+        if failure == 0, let expecting {
+            switch exchange(temporary, relative, expecting: expecting, ours: stamp) {
+            case .put:
+                if let stamp { written?.note(target.path, stamp) }
+                return .written
+            case .savedMeanwhile: return .savedMeanwhile
+            case .failed(let code): failure = code
+            case .unsupported: break
+            }
+        }
         // rename(2) replaces a link that appeared meanwhile rather than writing through it.
         if failure == 0 && rename(temporary, target.path) != 0 { failure = errno }
         if failure != 0 {
@@ -148,6 +163,51 @@ public struct OutputFolder: Sendable {
         // A file whose stamp could not be read is not noted: taken for another's, to be read back.
         if let stamp { written?.note(target.path, stamp) }
         return .written
+    }
+
+    /// What `exchange` did.
+    enum Exchange: Equatable {
+        case put, savedMeanwhile, unsupported
+        case failed(Int32)
+    }
+
+    /// Puts `temporary` at `relative`, whose file should have the stamp `expecting` (nil: no
+    /// file), so that a save landing after `store`'s last look is never overwritten: with no
+    /// file expected, only if none appeared (RENAME_NOREPLACE); otherwise the two are swapped
+    /// at once (RENAME_EXCHANGE) and the file taken out looked at. When it is not the one
+    /// expected, a person saved it in that moment: it is swapped back, and should what comes
+    /// back not be `ours` (`temporary`'s stamp; a second save meanwhile), that is kept as a
+    /// dated backup rather than removed. `unsupported` where the kernel or the file system
+    /// has no such rename: the caller renames as before.
+    private func exchange(_ temporary: String, _ relative: String, expecting: FileStamp?, ours: FileStamp?) -> Exchange {
+        let target = url(relative).path
+        guard let expecting else {
+            if geotrip_rename_noreplace(temporary, target) == 0 { return .put }
+            let code = errno
+            if code == ENOSYS || code == EINVAL { return .unsupported }
+            unlink(temporary)
+            return code == EEXIST ? .savedMeanwhile : .failed(code)
+        }
+        guard geotrip_rename_exchange(temporary, target) == 0 else {
+            let code = errno
+            if code == ENOSYS || code == EINVAL { return .unsupported }
+            unlink(temporary)
+            // Removed in that moment: left removed, as a save is left as saved.
+            return code == ENOENT ? .savedMeanwhile : .failed(code)
+        }
+        var info = stat()
+        if lstat(temporary, &info) == 0, FileStamp(info) == expecting {
+            unlink(temporary)
+            return .put
+        }
+        // Saved in that moment: the person's file goes back in place.
+        if geotrip_rename_exchange(temporary, target) == 0, lstat(temporary, &info) == 0, let ours, FileStamp(info) == ours {
+            unlink(temporary)
+        } else {
+            let name = relative as NSString
+            rename(temporary, url(unusedName(name.deletingPathExtension + ".edited-", at: Date(), extension: name.pathExtension)).path)
+        }
+        return .savedMeanwhile
     }
 
     /// Renames the file at `relative` to a dated backup beside it (`2025-06-10.md` becomes
