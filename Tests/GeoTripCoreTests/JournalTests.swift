@@ -240,7 +240,8 @@ extension JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
     }
 
-    @Test("a page saved in the very moment between geotrip's last look and its rename is left as saved")
+    @Test("a page saved in the very moment between geotrip's last look and its rename is left as saved",
+          .enabled(if: OutputFolder.swapsNames(in: NSTemporaryDirectory()), "the file system cannot swap two names: geotrip renames as before"))
     func pageSavedAtTheRename() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }

@@ -210,6 +210,16 @@ public struct OutputFolder: Sendable {
         return .savedMeanwhile
     }
 
+    /// Whether the file system under `folder` swaps two names at once (what `exchange` needs;
+    /// tmpfs, ext4, XFS and Btrfs do): tried on two files made for it, then removed.
+    static func swapsNames(in folder: String) -> Bool {
+        let first = folder + "/.geotrip-swap-a", second = folder + "/.geotrip-swap-b"
+        defer { unlink(first); unlink(second) }
+        guard FileManager.default.createFile(atPath: first, contents: Data()),
+              FileManager.default.createFile(atPath: second, contents: Data()) else { return false }
+        return geotrip_rename_exchange(first, second) == 0
+    }
+
     /// Renames the file at `relative` to a dated backup beside it (`2025-06-10.md` becomes
     /// `2025-06-10.edited-20250701-093000.md`), and returns the backup's relative path.
     func keepBackup(of relative: String, at time: Date) throws(GeoTripError) -> String {
