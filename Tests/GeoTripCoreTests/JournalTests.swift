@@ -258,6 +258,19 @@ extension JournalTests {
         output.beforeRename = { path in try? Data("theirs\n".utf8).write(to: URL(fileURLWithPath: path)) }
         #expect(try output.store(Array("ours\n".utf8), at: new, expecting: .some(nil)) == .savedMeanwhile)
         #expect(try String(contentsOfFile: output.path + "/" + new, encoding: .utf8) == "theirs\n")
+        // A save of the same size with its old time put back (`touch -r`): still not the file
+        // looked at (its change time moved), so it stays.
+        let looked = try #require(output.stamp(of: page))
+        output.beforeRename = { path in
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }
+            try? Data("THEIR WORDS, SAVED IN THAT MOMENT\n".utf8).write(to: URL(fileURLWithPath: path))
+            var times = [info.st_atim, info.st_mtim]
+            _ = utimensat(AT_FDCWD, path, &times, 0)
+        }
+        #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(looked)) == .savedMeanwhile)
+        #expect(try String(contentsOfFile: full, encoding: .utf8) == "THEIR WORDS, SAVED IN THAT MOMENT\n")
+        #expect(output.stamp(of: page) == looked, "the same size and time as looked at")
         // Nothing saved in that moment: written, and no temporary file is left behind.
         output.beforeRename = nil
         let now = try #require(output.stamp(of: page))

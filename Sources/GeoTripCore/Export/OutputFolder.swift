@@ -114,11 +114,12 @@ public struct OutputFolder: Sendable {
     /// is looked at again just before the rename, after the slow write and flush: one saved
     /// meanwhile (a person's editor) is left as it is, and this write thrown away.
     func store(_ bytes: [UInt8], at relative: String, expecting: FileStamp?? = nil) throws(GeoTripError) -> Outcome {
+        let existing: [UInt8]?
         switch contents(of: relative) {
         case .failure: return .refused
-        case .success(let existing?) where existing == bytes: return .unchanged
-        case .success: break
+        case .success(let found): existing = found
         }
+        if existing == bytes { return .unchanged }
         let target = url(relative)
         let folder = target.deletingLastPathComponent().path
         var template = Array((folder + "/." + target.lastPathComponent + ".geotrip-XXXXXX").utf8CString)
@@ -139,13 +140,17 @@ public struct OutputFolder: Sendable {
         var info = stat()
         let stamp = failure == 0 && fstat(descriptor, &info) == 0 ? FileStamp(info) : nil
         close(descriptor)
-        if failure == 0, let expecting, self.stamp(of: relative) != expecting {
+        // The last look, kept: the file taken out by the exchange must be this very one (its
+        // inode, and the bytes read above, which a save with its old time put back changes).
+        var seen = stat()
+        let looked = lstat(target.path, &seen) == 0 ? seen : nil
+        if failure == 0, let expecting, looked.map(FileStamp.init) != expecting {
             unlink(temporary)
             return .savedMeanwhile
         }
         beforeRename?(target.path)
         if failure == 0, let expecting {
-            switch exchange(temporary, relative, expecting: expecting, ours: stamp) {
+            switch exchange(temporary, relative, expecting: expecting.flatMap { _ in looked }, holding: existing, ours: stamp) {
             case .put:
                 if let stamp { written?.note(target.path, stamp) }
                 return .written
@@ -171,15 +176,16 @@ public struct OutputFolder: Sendable {
         case failed(Int32)
     }
 
-    /// Puts `temporary` at `relative`, whose file should have the stamp `expecting` (nil: no
-    /// file), so that a save landing after `store`'s last look is never overwritten: with no
+    /// Puts `temporary` at `relative`, whose file should be `expecting` as `store` last looked
+    /// at it (nil: no file), so that a save landing after `store`'s last look is never overwritten: with no
     /// file expected, only if none appeared (RENAME_NOREPLACE); otherwise the two are swapped
-    /// at once (RENAME_EXCHANGE) and the file taken out looked at. When it is not the one
-    /// expected, a person saved it in that moment: it is swapped back, and should what comes
+    /// at once (RENAME_EXCHANGE) and the file taken out looked at (its inode, size, time and
+    /// bytes: the rename itself moves its change time). When it is not the one expected, a
+    /// person saved it in that moment: it is swapped back, and should what comes
     /// back not be `ours` (`temporary`'s stamp; a second save meanwhile), that is kept as a
     /// dated backup rather than removed. `unsupported` where the kernel or the file system
     /// has no such rename: the caller renames as before.
-    private func exchange(_ temporary: String, _ relative: String, expecting: FileStamp?, ours: FileStamp?) -> Exchange {
+    private func exchange(_ temporary: String, _ relative: String, expecting: stat?, holding: [UInt8]?, ours: FileStamp?) -> Exchange {
         let target = url(relative).path
         guard let expecting else {
             if geotrip_rename_noreplace(temporary, target) == 0 { return .put }
@@ -195,8 +201,11 @@ public struct OutputFolder: Sendable {
             // Removed in that moment: left removed, as a save is left as saved.
             return code == ENOENT ? .savedMeanwhile : .failed(code)
         }
+        // The name the file taken out has now, relative like `relative`.
+        let taken = ((relative as NSString).deletingLastPathComponent as NSString).appendingPathComponent((temporary as NSString).lastPathComponent)
         var info = stat()
-        if lstat(temporary, &info) == 0, FileStamp(info) == expecting {
+        if lstat(temporary, &info) == 0, info.st_dev == expecting.st_dev, info.st_ino == expecting.st_ino,
+           FileStamp(info) == FileStamp(expecting), (try? contents(of: taken).get()) == holding {
             unlink(temporary)
             return .put
         }
