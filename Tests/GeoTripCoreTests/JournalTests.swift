@@ -279,6 +279,24 @@ extension JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
     }
 
+    @Test("a page saved in the moment before geotrip removes it (its day is gone) is left as saved")
+    func pageSavedAtTheRemoval() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        var output = try Self.outputWithJournal(in: temp)
+        let page = "journal/2025-06-10.md", full = output.path + "/journal/2025-06-10.md"
+        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
+        let listed = try #require(output.stamp(of: page))
+        output.beforeRename = { path in try? Data("their words, saved in that moment\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(try output.remove(page, expecting: listed) == false)
+        #expect(try String(contentsOfFile: full, encoding: .utf8) == "their words, saved in that moment\n")
+        // Saved before the last look: left too. As looked at: removed, with nothing left aside.
+        output.beforeRename = nil
+        #expect(try output.remove(page, expecting: listed) == false)
+        #expect(try output.remove(page, expecting: try #require(output.stamp(of: page))))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal") == [])
+    }
+
     @Test("a file time past 2262 reads as the latest time there is, not as one centuries back")
     func farFileTime() throws {
         let temp = try TemporaryFolder()

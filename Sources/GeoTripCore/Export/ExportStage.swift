@@ -795,8 +795,13 @@ public struct ExportStage: Sendable {
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
         if document.isIntact && !Self.dropsWords(document, keeping: notes) {
-            try output.remove(relative)
-            summary.removed += 1
+            // Only the file looked at: one saved since, even in the moment before, stays.
+            if let stamp = listed[relative] {
+                if try output.remove(relative, expecting: stamp) { summary.removed += 1 }
+            } else {
+                try output.remove(relative)
+                summary.removed += 1
+            }
         } else {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
         }

@@ -261,6 +261,48 @@ public struct OutputFolder: Sendable {
         }
     }
 
+    /// Removes the regular file at `relative` if it is still the one `expecting` stamps, and
+    /// returns whether it did. The file is first renamed aside (a hidden `.NAME.retiring-XXXXXX`
+    /// beside it, which no cleanup removes, should the run be killed there), then looked at:
+    /// one saved in the moment before is put back (or kept as a dated backup, should its name
+    /// have been taken again meanwhile), so a page is never removed over a save, however late.
+    func remove(_ relative: String, expecting: FileStamp) throws(GeoTripError) -> Bool {
+        let target = url(relative)
+        var template = Array((target.deletingLastPathComponent().path + "/." + target.lastPathComponent + ".retiring-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .outputUnusable(path: path, reason: "\(relative) could not be removed (\(String(cString: strerror(errno))))") }
+        close(descriptor)
+        let aside = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var looked = stat()
+        guard lstat(target.path, &looked) == 0, FileStamp(looked) == expecting else {
+            unlink(aside)
+            return false
+        }
+        beforeRename?(target.path)
+        guard rename(target.path, aside) == 0 else {
+            let code = errno
+            unlink(aside)
+            if code == ENOENT { return false }  // removed meanwhile
+            throw .outputUnusable(path: path, reason: "\(relative) could not be removed (\(String(cString: strerror(code))))")
+        }
+        var info = stat()
+        if lstat(aside, &info) == 0, info.st_dev == looked.st_dev, info.st_ino == looked.st_ino, FileStamp(info) == expecting {
+            unlink(aside)
+            return true
+        }
+        // Saved in that moment: back in place; should a file have taken the name since, kept
+        // beside it as a dated backup.
+        if geotrip_rename_noreplace(aside, target.path) != 0 {
+            if errno == EEXIST {
+                let name = relative as NSString
+                _ = rename(aside, url(unusedName(name.deletingPathExtension + ".edited-", at: Date(), extension: name.pathExtension)).path)
+            } else {
+                _ = rename(aside, target.path)
+            }
+        }
+        return false
+    }
+
     /// The names in `subfolder`, and geotrip's own temporary files there removed (left by a
     /// run that was killed while writing).
     func names(in subfolder: String) -> [String] {
