@@ -31,7 +31,10 @@ struct Rename: AsyncParsableCommand {
         Diagnostics.bootstrapLogging(verbose: false)
         do {
             let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
-            print(try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)).terminalSafe)
+            // Each line made safe on its own: a name's own line breaks are shown as `%0A`.
+            for line in try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                print(line.terminalSafe)
+            }
         } catch {
             throw Diagnostics.fail(error)
         }

@@ -136,6 +136,18 @@ struct PlacesCommandTests {
         #expect(cleared.stdout == "\(hotel) is named automatically again: Lisbon.\n")
         #expect(try hotelVisits().allSatisfy { $0["name"] as? String == "Lisbon" && $0["nameSource"] as? String == "offline" })
 
+        // When the journal cannot be written (its folder taken by a file), the name is kept and
+        // the second line says why, as a line of its own (not `%0A`), in one sentence.
+        let journal = trip.appendingPathComponent("geotrip/journal")
+        try FileManager.default.removeItem(at: journal)
+        try Data("not a folder\n".utf8).write(to: journal)
+        let unwritten = try CommandRun.geotrip(["rename", trip.path, hotel, "Hotel Baixa"])
+        let lines = unwritten.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.first == "Named \(hotel) \"Hotel Baixa\" (was Lisbon).", "stdout: \(unwritten.stdout)")
+        #expect(lines.last?.hasPrefix("The journal and map were not updated: The output folder ") == true)
+        #expect(!unwritten.stdout.contains("%0A") && !unwritten.stdout.contains(".."))
+        try FileManager.default.removeItem(at: journal)
+
         let unknown = try CommandRun.geotrip(["rename", trip.path, "p999999", "Nowhere"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No place of this trip has the id p999999"))

@@ -14,8 +14,9 @@ public struct PlaceRenamer: Sendable {
     }
 
     /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then
-    /// brings the journal and map in step. Returns a sentence saying what was done.
-    public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> String {
+    /// brings the journal and map in step. Returns the lines saying what was done: the sentence,
+    /// and why the journal and map were not updated when they could not be.
+    public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> [String] {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
@@ -35,8 +36,8 @@ public struct PlaceRenamer: Sendable {
         }
         try catalog.saveOverview(try catalog.trip().overview)
         if case .failure(let problem) = await ExportStage.refresh(catalog, folder: folder) {
-            return sentence + "\nThe journal and map were not updated: \(problem)"
+            return [sentence, "The journal and map were not updated: \(problem)"]
         }
-        return sentence
+        return [sentence]
     }
 }

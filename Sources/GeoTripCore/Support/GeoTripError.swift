@@ -43,6 +43,12 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     /// A run error that happened in one of the ingest's stages, tagged with it.
     indirect case stageFailed(stage: String, number: Int, count: Int, error: GeoTripError)
 
+    /// `reason` ready to end a clause: a system message's own closing full stop dropped, so
+    /// the sentence it joins does not end in two.
+    static func clause(_ reason: String) -> String {
+        reason.hasSuffix(".") && !reason.hasSuffix("..") ? String(reason.dropLast()) : reason
+    }
+
     public var description: String {
         switch self {
         case .folderMissing(let path):
@@ -74,11 +80,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .catalogHardLinked(let path, let links):
             return "The catalog at \(path) has \(links) hard links. SQLite keeps a database consistent only under one name (each name gets its own journal), so geotrip does not write it; copy the file instead of linking it, or remove the other links."
         case .namingUnavailable(let server, let reason):
-            return "The place-name service at \(server) cannot be used now: \(reason). Places keep the names they had (offline names for new ones); the next run asks again."
+            return "The place-name service at \(server) cannot be used now: \(Self.clause(reason)). Places keep the names they had (offline names for new ones); the next run asks again."
         case .namingAnswerUnreadable(let place, let reason):
-            return "The place-name service's answer for \(place) cannot be read: \(reason). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
+            return "The place-name service's answer for \(place) cannot be read: \(Self.clause(reason)). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
         case .namingCacheUnusable(let path, let reason):
-            return "The shared place-name cache at \(path) cannot be used: \(reason). This run paces its own requests and keeps nothing for the next; set XDG_CACHE_HOME to a writable folder."
+            return "The shared place-name cache at \(path) cannot be used: \(Self.clause(reason)). This run paces its own requests and keeps nothing for the next; set XDG_CACHE_HOME to a writable folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
         case .noSuchPlace(let id, let folder):
@@ -97,15 +103,15 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
-            return "The place-name data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
+            return "The place-name data at \(path) is damaged: \(Self.clause(reason)). Reinstall geotrip, or regenerate it with scripts/make-gazetteer.py."
         case .zoneIndexMissing(let tried):
             return "The time zone index (zones.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_ZONES at the file."
         case .zoneIndexDamaged(let path, let reason):
-            return "The time zone index at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-zones.py."
+            return "The time zone index at \(path) is damaged: \(Self.clause(reason)). Reinstall geotrip, or regenerate it with scripts/make-zones.py."
         case .baseMapMissing(let tried):
             return "The map's base layer data (basemap.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_BASEMAP at the file."
         case .baseMapDamaged(let path, let reason):
-            return "The map's base layer data at \(path) is damaged: \(reason). Reinstall geotrip, or regenerate it with scripts/make-basemap.py."
+            return "The map's base layer data at \(path) is damaged: \(Self.clause(reason)). Reinstall geotrip, or regenerate it with scripts/make-basemap.py."
         case .leafletMissing(let path):
             return "The map page needs Leaflet, which geotrip reads from \(path), and it is not there. Install Debian's libjs-leaflet (`sudo apt-get install libjs-leaflet`, or `make deps`) and export again."
         case .settingInvalid(let catalog, let option, let problem):
@@ -113,7 +119,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .settingUnreadable(let catalog, let key, let options):
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputUnusable(let path, let reason):
-            return "The output folder \(path) cannot be used: \(reason). Pass --out with a folder geotrip can write (it is made if missing)."
+            return "The output folder \(path) cannot be used: \(Self.clause(reason)). Pass --out with a folder geotrip can write (it is made if missing)."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):
