@@ -240,26 +240,39 @@ extension JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path + "/journal").sorted() == ["2025-06-10.md", "2025-06-11.md"])
     }
 
+    /// The day page these tests write.
+    static let page = "journal/2025-06-10.md"
+
+    /// An output folder in `temp` with `page` as geotrip wrote it, and the page's stamp then.
+    static func pageAsWritten(in temp: TemporaryFolder) throws -> (OutputFolder, FileStamp) {
+        let output = try outputWithJournal(in: temp)
+        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
+        return (output, try #require(output.stamp(of: page)))
+    }
+
+    /// A `beforeRename` that saves `text` into the file, as an editor would in that moment.
+    static func saving(_ text: String) -> @Sendable (String) -> Void {
+        { path in try? Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
+    }
+
     @Test("a page saved in the very moment between geotrip's last look and its rename is left as saved",
           .enabled(if: OutputFolder.swapsNames(in: NSTemporaryDirectory()), "the file system cannot swap two names: geotrip renames as before"))
     func pageSavedAtTheRename() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        var output = try Self.outputWithJournal(in: temp)
-        let page = "journal/2025-06-10.md", full = output.path + "/journal/2025-06-10.md"
-        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
-        let listed = try #require(output.stamp(of: page))
+        var (output, listed) = try Self.pageAsWritten(in: temp)
+        let page = Self.page, full = output.path + "/" + page
         // The editor saves after the last look: the page as they saved it stays.
-        output.beforeRename = { path in try? Data("their words, saved in that moment\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        output.beforeRename = Self.saving("their words, saved in that moment\n")
         #expect(try output.store(Array("geotrip's page\n".utf8), at: page, expecting: .some(listed)) == .savedMeanwhile)
         #expect(try String(contentsOfFile: full, encoding: .utf8) == "their words, saved in that moment\n")
         // A new page whose file appears in that moment: the same.
         let new = "journal/2025-06-11.md"
-        output.beforeRename = { path in try? Data("theirs\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        output.beforeRename = Self.saving("theirs\n")
         #expect(try output.store(Array("ours\n".utf8), at: new, expecting: .some(nil)) == .savedMeanwhile)
         #expect(try String(contentsOfFile: output.path + "/" + new, encoding: .utf8) == "theirs\n")
         // A save of the same size with its old time put back (`touch -r`): still not the file
-        // looked at (its change time moved), so it stays.
+        // looked at (its bytes differ), so it stays.
         let looked = try #require(output.stamp(of: page))
         output.beforeRename = { path in
             var info = stat()
@@ -283,11 +296,9 @@ extension JournalTests {
     func pageSavedAtTheRemoval() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        var output = try Self.outputWithJournal(in: temp)
-        let page = "journal/2025-06-10.md", full = output.path + "/journal/2025-06-10.md"
-        #expect(try output.store(Array("as written\n".utf8), at: page) == .written)
-        let listed = try #require(output.stamp(of: page))
-        output.beforeRename = { path in try? Data("their words, saved in that moment\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        var (output, listed) = try Self.pageAsWritten(in: temp)
+        let page = Self.page, full = output.path + "/" + page
+        output.beforeRename = Self.saving("their words, saved in that moment\n")
         #expect(try output.remove(page, expecting: listed) == false)
         #expect(try String(contentsOfFile: full, encoding: .utf8) == "their words, saved in that moment\n")
         // Saved before the last look: left too. As looked at: removed, with nothing left aside.

@@ -795,13 +795,9 @@ public struct ExportStage: Sendable {
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
         if document.isIntact && !Self.dropsWords(document, keeping: notes) {
-            // Only the file looked at: one saved since, even in the moment before, stays.
-            if let stamp = listed[relative] {
-                if try output.remove(relative, expecting: stamp) { summary.removed += 1 }
-            } else {
-                try output.remove(relative)
-                summary.removed += 1
-            }
+            // Only the file listed: one saved since, even in the moment before, stays. (A file
+            // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
+            if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
         } else {
             summary.backups.append(try output.keepBackup(of: relative, at: now))
         }

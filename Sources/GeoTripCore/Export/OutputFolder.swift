@@ -84,7 +84,11 @@ public struct OutputFolder: Sendable {
     /// The bytes of the regular file at `relative`; nil when there is none, and `.refused` when
     /// the name is taken by a symbolic link or something else that is not a regular file.
     func contents(of relative: String) -> Result<[UInt8]?, RefusedPath> {
-        let full = url(relative).path
+        Self.contents(atPath: url(relative).path, relative: relative)
+    }
+
+    /// `contents(of:)` of the file at the absolute `full`, refused as `relative`.
+    private static func contents(atPath full: String, relative: String) -> Result<[UInt8]?, RefusedPath> {
         var info = stat()
         guard lstat(full, &info) == 0 else { return .success(nil) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(RefusedPath(path: relative)) }
@@ -121,11 +125,9 @@ public struct OutputFolder: Sendable {
         }
         if existing == bytes { return .unchanged }
         let target = url(relative)
-        let folder = target.deletingLastPathComponent().path
-        var template = Array((folder + "/." + target.lastPathComponent + ".geotrip-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(errno))))") }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let (descriptor, temporary) = Self.hiddenFile(beside: target, marked: "geotrip") else {
+            throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(errno))))")
+        }
         var failure: Int32 = 0
         fchmod(descriptor, 0o644)
         var offset = 0
@@ -150,7 +152,8 @@ public struct OutputFolder: Sendable {
         }
         beforeRename?(target.path)
         if failure == 0, let expecting {
-            switch exchange(temporary, relative, expecting: expecting.flatMap { _ in looked }, holding: existing, ours: stamp) {
+            // `looked` is the file expected: the look above found it so (or found none).
+            switch exchange(temporary, relative, expecting: looked, holding: existing, ours: stamp) {
             case .put:
                 if let stamp { written?.note(target.path, stamp) }
                 return .written
@@ -170,6 +173,24 @@ public struct OutputFolder: Sendable {
         return .written
     }
 
+    /// A new, empty, hidden file beside `target` (`.NAME.MARK-XXXXXX`), open, and its path; nil
+    /// (with `errno`) when none can be made.
+    private static func hiddenFile(beside target: URL, marked mark: String) -> (descriptor: Int32, path: String)? {
+        var template = Array((target.deletingLastPathComponent().path + "/." + target.lastPathComponent + "." + mark + "-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        return (descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// The dated backup name beside `relative` (`2025-06-10.md`: `2025-06-10.edited-20250701-093000.md`).
+    private func backupName(of relative: String, at time: Date) -> String {
+        let name = relative as NSString
+        return unusedName(name.deletingPathExtension + ".edited-", at: time, extension: name.pathExtension)
+    }
+
+    /// renameat2's flags: swap the two names at once; rename only if the new name is free.
+    private static let renameExchange = UInt32(2), renameNoReplace = UInt32(1)
+
     /// What `exchange` did.
     enum Exchange: Equatable {
         case put, savedMeanwhile, unsupported
@@ -188,33 +209,30 @@ public struct OutputFolder: Sendable {
     private func exchange(_ temporary: String, _ relative: String, expecting: stat?, holding: [UInt8]?, ours: FileStamp?) -> Exchange {
         let target = url(relative).path
         guard let expecting else {
-            if geotrip_rename_noreplace(temporary, target) == 0 { return .put }
+            if geotrip_renameat2(temporary, target, Self.renameNoReplace) == 0 { return .put }
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
             unlink(temporary)
             return code == EEXIST ? .savedMeanwhile : .failed(code)
         }
-        guard geotrip_rename_exchange(temporary, target) == 0 else {
+        guard geotrip_renameat2(temporary, target, Self.renameExchange) == 0 else {
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
             unlink(temporary)
             // Removed in that moment: left removed, as a save is left as saved.
             return code == ENOENT ? .savedMeanwhile : .failed(code)
         }
-        // The name the file taken out has now, relative like `relative`.
-        let taken = ((relative as NSString).deletingLastPathComponent as NSString).appendingPathComponent((temporary as NSString).lastPathComponent)
         var info = stat()
         if lstat(temporary, &info) == 0, info.st_dev == expecting.st_dev, info.st_ino == expecting.st_ino,
-           FileStamp(info) == FileStamp(expecting), (try? contents(of: taken).get()) == holding {
+           FileStamp(info) == FileStamp(expecting), (try? Self.contents(atPath: temporary, relative: relative).get()) == holding {
             unlink(temporary)
             return .put
         }
         // Saved in that moment: the person's file goes back in place.
-        if geotrip_rename_exchange(temporary, target) == 0, lstat(temporary, &info) == 0, let ours, FileStamp(info) == ours {
+        if geotrip_renameat2(temporary, target, Self.renameExchange) == 0, lstat(temporary, &info) == 0, let ours, FileStamp(info) == ours {
             unlink(temporary)
         } else {
-            let name = relative as NSString
-            rename(temporary, url(unusedName(name.deletingPathExtension + ".edited-", at: Date(), extension: name.pathExtension)).path)
+            rename(temporary, url(backupName(of: relative, at: Date())).path)
         }
         return .savedMeanwhile
     }
@@ -226,14 +244,13 @@ public struct OutputFolder: Sendable {
         defer { unlink(first); unlink(second) }
         guard FileManager.default.createFile(atPath: first, contents: Data()),
               FileManager.default.createFile(atPath: second, contents: Data()) else { return false }
-        return geotrip_rename_exchange(first, second) == 0
+        return geotrip_renameat2(first, second, Self.renameExchange) == 0
     }
 
     /// Renames the file at `relative` to a dated backup beside it (`2025-06-10.md` becomes
     /// `2025-06-10.edited-20250701-093000.md`), and returns the backup's relative path.
     func keepBackup(of relative: String, at time: Date) throws(GeoTripError) -> String {
-        let name = relative as NSString
-        let backup = unusedName(name.deletingPathExtension + ".edited-", at: time, extension: name.pathExtension)
+        let backup = backupName(of: relative, at: time)
         guard rename(url(relative).path, url(backup).path) == 0 else {
             throw .outputUnusable(path: path, reason: "\(relative) could not be kept as \(backup) (\(String(cString: strerror(errno))))")
         }
@@ -268,16 +285,12 @@ public struct OutputFolder: Sendable {
     /// have been taken again meanwhile), so a page is never removed over a save, however late.
     func remove(_ relative: String, expecting: FileStamp) throws(GeoTripError) -> Bool {
         let target = url(relative)
-        var template = Array((target.deletingLastPathComponent().path + "/." + target.lastPathComponent + ".retiring-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .outputUnusable(path: path, reason: "\(relative) could not be removed (\(String(cString: strerror(errno))))") }
-        close(descriptor)
-        let aside = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var looked = stat()
-        guard lstat(target.path, &looked) == 0, FileStamp(looked) == expecting else {
-            unlink(aside)
-            return false
+        guard lstat(target.path, &looked) == 0, FileStamp(looked) == expecting else { return false }
+        guard let (descriptor, aside) = Self.hiddenFile(beside: target, marked: "retiring") else {
+            throw .outputUnusable(path: path, reason: "\(relative) could not be removed (\(String(cString: strerror(errno))))")
         }
+        close(descriptor)
         beforeRename?(target.path)
         guard rename(target.path, aside) == 0 else {
             let code = errno
@@ -292,10 +305,9 @@ public struct OutputFolder: Sendable {
         }
         // Saved in that moment: back in place; should a file have taken the name since, kept
         // beside it as a dated backup.
-        if geotrip_rename_noreplace(aside, target.path) != 0 {
+        if geotrip_renameat2(aside, target.path, Self.renameNoReplace) != 0 {
             if errno == EEXIST {
-                let name = relative as NSString
-                _ = rename(aside, url(unusedName(name.deletingPathExtension + ".edited-", at: Date(), extension: name.pathExtension)).path)
+                _ = rename(aside, url(backupName(of: relative, at: Date())).path)
             } else {
                 _ = rename(aside, target.path)
             }
