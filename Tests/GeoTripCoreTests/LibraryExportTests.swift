@@ -417,6 +417,48 @@ struct LibraryExportTests {
         #expect(FileManager.default.fileExists(atPath: thumbs.appendingPathComponent(thumbnail).path))
     }
 
+    @Test("a save a stopped run had taken out of its page (killed between an exchange's two swaps) is put back, or kept beside an edited page; geotrip's own leftovers go")
+    func saveLeftByAStoppedRun() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        // Trip 1: the run was killed with the person's save under its hidden name and its own
+        // page in place (a new file, as the exchange put it).
+        let journal = library.tripFolder(1).appendingPathComponent("journal")
+        let page = journal.appendingPathComponent("2024-01-16.md")
+        let asWritten = try String(contentsOf: page, encoding: .utf8)
+        let saved = asWritten.replacingOccurrences(of: "<!-- notes 2024-01-16 -->\n", with: "<!-- notes 2024-01-16 -->\nFado in Alfama.\n")
+        #expect(saved != asWritten)
+        let taken = journal.appendingPathComponent(".2024-01-16.md.geotrip-Ab12Cd")
+        try saved.write(to: taken, atomically: false, encoding: .utf8)
+        try asWritten.write(to: page, atomically: true, encoding: .utf8)
+        // Geotrip's own page never put in place, and a file made to rename a page aside: theirs
+        // to remove.
+        let own = journal.appendingPathComponent(".2024-01-15.md.geotrip-Zz99Yy")
+        try Data(try Data(contentsOf: journal.appendingPathComponent("2024-01-15.md"))).write(to: own)
+        let aside = journal.appendingPathComponent(".2024-01-17.md.retiring-Qq11Ww")
+        try Data().write(to: aside)
+        // Trip 2: the same, but the person has written in the page since: both are kept.
+        let other = try library.writeNote("Gion at dusk.\n", trip: 2, day: "2024-02-20")
+        let otherJournal = other.deletingLastPathComponent()
+        let otherSave = try String(contentsOf: other, encoding: .utf8).replacingOccurrences(of: "Gion at dusk.\n", with: "Kiyomizu in the rain.\n")
+        try otherSave.write(to: otherJournal.appendingPathComponent(".2024-02-20.md.geotrip-Cd34Ef"), atomically: false, encoding: .utf8)
+
+        try await library.ingest()
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nFado in Alfama.\n"))
+        let notes = try library.storedNotes()
+        #expect(notes["2024-01-16"] == "Fado in Alfama.\n")
+        #expect(notes["2024-02-20"] == "Gion at dusk.\n")
+        #expect(try String(contentsOf: journal.appendingPathComponent("2024-01-17.md"), encoding: .utf8).contains("<!-- notes 2024-01-17 -->"))
+        for file in [taken, own, aside] { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent)") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).filter { $0.hasPrefix("2024-02-20.edited-") }
+        #expect(kept.count == 1)
+        if let backup = kept.first {
+            #expect(try String(contentsOf: otherJournal.appendingPathComponent(backup), encoding: .utf8) == otherSave)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).allSatisfy { !$0.hasPrefix(".") })
+    }
+
     @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first")
     func noteSavedIntoOldFolder() async throws {
         let library = try Library()

@@ -162,7 +162,7 @@ public struct ExportStage: Sendable {
             partOutput.written = written
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
                 let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
-                summary.unchanged += journals[part.folder]?.days.count ?? output.names(in: base).filter(Self.isDayFile).count
+                summary.unchanged += journals[part.folder]?.days.count ?? Self.journalNames(in: base, of: output).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
                 // A folder whose files are as the last export left them, with the pages it wrote
@@ -343,7 +343,7 @@ public struct ExportStage: Sendable {
     private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> Journal {
         let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
         var journal = Journal()
-        for name in output.names(in: base) where Self.isDayFile(name) {
+        for name in Self.journalNames(in: base, of: output) where Self.isDayFile(name) {
             if let document = read(base + "/" + name, output, &summary) { journal.days[String(name.prefix(10))] = document }
         }
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
@@ -422,7 +422,7 @@ public struct ExportStage: Sendable {
         // Unread, the folder still says what reading it back would: the files in it that the
         // last export did not write (a link, refused again) and its notes page are read.
         if journal == nil {
-            for name in root.names(in: prefix + Self.journalFolder) where Self.isDayFile(name) && pagesWritten[String(name.prefix(10))] == nil {
+            for name in Self.journalNames(in: prefix + Self.journalFolder, of: root) where Self.isDayFile(name) && pagesWritten[String(name.prefix(10))] == nil {
                 _ = read(journalPath + name, root, &summary)
             }
             _ = read(journalPath + Self.unplacedNotesFile, root, &summary)
@@ -727,6 +727,12 @@ public struct ExportStage: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The names in a journal folder, with what a run killed while writing there left taken
+    /// away; a page a person saved in that moment (`JournalDocument.holdsEdits`) is put back.
+    static func journalNames(in folder: String, of output: OutputFolder) -> [String] {
+        output.names(in: folder, holdsSave: { JournalDocument(bytes: $0).holdsEdits })
     }
 
     /// `YYYY-MM-DD.md`.

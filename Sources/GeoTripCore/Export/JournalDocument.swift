@@ -58,6 +58,16 @@ struct JournalDocument: Sendable, Equatable {
         Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether a block holds words other than the note the footer records geotrip writing
+    /// there (a note written in or emptied since): a person's save. A file without a footer
+    /// (geotrip's own, cut short while being written) holds none; one whose footer records no
+    /// notes, any block with words.
+    var holdsEdits: Bool {
+        guard footer != nil else { return false }
+        guard let written = writtenNotes, !writtenNotesDamaged else { return blocks.contains { $0.text.contains { !$0.isWhitespace } } }
+        return blocks.contains { (written[$0.id] ?? Self.noteHash("")) != Self.noteHash($0.text) }
+    }
+
     /// Reads a file's bytes.
     init(bytes: [UInt8]) {
         let reading = Self.read(Self.lines(bytes))

@@ -157,7 +157,9 @@ public struct OutputFolder: Sendable {
             case .put:
                 if let stamp { written?.note(target.path, stamp) }
                 return .written
-            case .savedMeanwhile: return .savedMeanwhile
+            case .savedMeanwhile:
+                unlink(temporary)
+                return .savedMeanwhile
             case .failed(let code): failure = code
             case .unsupported: break
             }
@@ -205,20 +207,19 @@ public struct OutputFolder: Sendable {
     /// person saved it in that moment: it is swapped back, and should what comes
     /// back not be `ours` (`temporary`'s stamp; a second save meanwhile), that is kept as a
     /// dated backup rather than removed. `unsupported` where the kernel or the file system
-    /// has no such rename: the caller renames as before.
+    /// has no such rename: the caller renames as before. Whatever is left at `temporary`
+    /// (a rename refused) is the caller's.
     private func exchange(_ temporary: String, _ relative: String, expecting: stat?, holding: [UInt8]?, ours: FileStamp?) -> Exchange {
         let target = url(relative).path
         guard let expecting else {
             if geotrip_renameat2(temporary, target, Self.renameNoReplace) == 0 { return .put }
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
-            unlink(temporary)
             return code == EEXIST ? .savedMeanwhile : .failed(code)
         }
         guard geotrip_renameat2(temporary, target, Self.renameExchange) == 0 else {
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
-            unlink(temporary)
             // Removed in that moment: left removed, as a save is left as saved.
             return code == ENOENT ? .savedMeanwhile : .failed(code)
         }
@@ -315,14 +316,54 @@ public struct OutputFolder: Sendable {
         return false
     }
 
-    /// The names in `subfolder`, and geotrip's own temporary files there removed (left by a
-    /// run that was killed while writing).
-    func names(in subfolder: String) -> [String] {
+    /// The names in `subfolder`, with the hidden files a run killed while writing there left
+    /// (`.NAME.geotrip-XXXXXX`, `.NAME.retiring-XXXXXX`) taken away.
+    ///
+    /// Such a file is mostly geotrip's own page, half written or never put in place, and is
+    /// removed. But a run killed between an exchange's two swaps (`exchange`), or just after
+    /// renaming a page aside (`remove(_:expecting:)`), leaves there the file a person saved in
+    /// that moment. `holdsSave`, given a leftover's bytes, says whether it may be such a save
+    /// (a journal page with words geotrip did not write): it is put back under NAME when NAME
+    /// is free or holds no save of its own, else kept beside it as a dated backup.
+    func names(in subfolder: String, holdsSave: (([UInt8]) -> Bool)? = nil) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url(subfolder).path)) ?? []
-        for name in names where name.hasPrefix(".") && name.contains(".geotrip-") {
-            unlink(url(subfolder).appendingPathComponent(name).path)
+        let folder = subfolder.isEmpty ? "" : subfolder + "/"
+        for name in names where name.hasPrefix(".") {
+            guard let page = Self.leftoverPage(name) else { continue }
+            let leftover = url(folder + name).path
+            if let holdsSave, let bytes = try? Self.contents(atPath: leftover, relative: folder + name).get(), holdsSave(bytes) {
+                rescue(leftover, as: folder + page, holdsSave: holdsSave)
+            } else {
+                unlink(leftover)
+            }
         }
         return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The page a run's leftover hidden file was made for (`.2025-06-10.md.geotrip-Ab12Cd`:
+    /// `2025-06-10.md`); nil for any other name.
+    static func leftoverPage(_ name: String) -> String? {
+        for mark in [".geotrip-", ".retiring-"] {
+            guard let range = name.range(of: mark, options: .backwards), name.hasPrefix("."),
+                  name.distance(from: range.upperBound, to: name.endIndex) == 6, range.lowerBound > name.index(after: name.startIndex)
+            else { continue }
+            return String(name[name.index(after: name.startIndex)..<range.lowerBound])
+        }
+        return nil
+    }
+
+    /// Puts the file at `leftover` (a person's save a killed run left hidden) at `relative`: in
+    /// place of the file there only if that holds no save (`holdsSave`) and is still the file
+    /// looked at now (`exchange`, which keeps a save landing meanwhile, and this one as a
+    /// backup); else, or where names cannot be swapped, beside it as a dated backup.
+    private func rescue(_ leftover: String, as relative: String, holdsSave: ([UInt8]) -> Bool) {
+        var seen = stat()
+        let looked = lstat(url(relative).path, &seen) == 0 ? seen : nil
+        let holding = looked == nil ? nil : try? contents(of: relative).get()
+        if looked == nil || holding.map({ !holdsSave($0) }) == true {
+            _ = exchange(leftover, relative, expecting: looked, holding: holding, ours: nil)
+        }
+        if access(leftover, F_OK) == 0 { rename(leftover, url(backupName(of: relative, at: Date())).path) }
     }
 
     /// The size and time of whatever has the name `relative` (a link's own); nil when nothing has.
