@@ -303,6 +303,64 @@ struct HardeningTests {
         #expect(try listed()["fine.jpg"] == [fine.message])
     }
 
+    @Test("a photo dated just past tomorrow is refused, and given its time by the first run after that time became plausible, as a fresh ingest would")
+    func futureTimeBecomesPlausible() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let soon = start.addingTimeInterval(86_400 + 3_600)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        for (name, date) in [("soon.jpg", formatter.string(from: soon)), ("fine.jpg", "2025:06:10 10:00:00")] {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+                "-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-OffsetTimeOriginal=+00:00", photo.path,
+            ])
+        }
+        func ingest(at now: Date, catalog: String? = nil) async throws -> IngestSummary {
+            var options = IngestOptions(folder: trip.path)
+            options.now = now
+            if let catalog { options.catalogPath = catalog }
+            return try await IngestPipeline(options: options).run(progress: SilentProgress())
+        }
+        func soonTime(_ catalog: String) throws -> String? {
+            try Catalog.open(at: catalog, access: .readOnly).photos().first { $0.path == "soon.jpg" }?.utcTime?.iso8601
+        }
+        let catalog = IngestOptions.defaultCatalogPath(for: trip.path)
+        let first = try await ingest(at: start)
+        #expect(first.diagnostics.contains { $0.path == "soon.jpg" && $0.message.contains("is outside 1826 to today") })
+        #expect(try soonTime(catalog) == nil)
+        // Half an hour on, still too late: the rerun lists nothing, and changes nothing.
+        func generation() throws -> String? {
+            try Catalog.open(at: catalog, access: .readOnly).setting(Catalog.SettingKey.catalogGeneration)
+        }
+        let before = try generation()
+        _ = try await ingest(at: start.addingTimeInterval(1_800))
+        #expect(try soonTime(catalog) == nil)
+        #expect(try generation() == before)
+        // Two hours on: the time is plausible, and the rerun gives it, as a fresh ingest does.
+        let later = start.addingTimeInterval(7_200)
+        let again = try await ingest(at: later)
+        #expect(!again.diagnostics.contains { $0.path == "soon.jpg" })
+        // The sample photo's subseconds (.05) are kept.
+        #expect(try soonTime(catalog) == soon.geotripISO8601.map { String($0.prefix(19)) + ".050Z" })
+        let fresh = temp.url.appendingPathComponent("fresh.sqlite").path
+        let freshSummary = try await ingest(at: later, catalog: fresh)
+        func times(_ path: String) throws -> [String] {
+            try Catalog.open(at: path, access: .readOnly).photos().map { photo in
+                "\(photo.path) \(photo.utcTime?.iso8601 ?? "-") \(photo.timeSource?.rawValue ?? "-")"
+            }
+        }
+        #expect(try times(catalog) == times(fresh))
+        #expect(again.trip?.days == freshSummary.trip?.days)
+        #expect(again.trip?.visits == freshSummary.trip?.visits)
+    }
+
     // MARK: 8, 11, 12: what is opened as a catalog
 
     @Test("another program's SQLite database is refused before anything is written, lock file included")

@@ -381,6 +381,9 @@ extension Catalog {
         /// `resolvedGeneration`, so a run killed before resolving resolves next time.
         static let catalogGeneration = "catalogGeneration"
         static let resolvedGeneration = "resolvedGeneration"
+        /// The latest plausible capture time up to which photos refused one as too late have
+        /// been listed for resolution again (`listTimesPlausibleAgain`).
+        static let plausibleUntil = "plausibleUntil"
         /// JSON of `ResolutionSettings`.
         static let resolution = "resolution"
         /// The settings and track files' sizes and times the last resolution used.

@@ -13,6 +13,9 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// How many photos a full resolution pass resolves at a time (`ResolutionBatches`).
     var resolutionBatchSize = ResolutionBatches.defaultSize
+    /// When the run is taken to happen (the latest plausible capture time follows it); nil:
+    /// when it starts. Tests set it.
+    var now: Date?
     /// `--tz`, `--clock-offset`, `--track`: nil keeps what the catalog remembers.
     public var assumedZone: String?
     public var clockOffsets: [String]?
@@ -176,6 +179,7 @@ public struct IngestPipeline: Sendable {
         let present = counts.withGPS + counts.withoutGPS
         var derivation = TripDerivation(catalog: catalog, folder: options.folder, gazetteer: gazetteer.get)
         derivation.resolutionBatchSize = options.resolutionBatchSize
+        if let now = options.now { derivation.now = now }
         let derived = try await derivation
             .run(settings: settings, clustering: clustering, naming: naming, export: exporting, listing: listing, stages: stages,
                  interrupted: { .interrupted(savedPhotos: present) })

@@ -25,6 +25,8 @@ struct TripDerivation {
     var namingClock: any NamingClock = SystemNamingClock()
     /// Photos a full resolution pass resolves at a time (`ResolutionBatches`).
     var resolutionBatchSize = ResolutionBatches.defaultSize
+    /// When the run happens, for the latest plausible capture time (`PlausibleCaptureTime`).
+    var now = Date()
 
     /// Runs the tail. `listing` is the scan's (ingest), for the sidecar stage's full sync;
     /// without one (tag), sidecars of the photos present are brought in step only.
@@ -37,6 +39,8 @@ struct TripDerivation {
         // `resolved` keeps the stored results once the sidecar stage has read them, for clustering.
         var resolved: [ResolvedPhoto]?
         let (encodedSettings, inputs) = TripResolution.inputsKey(settings)
+        // Photos refused a time that lay in the future then, and no longer does.
+        try catalog.listTimesPlausibleAgain(settings: settings, now: now)
         let generation = try catalog.setting(Catalog.SettingKey.catalogGeneration) ?? "0"
         let resolvedInputs = try catalog.setting(Catalog.SettingKey.resolvedInputs)
         if try resolvedInputs != inputs || catalog.setting(Catalog.SettingKey.resolvedGeneration) != generation {
@@ -46,7 +50,7 @@ struct TripDerivation {
             // movie header only are read as the stored resolution read them (or, before there
             // is one, as the stored votes say).
             var resolution = try await stages.run(.resolve) {
-                try TripResolution(tags: tags, settings: settings, catalogPath: catalog.path, gazetteer: gazetteer)
+                try TripResolution(tags: tags, settings: settings, now: now, catalogPath: catalog.path, gazetteer: gazetteer)
             }
             resolution.videoClocks = try catalog.storedVideoClockCameras() ?? catalog.videoClockDecisions()
             var summary: ResolutionSummary

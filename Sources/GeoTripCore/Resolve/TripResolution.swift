@@ -78,6 +78,50 @@ extension Catalog {
     public func implausibleTimes() throws(GeoTripError) -> ImplausibleTimes {
         ImplausibleTimes(settings: try storedResolutionSettings())
     }
+
+    /// Lists as changed the photos refused a capture time for lying past the latest plausible
+    /// instant of an earlier run that lie before this run's (`now`'s): time passed, and this
+    /// run resolves them as a fresh ingest would. The latest instant so judged is remembered
+    /// (`SettingKey.plausibleUntil`); when it is not known, every photo without a time whose
+    /// time is now plausible is listed, once. Only photos stored without a time are looked at
+    /// (`photo_moment`), and not those listed already (read since the last resolution); nothing
+    /// is written unless one is listed. Returns how many were.
+    @discardableResult
+    func listTimesPlausibleAgain(settings: ResolutionSettings, now: Date) throws(GeoTripError) -> Int {
+        let latest = PlausibleCaptureTime.latest(now: now)
+        let until = try setting(SettingKey.plausibleUntil).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+        if let until, until >= latest { return 0 }
+        var check = ImplausibleTimes(settings: settings, now: now)
+        var listed: [Int64] = []
+        try attempt {
+            try database.read { db in
+                let records = try PhotoRecord.filter(sql: """
+                    utcTime IS NULL AND removedAt IS NULL AND status = 'read' AND (localTime IS NOT NULL OR gpsTime IS NOT NULL)
+                        AND id NOT IN (SELECT photoId FROM resolvePending)
+                    """).fetchCursor(db)
+                while let record = try records.next() {
+                    guard let id = record.id, let instant = check.instant(of: CatalogPhoto(record)),
+                          instant >= PlausibleCaptureTime.earliest, instant <= latest, until.map({ instant > $0 }) ?? true
+                    else { continue }
+                    listed.append(id)
+                }
+            }
+        }
+        guard !listed.isEmpty else { return 0 }
+        try attempt {
+            try database.write { db in
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO resolvePending (photoId, localTime, gpsTime, counted, timeSource, locationSource, utcTime)
+                    SELECT id, localTime, gpsTime, 1, timeSource, locationSource, utcTime
+                    FROM photo WHERE id IN (SELECT value FROM json_each(?))
+                    """, arguments: [Self.jsonList(listed)])
+                // A change like a photo's: resolved and clustered again, now or by the next run.
+                try Self.bumpGeneration(db)
+                try TripSettingRecord.set(db, SettingKey.plausibleUntil, to: String(latest.timeIntervalSince1970))
+            }
+        }
+        return listed.count
+    }
 }
 
 /// The implausible capture times of stored photos, told again when they are listed (`geotrip
@@ -106,14 +150,19 @@ public struct ImplausibleTimes {
     /// The sentence for `photo` when its capture time is implausible: only a photo read, with
     /// a time, that resolution left without one.
     public mutating func sentence(for photo: CatalogPhoto) -> String? {
-        guard photo.status == .read, photo.utcTime == nil, photo.localTime != nil || photo.gpsTime != nil else { return nil }
-        let resolved = resolver.resolve(local: photo.localTime, offset: photo.offset, gpsTime: photo.gpsTime,
-                                        position: photo.coordinate, camera: photo.camera)
-        let instant = resolved.utc ?? photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
-        return instant.flatMap {
+        instant(of: photo).flatMap {
             PlausibleCaptureTime.problem($0, written: photo.localTime?.iso8601 ?? photo.gpsTime?.iso8601, camera: photo.camera,
                                          corrections: corrections, latest: latest)
         }
+    }
+
+    /// The capture time of `photo` as resolution judged it (resolved, else its corrected wall
+    /// clock): only for a photo read, with a time, that resolution left without one.
+    mutating func instant(of photo: CatalogPhoto) -> Date? {
+        guard photo.status == .read, photo.utcTime == nil, photo.localTime != nil || photo.gpsTime != nil else { return nil }
+        let resolved = resolver.resolve(local: photo.localTime, offset: photo.offset, gpsTime: photo.gpsTime,
+                                        position: photo.coordinate, camera: photo.camera)
+        return resolved.utc ?? photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
     }
 }
 
