@@ -322,6 +322,18 @@ struct HardeningTests {
                 "-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-OffsetTimeOriginal=+00:00", photo.path,
             ])
         }
+        // A camera without GPS or offset between two Tokyo photos, its clock just past tomorrow
+        // read as UTC: refused; once plausible, placed between them and timed by Tokyo's zone.
+        // Its own evidence (no position) decides when, not the position it was placed at.
+        for (name, minutes, tokyo) in [("tokyo-1.jpg", 80, true), ("tokyo-2.jpg", 90, false), ("tokyo-3.jpg", 100, true)] {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            let wall = formatter.string(from: start.addingTimeInterval(86_400 + Double(minutes) * 60))
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+                "-q", "-overwrite_original", "-DateTimeOriginal=\(wall)", "-OffsetTime=", "-OffsetTimeOriginal=", "-OffsetTimeDigitized=", "-GPS:all=",
+            ] + (tokyo ? ["-OffsetTimeOriginal=+09:00", "-GPSLatitude=35.6812", "-GPSLatitudeRef=N", "-GPSLongitude=139.7671", "-GPSLongitudeRef=E"] : [])
+              + [photo.path])
+        }
         func ingest(at now: Date, catalog: String? = nil) async throws -> IngestSummary {
             var options = IngestOptions(folder: trip.path)
             options.now = now
@@ -332,8 +344,11 @@ struct HardeningTests {
             try Catalog.open(at: catalog, access: .readOnly).photos().first { $0.path == "soon.jpg" }?.utcTime?.iso8601
         }
         let catalog = IngestOptions.defaultCatalogPath(for: trip.path)
+        func time(of path: String, in catalog: String) throws -> String? {
+            try Catalog.open(at: catalog, access: .readOnly).photos().first { $0.path == path }?.utcTime?.iso8601
+        }
         let first = try await ingest(at: start)
-        #expect(first.diagnostics.contains { $0.path == "soon.jpg" && $0.message.contains("is outside 1826 to today") })
+        #expect(Set(first.diagnostics.filter { $0.message.contains("is outside 1826 to today") }.map(\.path)) == ["soon.jpg", "tokyo-2.jpg"])
         #expect(try soonTime(catalog) == nil)
         // Half an hour on, still too late: the rerun lists nothing, and changes nothing.
         func generation() throws -> String? {
@@ -342,6 +357,7 @@ struct HardeningTests {
         let before = try generation()
         _ = try await ingest(at: start.addingTimeInterval(1_800))
         #expect(try soonTime(catalog) == nil)
+        #expect(try time(of: "tokyo-2.jpg", in: catalog) == nil)
         #expect(try generation() == before)
         // Two hours on: the time is plausible, and the rerun gives it, as a fresh ingest does.
         let later = start.addingTimeInterval(7_200)
@@ -357,8 +373,29 @@ struct HardeningTests {
             }
         }
         #expect(try times(catalog) == times(fresh))
+        #expect(try time(of: "tokyo-2.jpg", in: catalog) != nil)
         #expect(again.trip?.days == freshSummary.trip?.days)
         #expect(again.trip?.visits == freshSummary.trip?.visits)
+
+        // One run with the clock five days ahead gives a time (plausible then) and remembers
+        // that far; with the clock right again, a photo refused meanwhile still gets its time
+        // once plausible: the remembered bound, later than the run's, is not trusted.
+        func add(_ name: String, at date: Date) throws {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+                "-q", "-overwrite_original", "-DateTimeOriginal=\(formatter.string(from: date))", "-OffsetTimeOriginal=+00:00", photo.path,
+            ])
+        }
+        try add("ahead.jpg", at: later.addingTimeInterval(2 * 86_400))
+        _ = try await ingest(at: later)
+        _ = try await ingest(at: later.addingTimeInterval(5 * 86_400))
+        #expect(try time(of: "ahead.jpg", in: catalog) != nil)
+        try add("after.jpg", at: later.addingTimeInterval(86_400 + 3_600))
+        _ = try await ingest(at: later)
+        #expect(try time(of: "after.jpg", in: catalog) == nil)
+        _ = try await ingest(at: later.addingTimeInterval(7_200))
+        #expect(try time(of: "after.jpg", in: catalog) != nil)
     }
 
     // MARK: 8, 11, 12: what is opened as a catalog

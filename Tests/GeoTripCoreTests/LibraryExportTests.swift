@@ -438,23 +438,41 @@ struct LibraryExportTests {
         try Data(try Data(contentsOf: journal.appendingPathComponent("2024-01-15.md"))).write(to: own)
         let aside = journal.appendingPathComponent(".2024-01-17.md.retiring-Qq11Ww")
         try Data().write(to: aside)
+        // A save edited outside its blocks only (a heading changed): a save all the same.
+        let outside = try String(contentsOf: journal.appendingPathComponent("2024-01-15.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n## ", with: "\n## Arrival: ")
+        try outside.write(to: journal.appendingPathComponent(".2024-01-15.md.retiring-Hh45Jk"), atomically: false, encoding: .utf8)
+        // Hidden files of the person's own that look like leftovers, but not of a page geotrip writes.
+        let theirs = [journal.appendingPathComponent(".README.md.geotrip-qwerty"), journal.appendingPathComponent(".ideas.geotrip-backup")]
+        for file in theirs { try saved.write(to: file, atomically: false, encoding: .utf8) }
         // Trip 2: the same, but the person has written in the page since: both are kept.
         let other = try library.writeNote("Gion at dusk.\n", trip: 2, day: "2024-02-20")
         let otherJournal = other.deletingLastPathComponent()
         let otherSave = try String(contentsOf: other, encoding: .utf8).replacingOccurrences(of: "Gion at dusk.\n", with: "Kiyomizu in the rain.\n")
         try otherSave.write(to: otherJournal.appendingPathComponent(".2024-02-20.md.geotrip-Cd34Ef"), atomically: false, encoding: .utf8)
 
-        try await library.ingest()
+        let summary = try await library.ingest()
         #expect(try String(contentsOf: page, encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nFado in Alfama.\n"))
         let notes = try library.storedNotes()
         #expect(notes["2024-01-16"] == "Fado in Alfama.\n")
         #expect(notes["2024-02-20"] == "Gion at dusk.\n")
         #expect(try String(contentsOf: journal.appendingPathComponent("2024-01-17.md"), encoding: .utf8).contains("<!-- notes 2024-01-17 -->"))
         for file in [taken, own, aside] { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent)") }
+        for file in theirs { #expect(try String(contentsOf: file, encoding: .utf8) == saved, "\(file.lastPathComponent)") }
+        // The page put back was edited outside its blocks: left as saved (after this run's first
+        // look), then kept as a backup by the next run before it is written again.
+        #expect(try String(contentsOf: journal.appendingPathComponent("2024-01-15.md"), encoding: .utf8) == outside)
+        try await library.ingest()
+        let firstDay = try FileManager.default.contentsOfDirectory(atPath: journal.path).filter { $0.hasPrefix("2024-01-15.edited-") }
+        #expect(firstDay.count == 1)
+        if let backup = firstDay.first {
+            #expect(try String(contentsOf: journal.appendingPathComponent(backup), encoding: .utf8) == outside)
+        }
         let kept = try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).filter { $0.hasPrefix("2024-02-20.edited-") }
         #expect(kept.count == 1)
         if let backup = kept.first {
             #expect(try String(contentsOf: otherJournal.appendingPathComponent(backup), encoding: .utf8) == otherSave)
+            #expect(summary.export?.backups.contains { $0.hasSuffix("/" + backup) } == true, "\(summary.export?.backups ?? [])")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).allSatisfy { !$0.hasPrefix(".") })
     }

@@ -162,7 +162,7 @@ public struct ExportStage: Sendable {
             partOutput.written = written
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
                 let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
-                summary.unchanged += journals[part.folder]?.days.count ?? Self.journalNames(in: base, of: output).filter(Self.isDayFile).count
+                summary.unchanged += journals[part.folder]?.days.count ?? Self.journalNames(in: base, of: output, &summary).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
                 // A folder whose files are as the last export left them, with the pages it wrote
@@ -242,7 +242,7 @@ public struct ExportStage: Sendable {
 
         // 5. The library's page of trips.
         if library.isLibrary {
-            _ = output.names(in: "")  // takes away what a run stopped while writing here left
+            _ = output.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
             let words = JournalWords(language: language)
             try put(LibraryIndexPage(entries: entries, words: words, language: language).render(), at: Self.mapFile, replacing: nil,
                     output, now, &summary)
@@ -343,7 +343,7 @@ public struct ExportStage: Sendable {
     private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> Journal {
         let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
         var journal = Journal()
-        for name in Self.journalNames(in: base, of: output) where Self.isDayFile(name) {
+        for name in Self.journalNames(in: base, of: output, &summary) where Self.isDayFile(name) {
             if let document = read(base + "/" + name, output, &summary) { journal.days[String(name.prefix(10))] = document }
         }
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
@@ -379,7 +379,7 @@ public struct ExportStage: Sendable {
                             language: String, now: Date) async throws(GeoTripError) -> PartResult {
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
-        _ = partOutput.names(in: "")  // takes away what a run stopped while writing here left
+        _ = partOutput.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
         let trip = part.trip
         let route = TripRoute(visits: trip.visits, track: Array(Self.track(track, during: trip))).hiding(privacy)
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
@@ -422,7 +422,7 @@ public struct ExportStage: Sendable {
         // Unread, the folder still says what reading it back would: the files in it that the
         // last export did not write (a link, refused again) and its notes page are read.
         if journal == nil {
-            for name in Self.journalNames(in: prefix + Self.journalFolder, of: root) where Self.isDayFile(name) && pagesWritten[String(name.prefix(10))] == nil {
+            for name in Self.journalNames(in: prefix + Self.journalFolder, of: root, &summary) where Self.isDayFile(name) && pagesWritten[String(name.prefix(10))] == nil {
                 _ = read(journalPath + name, root, &summary)
             }
             _ = read(journalPath + Self.unplacedNotesFile, root, &summary)
@@ -730,10 +730,16 @@ public struct ExportStage: Sendable {
     }
 
     /// The names in a journal folder, with what a run killed while writing there left taken
-    /// away; a page a person saved in that moment (`JournalDocument.holdsEdits`) is put back.
-    static func journalNames(in folder: String, of output: OutputFolder) -> [String] {
-        output.names(in: folder, holdsSave: { JournalDocument(bytes: $0).holdsEdits })
+    /// away (`OutputFolder.names(in:pages:holdsSave:backups:)`): a page a person saved in that
+    /// moment (anything but an empty file or a page as geotrip wrote it) is put back, or kept
+    /// as a backup the summary lists.
+    static func journalNames(in folder: String, of output: OutputFolder, _ summary: inout ExportSummary) -> [String] {
+        output.names(in: folder, pages: { isDayFile($0) || $0 == unplacedNotesFile || $0.hasPrefix("replaced-notes-") },
+                     holdsSave: { !$0.isEmpty && !JournalDocument(bytes: $0).isAsWritten }, backups: &summary.backups)
     }
+
+    /// The files geotrip writes in a trip's folder, and in a library's.
+    static func isOwnFile(_ name: String) -> Bool { name == mapFile || name == geoJSONFile }
 
     /// `YYYY-MM-DD.md`.
     static func isDayFile(_ name: String) -> Bool {

@@ -58,14 +58,12 @@ struct JournalDocument: Sendable, Equatable {
         Dictionary(blocks.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Whether a block holds words other than the note the footer records geotrip writing
-    /// there (a note written in or emptied since): a person's save. A file without a footer
-    /// (geotrip's own, cut short while being written) holds none; one whose footer records no
-    /// notes, any block with words.
-    var holdsEdits: Bool {
-        guard footer != nil else { return false }
-        guard let written = writtenNotes, !writtenNotesDamaged else { return blocks.contains { $0.text.contains { !$0.isWhitespace } } }
-        return blocks.contains { (written[$0.id] ?? Self.noteHash("")) != Self.noteHash($0.text) }
+    /// Whether the file is a page exactly as geotrip wrote it, notes included: intact (so with
+    /// its footer, and nothing outside the blocks changed), and each block holding the note the
+    /// footer records geotrip writing there. Anything else may hold a person's words.
+    var isAsWritten: Bool {
+        guard isIntact, let written = writtenNotes, !writtenNotesDamaged else { return false }
+        return blocks.allSatisfy { (written[$0.id] ?? Self.noteHash("")) == Self.noteHash($0.text) }
     }
 
     /// Reads a file's bytes.

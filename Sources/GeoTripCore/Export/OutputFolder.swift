@@ -195,7 +195,9 @@ public struct OutputFolder: Sendable {
 
     /// What `exchange` did.
     enum Exchange: Equatable {
-        case put, savedMeanwhile, unsupported
+        case put, unsupported
+        /// `kept`: the dated backup made of what came back from the swap back, if any.
+        case savedMeanwhile(kept: String?)
         case failed(Int32)
     }
 
@@ -215,13 +217,13 @@ public struct OutputFolder: Sendable {
             if geotrip_renameat2(temporary, target, Self.renameNoReplace) == 0 { return .put }
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
-            return code == EEXIST ? .savedMeanwhile : .failed(code)
+            return code == EEXIST ? .savedMeanwhile(kept: nil) : .failed(code)
         }
         guard geotrip_renameat2(temporary, target, Self.renameExchange) == 0 else {
             let code = errno
             if code == ENOSYS || code == EINVAL { return .unsupported }
             // Removed in that moment: left removed, as a save is left as saved.
-            return code == ENOENT ? .savedMeanwhile : .failed(code)
+            return code == ENOENT ? .savedMeanwhile(kept: nil) : .failed(code)
         }
         var info = stat()
         if lstat(temporary, &info) == 0, info.st_dev == expecting.st_dev, info.st_ino == expecting.st_ino,
@@ -232,10 +234,10 @@ public struct OutputFolder: Sendable {
         // Saved in that moment: the person's file goes back in place.
         if geotrip_renameat2(temporary, target, Self.renameExchange) == 0, lstat(temporary, &info) == 0, let ours, FileStamp(info) == ours {
             unlink(temporary)
-        } else {
-            rename(temporary, url(backupName(of: relative, at: Date())).path)
+            return .savedMeanwhile(kept: nil)
         }
-        return .savedMeanwhile
+        let backup = backupName(of: relative, at: Date())
+        return .savedMeanwhile(kept: rename(temporary, url(backup).path) == 0 ? backup : nil)
     }
 
     /// Whether the file system under `folder` swaps two names at once (what `exchange` needs;
@@ -317,33 +319,47 @@ public struct OutputFolder: Sendable {
     }
 
     /// The names in `subfolder`, with the hidden files a run killed while writing there left
-    /// (`.NAME.geotrip-XXXXXX`, `.NAME.retiring-XXXXXX`) taken away.
+    /// (`.NAME.geotrip-XXXXXX`) for the files geotrip writes there (`pages`) taken away.
+    func names(in subfolder: String, pages: (String) -> Bool = { _ in true }) -> [String] {
+        var backups: [String] = []
+        return names(in: subfolder, pages: pages, holdsSave: nil, backups: &backups)
+    }
+
+    /// `names(in:pages:)` for a folder of pages a person writes in (a journal's).
     ///
-    /// Such a file is mostly geotrip's own page, half written or never put in place, and is
+    /// A leftover is mostly geotrip's own page, half written or never put in place, and is
     /// removed. But a run killed between an exchange's two swaps (`exchange`), or just after
-    /// renaming a page aside (`remove(_:expecting:)`), leaves there the file a person saved in
-    /// that moment. `holdsSave`, given a leftover's bytes, says whether it may be such a save
-    /// (a journal page with words geotrip did not write): it is put back under NAME when NAME
-    /// is free or holds no save of its own, else kept beside it as a dated backup.
-    func names(in subfolder: String, holdsSave: (([UInt8]) -> Bool)? = nil) -> [String] {
+    /// renaming a page aside (`remove(_:expecting:)`, `.NAME.retiring-XXXXXX`), leaves there the
+    /// file a person saved in that moment. `holdsSave`, given a file's bytes, says whether it
+    /// may be such a save (anything but a page as geotrip wrote it): such a leftover is put back
+    /// under NAME when NAME is free or holds no save of its own, else kept beside it as a dated
+    /// backup, whose name is added to `backups`. A leftover that cannot be read is left as it
+    /// is, as is any hidden file of another name.
+    func names(in subfolder: String, pages: (String) -> Bool, holdsSave: (([UInt8]) -> Bool)?, backups: inout [String]) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url(subfolder).path)) ?? []
         let folder = subfolder.isEmpty ? "" : subfolder + "/"
         for name in names where name.hasPrefix(".") {
-            guard let page = Self.leftoverPage(name) else { continue }
+            guard let page = Self.leftoverPage(name, marks: holdsSave == nil ? [".geotrip-"] : [".geotrip-", ".retiring-"]), pages(page)
+            else { continue }
             let leftover = url(folder + name).path
-            if let holdsSave, let bytes = try? Self.contents(atPath: leftover, relative: folder + name).get(), holdsSave(bytes) {
-                rescue(leftover, as: folder + page, holdsSave: holdsSave)
-            } else {
+            guard let holdsSave else {
                 unlink(leftover)
+                continue
+            }
+            switch Self.contents(atPath: leftover, relative: folder + name) {
+            case .success(let bytes?) where holdsSave(bytes):
+                if let backup = rescue(leftover, as: folder + page, holdsSave: holdsSave) { backups.append(backup) }
+            case .success(.some): unlink(leftover)
+            case .success(nil), .failure: break  // gone meanwhile; or not a file geotrip can read
             }
         }
         return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The page a run's leftover hidden file was made for (`.2025-06-10.md.geotrip-Ab12Cd`:
-    /// `2025-06-10.md`); nil for any other name.
-    static func leftoverPage(_ name: String) -> String? {
-        for mark in [".geotrip-", ".retiring-"] {
+    /// `2025-06-10.md`), by the `marks` given; nil for any other name.
+    static func leftoverPage(_ name: String, marks: [String] = [".geotrip-", ".retiring-"]) -> String? {
+        for mark in marks {
             guard let range = name.range(of: mark, options: .backwards), name.hasPrefix("."),
                   name.distance(from: range.upperBound, to: name.endIndex) == 6, range.lowerBound > name.index(after: name.startIndex)
             else { continue }
@@ -355,15 +371,20 @@ public struct OutputFolder: Sendable {
     /// Puts the file at `leftover` (a person's save a killed run left hidden) at `relative`: in
     /// place of the file there only if that holds no save (`holdsSave`) and is still the file
     /// looked at now (`exchange`, which keeps a save landing meanwhile, and this one as a
-    /// backup); else, or where names cannot be swapped, beside it as a dated backup.
-    private func rescue(_ leftover: String, as relative: String, holdsSave: ([UInt8]) -> Bool) {
+    /// backup); else, or where names cannot be swapped, beside it as a dated backup, whose
+    /// relative path is returned.
+    private func rescue(_ leftover: String, as relative: String, holdsSave: ([UInt8]) -> Bool) -> String? {
         var seen = stat()
         let looked = lstat(url(relative).path, &seen) == 0 ? seen : nil
         let holding = looked == nil ? nil : try? contents(of: relative).get()
-        if looked == nil || holding.map({ !holdsSave($0) }) == true {
-            _ = exchange(leftover, relative, expecting: looked, holding: holding, ours: nil)
+        if looked == nil || holding.map({ !holdsSave($0) }) == true,
+           case .savedMeanwhile(let kept?) = exchange(leftover, relative, expecting: looked, holding: holding, ours: nil) {
+            return kept  // a save landed meanwhile, and went back in place: this one is kept beside it
         }
-        if access(leftover, F_OK) == 0 { rename(leftover, url(backupName(of: relative, at: Date())).path) }
+        // Whatever is left there (this save, its rename refused) is kept beside it.
+        guard access(leftover, F_OK) == 0 else { return nil }
+        let backup = backupName(of: relative, at: Date())
+        return rename(leftover, url(backup).path) == 0 ? backup : nil
     }
 
     /// The size and time of whatever has the name `relative` (a link's own); nil when nothing has.

@@ -30,6 +30,9 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
     public var durationSeconds: Double?
     /// A Live Photo's video: the path of its still.
     public var livePhotoStill: String?
+    /// The position the file itself recorded (EXIF, QuickTime), whatever resolution decided:
+    /// what resolution takes a zone from (not listed).
+    var ownCoordinate: Coordinate?
 
     /// "Make Model" as `PhotoMetadata.camera` builds it.
     public var camera: String? { PhotoMetadata(make: make, model: model).camera }
@@ -48,6 +51,9 @@ public struct CatalogPhoto: Sendable, Equatable, Encodable {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
             locationSource = record.positionSource ?? (record.format == .video ? .quicktime : .exif)
             uncertaintyMeters = LocationResolver.exifUncertainty
+        }
+        if let latitude = record.latitude, let longitude = record.longitude {
+            ownCoordinate = Coordinate(latitude: latitude, longitude: longitude)
         }
         utcTime = record.utcTime.flatMap(UTCTimestamp.init(iso8601:))
         timeZone = record.timeZone

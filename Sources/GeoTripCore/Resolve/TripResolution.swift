@@ -74,38 +74,56 @@ enum PlausibleCaptureTime {
 }
 
 extension Catalog {
-    /// The check of stored photos' capture times with the trip's remembered settings.
-    public func implausibleTimes() throws(GeoTripError) -> ImplausibleTimes {
-        ImplausibleTimes(settings: try storedResolutionSettings())
+    /// The check of stored photos' capture times with the trip's remembered settings and
+    /// tags, and the remembered verdicts on cameras' video clocks, as resolution used them.
+    public func implausibleTimes(now: Date = Date()) throws(GeoTripError) -> ImplausibleTimes {
+        try implausibleTimes(settings: storedResolutionSettings(), now: now)
+    }
+
+    func implausibleTimes(settings: ResolutionSettings, now: Date) throws(GeoTripError) -> ImplausibleTimes {
+        let tags = try manualTags().mapValues(\.coordinate)
+        var local = try storedVideoClockCameras()
+        if local == nil { local = try videoClockDecisions() }
+        return ImplausibleTimes(settings: settings, tags: tags, localVideoCameras: local ?? [], now: now)
     }
 
     /// Lists as changed the photos refused a capture time for lying past the latest plausible
     /// instant of an earlier run that lie before this run's (`now`'s): time passed, and this
     /// run resolves them as a fresh ingest would. The latest instant so judged is remembered
-    /// (`SettingKey.plausibleUntil`); when it is not known, every photo without a time whose
-    /// time is now plausible is listed, once. Only photos stored without a time are looked at
-    /// (`photo_moment`), and not those listed already (read since the last resolution); nothing
-    /// is written unless one is listed. Returns how many were.
+    /// (`SettingKey.plausibleUntil`); when it is not known, or lies after this run's (a run
+    /// with a clock set ahead), every photo without a time whose time is now plausible is
+    /// listed, once. Only photos stored without a time (`photo_moment`) whose camera or GPS
+    /// time lies within a day (and the clock offsets) of that span are looked at, and not those
+    /// listed already (read since the last resolution); nothing is written unless one is
+    /// listed. Returns how many were.
     @discardableResult
     func listTimesPlausibleAgain(settings: ResolutionSettings, now: Date) throws(GeoTripError) -> Int {
         let latest = PlausibleCaptureTime.latest(now: now)
         let until = try setting(SettingKey.plausibleUntil).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
-        if let until, until >= latest { return 0 }
-        var check = ImplausibleTimes(settings: settings, now: now)
-        var listed: [Int64] = []
-        try attempt {
+            .flatMap { $0 > latest ? nil : $0 }
+        if until == latest { return 0 }
+        // The camera times that can mean an instant in (until, latest]: zones are at most a
+        // day off, clock offsets as far as they go.
+        let shifts = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }.map { Double($0.seconds) } + [0]
+        func text(_ date: Date, else fallback: String) -> String { date.geotripISO8601.map { String($0.prefix(19)) } ?? fallback }
+        let low = text((until ?? PlausibleCaptureTime.earliest).addingTimeInterval(-86_400 - shifts.max()!), else: "")
+        let high = text(latest.addingTimeInterval(86_400 - shifts.min()!), else: "99999")
+        let candidates = try attempt {
             try database.read { db in
-                let records = try PhotoRecord.filter(sql: """
-                    utcTime IS NULL AND removedAt IS NULL AND status = 'read' AND (localTime IS NOT NULL OR gpsTime IS NOT NULL)
+                try PhotoRecord.filter(sql: """
+                    utcTime IS NULL AND removedAt IS NULL AND status = 'read'
+                        AND ((localTime > :low AND localTime <= :high) OR (gpsTime > :low AND gpsTime <= :high))
                         AND id NOT IN (SELECT photoId FROM resolvePending)
-                    """).fetchCursor(db)
-                while let record = try records.next() {
-                    guard let id = record.id, let instant = check.instant(of: CatalogPhoto(record)),
-                          instant >= PlausibleCaptureTime.earliest, instant <= latest, until.map({ instant > $0 }) ?? true
-                    else { continue }
-                    listed.append(id)
-                }
+                    """, arguments: ["low": low, "high": high]).fetchAll(db)
             }
+        }
+        guard !candidates.isEmpty else { return 0 }
+        var check = try implausibleTimes(settings: settings, now: now)
+        let listed = candidates.compactMap { record -> Int64? in
+            guard let id = record.id, let instant = check.instant(of: CatalogPhoto(record)),
+                  instant >= PlausibleCaptureTime.earliest, instant <= latest, until.map({ instant > $0 }) ?? true
+            else { return nil }
+            return id
         }
         guard !listed.isEmpty else { return 0 }
         try attempt {
@@ -125,20 +143,28 @@ extension Catalog {
 }
 
 /// The implausible capture times of stored photos, told again when they are listed (`geotrip
-/// photos --json`): resolution stores such a photo with no time, and says why only in the
-/// run's summary. Each photo without a resolved time has its own time resolved again as the
-/// run did (the camera's time, its offset or GPS time or zone, the clock offsets remembered)
-/// and judged by the same rule (`PlausibleCaptureTime.problem`). The gazetteer, for zones, is
-/// loaded only when a photo needs it.
+/// photos --json`) and looked at again as time passes (`Catalog.listTimesPlausibleAgain`):
+/// resolution stores such a photo with no time, and says why only in the run's summary. Each
+/// photo without a resolved time has its own time resolved again as the run did (the camera's
+/// time, its offset or GPS time or the zone of its own position or tag, the clock offsets
+/// remembered, a movie header's time read as UTC unless its camera's videos are on local
+/// clocks) and judged by the same rule (`PlausibleCaptureTime.problem`). The gazetteer, for
+/// zones, is loaded only when a photo needs it.
 public struct ImplausibleTimes {
     private var resolver: TimeResolver
     private let corrections: [ClockCorrection]
+    private let tags: [Int64: Coordinate]
+    private let localVideoCameras: Set<String>
     private let latest: Date
 
-    /// For photos resolved with `settings`; `now` as the listing runs.
-    init(settings: ResolutionSettings, now: Date = Date()) {
+    /// For photos resolved with `settings` and manual positions `tags`, by photo id, the
+    /// cameras whose movie-header times are local wall clocks `localVideoCameras`; `now` as the
+    /// listing runs.
+    init(settings: ResolutionSettings, tags: [Int64: Coordinate] = [:], localVideoCameras: Set<String> = [], now: Date = Date()) {
         // Offsets were checked when given; one that no longer parses corrects nothing here.
         corrections = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }
+        self.tags = tags
+        self.localVideoCameras = localVideoCameras
         latest = PlausibleCaptureTime.latest(now: now)
         // A gazetteer that cannot be loaded gives no zone, as for a photo with no position.
         let gazetteer = RunGazetteer()
@@ -156,13 +182,16 @@ public struct ImplausibleTimes {
         }
     }
 
-    /// The capture time of `photo` as resolution judged it (resolved, else its corrected wall
-    /// clock): only for a photo read, with a time, that resolution left without one.
+    /// The capture time of `photo` as resolution judged it (`TripResolution`: resolved from
+    /// the photo's own evidence, else its corrected wall clock): only for a photo read, with a
+    /// time, that resolution left without one.
     mutating func instant(of photo: CatalogPhoto) -> Date? {
         guard photo.status == .read, photo.utcTime == nil, photo.localTime != nil || photo.gpsTime != nil else { return nil }
+        let wall = photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
+        if photo.timeField == .quickTimeCreateDate, let wall, !localVideoCameras.contains(photo.camera ?? "") { return wall }
         let resolved = resolver.resolve(local: photo.localTime, offset: photo.offset, gpsTime: photo.gpsTime,
-                                        position: photo.coordinate, camera: photo.camera)
-        return resolved.utc ?? photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
+                                        position: tags[photo.id] ?? photo.ownCoordinate, camera: photo.camera)
+        return resolved.utc ?? wall
     }
 }
 
