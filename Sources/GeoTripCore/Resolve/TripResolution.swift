@@ -103,7 +103,8 @@ extension Catalog {
             .flatMap { $0 > latest ? nil : $0 }
         if until == latest { return 0 }
         // The camera times that can mean an instant in (until, latest]: zones are at most a
-        // day off, clock offsets as far as they go.
+        // day off, clock offsets as far as they go. A GPS time counts only without a camera
+        // time (`TimeResolver`).
         let shifts = settings.clockOffsets.compactMap { try? ClockCorrection(parsing: $0) }.map { Double($0.seconds) } + [0]
         func text(_ date: Date, else fallback: String) -> String { date.geotripISO8601.map { String($0.prefix(19)) } ?? fallback }
         let low = text((until ?? PlausibleCaptureTime.earliest).addingTimeInterval(-86_400 - shifts.max()!), else: "")
@@ -112,7 +113,7 @@ extension Catalog {
             try database.read { db in
                 try PhotoRecord.filter(sql: """
                     utcTime IS NULL AND removedAt IS NULL AND status = 'read'
-                        AND ((localTime > :low AND localTime <= :high) OR (gpsTime > :low AND gpsTime <= :high))
+                        AND ((localTime > :low AND localTime <= :high) OR (localTime IS NULL AND gpsTime > :low AND gpsTime <= :high))
                         AND id NOT IN (SELECT photoId FROM resolvePending)
                     """, arguments: ["low": low, "high": high]).fetchAll(db)
             }
