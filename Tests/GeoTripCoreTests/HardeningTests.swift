@@ -325,6 +325,14 @@ struct HardeningTests {
         // A camera without GPS or offset between two Tokyo photos, its clock just past tomorrow
         // read as UTC: refused; once plausible, placed between them and timed by Tokyo's zone.
         // Its own evidence (no position) decides when, not the position it was placed at.
+        // A photo with neither zone nor neighbours: its time stays floating (none stored), and
+        // reruns leave it be.
+        let floating = trip.appendingPathComponent("floating.jpg")
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: floating)
+        _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+            "-q", "-overwrite_original", "-DateTimeOriginal=2020:01:01 12:00:00", "-OffsetTime=", "-OffsetTimeOriginal=", "-OffsetTimeDigitized=",
+            "-GPS:all=", floating.path,
+        ])
         for (name, minutes, tokyo) in [("tokyo-1.jpg", 80, true), ("tokyo-2.jpg", 90, false), ("tokyo-3.jpg", 100, true)] {
             let photo = trip.appendingPathComponent(name)
             try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
@@ -358,6 +366,7 @@ struct HardeningTests {
         _ = try await ingest(at: start.addingTimeInterval(1_800))
         #expect(try soonTime(catalog) == nil)
         #expect(try time(of: "tokyo-2.jpg", in: catalog) == nil)
+        #expect(try time(of: "floating.jpg", in: catalog) == nil)
         #expect(try generation() == before)
         // Two hours on: the time is plausible, and the rerun gives it, as a fresh ingest does.
         let later = start.addingTimeInterval(7_200)

@@ -86,6 +86,8 @@ struct TripDerivation {
                 summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
             }
             result.resolution = summary
+            // Every photo stored without a time was judged by this run's bound, or is later.
+            try catalog.setSetting(Catalog.SettingKey.plausibleUntil, to: String(PlausibleCaptureTime.latest(now: now).timeIntervalSince1970))
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
         } else {
             stages.report(.resolve)

@@ -90,7 +90,7 @@ extension Catalog {
     /// Lists as changed the photos refused a capture time for lying past the latest plausible
     /// instant of an earlier run that lie before this run's (`now`'s): time passed, and this
     /// run resolves them as a fresh ingest would. The latest instant so judged is remembered
-    /// (`SettingKey.plausibleUntil`); when it is not known, or lies after this run's (a run
+    /// (`SettingKey.plausibleUntil`, also by each resolution); when it is not known, or lies after this run's (a run
     /// with a clock set ahead), every photo without a time whose time is now plausible is
     /// listed, once. Only photos stored without a time (`photo_moment`) whose camera or GPS
     /// time lies within a day (and the clock offsets) of that span are looked at, and not those
