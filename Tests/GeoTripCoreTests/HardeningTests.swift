@@ -276,9 +276,16 @@ struct HardeningTests {
                 "-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-OffsetTimeOriginal=+01:00", "-GPS:all=", photo.path,
             ])
         }
+        // A GPS receiver's time only, years ahead: no clock offset touches it.
+        let receiver = trip.appendingPathComponent("receiver.jpg")
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: receiver)
+        _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
+            "-q", "-overwrite_original", "-AllDates=", "-OffsetTime*=", "-SubSecTime*=", "-GPSDateStamp=2999:01:01", "-GPSTimeStamp=12:00:00",
+            receiver.path,
+        ])
         let summary = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
         let problems = summary.diagnostics.filter { $0.message.contains("is outside 1826 to today") }
-        #expect(Set(problems.map(\.path)) == ["first.jpg", "last.jpg"])
+        #expect(Set(problems.map(\.path)) == ["first.jpg", "last.jpg", "receiver.jpg"])
         let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).photos()
         #expect(photos.first { $0.path == "fine.jpg" }?.utcTime != nil)
         var stored: [String: Int] = [:]
@@ -301,6 +308,9 @@ struct HardeningTests {
         let fine = try #require(again.diagnostics.first { $0.path == "fine.jpg" })
         #expect(fine.message.contains("(after --clock-offset)"))
         #expect(try listed()["fine.jpg"] == [fine.message])
+        let gps = try #require(again.diagnostics.first { $0.path == "receiver.jpg" })
+        #expect(gps.message.contains("2999-01-01T12:00:00Z is outside"), "\(gps.message)")
+        #expect(try listed()["receiver.jpg"] == [gps.message])
     }
 
     @Test("a photo dated just past tomorrow is refused, and given its time by the first run after that time became plausible, as a fresh ingest would")

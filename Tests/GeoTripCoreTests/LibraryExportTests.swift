@@ -472,7 +472,9 @@ struct LibraryExportTests {
         #expect(kept.count == 1)
         if let backup = kept.first {
             #expect(try String(contentsOf: otherJournal.appendingPathComponent(backup), encoding: .utf8) == otherSave)
-            #expect(summary.export?.backups.contains { $0.hasSuffix("/" + backup) } == true, "\(summary.export?.backups ?? [])")
+            // The summary says where each save went: two pages put back, one backup.
+            let rescued = Set((summary.export?.rescued ?? []).map { ($0 as NSString).lastPathComponent })
+            #expect(rescued == ["2024-01-16.md", "2024-01-15.md", backup], "\(summary.export?.rescued ?? [])")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).allSatisfy { !$0.hasPrefix(".") })
     }

@@ -732,10 +732,10 @@ public struct ExportStage: Sendable {
     /// The names in a journal folder, with what a run killed while writing there left taken
     /// away (`OutputFolder.names(in:pages:holdsSave:backups:)`): a page a person saved in that
     /// moment (anything but an empty file or a page as geotrip wrote it) is put back, or kept
-    /// as a backup the summary lists.
+    /// as a backup; the summary lists where (`ExportSummary.rescued`).
     static func journalNames(in folder: String, of output: OutputFolder, _ summary: inout ExportSummary) -> [String] {
         output.names(in: folder, pages: { isDayFile($0) || $0 == unplacedNotesFile || $0.hasPrefix("replaced-notes-") },
-                     holdsSave: { !$0.isEmpty && !JournalDocument(bytes: $0).isAsWritten }, backups: &summary.backups)
+                     holdsSave: { !$0.isEmpty && !JournalDocument(bytes: $0).isAsWritten }, rescued: &summary.rescued)
     }
 
     /// The files geotrip writes in a trip's folder, and in a library's.

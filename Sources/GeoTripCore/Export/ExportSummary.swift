@@ -18,6 +18,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
     /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
+    /// Saves a run stopped while writing had left under hidden names, where they are now (relative
+    /// to the output folder): put back as their pages, or kept as dated backups beside them.
+    public var rescued: [String] = []
     /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
     public var unplacedNotes = 0
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
@@ -43,6 +46,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         thumbnails += other.thumbnails
         removed += other.removed
         backups += other.backups
+        rescued += other.rescued
         refused += other.refused.filter { !refused.contains($0) }
         problems += other.problems
     }

@@ -321,8 +321,8 @@ public struct OutputFolder: Sendable {
     /// The names in `subfolder`, with the hidden files a run killed while writing there left
     /// (`.NAME.geotrip-XXXXXX`) for the files geotrip writes there (`pages`) taken away.
     func names(in subfolder: String, pages: (String) -> Bool = { _ in true }) -> [String] {
-        var backups: [String] = []
-        return names(in: subfolder, pages: pages, holdsSave: nil, backups: &backups)
+        var rescued: [String] = []
+        return names(in: subfolder, pages: pages, holdsSave: nil, rescued: &rescued)
     }
 
     /// `names(in:pages:)` for a folder of pages a person writes in (a journal's).
@@ -333,9 +333,9 @@ public struct OutputFolder: Sendable {
     /// file a person saved in that moment. `holdsSave`, given a file's bytes, says whether it
     /// may be such a save (anything but a page as geotrip wrote it): such a leftover is put back
     /// under NAME when NAME is free or holds no save of its own, else kept beside it as a dated
-    /// backup, whose name is added to `backups`. A leftover that cannot be read is left as it
-    /// is, as is any hidden file of another name.
-    func names(in subfolder: String, pages: (String) -> Bool, holdsSave: (([UInt8]) -> Bool)?, backups: inout [String]) -> [String] {
+    /// backup; where it went is added to `rescued`. A leftover that cannot be read is left as
+    /// it is, as is any hidden file of another name.
+    func names(in subfolder: String, pages: (String) -> Bool, holdsSave: (([UInt8]) -> Bool)?, rescued: inout [String]) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url(subfolder).path)) ?? []
         let folder = subfolder.isEmpty ? "" : subfolder + "/"
         for name in names where name.hasPrefix(".") {
@@ -348,7 +348,7 @@ public struct OutputFolder: Sendable {
             }
             switch Self.contents(atPath: leftover, relative: folder + name) {
             case .success(let bytes?) where holdsSave(bytes):
-                if let backup = rescue(leftover, as: folder + page, holdsSave: holdsSave) { backups.append(backup) }
+                if let put = rescue(leftover, as: folder + page, holdsSave: holdsSave) { rescued.append(put) }
             case .success(.some): unlink(leftover)
             case .success(nil), .failure: break  // gone meanwhile; or not a file geotrip can read
             }
@@ -371,15 +371,18 @@ public struct OutputFolder: Sendable {
     /// Puts the file at `leftover` (a person's save a killed run left hidden) at `relative`: in
     /// place of the file there only if that holds no save (`holdsSave`) and is still the file
     /// looked at now (`exchange`, which keeps a save landing meanwhile, and this one as a
-    /// backup); else, or where names cannot be swapped, beside it as a dated backup, whose
-    /// relative path is returned.
+    /// backup); else, or where names cannot be swapped, beside it as a dated backup. Returns
+    /// where it went (relative), nil if nowhere (a rename refused).
     private func rescue(_ leftover: String, as relative: String, holdsSave: ([UInt8]) -> Bool) -> String? {
         var seen = stat()
         let looked = lstat(url(relative).path, &seen) == 0 ? seen : nil
         let holding = looked == nil ? nil : try? contents(of: relative).get()
-        if looked == nil || holding.map({ !holdsSave($0) }) == true,
-           case .savedMeanwhile(let kept?) = exchange(leftover, relative, expecting: looked, holding: holding, ours: nil) {
-            return kept  // a save landed meanwhile, and went back in place: this one is kept beside it
+        if looked == nil || holding.map({ !holdsSave($0) }) == true {
+            switch exchange(leftover, relative, expecting: looked, holding: holding, ours: nil) {
+            case .put: return relative
+            case .savedMeanwhile(let kept?): return kept  // a save landed meanwhile and went back: this one beside it
+            case .savedMeanwhile(nil), .unsupported, .failed: break
+            }
         }
         // Whatever is left there (this save, its rename refused) is kept beside it.
         guard access(leftover, F_OK) == 0 else { return nil }

@@ -64,10 +64,12 @@ enum PlausibleCaptureTime {
 
     /// The sentence for a photo of `camera` whose capture time, as resolved (`instant`), lies
     /// outside `earliest` to `latest`; nil when it lies inside. `written` is the time as the
-    /// photo recorded it.
-    static func problem(_ instant: Date, written: String?, camera: String?, corrections: [ClockCorrection], latest: Date) -> String? {
+    /// photo recorded it; `cameraTime`, whether that is the camera's clock (which clock offsets
+    /// correct) rather than a GPS time (which they leave).
+    static func problem(_ instant: Date, written: String?, cameraTime: Bool, camera: String?, corrections: [ClockCorrection],
+                        latest: Date) -> String? {
         guard instant < earliest || instant > latest else { return nil }
-        let corrected = corrections.contains { $0.camera == nil || $0.camera == camera }
+        let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.camera == camera }
         return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
             + "so it was not used; fix the camera's date or the clock offset"
     }
@@ -178,8 +180,8 @@ public struct ImplausibleTimes {
     /// a time, that resolution left without one.
     public mutating func sentence(for photo: CatalogPhoto) -> String? {
         instant(of: photo).flatMap {
-            PlausibleCaptureTime.problem($0, written: photo.localTime?.iso8601 ?? photo.gpsTime?.iso8601, camera: photo.camera,
-                                         corrections: corrections, latest: latest)
+            PlausibleCaptureTime.problem($0, written: photo.localTime?.iso8601 ?? photo.gpsTime?.iso8601, cameraTime: photo.localTime != nil,
+                                         camera: photo.camera, corrections: corrections, latest: latest)
         }
     }
 
@@ -328,7 +330,8 @@ struct TripResolution: Sendable {
                 timeResolver.wallClock($0, camera: camera)
             }
             guard let instant, let message = PlausibleCaptureTime.problem(instant, written: rows[index].localTime ?? rows[index].gpsTime,
-                                                                          camera: camera, corrections: corrections, latest: latest)
+                                                                          cameraTime: rows[index].localTime != nil, camera: camera,
+                                                                          corrections: corrections, latest: latest)
             else { continue }
             summary.photoProblems.append(PhotoDiagnostic(path: rows[index].path, kind: .implausibleTime, message: message))
             times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)
