@@ -477,6 +477,17 @@ struct LibraryExportTests {
             #expect(rescued == ["2024-01-16.md", "2024-01-15.md", backup], "\(summary.export?.rescued ?? [])")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: otherJournal.path).allSatisfy { !$0.hasPrefix(".") })
+
+        // A leftover found while nothing else changed: the run that finds it reads it.
+        let settled = try await library.ingest()
+        #expect(settled.export?.written == 0)
+        let lastDay = journal.appendingPathComponent("2024-01-17.md")
+        let late = try String(contentsOf: lastDay, encoding: .utf8)
+            .replacingOccurrences(of: "<!-- notes 2024-01-17 -->\n", with: "<!-- notes 2024-01-17 -->\nPasteis de nata.\n")
+        try late.write(to: journal.appendingPathComponent(".2024-01-17.md.geotrip-Lm67No"), atomically: false, encoding: .utf8)
+        let found = try await library.ingest()
+        #expect(found.export?.rescued.map { ($0 as NSString).lastPathComponent } == ["2024-01-17.md"])
+        #expect(try library.storedNotes()["2024-01-17"] == "Pasteis de nata.\n")
     }
 
     @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first")

@@ -661,12 +661,20 @@ public struct ExportStage: Sendable {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
+        let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder))?.filter { !$0.hasPrefix(".") } ?? []
         if documentsOnly {
-            let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder)) ?? []
             scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
         }
         guard let files = try? scanner.scan().files else { return ("", 0, [:]) }
         var lines: [UInt8] = []
+        // The scan skips hidden names; what a stopped run left in a journal folder (a person's
+        // save among it: `journalNames`) is in the key, so the run that finds it reads it.
+        for journal in [journalFolder] + trips.map({ tripsFolder + "/" + $0 + "/" + journalFolder }) {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + journal)) ?? []).sorted()
+            where name.hasPrefix(".") && OutputFolder.leftoverPage(name) != nil {
+                lines += Array("\(journal)/\(name) hidden\n".utf8)
+            }
+        }
         var documents = 0
         var stamps: [String: FileStamp] = [:]
         stamps.reserveCapacity(files.count)
