@@ -105,7 +105,7 @@ public struct ExportStage: Sendable {
         // 1. Notes, from every journal geotrip may have written (the output folder's own and
         // each trip's, current or not) and from the catalog, before anything is written.
         let current = Set(parts.map(\.folder))
-        let stale = ([""] + output.names(in: Self.tripsFolder).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
+        let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
         // A library trip's folder whose files are as its last export left them (the same
         // listing) holds the notes the catalog has already (that export saved them, then wrote
         // them into these files): it is not read back unless the trip is rendered. At a million

@@ -320,7 +320,7 @@ public struct OutputFolder: Sendable {
 
     /// The names in `subfolder`, with the hidden files a run killed while writing there left
     /// (`.NAME.geotrip-XXXXXX`) for the files geotrip writes there (`pages`) taken away.
-    func names(in subfolder: String, pages: (String) -> Bool = { _ in true }) -> [String] {
+    func names(in subfolder: String, pages: (String) -> Bool) -> [String] {
         var rescued: [String] = []
         return names(in: subfolder, pages: pages, holdsSave: nil, rescued: &rescued)
     }
