@@ -53,7 +53,8 @@ struct Places: AsyncParsableCommand {
             print(day.date)
             for visit in day.visits {
                 let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
-                print("  \(visit.localTimeSpan)  \(name.isEmpty ? "?" : name)"
+                // Names come from the gazetteer, a person (`rename`) or a server: never raw on a terminal.
+                print("  \(visit.localTimeSpan)  \(name.isEmpty ? "?" : name.terminalSafe)"
                       + "  (\(visit.photoCount) photo\(visit.photoCount == 1 ? "" : "s"), \(visit.id), place \(visit.placeId))")
             }
             if !day.unplacedPhotos.isEmpty { print("  without a position: \(day.unplacedPhotos.map(\.terminalSafe).joined(separator: ", "))") }

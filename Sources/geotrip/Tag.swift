@@ -29,7 +29,13 @@ struct Tag: AsyncParsableCommand {
             throw ValidationError("Give exactly one of --at LAT,LON, --place NAME or --clear.")
         }
         if let at {
-            do { _ = try Coordinate(parsing: at) } catch { throw ValidationError("--at: \(error.message)") }
+            let coordinate: Coordinate
+            do { coordinate = try Coordinate(parsing: at) } catch { throw ValidationError("--at: \(error.message)") }
+            // Read from photos and tracks as "no fix" (null island), so never stored as a position.
+            if coordinate.latitude == 0 && coordinate.longitude == 0 {
+                throw ValidationError("--at: 0,0 is what devices write when they have no fix, and geotrip never uses it as a position; "
+                                      + "give the place's own coordinates")
+            }
         }
     }
 

@@ -194,6 +194,20 @@ struct TripMapPageTests {
         #expect((data["visits"] as? [[String: Any]])?.last?["day"] as? Int == 2)
     }
 
+    @Test("the figures say 1 day, 1 visit, 1 place, 1 country; 0 and 2 in the plural; Korean has one form")
+    func figureLabels() throws {
+        let empty = TripMapPage(input: TripMapInput(language: "en", visits: [], days: [], legs: [])).render(with: try resources())
+        #expect(empty.contains("<dt>days</dt><dd class=\"value\">0</dd>") && empty.contains("<dt>countries</dt>"))
+        var input = Self.pacificInput()
+        input.visits = Array(input.visits.prefix(1))
+        input.days = Array(input.days.prefix(1))
+        input.legs = []
+        let one = TripMapPage(input: input).render(with: try resources())
+        for label in ["day", "visit", "place", "country"] { #expect(one.contains("<dt>\(label)</dt><dd class=\"value\">1</dd>"), "\(label)") }
+        let words = TripMapWords.forLanguage("ko")
+        #expect(words.figureLabel(words.days, 1) == "일" && words.figureLabel(words.countries, 1) == "국가")
+    }
+
     @Test("times on the place's clock, with the date when a visit runs past midnight")
     func times() {
         let input = Self.pacificInput()

@@ -152,5 +152,11 @@ struct PlacesCommandTests {
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No place of this trip has the id p999999"))
         #expect(try CommandRun.geotrip(["rename", trip.path, hotel]).status == 64)
+
+        // A name with a line break and a terminal escape is listed by `places` as `%XX`, on one line.
+        #expect(try CommandRun.geotrip(["rename", trip.path, hotel, "Torre\nde Bel\u{1B}[31mém"]).status == 0)
+        let listed = try CommandRun.geotrip(["places", trip.path])
+        #expect(listed.stdout.contains("Torre%0Ade Bel%1B[31mém, PT  ("), "stdout: \(listed.stdout)")
+        #expect(!listed.stdout.contains("\u{1B}"))
     }
 }

@@ -286,6 +286,11 @@ struct ResolutionCommandTests {
         #expect(try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--clear"]).status == 0)
         #expect(try photos(trip)["IMG_0031.JPG"]?["locationSource"] as? String == "exif")
 
+        // 0,0 is "no fix" wherever it is read: not a position a tag can give.
+        let nullIsland = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--at", "0,0"])
+        #expect(nullIsland.status == 64 && nullIsland.stderr.contains("0,0 is what devices write"), "\(nullIsland.stderr)")
+        #expect(try photos(trip)["IMG_0031.JPG"]?["locationSource"] as? String == "exif")
+
         let unknown = try CommandRun.geotrip(["tag", trip.path, "nope.jpg", "--at", "1,2"])
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg"))
     }

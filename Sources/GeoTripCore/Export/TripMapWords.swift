@@ -38,6 +38,9 @@ public struct TripMapWords: Sendable, Equatable {
     let videoCount: @Sendable (Int) -> String
     /// "2 photos without a position".
     let unplacedCount: @Sendable (Int) -> String
+    /// A figure card's label for `count` (`days`, `visits`, `places`, `countries`): English
+    /// says "1 day"; Korean has one form.
+    let figureLabel: @Sendable (_ plural: String, _ count: Int) -> String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
     public static func forLanguage(_ language: String) -> TripMapWords {
@@ -61,7 +64,8 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
-        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" })
+        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
+        figureLabel: { plural, count in count == 1 && plural.hasSuffix("s") ? (plural == "countries" ? "country" : String(plural.dropLast())) : plural })
 
     static let korean = TripMapWords(
         language: "ko", pageTitle: "여행 지도", allTrips: "모든 여행", skipToTimeline: "일정으로 건너뛰기",
@@ -77,7 +81,8 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
-        unplacedCount: { "위치 없는 사진 \($0)장" })
+        unplacedCount: { "위치 없는 사진 \($0)장" },
+        figureLabel: { plural, _ in plural })
 
     /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).
     func mediaCount(_ count: Int, videos: Int) -> String {
