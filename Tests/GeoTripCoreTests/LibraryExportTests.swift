@@ -550,6 +550,29 @@ struct LibraryExportTests {
         }
     }
 
+    @Test("a note written just before --out changes is carried to the new folder; the folder left behind, inside the trip, is never scanned as photos")
+    func outputFolderChanged() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let inside = trip.folder.appendingPathComponent("shared/out").path, elsewhere = trip.temp.url.appendingPathComponent("elsewhere").path
+        try await trip.ingest(out: inside)
+        let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.folder.path), access: .readOnly).photos().count
+        try trip.write("Tapas at nine.\n", in: inside)
+        // Straight to another folder: the note written in the first comes along.
+        try await trip.ingest(out: elsewhere)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Tapas at nine.\n")
+        #expect(try String(contentsOf: trip.page(elsewhere), encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nTapas at nine.\n"))
+        // The first folder, with its thumbnails, stays where it was, and is no photos of the trip.
+        #expect(FileManager.default.fileExists(atPath: inside + "/" + ThumbnailMaker.folderName))
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.folder.path), access: .readOnly)
+        #expect(try catalog.photos().count == photos)
+        #expect(try catalog.photos().allSatisfy { !$0.path.hasPrefix("shared/") })
+        // Read once: an edit made there later is the old folder's own.
+        try trip.write("Later, in the old tab.\n", in: inside, replacing: "Tapas at nine.\n")
+        try await trip.ingest(out: nil)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Tapas at nine.\n")
+    }
+
     @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")
     func outputFolderUsedAgain() async throws {
         let trip = try LisbonTrip()

@@ -205,8 +205,24 @@ extension Catalog {
         settings.home = home ?? fallback.home
         settings.hideHome = hideHome ?? fallback.hideHome
         let storedText = try setting(SettingKey.export)
+        if let stored, stored.outputFolder != settings.outputFolder { try leave(outputFolder: stored.outputFolder, for: settings.outputFolder) }
         if settings != stored || storedText == nil { try setJSONSetting(SettingKey.export, to: settings, what: "the export settings") }
         return settings
+    }
+
+    /// Remembers that the output folder `old` was left for `new` (nil: the default): the notes
+    /// written in `old` are read by the next export, and the scan never takes it for photos.
+    private func leave(outputFolder old: String?, for new: String?) throws(GeoTripError) {
+        let earlier = try earlierOutputFolders().filter { $0 != (new ?? "") && $0 != (old ?? "") } + [old ?? ""]
+        try setJSONSetting(SettingKey.earlierOutputFolders, to: earlier, what: "the earlier output folders")
+        try setSetting(SettingKey.notesLeftIn, to: old ?? "")
+    }
+
+    /// The output folders used before the current one (`ExportSettings.outputFolder`, "" for
+    /// the default), oldest first.
+    func earlierOutputFolders() throws(GeoTripError) -> [String] {
+        guard let text = try setting(SettingKey.earlierOutputFolders) else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 }
 

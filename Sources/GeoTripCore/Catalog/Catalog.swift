@@ -406,6 +406,12 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
+        /// JSON list of the output folders used before the current one (`ExportSettings.outputFolder`,
+        /// "" for the default), oldest first: the scan skips those inside the trip folder.
+        static let earlierOutputFolders = "earlierOutputFolders"
+        /// The output folder used before the current one, until an export has read the notes
+        /// written there (`ExportStage`); "" for the default.
+        static let notesLeftIn = "notesLeftIn"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

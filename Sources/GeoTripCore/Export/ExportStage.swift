@@ -124,10 +124,23 @@ public struct ExportStage: Sendable {
             }
             journals[folder] = readJournal(in: folder, output, &summary)
         }
+        // The output folder this one replaced (`--out` changed): the notes written there
+        // since its last export come along, once. Nothing there is written or removed.
+        let notesLeftIn = try catalog.setting(Catalog.SettingKey.notesLeftIn)
+        var leftJournals: [Journal] = []
+        if let notesLeftIn {
+            let left = OutputFolder(folder: folder, outputFolder: notesLeftIn.isEmpty ? nil : notesLeftIn)
+            var elsewhere = ExportSummary()
+            if left.path != output.path, FileManager.default.fileExists(atPath: left.path) {
+                for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
+                    leftJournals.append(readJournal(in: sub, left, &elsewhere))
+                }
+            }
+        }
         // Each day's files, the current folders' first: a day may be in a trip's old folder too.
         var dayFiles: [String: [JournalDocument]] = [:]
-        for folder in parts.map(\.folder) + stale {
-            for (date, document) in journals[folder]?.days ?? [:] { dayFiles[date, default: []].append(document) }
+        for journal in (parts.map(\.folder) + stale).compactMap({ journals[$0] }) + leftJournals {
+            for (date, document) in journal.days { dayFiles[date, default: []].append(document) }
         }
         let unplacedDocument = journals[""]?.unplaced
         // The notes of days no folder writes (a library's days at home: a trip's day that home
@@ -138,7 +151,8 @@ public struct ExportStage: Sendable {
             let tripDays = Set(parts.flatMap { $0.trip.days.map(\.date) })
             shown.days = whole.days.filter { tripDays.contains($0.date) }
         }
-        let notes = JournalNotes(trip: shown, days: dayFiles, unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced },
+        let notes = JournalNotes(trip: shown, days: dayFiles,
+                                 unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
                                  stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty { summary.backups.append(try keepReplaced(notes.replaced, output, now)) }
@@ -248,6 +262,7 @@ public struct ExportStage: Sendable {
                     output, now, &summary)
         }
         try catalog.saveExportedTrips(exported)
+        if notesLeftIn != nil { try catalog.removeSetting(Catalog.SettingKey.notesLeftIn) }
         let after = Self.listing(of: output.path, documentsOnly: true)
         let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: before.files, written: written)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + (asLeft ? after.key : Self.editedMeanwhile))

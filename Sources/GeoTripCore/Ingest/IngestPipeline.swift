@@ -131,6 +131,11 @@ public struct IngestPipeline: Sendable {
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
+        // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
+        for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {
+            let path = OutputFolder(folder: options.folder, outputFolder: earlier).path
+            if let inside = Self.relative(path, inside: options.folder) { scanner.excludedFolders.insert(inside) }
+        }
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
