@@ -18,16 +18,16 @@ struct Ingest: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log each stage's timing to standard error.")
     var verbose = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The trip's time zone (IANA name or ±HH:MM), for photos nothing else places in time.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The trip's time zone (IANA name or ±HH:MM), for photos nothing else places in time (remembered; none forgets it).",
                                valueName: "zone"))
     var tz: String?
 
     @Option(name: .customLong("clock-offset"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Correct a camera clock: ±[D ]HH:MM:SS for all cameras, or \"MAKE MODEL=±HH:MM:SS\" for one (repeatable).",
+            help: ArgumentHelp("Correct a camera clock: ±[D ]HH:MM:SS for all cameras, or \"MAKE MODEL=±HH:MM:SS\" for one (repeatable; remembered; none forgets them).",
                                valueName: "offset"))
     var clockOffsets: [String] = []
 
-    @Option(name: .customLong("track"), help: ArgumentHelp("A GPX or KML log to place photos without GPS (repeatable).", valueName: "file"),
+    @Option(name: .customLong("track"), help: ArgumentHelp("A GPX or KML log to place photos without GPS (repeatable; remembered; none forgets them).", valueName: "file"),
             completion: .file(extensions: ["gpx", "kml"]))
     var tracks: [String] = []
 
@@ -81,10 +81,13 @@ struct Ingest: AsyncParsableCommand {
     var batchSize = 500
 
     func validate() throws {
-        if let tz, AssumedZone(tz) == nil {
+        if let tz, tz != IngestOptions.forget, AssumedZone(tz) == nil {
             throw ValidationError("--tz \(tz) is not a time zone: give an IANA name such as Europe/Lisbon, or an offset such as +01:00.")
         }
-        for text in clockOffsets {
+        for (name, values) in [("--clock-offset", clockOffsets), ("--track", tracks)] where values.count > 1 && values.contains(IngestOptions.forget) {
+            throw ValidationError("\(name) none forgets the remembered ones: give it alone.")
+        }
+        for text in clockOffsets where clockOffsets != [IngestOptions.forget] {
             do { _ = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
         }
         let radii = ClusteringOptions.radiusRange
@@ -114,7 +117,7 @@ struct Ingest: AsyncParsableCommand {
         }
         try export.validate()
         // Missing, a folder, a named pipe or a device: the sentence reading would give, now.
-        for track in tracks {
+        for track in tracks where tracks != [IngestOptions.forget] {
             do { try TrackLog.checkIsFile(atPath: track) } catch { throw ValidationError(error.description) }
         }
     }

@@ -417,6 +417,35 @@ struct HardeningTests {
         #expect(try time(of: "after.jpg", in: catalog) != nil)
     }
 
+    @Test("--tz, --clock-offset and --track are remembered, and none forgets each; the track's problem is not told again")
+    func forgetRemembered() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let track = temp.url.appendingPathComponent("walk.gpx")
+        try FileManager.default.copyItem(at: TrackLogTests.url("logger.gpx"), to: track)
+        var given = IngestOptions(folder: trip.path)
+        given.assumedZone = "Europe/Lisbon"
+        given.clockOffsets = ["+00:10:00"]
+        given.tracks = [track.path]
+        try await IngestPipeline(options: given).run(progress: SilentProgress())
+        func remembered() throws -> ResolutionSettings {
+            try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).storedResolutionSettings()
+        }
+        #expect(try remembered().assumedZone == "Europe/Lisbon" && remembered().clockOffsets == ["+00:10:00"] && remembered().tracks.count == 1)
+        // The track moved away: every run says it cannot be read, until it is forgotten.
+        try FileManager.default.removeItem(at: track)
+        let missing = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        #expect(missing.diagnostics.contains { $0.message.contains("walk.gpx") })
+        var forget = IngestOptions(folder: trip.path)
+        forget.assumedZone = IngestOptions.forget
+        forget.clockOffsets = [IngestOptions.forget]
+        forget.tracks = [IngestOptions.forget]
+        let forgotten = try await IngestPipeline(options: forget).run(progress: SilentProgress())
+        #expect(!forgotten.diagnostics.contains { $0.message.contains("walk.gpx") })
+        #expect(try remembered() == ResolutionSettings(assumedZone: nil, clockOffsets: [], tracks: [], writeXMP: remembered().writeXMP))
+    }
+
     // MARK: 8, 11, 12: what is opened as a catalog
 
     @Test("another program's SQLite database is refused before anything is written, lock file included")

@@ -315,6 +315,12 @@ struct ResolutionCommandTests {
         #expect(after["IMG_0031.JPG"]?["localTime"] as? String == before["IMG_0031.JPG"]?["localTime"] as? String)  // the original is untouched
         let bad = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "+1h"])
         #expect(bad.status == 64 && bad.stderr.contains("is not a clock offset"))
+        // none forgets the remembered offsets, given alone.
+        let mixed = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "none", "--clock-offset", "+00:01:00"])
+        #expect(mixed.status == 64 && mixed.stderr.contains("give it alone"), "\(mixed.stderr)")
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--clock-offset", "none", "--tz", "none"]).status == 0)
+        let forgotten = try photos(trip)
+        #expect(instant(forgotten["IMG_0031.JPG"]) == phoneBefore)
     }
 
     @Test("--write-xmp writes sidecars exiftool reads, for inferred positions only",

@@ -3,6 +3,8 @@ import Logging
 
 /// Options for one ingest run.
 public struct IngestOptions: Sendable {
+    /// The value of `--tz`, `--clock-offset` or `--track` that forgets the remembered one.
+    public static let forget = "none"
     /// The trip folder.
     public var folder: String
     /// The catalog file; `IngestOptions.defaultCatalogPath(for:)` unless `--catalog` was given.
@@ -16,7 +18,8 @@ public struct IngestOptions: Sendable {
     /// When the run is taken to happen (the latest plausible capture time follows it); nil:
     /// when it starts. Tests set it.
     var now: Date?
-    /// `--tz`, `--clock-offset`, `--track`: nil keeps what the catalog remembers.
+    /// `--tz`, `--clock-offset`, `--track`: nil keeps what the catalog remembers; `forget`
+    /// (alone) forgets it.
     public var assumedZone: String?
     public var clockOffsets: [String]?
     public var tracks: [String]?
@@ -218,7 +221,7 @@ public struct IngestPipeline: Sendable {
     /// The run's settings: what was given now, else what the catalog remembers. What was given
     /// is remembered at once, so a run stopped before resolving still leaves it for the next.
     private func resolutionSettings(_ catalog: Catalog) throws(GeoTripError) -> ResolutionSettings {
-        let tracks = options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
+        let tracks = options.tracks == [IngestOptions.forget] ? [] : options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         let stored: ResolutionSettings
         do {
             stored = try catalog.storedResolutionSettings()
@@ -229,8 +232,8 @@ public struct IngestPipeline: Sendable {
             stored = ResolutionSettings(assumedZone: zone, clockOffsets: options.clockOffsets ?? [], tracks: tracks ?? [], writeXMP: writeXMP)
         }
         let settings = ResolutionSettings(
-            assumedZone: options.assumedZone ?? stored.assumedZone,
-            clockOffsets: options.clockOffsets ?? stored.clockOffsets,
+            assumedZone: options.assumedZone.map { $0 == IngestOptions.forget ? nil : $0 } ?? stored.assumedZone,
+            clockOffsets: (options.clockOffsets == [IngestOptions.forget] ? [] : options.clockOffsets) ?? stored.clockOffsets,
             tracks: tracks ?? stored.tracks,
             writeXMP: options.writeXMP ?? stored.writeXMP)
         try catalog.remember(settings)
