@@ -169,6 +169,35 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.count > before)
     }
 
+    @Test("a service nothing listens for is said once as refused, in the system's words, and never as slow")
+    func serviceNotListening() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // A port just freed: nothing listens there.
+        let socket = freePort()
+        let run = try CommandRun.run(TestPaths.binary, ["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url",
+                                                        "http://127.0.0.1:\(socket)", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let messages = (try Self.summary(run)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.filter { $0.contains("cannot be used now") }.count == 1)
+        #expect(messages.contains { $0.contains("it could not be reached: Connection refused (3 tries)") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("slow") }, "\(messages)")
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     @Test("429 with Retry-After: 0, 503 and dropped connections are tried again; tries are bounded")
     func retries() throws {
         let temp = try TemporaryFolder()

@@ -233,7 +233,7 @@ struct TripDerivation {
             result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
             cache = .inMemory()
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = NominatimClient.makeHTTPClient()
         let client = NominatimClient(settings: naming, http: http, cache: cache, clock: namingClock,
                                      requestsPerSecond: naming.requestsPerSecond, timeoutSeconds: Int64(naming.timeoutSeconds))
         let namer = NominatimPlaceNamer(client: client, concurrency: naming.concurrency)

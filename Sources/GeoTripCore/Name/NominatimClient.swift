@@ -30,6 +30,16 @@ public struct NominatimClient: Sendable {
     /// What this run sent and noticed.
     public let tally = NamingTally()
 
+    /// The HTTP client the naming uses: a connection that cannot be made (refused, no route)
+    /// fails the request at once rather than being tried again until the request's deadline,
+    /// which made a service that is not there look slow; this client's own tries (3, with
+    /// backoff) still ride out a moment's trouble.
+    public static func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
     /// Creates a client over a shared HTTP client. The rate is capped at 1 a second for the
     /// public server, the absolute maximum of its usage policy.
     public init(settings: NamingSettings, http: HTTPClient, cache: NamingCache, clock: any NamingClock = SystemNamingClock(),
@@ -134,6 +144,8 @@ public struct NominatimClient: Sendable {
 
     static func words(_ error: any Error) -> String {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout { return "it did not answer in time" }
+        // A system call's failure, said as the system says it ("Connection refused").
+        if let error = error as? IOError { return "it could not be reached: \(String(cString: strerror(error.errnoCode)))" }
         return "it could not be reached (\(error))"
     }
 }

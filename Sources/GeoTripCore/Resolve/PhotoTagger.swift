@@ -91,7 +91,7 @@ public struct PhotoTagger: Sendable {
     /// The place `query` names, found by the trip's online service; nil when the service cannot
     /// be used now (the gazetteer is asked instead). Not found and ambiguous are said as such.
     static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError) -> NominatimPlaceSearch.Found? {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = NominatimClient.makeHTTPClient()
         let cache = (try? NamingCache.shared()) ?? .inMemory()
         let search = NominatimPlaceSearch(client: NominatimClient(settings: naming, http: http, cache: cache,
                                                                   timeoutSeconds: Int64(naming.timeoutSeconds)))
