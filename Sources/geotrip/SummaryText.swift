@@ -67,7 +67,7 @@ enum SummaryText {
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")
         }
         if e.unplacedNotes > 0 {
-            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit is gone: journal/unplaced-notes.md")
+            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is gone: journal/unplaced-notes.md")
         }
         if e.namesInOtherLanguages > 0 {
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")

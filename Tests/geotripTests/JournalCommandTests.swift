@@ -151,7 +151,7 @@ struct JournalCommandTests {
         // Every photo of the Prado visit deleted: its note goes to unplaced-notes.md.
         for path in prado["photos"] as! [String] { try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(path)) }
         let deleted = try trip.run(["ingest", "DIR"])
-        #expect(deleted.stdout.contains("1 note whose visit is gone: journal/unplaced-notes.md"), "\(deleted.stdout)")
+        #expect(deleted.stdout.contains("1 note whose visit or day is gone: journal/unplaced-notes.md"), "\(deleted.stdout)")
         let unplaced = try trip.text("unplaced-notes.md")
         #expect(Trip.note(pradoID, in: unplaced) == "Prado: 한국어 메모\n")
         #expect(unplaced.contains(pradoID) && unplaced.contains(pradoDay))
