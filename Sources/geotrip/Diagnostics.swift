@@ -42,6 +42,8 @@ enum Diagnostics {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
+        // Foundation pretty-prints an empty array as `[`, a blank line, `]`.
+        if data == Data("[\n\n]".utf8) { data = Data("[]".utf8) }
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
     }

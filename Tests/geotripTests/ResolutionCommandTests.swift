@@ -283,8 +283,12 @@ struct ResolutionCommandTests {
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")
 
         // --clear gives the EXIF position back.
-        #expect(try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--clear"]).status == 0)
+        let cleared = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--clear"])
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("Cleared the manual position of 1 photo."), "\(cleared.stdout)")
         #expect(try photos(trip)["IMG_0031.JPG"]?["locationSource"] as? String == "exif")
+        // Again: nothing was there to clear, and it says so.
+        let again = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--clear"])
+        #expect(again.status == 0 && again.stdout.hasPrefix("This photo has no manual position: nothing to clear."), "\(again.stdout)")
 
         // 0,0 is "no fix" wherever it is read: not a position a tag can give.
         let nullIsland = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--at", "0,0"])

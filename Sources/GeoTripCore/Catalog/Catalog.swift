@@ -611,9 +611,11 @@ extension Catalog {
 
     /// Tags photos with a position (or clears their tags with `location` nil), all or none:
     /// a path that is not a photo in the catalog changes nothing and is named in the error.
-    func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) {
+    /// Returns how many photos were tagged or had a tag cleared.
+    @discardableResult
+    func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) -> Int {
         let stamp = time.geotripISO8601 ?? ""
-        try attempt {
+        return try attempt {
             try database.write { db in
                 var ids: [Int64] = []
                 var unknown: [String] = []
@@ -625,15 +627,18 @@ extension Catalog {
                     }
                 }
                 guard unknown.isEmpty else { throw GeoTripError.notInCatalog(paths: unknown) }
+                var changed = 0
                 for id in ids {
                     if let location {
                         try ManualTagRecord(photoId: id, latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
                                             place: location.place, uncertaintyMeters: location.uncertaintyMeters, taggedAt: stamp).upsert(db)
-                    } else {
-                        try ManualTagRecord.deleteOne(db, key: id)
+                        changed += 1
+                    } else if try ManualTagRecord.deleteOne(db, key: id) {
+                        changed += 1
                     }
                 }
-                try Self.bumpGeneration(db)
+                if changed > 0 { try Self.bumpGeneration(db) }
+                return changed
             }
         }
     }

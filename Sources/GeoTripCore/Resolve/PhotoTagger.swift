@@ -47,8 +47,9 @@ public struct PhotoTagger: Sendable {
         let sentence: String
         switch target {
         case .clear:
-            try catalog.tag(paths: paths, with: nil, at: Date())
-            sentence = "Cleared the manual position of \(paths.count) photo\(paths.count == 1 ? "" : "s")."
+            let cleared = try catalog.tag(paths: paths, with: nil, at: Date())
+            sentence = cleared == 0 ? "\(paths.count == 1 ? "This photo has" : "None of these photos has") no manual position: nothing to clear."
+                : "Cleared the manual position of \(cleared) photo\(cleared == 1 ? "" : "s")."
         case .coordinate(let coordinate):
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
