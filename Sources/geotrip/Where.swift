@@ -23,6 +23,14 @@ struct Where: AsyncParsableCommand {
     @Flag(help: "Name the nearest populated place, however small, instead of the one people would name.")
     var nearest = false
 
+    /// A bad coordinate is refused here, where the parser still knows the command (its usage
+    /// line is `geotrip where`, not the top level's).
+    func validate() throws {
+        let given = coordinate.filter { $0 != "--" }
+        guard !given.isEmpty else { return }
+        do { _ = try Coordinate(parsing: given.joined(separator: " ")) } catch { throw ValidationError(error.message) }
+    }
+
     func run() async throws {
         let gazetteer = try Diagnostics.loadGazetteer()
         let rule: NamingRule = nearest ? .nearest : .preferTowns
@@ -210,6 +218,7 @@ struct Find: AsyncParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        guard name.contains(where: { !$0.isWhitespace }) else { throw ValidationError("Give the name of a place to find, such as Sintra.") }
     }
 
     func run() async throws {

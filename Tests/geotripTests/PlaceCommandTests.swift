@@ -36,6 +36,9 @@ struct PlaceCommandTests {
         let run = try CommandRun.geotrip(["where", "91,0"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("latitude 91 is out of range"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Usage: geotrip where"), "the command's own usage: \(run.stderr)")
+        let empty = try CommandRun.geotrip(["find", " "])
+        #expect(empty.status == 64 && empty.stderr.contains("Give the name of a place to find"), "stderr: \(empty.stderr)")
     }
 
     @Test("with no coordinate, where reads JSON Lines from stdin; bad lines get an error and the batch goes on")
