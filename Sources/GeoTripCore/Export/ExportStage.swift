@@ -71,7 +71,9 @@ public struct ExportStage: Sendable {
             return output
         }()
         try output.check()
-        try output.create(Self.journalFolder)
+        // The output folder; its own journal folder only once something goes there (a
+        // library's holds only the notes whose visit or day is gone).
+        try output.create("")
         var summary = ExportSummary()
         summary.outputFolder = output.path
         summary.language = language
@@ -155,7 +157,10 @@ public struct ExportStage: Sendable {
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
                                  stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
         // Copies an edit over an older copy replaced go beside the journal first.
-        if !notes.replaced.isEmpty { summary.backups.append(try keepReplaced(notes.replaced, output, now)) }
+        if !notes.replaced.isEmpty {
+            try output.create(Self.journalFolder)
+            summary.backups.append(try keepReplaced(notes.replaced, output, now))
+        }
         try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
 
@@ -238,6 +243,7 @@ public struct ExportStage: Sendable {
         // 3. Notes whose owner is gone, beside the output folder's journal.
         let journal = Self.journalFolder + "/"
         if !notes.gone.isEmpty {
+            try output.create(Self.journalFolder)
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
                     keeping: texts, output, now, &summary, listed: before.files)
         } else if unplacedDocument != nil {
@@ -253,6 +259,9 @@ public struct ExportStage: Sendable {
         // A library that became one trip: `trips/` goes with its last trip's folder (only when
         // empty: a backup or a person's file keeps it).
         if !library.isLibrary { rmdir(output.url(Self.tripsFolder).path) }
+        // A library's own journal folder holds only the page of notes whose visit or day is
+        // gone (and backups): empty, it goes.
+        if library.isLibrary { rmdir(output.url(Self.journalFolder).path) }
 
         // 5. The library's page of trips.
         if library.isLibrary {
