@@ -364,6 +364,20 @@ struct ResolutionCommandTests {
         // Sidecars are not catalogued as files of the trip.
         let rerun = try CommandRun.geotrip(["ingest", trip.path, "--json"])
         #expect(rerun.stdout.contains("\"new\" : 0"))
+
+        // Turned off: no sidecar is made any more, but geotrip's own are kept in step with the
+        // positions (a tag made later moves the one it has), never left saying the old one.
+        let kept = trip.appendingPathComponent("renamed.JPG.xmp"), dropped = trip.appendingPathComponent("DSCF1009.JPG.xmp")
+        #expect(FileManager.default.fileExists(atPath: dropped.path))
+        try FileManager.default.removeItem(at: dropped)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q", "--no-write-xmp"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dropped.path), "no sidecar is made with --no-write-xmp")
+        let before = try String(contentsOf: kept, encoding: .utf8)
+        #expect(try CommandRun.geotrip(["tag", trip.path, "renamed.JPG", "--at", "30,40"]).status == 0)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        let after = try String(contentsOf: kept, encoding: .utf8)
+        #expect(after != before && after.contains("manual"))
+        #expect(!FileManager.default.fileExists(atPath: dropped.path))
     }
 
     @Test("a photo across the river from a town of another zone gets its polygon's zone; without the index, the stated fallback",

@@ -13,6 +13,10 @@ import Foundation
 /// run are removed.
 struct SidecarSync {
     let folder: String
+    /// False with `--no-write-xmp`: the sidecars geotrip wrote before are kept in step (a
+    /// position that moved, or went), but none is made, and another program's sidecar beside
+    /// a photo is no news.
+    var creating = true
 
     /// What a sync did.
     struct Result {
@@ -74,9 +78,9 @@ struct SidecarSync {
                     switch try XMPSidecar.write(forPhotoAt: photo, coordinate: coordinate, altitude: nil, utcTime: record.utc,
                                                 source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters) {
                     case .written: result.written += 1
-                    case .keptForeign:
+                    case .keptForeign where creating:
                         result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarForeign, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
-                    case .unchanged: break
+                    case .unchanged, .keptForeign: break
                     }
                 } else {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)

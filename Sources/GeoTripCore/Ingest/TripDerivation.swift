@@ -101,22 +101,33 @@ struct TripDerivation {
         }
 
         // Sidecars, whenever the last full sync is behind the resolution (a killed run included).
-        if settings.writeXMP {
-            let target = generation + "|" + inputs
+        // With --no-write-xmp, an ingest still keeps the sidecars geotrip wrote before in step
+        // with the positions (never making new ones), when the folder has any sidecar at all.
+        let keepsOwn = !settings.writeXMP && !(listing?.sidecars.isEmpty ?? true)
+        if settings.writeXMP || keepsOwn {
+            let target = (settings.writeXMP ? "" : "own|") + generation + "|" + inputs
             let pending = try catalog.setting(Catalog.SettingKey.sidecarsSynced) != target
             if pending || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) {
-                let photos = try resolvedPhotos()
-                let synced = try await stages.run(.sidecars) {
-                    SidecarSync(folder: folder).run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) {
-                        stages.report(.sidecars, done: $0, total: $1)
-                    }
+                var photos = try resolvedPhotos()
+                if !settings.writeXMP, let listing {
+                    let present = Set(listing.sidecars.map(PathKey.init))
+                    photos = photos.filter { present.contains(PathKey($0.path + ".xmp")) }
                 }
+                let sync = SidecarSync(folder: folder, creating: settings.writeXMP)
+                // Without --write-xmp the stage is not one of the run's listed stages: done quietly.
+                let synced = settings.writeXMP
+                    ? try await stages.run(.sidecars) {
+                        sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) {
+                            stages.report(.sidecars, done: $0, total: $1)
+                        }
+                    }
+                    : sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [])
                 result.sidecarsWritten = synced.written
                 result.diagnostics += synced.problems
                 guard synced.finished else { throw interrupted() }
                 // Only a full sync (the scan's sidecars known) is complete.
                 if listing != nil { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
-            } else {
+            } else if settings.writeXMP {
                 stages.report(.sidecars)
             }
         }
