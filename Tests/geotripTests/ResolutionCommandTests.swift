@@ -295,6 +295,10 @@ struct ResolutionCommandTests {
         #expect(nullIsland.status == 64 && nullIsland.stderr.contains("0,0 is what devices write"), "\(nullIsland.stderr)")
         #expect(try photos(trip)["IMG_0031.JPG"]?["locationSource"] as? String == "exif")
 
+        // The sample's truncated photo is in the folder but could not be read: said so, not "not in the catalog".
+        let unreadable = try CommandRun.geotrip(["tag", trip.path, "IMG_0099.JPG", "--at", "1,2"])
+        #expect(unreadable.status == 1 && unreadable.stderr.contains("IMG_0099.JPG could not be read as a photo"), "\(unreadable.stderr)")
+
         let unknown = try CommandRun.geotrip(["tag", trip.path, "nope.jpg", "--at", "1,2"])
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg"))
     }

@@ -626,7 +626,14 @@ extension Catalog {
                         unknown.append(path)
                     }
                 }
-                guard unknown.isEmpty else { throw GeoTripError.notInCatalog(paths: unknown) }
+                if !unknown.isEmpty {
+                    let unreadable = try unknown.filter {
+                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'unreadable')",
+                                          arguments: [$0]) == true
+                    }
+                    throw unreadable.count == unknown.count ? GeoTripError.unreadablePhotos(paths: unreadable)
+                        : GeoTripError.notInCatalog(paths: unknown.filter { !unreadable.contains($0) })
+                }
                 var changed = 0
                 for id in ids {
                     if let location {

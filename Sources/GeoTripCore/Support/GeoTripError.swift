@@ -25,6 +25,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
     case notInCatalog(paths: [String])
+    /// Files of the folder geotrip could not read as photos: nothing can be tagged.
+    case unreadablePhotos(paths: [String])
     case placeNotFound(query: String)
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
@@ -96,6 +98,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
         case .notInCatalog(let paths):
             return "Not photos in the catalog: \(paths.joined(separator: ", ")). Give paths inside the folder, and run `geotrip ingest` first if they are new; nothing was tagged."
+        case .unreadablePhotos(let paths):
+            return "\(paths.joined(separator: ", ")) could not be read as \(paths.count == 1 ? "a photo" : "photos") (`geotrip photos` says why), "
+                + "so geotrip has no time to place \(paths.count == 1 ? "it" : "them") by; nothing was tagged."
         case .placeNotFound(let query):
             return "No place is named \"\(query)\". Check the spelling (`geotrip find` helps), or tag with --at LAT,LON."
         case .placeAmbiguous(let query, let candidates):
