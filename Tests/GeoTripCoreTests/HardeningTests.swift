@@ -325,46 +325,39 @@ struct HardeningTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        for (name, date) in [("soon.jpg", formatter.string(from: soon)), ("fine.jpg", "2025:06:10 10:00:00")] {
+        // A copy of a sample photo taken at `date` on its camera's clock, with what exiftool is
+        // told besides (no offset and no position unless given).
+        func add(_ name: String, at date: Date, _ evidence: [String] = ["-OffsetTimeOriginal=+00:00"]) throws {
             let photo = trip.appendingPathComponent(name)
             try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
             _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
-                "-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-OffsetTimeOriginal=+00:00", photo.path,
-            ])
+                "-q", "-overwrite_original", "-DateTimeOriginal=\(formatter.string(from: date))", "-OffsetTime=", "-OffsetTimeOriginal=",
+                "-OffsetTimeDigitized=", "-GPS:all=",
+            ] + evidence + [photo.path])
         }
+        let tokyo = ["-OffsetTimeOriginal=+09:00", "-GPSLatitude=35.6812", "-GPSLatitudeRef=N", "-GPSLongitude=139.7671", "-GPSLongitudeRef=E"]
+        try add("soon.jpg", at: soon)
+        try add("fine.jpg", at: Date(timeIntervalSince1970: 1_749_549_600))  // 2025-06-10 10:00
         // A camera without GPS or offset between two Tokyo photos, its clock just past tomorrow
         // read as UTC: refused; once plausible, placed between them and timed by Tokyo's zone.
         // Its own evidence (no position) decides when, not the position it was placed at.
+        try add("tokyo-1.jpg", at: start.addingTimeInterval(86_400 + 80 * 60), tokyo)
+        try add("tokyo-2.jpg", at: start.addingTimeInterval(86_400 + 90 * 60), [])
+        try add("tokyo-3.jpg", at: start.addingTimeInterval(86_400 + 100 * 60), tokyo)
         // A photo with neither zone nor neighbours: its time stays floating (none stored), and
         // reruns leave it be.
-        let floating = trip.appendingPathComponent("floating.jpg")
-        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: floating)
-        _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
-            "-q", "-overwrite_original", "-DateTimeOriginal=2020:01:01 12:00:00", "-OffsetTime=", "-OffsetTimeOriginal=", "-OffsetTimeDigitized=",
-            "-GPS:all=", floating.path,
-        ])
-        for (name, minutes, tokyo) in [("tokyo-1.jpg", 80, true), ("tokyo-2.jpg", 90, false), ("tokyo-3.jpg", 100, true)] {
-            let photo = trip.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
-            let wall = formatter.string(from: start.addingTimeInterval(86_400 + Double(minutes) * 60))
-            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
-                "-q", "-overwrite_original", "-DateTimeOriginal=\(wall)", "-OffsetTime=", "-OffsetTimeOriginal=", "-OffsetTimeDigitized=", "-GPS:all=",
-            ] + (tokyo ? ["-OffsetTimeOriginal=+09:00", "-GPSLatitude=35.6812", "-GPSLatitudeRef=N", "-GPSLongitude=139.7671", "-GPSLongitudeRef=E"] : [])
-              + [photo.path])
-        }
+        try add("floating.jpg", at: Date(timeIntervalSince1970: 1_577_880_000), [])  // 2020-01-01 12:00
         func ingest(at now: Date, catalog: String? = nil) async throws -> IngestSummary {
             var options = IngestOptions(folder: trip.path)
             options.now = now
             if let catalog { options.catalogPath = catalog }
             return try await IngestPipeline(options: options).run(progress: SilentProgress())
         }
-        func soonTime(_ catalog: String) throws -> String? {
-            try Catalog.open(at: catalog, access: .readOnly).photos().first { $0.path == "soon.jpg" }?.utcTime?.iso8601
-        }
         let catalog = IngestOptions.defaultCatalogPath(for: trip.path)
         func time(of path: String, in catalog: String) throws -> String? {
             try Catalog.open(at: catalog, access: .readOnly).photos().first { $0.path == path }?.utcTime?.iso8601
         }
+        func soonTime(_ catalog: String) throws -> String? { try time(of: "soon.jpg", in: catalog) }
         let first = try await ingest(at: start)
         #expect(Set(first.diagnostics.filter { $0.message.contains("is outside 1826 to today") }.map(\.path)) == ["soon.jpg", "tokyo-2.jpg"])
         #expect(try soonTime(catalog) == nil)
@@ -399,13 +392,6 @@ struct HardeningTests {
         // One run with the clock five days ahead gives a time (plausible then) and remembers
         // that far; with the clock right again, a photo refused meanwhile still gets its time
         // once plausible: the remembered bound, later than the run's, is not trusted.
-        func add(_ name: String, at date: Date) throws {
-            let photo = trip.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
-            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, [
-                "-q", "-overwrite_original", "-DateTimeOriginal=\(formatter.string(from: date))", "-OffsetTimeOriginal=+00:00", photo.path,
-            ])
-        }
         try add("ahead.jpg", at: later.addingTimeInterval(2 * 86_400))
         _ = try await ingest(at: later)
         _ = try await ingest(at: later.addingTimeInterval(5 * 86_400))
