@@ -205,7 +205,7 @@ struct TripMapPageTests {
         let one = TripMapPage(input: input).render(with: try resources())
         for label in ["day", "visit", "place", "country"] { #expect(one.contains("<dt>\(label)</dt><dd class=\"value\">1</dd>"), "\(label)") }
         let words = TripMapWords.forLanguage("ko")
-        #expect(words.figureLabel(words.days, 1) == "일" && words.figureLabel(words.countries, 1) == "국가")
+        #expect(words.days(1) == "일" && words.countries(1) == "국가")
     }
 
     @Test("times on the place's clock, with the date when a visit runs past midnight")

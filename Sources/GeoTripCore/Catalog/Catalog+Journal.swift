@@ -222,6 +222,8 @@ extension Catalog {
     /// the default), oldest first.
     func earlierOutputFolders() throws(GeoTripError) -> [String] {
         guard let text = try setting(SettingKey.earlierOutputFolders) else { return [] }
+        // Unreadable (a hand edit): forgotten, as no option could give it again; the next
+        // change of --out starts the list anew.
         return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 }

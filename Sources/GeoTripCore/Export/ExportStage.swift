@@ -127,7 +127,8 @@ public struct ExportStage: Sendable {
             journals[folder] = readJournal(in: folder, output, &summary)
         }
         // The output folder this one replaced (`--out` changed): the notes written there
-        // since its last export come along, once. Nothing there is written or removed.
+        // since its last export come along, once. Nothing there is written (what a stopped run
+        // left in its journal folders is tidied as in any: `journalNames`).
         let notesLeftIn = try catalog.setting(Catalog.SettingKey.notesLeftIn)
         var leftJournals: [Journal] = []
         if let notesLeftIn {
@@ -762,7 +763,7 @@ public struct ExportStage: Sendable {
     }
 
     /// The names in a journal folder, with what a run killed while writing there left taken
-    /// away (`OutputFolder.names(in:pages:holdsSave:backups:)`): a page a person saved in that
+    /// away (`OutputFolder.names(in:pages:holdsSave:rescued:)`): a page a person saved in that
     /// moment (anything but an empty file or a page as geotrip wrote it) is put back, or kept
     /// as a backup; the summary lists where (`ExportSummary.rescued`).
     static func journalNames(in folder: String, of output: OutputFolder, _ summary: inout ExportSummary) -> [String] {

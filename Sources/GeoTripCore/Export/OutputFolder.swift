@@ -283,7 +283,8 @@ public struct OutputFolder: Sendable {
 
     /// Removes the regular file at `relative` if it is still the one `expecting` stamps, and
     /// returns whether it did. The file is first renamed aside (a hidden `.NAME.retiring-XXXXXX`
-    /// beside it, which no cleanup removes, should the run be killed there), then looked at:
+    /// beside it, which the journal's cleanup judges as a possible save, should the run be
+    /// killed there: `names(in:pages:holdsSave:rescued:)`), then looked at:
     /// one saved in the moment before is put back (or kept as a dated backup, should its name
     /// have been taken again meanwhile), so a page is never removed over a save, however late.
     func remove(_ relative: String, expecting: FileStamp) throws(GeoTripError) -> Bool {

@@ -276,15 +276,15 @@ public struct TripMapPage: Sendable {
         }
         let countryNames = figures.countries.map { locale.localizedString(forRegionCode: $0) ?? $0 }
         var figureCards: [[String: Any]] = [
-            ["value": number(Double(figures.days)), "label": words.figureLabel(words.days, figures.days)],
-            ["value": number(Double(figures.visits)), "label": words.figureLabel(words.visits, figures.visits)],
-            ["value": number(Double(figures.places)), "label": words.figureLabel(words.places, figures.places)],
+            ["value": number(Double(figures.days)), "label": words.days(figures.days)],
+            ["value": number(Double(figures.visits)), "label": words.visits(figures.visits)],
+            ["value": number(Double(figures.places)), "label": words.places(figures.places)],
             ["value": "\(number(figures.groundKilometres)) km", "label": words.ground],
         ]
         if figures.flownKilometres > 0 {
             figureCards.append(["value": "\(number(figures.flownKilometres)) km", "label": words.flown])
         }
-        figureCards.append(["value": number(Double(figures.countries.count)), "label": words.figureLabel(words.countries, figures.countries.count),
+        figureCards.append(["value": number(Double(figures.countries.count)), "label": words.countries(figures.countries.count),
                             "detail": countryNames.joined(separator: ", ")])
 
         var visitsByDay: [String: [(Int, TripMapInput.Visit)]] = [:]

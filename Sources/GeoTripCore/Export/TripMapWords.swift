@@ -8,12 +8,13 @@ public struct TripMapWords: Sendable, Equatable {
     var allTrips: String
     var skipToTimeline: String
     var figuresHeading: String
-    var days: String
-    var visits: String
-    var places: String
+    /// A figure card's label for its number: "1 day", "3 days" / "일".
+    let days: @Sendable (Int) -> String
+    let visits: @Sendable (Int) -> String
+    let places: @Sendable (Int) -> String
     var ground: String
     var flown: String
-    var countries: String
+    let countries: @Sendable (Int) -> String
     var overview: String
     var mapLabel: String
     var dayFilter: String
@@ -38,9 +39,6 @@ public struct TripMapWords: Sendable, Equatable {
     let videoCount: @Sendable (Int) -> String
     /// "2 photos without a position".
     let unplacedCount: @Sendable (Int) -> String
-    /// A figure card's label for `count` (`days`, `visits`, `places`, `countries`): English
-    /// says "1 day"; Korean has one form.
-    let figureLabel: @Sendable (_ plural: String, _ count: Int) -> String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
     public static func forLanguage(_ language: String) -> TripMapWords {
@@ -52,8 +50,9 @@ public struct TripMapWords: Sendable, Equatable {
 
     static let english = TripMapWords(
         language: "en", pageTitle: "Trip map", allTrips: "All trips", skipToTimeline: "Skip to the timeline",
-        figuresHeading: "The trip in figures", days: "days", visits: "visits", places: "places",
-        ground: "on the ground", flown: "flown", countries: "countries", overview: "Where in the world",
+        figuresHeading: "The trip in figures", days: { $0 == 1 ? "day" : "days" }, visits: { $0 == 1 ? "visit" : "visits" },
+        places: { $0 == 1 ? "place" : "places" },
+        ground: "on the ground", flown: "flown", countries: { $0 == 1 ? "country" : "countries" }, overview: "Where in the world",
         mapLabel: "Map of the trip", dayFilter: "Show a day", allDays: "All days", timeline: "Timeline",
         unnamedPlace: "Unnamed place", notes: "Notes", video: "Video", openOriginal: "Open the original",
         offlineMap: "Offline map", onlineTiles: "Online map tiles", credits: "Credits",
@@ -64,13 +63,12 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
-        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
-        figureLabel: { plural, count in count == 1 && plural.hasSuffix("s") ? (plural == "countries" ? "country" : String(plural.dropLast())) : plural })
+        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" })
 
     static let korean = TripMapWords(
         language: "ko", pageTitle: "여행 지도", allTrips: "모든 여행", skipToTimeline: "일정으로 건너뛰기",
-        figuresHeading: "숫자로 보는 여행", days: "일", visits: "방문", places: "장소",
-        ground: "지상 이동", flown: "비행", countries: "국가", overview: "세계 지도에서 보기",
+        figuresHeading: "숫자로 보는 여행", days: { _ in "일" }, visits: { _ in "방문" }, places: { _ in "장소" },
+        ground: "지상 이동", flown: "비행", countries: { _ in "국가" }, overview: "세계 지도에서 보기",
         mapLabel: "여행 지도", dayFilter: "날짜 선택", allDays: "모든 날짜", timeline: "일정",
         unnamedPlace: "이름 없는 장소", notes: "메모", video: "동영상", openOriginal: "원본 열기",
         offlineMap: "오프라인 지도", onlineTiles: "온라인 지도 타일", credits: "출처",
@@ -81,8 +79,7 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
-        unplacedCount: { "위치 없는 사진 \($0)장" },
-        figureLabel: { plural, _ in plural })
+        unplacedCount: { "위치 없는 사진 \($0)장" })
 
     /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).
     func mediaCount(_ count: Int, videos: Int) -> String {

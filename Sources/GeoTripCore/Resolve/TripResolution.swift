@@ -91,10 +91,10 @@ extension Catalog {
 
     /// Lists as changed the photos refused a capture time for lying past the latest plausible
     /// instant of an earlier run that lie before this run's (`now`'s): time passed, and this
-    /// run resolves them as a fresh ingest would. The latest instant so judged is remembered
-    /// (`SettingKey.plausibleUntil`, also by each resolution); when it is not known, or lies after this run's (a run
+    /// run resolves them as a fresh ingest would. Each resolution remembers the bound it judged
+    /// by (`SettingKey.plausibleUntil`); when it is not known, or lies after this run's (a run
     /// with a clock set ahead), every photo without a time whose time is now plausible is
-    /// listed, once. Only photos stored without a time (`photo_moment`) whose camera or GPS
+    /// listed, once: the resolution the listing forces then remembers this run's bound. Only photos stored without a time (`photo_moment`) whose camera or GPS
     /// time lies within a day (and the clock offsets) of that span are looked at, and not those
     /// listed already (read since the last resolution); nothing is written unless one is
     /// listed. Returns how many were.
@@ -138,7 +138,6 @@ extension Catalog {
                     """, arguments: [Self.jsonList(listed)])
                 // A change like a photo's: resolved and clustered again, now or by the next run.
                 try Self.bumpGeneration(db)
-                try TripSettingRecord.set(db, SettingKey.plausibleUntil, to: String(latest.timeIntervalSince1970))
             }
         }
         return listed.count
