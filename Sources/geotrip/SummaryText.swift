@@ -108,11 +108,14 @@ enum SummaryText {
     }
 
 
-    /// `  names: 9 online, 2 from the cache, 0 offline, 1 manual; 1 stale answer discarded; 14 requests`,
-    /// when online naming asked anything or answers went stale.
+    /// `  names: 9 online, 2 from the cache, 1 manual (11 named offline first); 1 stale answer
+    /// discarded; 14 requests sent`, when online naming asked anything or answers went stale.
+    /// Every new or moved place is named offline before it is asked about, so the offline
+    /// count is said apart: added to the others, it read as twice the places there are.
     static func namingLine(_ named: NamingCounts) -> String? {
         guard named.online + named.cached + named.stale + named.failed + named.requests > 0 else { return nil }
-        var line = "  names: \(n(named.online)) online, \(n(named.cached)) from the cache, \(n(named.offline)) offline, \(n(named.manual)) manual"
+        var line = "  names: \(n(named.online)) online, \(n(named.cached)) from the cache, \(n(named.manual)) manual"
+        if named.offline > 0 { line += " (\(n(named.offline)) named offline first)" }
         if named.failed > 0 { line += "; \(plural(named.failed, "place")) without an answer" }
         if named.stale > 0 { line += "; \(plural(named.stale, "stale answer")) discarded" }
         return line + "; \(plural(named.requests, "request")) sent"

@@ -91,6 +91,14 @@ struct OnlineNamesCommandTests {
         let named = Self.named(try Self.summary(second))
         #expect(named["cached"] == 11 && named["online"] == 0 && named["requests"] == 0)
         #expect(server.requests.count == asked)
+
+        // The summary says the offline names apart: each of the 11 new places was named offline
+        // before the cache named it, and that is not 11 places more.
+        let third = try CommandRun.run(TestPaths.binary, ["ingest", try temp.copySampleImages(to: "third").path, "--geocoder", "nominatim",
+                                                          "--nominatim-url", server.url, "--rate", "50"], environment: cache)
+        #expect(third.status == 0, "stderr: \(third.stderr)")
+        #expect(third.stdout.split(separator: "\n").contains("  names: 0 online, 11 from the cache, 0 manual (11 named offline first); 0 requests sent"),
+                "stdout: \(third.stdout)")
     }
 
     @Test("no two requests closer than 0.9/R as the server saw them, also with two trips named at once")
