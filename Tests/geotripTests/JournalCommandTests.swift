@@ -103,10 +103,11 @@ struct JournalCommandTests {
         let trip = try Trip()
         defer { trip.temp.remove() }
         let ingest = try trip.run(["ingest", "DIR"])
-        // Five days, trip.geojson and index.html; a thumbnail for each of the 52 photos.
-        #expect(ingest.stdout.contains("  export: 7 written, 0 unchanged, 52 thumbnails"), "\(ingest.stdout)")
+        // Five days, the page of the undated photo, trip.geojson and index.html; a thumbnail for
+        // each of the 52 photos.
+        #expect(ingest.stdout.contains("  export: 8 written, 0 unchanged, 52 thumbnails"), "\(ingest.stdout)")
         let names = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
-        #expect(names == ["2025-06-10.md", "2025-06-11.md", "2025-06-12.md", "2025-06-13.md", "2025-06-14.md"])
+        #expect(names == ["2025-06-10.md", "2025-06-11.md", "2025-06-12.md", "2025-06-13.md", "2025-06-14.md", "undated-photos.md"])
         let day = try trip.text("2025-06-10.md")
         #expect(day.hasPrefix("---\ndate: 2025-06-10\n"))
         #expect(day.contains("# Tuesday, 10 June 2025") || day.contains("# Tuesday, June 10, 2025"), "\(day)")
@@ -120,11 +121,62 @@ struct JournalCommandTests {
         let again = try trip.run(["ingest", "DIR", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let export = try #require(summary["export"] as? [String: Any])
-        #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 7 && export["thumbnails"] as? Int == 0)
+        #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 8 && export["thumbnails"] as? Int == 0)
         #expect(try trip.times() == before)
         // `export` alone, too.
-        #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 7 unchanged"))
+        #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 8 unchanged"))
         #expect(try trip.times() == before)
+    }
+
+    @Test("photos without a date have a page of their own with the command that dates them; once dated, the page goes and the photo is on its day")
+    func undatedPhotos() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let undated = "2025-06-11 Sintra/DSCF1004.JPG"
+        // exiftool finds no date in it, nor a GPS time: the independent truth of "undated".
+        let record = try #require(try ExiftoolRecord.load(TestPaths.sampleImages.appendingPathComponent("exiftool.json"))[undated])
+        #expect(record.hasExif && record.localTime == nil && record.gpsTime == nil)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let page = try trip.text("undated-photos.md")
+        #expect(page.hasPrefix("# Photos without a date\n"), "\(page)")
+        // Each listed photo is linked; the links, read from the journal folder, are the files.
+        let links = page.components(separatedBy: "\n").filter { $0.hasPrefix("- [") }
+        #expect(links == ["- [DSCF1004.JPG](../../2025-06-11%20Sintra/DSCF1004.JPG)"])
+        for link in links {
+            let target = try #require(link.split(separator: "(").last?.dropLast().removingPercentEncoding)
+            #expect(FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent(target).standardizedFileURL.path))
+        }
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasSuffix(".md") && $0 != "undated-photos.md" }
+            .contains { try trip.text($0).contains("DSCF1004") }))
+
+        // The page's own command, with a date put in, run by a shell: a sidecar beside the photo,
+        // which is left as it was; the next run finds the time, the page goes (it was as written)
+        // and the photo is on its day.
+        let photo = trip.folder.appendingPathComponent(undated)
+        let bytes = try Data(contentsOf: photo)
+        let block = try #require(page.components(separatedBy: "```sh\n").last?.components(separatedBy: "\n```").first)
+        let command = block.replacingOccurrences(of: "YYYY:MM:DD HH:MM:SS", with: "2025:06:11 12:00:00")
+        let shell = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
+        #expect(shell.status == 0, "\(command): \(shell.stderr)")
+        #expect(FileManager.default.fileExists(atPath: photo.deletingPathExtension().appendingPathExtension("xmp").path))
+        #expect(try Data(contentsOf: photo) == bytes)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("undated-photos.md").path))
+        #expect(try trip.text("2025-06-11.md").contains("(../../2025-06-11%20Sintra/DSCF1004.JPG)"))
+
+        // Undated again: the page is back, in the journal's language. Words a person wrote in
+        // it are kept in a backup when it is rewritten.
+        try FileManager.default.removeItem(at: photo.deletingPathExtension().appendingPathExtension("xmp"))
+        try trip.run(["ingest", "DIR", "--quiet", "--lang", "ko"])
+        let korean = try trip.text("undated-photos.md")
+        #expect(korean.hasPrefix("# 날짜가 없는 사진\n") && korean.contains("DSCF1004.JPG"))
+        try (korean + "\nthe bus stop photo, 11 June\n").write(to: trip.journal.appendingPathComponent("undated-photos.md"), atomically: true, encoding: .utf8)
+        try FileManager.default.moveItem(at: photo, to: photo.deletingLastPathComponent().appendingPathComponent("DSCF1004 bus.JPG"))
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(try trip.text("undated-photos.md").contains("(../../2025-06-11%20Sintra/DSCF1004%20bus.JPG)"))
+        let backups = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasPrefix("undated-photos.edited-") }
+        #expect(backups.count == 1)
+        #expect(try backups.allSatisfy { try trip.text($0).contains("the bus stop photo, 11 June") })
     }
 
     @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")

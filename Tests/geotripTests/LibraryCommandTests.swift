@@ -12,9 +12,17 @@ struct LibraryCommandTests {
         defer { temp.remove() }
         let folder = temp.url.appendingPathComponent("Photos")
         try LibraryFixture.write(into: folder)
+        // A scan with no date (the sample's camera photo): no trip takes it, and the library's
+        // own journal lists it.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Scans"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-11 Sintra/DSCF1004.JPG"),
+                                         to: folder.appendingPathComponent("Scans/scan 1.jpg"))
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
+        let undated = try String(contentsOf: folder.appendingPathComponent("geotrip/journal/undated-photos.md"), encoding: .utf8)
+        #expect(undated.components(separatedBy: "\n").filter { $0.hasPrefix("- [") } == ["- [scan 1.jpg](../../Scans/scan%201.jpg)"], "\(undated)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/journal/../../Scans/scan 1.jpg").standardizedFileURL.path))
 
         let listed = try CommandRun.geotrip(["trips", folder.path, "--json"])
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])

@@ -94,6 +94,28 @@ extension Catalog {
         }
     }
 
+    /// The photos no day takes (`Trip.undatedPhotos`: no resolved time, and no camera time
+    /// that makes a day under `rule`), by path, with their resolved positions when they have
+    /// one. Live Photo videos go with their stills. Read through the `photo_time` index (no
+    /// resolved time first), so a library's export pays for these rows only.
+    func undatedPhotos(rule: LocalDayRule) throws(GeoTripError) -> [(path: String, coordinate: Coordinate?)] {
+        try attempt {
+            try database.read { db in
+                var photos: [(path: String, coordinate: Coordinate?)] = []
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT path, localTime, resolvedLatitude, resolvedLongitude FROM photo
+                    WHERE utcTime IS NULL AND removedAt IS NULL AND status = 'read' AND liveStillId IS NULL ORDER BY path
+                    """)
+                while let row = try rows.next() {
+                    guard rule.day(utc: nil, zone: nil, cameraTime: row[1]) == nil else { continue }
+                    let latitude: Double? = row[2], longitude: Double? = row[3]
+                    photos.append((row[0], latitude.flatMap { latitude in longitude.map { Coordinate(latitude: latitude, longitude: $0) } }))
+                }
+                return photos
+            }
+        }
+    }
+
     /// Every place's names, best first for each place: the person's own, then online ones (in
     /// `language` first), then the gazetteer's.
     static let bestNamesSQL = """

@@ -9,7 +9,7 @@ import Synchronization
 ///    nothing a person wrote depends on a write that might fail.
 /// 2. thumbnails, through the `ThumbnailProvider` seam (none until a maker is plugged in).
 /// 3. the journal: `journal/YYYY-MM-DD.md` per day, `journal/unplaced-notes.md` when notes have
-///    lost their visit; a file edited outside its notes blocks is kept as a dated backup first;
+///    lost their visit, `journal/undated-photos.md` when photos have no time for any day; a file edited outside its notes blocks is kept as a dated backup first;
 ///    a day that is gone loses its file (its notes have moved on).
 /// 4. `trip.geojson`, from the same trip, the `TripRoute` and the privacy zones.
 /// 5. `index.html`, the trip map (`TripMapPage`), from the same trip, route, notes and thumbnails.
@@ -31,6 +31,8 @@ public struct ExportStage: Sendable {
     static let journalFolder = "journal"
     /// The page of notes whose visit is gone.
     static let unplacedNotesFile = "unplaced-notes.md"
+    /// The page of photos no day takes (`Trip.undatedPhotos`).
+    static let undatedPhotosFile = "undated-photos.md"
     /// The GeoJSON file.
     static let geoJSONFile = "trip.geojson"
     /// The map page.
@@ -72,7 +74,7 @@ public struct ExportStage: Sendable {
         }()
         try output.check()
         // The output folder; its own journal folder only once something goes there (a
-        // library's holds only the notes whose visit or day is gone).
+        // library's holds only the notes whose visit or day is gone, and the undated photos).
         try output.create("")
         var summary = ExportSummary()
         summary.outputFolder = output.path
@@ -83,7 +85,11 @@ public struct ExportStage: Sendable {
         let rendering = Self.renderingKey(settings: settings, language: language)
         // The track logs draw the route, so an edited one is an input even when it moved no photo.
         let trackFiles = try catalog.storedResolutionSettings().tracks
-        let inputs = rendering + "|" + (try catalog.exportSourceState()) + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
+        // The output folder's own pages are named too: outputs an earlier geotrip left, without
+        // the page of undated photos, are written once more for it (every trip's own files are
+        // then found as they were, by their keys).
+        let inputs = rendering + "|" + Self.undatedPhotosFile + "|" + (try catalog.exportSourceState())
+            + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         let before = Self.listing(of: output.path, documentsOnly: true)
         if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
             summary.unchanged = before.documents
@@ -250,6 +256,20 @@ public struct ExportStage: Sendable {
         } else if unplacedDocument != nil {
             try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, keeping: texts, output, now, &summary, listed: before.files)
         }
+        // Photos no day takes (no time found) are on no day's page and no map: they are listed
+        // on a page of their own beside it, so none leaves the journal without a word. Those
+        // placed inside a privacy zone are not linked, as on a day's page.
+        let undated = try catalog.undatedPhotos(rule: rule).filter { !($0.coordinate.map(privacy.contains) ?? false) }.map(\.path)
+        let undatedPath = journal + Self.undatedPhotosFile
+        let undatedDocument = read(undatedPath, output, &summary)
+        if !undated.isEmpty {
+            try output.create(Self.journalFolder)
+            let text = renderer.renderUndatedPhotos(undated, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
+                                                    tripFolder: Self.resolved(folder))
+            try put(text, at: undatedPath, replacing: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
+        } else if undatedDocument != nil {
+            try retire(undatedPath, document: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
+        }
 
         // 4. What no trip writes any more: a trip's folder that is gone (its notes were gathered
         // in step 1), and the single trip's files once the folder became a library.
@@ -261,7 +281,7 @@ public struct ExportStage: Sendable {
         // empty: a backup or a person's file keeps it).
         if !library.isLibrary { rmdir(output.url(Self.tripsFolder).path) }
         // A library's own journal folder holds only the page of notes whose visit or day is
-        // gone (and backups): empty, it goes.
+        // gone, the page of undated photos (and backups): empty, it goes.
         if library.isLibrary { rmdir(output.url(Self.journalFolder).path) }
 
         // 5. The library's page of trips.
@@ -767,7 +787,7 @@ public struct ExportStage: Sendable {
     /// moment (anything but an empty file or a page as geotrip wrote it) is put back, or kept
     /// as a backup; the summary lists where (`ExportSummary.rescued`).
     static func journalNames(in folder: String, of output: OutputFolder, _ summary: inout ExportSummary) -> [String] {
-        output.names(in: folder, pages: { isDayFile($0) || $0 == unplacedNotesFile || $0.hasPrefix("replaced-notes-") },
+        output.names(in: folder, pages: { isDayFile($0) || $0 == unplacedNotesFile || $0 == undatedPhotosFile || $0.hasPrefix("replaced-notes-") },
                      holdsSave: { !$0.isEmpty && !JournalDocument(bytes: $0).isAsWritten }, rescued: &summary.rescued)
     }
 

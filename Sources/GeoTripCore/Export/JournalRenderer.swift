@@ -28,6 +28,7 @@ struct JournalRenderer: Sendable {
     let words: JournalWords
     private let dayTemplate: MustacheTemplate
     private let unplacedTemplate: MustacheTemplate
+    private let undatedTemplate: MustacheTemplate
 
     /// A renderer writing the journal's words in `language`.
     init(language: String) throws(GeoTripError) {
@@ -36,6 +37,7 @@ struct JournalRenderer: Sendable {
         do {
             dayTemplate = try MustacheTemplate(string: JournalTemplates.day)
             unplacedTemplate = try MustacheTemplate(string: JournalTemplates.unplacedNotes)
+            undatedTemplate = try MustacheTemplate(string: JournalTemplates.undatedPhotos)
         } catch {
             // The templates are part of geotrip: one that does not parse is a bug here.
             throw .catalogRejected(path: "journal templates", reason: "a journal template does not parse: \(error)")
@@ -303,6 +305,34 @@ struct JournalRenderer: Sendable {
                      block: JournalDocument.block(id: note.ownerID, text: note.text))
         })
         return JournalDocument.withFooter(Self.tidy(unplacedTemplate.render(view)), explanation: words.footer)
+    }
+
+    // MARK: Photos without a date
+
+    private struct UndatedPhotosView {
+        var title: String
+        var intro: String
+        var photoLines: String
+        var hint: String
+        var command: String
+    }
+
+    /// `journal/undated-photos.md` for `paths` (relative to the trip folder, in the order
+    /// given, at least one): a link to each, and the command that writes a date into a sidecar
+    /// beside the first. `tripFolderLink` leads from the journal folder to the trip folder
+    /// (`JournalRenderer.Context`); `tripFolder` is the trip folder's absolute path.
+    func renderUndatedPhotos(_ paths: [String], tripFolderLink: String, tripFolder: String) -> String {
+        let lines = paths.map { path in
+            "- [" + MarkdownText.escaped(Self.fileName(path)) + "]("
+                + MarkdownText.linkTarget(tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path) + ")\n"
+        }
+        // exiftool names the sidecar as geotrip finds it (`IMG_1.xmp` beside `IMG_1.JPG`) and
+        // refuses to write over one that is there.
+        let command = "exiftool -o '%d%f.xmp' '-XMP-exif:DateTimeOriginal=YYYY:MM:DD HH:MM:SS' "
+            + MarkdownText.shellQuoted(tripFolder + "/" + (paths.first ?? ""))
+        let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
+                                     hint: words.undatedHint, command: MarkdownText.codeBlock(command, language: "sh"))
+        return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
     }
 
     /// Rendered text with runs of blank lines outside notes blocks made one, and trailing

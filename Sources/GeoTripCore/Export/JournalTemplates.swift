@@ -47,4 +47,18 @@ enum JournalTemplates {
         {{/notes}}
 
         """
+
+    /// The photos no day takes: `journal/undated-photos.md`.
+    static let undatedPhotos = """
+        {{% CONTENT_TYPE: MARKDOWN }}
+        # {{title}}
+
+        {{intro}}
+
+        {{{photoLines}}}
+        {{hint}}
+
+        {{{command}}}
+
+        """
 }

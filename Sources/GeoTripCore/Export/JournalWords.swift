@@ -116,6 +116,24 @@ struct JournalWords: Sendable {
             : "These notes belong to visits the trip no longer has (their photos were deleted or regrouped, or their day is now a day at home, which no trip's journal shows). Move what you want to keep to another visit's notes and empty the block here; if the visit comes back, its notes go back with it."
     }
 
+    /// The title of `undated-photos.md`.
+    var undatedTitle: String { korean ? "날짜가 없는 사진" : "Photos without a date" }
+
+    /// Why they are on no day's page.
+    var undatedIntro: String {
+        korean ? "이 사진들에서는 찍은 시각을 찾지 못했습니다(EXIF나 XMP에 날짜가 없고 GPS 시각도 없습니다). 그래서 어느 날의 페이지에도, 지도에도 없습니다."
+            : "geotrip found no time these photos were taken (no date in their EXIF or XMP, and no GPS time), so they are on no day's page and not on the map."
+    }
+
+    /// What to do about them.
+    var undatedHint: String {
+        korean ? "날짜를 넣으려면 XMP 사이드카를 쓰는 사진 관리 프로그램(Lightroom, darktable, digiKam)에서 날짜를 지정하거나, 사진마다 이 명령의 날짜를 바꾸어 사이드카를 만드세요(사진 파일은 바뀌지 않습니다). 그다음 geotrip ingest를 다시 실행하세요:"
+            : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or write a sidecar with this command, with the date put in, for each photo (the photo itself is not changed); then run geotrip ingest again:"
+    }
+
+    /// The footer's words on a page without notes.
+    var rewrittenFooter: String { korean ? "geotrip은 실행할 때마다 이 파일을 다시 씁니다" : "geotrip rewrites this file on every run" }
+
     /// `Visit v17, last seen at Lisbon on 2025-06-10`.
     func goneVisit(id: String, place: String?, date: String?) -> String {
         let place = place ?? unnamedPlace
