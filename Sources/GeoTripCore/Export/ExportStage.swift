@@ -9,8 +9,9 @@ import Synchronization
 ///    nothing a person wrote depends on a write that might fail.
 /// 2. thumbnails, through the `ThumbnailProvider` seam (none until a maker is plugged in).
 /// 3. the journal: `journal/YYYY-MM-DD.md` per day, `journal/unplaced-notes.md` when notes have
-///    lost their visit, `journal/undated-photos.md` when photos have no time for any day; a file edited outside its notes blocks is kept as a dated backup first;
-///    a day that is gone loses its file (its notes have moved on).
+///    lost their visit, `journal/undated-photos.md` when photos have no time for any day; a
+///    file edited outside its notes blocks is kept as a dated backup first; a day that is gone
+///    loses its file (its notes have moved on).
 /// 4. `trip.geojson`, from the same trip, the `TripRoute` and the privacy zones.
 /// 5. `index.html`, the trip map (`TripMapPage`), from the same trip, route, notes and thumbnails.
 ///
