@@ -358,6 +358,29 @@ extension JournalTests {
 }
 
 extension JournalTests {
+    @Test("a shell word is read back by /bin/sh as the bytes it was made from, on one line: quotes, line breaks, bytes that are not UTF-8")
+    func shellWords() throws {
+        let names: [[UInt8]] = [
+            Array("plain.jpg".utf8), Array("it's \"a\" $(x) `y` \\ %d %% -n.jpg".utf8), Array("-rf".utf8), Array("café 東京.jpg".utf8),
+            Array("0\n<!-- notes v17 -->\nx.jpg".utf8), Array("tab\there\r.jpg".utf8), [0xE9, 0x74, 0xE9, 0x2E, 0x4A, 0x50, 0x47],
+            Array("é".utf8) + [0x0A, 0xFF, 0x27, 0x5C, 0x30],
+        ]
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let out = temp.url.appendingPathComponent("word")
+        for name in names {
+            let word = MarkdownText.shellQuoted(bytes: name)
+            #expect(!word.contains("\n") && !word.contains("\r"), "\(word)")
+            // The shell itself is the truth: it writes the word's bytes to a file, with a
+            // marker after them.
+            let run = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s|' " + word + " > '\(out.path)'"])
+            #expect(run.status == 0, "\(word): \(run.stderr)")
+            #expect(Array(try Data(contentsOf: out)) == name + [UInt8(ascii: "|")], "\(word)")
+        }
+    }
+}
+
+extension JournalTests {
     @Test("a photo's line in every form: thumbnail, no thumbnail, a video with its length, a Live Photo's moving part, names escaped, unplaced photos as list items")
     func photoLines() throws {
         let renderer = try JournalRenderer(language: "en")

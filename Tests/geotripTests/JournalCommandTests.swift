@@ -179,6 +179,58 @@ struct JournalCommandTests {
         #expect(try backups.allSatisfy { try trip.text($0).contains("the bus stop photo, 11 June") })
     }
 
+    @Test("the undated photos' command stays on one line for a name with a line break and a marker, adds the date to a sidecar already there; names not in UTF-8 are linked by their bytes")
+    func undatedPhotosCommand() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let source = trip.folder.appendingPathComponent("2025-06-11 Sintra/DSCF1004.JPG")
+        // Sorted first, so it is the command's photo.
+        let odd = trip.folder.appendingPathComponent("0\n<!-- notes v17 -->\nx.JPG")
+        try FileManager.default.copyItem(at: source, to: odd)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        func command() throws -> String {
+            let page = try trip.text("undated-photos.md")
+            let block = try #require(page.components(separatedBy: "```sh\n").last?.components(separatedBy: "\n```").first)
+            #expect(!block.contains("\n"), "\(block)")
+            return block.replacingOccurrences(of: "YYYY:MM:DD HH:MM:SS", with: "2025:06:11 12:00:00")
+        }
+        // The page as geotrip wrote it is never taken for an edit: another undated photo
+        // rewrites it with no backup.
+        try FileManager.default.copyItem(at: source, to: trip.folder.appendingPathComponent("1.JPG"))
+        let again = try trip.run(["ingest", "DIR"])
+        #expect(!again.stdout.contains("kept as"), "\(again.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
+        #expect(try trip.text("undated-photos.md").contains("(../../0%0A%3C%21--%20notes%20v17%20--%3E%0Ax.JPG)"))
+
+        // Run by a POSIX shell (dash), the command reaches the file.
+        let sh = URL(fileURLWithPath: "/bin/sh")
+        #expect(try CommandRun.run(sh, ["-c", try command()]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: trip.folder.appendingPathComponent("0\n<!-- notes v17 -->\nx.xmp").path))
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(!(try trip.text("undated-photos.md").contains("x.JPG")))
+
+        // A photo with a sidecar of its own (a title, no date): the date is added to it.
+        try FileManager.default.removeItem(at: trip.folder.appendingPathComponent("1.JPG"))
+        let sidecar = source.deletingPathExtension().appendingPathExtension("xmp")
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-o", sidecar.path, "-XMP-dc:Title=Sintra", source.path]).status == 0)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let edit = try command()
+        #expect(edit.hasPrefix("exiftool -overwrite_original ") && edit.hasSuffix("DSCF1004.xmp'"), "\(edit)")
+        #expect(try CommandRun.run(sh, ["-c", edit]).status == 0)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("undated-photos.md").path))
+        #expect(try trip.text("2025-06-11.md").contains("DSCF1004.JPG"))
+
+        // Names that are not UTF-8 (Latin-1 `été`, from an old zip) are linked by their bytes,
+        // percent-encoded (RFC 3986), on the undated page and on a day's page.
+        let copies = "cp '2025-06-11 Sintra/DSCF1004.JPG' \"$(printf '\\351t\\351.JPG')\"; "
+            + "cp '2025-06-10 Lisboa/IMG_0001.JPG' \"2025-06-10 Lisboa/$(printf '\\351t\\351b.JPG')\""
+        #expect(try CommandRun.run(sh, ["-c", "cd '\(trip.folder.path)' && " + copies]).status == 0)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(try trip.text("undated-photos.md").contains("](../../%E9t%E9.JPG)"))
+        #expect(try trip.text("2025-06-10.md").contains("](../../2025-06-10%20Lisboa/%E9t%E9b.JPG)"))
+    }
+
     @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")
     func notesSurvive() throws {
         let trip = try Trip()

@@ -95,21 +95,19 @@ extension Catalog {
     }
 
     /// The photos no day takes (`Trip.undatedPhotos`: no resolved time, and no camera time
-    /// that makes a day under `rule`), by path, with their resolved positions when they have
-    /// one. Live Photo videos go with their stills. Read through the `photo_time` index (no
-    /// resolved time first), so a library's export pays for these rows only.
-    func undatedPhotos(rule: LocalDayRule) throws(GeoTripError) -> [(path: String, coordinate: Coordinate?)] {
+    /// that makes a day under `rule`), by path. Live Photo videos go with their stills. Read
+    /// through the `photo_time` index (no resolved time first), so a library's export pays for
+    /// these rows only.
+    func undatedPhotos(rule: LocalDayRule) throws(GeoTripError) -> [TripPhoto] {
         try attempt {
             try database.read { db in
-                var photos: [(path: String, coordinate: Coordinate?)] = []
+                var photos: [TripPhoto] = []
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT path, localTime, resolvedLatitude, resolvedLongitude FROM photo
-                    WHERE utcTime IS NULL AND removedAt IS NULL AND status = 'read' AND liveStillId IS NULL ORDER BY path
+                    SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE p.utcTime IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY p.path
                     """)
                 while let row = try rows.next() {
-                    guard rule.day(utc: nil, zone: nil, cameraTime: row[1]) == nil else { continue }
-                    let latitude: Double? = row[2], longitude: Double? = row[3]
-                    photos.append((row[0], latitude.flatMap { latitude in longitude.map { Coordinate(latitude: latitude, longitude: $0) } }))
+                    if rule.day(utc: nil, zone: nil, cameraTime: row[16]) == nil { photos.append(Self.tripPhoto(row)) }
                 }
                 return photos
             }

@@ -260,7 +260,7 @@ public struct ExportStage: Sendable {
         // Photos no day takes (no time found) are on no day's page and no map: they are listed
         // on a page of their own beside it, so none leaves the journal without a word. Those
         // placed inside a privacy zone are not linked, as on a day's page.
-        let undated = try catalog.undatedPhotos(rule: rule).filter { !($0.coordinate.map(privacy.contains) ?? false) }.map(\.path)
+        let undated = try catalog.undatedPhotos(rule: rule).filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let undatedPath = journal + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {
@@ -447,7 +447,7 @@ public struct ExportStage: Sendable {
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
-            tagCommand: tagCommand())
+            tagCommand: tagCommand(), tripFolder: Self.resolved(folder))
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile)

@@ -23,6 +23,9 @@ struct JournalRenderer: Sendable {
         /// The start of the `geotrip tag` command for the day's unplaced photos (quoted folder,
         /// and `--catalog` when it is not the default).
         var tagCommand: String
+        /// The trip folder's absolute path, where a name that is not UTF-8 is looked for by its
+        /// own bytes (`FolderScanner.bytesOnDisk`); empty to link every path as catalogued.
+        var tripFolder = ""
     }
 
     let words: JournalWords
@@ -265,7 +268,12 @@ struct JournalRenderer: Sendable {
     }
 
     private func link(_ path: String, _ context: Context) -> String {
-        MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path)
+        // A name that is not UTF-8 is catalogued in its `%XX` spelling: linked by its own bytes.
+        guard !context.tripFolder.isEmpty, path.utf8.contains(UInt8(ascii: "%")) else {
+            return MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path)
+        }
+        let prefix = context.tripFolderLink.isEmpty ? [] : Array(context.tripFolderLink.utf8) + [UInt8(ascii: "/")]
+        return MarkdownText.linkTarget(bytes: prefix + FolderScanner.bytesOnDisk(path, in: context.tripFolder))
     }
 
     /// The YAML front matter Obsidian, Jekyll, Hugo and GitHub read: `date` as a plain YAML
@@ -317,22 +325,44 @@ struct JournalRenderer: Sendable {
         var command: String
     }
 
-    /// `journal/undated-photos.md` for `paths` (relative to the trip folder, in the order
-    /// given, at least one): a link to each, and the command that writes a date into a sidecar
-    /// beside the first. `tripFolderLink` leads from the journal folder to the trip folder
-    /// (`JournalRenderer.Context`); `tripFolder` is the trip folder's absolute path.
-    func renderUndatedPhotos(_ paths: [String], tripFolderLink: String, tripFolder: String) -> String {
-        let lines = paths.map { path in
-            "- [" + MarkdownText.escaped(Self.fileName(path)) + "]("
-                + MarkdownText.linkTarget(tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path) + ")\n"
+    /// `journal/undated-photos.md` for `photos` (at least one, in the order given): a link to
+    /// each, a video with its length, and the command that writes a date into a sidecar beside
+    /// the first (or adds it to the sidecar it has). `tripFolderLink` leads from the journal
+    /// folder to the trip folder (`JournalRenderer.Context`); `tripFolder` is the trip folder's
+    /// absolute path. A name that is not UTF-8 is linked, and named in the command, by its
+    /// own bytes (`FolderScanner.bytesOnDisk`).
+    func renderUndatedPhotos(_ photos: [TripPhoto], tripFolderLink: String, tripFolder: String) -> String {
+        let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
+        let lines = photos.map { photo in
+            var line = "- [" + MarkdownText.escaped(Self.fileName(photo.path)) + "]("
+                + MarkdownText.linkTarget(bytes: prefix + FolderScanner.bytesOnDisk(photo.path, in: tripFolder)) + ")"
+            if photo.format == .video { line += " (" + MarkdownText.escaped(words.video(seconds: photo.durationSeconds)) + ")" }
+            return line + "\n"
         }
-        // exiftool names the sidecar as geotrip finds it (`IMG_1.xmp` beside `IMG_1.JPG`) and
-        // refuses to write over one that is there.
-        let command = "exiftool -o '%d%f.xmp' '-XMP-exif:DateTimeOriginal=YYYY:MM:DD HH:MM:SS' "
-            + MarkdownText.shellQuoted(tripFolder + "/" + (paths.first ?? ""))
+        let date = "'-XMP-exif:DateTimeOriginal=YYYY:MM:DD HH:MM:SS'"
+        // The first photo whose name is UTF-8: geotrip reads no sidecar beside any other.
+        let example = photos.first { FolderScanner.bytesOnDisk($0.path, in: tripFolder) == Array($0.path.utf8) } ?? photos.first
+        let first = Array(tripFolder.utf8) + [UInt8(ascii: "/")] + FolderScanner.bytesOnDisk(example?.path ?? "", in: tripFolder)
+        // exiftool names the sidecar as geotrip finds it (`IMG_1.xmp` beside `IMG_1.JPG`), and
+        // refuses to write over one that is there: a photo with one (Lightroom's) gets the date
+        // added to it instead.
+        let command = Self.lightroomSidecar(of: first).map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellQuoted(bytes: $0) }
+            ?? "exiftool -o '%d%f.xmp' " + date + " " + MarkdownText.shellQuoted(bytes: first)
         let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
                                      hint: words.undatedHint, command: MarkdownText.codeBlock(command, language: "sh"))
         return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
+    }
+
+    /// The sidecar exiftool's `%d%f.xmp` names for the photo at `path` (absolute, its bytes),
+    /// `.xmp` or `.XMP`, when there is one.
+    static func lightroomSidecar(of path: [UInt8]) -> [UInt8]? {
+        let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return nil }
+        return ["xmp", "XMP"].map { Array(path[..<dot]) + [UInt8(ascii: ".")] + Array($0.utf8) }.first { candidate in
+            (candidate + [0]).withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+            }
+        }
     }
 
     /// Rendered text with runs of blank lines outside notes blocks made one, and trailing

@@ -127,8 +127,8 @@ struct JournalWords: Sendable {
 
     /// What to do about them.
     var undatedHint: String {
-        korean ? "날짜를 넣으려면 XMP 사이드카를 쓰는 사진 관리 프로그램(Lightroom, darktable, digiKam)에서 날짜를 지정하거나, 사진마다 이 명령의 날짜를 바꾸어 사이드카를 만드세요(사진 파일은 바뀌지 않습니다). 그다음 geotrip ingest를 다시 실행하세요:"
-            : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or write a sidecar with this command, with the date put in, for each photo (the photo itself is not changed); then run geotrip ingest again:"
+        korean ? "날짜를 넣으려면 XMP 사이드카를 쓰는 사진 관리 프로그램(Lightroom, darktable, digiKam)에서 날짜를 지정하거나, 사진마다 이런 명령에 날짜를 채워 사이드카에 날짜를 넣으세요(사이드카가 없으면 새로 만들고, 사진 파일은 바뀌지 않습니다). 그다음 geotrip ingest를 다시 실행하세요:"
+            : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or put the date into its sidecar with a command like this one, the date filled in, for each photo (the sidecar is made when there is none; the photo itself is not changed); then run geotrip ingest again:"
     }
 
     /// The footer's words on a page without notes.

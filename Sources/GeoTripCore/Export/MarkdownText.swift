@@ -62,12 +62,17 @@ struct MarkdownText: MustacheContentType {
     static func linkTarget(_ path: String) -> String {
         // On the UTF-8 bytes: Foundation's addingPercentEncoding costs more than the rest of a
         // journal line on Linux.
+        linkTarget(bytes: path.utf8)
+    }
+
+    /// `linkTarget` of a path's bytes as the file system has them: a name that is not UTF-8
+    /// (`FolderScanner.bytesOnDisk`) is linked by its own bytes.
+    static func linkTarget(bytes: some Collection<UInt8>) -> String {
         // Each byte becomes at most three: written into the string's own storage, no array
         // in between.
-        let utf8 = path.utf8
-        return String(unsafeUninitializedCapacity: utf8.count * 3) { buffer in
+        String(unsafeUninitializedCapacity: bytes.count * 3) { buffer in
             var count = 0
-            for byte in utf8 {
+            for byte in bytes {
                 if byte == UInt8(ascii: "/") || unreserved[Int(byte)] {
                     buffer[count] = byte
                     count += 1
@@ -100,8 +105,35 @@ struct MarkdownText: MustacheContentType {
         return fence + language + "\n" + code + "\n" + fence + "\n"
     }
 
-    /// `text` as one word for a POSIX shell: single-quoted, with each `'` written `'\''`.
+    /// `text` as one word for a POSIX shell: single-quoted, with each `'` written `'\''`
+    /// (`shellQuoted(bytes:)`).
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        shellQuoted(bytes: Array(text.utf8))
+    }
+
+    /// Bytes as one word for a POSIX shell, on one line: single-quoted, with each `'` written
+    /// `'\''`; bytes that are not UTF-8, or that hold a control character (a line break in a
+    /// file name), as `"$(printf '%b' '…')"` with those bytes as octal escapes (`\0351`),
+    /// which every POSIX shell reads (dash too, unlike `$'…'`). A line break written as it is would put a line
+    /// of the name on a line of its own in the journal, where it could read as one of
+    /// geotrip's markers. (Command substitution drops line breaks at the end: a name ending in
+    /// one is not reached this way.)
+    static func shellQuoted(bytes: [UInt8]) -> String {
+        let control = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+        if !control, let text = String(validating: bytes, as: UTF8.self) {
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let utf8 = String(validating: bytes, as: UTF8.self) != nil
+        var escaped: [UInt8] = []
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): escaped += Array("\\\\".utf8)
+            case UInt8(ascii: "'"): escaped += Array("'\\''".utf8)
+            case 0x20..<0x7F: escaped.append(byte)
+            case 0x80... where utf8: escaped.append(byte)  // part of a character: kept as it is
+            default: escaped += Array(String(format: "\\0%03o", byte).utf8)
+            }
+        }
+        return "\"$(printf '%b' '" + String(decoding: escaped, as: UTF8.self) + "')\""
     }
 }

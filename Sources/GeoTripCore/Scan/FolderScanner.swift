@@ -441,6 +441,33 @@ public struct FolderScanner: Sendable {
         bytes.map { $0 < 0x80 && $0 != UInt8(ascii: "%") ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
     }
 
+    /// The bytes of the file a catalogued path (relative to `folder`) names: the path's own,
+    /// or, for a name that is not UTF-8 (catalogued in its `%XX` spelling: `escaped`), the
+    /// bytes that spelling stands for, when the file is there under those and not under the
+    /// spelling itself.
+    static func bytesOnDisk(_ relativePath: String, in folder: String) -> [UInt8] {
+        let spelled = Array(relativePath.utf8)
+        func exists(_ name: [UInt8]) -> Bool {
+            (Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]).withUnsafeBufferPointer { path in
+                path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+            }
+        }
+        guard spelled.contains(UInt8(ascii: "%")), !exists(spelled) else { return spelled }
+        var bytes: [UInt8] = []
+        var at = 0
+        while at < spelled.count {
+            if spelled[at] == UInt8(ascii: "%"), at + 2 < spelled.count,
+               let byte = UInt8(String(decoding: spelled[at + 1...at + 2], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                at += 3
+            } else {
+                bytes.append(spelled[at])
+                at += 1
+            }
+        }
+        return exists(bytes) ? bytes : spelled
+    }
+
     /// An escaped name can still spell another file's real name (`caf%E9.jpg` is a legal
     /// name). Such a file is left out with a sentence rather than given the other's identity.
     private static func withoutNameClashes(_ files: [ScannedFile], problems: inout [String]) -> [ScannedFile] {
