@@ -179,7 +179,7 @@ struct JournalCommandTests {
         #expect(try backups.allSatisfy { try trip.text($0).contains("the bus stop photo, 11 June") })
     }
 
-    @Test("the undated photos' command stays on one line for a name with a line break and a marker, adds the date to a sidecar already there; names not in UTF-8 are linked by their bytes")
+    @Test("the undated photos' command stays on one line for a name with a line break and a marker, adds the date to a sidecar already there; names not in UTF-8 are linked by their bytes, in the journal and on the map")
     func undatedPhotosCommand() throws {
         let trip = try Trip()
         defer { trip.temp.remove() }
@@ -229,6 +229,9 @@ struct JournalCommandTests {
         try trip.run(["ingest", "DIR", "--quiet"])
         #expect(try trip.text("undated-photos.md").contains("](../../%E9t%E9.JPG)"))
         #expect(try trip.text("2025-06-10.md").contains("](../../2025-06-10%20Lisboa/%E9t%E9b.JPG)"))
+        let map = try String(contentsOf: trip.out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(map.contains("href=\"../2025-06-10%20Lisboa/%E9t%E9b.JPG\""))
+        #expect(!map.contains("%25E9t"))
     }
 
     @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")

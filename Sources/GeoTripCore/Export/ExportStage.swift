@@ -450,7 +450,8 @@ public struct ExportStage: Sendable {
             tagCommand: tagCommand(), tripFolder: Self.resolved(folder))
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
-                                      tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile)
+                                      tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile,
+                                      tripFolder: context.tripFolder)
         // The map is put together on another core while the days are rendered, with the base
         // layer of the page there when that still fits.
         async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())

@@ -15,10 +15,17 @@ extension TripMapInput {
              thumbnails: thumbnails, tripFolderLink: tripFolderLink, privacy: privacy, language: language, tiles: tiles)
     }
 
-    /// The same from the trip's photos by path, as the export stage has them already.
+    /// The same from the trip's photos by path, as the export stage has them already;
+    /// `tripFolder` (absolute) is where a name that is not UTF-8 is looked for by its bytes.
     static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: [String: TripPhoto], thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?,
-                     libraryIndex: String? = nil) -> TripMapInput {
+                     libraryIndex: String? = nil, tripFolder: String = "") -> TripMapInput {
+        let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
+        func bytes(_ path: String) -> [UInt8]? {
+            guard !tripFolder.isEmpty, path.utf8.contains(UInt8(ascii: "%")) else { return nil }
+            let onDisk = FolderScanner.bytesOnDisk(path, in: tripFolder)
+            return onDisk == Array(path.utf8) ? nil : prefix + onDisk
+        }
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
             Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
@@ -28,9 +35,11 @@ extension TripMapInput {
                   photoCount: visit.photoCount, notes: notes[visit.id],
                   media: visit.photos.map { path in
                       let photo = byPath[path], isVideo = photo?.format == .video
-                      return Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
-                                   thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
-                                   coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
+                      var media = Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
+                                        thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
+                                        coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
+                      media.pathBytes = bytes(path)
+                      return media
                   })
         }
         let days = trip.days.map { Day(date: $0.date, notes: notes[$0.date], unplacedPhotoCount: $0.unplacedPhotos.count) }

@@ -20,6 +20,9 @@ public struct TripMapInput: Sendable, Equatable {
         /// Where a video was made, for its own marker on the map (nil for photos, and for
         /// videos whose place is kept private).
         public var coordinate: Coordinate?
+        /// `path`'s bytes when they are not its text: a name that is not UTF-8, catalogued in
+        /// its `%XX` spelling (`FolderScanner.bytesOnDisk`), is linked by them.
+        public var pathBytes: [UInt8]?
 
         /// Creates a media entry.
         public init(kind: Kind = .photo, path: String?, thumbnail: String?, durationSeconds: Double? = nil,

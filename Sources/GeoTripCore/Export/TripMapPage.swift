@@ -253,8 +253,18 @@ public struct TripMapPage: Sendable {
     static func urlReference(_ path: String) -> String {
         // The journal's encoding, on the bytes: Foundation's addingPercentEncoding was a fifth
         // of a library trip's map.
-        let encoded = MarkdownText.linkTarget(path)
+        urlReference(bytes: path.utf8)
+    }
+
+    /// `urlReference` of a path's bytes.
+    static func urlReference(bytes: some Collection<UInt8>) -> String {
+        let encoded = MarkdownText.linkTarget(bytes: bytes)
         return encoded.hasPrefix("/") ? "." + encoded : encoded
+    }
+
+    /// The link to a photo or video: its path's, by its bytes when they are not its text.
+    static func href(_ media: TripMapInput.Media) -> String? {
+        media.pathBytes.map { urlReference(bytes: $0) } ?? media.path.map(urlReference)
     }
 
     // MARK: Template context
@@ -333,7 +343,7 @@ public struct TripMapPage: Sendable {
         item += "<div class=\"thumbs\">"
         for media in visit.media.prefix(thumbnailsPerVisit) {
             let label = Self.html(mediaLabel(media, words: words))
-            if let path = media.path { item += "<a href=\"\(Self.html(Self.urlReference(path)))\">" }
+            if let href = Self.href(media) { item += "<a href=\"\(Self.html(href))\">" }
             if let thumbnail = media.thumbnail {
                 item += "<img src=\"\(Self.html(Self.urlReference(thumbnail)))\" alt=\"\(label)\" loading=\"lazy\" width=\"96\" height=\"72\">"
             } else {
@@ -506,7 +516,7 @@ public struct TripMapPage: Sendable {
                       photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
                       lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
                       media: visit.media.prefix(4).map {
-                          MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: $0.path.map(Self.urlReference),
+                          MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
                                     label: mediaLabel($0, words: words))
                       })
         }
@@ -540,7 +550,7 @@ public struct TripMapPage: Sendable {
                 guard media.kind == .video, let at = media.coordinate else { return nil }
                 let name = media.path.map { ($0 as NSString).lastPathComponent }
                 return VideoData(visit: visit.id, day: dayIndex[visit.localDate] ?? 0, lat: Self.rounded(at.latitude),
-                                 lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: media.path.map(Self.urlReference),
+                                 lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: Self.href(media),
                                  label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
             }
         }
