@@ -143,6 +143,15 @@ struct CatalogQueryPlanTests {
         #expect(!photos.contains { $0.hasPrefix("SCAN") })
     }
 
+    @Test("the journal's undated photos are read through their partial index, not a pass over every photo")
+    func undatedPhotos() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.undatedPhotosSQL, ["1826-01-01T00:00:00", "2026-11-26T00:00:00"])
+        #expect(plan.first == "SCAN p USING INDEX photo_undated", "\(plan)")
+        #expect(plan.filter { $0.hasPrefix("SCAN") || $0.hasPrefix("SEARCH p") }.count == 1, "\(plan)")
+    }
+
     @Test("a rerun's resolution finds the photos of its window by camera or GPS time, and those reached far off by their partial indexes, without a pass over every photo")
     func resolutionWindow() throws {
         let temp = try TemporaryFolder()

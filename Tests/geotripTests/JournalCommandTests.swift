@@ -201,6 +201,7 @@ struct JournalCommandTests {
         #expect(!again.stdout.contains("kept as"), "\(again.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
         #expect(try trip.text("undated-photos.md").contains("(../../0%0A%3C%21--%20notes%20v17%20--%3E%0Ax.JPG)"))
+        #expect(try trip.text("undated-photos.md").contains("](../../1.JPG)"))
 
         // Run by a POSIX shell (dash), the command reaches the file.
         let sh = URL(fileURLWithPath: "/bin/sh")
@@ -232,6 +233,20 @@ struct JournalCommandTests {
         let map = try String(contentsOf: trip.out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(map.contains("href=\"../2025-06-10%20Lisboa/%E9t%E9b.JPG\""))
         #expect(!map.contains("%25E9t"))
+        // The only undated photo's name is not UTF-8, and geotrip reads no sidecar beside such a
+        // name: the page says to rename it, and gives no command that would not help.
+        let renaming = try trip.text("undated-photos.md")
+        #expect(renaming.contains("names are not UTF-8") && !renaming.contains("```sh"), "\(renaming)")
+
+        // A GPS time with no position is a time in no zone: no day takes the photo (`places`
+        // says "Without a date"), so the page lists it too.
+        let gpsOnly = trip.folder.appendingPathComponent("gps only.JPG")
+        try FileManager.default.copyItem(at: source, to: gpsOnly)
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                   ["-q", "-overwrite_original", "-GPSDateStamp=2019:03:01", "-GPSTimeStamp=10:00:00", gpsOnly.path]).status == 0)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(try trip.run(["places", "DIR"]).stdout.contains("gps only.JPG"))
+        #expect(try trip.text("undated-photos.md").contains("- [gps only.JPG](../../gps%20only.JPG)"))
     }
 
     @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")

@@ -20,9 +20,13 @@ struct LibraryCommandTests {
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
-        let undated = try String(contentsOf: folder.appendingPathComponent("geotrip/journal/undated-photos.md"), encoding: .utf8)
-        #expect(undated.components(separatedBy: "\n").filter { $0.hasPrefix("- [") } == ["- [scan 1.jpg](../../Scans/scan%201.jpg)"], "\(undated)")
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/journal/../../Scans/scan 1.jpg").standardizedFileURL.path))
+        let journal = folder.appendingPathComponent("geotrip/journal")
+        let undated = try String(contentsOf: journal.appendingPathComponent("undated-photos.md"), encoding: .utf8)
+        let links = undated.components(separatedBy: "\n").filter { $0.hasPrefix("- [") }
+        #expect(links == ["- [scan 1.jpg](../../Scans/scan%201.jpg)"], "\(undated)")
+        // The link, read from the journal folder, is the scan.
+        let target = try #require(links.first?.split(separator: "(").last?.dropLast().removingPercentEncoding)
+        #expect(journal.appendingPathComponent(target).standardizedFileURL.path == folder.appendingPathComponent("Scans/scan 1.jpg").path)
 
         let listed = try CommandRun.geotrip(["trips", folder.path, "--json"])
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])

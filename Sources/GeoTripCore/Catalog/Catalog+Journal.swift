@@ -75,7 +75,7 @@ extension Catalog {
                     while let row = try rows.next() {
                         let photo = Self.tripPhoto(row)
                         guard window == nil || seen.insert(photo.id).inserted else { continue }
-                        photos.append(((row[2] as String?) ?? (row[16] as String?) ?? "", photo))
+                        photos.append(((row[Self.tripPhotoUTCColumn] as String?) ?? (row[Self.tripPhotoLocalTimeColumn] as String?) ?? "", photo))
                     }
                 }
                 let present = "p.removedAt IS NULL AND p.status = 'read'"
@@ -107,6 +107,11 @@ extension Catalog {
         vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
         p.durationSeconds, p.liveStillId, p.localTime
         """
+
+    /// How many columns `tripPhotoColumns` names, and where its times are.
+    static let tripPhotoColumnCount = 17
+    static let tripPhotoUTCColumn = 2
+    static let tripPhotoLocalTimeColumn = 16
 
     /// One row of `tripPhotoColumns`.
     static func tripPhoto(_ row: Row) -> TripPhoto {

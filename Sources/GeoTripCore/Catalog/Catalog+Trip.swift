@@ -94,25 +94,39 @@ extension Catalog {
         }
     }
 
-    /// The photos no day takes (`Trip.undatedPhotos`: no resolved time, and no camera time
-    /// that makes a day under `rule`), by path. Live Photo videos go with their stills. Read
-    /// through the `photo_time` index (no resolved time first), so a library's export pays for
-    /// these rows only.
-    func undatedPhotos(rule: LocalDayRule) throws(GeoTripError) -> [TripPhoto] {
-        try attempt {
+    /// The photos no day takes (`Trip.undatedPhotos`, as `photosOutsideVisits` finds them:
+    /// in no visit, and no day under `rule` from their time, zone or camera clock), by path.
+    /// Live Photo videos go with their stills. Read through the partial index `photo_undated`
+    /// (no resolved time or no zone; named, as SQLite would rather walk the paths' index for
+    /// the order), narrowed on its camera times to those missing or implausible as of `now`:
+    /// a library of cameras without GPS has many photos without a zone, and those with a
+    /// plausible camera time are not read.
+    func undatedPhotos(rule: LocalDayRule, now: Date) throws(GeoTripError) -> [TripPhoto] {
+        // Camera times are `YYYY-MM-DDTHH:MM:SS[.fff]`: compared as text with the bounds'
+        // first 19 characters, a superset of the implausible ones, which `rule.day` decides.
+        let bounds = [PlausibleCaptureTime.earliest, PlausibleCaptureTime.latest(now: now)].map { String(($0.geotripISO8601 ?? "").prefix(19)) }
+        return try attempt {
             try database.read { db in
                 var photos: [TripPhoto] = []
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-                    WHERE p.utcTime IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY p.path
-                    """)
+                let rows = try Row.fetchCursor(db, sql: Self.undatedPhotosSQL, arguments: StatementArguments(bounds))
                 while let row = try rows.next() {
-                    if rule.day(utc: nil, zone: nil, cameraTime: row[16]) == nil { photos.append(Self.tripPhoto(row)) }
+                    let day = rule.day(utc: UTCTimestamp.date(row[Self.tripPhotoUTCColumn]), zone: row[Self.tripPhotoColumnCount],
+                                       cameraTime: row[Self.tripPhotoLocalTimeColumn])
+                    if day == nil { photos.append(Self.tripPhoto(row)) }
                 }
                 return photos
             }
         }
     }
+
+    /// `undatedPhotos`' rows: `tripPhotoColumns` and the zone, of the photos in `photo_undated`
+    /// (no resolved time, or no zone to read it in) whose camera time is missing or outside
+    /// the two bounds given.
+    static let undatedPhotosSQL = """
+        SELECT \(tripPhotoColumns), p.timeZone FROM photo p INDEXED BY photo_undated LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+        WHERE (p.utcTime IS NULL OR p.timeZone IS NULL) AND (p.localTime IS NULL OR p.localTime < ? OR p.localTime > ?)
+        AND vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY p.path
+        """
 
     /// Every place's names, best first for each place: the person's own, then online ones (in
     /// `language` first), then the gazetteer's.

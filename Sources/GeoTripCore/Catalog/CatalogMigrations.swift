@@ -503,6 +503,12 @@ enum CatalogMigrations {
                 CREATE TABLE livePhotoPending (key TEXT PRIMARY KEY) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v22-undated-index") { db in
+            // The photos no day can take, for the journal's page of them (`Catalog.undatedPhotos`),
+            // by camera time: a library's export reads only these rows, and of them only those
+            // whose camera time is missing or implausible.
+            try db.execute(sql: "CREATE INDEX photo_undated ON photo (localTime) WHERE utcTime IS NULL OR timeZone IS NULL")
+        }
         return migrator
     }
 }

@@ -86,11 +86,7 @@ public struct ExportStage: Sendable {
         let rendering = Self.renderingKey(settings: settings, language: language)
         // The track logs draw the route, so an edited one is an input even when it moved no photo.
         let trackFiles = try catalog.storedResolutionSettings().tracks
-        // The output folder's own pages are named too: outputs an earlier geotrip left, without
-        // the page of undated photos, are written once more for it (every trip's own files are
-        // then found as they were, by their keys).
-        let inputs = rendering + "|" + Self.undatedPhotosFile + "|" + (try catalog.exportSourceState())
-            + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
+        let inputs = rendering + "|" + (try catalog.exportSourceState()) + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         let before = Self.listing(of: output.path, documentsOnly: true)
         if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
             summary.unchanged = before.documents
@@ -259,14 +255,22 @@ public struct ExportStage: Sendable {
         }
         // Photos no day takes (no time found) are on no day's page and no map: they are listed
         // on a page of their own beside it, so none leaves the journal without a word. Those
-        // placed inside a privacy zone are not linked, as on a day's page.
-        let undated = try catalog.undatedPhotos(rule: rule).filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        // placed inside a privacy zone are left off, as a day's page leaves them.
+        let undated = try catalog.undatedPhotos(rule: rule, now: now).filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let undatedPath = journal + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {
             try output.create(Self.journalFolder)
-            let text = renderer.renderUndatedPhotos(undated, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
-                                                    tripFolder: Self.resolved(folder))
+            let tripFolder = Self.resolved(folder)
+            let rawNames = Self.rawNames(undated.map(\.path), in: tripFolder)
+            // The command is written for the first whose name is UTF-8: geotrip reads no
+            // sidecar beside any other.
+            let example = undated.first { rawNames[$0.path] == nil }.map { photo in
+                let path = Array((tripFolder + "/" + photo.path).utf8)
+                return JournalRenderer.UndatedExample(photo: path, sidecar: Self.existingSidecar(of: path))
+            }
+            let text = renderer.renderUndatedPhotos(undated, rawNames: rawNames, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
+                                                    example: example)
             try put(text, at: undatedPath, replacing: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
         } else if undatedDocument != nil {
             try retire(undatedPath, document: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
@@ -447,11 +451,11 @@ public struct ExportStage: Sendable {
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
-            tagCommand: tagCommand(), tripFolder: Self.resolved(folder))
+            tagCommand: tagCommand(), rawNames: Self.rawNames(photos.map(\.path), in: Self.resolved(folder)))
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile,
-                                      tripFolder: context.tripFolder)
+                                      rawNames: context.rawNames)
         // The map is put together on another core while the days are rendered, with the base
         // layer of the page there when that still fits.
         async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())
@@ -697,7 +701,35 @@ public struct ExportStage: Sendable {
     /// the language, and geotrip's version (a new version may render differently).
     static func renderingKey(settings: ExportSettings, language: String) -> String {
         let encoded = (try? JSONEncoder.sorted.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return [GeoTripVersion.current, language, encoded].joined(separator: "|")
+        return [GeoTripVersion.current, String(outputRevision), language, encoded].joined(separator: "|")
+    }
+
+    /// Bumped when what the export writes for the same catalog and files changes within a
+    /// version, so outputs an earlier build left are written again once: in the trips' keys
+    /// (`renderingKey`) and the day pages' (`JournalRenderer.inputKey`). 2: the page of undated
+    /// photos, links by the bytes of names that are not UTF-8, commands on one line.
+    static let outputRevision = 2
+
+    /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
+    /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.
+    static func rawNames(_ paths: some Sequence<String>, in tripFolder: String) -> [String: [UInt8]] {
+        var names: [String: [UInt8]] = [:]
+        for path in paths where path.utf8.contains(UInt8(ascii: "%")) {
+            if let raw = FolderScanner.rawBytes(of: path, in: tripFolder) { names[path] = raw }
+        }
+        return names
+    }
+
+    /// The sidecar exiftool's `%d%f.xmp` names for the photo at `path` (absolute, its bytes),
+    /// `.xmp` or `.XMP` (Lightroom's), when there is one.
+    static func existingSidecar(of path: [UInt8]) -> [UInt8]? {
+        let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return nil }
+        return ["xmp", "XMP"].map { Array(path[..<dot]) + [UInt8(ascii: ".")] + Array($0.utf8) }.first { candidate in
+            (candidate + [0]).withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+            }
+        }
     }
 
     /// Every file under `folder` with its size and modification time, as one fingerprint, and

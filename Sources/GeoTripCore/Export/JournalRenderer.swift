@@ -23,9 +23,9 @@ struct JournalRenderer: Sendable {
         /// The start of the `geotrip tag` command for the day's unplaced photos (quoted folder,
         /// and `--catalog` when it is not the default).
         var tagCommand: String
-        /// The trip folder's absolute path, where a name that is not UTF-8 is looked for by its
-        /// own bytes (`FolderScanner.bytesOnDisk`); empty to link every path as catalogued.
-        var tripFolder = ""
+        /// The file names of photos whose names are not UTF-8, by catalogued path
+        /// (`FolderScanner.rawBytes`): they are linked by them.
+        var rawNames: [String: [UInt8]] = [:]
     }
 
     let words: JournalWords
@@ -153,6 +153,7 @@ struct JournalRenderer: Sendable {
     func inputKey(_ day: Trip.Day, _ context: Context) -> String {
         var key = ExportStage.KeyBytes()
         key.add(GeoTripVersion.current)
+        key.add(Int64(ExportStage.outputRevision))
         key.add(JournalTemplates.day)
         key.add(words.language)
         // The locale asked for: dates, weekdays and country names follow it (`fr` and `de`
@@ -174,6 +175,8 @@ struct JournalRenderer: Sendable {
             key.add(photo?.coordinate?.longitude)
             key.add(photo.flatMap { context.thumbnails[$0.id] })
             key.add(photo.flatMap { context.livePhotoVideos[$0.id] })
+            // Linked by its own bytes (a function of the path) or not.
+            key.add(context.rawNames[path] == nil ? nil : Int64(1))
         }
         key.add(Int64(day.visits.count))
         for visit in day.visits {
@@ -268,12 +271,14 @@ struct JournalRenderer: Sendable {
     }
 
     private func link(_ path: String, _ context: Context) -> String {
-        // A name that is not UTF-8 is catalogued in its `%XX` spelling: linked by its own bytes.
-        guard !context.tripFolder.isEmpty, path.utf8.contains(UInt8(ascii: "%")) else {
-            return MarkdownText.linkTarget(context.tripFolderLink.isEmpty ? path : context.tripFolderLink + "/" + path)
-        }
-        let prefix = context.tripFolderLink.isEmpty ? [] : Array(context.tripFolderLink.utf8) + [UInt8(ascii: "/")]
-        return MarkdownText.linkTarget(bytes: prefix + FolderScanner.bytesOnDisk(path, in: context.tripFolder))
+        Self.link(path, context.tripFolderLink, context.rawNames)
+    }
+
+    /// The link target of the photo at `path` from the journal folder (`tripFolderLink` leads
+    /// to the trip folder): a name that is not UTF-8 (in `rawNames`) by its own bytes.
+    static func link(_ path: String, _ tripFolderLink: String, _ rawNames: [String: [UInt8]]) -> String {
+        guard let raw = rawNames[path] else { return MarkdownText.linkTarget(tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path) }
+        return MarkdownText.linkTarget(bytes: (tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]) + raw)
     }
 
     /// The YAML front matter Obsidian, Jekyll, Hugo and GitHub read: `date` as a plain YAML
@@ -317,52 +322,55 @@ struct JournalRenderer: Sendable {
 
     // MARK: Photos without a date
 
-    private struct UndatedPhotosView {
+    private struct UndatedPhotosView: MustacheParent {
         var title: String
         var intro: String
         var photoLines: String
         var hint: String
-        var command: String
+        var command: String?
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "title": title
+            case "intro": intro
+            case "photoLines": photoLines
+            case "hint": hint
+            case "command": command
+            default: nil
+            }
+        }
+    }
+
+    /// The photo the undated page's command is written for: its path and, when it has one, the
+    /// sidecar exiftool's `%d%f.xmp` names (Lightroom's), both absolute, as bytes.
+    struct UndatedExample: Sendable {
+        var photo: [UInt8]
+        var sidecar: [UInt8]?
     }
 
     /// `journal/undated-photos.md` for `photos` (at least one, in the order given): a link to
-    /// each, a video with its length, and the command that writes a date into a sidecar beside
-    /// the first (or adds it to the sidecar it has). `tripFolderLink` leads from the journal
-    /// folder to the trip folder (`JournalRenderer.Context`); `tripFolder` is the trip folder's
-    /// absolute path. A name that is not UTF-8 is linked, and named in the command, by its
-    /// own bytes (`FolderScanner.bytesOnDisk`).
-    func renderUndatedPhotos(_ photos: [TripPhoto], tripFolderLink: String, tripFolder: String) -> String {
-        let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
+    /// each (by `rawNames`, as a day's page links), a video with its length, and the command
+    /// that writes a date into `example`'s sidecar, or adds it to the sidecar it has. Without
+    /// an example (every name there is not UTF-8, and geotrip reads no sidecar beside such a
+    /// name) the page says to rename them instead. `tripFolderLink` leads from the journal
+    /// folder to the trip folder (`Context`).
+    func renderUndatedPhotos(_ photos: [TripPhoto], rawNames: [String: [UInt8]], tripFolderLink: String, example: UndatedExample?) -> String {
         let lines = photos.map { photo in
-            var line = "- [" + MarkdownText.escaped(Self.fileName(photo.path)) + "]("
-                + MarkdownText.linkTarget(bytes: prefix + FolderScanner.bytesOnDisk(photo.path, in: tripFolder)) + ")"
+            var line = "- [" + MarkdownText.escaped(Self.fileName(photo.path)) + "](" + Self.link(photo.path, tripFolderLink, rawNames) + ")"
             if photo.format == .video { line += " (" + MarkdownText.escaped(words.video(seconds: photo.durationSeconds)) + ")" }
             return line + "\n"
         }
         let date = "'-XMP-exif:DateTimeOriginal=YYYY:MM:DD HH:MM:SS'"
-        // The first photo whose name is UTF-8: geotrip reads no sidecar beside any other.
-        let example = photos.first { FolderScanner.bytesOnDisk($0.path, in: tripFolder) == Array($0.path.utf8) } ?? photos.first
-        let first = Array(tripFolder.utf8) + [UInt8(ascii: "/")] + FolderScanner.bytesOnDisk(example?.path ?? "", in: tripFolder)
         // exiftool names the sidecar as geotrip finds it (`IMG_1.xmp` beside `IMG_1.JPG`), and
-        // refuses to write over one that is there: a photo with one (Lightroom's) gets the date
-        // added to it instead.
-        let command = Self.lightroomSidecar(of: first).map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellQuoted(bytes: $0) }
-            ?? "exiftool -o '%d%f.xmp' " + date + " " + MarkdownText.shellQuoted(bytes: first)
-        let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
-                                     hint: words.undatedHint, command: MarkdownText.codeBlock(command, language: "sh"))
-        return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
-    }
-
-    /// The sidecar exiftool's `%d%f.xmp` names for the photo at `path` (absolute, its bytes),
-    /// `.xmp` or `.XMP`, when there is one.
-    static func lightroomSidecar(of path: [UInt8]) -> [UInt8]? {
-        let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return nil }
-        return ["xmp", "XMP"].map { Array(path[..<dot]) + [UInt8(ascii: ".")] + Array($0.utf8) }.first { candidate in
-            (candidate + [0]).withUnsafeBufferPointer { name in
-                name.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
-            }
+        // refuses to write over one that is there: a photo with one gets the date added to it.
+        let command = example.map { example in
+            example.sidecar.map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellQuoted(bytes: $0) }
+                ?? "exiftool -o '%d%f.xmp' " + date + " " + MarkdownText.shellQuoted(bytes: example.photo)
         }
+        let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
+                                     hint: example == nil ? words.undatedRenameHint : words.undatedHint,
+                                     command: command.map { MarkdownText.codeBlock($0, language: "sh") })
+        return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
     }
 
     /// Rendered text with runs of blank lines outside notes blocks made one, and trailing

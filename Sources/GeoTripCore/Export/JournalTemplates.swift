@@ -57,8 +57,10 @@ enum JournalTemplates {
 
         {{{photoLines}}}
         {{hint}}
+        {{#command}}
 
-        {{{command}}}
+        {{{.}}}
+        {{/command}}
 
         """
 }

@@ -131,6 +131,12 @@ struct JournalWords: Sendable {
             : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or put the date into its sidecar with a command like this one, the date filled in, for each photo (the sidecar is made when there is none; the photo itself is not changed); then run geotrip ingest again:"
     }
 
+    /// What to do when every undated photo's name is not UTF-8.
+    var undatedRenameHint: String {
+        korean ? "이 사진들의 이름은 UTF-8이 아니어서 geotrip이 옆의 XMP 사이드카를 읽지 못합니다. 이름을 바꾼 뒤 사진 관리 프로그램이나 exiftool로 날짜를 넣고 geotrip ingest를 다시 실행하세요."
+            : "These photos' names are not UTF-8, and geotrip reads no XMP sidecar beside such a name: rename them, then give them a date in a photo manager or with exiftool, and run geotrip ingest again."
+    }
+
     /// The footer's words on a page without notes.
     var rewrittenFooter: String { korean ? "geotrip은 실행할 때마다 이 파일을 다시 씁니다" : "geotrip rewrites this file on every run" }
 

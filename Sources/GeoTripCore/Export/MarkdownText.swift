@@ -66,7 +66,7 @@ struct MarkdownText: MustacheContentType {
     }
 
     /// `linkTarget` of a path's bytes as the file system has them: a name that is not UTF-8
-    /// (`FolderScanner.bytesOnDisk`) is linked by its own bytes.
+    /// (`FolderScanner.rawBytes`) is linked by its own bytes.
     static func linkTarget(bytes: some Collection<UInt8>) -> String {
         // Each byte becomes at most three: written into the string's own storage, no array
         // in between.
@@ -108,16 +108,20 @@ struct MarkdownText: MustacheContentType {
     /// `text` as one word for a POSIX shell: single-quoted, with each `'` written `'\''`
     /// (`shellQuoted(bytes:)`).
     static func shellQuoted(_ text: String) -> String {
-        shellQuoted(bytes: Array(text.utf8))
+        // Text is UTF-8 already: only a control character takes it the long way.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        return shellQuoted(bytes: Array(text.utf8))
     }
 
     /// Bytes as one word for a POSIX shell, on one line: single-quoted, with each `'` written
     /// `'\''`; bytes that are not UTF-8, or that hold a control character (a line break in a
     /// file name), as `"$(printf '%b' '…')"` with those bytes as octal escapes (`\0351`),
-    /// which every POSIX shell reads (dash too, unlike `$'…'`). A line break written as it is would put a line
-    /// of the name on a line of its own in the journal, where it could read as one of
-    /// geotrip's markers. (Command substitution drops line breaks at the end: a name ending in
-    /// one is not reached this way.)
+    /// which every POSIX shell reads (dash too, unlike `$'…'`). A line break written as it is
+    /// would put a line of the name on a line of its own in the journal, where it could read
+    /// as one of geotrip's markers. (Command substitution drops line breaks at the end: a
+    /// name ending in one is not reached this way.)
     static func shellQuoted(bytes: [UInt8]) -> String {
         let control = bytes.contains { $0 < 0x20 || $0 == 0x7F }
         if !control, let text = String(validating: bytes, as: UTF8.self) {

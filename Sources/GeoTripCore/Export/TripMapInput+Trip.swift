@@ -16,16 +16,12 @@ extension TripMapInput {
     }
 
     /// The same from the trip's photos by path, as the export stage has them already;
-    /// `tripFolder` (absolute) is where a name that is not UTF-8 is looked for by its bytes.
+    /// `rawNames` holds the file names of photos whose names are not UTF-8, by path
+    /// (`FolderScanner.rawBytes`): they are linked by them.
     static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: [String: TripPhoto], thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?,
-                     libraryIndex: String? = nil, tripFolder: String = "") -> TripMapInput {
+                     libraryIndex: String? = nil, rawNames: [String: [UInt8]] = [:]) -> TripMapInput {
         let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
-        func bytes(_ path: String) -> [UInt8]? {
-            guard !tripFolder.isEmpty, path.utf8.contains(UInt8(ascii: "%")) else { return nil }
-            let onDisk = FolderScanner.bytesOnDisk(path, in: tripFolder)
-            return onDisk == Array(path.utf8) ? nil : prefix + onDisk
-        }
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
             Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
@@ -38,7 +34,7 @@ extension TripMapInput {
                       var media = Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
                                         thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
                                         coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
-                      media.pathBytes = bytes(path)
+                      media.pathBytes = rawNames[path].map { prefix + $0 }
                       return media
                   })
         }

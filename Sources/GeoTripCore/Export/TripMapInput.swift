@@ -21,7 +21,7 @@ public struct TripMapInput: Sendable, Equatable {
         /// videos whose place is kept private).
         public var coordinate: Coordinate?
         /// `path`'s bytes when they are not its text: a name that is not UTF-8, catalogued in
-        /// its `%XX` spelling (`FolderScanner.bytesOnDisk`), is linked by them.
+        /// its `%XX` spelling (`FolderScanner.rawBytes`), is linked by them.
         public var pathBytes: [UInt8]?
 
         /// Creates a media entry.

@@ -441,31 +441,45 @@ public struct FolderScanner: Sendable {
         bytes.map { $0 < 0x80 && $0 != UInt8(ascii: "%") ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
     }
 
-    /// The bytes of the file a catalogued path (relative to `folder`) names: the path's own,
-    /// or, for a name that is not UTF-8 (catalogued in its `%XX` spelling: `escaped`), the
-    /// bytes that spelling stands for, when the file is there under those and not under the
-    /// spelling itself.
-    static func bytesOnDisk(_ relativePath: String, in folder: String) -> [UInt8] {
+    /// The bytes of the file a catalogued path (relative to `folder`) names, when they are not
+    /// the path's own: a name that is not UTF-8 is catalogued in its `%XX` spelling (`escaped`),
+    /// and the bytes it stands for are the file's when that spelling is theirs exactly and the
+    /// file is there under them and not under the spelling. Nil for every other path, with no
+    /// system call unless it holds a `%`.
+    static func rawBytes(of relativePath: String, in folder: String) -> [UInt8]? {
         let spelled = Array(relativePath.utf8)
+        guard spelled.contains(UInt8(ascii: "%")) else { return nil }
         func exists(_ name: [UInt8]) -> Bool {
             (Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]).withUnsafeBufferPointer { path in
                 path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
             }
         }
-        guard spelled.contains(UInt8(ascii: "%")), !exists(spelled) else { return spelled }
+        guard !exists(spelled) else { return nil }
         var bytes: [UInt8] = []
         var at = 0
         while at < spelled.count {
             if spelled[at] == UInt8(ascii: "%"), at + 2 < spelled.count,
-               let byte = UInt8(String(decoding: spelled[at + 1...at + 2], as: UTF8.self), radix: 16) {
-                bytes.append(byte)
+               let high = hexValue(spelled[at + 1]), let low = hexValue(spelled[at + 2]) {
+                bytes.append(high << 4 | low)
                 at += 3
             } else {
                 bytes.append(spelled[at])
                 at += 1
             }
         }
-        return exists(bytes) ? bytes : spelled
+        // Only what the scanner would have spelled so: no `%2F` making a `/`, no `%00`.
+        guard escaped(bytes) == relativePath, exists(bytes) else { return nil }
+        return bytes
+    }
+
+    /// The value of a hex digit (either case).
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// An escaped name can still spell another file's real name (`caf%E9.jpg` is a legal
