@@ -381,6 +381,48 @@ extension JournalTests {
 }
 
 extension JournalTests {
+    @Test("the undated page's command edits whatever bears the sidecar's name, a link too, never writing where a link points")
+    func existingSidecar() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let photo = Array(temp.url.appendingPathComponent("IMG_1.JPG").path.utf8)
+        #expect(ExportStage.sidecarPath(of: photo) == Array(temp.url.appendingPathComponent("IMG_1.xmp").path.utf8))
+        #expect(ExportStage.existingSidecar(of: photo) == nil)
+        // A dangling link: exiftool's `-o` would create the file it points to.
+        try FileManager.default.createSymbolicLink(atPath: temp.url.appendingPathComponent("IMG_1.XMP").path,
+                                                   withDestinationPath: temp.url.appendingPathComponent("elsewhere/x.xmp").path)
+        #expect(ExportStage.existingSidecar(of: photo) == Array(temp.url.appendingPathComponent("IMG_1.XMP").path.utf8))
+    }
+
+    @Test("a catalogued path's bytes on disk: each name not in UTF-8 from its exact %XX spelling, never a %2F or a UTF-8 name's %")
+    func rawBytes() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.path
+        let latin = [UInt8]([0xE9, 0x74, 0xE9])  // `été` in Latin-1
+        func make(_ bytes: [UInt8], directory: Bool = false) {
+            (Array(folder.utf8) + [UInt8(ascii: "/")] + bytes + [0]).withUnsafeBufferPointer { path in
+                path.withMemoryRebound(to: CChar.self) { _ = directory ? mkdir($0.baseAddress!, 0o755) : creat($0.baseAddress!, 0o644) }
+            }
+        }
+        make(latin, directory: true)
+        make(latin + Array("/p%.JPG".utf8))
+        make(Array("100%.jpg".utf8))
+        #expect(FolderScanner.rawBytes(of: "%E9t%E9/p%.JPG", in: folder) == latin + Array("/p%.JPG".utf8))
+        #expect(FolderScanner.rawBytes(of: "100%.jpg", in: folder) == nil)
+        #expect(FolderScanner.rawBytes(of: "plain.jpg", in: folder) == nil)
+        // Spellings the scanner never makes: a slash, a byte of UTF-8's, lower-case hex for a name
+        // that is there in upper.
+        #expect(FolderScanner.rawBytes(of: "a%2Fb", in: folder) == nil)
+        #expect(FolderScanner.rawBytes(of: "%41", in: folder) == nil)
+        #expect(FolderScanner.rawBytes(of: "%e9t%e9/p%.JPG", in: folder) == nil)
+        // Every name that is there as written stays so.
+        make(Array("%E9t%E9".utf8), directory: true)
+        #expect(FolderScanner.rawBytes(of: "%E9t%E9/p%.JPG", in: folder) == nil)
+    }
+}
+
+extension JournalTests {
     @Test("a photo's line in every form: thumbnail, no thumbnail, a video with its length, a Live Photo's moving part, names escaped, unplaced photos as list items")
     func photoLines() throws {
         let renderer = try JournalRenderer(language: "en")

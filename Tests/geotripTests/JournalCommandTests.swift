@@ -224,12 +224,15 @@ struct JournalCommandTests {
 
         // Names that are not UTF-8 (Latin-1 `été`, from an old zip) are linked by their bytes,
         // percent-encoded (RFC 3986), on the undated page and on a day's page.
+        // A UTF-8 name with a `%` in a folder whose name is not UTF-8 keeps its `%` (`%25`).
         let copies = "cp '2025-06-11 Sintra/DSCF1004.JPG' \"$(printf '\\351t\\351.JPG')\"; "
-            + "cp '2025-06-10 Lisboa/IMG_0001.JPG' \"2025-06-10 Lisboa/$(printf '\\351t\\351b.JPG')\""
+            + "cp '2025-06-10 Lisboa/IMG_0001.JPG' \"2025-06-10 Lisboa/$(printf '\\351t\\351b.JPG')\"; "
+            + "mkdir \"$(printf '\\351t\\351')\" && cp '2025-06-10 Lisboa/IMG_0002.JPG' \"$(printf '\\351t\\351')/p%.JPG\""
         #expect(try CommandRun.run(sh, ["-c", "cd '\(trip.folder.path)' && " + copies]).status == 0)
         try trip.run(["ingest", "DIR", "--quiet"])
         #expect(try trip.text("undated-photos.md").contains("](../../%E9t%E9.JPG)"))
         #expect(try trip.text("2025-06-10.md").contains("](../../2025-06-10%20Lisboa/%E9t%E9b.JPG)"))
+        #expect(try trip.text("2025-06-10.md").contains("](../../%E9t%E9/p%25.JPG)"))
         let map = try String(contentsOf: trip.out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(map.contains("href=\"../2025-06-10%20Lisboa/%E9t%E9b.JPG\""))
         #expect(!map.contains("%25E9t"))
@@ -247,6 +250,18 @@ struct JournalCommandTests {
         try trip.run(["ingest", "DIR", "--quiet"])
         #expect(try trip.run(["places", "DIR"]).stdout.contains("gps only.JPG"))
         #expect(try trip.text("undated-photos.md").contains("- [gps only.JPG](../../gps%20only.JPG)"))
+
+        // A camera date of 1800 counts over a sidecar's: with only such photos undated, the page
+        // says to put the camera's clock right, and gives no sidecar command.
+        try FileManager.default.removeItem(at: gpsOnly)
+        #expect(try CommandRun.run(sh, ["-c", "cd '\(trip.folder.path)' && rm \"$(printf '\\351t\\351.JPG')\""]).status == 0)
+        let old = trip.folder.appendingPathComponent("1800.JPG")
+        try FileManager.default.copyItem(at: source, to: old)
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                   ["-q", "-overwrite_original", "-DateTimeOriginal=1800:01:01 10:00:00", old.path]).status == 0)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let clock = try trip.text("undated-photos.md")
+        #expect(clock.contains("- [1800.JPG](../../1800.JPG)") && clock.contains("--clock-offset") && !clock.contains("```sh"), "\(clock)")
     }
 
     @Test("notes survive added and deleted photos and a clock offset that moves visits to another day, byte for byte")

@@ -95,24 +95,25 @@ extension Catalog {
     }
 
     /// The photos no day takes (`Trip.undatedPhotos`, as `photosOutsideVisits` finds them:
-    /// in no visit, and no day under `rule` from their time, zone or camera clock), by path.
+    /// in no visit, and no day under `rule` from their time, zone or camera clock), by path,
+    /// each with its camera time when it has one (an implausible one).
     /// Live Photo videos go with their stills. Read through the partial index `photo_undated`
     /// (no resolved time or no zone; named, as SQLite would rather walk the paths' index for
     /// the order), narrowed on its camera times to those missing or implausible as of `now`:
     /// a library of cameras without GPS has many photos without a zone, and those with a
     /// plausible camera time are not read.
-    func undatedPhotos(rule: LocalDayRule, now: Date) throws(GeoTripError) -> [TripPhoto] {
+    func undatedPhotos(rule: LocalDayRule, now: Date) throws(GeoTripError) -> [(photo: TripPhoto, cameraTime: String?)] {
         // Camera times are `YYYY-MM-DDTHH:MM:SS[.fff]`: compared as text with the bounds'
         // first 19 characters, a superset of the implausible ones, which `rule.day` decides.
         let bounds = [PlausibleCaptureTime.earliest, PlausibleCaptureTime.latest(now: now)].map { String(($0.geotripISO8601 ?? "").prefix(19)) }
         return try attempt {
             try database.read { db in
-                var photos: [TripPhoto] = []
+                var photos: [(photo: TripPhoto, cameraTime: String?)] = []
                 let rows = try Row.fetchCursor(db, sql: Self.undatedPhotosSQL, arguments: StatementArguments(bounds))
                 while let row = try rows.next() {
                     let day = rule.day(utc: UTCTimestamp.date(row[Self.tripPhotoUTCColumn]), zone: row[Self.tripPhotoColumnCount],
                                        cameraTime: row[Self.tripPhotoLocalTimeColumn])
-                    if day == nil { photos.append(Self.tripPhoto(row)) }
+                    if day == nil { photos.append((Self.tripPhoto(row), row[Self.tripPhotoLocalTimeColumn])) }
                 }
                 return photos
             }

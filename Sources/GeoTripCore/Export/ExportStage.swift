@@ -256,21 +256,23 @@ public struct ExportStage: Sendable {
         // Photos no day takes (no time found) are on no day's page and no map: they are listed
         // on a page of their own beside it, so none leaves the journal without a word. Those
         // placed inside a privacy zone are left off, as a day's page leaves them.
-        let undated = try catalog.undatedPhotos(rule: rule, now: now).filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let undatedRows = try catalog.undatedPhotos(rule: rule, now: now).filter { !($0.photo.coordinate.map(privacy.contains) ?? false) }
+        let undated = undatedRows.map(\.photo)
         let undatedPath = journal + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {
             try output.create(Self.journalFolder)
             let tripFolder = Self.resolved(folder)
             let rawNames = Self.rawNames(undated.map(\.path), in: tripFolder)
-            // The command is written for the first whose name is UTF-8: geotrip reads no
-            // sidecar beside any other.
-            let example = undated.first { rawNames[$0.path] == nil }.map { photo in
+            // The command is written for the first whose name is UTF-8 (geotrip reads no
+            // sidecar beside any other) and that has no camera time (an implausible one, in
+            // the file's EXIF, counts over a sidecar's).
+            let example = undatedRows.first { rawNames[$0.photo.path] == nil && $0.cameraTime == nil }.map(\.photo).map { photo in
                 let path = Array((tripFolder + "/" + photo.path).utf8)
-                return JournalRenderer.UndatedExample(photo: path, sidecar: Self.existingSidecar(of: path))
+                return JournalRenderer.UndatedExample(photo: path, newSidecar: Self.sidecarPath(of: path), sidecar: Self.existingSidecar(of: path))
             }
             let text = renderer.renderUndatedPhotos(undated, rawNames: rawNames, tripFolderLink: tripFolderLink(from: output.url(Self.journalFolder).path),
-                                                    example: example)
+                                                    example: example, namesToRename: !rawNames.isEmpty)
             try put(text, at: undatedPath, replacing: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
         } else if undatedDocument != nil {
             try retire(undatedPath, document: undatedDocument, keeping: texts, output, now, &summary, listed: before.files)
@@ -720,14 +722,23 @@ public struct ExportStage: Sendable {
         return names
     }
 
-    /// The sidecar exiftool's `%d%f.xmp` names for the photo at `path` (absolute, its bytes),
-    /// `.xmp` or `.XMP` (Lightroom's), when there is one.
-    static func existingSidecar(of path: [UInt8]) -> [UInt8]? {
+    /// The sidecar beside the photo at `path` (absolute, its bytes) that geotrip reads as
+    /// Lightroom's: its name without the extension, then `.xmp`.
+    static func sidecarPath(of path: [UInt8]) -> [UInt8] {
         let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return nil }
-        return ["xmp", "XMP"].map { Array(path[..<dot]) + [UInt8(ascii: ".")] + Array($0.utf8) }.first { candidate in
-            (candidate + [0]).withUnsafeBufferPointer { name in
-                name.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return path + Array(".xmp".utf8) }
+        return Array(path[..<dot]) + Array(".xmp".utf8)
+    }
+
+    /// That sidecar, `.xmp` or `.XMP`, when there is anything by that name: a link counts as
+    /// it is, unfollowed, so the command edits it (and fails on a dangling one) rather than
+    /// writing a new file wherever it points.
+    static func existingSidecar(of path: [UInt8]) -> [UInt8]? {
+        let xmp = sidecarPath(of: path)
+        return [xmp, xmp.dropLast(3) + Array("XMP".utf8)].first { candidate in
+            var status = stat()
+            return (candidate + [0]).withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
             }
         }
     }

@@ -341,34 +341,38 @@ struct JournalRenderer: Sendable {
         }
     }
 
-    /// The photo the undated page's command is written for: its path and, when it has one, the
-    /// sidecar exiftool's `%d%f.xmp` names (Lightroom's), both absolute, as bytes.
+    /// The photo the undated page's command is written for: its path, the sidecar geotrip
+    /// reads beside it (Lightroom's `IMG_1.xmp`), and the one there already when there is
+    /// one, all absolute, as bytes.
     struct UndatedExample: Sendable {
         var photo: [UInt8]
+        var newSidecar: [UInt8]
         var sidecar: [UInt8]?
     }
 
     /// `journal/undated-photos.md` for `photos` (at least one, in the order given): a link to
     /// each (by `rawNames`, as a day's page links), a video with its length, and the command
     /// that writes a date into `example`'s sidecar, or adds it to the sidecar it has. Without
-    /// an example (every name there is not UTF-8, and geotrip reads no sidecar beside such a
-    /// name) the page says to rename them instead. `tripFolderLink` leads from the journal
-    /// folder to the trip folder (`Context`).
-    func renderUndatedPhotos(_ photos: [TripPhoto], rawNames: [String: [UInt8]], tripFolderLink: String, example: UndatedExample?) -> String {
+    /// an example the page says what else to do: rename them when some names are not UTF-8
+    /// (`namesToRename`: geotrip reads no sidecar beside such a name), else put their cameras'
+    /// clocks right (every one has an implausible camera time, which counts over a sidecar's).
+    /// `tripFolderLink` leads from the journal folder to the trip folder (`Context`).
+    func renderUndatedPhotos(_ photos: [TripPhoto], rawNames: [String: [UInt8]], tripFolderLink: String, example: UndatedExample?,
+                             namesToRename: Bool) -> String {
         let lines = photos.map { photo in
             var line = "- [" + MarkdownText.escaped(Self.fileName(photo.path)) + "](" + Self.link(photo.path, tripFolderLink, rawNames) + ")"
             if photo.format == .video { line += " (" + MarkdownText.escaped(words.video(seconds: photo.durationSeconds)) + ")" }
             return line + "\n"
         }
         let date = "'-XMP-exif:DateTimeOriginal=YYYY:MM:DD HH:MM:SS'"
-        // exiftool names the sidecar as geotrip finds it (`IMG_1.xmp` beside `IMG_1.JPG`), and
+        // The sidecar is named in full (exiftool's `%d` cannot hold a line break); exiftool
         // refuses to write over one that is there: a photo with one gets the date added to it.
         let command = example.map { example in
             example.sidecar.map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellQuoted(bytes: $0) }
-                ?? "exiftool -o '%d%f.xmp' " + date + " " + MarkdownText.shellQuoted(bytes: example.photo)
+                ?? "exiftool -o " + MarkdownText.shellQuoted(bytes: example.newSidecar) + " " + date + " " + MarkdownText.shellQuoted(bytes: example.photo)
         }
         let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
-                                     hint: example == nil ? words.undatedRenameHint : words.undatedHint,
+                                     hint: example != nil ? words.undatedHint : namesToRename ? words.undatedRenameHint : words.undatedClockHint,
                                      command: command.map { MarkdownText.codeBlock($0, language: "sh") })
         return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
     }

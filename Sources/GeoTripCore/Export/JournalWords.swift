@@ -121,20 +121,26 @@ struct JournalWords: Sendable {
 
     /// Why they are on no day's page.
     var undatedIntro: String {
-        korean ? "이 사진들에서는 찍은 시각을 찾지 못했습니다(EXIF나 XMP에 날짜가 없고 GPS 시각도 없습니다). 그래서 어느 날의 페이지에도, 지도에도 없습니다."
-            : "geotrip found no time these photos were taken (no date in their EXIF or XMP, and no GPS time), so they are on no day's page and not on the map."
+        korean ? "이 사진들에서는 쓸 수 있는 찍은 시각을 찾지 못했습니다(EXIF나 XMP에 날짜가 없거나, 카메라 날짜가 1826년 이전이나 내일 이후이거나, 위치 없이 GPS 시각만 있습니다). 그래서 어느 날의 페이지에도, 지도에도 없습니다."
+            : "geotrip found no time it could use for these photos (no date in their EXIF or XMP, a camera date before 1826 or after tomorrow, or a GPS time with no position to place it), so they are on no day's page and not on the map."
     }
 
     /// What to do about them.
     var undatedHint: String {
-        korean ? "날짜를 넣으려면 XMP 사이드카를 쓰는 사진 관리 프로그램(Lightroom, darktable, digiKam)에서 날짜를 지정하거나, 사진마다 이런 명령에 날짜를 채워 사이드카에 날짜를 넣으세요(사이드카가 없으면 새로 만들고, 사진 파일은 바뀌지 않습니다). 그다음 geotrip ingest를 다시 실행하세요:"
-            : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or put the date into its sidecar with a command like this one, the date filled in, for each photo (the sidecar is made when there is none; the photo itself is not changed); then run geotrip ingest again:"
+        korean ? "날짜를 넣으려면 XMP 사이드카를 쓰는 사진 관리 프로그램(Lightroom, darktable, digiKam)에서 날짜를 지정하거나, 사진마다 이런 명령에 날짜를 채워 사이드카에 날짜를 넣으세요(사이드카가 없으면 새로 만들고, 사진 파일은 바뀌지 않습니다). 그다음 geotrip ingest를 다시 실행하세요. 카메라 날짜가 1826년 이전이나 내일 이후이면 사이드카보다 그 날짜가 우선하니, 그런 사진은 카메라의 시계를 geotrip ingest --clock-offset으로 바로잡으세요. 날짜가 없는 첫 사진의 명령:"
+            : "To date one, set its date in a photo manager that writes XMP sidecars (Lightroom, darktable, digiKam), or put the date into its sidecar with a command like this one, the date filled in, for each photo (the sidecar is made when there is none; the photo itself is not changed); then run geotrip ingest again. A camera date before 1826 or after tomorrow counts over a sidecar's: for those, put the camera's clock right with geotrip ingest --clock-offset. For the first photo without a date:"
     }
 
     /// What to do when every undated photo's name is not UTF-8.
     var undatedRenameHint: String {
         korean ? "이 사진들의 이름은 UTF-8이 아니어서 geotrip이 옆의 XMP 사이드카를 읽지 못합니다. 이름을 바꾼 뒤 사진 관리 프로그램이나 exiftool로 날짜를 넣고 geotrip ingest를 다시 실행하세요."
             : "These photos' names are not UTF-8, and geotrip reads no XMP sidecar beside such a name: rename them, then give them a date in a photo manager or with exiftool, and run geotrip ingest again."
+    }
+
+    /// What to do when every undated photo has an implausible camera date.
+    var undatedClockHint: String {
+        korean ? "이 사진들의 카메라 날짜는 1826년 이전이나 내일 이후라서 쓸 수 없습니다. 그 카메라의 시계를 geotrip ingest --clock-offset으로 바로잡거나, 사진 관리 프로그램에서 날짜를 고치세요."
+            : "These photos' camera dates are before 1826 or after tomorrow, so geotrip cannot use them: put their camera's clock right with geotrip ingest --clock-offset, or correct the dates in a photo manager."
     }
 
     /// The footer's words on a page without notes.

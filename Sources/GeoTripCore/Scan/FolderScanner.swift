@@ -442,24 +442,45 @@ public struct FolderScanner: Sendable {
     }
 
     /// The bytes of the file a catalogued path (relative to `folder`) names, when they are not
-    /// the path's own: a name that is not UTF-8 is catalogued in its `%XX` spelling (`escaped`),
-    /// and the bytes it stands for are the file's when that spelling is theirs exactly and the
-    /// file is there under them and not under the spelling. Nil for every other path, with no
-    /// system call unless it holds a `%`.
+    /// the path's own: each name that is not UTF-8 is catalogued in its `%XX` spelling
+    /// (`escaped`, name by name: a folder `été` in Latin-1 holding `p%.JPG` is `%E9t%E9/p%.JPG`).
+    /// Name by name, one with a `%` that is not there as written is read as such a spelling
+    /// when it is one exactly (never a `%2F` making a `/`, nor a `%00`) and the name it spells
+    /// is there; nil when every name is as written, or one is neither. No system call for a
+    /// path without a `%`.
     static func rawBytes(of relativePath: String, in folder: String) -> [UInt8]? {
-        let spelled = Array(relativePath.utf8)
-        guard spelled.contains(UInt8(ascii: "%")) else { return nil }
-        func exists(_ name: [UInt8]) -> Bool {
-            (Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]).withUnsafeBufferPointer { path in
-                path.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+        guard relativePath.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        func exists(_ path: [UInt8]) -> Bool {
+            var status = stat()
+            return (Array(folder.utf8) + [UInt8(ascii: "/")] + path + [0]).withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
             }
         }
-        guard !exists(spelled) else { return nil }
+        var resolved: [UInt8] = []
+        var changed = false
+        for name in relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            let spelled = Array(name)
+            var candidate = resolved.isEmpty ? spelled : resolved + [UInt8(ascii: "/")] + spelled
+            if spelled.contains(UInt8(ascii: "%")) && !exists(candidate) {
+                // Only what the scanner spells so: a name that is not UTF-8, escaped exactly.
+                guard let bytes = unescaped(spelled), String(validating: bytes, as: UTF8.self) == nil,
+                      escaped(bytes) == String(decoding: spelled, as: UTF8.self) else { return nil }
+                candidate = resolved.isEmpty ? bytes : resolved + [UInt8(ascii: "/")] + bytes
+                guard exists(candidate) else { return nil }
+                changed = true
+            }
+            resolved = candidate
+        }
+        return changed ? resolved : nil
+    }
+
+    /// The bytes a name's `%XX` spelling stands for; nil when a `%` starts no two hex digits.
+    private static func unescaped(_ spelled: [UInt8]) -> [UInt8]? {
         var bytes: [UInt8] = []
         var at = 0
         while at < spelled.count {
-            if spelled[at] == UInt8(ascii: "%"), at + 2 < spelled.count,
-               let high = hexValue(spelled[at + 1]), let low = hexValue(spelled[at + 2]) {
+            if spelled[at] == UInt8(ascii: "%") {
+                guard at + 2 < spelled.count, let high = hexValue(spelled[at + 1]), let low = hexValue(spelled[at + 2]) else { return nil }
                 bytes.append(high << 4 | low)
                 at += 3
             } else {
@@ -467,8 +488,6 @@ public struct FolderScanner: Sendable {
                 at += 1
             }
         }
-        // Only what the scanner would have spelled so: no `%2F` making a `/`, no `%00`.
-        guard escaped(bytes) == relativePath, exists(bytes) else { return nil }
         return bytes
     }
 
