@@ -200,6 +200,29 @@ struct IncrementalIngestTests {
         #expect(second.new == 0 && second.changed == 0)
     }
 
+    @Test("a folder whose name is not UTF-8 beside one named as its escaped form is left out with a sentence, not a failed run")
+    func escapedFolderNameClash() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let source = try Data(contentsOf: trip.appendingPathComponent("IMG_0031.JPG"))
+        // `%E9t%E9/` (a real name) and `été/` in Latin-1, each with a photo of the same name.
+        try FileManager.default.createDirectory(at: trip.appendingPathComponent("%E9t%E9"), withIntermediateDirectories: true)
+        try source.write(to: trip.appendingPathComponent("%E9t%E9/a.jpg"))
+        let latin1 = Array(trip.path.utf8) + [UInt8(ascii: "/"), 0xE9, 0x74, 0xE9]
+        #expect(mkdir(latin1.map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
+        let descriptor = open((latin1 + Array("/a.jpg".utf8)).map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        _ = source.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+
+        let first = try await ingest(trip)
+        #expect(first.scanned == Self.sampleFileCount + 1)
+        #expect(first.diagnostics.contains { $0.message.contains("%E9t%E9: this folder's name is not UTF-8") })
+        let second = try await ingest(trip)
+        #expect(second.unchanged == Self.sampleFileCount + 1)
+        #expect(second.new == 0 && second.changed == 0)
+    }
+
     @Test("a second run on a busy catalog is refused with the holder's pid")
     func busyCatalog() async throws {
         let temp = try TemporaryFolder()

@@ -318,7 +318,31 @@ public struct FolderScanner: Sendable {
             }
             let order = Self.order(contents.entries.map(\.name), names: names)
             contents.entries = order.map { contents.entries[$0] }
+            Self.dropFolderNameClashes(&contents, names: names)
             return contents
+        }
+
+        /// A folder whose name is not UTF-8 is listed by its escaped spelling (`escaped`); when
+        /// a sibling's real name is that spelling, the two would be walked as one folder and
+        /// their photos catalogued twice. The escaped one gives way with a sentence, as a file
+        /// does (`withoutNameClashes`).
+        static func dropFolderNameClashes(_ contents: inout FolderContents, names: [UInt8]) {
+            func isUTF8(_ ref: NameRef) -> Bool { String(validating: names[ref.start..<ref.start + ref.count], as: UTF8.self) != nil }
+            var real = Set<String>()
+            for (ref, entry) in contents.entries where isUTF8(ref) {
+                switch entry {
+                case .folder(let folder): real.insert(folder.relative)
+                case .file(let file): real.insert(file.relativePath)
+                }
+            }
+            guard real.count < contents.entries.count else { return }
+            var dropped: [String] = []
+            contents.entries.removeAll { ref, entry in
+                guard case .folder(let folder) = entry, !isUTF8(ref), real.contains(folder.relative) else { return false }
+                dropped.append("\(folder.relative): this folder's name is not UTF-8 and its escaped form is another folder's name; rename it to read it")
+                return true
+            }
+            contents.problems += dropped
         }
 
         /// The entries' order by name, a folder's name with a `/` after it: byte order when every
