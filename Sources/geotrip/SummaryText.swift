@@ -33,6 +33,13 @@ enum SummaryText {
                 // A single one is shown with its own sentence; more are summed up by their label.
                 if kind.count == 1, let only = s.diagnostics.first(where: { $0.kind == kind.kind }) {
                     lines.append("  \(only.path.terminalSafe): \(only.message.terminalSafe)")
+                } else if kind.kind == .folder {
+                    // Each is told of the folder scanned: its sentence names what, so the first
+                    // few are shown whole rather than the folder's path again and again.
+                    for one in s.diagnostics.lazy.filter({ $0.kind == .folder }).prefix(3) {
+                        lines.append("  \(one.path.terminalSafe): \(one.message.terminalSafe)")
+                    }
+                    if kind.count > 3 { lines.append("  … and \(n(kind.count - 3)) more that \(kind.label)") }
                 } else {
                     lines.append("  \(subject)\(kind.label) (\(examples))")
                 }

@@ -26,6 +26,26 @@ struct HardeningCommandTests {
         #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))
     }
 
+    @Test("several names the scan left out are told by their own sentences, not the folder's path again and again")
+    func scanProblemsTold() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // Four Latin-1 names whose escaped spellings are real names beside them: each left out.
+        var script = "cd '\(trip.path)'"
+        for index in 1...4 { script += " && touch 'x\(index)%E9.jpg' \"$(printf 'x\(index)\\351.jpg')\"" }
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script]).status == 0)
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        for index in 1...3 {
+            #expect(lines.contains { $0.hasPrefix("  ") && $0.contains("x\(index)%E9.jpg: this name is not UTF-8 and its escaped form is another file's name") },
+                    "\(run.stdout)")
+        }
+        #expect(lines.contains("  … and 1 more that could not be scanned"), "\(run.stdout)")
+        #expect(!run.stdout.contains("could not be scanned ("), "\(run.stdout)")
+    }
+
     @Test("control characters in file names are escaped in text output and kept exact in JSON")
     func controlCharactersInNames() throws {
         let temp = try TemporaryFolder()
