@@ -180,6 +180,14 @@ struct IncrementalIngestTests {
         #expect(after["IMG_0031.JPG_original"] == nil)  // skipped, not a photo
     }
 
+    /// Writes `data` to the file at `path`, given as bytes (a name that is not UTF-8).
+    static func writeFile(_ data: Data, at path: [UInt8]) throws {
+        let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     @Test("a non-UTF-8 name whose escaped form is another file's name is left out with a sentence")
     func escapedNameClash() async throws {
         let temp = try TemporaryFolder()
@@ -187,10 +195,7 @@ struct IncrementalIngestTests {
         let trip = try temp.copySampleImages()
         let source = try Data(contentsOf: trip.appendingPathComponent("IMG_0031.JPG"))
         try source.write(to: trip.appendingPathComponent("caf%E9.jpg"))  // a real name with a %
-        let latin1 = Array(trip.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8)
-        let descriptor = open(latin1.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
-        _ = source.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
+        try Self.writeFile(source, at: Array(trip.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8))
 
         let first = try await ingest(trip)
         #expect(first.scanned == Self.sampleFileCount + 1)
@@ -211,9 +216,7 @@ struct IncrementalIngestTests {
         try source.write(to: trip.appendingPathComponent("%E9t%E9/a.jpg"))
         let latin1 = Array(trip.path.utf8) + [UInt8(ascii: "/"), 0xE9, 0x74, 0xE9]
         #expect(mkdir(latin1.map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
-        let descriptor = open((latin1 + Array("/a.jpg".utf8)).map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
-        _ = source.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
+        try Self.writeFile(source, at: latin1 + Array("/a.jpg".utf8))
 
         let first = try await ingest(trip)
         #expect(first.scanned == Self.sampleFileCount + 1)

@@ -453,7 +453,7 @@ public struct ExportStage: Sendable {
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
-            tagCommand: tagCommand(), rawNames: Self.rawNames(photos.map(\.path), in: Self.resolved(folder)))
+            tagCommand: tagCommand(), rawNames: Self.rawNames(photos.lazy.map(\.path), in: Self.resolved(folder)))
         let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
                                       tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
                                       tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile,
@@ -735,12 +735,7 @@ public struct ExportStage: Sendable {
     /// writing a new file wherever it points.
     static func existingSidecar(of path: [UInt8]) -> [UInt8]? {
         let xmp = sidecarPath(of: path)
-        return [xmp, xmp.dropLast(3) + Array("XMP".utf8)].first { candidate in
-            var status = stat()
-            return (candidate + [0]).withUnsafeBufferPointer { name in
-                name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
-            }
-        }
+        return [xmp, xmp.dropLast(3) + Array("XMP".utf8)].first(where: FolderScanner.entryExists)
     }
 
     /// Every file under `folder` with its size and modification time, as one fingerprint, and

@@ -94,7 +94,8 @@ extension Catalog {
     /// run resolves them as a fresh ingest would. Each resolution remembers the bound it judged
     /// by (`SettingKey.plausibleUntil`); when it is not known, or lies after this run's (a run
     /// with a clock set ahead), every photo without a time whose time is now plausible is
-    /// listed, once: the resolution the listing forces then remembers this run's bound. Only photos stored without a time (`photo_moment`) whose camera or GPS
+    /// listed, once: the resolution the listing forces then remembers this run's bound. Only
+    /// photos stored without a time (`photo_moment`) whose camera or GPS
     /// time lies within a day (and the clock offsets) of that span are looked at, and not those
     /// listed already (read since the last resolution); nothing is written unless one is
     /// listed. Returns how many were.

@@ -328,17 +328,23 @@ public struct FolderScanner: Sendable {
         /// does (`withoutNameClashes`).
         static func dropFolderNameClashes(_ contents: inout FolderContents, names: [UInt8]) {
             func isUTF8(_ ref: NameRef) -> Bool { String(validating: names[ref.start..<ref.start + ref.count], as: UTF8.self) != nil }
+            func escapedFolder(_ item: (name: NameRef, entry: FolderContents.Entry)) -> Subfolder? {
+                guard case .folder(let folder) = item.entry, folder.raw != nil, !isUTF8(item.name) else { return nil }
+                return folder
+            }
+            // Only folders with a raw path are looked at closer: most folders have none, and the
+            // scan of a library names every entry once.
+            guard contents.entries.contains(where: { escapedFolder($0) != nil }) else { return }
             var real = Set<String>()
-            for (ref, entry) in contents.entries where isUTF8(ref) {
-                switch entry {
+            for item in contents.entries where isUTF8(item.name) {
+                switch item.entry {
                 case .folder(let folder): real.insert(folder.relative)
                 case .file(let file): real.insert(file.relativePath)
                 }
             }
-            guard real.count < contents.entries.count else { return }
             var dropped: [String] = []
-            contents.entries.removeAll { ref, entry in
-                guard case .folder(let folder) = entry, !isUTF8(ref), real.contains(folder.relative) else { return false }
+            contents.entries.removeAll { item in
+                guard let folder = escapedFolder(item), real.contains(folder.relative) else { return false }
                 dropped.append("\(folder.relative): this folder's name is not UTF-8 and its escaped form is another folder's name; rename it to read it")
                 return true
             }
@@ -474,12 +480,7 @@ public struct FolderScanner: Sendable {
     /// path without a `%`.
     static func rawBytes(of relativePath: String, in folder: String) -> [UInt8]? {
         guard relativePath.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        func exists(_ path: [UInt8]) -> Bool {
-            var status = stat()
-            return (Array(folder.utf8) + [UInt8(ascii: "/")] + path + [0]).withUnsafeBufferPointer { name in
-                name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
-            }
-        }
+        func exists(_ path: [UInt8]) -> Bool { entryExists(Array(folder.utf8) + [UInt8(ascii: "/")] + path) }
         var resolved: [UInt8] = []
         var changed = false
         for name in relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
@@ -496,6 +497,14 @@ public struct FolderScanner: Sendable {
             resolved = candidate
         }
         return changed ? resolved : nil
+    }
+
+    /// Whether anything is at `path` (its bytes), a link as it is, unfollowed.
+    static func entryExists(_ path: [UInt8]) -> Bool {
+        var status = stat()
+        return (path + [0]).withUnsafeBufferPointer { name in
+            name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
+        }
     }
 
     /// The bytes a name's `%XX` spelling stands for; nil when a `%` starts no two hex digits.
@@ -515,11 +524,10 @@ public struct FolderScanner: Sendable {
         return bytes
     }
 
-    /// The value of a hex digit (either case).
+    /// The value of a hex digit as `escaped` writes them (upper case).
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
