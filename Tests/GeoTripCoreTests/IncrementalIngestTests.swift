@@ -180,6 +180,45 @@ struct IncrementalIngestTests {
         #expect(after["IMG_0031.JPG_original"] == nil)  // skipped, not a photo
     }
 
+    @Test("a photo whose capture time was put right in another program keeps its thumbnail; one turned gets a new one",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func thumbnailKeptThroughMetadataEdits() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let thumbs = trip.appendingPathComponent("geotrip/thumbs")
+        func listing() throws -> [String: UInt64] {
+            Dictionary(uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: thumbs.path).map { name in
+                (name, (try FileManager.default.attributesOfItem(atPath: thumbs.appendingPathComponent(name).path)[.systemFileNumber] as! NSNumber).uint64Value)
+            })
+        }
+        let first = try await ingest(trip)
+        #expect((first.export?.thumbnails ?? 0) > 0)
+        let before = try listing()
+        let id = try #require(try photoIDs(trip)["IMG_0031.JPG"])
+        #expect(before.keys.contains { $0.hasPrefix("\(id)-") })
+
+        // exiftool rewrites the file (another size and time) with the clock put right by two minutes.
+        let photo = trip.appendingPathComponent("IMG_0031.JPG").path
+        let exiftool = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                          ["-q", "-overwrite_original", "-AllDates+=0:0:0 0:2:0", photo])
+        #expect(exiftool.status == 0, "exiftool: \(exiftool.stderr)")
+        let edited = try await ingest(trip)
+        #expect(edited.changed == 1)
+        #expect(edited.export?.thumbnails == 0)
+        #expect(try listing() == before, "the same thumbnails, none written again")
+
+        // Turned a quarter: the thumbnail is made again, upright, and the old one goes.
+        let turn = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original", "-n", "-Orientation=6", photo])
+        #expect(turn.status == 0, "exiftool: \(turn.stderr)")
+        let turned = try await ingest(trip)
+        #expect(turned.export?.thumbnails == 1)
+        let after = try listing()
+        #expect(after.count == before.count)
+        #expect(Set(after.keys).subtracting(before.keys).count == 1)
+        #expect(Set(before.keys).subtracting(after.keys).allSatisfy { $0.hasPrefix("\(id)-") })
+    }
+
     /// Writes `data` to the file at `path`, given as bytes (a name that is not UTF-8).
     static func writeFile(_ data: Data, at path: [UInt8]) throws {
         let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)

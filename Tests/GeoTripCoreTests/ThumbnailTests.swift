@@ -146,6 +146,64 @@ struct ThumbnailTests {
         #expect(kept == [current, odd[0], "notes.txt"].sorted())
     }
 
+    @Test("a JPEG's pixel key stays while other programs edit its metadata, and names a new thumbnail when its pixels or orientation change",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func pixelKey() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let trip = try Self.oneJPEGTrip(in: output)
+        let photo = trip.appendingPathComponent("a.jpg")
+        func reading() -> FileReading { MetadataReader().read(path: photo.path) }
+        let first = reading()
+        let key = try #require(first.pixelKey)
+        let maker = ThumbnailMaker(tripFolder: trip, outputFolder: output.url.appendingPathComponent("geotrip"))
+        func source(_ reading: FileReading) throws -> ThumbnailSource {
+            var source = try Self.source("a.jpg", in: trip)
+            source.orientation = reading.metadata.orientation
+            source.pixelKey = reading.pixelKey
+            return source
+        }
+        let made = maker.make(try source(first))
+        #expect(made.status == .madeFromImage)
+
+        // exiftool writes the file anew, larger, with another time: the pixels are the same.
+        let size = try Data(contentsOf: photo).count
+        try LibraryRerunTests.exiftool(["-DateTimeOriginal=2031:01:02 03:04:05", "-Artist=Someone with a long name to grow the EXIF", photo.path])
+        let edited = reading()
+        #expect(try Data(contentsOf: photo).count != size, "exiftool rewrote the metadata")
+        #expect(edited.fingerprint != first.fingerprint)
+        #expect(edited.pixelKey == key)
+        let again = maker.make(try source(edited))
+        #expect(again.status == .current)
+        #expect(again.relativePath == made.relativePath)
+
+        // Turned: the same pixels, another thumbnail.
+        try LibraryRerunTests.exiftool(["-n", "-Orientation=6", photo.path])
+        let turned = reading()
+        #expect(turned.pixelKey == key)
+        #expect(turned.metadata.orientation == 6)
+        let upright = maker.make(try source(turned))
+        #expect(upright.status == .madeFromImage)
+        #expect(upright.relativePath != made.relativePath)
+
+        // One byte of the image data changed (found by its own SOS marker): another key.
+        var bytes = [UInt8](try Data(contentsOf: photo))
+        let scan = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let data = scan + 2 + (Int(bytes[scan + 2]) << 8 | Int(bytes[scan + 3])) + 10
+        bytes[data] ^= 0x01
+        try Data(bytes).write(to: photo)
+        let repainted = reading()
+        #expect(repainted.pixelKey != nil && repainted.pixelKey != key)
+
+        // Cut inside the scan's header: the metadata is read, with no key.
+        try Data(bytes[..<(scan + 3)]).write(to: photo)
+        let cut = reading()
+        #expect(cut.status == .read)
+        #expect(cut.pixelKey == nil)
+        // Other formats have none.
+        #expect(MetadataReader().read(path: TestPaths.sampleImages.appendingPathComponent("IMG_0100.HEIC").path).pixelKey == nil)
+    }
+
     @Test("a thumbnail that came back empty (a power cut before it reached the disk) is made again, alone and in a batch")
     func emptyThumbnailMadeAgain() async throws {
         let output = try TemporaryFolder()

@@ -105,11 +105,11 @@ extension Catalog {
     static let tripPhotoColumns = """
         p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
         vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
-        p.durationSeconds, p.liveStillId, p.localTime
+        p.durationSeconds, p.liveStillId, p.localTime, p.pixelKey
         """
 
     /// How many columns `tripPhotoColumns` names, and where its times are.
-    static let tripPhotoColumnCount = 17
+    static let tripPhotoColumnCount = 18
     static let tripPhotoUTCColumn = 2
     static let tripPhotoLocalTimeColumn = 16
 
@@ -125,6 +125,7 @@ extension Catalog {
         photo.format = (row[13] as String?).flatMap(ImageFormat.init(rawValue:))
         photo.durationSeconds = row[14]
         photo.liveStillID = row[15]
+        photo.pixelKey = row[17]
         return photo
     }
 

@@ -509,6 +509,12 @@ enum CatalogMigrations {
             // whose camera time is missing or implausible.
             try db.execute(sql: "CREATE INDEX photo_undated ON photo (localTime) WHERE utcTime IS NULL OR timeZone IS NULL")
         }
+        migrator.registerMigration("v23-pixel-key") { db in
+            // A key of a JPEG's pixels (`FileReading.pixelKey`), which names its thumbnail, so a
+            // photo whose metadata alone was edited elsewhere keeps it. Rows read before have
+            // none (their thumbnails keep the names they have) until their file changes.
+            try db.alter(table: "photo") { t in t.add(column: "pixelKey", .integer) }
+        }
         return migrator
     }
 }

@@ -18,9 +18,11 @@ public struct MadeThumbnails: ThumbnailProvider {
         // disk: such photos get no thumbnail (as they get no sidecar), and no complaint either.
         let photos = photos.filter { !$0.path.utf8.contains(UInt8(ascii: "%")) || FileManager.default.fileExists(atPath: tripFolder + "/" + $0.path) }
         let sources = photos.map { photo in
-            ThumbnailSource(photoID: photo.id, path: photo.path, media: photo.format == .video ? .video(durationSeconds: photo.durationSeconds) : .photo(photo.format), fileSize: photo.fileSize,
-                            modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,
-                            embeddedThumbnail: photo.embeddedThumbnail.map { ThumbnailLocation(offset: $0.offset, length: $0.length) })
+            var source = ThumbnailSource(photoID: photo.id, path: photo.path, media: photo.format == .video ? .video(durationSeconds: photo.durationSeconds) : .photo(photo.format), fileSize: photo.fileSize,
+                                         modifiedNanos: photo.modifiedNanos, orientation: photo.orientation,
+                                         embeddedThumbnail: photo.embeddedThumbnail.map { ThumbnailLocation(offset: $0.offset, length: $0.length) })
+            source.pixelKey = photo.pixelKey
+            return source
         }
         // The folder read once, before any is made: which are there already, then which are stale.
         let listing = checkingEach ? nil : maker.listing()

@@ -13,7 +13,8 @@ public struct ThumbnailOutcome: Sendable, Equatable {
         case madeFromEmbedded
         /// Made now by decoding the photo at reduced scale.
         case madeFromImage
-        /// The file on disk was made from this very photo (same size and time): nothing done.
+        /// The file on disk was made from this very photo (the same pixels, or size and time):
+        /// nothing done.
         case current
         /// No still to show (a video); not a problem.
         case noStill
@@ -36,8 +37,9 @@ public struct ThumbnailOutcome: Sendable, Equatable {
 /// from the EXIF thumbnail a camera embedded when there is one, otherwise by decoding the photo
 /// at reduced scale (libjpeg-turbo; libheif for HEIF), always turned upright.
 ///
-/// A thumbnail's name carries its photo's id and a short key of the photo's size, modification
-/// time and the maker's settings, so a rerun sees at once that a thumbnail is current and makes
+/// A thumbnail's name carries its photo's id and a short key of the photo's pixels (a JPEG's
+/// `pixelKey`; for other formats, and rows read before it, the file's size and modification
+/// time) and the maker's settings, so a rerun sees at once that a thumbnail is current and makes
 /// none, and `removeStale` can delete those no current photo names.
 public struct ThumbnailMaker: Sendable {
     /// The folder the sources' paths are relative to.
@@ -83,10 +85,32 @@ public struct ThumbnailMaker: Sendable {
 
     /// The numbers of `fileName`'s name, worked out without making it.
     static func nameNumbers(photoID: Int64, fileSize: Int64, modifiedNanos: Int64, longSide: Int, quality: Int) -> NameNumbers {
-        // Five numbers of at most 20 characters each and four spaces.
-        let key = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 20 + 4) { identity -> UInt64 in
+        NameNumbers(photoID: photoID, key: key(of: [fileSize, modifiedNanos, Int64(longSide), Int64(quality), Int64(version)],
+                                               marked: false, fileSize: fileSize))
+    }
+
+    /// The numbers of the name of a photo with a key of its pixels (`ThumbnailSource.pixelKey`):
+    /// the key is the first 8 hex digits of the `Fingerprint` of `"p<pixel key> <orientation>
+    /// <EXIF thumbnail's length> <long side> <quality> <version>"` (0 for no orientation, -1
+    /// for no EXIF thumbnail). The photo's size and time are not in it: a photo whose metadata
+    /// alone was edited keeps its thumbnail; turning it, or changing its pixels or the EXIF
+    /// thumbnail a thumbnail may be made from, names another.
+    static func nameNumbers(photoID: Int64, pixelKey: Int64, orientation: Int?, embeddedLength: Int?, longSide: Int, quality: Int) -> NameNumbers {
+        NameNumbers(photoID: photoID, key: key(of: [pixelKey, Int64(orientation ?? 0), Int64(embeddedLength ?? -1), Int64(longSide), Int64(quality), Int64(version)],
+                                               marked: true, fileSize: 0))
+    }
+
+    /// The upper half of the `Fingerprint` of `numbers` in decimal, one space between each,
+    /// after a `p` when `marked`.
+    private static func key(of numbers: [Int64], marked: Bool, fileSize: Int64) -> UInt32 {
+        // At most six numbers of at most 20 characters each, five spaces and the mark.
+        let key = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6 * 20 + 6) { identity -> UInt64 in
             var count = 0
-            for (index, number) in [fileSize, modifiedNanos, Int64(longSide), Int64(quality), Int64(version)].enumerated() {
+            if marked {
+                identity[0] = UInt8(ascii: "p")
+                count = 1
+            }
+            for (index, number) in numbers.prefix(6).enumerated() {
                 if index > 0 {
                     identity[count] = UInt8(ascii: " ")
                     count += 1
@@ -95,7 +119,7 @@ public struct ThumbnailMaker: Sendable {
             }
             return Fingerprint.value(UnsafeBufferPointer(rebasing: identity[..<count]), fileSize: Int(truncatingIfNeeded: fileSize)) >> 32
         }
-        return NameNumbers(photoID: photoID, key: UInt32(truncatingIfNeeded: key))
+        return UInt32(truncatingIfNeeded: key)
     }
 
     /// The name of `numbers`: `<id>-<key>.jpg`, the id in decimal, the key in 8 lowercase hex
@@ -388,6 +412,10 @@ public struct ThumbnailMaker: Sendable {
     /// The numbers of the name `fileName` gives `source`; nil for media without a still.
     func numbers(for source: ThumbnailSource) -> NameNumbers? {
         guard case .photo = source.media else { return nil }
+        if let pixelKey = source.pixelKey {
+            return Self.nameNumbers(photoID: source.photoID, pixelKey: pixelKey, orientation: source.orientation,
+                                    embeddedLength: source.embeddedThumbnail?.length, longSide: longSide, quality: quality)
+        }
         return Self.nameNumbers(photoID: source.photoID, fileSize: source.fileSize, modifiedNanos: source.modifiedNanos,
                                 longSide: longSide, quality: quality)
     }

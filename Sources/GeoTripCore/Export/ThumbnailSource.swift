@@ -23,6 +23,10 @@ public struct ThumbnailSource: Sendable, Equatable {
     public var orientation: Int?
     /// The EXIF thumbnail inside the file (IFD1), when there is one.
     public var embeddedThumbnail: ThumbnailLocation?
+    /// A key of the photo's pixels (`FileReading.pixelKey`), when the reader took one: the
+    /// thumbnail is then named by it, its orientation and its EXIF thumbnail's length, and not
+    /// by the file's size and time, so editing the metadata elsewhere makes no new thumbnail.
+    public var pixelKey: Int64?
 
     /// Creates a source.
     public init(photoID: Int64, path: String, media: Media, fileSize: Int64, modifiedNanos: Int64,

@@ -21,6 +21,9 @@ struct ContainerContents {
     /// The EXIF thumbnail, when the container locates it itself (TIFF, whose compact block
     /// no longer holds the original offsets).
     var thumbnail: ThumbnailLocation?
+    /// A key of the pixels, for naming the photo's thumbnail (`ThumbnailMaker`): the same
+    /// while only the metadata changes. JPEG only; nil for other formats.
+    var pixelKey: UInt64?
     var diagnostics: [Diagnostic] = []
 }
 
@@ -138,12 +141,44 @@ enum ContainerReader {
                     contents.height = Int(frame[1]) << 8 | Int(frame[2])
                     contents.width = Int(frame[3]) << 8 | Int(frame[4])
                 }
+                contents.pixelKey = pixelKey(file, frame: Array(file.bytes(at: bodyStart, count: bodyLength)), from: bodyStart + bodyLength)
                 return contents
             }
             position = bodyStart + bodyLength
         }
         contents.diagnostics.append(Diagnostic(.damaged, "the JPEG has more than 512 segments before its image; stopped reading"))
         return contents
+    }
+
+    /// How many bytes of the entropy-coded data `pixelKey` hashes.
+    static let pixelKeyReach = 4096
+
+    /// A key of a JPEG's pixels (`ContainerContents.pixelKey`): the fingerprint of the frame
+    /// header (`frame`, the SOF segment's body), the scan header and the first
+    /// `pixelKeyReach` bytes of entropy-coded data after it, with the length from the scan to
+    /// the file's end. Found by walking on from the frame header (`position`, just after it)
+    /// past the tables to the first SOS, header by header; nil when the walk does not get
+    /// there (a damaged or truncated file, told by no sentence: the metadata was read). What
+    /// lies before the frame (EXIF, XMP) is not in it, so editing the metadata in another
+    /// program keeps the key.
+    private static func pixelKey(_ file: PhotoFile, frame: [UInt8], from start: Int) -> UInt64? {
+        var position = start
+        for _ in 0..<64 {
+            let header = Array(file.bytes(at: position, count: 4))
+            guard header.count == 4, header[0] == 0xFF else { return nil }
+            let marker = header[1]
+            if marker == 0xFF { position += 1; continue }
+            guard marker != 0xD9, marker != 0x01, !(0xD0...0xD7).contains(marker) else { return nil }
+            let length = Int(header[2]) << 8 | Int(header[3])
+            guard length >= 2 else { return nil }
+            if marker == 0xDA {
+                let scan = file.bytes(at: position, count: length + 2 + pixelKeyReach)
+                guard scan.count > length + 2 else { return nil }
+                return Fingerprint.value(frame + scan, fileSize: file.size - position)
+            }
+            position += 2 + length
+        }
+        return nil
     }
 
     /// Extended XMP packets kept at the most, and their bytes in all: a crafted file cannot make

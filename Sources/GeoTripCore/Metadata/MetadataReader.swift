@@ -22,6 +22,9 @@ public struct FileReading: Sendable, Equatable {
     /// Indices, among the sidecars the reader was given, of those geotrip wrote itself: never
     /// read as input, and their later rewrites by geotrip do not make the photo changed.
     public var geotripSidecars: [Int] = []
+    /// A key of the pixels (`ContainerContents.pixelKey`, as a signed bit pattern for SQLite),
+    /// which names the photo's thumbnail; nil when the reader has none for the format.
+    public var pixelKey: Int64?
 }
 
 /// Reads the metadata of one photo or video file: sniffs the container, takes the EXIF block and
@@ -129,7 +132,8 @@ public struct MetadataReader: Sendable {
             Fingerprint.of(format == .tiff ? $0.bytes + file.head.prefix(16_384) : $0.bytes, fileSize: file.size)
         } ?? headFingerprint()
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
-                           fingerprint: fingerprint, geotripSidecars: geotripSidecars)
+                           fingerprint: fingerprint, geotripSidecars: geotripSidecars,
+                           pixelKey: contents.pixelKey.map { Int64(bitPattern: $0) })
     }
 
     /// Fills what `metadata` still lacks from the sidecars other programs wrote, in order.

@@ -32,6 +32,9 @@ public struct TripPhoto: Sendable, Equatable {
     public var fileSize: Int64 = 0
     public var modifiedNanos: Int64 = 0
     public var format: ImageFormat?
+    /// A key of the photo's pixels (`FileReading.pixelKey`), when the reader took one: its
+    /// thumbnail is named by it rather than by the file's size and time.
+    public var pixelKey: Int64?
     /// A video's length in seconds (`format` is `video`).
     public var durationSeconds: Double?
     /// A Live Photo's video: the id of its still, with which it is one moment (it belongs to no

@@ -61,6 +61,8 @@ struct PhotoRecord: FetchableRecord, MutablePersistableRecord, Sendable, Equatab
     var durationSeconds: Double? = nil
     var contentIdentifier: String? = nil
     var liveStillId: Int64? = nil
+    /// `FileReading.pixelKey` (v23): names the photo's thumbnail.
+    var pixelKey: Int64? = nil
 
     enum Columns {
         static let id = Column("id")
@@ -93,6 +95,7 @@ extension PhotoRecord {
             sidecars: file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath })))
         durationSeconds = m.durationSeconds
         contentIdentifier = m.contentIdentifier
+        pixelKey = reading.pixelKey
     }
 }
 
@@ -120,7 +123,8 @@ extension PhotoRecord {
             utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
             resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
             locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"],
-            durationSeconds: row["durationSeconds"], contentIdentifier: row["contentIdentifier"], liveStillId: row["liveStillId"])
+            durationSeconds: row["durationSeconds"], contentIdentifier: row["contentIdentifier"], liveStillId: row["liveStillId"],
+            pixelKey: row["pixelKey"])
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -134,7 +138,7 @@ extension PhotoRecord {
         "make", "model", "orientation", "width", "height", "thumbnailOffset", "thumbnailLength",
         "diagnostics", "readerVersion", "removedAt", "sidecars",
         "utcTime", "timeZone", "timeSource", "resolvedLatitude", "resolvedLongitude", "locationSource", "uncertaintyMeters",
-        "durationSeconds", "contentIdentifier", "liveStillId", "stemKey",
+        "durationSeconds", "contentIdentifier", "liveStillId", "pixelKey", "stemKey",
     ]
 
     /// The record's values, in the order of `columnNames`: `insert(in:)` binds them by
@@ -146,7 +150,7 @@ extension PhotoRecord {
             make, model, orientation, width, height, thumbnailOffset, thumbnailLength,
             Self.json(diagnostics), readerVersion, removedAt, sidecars,
             utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters,
-            durationSeconds, contentIdentifier, liveStillId, LivePhotoPairing.stemKey(path),
+            durationSeconds, contentIdentifier, liveStillId, pixelKey, LivePhotoPairing.stemKey(path),
         ]
     }
 
