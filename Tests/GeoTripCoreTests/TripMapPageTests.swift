@@ -41,6 +41,20 @@ struct TripMapPageTests {
     static func data(of html: String) throws -> [String: Any] {
         var data = try element("trip-data", of: html)
         for (key, value) in try element("trip-base", of: html) { data[key] = value }
+        // Each day's visits and videos, joined in order as the script joins them.
+        var visits: [Any] = [], videos: [Any] = []
+        let opening = "<script type=\"application/json\" class=\"trip-day\""
+        var rest = html[...]
+        while let found = rest.range(of: opening) {
+            let start = try #require(rest.range(of: ">", range: found.upperBound..<rest.endIndex))
+            let end = try #require(rest.range(of: "</script>", range: start.upperBound..<rest.endIndex))
+            let day = try #require(try JSONSerialization.jsonObject(with: Data(rest[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+            visits += try #require(day["visits"] as? [Any])
+            videos += try #require(day["videos"] as? [Any])
+            rest = rest[end.upperBound...]
+        }
+        data["visits"] = visits
+        data["videos"] = videos
         return data
     }
 
@@ -62,8 +76,9 @@ struct TripMapPageTests {
         #expect(!html.contains("<b>x"))
         #expect(html.contains("&lt;/script&gt;&lt;b&gt;x"), "the timeline shows the name, escaped")
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        // Exactly the page's own script elements close: two scripts, the data and the base layer.
-        #expect(html.components(separatedBy: "</script>").count - 1 == 4)
+        // Exactly the page's own script elements close: two scripts, the data, the base layer,
+        // and each of the three days' visits.
+        #expect(html.components(separatedBy: "</script>").count - 1 == 7)
         let data = try Self.data(of: html)
         let visits = try #require(data["visits"] as? [[String: Any]])
         #expect(visits[0]["name"] as? String == name, "the data still holds the exact name")
@@ -220,6 +235,46 @@ struct TripMapPageTests {
     func pageSize() throws {
         let html = TripMapPage(input: Self.pacificInput()).render(with: try resources())
         #expect(html.utf8.count < 1_500_000, "\(html.utf8.count) bytes")
+    }
+
+    @Test("a day's part is taken from the page before only when made from the same key in the same place, and the page is the same")
+    func dayPartsReused() throws {
+        let resources = try resources()
+        let input = Self.pacificInput()
+        let keys = ["2025-03-01": "a", "2025-03-02": "b", "2025-03-03": "c"]
+        var page = TripMapPage(input: input)
+        page.dayKeys = keys
+        let first = page.render(with: resources)
+        let before = Array(first.utf8)
+        #expect(page.reusableDays(in: before) == Set(keys.keys))
+        #expect(page.reusableDays(in: nil).isEmpty)
+
+        // The days taken from the page before need no media: the page is the same, byte for byte.
+        var outline = page
+        for index in outline.input.visits.indices { outline.input.visits[index].media = [] }
+        #expect(outline.render(with: resources, previous: before) == first)
+
+        // Without keys nothing is taken (and the parts carry none).
+        #expect(TripMapPage(input: input).reusableDays(in: Array(TripMapPage(input: input).render(with: resources).utf8)).isEmpty)
+
+        // A day whose key changed is made again; so are the days after a day that gained a
+        // visit (their visits' numbers moved on), and a part edited in the file.
+        var changed = page
+        changed.dayKeys["2025-03-02"] = "b2"
+        #expect(changed.reusableDays(in: before) == ["2025-03-01", "2025-03-03"])
+        var grown = page
+        grown.input.visits.insert(grown.input.visits[0], at: 1)
+        grown.input.visits[1].id = "v1b"
+        grown.dayKeys["2025-03-01"] = "a2"
+        #expect(grown.reusableDays(in: before).isEmpty)
+        let edited = first.replacingOccurrences(of: "Tokyo Station</span>", with: "Tokyo Station!</span>")
+        #expect(edited != first)
+        #expect(page.reusableDays(in: Array(edited.utf8)) == ["2025-03-01", "2025-03-03"])
+        #expect(page.render(with: resources, previous: Array(edited.utf8)) == first, "the edited part made again")
+        let other = TripMapPage(input: Self.pacificInput(language: "ko"))
+        var korean = other
+        korean.dayKeys = keys
+        #expect(korean.reusableDays(in: before).isEmpty, "another language: nothing taken")
     }
 
     @Test("a page made again keeps the base layer of the page before only when that was made for the same window and data")

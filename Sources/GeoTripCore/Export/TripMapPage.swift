@@ -35,6 +35,12 @@ public struct TripMapPage: Sendable {
     public var townLimit = 150
     /// How many thumbnails a visit shows in the timeline.
     public var thumbnailsPerVisit = 8
+    /// Each day's content key, by date (`ExportStage.dayKeys`): a fingerprint of everything the
+    /// day's part of the page (its visits in the timeline and in the script's data) is made
+    /// from, media included. A day whose part the previous page holds, made from the same key
+    /// in the same place of the page, is taken from there (`DayPart`) and needs no media in
+    /// `input`; a day without a key is always made.
+    public var dayKeys: [String: String] = [:]
 
     /// Colours of the days, in turn: distinct on a light and a dark map, and for most kinds of
     /// colour blindness (Sasha Trubetskoy's list of 20 distinct colours, first ten).
@@ -50,12 +56,20 @@ public struct TripMapPage: Sendable {
     /// layer when that was made for the same window from the same base map and gazetteer
     /// (`BaseLayer`): cutting the base map and finding the towns is half of a page's work and
     /// depends on nothing else, so a trip whose photos changed but whose extent did not keeps it.
+    ///
+    /// Each day's part is taken from `previous` too when `reusableDays(in:)` names its day;
+    /// the others are made from `input`.
     public func render(with resources: TripMapResources, previous: [UInt8]? = nil) -> String {
         let words = TripMapWords.forLanguage(input.language)
         let window = self.window
         let inputs = BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit)
         let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, resources: resources, inputs: inputs)
-        var context = templateContext(words: words)
+        let reusable = DayPart.parts(in: previous)
+        let crossing = crossesAntimeridian
+        let parts = dayPlaces(crossing: crossing).map { place in
+            place.inputs.flatMap { reusable[$0] } ?? dayPart(place, crossing: crossing, words: words)
+        }
+        var context = templateContext(words: words, parts: parts)
         context["leafletStyle"] = resources.leaflet.style
         context["leafletScript"] = resources.leaflet.script
         context["style"] = TripMapTemplate.style
@@ -64,6 +78,129 @@ public struct TripMapPage: Sendable {
         context["base"] = layer.json
         context["data"] = ScriptJSON.escape(pageData(words: words).json.text)
         return TripMapTemplate.page.render(context)
+    }
+
+    /// The days whose part `previous` (the page's file as the last export wrote it) holds,
+    /// made from the same inputs: `render` takes them from there, so their visits need no
+    /// media. Found from the input's outline alone.
+    public func reusableDays(in previous: [UInt8]?) -> Set<String> {
+        let reusable = DayPart.parts(in: previous)
+        guard !reusable.isEmpty else { return [] }
+        return Set(dayPlaces(crossing: crossesAntimeridian).compactMap { place in
+            place.inputs.flatMap { reusable[$0] }.map { _ in place.date }
+        })
+    }
+
+    /// Where a day's part sits on the page: its date, its index among the days (its colour and
+    /// filter), the number of its first visit, its visits, and what its part is made from
+    /// besides them (`partInputs`; nil without a day key).
+    struct DayPlace {
+        var date: String
+        var index: Int
+        var firstNumber: Int
+        var visits: [TripMapInput.Visit]
+        var inputs: String?
+    }
+
+    /// Every day's place, in order.
+    func dayPlaces(crossing: Bool) -> [DayPlace] {
+        var visitsByDay: [String: [TripMapInput.Visit]] = [:]
+        for visit in input.visits { visitsByDay[visit.localDate, default: []].append(visit) }
+        var number = 1
+        return days.enumerated().map { index, day in
+            let visits = visitsByDay[day.date] ?? []
+            defer { number += visits.count }
+            return DayPlace(date: day.date, index: index, firstNumber: number, visits: visits,
+                            inputs: dayKeys[day.date].map { partInputs(dayKey: $0, index: index, firstNumber: number, crossing: crossing) })
+        }
+    }
+
+    /// What a day's part is made from besides its day key: the page's language, the day's
+    /// place on it, whether the map runs across 180°, how many thumbnails a visit shows, and
+    /// geotrip's version and outputs' revision (for the code that writes it).
+    func partInputs(dayKey: String, index: Int, firstNumber: Int, crossing: Bool) -> String {
+        var key = ExportStage.KeyBytes()
+        key.add("trip-day")
+        key.add(GeoTripVersion.current)
+        key.add(Int64(ExportStage.outputRevision))
+        key.add(input.language)
+        key.add(dayKey)
+        key.add(Int64(index))
+        key.add(Self.dayColours[index % Self.dayColours.count])
+        key.add(Int64(firstNumber))
+        key.add(crossing ? Int64(1) : Int64(0))
+        key.add(Int64(thumbnailsPerVisit))
+        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+    }
+
+    /// A day's part of the page: its visits' items in the timeline (`<ol class="visits">`) and
+    /// its visits and videos in the script's data (a `trip-day` element the script joins in
+    /// order). Each element's `data-key` is what the part was made from, then the element's own
+    /// fingerprint, so a file damaged or edited there is not reused (as `BaseLayer`).
+    struct DayPart: Equatable {
+        var items: String
+        var itemsKey: String
+        var json: String
+        var jsonKey: String
+
+        init(items: String, json: String, inputs: String?) {
+            self.items = items
+            self.json = json
+            itemsKey = inputs.map { $0 + "-" + Fingerprint.of(Array(items.utf8), fileSize: items.utf8.count) } ?? ""
+            jsonKey = inputs.map { $0 + "-" + Fingerprint.of(Array(json.utf8), fileSize: json.utf8.count) } ?? ""
+        }
+
+        /// The elements' openings up to their keys, as the template writes them.
+        static let itemsOpening = Array(#"<ol class="visits" data-key=""#.utf8)
+        static let jsonOpening = Array(#"<script type="application/json" class="trip-day" data-key=""#.utf8)
+
+        /// The parts `page` (a page's bytes) holds whole, by what they were made from: both
+        /// elements there with the same inputs, each holding what its fingerprint says.
+        static func parts(in page: [UInt8]?) -> [String: DayPart] {
+            guard let page else { return [:] }
+            let items = elements(itemsOpening, closing: Array("</ol>".utf8), in: page)
+            guard !items.isEmpty else { return [:] }
+            let json = elements(jsonOpening, closing: Array("</script>".utf8), in: page)
+            var parts: [String: DayPart] = [:]
+            for (inputs, text) in items {
+                guard let data = json[inputs] else { continue }
+                parts[inputs] = DayPart(items: text.content, json: data.content, inputs: inputs)
+            }
+            return parts.filter { inputs, part in part.itemsKey == items[inputs]?.key && part.jsonKey == json[inputs]?.key }
+        }
+
+        /// Each element of `page` that starts with `opening`, its key, `">`, and its content up
+        /// to `closing`, by the inputs its key names.
+        private static func elements(_ opening: [UInt8], closing: [UInt8], in page: [UInt8]) -> [String: (key: String, content: String)] {
+            var found: [String: (key: String, content: String)] = [:]
+            var at = 0
+            let close = Array("\">".utf8)
+            while let start = BaseLayer.find(opening, in: page, from: at) {
+                let keyStart = start + opening.count
+                guard let keyEnd = BaseLayer.find(close, in: page, from: keyStart), keyEnd - keyStart < 100,
+                      let contentEnd = BaseLayer.find(closing, in: page, from: keyEnd + close.count) else { break }
+                let key = String(decoding: page[keyStart..<keyEnd], as: UTF8.self)
+                if let dash = key.lastIndex(of: "-") {
+                    found[String(key[..<dash])] = (key, String(decoding: page[(keyEnd + close.count)..<contentEnd], as: UTF8.self))
+                }
+                at = contentEnd
+            }
+            return found
+        }
+    }
+
+    /// A day's part made from the input: its visits' items and data.
+    func dayPart(_ place: DayPlace, crossing: Bool, words: TripMapWords) -> DayPart {
+        let colour = Self.dayColours[place.index % Self.dayColours.count]
+        // From the line break after the list's opening tag, as the page had it when the
+        // template wrote that break.
+        let items = "\n" + place.visits.enumerated().map { visitItem(place.firstNumber + $0, $1, colour: colour, words: words) }.joined()
+        let visits = place.visits.enumerated().map { offset, visit in
+            visitData(visit, number: place.firstNumber + offset, day: place.index, crossing: crossing, words: words).json
+        }
+        let videos = place.visits.flatMap { videoData($0, day: place.index, crossing: crossing, words: words).map(\.json) }
+        let json = ScriptJSON.escape(JSONValue.object([("visits", .array(visits)), ("videos", .array(videos))]).text)
+        return DayPart(items: items, json: json, inputs: place.inputs)
     }
 
     /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
@@ -131,7 +268,7 @@ public struct TripMapPage: Sendable {
         }
 
         /// Where `needle` first occurs in `bytes` at or after `from`.
-        private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
             guard from <= bytes.count else { return nil }
             return bytes.withUnsafeBufferPointer { haystack -> Int? in
                 guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
@@ -271,7 +408,7 @@ public struct TripMapPage: Sendable {
 
     /// Every key is named for its level (`dayNotes`, `visitNotes`): Mustache looks a missing key
     /// up in the enclosing sections, so a visit without notes must not find its day's.
-    private func templateContext(words: TripMapWords) -> [String: Any] {
+    private func templateContext(words: TripMapWords, parts: [DayPart]) -> [String: Any] {
         let figures = input.figures ?? input.computedFigures
         let dates = days.map(\.date)
         let title: String
@@ -297,14 +434,13 @@ public struct TripMapPage: Sendable {
         figureCards.append(["value": number(Double(figures.countries.count)), "label": words.countries(figures.countries.count),
                             "detail": countryNames.joined(separator: ", ")])
 
-        var visitsByDay: [String: [(Int, TripMapInput.Visit)]] = [:]
-        for (number, visit) in input.visits.enumerated() { visitsByDay[visit.localDate, default: []].append((number + 1, visit)) }
-        let dayEntries: [[String: Any]] = days.enumerated().map { index, day in
+        let dayEntries: [[String: Any]] = zip(days, parts).enumerated().map { index, dayAndPart in
+            let (day, part) = dayAndPart
             let colour = Self.dayColours[index % Self.dayColours.count]
             var entry: [String: Any] = [
                 "index": index, "colour": colour,
                 "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
-                "visitItems": (visitsByDay[day.date] ?? []).map { visitItem($0.0, $0.1, colour: colour, words: words) }.joined(),
+                "visitItems": part.items, "itemsKey": part.itemsKey, "json": part.json, "jsonKey": part.jsonKey,
             ]
             if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = notes }
             if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
@@ -390,9 +526,8 @@ public struct TripMapPage: Sendable {
     // The page's data, each part as the JSON the script reads (`JSONValue`: sorted keys, an
     // absent optional left out, as `JSONEncoder` writes them).
 
+    /// The page's data but its visits and videos, which each day's part holds (`DayPart`).
     private struct PageData {
-        var visits: [VisitData]
-        var videos: [VideoData]
         var days: [DayData]
         var legs: [LegData]
         var visited: [String]
@@ -401,7 +536,7 @@ public struct TripMapPage: Sendable {
 
         var json: JSONValue {
             var members: [(String, JSONValue)] = [
-                ("visits", .array(visits.map(\.json))), ("videos", .array(videos.map(\.json))), ("days", .array(days.map(\.json))),
+                ("days", .array(days.map(\.json))),
                 ("legs", .array(legs.map(\.json))), ("visited", .array(visited.map(JSONValue.string))),
                 ("words", .object(words.map { ($0.key, .string($0.value)) })),
             ]
@@ -507,19 +642,32 @@ public struct TripMapPage: Sendable {
 
     private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
 
+    /// A visit as the script's data holds it: `number` in the trip, on the day of index `day`.
+    private func visitData(_ visit: TripMapInput.Visit, number: Int, day: Int, crossing: Bool, words: TripMapWords) -> VisitData {
+        VisitData(id: visit.id, number: number, day: day, name: visit.name ?? words.unnamedPlace,
+                  place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
+                  photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
+                  lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
+                  media: visit.media.prefix(4).map {
+                      MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
+                                label: mediaLabel($0, words: words))
+                  })
+    }
+
+    /// The markers of a visit's videos that have a position of their own.
+    private func videoData(_ visit: TripMapInput.Visit, day: Int, crossing: Bool, words: TripMapWords) -> [VideoData] {
+        visit.media.compactMap { media -> VideoData? in
+            guard media.kind == .video, let at = media.coordinate else { return nil }
+            let name = media.path.map { ($0 as NSString).lastPathComponent }
+            return VideoData(visit: visit.id, day: day, lat: Self.rounded(at.latitude),
+                             lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: Self.href(media),
+                             label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
+        }
+    }
+
     private func pageData(words: TripMapWords) -> PageData {
         let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
         let crossing = crossesAntimeridian
-        let visits = input.visits.enumerated().map { number, visit in
-            VisitData(id: visit.id, number: number + 1, day: dayIndex[visit.localDate] ?? 0, name: visit.name ?? words.unnamedPlace,
-                      place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
-                      photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
-                      lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
-                      media: visit.media.prefix(4).map {
-                          MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
-                                    label: mediaLabel($0, words: words))
-                      })
-        }
         let legs: [LegData] = input.legs.compactMap { leg in
             guard leg.coordinates.count >= 2 else { return nil }
             // The route model gives flights as arcs already; a flight given by its two ends only
@@ -545,18 +693,8 @@ public struct TripMapPage: Sendable {
             let flat = pieces.map { piece in piece.flatMap { [Self.rounded($0.latitude), Self.rounded($0.longitude)] } }
             return LegData(day: dayIndex[leg.localDate] ?? 0, kind: leg.kind, pieces: flat)
         }
-        let videos = input.visits.flatMap { visit in
-            visit.media.compactMap { media -> VideoData? in
-                guard media.kind == .video, let at = media.coordinate else { return nil }
-                let name = media.path.map { ($0 as NSString).lastPathComponent }
-                return VideoData(visit: visit.id, day: dayIndex[visit.localDate] ?? 0, lat: Self.rounded(at.latitude),
-                                 lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: Self.href(media),
-                                 label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
-            }
-        }
         let figures = input.figures ?? input.computedFigures
         return PageData(
-            visits: visits, videos: videos,
             days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
             legs: legs, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },

@@ -6,6 +6,14 @@ enum TripMapScript {
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('trip-data').textContent);
+  // Each day's visits and videos are in an element of their own, in order.
+  data.visits = [];
+  data.videos = [];
+  document.querySelectorAll('script.trip-day').forEach(function (element) {
+    var day = JSON.parse(element.textContent);
+    data.visits = data.visits.concat(day.visits);
+    data.videos = data.videos.concat(day.videos);
+  });
   // The base layer and the towns are an element of their own, which an export reuses while
   // the trip's extent stays the same.
   var layer = JSON.parse(document.getElementById('trip-base').textContent);

@@ -51,8 +51,7 @@ enum TripMapTemplate {
 <h3><span class="swatch" style="background:{{colour}}"></span>{{heading}}</h3>
 {{#dayNotes}}<p class="notes">{{dayNotes}}</p>
 {{/dayNotes}}{{#unplaced}}<p class="unplaced">{{unplaced}}</p>
-{{/unplaced}}<ol class="visits">
-{{{visitItems}}}</ol>
+{{/unplaced}}<ol class="visits" data-key="{{itemsKey}}">{{{visitItems}}}</ol>
 </section>
 {{/days}}</section>
 </main>
@@ -65,6 +64,8 @@ enum TripMapTemplate {
 </footer>
 <script type="application/json" id="trip-base" data-key="{{baseKey}}">{{{base}}}</script>
 <script type="application/json" id="trip-data">{{{data}}}</script>
+{{#days}}<script type="application/json" class="trip-day" data-key="{{jsonKey}}">{{{json}}}</script>
+{{/days}}
 <script>{{{leafletScript}}}</script>
 <script>{{{script}}}</script>
 </body>
