@@ -151,7 +151,7 @@ public struct OutputFolder: Sendable {
             return .savedMeanwhile
         }
         beforeRename?(target.path)
-        if failure == 0, let expecting {
+        if failure == 0, expecting != nil {
             // `looked` is the file expected: the look above found it so (or found none).
             switch exchange(temporary, relative, expecting: looked, holding: existing, ours: stamp) {
             case .put:
