@@ -143,6 +143,33 @@ struct CatalogQueryPlanTests {
         #expect(!photos.contains { $0.hasPrefix("SCAN") })
     }
 
+    @Test("a library trip's days are told apart by their visits' photos and the photos of the window outside visits, searched, never a pass over every photo")
+    func tripDayState() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try catalog(in: temp)
+        let window = MomentWindow(start: "2024-01-01", end: "2024-01-09")
+        // `Catalog.dayPhotoState`: the photos outside visits in the window, from photo_moment
+        // (a join grouped by photo made SQLite walk the table in id order for every trip).
+        let unplaced = try plan(catalog, Catalog.unplacedStampsSQL + " AND " + window.condition("p"), window.arguments)
+        #expect(unplaced.contains("SEARCH p USING INDEX photo_moment (utcTime>? AND utcTime<?)"), "\(unplaced)")
+        #expect(unplaced.filter { $0 == "SEARCH v USING INDEX photo_live_still (liveStillId=?)" }.count == 2, "\(unplaced)")
+        let visits = try plan(catalog, Catalog.visitStampsSQL, ["[\"v1\"]"])
+        #expect(visits.contains("SEARCH vp USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"), "\(visits)")
+        #expect(visits.contains("SEARCH v USING INDEX photo_live_still (liveStillId=?) LEFT-JOIN"), "\(visits)")
+        // `Catalog.tripPhotos(ofVisits:ids:)` and `photoIDs(ofVisits:)`: the days rendered.
+        let ofVisits = try plan(catalog, Catalog.visitsPhotosSQL, ["[\"v1\"]"])
+        #expect(ofVisits.contains("SEARCH vp USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"), "\(ofVisits)")
+        #expect(try plan(catalog, Catalog.photosByIDSQL, ["[1]"]).contains("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"))
+        #expect(try plan(catalog, Catalog.livePhotoVideosOfSQL, ["[1]"]).contains("SEARCH p USING INDEX photo_live_still (liveStillId=?)"))
+        #expect(try plan(catalog, Catalog.visitsPhotoIDsSQL, ["[\"v1\"]"]).contains("SEARCH visitPhoto USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"))
+        for sql in [Catalog.unplacedStampsSQL + " AND " + window.condition("p"), Catalog.visitStampsSQL, Catalog.visitsPhotosSQL,
+                    Catalog.photosByIDSQL, Catalog.livePhotoVideosOfSQL, Catalog.visitsPhotoIDsSQL] {
+            let steps = try plan(catalog, sql, sql.contains("utcTime >=") ? window.arguments : ["[1]"])
+            #expect(!steps.contains { $0.hasPrefix("SCAN p") || $0.hasPrefix("SCAN photo") || $0.hasPrefix("SCAN visitPhoto") }, "\(steps)")
+        }
+    }
+
     @Test("the journal's undated photos are read through their partial index, not a pass over every photo")
     func undatedPhotos() throws {
         let temp = try TemporaryFolder()

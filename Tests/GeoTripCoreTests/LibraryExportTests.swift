@@ -186,6 +186,11 @@ struct LibraryExportTests {
         let added = try await library.ingest()
         #expect(added.export?.dayPagesRendered == 1)
         #expect(try String(contentsOf: page("2024-03-12"), encoding: .utf8).contains("more/2024-03-12-0.jpg"))
+        // Only that day's photos were read: the map's other days, the cover and the other days'
+        // thumbnails are as a full render makes them (none made again, none written).
+        let whole = try await library.exportEverything()
+        #expect(whole.written == 0)
+        #expect(whole.thumbnails == 0)
         // One page deleted, another edited outside its notes: both are rendered again, the
         // first as it was, the second after a backup of the person's file.
         let deletedText = try String(contentsOf: page("2024-03-11"), encoding: .utf8)

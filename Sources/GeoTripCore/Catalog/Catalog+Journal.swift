@@ -68,33 +68,19 @@ extension Catalog {
             // most of the export's reading time. Sorted here, not by SQLite: its sort of the
             // wide rows took four times as long as reading them (no index has this order).
             return try database.read { db in
-                var photos: [(time: String, photo: TripPhoto)] = []
-                var seen = Set<Int64>()
-                func add(_ sql: String, _ arguments: StatementArguments) throws {
-                    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                    while let row = try rows.next() {
-                        let photo = Self.tripPhoto(row)
-                        guard window == nil || seen.insert(photo.id).inserted else { continue }
-                        photos.append(((row[Self.tripPhotoUTCColumn] as String?) ?? (row[Self.tripPhotoLocalTimeColumn] as String?) ?? "", photo))
-                    }
-                }
+                // Each photo once: a Live Photo's video may lie in the window too.
+                var photos = TripPhotoList(deduplicating: window != nil)
                 let present = "p.removedAt IS NULL AND p.status = 'read'"
                 if let window {
-                    try add("SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE "
-                            + window.condition("p") + " AND " + present, window.arguments)
-                    try add("SELECT \(Self.tripPhotoColumns) FROM photo s JOIN photo p ON p.liveStillId = s.id "
-                            + "LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + window.condition("s") + " AND " + present,
-                            window.arguments)
+                    try photos.add(db, "SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE "
+                                   + window.condition("p") + " AND " + present, window.arguments)
+                    try photos.add(db, "SELECT \(Self.tripPhotoColumns) FROM photo s JOIN photo p ON p.liveStillId = s.id "
+                                   + "LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + window.condition("s") + " AND " + present,
+                                   window.arguments)
                 } else {
-                    try add("SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + present, [])
+                    try photos.add(db, "SELECT \(Self.tripPhotoColumns) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id WHERE " + present, [])
                 }
-                // SQL's `ORDER BY coalesce(utcTime, localTime), path`: no time first, then text
-                // compared byte by byte, as SQLite compares it.
-                photos.sort { a, b in
-                    a.time != b.time ? a.time.utf8.lexicographicallyPrecedes(b.time.utf8)
-                        : a.photo.path.utf8.lexicographicallyPrecedes(b.photo.path.utf8)
-                }
-                return photos.map(\.photo)
+                return photos.sorted()
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -193,7 +193,8 @@ public struct ExportStage: Sendable {
                 let known = checkEverything ? nil : exported[part.folder]
                 let asWritten = known?.days != nil && known?.key.hasSuffix("|" + (listings[part.folder] ?? "")) == true
                 changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content, journal: journals[part.folder],
-                                           filesAsWritten: asWritten, pagesWritten: known?.days ?? [:]))
+                                           filesAsWritten: asWritten, pagesWritten: known?.days ?? [:], dayKeysWritten: known?.dayKeys ?? [:],
+                                           coverWritten: known?.coverWritten))
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
@@ -211,13 +212,14 @@ public struct ExportStage: Sendable {
                 // A folder as its last export left it is not read at all.
                 var reading = ExportSummary()
                 let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
-                let contents = try Self.contents(of: item.part, from: catalog, rule: rule)
-                var part = item.part
-                part.trip = contents.trip
-                var result = try await exportPart(part, photos: contents.photos, into: item.output, of: output, journal: journal,
-                                                  listed: before.files, checkEverything: checkEverything,
-                                                  pagesWritten: item.pagesWritten, notes: texts, renderer: renderer, resources: resources,
-                                                  track: track, settings: settings, privacy: privacy, language: language, now: now)
+                let context = PartContext(journal: journal, listed: before.files, checkEverything: checkEverything, notes: texts,
+                                          renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
+                                          rendering: rendering, language: language, rule: rule, now: now)
+                var result = try await exportPart(item, plan: try plan(item, output, context, partial: true), of: output, context)
+                // The days rendered did not hold the cover's visit after all: once more, whole.
+                if result.cover == nil, result.coverUnknown {
+                    result = try await exportPart(item, plan: try plan(item, output, context, partial: false), of: output, context)
+                }
                 result.summary.add(reading)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
@@ -232,7 +234,8 @@ public struct ExportStage: Sendable {
             summary.add(result.summary)
             let after = Self.listing(of: item.output.path, documentsOnly: true)
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: before.files, written: written)
-            fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days)
+            fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
+                                             dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit)
         }
         var entries: [LibraryIndexPage.Entry] = []
         for (part, state) in zip(parts, fresh) {
@@ -373,6 +376,16 @@ public struct ExportStage: Sendable {
         var filesAsWritten: Bool
         /// `ExportedTrip.days` of its last export (none when every page is to be rendered).
         var pagesWritten: [String: String]
+        /// `ExportedTrip.dayKeys` of its last export.
+        var dayKeysWritten: [String: String] = [:]
+        /// The cover its last export chose, and the visit it came from.
+        var coverWritten: CoverWritten?
+    }
+
+    /// A trip's cover as an export chose it: the thumbnail, and the visit it came from.
+    struct CoverWritten: Sendable, Equatable {
+        var visit: String
+        var path: String
     }
 
     /// A journal folder as read back: its day files by date and its unplaced notes page.
@@ -389,6 +402,16 @@ public struct ExportStage: Sendable {
         /// Each day page as it was written, by date: the page's fingerprint
         /// (`JournalRenderer.DayPage`) and the footer of the file written for it.
         var days: [String: String]?
+        /// A library trip's day keys (`dayKeys`) as its pages and map were written for them.
+        var dayKeys: [String: String]?
+        /// The visit the cover came from, when it was found.
+        var coverVisit: String?
+
+        /// The cover with the visit it came from, when both are known.
+        var coverWritten: CoverWritten? {
+            guard let cover, let coverVisit else { return nil }
+            return CoverWritten(visit: coverVisit, path: cover)
+        }
     }
 
     /// The journal files of `folder` (relative to the output folder) read back.
@@ -406,9 +429,147 @@ public struct ExportStage: Sendable {
     struct PartResult: Sendable {
         /// The cover thumbnail's path relative to the output folder.
         var cover: String?
+        /// Whether the cover could not be told from the days rendered (`cover(of:…)`).
+        var coverUnknown = false
+        /// The visit the cover came from.
+        var coverVisit: String?
         var summary: ExportSummary
         /// `ExportedTrip.days` for the part.
         var days: [String: String]
+        /// `ExportedTrip.dayKeys` for the part.
+        var dayKeys: [String: String] = [:]
+    }
+
+    /// What every part of one export is written with.
+    struct PartContext: Sendable {
+        /// The part's journal as read back; nil when its files are as its last export left them.
+        var journal: Journal?
+        /// The run's first listing of the output folder.
+        var listed: [String: FileStamp]
+        var checkEverything: Bool
+        var notes: [String: String]
+        var renderer: JournalRenderer
+        var resources: TripMapResources
+        var track: [TrackPoint]
+        var settings: ExportSettings
+        var privacy: PrivacyZones
+        /// `renderingKey`.
+        var rendering: String
+        var language: String
+        var rule: LocalDayRule
+        var now: Date
+    }
+
+    /// What a changed part renders, and from what.
+    struct PartPlan: Sendable {
+        /// Its trip (visits with their photos on the days rendered) and the photos those show.
+        var contents: TripContents
+        /// The days rendered; nil for every day.
+        var days: Set<String>?
+        /// `dayKeys` of the part (a library trip's; none for a folder that is one trip).
+        var dayKeys: [String: String]
+        /// Its route, cut by the privacy zones.
+        var route: TripRoute
+        /// Its map page as the last export left it.
+        var previousMap: [UInt8]?
+        /// The photos of the days not rendered, whose thumbnails stay as they are.
+        var keptThumbnails: Set<Int64>
+    }
+
+    /// What to render of `item` and its photos. A library trip whose folder is as its last
+    /// export left it (`partial`, no journal read back, not `geotrip export`, no photo points in
+    /// the GeoJSON) renders only the days whose key (`dayKeys`) differs from the one its page
+    /// was written for, or whose part of the map the page before does not hold
+    /// (`TripMapPage.reusableDays`), and the day of the visit its cover comes from; only their
+    /// photos are read. Edits spread over a library change a few days of every trip, and reading
+    /// and rendering each trip whole was most of such a run. Any other part renders every day.
+    private func plan(_ item: ChangedPart, _ root: OutputFolder, _ context: PartContext, partial: Bool) throws(GeoTripError) -> PartPlan {
+        let part = item.part
+        let prefix = part.folder.isEmpty ? "" : part.folder + "/"
+        let previousMap = try? root.contents(of: prefix + Self.mapFile).get()
+        func route(_ trip: Trip) -> TripRoute {
+            TripRoute(visits: trip.visits, track: Array(Self.track(context.track, during: trip))).hiding(context.privacy)
+        }
+        func whole() throws(GeoTripError) -> TripContents { try Self.contents(of: part, from: catalog, rule: context.rule) }
+        guard part.number != nil, let window = part.window else {
+            let contents = try whole()
+            return PartPlan(contents: contents, days: nil, dayKeys: [:], route: route(contents.trip), previousMap: previousMap, keptThumbnails: [])
+        }
+        let state = try catalog.dayPhotoState(visits: part.trip.visits.map(\.id), rule: context.rule, in: window)
+        var outline = part.trip
+        for index in outline.days.indices {
+            outline.days[index].unplacedPhotos = state.unplaced[outline.days[index].date]?.map(\.path) ?? []
+        }
+        outline = outline.withLocalTimes()
+        let keys = Self.dayKeys(outline, state: state, notes: context.notes, globals: dayGlobals(item.output, context))
+        let outlineRoute = route(outline)
+        guard partial, context.journal == nil, !context.checkEverything, !context.settings.photoPoints else {
+            let contents = try whole()
+            return PartPlan(contents: contents, days: nil, dayKeys: keys, route: route(contents.trip), previousMap: previousMap, keptThumbnails: [])
+        }
+        var days = Set(outline.days.filter { keys[$0.date] != item.dayKeysWritten[$0.date] || item.pagesWritten[$0.date] == nil }.map(\.date))
+        var page = TripMapPage(input: mapInput(outline, route: outlineRoute, byPath: [:], thumbnails: [:], rawNames: [:], part: part,
+                                               output: item.output, context))
+        page.dayKeys = keys
+        days.formUnion(Set(outline.days.map(\.date)).subtracting(page.reusableDays(in: previousMap)))
+        // The cover's day, unless the cover comes from the same visit as last time, unchanged.
+        if let first = Self.coverOrder(outline.visits, privacy: context.privacy).first,
+           first.id != item.coverWritten?.visit || keys[first.localDate] != item.dayKeysWritten[first.localDate] {
+            days.insert(first.localDate)
+        }
+
+        let rendered = outline.days.filter { days.contains($0.date) }
+        let unrendered = outline.days.filter { !days.contains($0.date) }
+        let rows = try catalog.tripPhotos(ofVisits: rendered.flatMap(\.visits).map(\.id),
+                                          ids: rendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
+        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id))
+                       + unrendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
+        let trip = outline.withVisitPhotos(from: rows, onDays: days)
+        var shown = trip
+        shown.days = trip.days.filter { days.contains($0.date) }
+        return PartPlan(contents: TripContents(trip: trip, photos: Self.photos(of: shown, in: PhotoIndex(rows))), days: days, dayKeys: keys,
+                        route: outlineRoute, previousMap: previousMap, keptThumbnails: kept)
+    }
+
+    /// What every day key of a part's days holds besides the day: the run's rendering inputs
+    /// (`renderingKey`), the privacy zones, the links from the part's journal and map to the
+    /// photos, the `geotrip tag` command and how thumbnails are named.
+    private func dayGlobals(_ partOutput: OutputFolder, _ context: PartContext) -> String {
+        var key = KeyBytes()
+        key.add(context.rendering)
+        key.add(Int64(context.privacy.zones.count))
+        for zone in context.privacy.zones { key.add(zone.text) }
+        key.add(tripFolderLink(from: partOutput.url(Self.journalFolder).path))
+        key.add(tripFolderLink(from: partOutput.path))
+        key.add(tagCommand())
+        key.add(Int64(ThumbnailMaker.version))
+        return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+    }
+
+    /// Each day's key, by date: a fingerprint of everything its journal page and its part of
+    /// the map are made from, read without its photos: `globals` (`dayGlobals`), the day and
+    /// its notes, each of its visits as the outline has it (place, centre, times, zone, names,
+    /// revision, photo count) with its notes and the state of its photos and their videos
+    /// (`Catalog.DayPhotoState`), and its photos outside visits with theirs. Whatever a day's
+    /// page or part comes to show must be here, or in its photos' rows.
+    static func dayKeys(_ trip: Trip, state: Catalog.DayPhotoState, notes: [String: String], globals: String) -> [String: String] {
+        var keys: [String: String] = [:]
+        for day in trip.days {
+            var key = KeyBytes()
+            key.add(globals)
+            key.add(day.date)
+            key.add(notes[day.date])
+            key.add(Int64(day.visits.count))
+            for visit in day.visits {
+                key.add(visit, note: notes[visit.id])
+                key.add(state.visits[visit.id])
+            }
+            let unplaced = state.unplaced[day.date] ?? []
+            key.add(Int64(unplaced.count))
+            for photo in unplaced { key.add(photo.path); key.add(photo.stamp) }
+            keys[day.date] = Fingerprint.of(key.bytes, fileSize: key.bytes.count)
+        }
+        return keys
     }
 
     /// Writes one part: thumbnails, days, GeoJSON and map into `partOutput`. A day page is
@@ -424,24 +585,22 @@ public struct ExportStage: Sendable {
     ///
     /// `listed` is the run's first listing of the output folder: a day's file saved since is
     /// left as it is (`savedMeanwhile`).
-    private func exportPart(_ part: Part, photos: [TripPhoto], into partOutput: OutputFolder, of root: OutputFolder, journal: Journal?,
-                            listed: [String: FileStamp], checkEverything: Bool,
-                            pagesWritten: [String: String], notes: [String: String], renderer: JournalRenderer,
-                            resources: TripMapResources, track: [TrackPoint], settings: ExportSettings, privacy: PrivacyZones,
-                            language: String, now: Date) async throws(GeoTripError) -> PartResult {
+    private func exportPart(_ item: ChangedPart, plan: PartPlan, of root: OutputFolder, _ c: PartContext) async throws(GeoTripError) -> PartResult {
+        let part = item.part, partOutput = item.output, journal = c.journal, pagesWritten = item.pagesWritten
+        let privacy = c.privacy, notes = c.notes, listed = c.listed, now = c.now
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         _ = partOutput.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
-        let trip = part.trip
-        let route = TripRoute(visits: trip.visits, track: Array(Self.track(track, during: trip))).hiding(privacy)
+        let trip = plan.contents.trip, photos = plan.contents.photos, route = plan.route
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
-        async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: settings.photoPoints ? photos : [], notes: notes,
+        async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: c.settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()
         let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
         // A library trip's thumbnails, thousands for a few changed days, are found by one read
         // of its folder; a single trip's, and every one by `geotrip export`, are each looked at.
-        let made = try await (settings.thumbnails ? thumbnails : NoThumbnails())
-            .thumbnails(for: visible, in: partOutput.path, checkingEach: checkEverything || part.number == nil)
+        // Those of the days not rendered stay as they are.
+        let made = try await (c.settings.thumbnails ? thumbnails : NoThumbnails())
+            .thumbnails(for: visible, in: partOutput.path, checkingEach: c.checkEverything || part.number == nil, keepingAlso: plan.keptThumbnails)
         summary.thumbnails = made.made
         summary.problems = made.problems
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
@@ -454,17 +613,18 @@ public struct ExportStage: Sendable {
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
             tagCommand: tagCommand(), rawNames: Self.rawNames(photos.lazy.map(\.path), in: Self.resolved(folder)))
-        let input = TripMapInput.from(trip: trip, route: route, notes: notes, byPath: byPath, thumbnails: made.paths,
-                                      tripFolderLink: tripFolderLink(from: partOutput.path), privacy: privacy, language: language,
-                                      tiles: settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile,
-                                      rawNames: context.rawNames)
+        var page = TripMapPage(input: mapInput(trip, route: route, byPath: byPath, thumbnails: made.paths, rawNames: context.rawNames,
+                                               part: part, output: partOutput, c))
+        page.dayKeys = plan.dayKeys
         // The map is put together on another core while the days are rendered, with the base
-        // layer of the page there when that still fits.
-        async let page = TripMapPage(input: input).render(with: resources, previous: try? root.contents(of: prefix + Self.mapFile).get())
-        let pages = try await Self.render(trip.days, with: renderer, context) { day, fingerprint, notes in
+        // layer and the days' parts of the page there when those still fit.
+        async let map = page.render(with: c.resources, previous: plan.previousMap)
+        let renderedDays = plan.days.map { days in trip.days.filter { days.contains($0.date) } } ?? trip.days
+        let pages = try await Self.render(renderedDays, with: c.renderer, context) { day, fingerprint, notes in
             guard let journal else { return pagesWritten[day.date]?.hasPrefix(fingerprint + " ") == true }
             return Self.isWritten(fingerprint, notes: notes, as: pagesWritten[day.date], in: journal.days[day.date])
         }
+        let pagesByDate = Dictionary(zip(renderedDays.map(\.date), pages), uniquingKeysWith: { first, _ in first })
         let days = Set(trip.days.map(\.date))
         let journalPath = prefix + Self.journalFolder + "/"
         // A day's file as it is now: from the journal read back, or read for this alone.
@@ -481,8 +641,9 @@ public struct ExportStage: Sendable {
             _ = read(journalPath + Self.unplacedNotesFile, root, &summary)
         }
         var pagesNow: [String: String] = [:]
-        for (day, page) in zip(trip.days, pages) {
-            guard let text = page.text else {
+        for day in trip.days {
+            // A day not rendered is as its page was written (`plan`).
+            guard let page = pagesByDate[day.date], let text = page.text else {
                 summary.unchanged += 1
                 pagesNow[day.date] = pagesWritten[day.date]
                 continue
@@ -498,9 +659,22 @@ public struct ExportStage: Sendable {
             try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
-        try put(await page, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
-        return PartResult(cover: Self.cover(of: trip, byPath: byPath, thumbnails: made.paths, privacy: privacy).map { prefix + $0 },
-                          summary: summary, days: pagesNow)
+        try put(await map, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
+        // The last export's cover, relative to this folder as the thumbnails' paths are.
+        let kept = item.coverWritten.flatMap { written in
+            written.path.hasPrefix(prefix) ? CoverWritten(visit: written.visit, path: String(written.path.dropFirst(prefix.count))) : nil
+        }
+        let cover = Self.cover(of: trip, byPath: byPath, thumbnails: made.paths, privacy: privacy, rendered: plan.days, kept: kept)
+        return PartResult(cover: cover.path.map { prefix + $0 }, coverUnknown: !cover.known, coverVisit: cover.visit,
+                          summary: summary, days: pagesNow, dayKeys: plan.dayKeys)
+    }
+
+    /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.
+    private func mapInput(_ trip: Trip, route: TripRoute, byPath: [String: TripPhoto], thumbnails: [Int64: String],
+                          rawNames: [String: [UInt8]], part: Part, output partOutput: OutputFolder, _ c: PartContext) -> TripMapInput {
+        TripMapInput.from(trip: trip, route: route, notes: c.notes, byPath: byPath, thumbnails: thumbnails,
+                          tripFolderLink: tripFolderLink(from: partOutput.path), privacy: c.privacy, language: c.language,
+                          tiles: c.settings.tiles, libraryIndex: part.number == nil ? nil : "../../" + Self.mapFile, rawNames: rawNames)
     }
 
     /// `ExportedTrip.days`' entry for a page with `fingerprint` written as `text`.
@@ -637,11 +811,30 @@ public struct ExportStage: Sendable {
     /// The index page's picture of a trip: the middle photo of its visit with the most photos
     /// that has a thumbnail and lies outside the privacy zones.
     static func cover(of trip: Trip, byPath: [String: TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones) -> String? {
-        for visit in trip.visits.sorted(by: { ($0.photoCount, $1.arrival) > ($1.photoCount, $0.arrival) }) where !privacy.contains(visit.centre) {
+        cover(of: trip, byPath: byPath, thumbnails: thumbnails, privacy: privacy, rendered: nil, kept: nil).path
+    }
+
+    /// The same, with the visit it comes from, when only the days `rendered` (nil: every day)
+    /// have their photos. A visit on a day not rendered gives the cover `kept` (the last
+    /// export's) when that came from it, since its day is as it was (`plan`); otherwise the
+    /// cover is not `known`.
+    static func cover(of trip: Trip, byPath: [String: TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones,
+                      rendered: Set<String>?, kept: CoverWritten?) -> (path: String?, visit: String?, known: Bool) {
+        for visit in coverOrder(trip.visits, privacy: privacy) {
+            if let rendered, !rendered.contains(visit.localDate) {
+                guard let kept, kept.visit == visit.id else { return (nil, nil, false) }
+                return (kept.path, visit.id, true)
+            }
             let candidates = visit.photos.compactMap { byPath[$0] }.filter { thumbnails[$0.id] != nil }
-            if !candidates.isEmpty { return thumbnails[candidates[candidates.count / 2].id] }
+            if !candidates.isEmpty { return (thumbnails[candidates[candidates.count / 2].id], visit.id, true) }
         }
-        return nil
+        return (nil, nil, true)
+    }
+
+    /// The visits a cover is looked for in, in turn: the most photos first, then the earliest,
+    /// outside the privacy zones.
+    static func coverOrder(_ visits: [TripVisit], privacy: PrivacyZones) -> [TripVisit] {
+        visits.sorted(by: { ($0.photoCount, $1.arrival) > ($1.photoCount, $0.arrival) }).filter { !privacy.contains($0.centre) }
     }
 
     /// A fingerprint of everything a part renders from besides its files: the run's inputs, the
@@ -663,12 +856,7 @@ public struct ExportStage: Sendable {
             key.add(day.date)
             key.add(notes[day.date])
             for visit in day.visits {
-                key.add(visit.id); key.add(visit.placeId); key.add(Int64(visit.revision))
-                key.add(visit.latitude); key.add(visit.longitude); key.add(visit.radiusMeters)
-                key.add(visit.arrival); key.add(visit.departure); key.add(visit.timeZone)
-                key.add(visit.name); key.add(visit.admin1); key.add(visit.country); key.add(visit.countryCode); key.add(visit.nameSource)
-                key.add(notes[visit.id])
-                key.add(Int64(visit.photoCount))
+                key.add(visit, note: notes[visit.id])
             }
         }
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
@@ -696,6 +884,17 @@ public struct ExportStage: Sendable {
             guard let number else { return bytes.append(0) }
             bytes.append(3)
             withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes += $0 }
+        }
+
+        /// A visit as the outline has it (place, centre, times, zone, names, revision, photo
+        /// count), with its note.
+        mutating func add(_ visit: TripVisit, note: String?) {
+            add(visit.id); add(visit.placeId); add(Int64(visit.revision))
+            add(visit.latitude); add(visit.longitude); add(visit.radiusMeters)
+            add(visit.arrival); add(visit.departure); add(visit.timeZone)
+            add(visit.name); add(visit.admin1); add(visit.country); add(visit.countryCode); add(visit.nameSource)
+            add(note)
+            add(Int64(visit.photoCount))
         }
     }
 

@@ -13,6 +13,11 @@ public struct MadeThumbnails: ThumbnailProvider {
     }
 
     public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails {
+        try await thumbnails(for: photos, in: outputFolder, checkingEach: checkingEach, keepingAlso: [])
+    }
+
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool,
+                           keepingAlso: Set<Int64>) async throws(GeoTripError) -> Thumbnails {
         let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
         // A name that is not UTF-8 is kept as `%XX` in the catalog, which is not its name on
         // disk: such photos get no thumbnail (as they get no sidecar), and no complaint either.
@@ -36,7 +41,8 @@ public struct MadeThumbnails: ThumbnailProvider {
             }
         }
         // Kept by their names' numbers: a library trip has thousands.
-        maker.removeStale(keeping: Set(zip(sources, outcomes).compactMap { $1.relativePath == nil ? nil : maker.numbers(for: $0) }), listing: listing)
+        maker.removeStale(keeping: Set(zip(sources, outcomes).compactMap { $1.relativePath == nil ? nil : maker.numbers(for: $0) }),
+                          keepingIDs: keepingAlso, listing: listing)
         return result
     }
 }

@@ -389,9 +389,10 @@ public struct ThumbnailMaker: Sendable {
     }
 
     /// `removeStale(keeping:listing:)` with the names to keep as numbers (`kept`) and as written
-    /// (`otherNames`).
+    /// (`otherNames`), and every name of the photos of `keepingIDs`.
     @discardableResult
-    func removeStale(keeping kept: Set<NameNumbers>, otherNames keptOtherwise: Set<String> = [], listing given: Listing? = nil) -> Int {
+    func removeStale(keeping kept: Set<NameNumbers>, otherNames keptOtherwise: Set<String> = [], keepingIDs: Set<Int64> = [],
+                     listing given: Listing? = nil) -> Int {
         // The folder read and its files removed through one open descriptor: a trip's folder
         // holds thousands of names, checked whenever the trip is written.
         let folder = outputFolder.path + "/" + Self.folderName
@@ -399,7 +400,8 @@ public struct ThumbnailMaker: Sendable {
         guard directory >= 0 else { return 0 }
         defer { close(directory) }
         guard let listing = given ?? Self.listing(of: directory) else { return 0 }
-        let stale = listing.numbers.subtracting(kept).map(Self.name(of:)) + listing.otherNames.filter { !keptOtherwise.contains($0) }
+        let stale = listing.numbers.subtracting(kept).filter { !keepingIDs.contains($0.photoID) }.map(Self.name(of:))
+            + listing.otherNames.filter { !keptOtherwise.contains($0) }
         return stale.filter { unlinkat(directory, $0, 0) == 0 }.count
     }
 

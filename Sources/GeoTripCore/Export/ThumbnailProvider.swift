@@ -8,9 +8,20 @@ public protocol ThumbnailProvider: Sendable {
     /// With `checkingEach`, every file is looked at (and one left empty made again); without,
     /// one read of the folder says which are there.
     func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails
+
+    /// The same, for some of a trip's photos: the thumbnails of the photos of `keepingAlso`
+    /// (ids), which are not among `photos`, are left as they are, and those of `photos` are
+    /// made or found; only thumbnails of neither go.
+    func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool, keepingAlso: Set<Int64>) async throws(GeoTripError) -> Thumbnails
 }
 
 extension ThumbnailProvider {
+    /// A provider that makes thumbnails as it is asked, and removes none, needs only the first.
+    public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool,
+                           keepingAlso: Set<Int64>) async throws(GeoTripError) -> Thumbnails {
+        try await thumbnails(for: photos, in: outputFolder, checkingEach: checkingEach)
+    }
+
     /// `thumbnails(for:in:checkingEach:)`, every file looked at.
     public func thumbnails(for photos: [TripPhoto], in outputFolder: String) async throws(GeoTripError) -> Thumbnails {
         try await thumbnails(for: photos, in: outputFolder, checkingEach: true)

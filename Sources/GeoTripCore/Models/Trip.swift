@@ -84,10 +84,15 @@ public struct Trip: Sendable, Equatable {
     }
 
     public func withVisitPhotos(from photos: [TripPhoto]) -> Trip {
+        withVisitPhotos(from: photos, onDays: nil)
+    }
+
+    /// The same for the visits of `days` alone (nil: every day); the others keep what they have.
+    func withVisitPhotos(from photos: [TripPhoto], onDays days: Set<String>?) -> Trip {
         var paths: [String: [String]] = [:]
         for photo in photos { if let visit = photo.visitID { paths[visit, default: []].append(photo.path) } }
         var trip = self
-        for day in trip.days.indices {
+        for day in trip.days.indices where days?.contains(trip.days[day].date) ?? true {
             for index in trip.days[day].visits.indices {
                 let visit = trip.days[day].visits[index]
                 trip.days[day].visits[index].photos = paths[visit.id] ?? []
