@@ -32,6 +32,45 @@ struct CatalogTests {
         #expect(trigger == true)
     }
 
+    @Test("a photo's change stamp follows every column the export renders from, and no other; the file's size and time only without a key of its pixels")
+    func changeStampFollowsRenderedColumns() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        // Every photo column the export reads (`tripPhotoColumns`, and the zone and presence its
+        // days and filters use) is watched by the trigger.
+        let trigger = try #require(try catalog.database.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'photo_change_stamp'") })
+        let exported = try NSRegularExpression(pattern: #"\bp\.(\w+)"#)
+            .matches(in: Catalog.tripPhotoColumns, range: NSRange(Catalog.tripPhotoColumns.startIndex..., in: Catalog.tripPhotoColumns))
+            .map { String(Catalog.tripPhotoColumns[Range($0.range(at: 1), in: Catalog.tripPhotoColumns)!]) }
+        #expect(exported.count == Catalog.tripPhotoColumnCount - 1, "every column but the visit's comes from the photo: \(exported)")
+        for column in Set(exported + ["timeZone", "status", "removedAt"]).subtracting(["id"]) {
+            #expect(trigger.contains("OLD.\(column) IS NOT NEW.\(column)"), "\(column) is rendered but raises no stamp")
+        }
+
+        // And on a row: columns nothing renders leave the stamp; rendered ones raise it.
+        let record = PhotoRecord(file: ScannedFile(relativePath: "a.jpg", size: 10, modifiedNanos: 1),
+                                 reading: FileReading(status: .read, format: .jpeg, metadata: PhotoMetadata(), skipReason: nil, fingerprint: "f"))
+        try catalog.save(new: [record], updated: [])
+        func stamp(after sql: String) throws -> Int64 {
+            try catalog.database.write { db in
+                try db.execute(sql: sql)
+                return try #require(try Int64.fetchOne(db, sql: "SELECT changeStamp FROM photo"))
+            }
+        }
+        let start = try stamp(after: "UPDATE photo SET pixelKey = 42")
+        for unrendered in ["make = 'Canon'", "diagnostics = '[\"x\"]'", "sidecars = 's'", "fingerprint = 'g'", "readerVersion = 99",
+                           "fileSize = 11", "modifiedNanos = 2", "thumbnailOffset = 100", "altitude = 3", "utcOffset = '+01:00'"] {
+            #expect(try stamp(after: "UPDATE photo SET \(unrendered)") == start, "\(unrendered)")
+        }
+        #expect(try stamp(after: "UPDATE photo SET path = 'b.jpg'") > start)
+        let keyed = try stamp(after: "UPDATE photo SET path = 'a.jpg'")
+        #expect(try stamp(after: "UPDATE photo SET orientation = 6") > keyed)
+        // Without a key of its pixels, the file's size and time name its thumbnail.
+        let unkeyed = try stamp(after: "UPDATE photo SET pixelKey = NULL")
+        #expect(try stamp(after: "UPDATE photo SET fileSize = 12") > unkeyed)
+    }
+
     @Test("the layout's upsert statements write every column of their tables, and replace a row whole")
     func layoutUpserts() throws {
         let temp = try TemporaryFolder()

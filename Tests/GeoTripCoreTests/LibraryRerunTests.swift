@@ -42,7 +42,7 @@ struct LibraryRerunTests {
         #expect(run.status == 0, "exiftool: \(run.stderr)")
     }
 
-    @Test("reruns after random adds, removals, time edits, moves and clock offsets store what a fresh ingest stores")
+    @Test("reruns after random adds, removals, time edits, re-saves, moves and clock offsets store what a fresh ingest stores")
     func rerunsEqualFreshIngest() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -60,7 +60,7 @@ struct LibraryRerunTests {
                 .filter { $0.hasSuffix(".jpg") && !$0.hasPrefix("geotrip/") }.sorted()
         }
         for round in 0..<10 {
-            let kinds = ["add a day", "touch", "remove", "add a day", "edit a time", "move", "clock offset"]
+            let kinds = ["add a day", "touch", "remove", "add a day", "edit a time", "re-save", "move", "clock offset"]
             let kind = kinds[round < kinds.count ? round : Int(random.uniform(0, Double(kinds.count)))]
             switch kind {
             case "add a day":
@@ -85,9 +85,16 @@ struct LibraryRerunTests {
                 let all = photos()
                 let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
                 try Self.exiftool(["-DateTimeOriginal+=0:0:0 \(Int(random.uniform(1, 30))):00:00", path])
+            case "re-save":
+                // Another program writes a rating into a few photos: each is read again, and
+                // nothing the trip is made of changes.
+                let all = photos()
+                for path in all.shuffled(using: &random).prefix(3) {
+                    try Self.exiftool(["-Rating=\(Int(random.uniform(1, 6)))", folder.appendingPathComponent(path).path])
+                }
             case "touch":
-                // Only the file's time changes: no visit does, but the export's thumbnail check
-                // reads it, so its trip must be rendered again.
+                // Only the file's time changes: no visit does, nor its thumbnail (named by its
+                // pixels), so its trip need not be rendered again.
                 let trips = try Self.exportedTrips(try Catalog.open(at: options.catalogPath, access: .readOnly))
                 let all = trips[Int(random.uniform(0, Double(trips.count)))].whole.photos.map(\.path)
                 let path = folder.appendingPathComponent(all[Int(random.uniform(0, Double(all.count)))]).path
@@ -112,13 +119,15 @@ struct LibraryRerunTests {
 
             // Each trip as the export reads it (its window of time alone) is as the whole
             // catalog gives it, and a trip whose key did not change since an earlier round
-            // (it is not rendered again) has the contents it had then.
+            // (it is not rendered again) has the contents it had then, as far as they are
+            // rendered (`v24-output-stamps`).
             for trip in try Self.exportedTrips(try Catalog.open(at: options.catalogPath, access: .readOnly)) {
                 #expect(trip.windowed == trip.whole, "round \(round) (\(kind)): trip \(trip.folder) read through its window differs")
+                let rendered = Self.asRendered(trip.whole)
                 if let earlier = contentsByKey[trip.key] {
-                    #expect(earlier == trip.whole, "round \(round) (\(kind)): trip \(trip.folder) changed and kept its key")
+                    #expect(earlier == rendered, "round \(round) (\(kind)): trip \(trip.folder) changed and kept its key")
                 }
-                contentsByKey[trip.key] = trip.whole
+                contentsByKey[trip.key] = rendered
             }
 
             let expected = try await Self.freshShape(options, in: temp, name: "fresh-\(round)")
@@ -137,6 +146,19 @@ struct LibraryRerunTests {
             let differing = keptResolution.filter { freshResolution[$0.key] != $0.value }.keys.sorted().prefix(3)
             #expect(keptResolution == freshResolution, "round \(round) (\(kind)): resolution differs: \(differing)")
         }
+    }
+
+    /// A trip's contents as its outputs show them: a photo whose pixels have a key
+    /// (`pixelKey`) has its thumbnail named and kept by that key, so its file's size and time
+    /// and its embedded thumbnail's offset are not what it is rendered from.
+    static func asRendered(_ contents: ExportStage.TripContents) -> ExportStage.TripContents {
+        var contents = contents
+        for index in contents.photos.indices where contents.photos[index].pixelKey != nil {
+            contents.photos[index].fileSize = 0
+            contents.photos[index].modifiedNanos = 0
+            contents.photos[index].thumbnailOffset = nil
+        }
+        return contents
     }
 
     /// The library fixture in `temp`'s `Photos`, ingested with the default options.
@@ -264,6 +286,56 @@ struct LibraryRerunTests {
         #expect(pending.first?.timeSource == "offset-tag")
         #expect(pending.first?.locationSource == "exif")
         #expect(pending.first?.before == ResolutionWindow.key(localTime: "2024-02-21T16:00:00", gpsTime: nil))
+    }
+
+    /// One photo's row as stored, by path: what the resolution and the export read of it, and
+    /// what the read writes.
+    static func row(_ catalogPath: String, _ path: String) throws -> [String: DatabaseValue] {
+        let queue = try DatabaseQueue(path: catalogPath, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE path = ? AND removedAt IS NULL", arguments: [path]))
+            return Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+        }
+    }
+
+    @Test("a photo another program rewrote with its time, place and pixels as they were (a rating) is read again, and nothing after the read has work")
+    func resavedPhotoChangesNothingElse() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let (folder, options) = try await Self.ingestedFixture(in: temp)
+        let kyoto = "2024-02 Kyoto/2024-02-20-0.jpg"
+        let before = try Self.row(options.catalogPath, kyoto)
+        let trip = folder.appendingPathComponent("geotrip/trips/2024-02-20")
+        let page = trip.appendingPathComponent("journal/2024-02-20.md"), map = trip.appendingPathComponent("index.html")
+        let pageBefore = try Data(contentsOf: page), mapBefore = try Data(contentsOf: map)
+
+        // A rating and keywords, as a photo manager writes them into the file.
+        try Self.exiftool(["-Rating=4", "-Keywords=temple", folder.appendingPathComponent(kyoto).path])
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(summary.changed == 1)
+        let after = try Self.row(options.catalogPath, kyoto)
+        // The file was read: its size and fingerprint are the new file's.
+        #expect(after["fileSize"] != before["fileSize"])
+        #expect(after["fingerprint"] != before["fingerprint"])
+        #expect(after["pixelKey"] == before["pixelKey"])
+        // Nothing it is made into moved: the resolution's result, its change stamp.
+        for column in PhotoRecord.resolutionResults + ["changeStamp", "id"] {
+            #expect(after[column] == before[column], "\(column)")
+        }
+        #expect((summary.resolution?.updated ?? 0) == 0)
+        #expect(try Catalog.open(at: options.catalogPath, access: .readOnly).photosPendingClustering().isEmpty)
+        #expect(summary.export?.written == 0)
+        #expect(summary.export?.dayPagesRendered == 0)
+        #expect(try Data(contentsOf: page) == pageBefore && Data(contentsOf: map) == mapBefore)
+
+        // Its clock put right by an hour in the same program: resolved, stamped and shown again.
+        try Self.exiftool(["-DateTimeOriginal+=0:0:0 1:00:00", folder.appendingPathComponent(kyoto).path])
+        let moved = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let movedRow = try Self.row(options.catalogPath, kyoto)
+        #expect(movedRow["utcTime"] != before["utcTime"])
+        #expect(try #require(Int64.fromDatabaseValue(movedRow["changeStamp"] ?? .null)) > Int64.fromDatabaseValue(before["changeStamp"] ?? .null) ?? .max)
+        #expect((moved.export?.dayPagesRendered ?? 0) >= 1)
+        #expect(try Data(contentsOf: page) != pageBefore)
     }
 
     /// The trip's days with their photo counts, as stored.

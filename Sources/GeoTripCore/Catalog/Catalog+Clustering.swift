@@ -326,6 +326,7 @@ extension Catalog {
     func saveLayout(_ change: LayoutChange, key: String) throws(GeoTripError) {
         do {
             try database.write { db in
+                let changesBefore = db.totalChangesCount
                 let remember = try db.cachedStatement(sql: """
                     INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
                     ON CONFLICT(id) DO UPDATE SET revision = max(revision, excluded.revision)
@@ -390,6 +391,12 @@ extension Catalog {
                 let count = try db.cachedStatement(sql: Self.recountVisitSQL)
                 for visit in recount.subtracting(retiredVisits) { try count.execute(arguments: [visit]) }
                 try Self.saveDays(db, change.photoDays, isFull: change.isFull)
+                if db.totalChangesCount != changesBefore {
+                    try db.execute(sql: """
+                        INSERT INTO tripSetting (key, value) VALUES (?, '1')
+                        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                        """, arguments: [SettingKey.layoutStamp])
+                }
                 try db.execute(sql: "DELETE FROM clusterPending")
                 try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)
             }

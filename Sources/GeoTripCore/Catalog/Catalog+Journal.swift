@@ -255,12 +255,18 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// The state of the catalog the outputs render from, as one line: the clustering's key
-    /// (photos, tags, resolution inputs and thresholds), and a summary of the names and notes.
+    /// The state of the catalog the outputs render from, as one line: the photos' change
+    /// stamps (`v24-output-stamps`), the layout's (`SettingKey.layoutStamp`), the day rule the
+    /// export places photos by, and a summary of the names and notes. A run that read files
+    /// again without changing what they are made into (another program's rating) leaves it.
     func exportSourceState() throws(GeoTripError) -> String {
         do {
             return try database.read { db in
-                let clustered = try TripSettingRecord.value(db, SettingKey.clusteredFor) ?? ""
+                let photos = try Row.fetchOne(db, sql: "SELECT count(*), max(changeStamp) FROM photo")
+                    .map { "\($0[0] as Int),\(($0[1] as Int64?) ?? -1)" } ?? ""
+                let layout = try TripSettingRecord.value(db, SettingKey.layoutStamp) ?? ""
+                let rule = try TripSettingRecord.value(db, SettingKey.clustering) ?? ""
+                let clustered = photos + "|" + layout + "|" + rule
                 let names = try Row.fetchOne(db, sql: """
                     SELECT count(*), max(namedAt), total(length(coalesce(name, ''))), total(revision) FROM placeName
                     """).map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double),\($0[3] as Double)" } ?? ""

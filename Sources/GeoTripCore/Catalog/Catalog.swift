@@ -289,8 +289,8 @@ extension Catalog {
 
     /// The last transaction of a run: marks files that left the folder as removed (their rows,
     /// and so their identity, stay in case they come back), moves the remaining rows into place
-    /// and inserts new ones. Paths are first cleared for every updated row, so rows can trade
-    /// places (a swap of two file names) without breaking uniqueness in between. Pairs the
+    /// and inserts new ones. Paths are first cleared for every updated row whose path changes,
+    /// so rows can trade places (a swap of two file names) without breaking uniqueness in between. Pairs the
     /// Live Photos around everything the run changed (`Catalog+LivePhotos`).
     func finish(new: [PhotoRecord], updated: [PhotoRecord], removing removedIDs: [Int64], at time: Date) throws(GeoTripError) {
         try write(new: new, updated: updated, removing: removedIDs, at: time, linking: true)
@@ -323,10 +323,14 @@ extension Catalog {
                     try PhotoRecord.filter(chunk.contains(PhotoRecord.Columns.id))
                         .updateAll(db, PhotoRecord.Columns.removedAt.set(to: stamp))
                 }
-                for chunk in updated.compactMap(\.id).chunked(500) {
-                    try db.execute(
-                        sql: "UPDATE photo SET path = char(0) || id WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
-                        arguments: StatementArguments(chunk))
+                // Only rows whose path changes: a file read again where it was keeps its path,
+                // and an update that changes nothing the outputs show raises no change stamp.
+                _ = try db.executeInGroups(updated, width: 2) { count in
+                    "UPDATE photo SET path = char(0) || photo.id FROM (VALUES \(Database.valuesList(count, width: 2))) AS r "
+                        + "WHERE photo.id = r.column1 AND photo.path IS NOT r.column2"
+                } values: { record, values in
+                    values.append(record.id.databaseValue)
+                    values.append(record.path.databaseValue)
                 }
                 for record in updated { try record.update(in: db) }
                 try PhotoRecord.insert(new, in: db)
@@ -394,6 +398,9 @@ extension Catalog {
         static let clusteredFor = "clusteredFor"
         /// JSON of `ClusteringOptions`.
         static let clustering = "clustering"
+        /// Raised by every clustering that changed a row of the layout (visits, places, their
+        /// photos, the days): with the photos' change stamps, what the export renders from.
+        static let layoutStamp = "layoutStamp"
         /// JSON of the `TripOverview` the last clustering produced.
         static let tripOverview = "tripOverview"
         /// The resolution (`resolvedGeneration|resolvedInputs`) the XMP sidecars last fully

@@ -515,6 +515,30 @@ enum CatalogMigrations {
             // none (their thumbnails keep the names they have) until their file changes.
             try db.alter(table: "photo") { t in t.add(column: "pixelKey", .integer) }
         }
+        migrator.registerMigration("v24-output-stamps") { db in
+            // A photo's change stamp says its outputs may have changed: it is raised by a change
+            // to a column the export renders from (`Catalog.tripPhotoColumns`, the day a photo
+            // falls on, whether it is present), not by any update. A file another program
+            // rewrote with its time, place and pixels as they were (a rating, keywords) is read
+            // again and changes none of them: its journal day, its trip's map and the library's
+            // page are left alone. The file's size, time and embedded thumbnail's offset name and
+            // make a thumbnail only when the photo has no key of its pixels (`pixelKey`).
+            let rendered = ["path", "status", "removedAt", "format", "utcTime", "timeZone", "localTime", "resolvedLatitude",
+                            "resolvedLongitude", "locationSource", "uncertaintyMeters", "orientation", "thumbnailLength",
+                            "durationSeconds", "liveStillId", "pixelKey"]
+            let unkeyed = ["fileSize", "modifiedNanos", "thumbnailOffset"]
+            let changed = rendered.map { "OLD.\($0) IS NOT NEW.\($0)" }
+                + ["(NEW.pixelKey IS NULL AND (" + unkeyed.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + "))"]
+            try db.execute(sql: """
+                DROP TRIGGER photo_change_stamp;
+                CREATE TRIGGER photo_change_stamp AFTER UPDATE ON photo FOR EACH ROW
+                WHEN NEW.changeStamp IS OLD.changeStamp AND (\(changed.joined(separator: " OR ")))
+                BEGIN
+                    UPDATE photoChangeCounter SET value = value + 1 WHERE id = 1;
+                    UPDATE photo SET changeStamp = (SELECT value FROM photoChangeCounter WHERE id = 1) WHERE id = NEW.id;
+                END
+                """)
+        }
         return migrator
     }
 }

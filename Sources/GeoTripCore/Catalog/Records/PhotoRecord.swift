@@ -165,17 +165,50 @@ extension PhotoRecord {
         }
     }
 
-    /// Writes the record over its row (every column but the id) through one cached statement: a rerun after a
-    /// reader change reads every photo again and updates them all. Throws GRDB's
-    /// `recordNotFound`, as its `update` does, when no row has the record's id.
+    /// Writes a reading of the file over its row (every column but the id) through one cached
+    /// statement: a rerun after a reader change reads every photo again and updates them all.
+    /// Throws GRDB's `recordNotFound`, as its `update` does, when no row has the record's id.
+    ///
+    /// What later stages derived for the row stays when the reading gives them nothing new to
+    /// work from: the resolution's result when every column it reads (`resolutionInputs`) is as
+    /// stored, and a video's Live Photo link (the pairing at the end of the run decides it
+    /// again for every file read: `Catalog.write`). A photo whose metadata another program
+    /// edited (a rating, keywords), its time and place untouched, is then read again and
+    /// nothing after the read has work: its row raises no pending resolution or clustering,
+    /// and no change stamp (`v24-output-stamps`).
     func update(in db: Database) throws {
         guard let id else { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": .null]) }
-        // `id` is the first column: the others are set, and it is bound last, for the WHERE.
+        // `id` is the first column: the others are bound in order as ?1, ?2…, and it last, for the WHERE.
         try db.cachedStatement(sql: Self.updateSQL).execute(arguments: StatementArguments(columnValues.dropFirst() + [id]))
         if db.changesCount == 0 { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": id.databaseValue]) }
     }
 
-    private static let updateSQL = "UPDATE photo SET " + columnNames.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+    /// The columns the resolution reads of a photo's own row (the triggers of `v12-resolve-pending`
+    /// watch the same, with the results).
+    static let resolutionInputs = ["localTime", "utcOffset", "gpsTime", "make", "model", "latitude", "longitude", "positionSource",
+                                   "format", "timeField", "removedAt", "status"]
+    /// The columns the resolution writes.
+    static let resolutionResults = ["utcTime", "timeZone", "timeSource", "resolvedLatitude", "resolvedLongitude", "locationSource",
+                                    "uncertaintyMeters"]
+
+    /// `update(in:)`'s statement. In an UPDATE, a column named in an expression is the row's
+    /// value before it, so the inputs are compared with the bound ones as they were stored.
+    static let updateSQL: String = {
+        let columns = Array(columnNames.dropFirst())
+        func parameter(_ column: String) -> String { "?\(columns.firstIndex(of: column)! + 1)" }
+        let unchanged = resolutionInputs.map { "\($0) IS \(parameter($0))" }.joined(separator: " AND ")
+        let assignments: [String] = columns.compactMap { column in
+            // A video read again keeps its link, which the pairing at the end of the run
+            // confirms or changes; any other reading has none (the pairing skips what is
+            // not a present video, as it skips a removed one).
+            if column == "liveStillId" {
+                return "liveStillId = CASE WHEN \(parameter("status")) = 'read' AND \(parameter("format")) = 'video' THEN liveStillId ELSE \(parameter(column)) END"
+            }
+            if resolutionResults.contains(column) { return "\(column) = CASE WHEN \(unchanged) THEN \(column) ELSE \(parameter(column)) END" }
+            return "\(column) = \(parameter(column))"
+        }
+        return "UPDATE photo SET " + assignments.joined(separator: ", ") + " WHERE id = ?\(columns.count + 1)"
+    }()
 
     /// A JSON array of strings, escaped by hand (most photos have none, and JSONEncoder is slow).
     static func json(_ strings: [String]) -> String {
