@@ -309,10 +309,24 @@ struct LibraryRerunTests {
         let page = trip.appendingPathComponent("journal/2024-02-20.md"), map = trip.appendingPathComponent("index.html")
         let pageBefore = try Data(contentsOf: page), mapBefore = try Data(contentsOf: map)
 
+        // Which indexed columns an update names (SQLite rewrites an index entry for every
+        // column named, to the same value or not).
+        let queue = try DatabaseQueue(path: options.catalogPath)
+        let indexed = ["path", "localTime", "gpsTime", "utcTime", "format", "liveStillId", "stemKey", "contentIdentifier", "latitude"]
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE testWrites (photoId INTEGER, columns TEXT)")
+            for column in indexed {
+                try db.execute(sql: "CREATE TRIGGER test_write_\(column) AFTER UPDATE OF \(column) ON photo BEGIN INSERT INTO testWrites VALUES (NEW.id, '\(column)'); END")
+            }
+        }
+        try queue.close()
+
         // A rating and keywords, as a photo manager writes them into the file.
         try Self.exiftool(["-Rating=4", "-Keywords=temple", folder.appendingPathComponent(kyoto).path])
         let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
         #expect(summary.changed == 1)
+        let written = try await DatabaseQueue(path: options.catalogPath).read { try String.fetchAll($0, sql: "SELECT columns FROM testWrites") }
+        #expect(written.isEmpty, "the read named indexed columns it did not change: \(written)")
         let after = try Self.row(options.catalogPath, kyoto)
         // The file was read: its size and fingerprint are the new file's.
         #expect(after["fileSize"] != before["fileSize"])

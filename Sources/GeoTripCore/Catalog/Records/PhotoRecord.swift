@@ -165,22 +165,36 @@ extension PhotoRecord {
         }
     }
 
-    /// Writes a reading of the file over its row (every column but the id) through one cached
-    /// statement: a rerun after a reader change reads every photo again and updates them all.
+    /// Writes a reading of the file over its row: the columns whose value differs, alone. A
+    /// rerun after a reader change reads every photo again and updates them all, and SQLite
+    /// rewrites the entry of every index on a column an UPDATE sets, to the same value or not:
+    /// a row written whole put a dozen index pages in the log for each file read again.
     /// Throws GRDB's `recordNotFound`, as its `update` does, when no row has the record's id.
     ///
     /// What later stages derived for the row stays when the reading gives them nothing new to
     /// work from: the resolution's result when every column it reads (`resolutionInputs`) is as
     /// stored, and a video's Live Photo link (the pairing at the end of the run decides it
-    /// again for every file read: `Catalog.write`). A photo whose metadata another program
-    /// edited (a rating, keywords), its time and place untouched, is then read again and
-    /// nothing after the read has work: its row raises no pending resolution or clustering,
-    /// and no change stamp (`v24-output-stamps`).
+    /// again for every file read: `Catalog.write`; any other reading has none, as the pairing
+    /// skips what is not a present video). A photo whose metadata another program edited (a
+    /// rating, keywords), its time and place untouched, is then read again and nothing after
+    /// the read has work: its row raises no pending resolution or clustering, and no change
+    /// stamp (`v24-output-stamps`).
     func update(in db: Database) throws {
         guard let id else { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": .null]) }
-        // `id` is the first column: the others are bound in order as ?1, ?2…, and it last, for the WHERE.
-        try db.cachedStatement(sql: Self.updateSQL).execute(arguments: StatementArguments(columnValues.dropFirst() + [id]))
-        if db.changesCount == 0 { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": id.databaseValue]) }
+        guard let stored = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM photo WHERE id = ?"), arguments: [id]) else {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": id.databaseValue])
+        }
+        let reading = Dictionary(uniqueKeysWithValues: zip(Self.columnNames, columnValues.map { $0?.databaseValue ?? .null }))
+        let inputsAsStored = Self.resolutionInputs.allSatisfy { reading[$0] == stored[$0] }
+        let keepsLink = status == .read && format == .video
+        let changed = Self.columnNames.dropFirst().filter { column in
+            if inputsAsStored && Self.resolutionResults.contains(column) { return false }
+            if keepsLink && column == "liveStillId" { return false }
+            return reading[column] != stored[column]
+        }
+        guard !changed.isEmpty else { return }
+        let sql = "UPDATE photo SET " + changed.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(changed.map { reading[$0]! } + [id.databaseValue]))
     }
 
     /// The columns the resolution reads of a photo's own row (the triggers of `v12-resolve-pending`
@@ -190,25 +204,6 @@ extension PhotoRecord {
     /// The columns the resolution writes.
     static let resolutionResults = ["utcTime", "timeZone", "timeSource", "resolvedLatitude", "resolvedLongitude", "locationSource",
                                     "uncertaintyMeters"]
-
-    /// `update(in:)`'s statement. In an UPDATE, a column named in an expression is the row's
-    /// value before it, so the inputs are compared with the bound ones as they were stored.
-    static let updateSQL: String = {
-        let columns = Array(columnNames.dropFirst())
-        func parameter(_ column: String) -> String { "?\(columns.firstIndex(of: column)! + 1)" }
-        let unchanged = resolutionInputs.map { "\($0) IS \(parameter($0))" }.joined(separator: " AND ")
-        let assignments: [String] = columns.compactMap { column in
-            // A video read again keeps its link, which the pairing at the end of the run
-            // confirms or changes; any other reading has none (the pairing skips what is
-            // not a present video, as it skips a removed one).
-            if column == "liveStillId" {
-                return "liveStillId = CASE WHEN \(parameter("status")) = 'read' AND \(parameter("format")) = 'video' THEN liveStillId ELSE \(parameter(column)) END"
-            }
-            if resolutionResults.contains(column) { return "\(column) = CASE WHEN \(unchanged) THEN \(column) ELSE \(parameter(column)) END" }
-            return "\(column) = \(parameter(column))"
-        }
-        return "UPDATE photo SET " + assignments.joined(separator: ", ") + " WHERE id = ?\(columns.count + 1)"
-    }()
 
     /// A JSON array of strings, escaped by hand (most photos have none, and JSONEncoder is slow).
     static func json(_ strings: [String]) -> String {
