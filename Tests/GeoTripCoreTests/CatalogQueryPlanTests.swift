@@ -170,6 +170,15 @@ struct CatalogQueryPlanTests {
         }
     }
 
+    @Test("whether the photos changed since the last export is read by key, without a pass over them")
+    func exportSourceState() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.photoSourceStateSQL)
+        #expect(plan.contains("SEARCH photoCounts USING INTEGER PRIMARY KEY (rowid=?)"), "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+    }
+
     @Test("the journal's undated photos are read through their partial index, not a pass over every photo")
     func undatedPhotos() throws {
         let temp = try TemporaryFolder()

@@ -255,15 +255,17 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// The state of the catalog the outputs render from, as one line: the photos' change
-    /// stamps (`v24-output-stamps`), the layout's (`SettingKey.layoutStamp`), the day rule the
-    /// export places photos by, and a summary of the names and notes. A run that read files
-    /// again without changing what they are made into (another program's rating) leaves it.
+    /// The state of the catalog the outputs render from, as one line: the photos' (the last
+    /// change stamp given, `v24-output-stamps`, the last row added and the counts of rows
+    /// present), the layout's stamp (`SettingKey.layoutStamp`), the clustering options (the
+    /// export places photos on days by their rule), and a summary of the names and notes. A
+    /// run that read files again without changing what they are made into (another program's
+    /// rating) leaves it. Read without a pass over the photos: a million rows took 0.2 s.
     func exportSourceState() throws(GeoTripError) -> String {
         do {
             return try database.read { db in
-                let photos = try Row.fetchOne(db, sql: "SELECT count(*), max(changeStamp) FROM photo")
-                    .map { "\($0[0] as Int),\(($0[1] as Int64?) ?? -1)" } ?? ""
+                let photos = try Row.fetchOne(db, sql: Self.photoSourceStateSQL)
+                    .map { row in (0..<8).map { "\((row[$0] as Int64?) ?? -1)" }.joined(separator: ",") } ?? ""
                 let layout = try TripSettingRecord.value(db, SettingKey.layoutStamp) ?? ""
                 let rule = try TripSettingRecord.value(db, SettingKey.clustering) ?? ""
                 let clustered = photos + "|" + layout + "|" + rule
@@ -278,6 +280,14 @@ extension Catalog {
             throw Self.classify(error, path: path)
         }
     }
+}
+
+extension Catalog {
+    /// The photos' part of `exportSourceState`: three lookups by key, no pass over the photos.
+    static let photoSourceStateSQL = """
+        SELECT (SELECT value FROM photoChangeCounter WHERE id = 1), (SELECT max(id) FROM photo),
+            withGPS, withoutGPS, unreadable, skipped, videos, livePhotoVideos FROM photoCounts WHERE id = 1
+        """
 }
 
 extension Catalog {
