@@ -313,6 +313,8 @@ struct LibraryRerunTests {
         // column named, to the same value or not).
         let queue = try DatabaseQueue(path: options.catalogPath)
         let indexed = ["path", "localTime", "gpsTime", "utcTime", "format", "liveStillId", "stemKey", "contentIdentifier", "latitude"]
+        let stamps = "SELECT value FROM photoChangeCounter"
+        let lastStamp = try await queue.read { try Int64.fetchOne($0, sql: stamps) }
         try await queue.write { db in
             try db.execute(sql: "CREATE TABLE testWrites (photoId INTEGER, columns TEXT)")
             for column in indexed {
@@ -327,6 +329,8 @@ struct LibraryRerunTests {
         #expect(summary.changed == 1)
         let written = try await DatabaseQueue(path: options.catalogPath).read { try String.fetchAll($0, sql: "SELECT columns FROM testWrites") }
         #expect(written.isEmpty, "the read named indexed columns it did not change: \(written)")
+        // No stamp was drawn (the export's check of the whole catalog sees nothing new).
+        #expect(try await DatabaseQueue(path: options.catalogPath).read { try Int64.fetchOne($0, sql: stamps) } == lastStamp)
         let after = try Self.row(options.catalogPath, kyoto)
         // The file was read: its size and fingerprint are the new file's.
         #expect(after["fileSize"] != before["fileSize"])

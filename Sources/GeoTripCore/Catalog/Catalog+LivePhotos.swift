@@ -164,14 +164,20 @@ extension Catalog {
     }
 
     /// Each of `videos` linked to its still in `pairs`, or to none; rows already so are not written.
-    /// The rows written take one change stamp (`nextChangeStamp`), so the stamping trigger's
+    /// The rows written take one change stamp (`stampingChanges`), so the stamping trigger's
     /// two writes a row are left out: a fresh library's 10,000 Live Photos were 0.7 s of its
     /// read's last transaction, which every other core waits on.
     static func storeLinks(_ db: Database, videos: [LivePhotoPairing.Media], pairs: [Int64: Int64]) throws {
         guard !videos.isEmpty else { return }
-        let stamp = try nextChangeStamp(db)
-        let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ?, changeStamp = ? WHERE id = ? AND liveStillId IS NOT ?")
-        for video in videos { try link.execute(arguments: [pairs[video.id], stamp, video.id, pairs[video.id]]) }
+        _ = try stampingChanges(db) { stamp in
+            let link = try db.cachedStatement(sql: "UPDATE photo SET liveStillId = ?, changeStamp = ? WHERE id = ? AND liveStillId IS NOT ?")
+            var changed = 0
+            for video in videos {
+                try link.execute(arguments: [pairs[video.id], stamp, video.id, pairs[video.id]])
+                changed += db.changesCount
+            }
+            return changed
+        }
     }
 
     /// `texts` as a JSON array, for `json_each(?)`.

@@ -238,9 +238,8 @@ extension Catalog {
         // A row that already holds the result is left alone: same stamp, no trigger.
         // The values compare as stored (instants as their text, positions rounded), so
         // equal results are equal here.
-        let stamp = try nextChangeStamp(db)
         // A group of rows per statement (`executeInGroups`), each row's values as one tuple.
-        let changed = try db.executeInGroups(photos, width: 9) { count in
+        return try stampingChanges(db) { stamp in try db.executeInGroups(photos, width: 9) { count in
             """
             UPDATE photo SET utcTime = r.column2, timeZone = r.column3, timeSource = r.column4, resolvedLatitude = r.column5,
                 resolvedLongitude = r.column6, locationSource = r.column7, uncertaintyMeters = r.column8, changeStamp = r.column9
@@ -260,8 +259,7 @@ extension Catalog {
             values.append(stored.locationSource.databaseValue)
             values.append(stored.uncertaintyMeters.databaseValue)
             values.append(stamp.databaseValue)
-        }
-        return changed
+        } }
     }
 
     /// Empties the pending list and records the settings, inputs and counts resolved.
@@ -312,14 +310,19 @@ extension Catalog {
         return evidence
     }
 
-    /// A change stamp for rows written together in one transaction, larger than every stamp
-    /// before it (`v11-photo-stamps`). Rows given it in their own update skip the stamping
-    /// trigger, whose condition is an unchanged stamp.
-    static func nextChangeStamp(_ db: Database) throws -> Int64 {
-        guard let stamp = try Int64.fetchOne(db, sql: "UPDATE photoChangeCounter SET value = value + 1 WHERE id = 1 RETURNING value") else {
+    /// Runs `write` with a change stamp for the rows it writes together in one transaction,
+    /// larger than every stamp before it (`v11-photo-stamps`), and returns what `write` returns:
+    /// how many rows it changed. Rows given the stamp in their own update skip the stamping
+    /// trigger, whose condition is an unchanged stamp. The stamp is drawn from the counter only
+    /// when a row took it: a write that changed nothing leaves the counter, which says whether
+    /// any photo changed since the last export (`exportSourceState`).
+    static func stampingChanges(_ db: Database, _ write: (_ stamp: Int64) throws -> Int) throws -> Int {
+        guard let last = try Int64.fetchOne(db, sql: "SELECT value FROM photoChangeCounter WHERE id = 1") else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the catalog's photoChangeCounter row is missing")
         }
-        return stamp
+        let changed = try write(last + 1)
+        if changed > 0 { try db.execute(sql: "UPDATE photoChangeCounter SET value = max(value, ?) WHERE id = 1", arguments: [last + 1]) }
+        return changed
     }
 
     /// The summary's counts as the last resolution stored them; nil when none did (a catalog
