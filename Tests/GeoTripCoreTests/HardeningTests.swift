@@ -414,7 +414,7 @@ struct HardeningTests {
         given.assumedZone = "Europe/Lisbon"
         given.clockOffsets = ["+00:10:00"]
         given.tracks = [track.path]
-        try await IngestPipeline(options: given).run(progress: SilentProgress())
+        _ = try await IngestPipeline(options: given).run(progress: SilentProgress())
         func remembered() throws -> ResolutionSettings {
             try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).storedResolutionSettings()
         }

@@ -273,7 +273,7 @@ struct LibraryExportTests {
         // takes its listings, a person saves a note in a page of a trip it wrote.
         try await library.exportEverything { done, total in
             guard done == total, done > 0 else { return }
-            try? library.writeNote("Saved while geotrip wrote.\n", trip: 3, day: "2024-03-12")
+            _ = try? library.writeNote("Saved while geotrip wrote.\n", trip: 3, day: "2024-03-12")
         }
         #expect(try String(contentsOf: page, encoding: .utf8).contains("Saved while geotrip wrote."))
         // A photo added to that day: the page is rendered again, with the note.
@@ -295,7 +295,7 @@ struct LibraryExportTests {
 
         func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool) async throws(GeoTripError) -> Thumbnails {
             if URL(fileURLWithPath: outputFolder).standardizedFileURL.path == folder.standardizedFileURL.path {
-                try? library.writeNote(note, trip: 3, day: day)
+                _ = try? library.writeNote(note, trip: 3, day: day)
             }
             return Thumbnails()
         }
@@ -401,7 +401,7 @@ struct LibraryExportTests {
         #expect(journals.isEmpty, "\(journals)")
         // Home found again: the note is back in its day's page, and the page of notes is gone.
         options.home = .some(nil)
-        try await IngestPipeline(options: options).run(progress: SilentProgress())
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
         let page = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
         #expect(try String(contentsOf: page, encoding: .utf8).contains(block))
         #expect(!FileManager.default.fileExists(atPath: unplaced.path))
@@ -539,7 +539,7 @@ struct LibraryExportTests {
         func ingest(out: String?) async throws {
             var options = IngestOptions(folder: folder.path)
             options.outputFolder = out
-            try await IngestPipeline(options: options).run(progress: SilentProgress())
+            _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
         }
 
         func page(_ out: String) -> URL { URL(fileURLWithPath: out).appendingPathComponent("journal/2024-01-16.md") }
