@@ -293,6 +293,20 @@ def edit_photos(folder, count, seed=11):
     return move_times(rng.sample(files, min(count, len(files))), datetime.timedelta(hours=1))
 
 
+def resave_photos(folder, count, seed=13):
+    """Writes a rating into `count` photos chosen at random over the whole library, with
+    exiftool, as a photo manager does: each file is rewritten (another size and time), its
+    capture time, position and pixels as they were."""
+    rng = random.Random(seed)
+    files = sorted(Path(folder).glob("*/*/IMG_*.JPG"))
+    chosen = rng.sample(files, min(count, len(files)))
+    with tempfile.NamedTemporaryFile("w", suffix=".args") as arguments:
+        arguments.write("".join(f"{path}\n" for path in chosen))
+        arguments.flush()
+        subprocess.run(["exiftool", "-q", "-overwrite_original", f"-Rating={rng.randint(1, 5)}", "-@", arguments.name], check=True)
+    return chosen
+
+
 def edit_trip_photos(folder, count, seed=11):
     """Moves `count` photos taken one after another on one trip by 20 minutes: a camera's
     clock put right for the part of a trip it was wrong. Returns the trip's folder."""
