@@ -7,6 +7,18 @@ public enum TestPaths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The sample trip.
     public static let sampleImages = packageRoot.appendingPathComponent("SampleImages")
+    /// What `make demo` leaves in the sample trip (its catalog and its outputs), which
+    /// `TemporaryFolder.copySampleImages` leaves out of a copy.
+    public static let demoLeftovers = [".geotrip", "geotrip"]
+    /// The sample trip's files a scan sees, relative to it: no dot names, nothing a demo left.
+    public static let sampleFiles: [String] = {
+        (try? FileManager.default.subpathsOfDirectory(atPath: sampleImages.path))?.filter { path in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: sampleImages.appendingPathComponent(path).path, isDirectory: &isFolder)
+            let parts = path.split(separator: "/")
+            return !isFolder.boolValue && !parts.contains { $0.hasPrefix(".") } && !demoLeftovers.contains(String(parts[0]))
+        } ?? []
+    }()
     /// Single-case fixtures (bad values, formats), with their README and expected.json.
     public static let fixtures = packageRoot.appendingPathComponent("Tests/GeoTripCoreTests/Fixtures")
     /// The geotrip binary `swift build` made (debug unless GEOTRIP_BINARY names another).
@@ -38,8 +50,9 @@ public struct TemporaryFolder: Sendable {
     public func copySampleImages(to subfolder: String = "trip") throws -> URL {
         let destination = url.appendingPathComponent(subfolder)
         try FileManager.default.copyItem(at: TestPaths.sampleImages, to: destination)
-        try? FileManager.default.removeItem(at: destination.appendingPathComponent(".geotrip"))
-        try? FileManager.default.removeItem(at: destination.appendingPathComponent("geotrip"))
+        for leftover in TestPaths.demoLeftovers {
+            try? FileManager.default.removeItem(at: destination.appendingPathComponent(leftover))
+        }
         return destination
     }
 }
