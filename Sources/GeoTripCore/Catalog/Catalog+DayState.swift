@@ -22,9 +22,10 @@ extension Catalog {
     }
 
     /// The state of the photos of `visits` and of those outside any visit in `window`, with
-    /// their days under `rule`. A change to any row of a photo (its file, its resolution, its
-    /// path, its Live Photo video) gives it a new change stamp (`photo_change_stamp`), larger
-    /// than any before; one that leaves a visit changes its count (and the visit's revision).
+    /// their days under `rule`. A change to anything of a photo the outputs are made from (its
+    /// path, time, position, thumbnail's name, Live Photo link: `v24-output-stamps`) gives it a
+    /// new change stamp, larger than any before, and a Live Photo video's change counts for its
+    /// still; a photo that leaves a visit changes its count (and the visit's revision).
     func dayPhotoState(visits: [String], rule: LocalDayRule, in window: MomentWindow) throws(GeoTripError) -> DayPhotoState {
         try attempt {
             try database.read { db in

@@ -480,8 +480,8 @@ public struct ExportStage: Sendable {
     /// export left it (`partial`, no journal read back, not `geotrip export`, no photo points in
     /// the GeoJSON) renders only the days whose key (`dayKeys`) differs from the one its page
     /// was written for, or whose part of the map the page before does not hold
-    /// (`TripMapPage.reusableDays`), and the day of the visit its cover comes from; only their
-    /// photos are read. Edits spread over a library change a few days of every trip, and reading
+    /// (`TripMapPage.reusableDays`), and the day of the visit its cover comes from (unless the
+    /// last export's cover came from that visit, its day unchanged); only their photos are read. Edits spread over a library change a few days of every trip, and reading
     /// and rendering each trip whole was most of such a run. Any other part renders every day.
     private func plan(_ item: ChangedPart, _ root: OutputFolder, _ context: PartContext, partial: Bool) throws(GeoTripError) -> PartPlan {
         let part = item.part
