@@ -230,6 +230,63 @@ f.addEventListener('load', function () {
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
+    /// Reports, for each visit marker on the map, its number and how many lines its text
+    /// takes, and whether it stays inside its circle.
+    static let markerProbe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>markers</title>
+<iframe id="f" src="geotrip/index.html" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  setTimeout(function () {
+    var doc = f.contentDocument;
+    var faces = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-marker'), function (face) {
+      var range = doc.createRange();
+      range.selectNodeContents(face);
+      return { text: face.textContent, lines: range.getClientRects().length,
+               inside: face.scrollWidth <= face.clientWidth && face.scrollHeight <= face.clientHeight };
+    });
+    document.getElementById('result').textContent = JSON.stringify(faces);
+  }, 1500);
+});
+</script>
+"""#
+
+    struct MarkerFace: Decodable {
+        var text: String
+        var lines: Int
+        var inside: Bool
+    }
+
+    @Test("a long trip's visit numbers (three and four digits) stay on one line inside the smallest markers",
+          .enabled(if: chromium != nil, skipMessage))
+    func longTripMarkers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 1,002 visits of one photo each (the smallest marker), a day of them around Lisbon.
+        var visits: [TripMapInput.Visit] = []
+        for index in 0..<1002 {
+            visits.append(.init(id: "v\(index)", placeId: "p\(index)", name: "Place \(index)", countryCode: "PT",
+                                latitude: 38.70 + Double(index % 40) * 0.002, longitude: -9.16 + Double(index / 40) * 0.002,
+                                localDate: "2025-06-10", photoCount: 1))
+        }
+        let input = TripMapInput(language: "en", visits: visits, days: [.init(date: "2025-06-10")], legs: [])
+        let page = folder.url.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: try TripMapResources.load(gazetteer: nil)).write(to: page, atomically: true, encoding: .utf8)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.markerProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--window-size=1300,950", "--dump-dom"])
+        let faces: [MarkerFace] = try Self.result(of: run)
+        #expect(faces.count == 1002)
+        for digits in [1, 2, 3, 4] {
+            #expect(faces.contains { $0.text.count == digits }, "a marker with \(digits) digits")
+        }
+        let wrapped = faces.filter { $0.lines != 1 || !$0.inside }.map(\.text)
+        #expect(wrapped.isEmpty, "markers whose number wraps or spills: \(wrapped.prefix(5))")
+    }
+
     /// Turns on the page's one online tile layer and reports what happened.
     static let tileProbe = #"""
 <!DOCTYPE html><meta charset="utf-8"><title>tiles</title>

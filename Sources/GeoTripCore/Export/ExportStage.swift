@@ -908,8 +908,9 @@ public struct ExportStage: Sendable {
     /// Bumped when what the export writes for the same catalog and files changes within a
     /// version, so outputs an earlier build left are written again once: in the trips' keys
     /// (`renderingKey`) and the day pages' (`JournalRenderer.inputKey`). 2: the page of undated
-    /// photos, links by the bytes of names that are not UTF-8, commands on one line.
-    static let outputRevision = 2
+    /// photos, links by the bytes of names that are not UTF-8, commands on one line. 3: the map's
+    /// visit numbers past 99 fit their markers.
+    static let outputRevision = 3
 
     /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
     /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.

@@ -231,6 +231,12 @@ enum TripMapScript {
     var colour = data.days[visit.day] ? data.days[visit.day].colour : '#555';
     var size = Math.round(Math.min(44, 20 + 5 * Math.sqrt(Math.max(0, visit.photoCount))));
     var face = el('div', 'visit-marker', String(visit.number));
+    // A long trip's visits run past 99: a smaller figure, in a marker wide enough for it.
+    var digits = String(visit.number).length;
+    if (digits > 2) {
+      face.style.fontSize = '11px';
+      size = Math.max(size, 10 + 7 * digits);
+    }
     face.style.width = size + 'px';
     face.style.height = size + 'px';
     face.style.background = colour;

@@ -120,7 +120,7 @@ footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.
 footer h2{font-size:1rem}
 a{color:var(--accent)}
 .leaflet-container{font:inherit;font-size:.8125rem;background:var(--sea)}
-.visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);text-shadow:0 0 2px rgba(0,0,0,.8);font-size:.75rem;line-height:1}
+.visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);text-shadow:0 0 2px rgba(0,0,0,.8);font-size:.75rem;line-height:1;white-space:nowrap}
 .visit-marker.selected{outline:3px solid var(--accent);outline-offset:1px}
 .video-marker{width:18px;height:18px;border-radius:4px;background:#222;color:#fff;border:1px solid #fff;display:flex;align-items:center;justify-content:center;font-size:10px;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.5)}
 .route-arrow span{display:block;width:0;height:0;border-left:6px solid transparent;border-right:6px solid transparent;border-bottom:11px solid #000}
