@@ -313,8 +313,8 @@ struct DateTextTests {
 /// Every released schema's catalog opens, migrates to the current one and keeps what it held.
 @Suite("Catalog migrations")
 struct CatalogMigrationTests {
-    @Test("catalogs from the v2, v3 and v5 schemas migrate, keep every photo, v3's place names move to placeName, v5's names stay",
-          arguments: ["v2-resolution", "v3-visits", "v5-place-names"])
+    @Test("catalogs from the v2, v3, v5 and v23 schemas migrate, keep every photo, v3's place names move to placeName, v5's names stay, v23's stamps follow the rendered columns",
+          arguments: ["v2-resolution", "v3-visits", "v5-place-names", "v23-pixel-key"])
     func olderSchemasMigrate(name: String) throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -350,6 +350,17 @@ struct CatalogMigrationTests {
             }
             // The visits list with their names right after the migration, before any rerun.
             #expect(try catalog.visits().allSatisfy { $0.name != nil && $0.nameSource == "offline" })
+        }
+        if name == "v23-pixel-key" {
+            // v24 replaced the stamping trigger: a column nothing renders leaves the stamp.
+            let trigger = try catalog.database.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'photo_change_stamp'") }
+            #expect(trigger?.contains("OLD.pixelKey IS NOT NEW.pixelKey") == true)
+            let stamps = try catalog.database.write { db -> (Int64?, Int64?) in
+                let before = try Int64.fetchOne(db, sql: "SELECT max(changeStamp) FROM photo")
+                try db.execute(sql: "UPDATE photo SET make = make || ' (edited)', sidecars = 'x'")
+                return (before, try Int64.fetchOne(db, sql: "SELECT max(changeStamp) FROM photo"))
+            }
+            #expect(stamps.0 != nil && stamps.0 == stamps.1)
         }
         if name == "v5-place-names" {
             // Made with online names (the tests' server, English) and one manual name.
