@@ -163,8 +163,9 @@ struct CatalogQueryPlanTests {
         #expect(try plan(catalog, Catalog.photosByIDSQL, ["[1]"]).contains("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"))
         #expect(try plan(catalog, Catalog.livePhotoVideosOfSQL, ["[1]"]).contains("SEARCH p USING INDEX photo_live_still (liveStillId=?)"))
         #expect(try plan(catalog, Catalog.visitsPhotoIDsSQL, ["[\"v1\"]"]).contains("SEARCH visitPhoto USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"))
+        #expect(try plan(catalog, Catalog.stillIDsSQL, ["[1]"]).contains("SEARCH photo USING INTEGER PRIMARY KEY (rowid=?)"))
         for sql in [Catalog.unplacedStampsSQL + " AND " + window.condition("p"), Catalog.visitStampsSQL, Catalog.visitsPhotosSQL,
-                    Catalog.photosByIDSQL, Catalog.livePhotoVideosOfSQL, Catalog.visitsPhotoIDsSQL] {
+                    Catalog.photosByIDSQL, Catalog.livePhotoVideosOfSQL, Catalog.visitsPhotoIDsSQL, Catalog.stillIDsSQL] {
             let steps = try plan(catalog, sql, sql.contains("utcTime >=") ? window.arguments : ["[1]"])
             #expect(!steps.contains { $0.hasPrefix("SCAN p") || $0.hasPrefix("SCAN photo") || $0.hasPrefix("SCAN visitPhoto") }, "\(steps)")
         }

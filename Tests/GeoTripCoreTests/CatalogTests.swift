@@ -66,9 +66,12 @@ struct CatalogTests {
         #expect(try stamp(after: "UPDATE photo SET path = 'b.jpg'") > start)
         let keyed = try stamp(after: "UPDATE photo SET path = 'a.jpg'")
         #expect(try stamp(after: "UPDATE photo SET orientation = 6") > keyed)
-        // Without a key of its pixels, the file's size and time name its thumbnail.
+        // Without a key of its pixels, the file's size and time name its thumbnail; a video
+        // has none.
         let unkeyed = try stamp(after: "UPDATE photo SET pixelKey = NULL")
         #expect(try stamp(after: "UPDATE photo SET fileSize = 12") > unkeyed)
+        let video = try stamp(after: "UPDATE photo SET format = 'video'")
+        #expect(try stamp(after: "UPDATE photo SET fileSize = 13, modifiedNanos = 3") == video)
     }
 
     @Test("the layout's upsert statements write every column of their tables, and replace a row whole")

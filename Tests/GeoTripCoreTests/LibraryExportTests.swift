@@ -213,6 +213,49 @@ struct LibraryExportTests {
         #expect(full.written == 0)
     }
 
+    @Test("a thumbnail deleted by hand on a day not rendered again is made again when its trip is written")
+    func deletedThumbnailOfUnrenderedDay() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let trip = library.tripFolder(1), thumbs = library.tripFolder(1).appendingPathComponent("thumbs")
+        // A thumbnail the first day's page links, deleted.
+        let firstDay = try String(contentsOf: trip.appendingPathComponent("journal/2024-01-15.md"), encoding: .utf8)
+        let linked = try #require(firstDay.range(of: #"thumbs/[0-9]+-[0-9a-f]{8}\.jpg"#, options: .regularExpression).map { String(firstDay[$0]) })
+        let victim = trip.appendingPathComponent(linked)
+        try FileManager.default.removeItem(at: victim)
+        // Another photo on the last day: only that day is rendered.
+        try library.addPhoto(on: "2024-01-17", at: (38.7339, -9.1334), folder: "more")
+        let rerun = try await library.ingest()
+        #expect(rerun.export?.dayPagesRendered == 1)
+        #expect(FileManager.default.fileExists(atPath: victim.path), "the first day's page links \(linked)")
+        #expect((rerun.export?.thumbnails ?? 0) == 2, "the added photo's and the deleted one's")
+        let whole = try await library.exportEverything()
+        #expect(whole.written == 0 && whole.thumbnails == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs.path).count > 2)
+    }
+
+    @Test("without thumbnails, a changed trip is written once and said so; the thumbnails made before go")
+    func withoutThumbnails() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        var options = IngestOptions(folder: library.folder.path)
+        options.makeThumbnails = false
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        for number in 1...3 {
+            #expect(!FileManager.default.fileExists(atPath: library.tripFolder(number).appendingPathComponent("thumbs").path))
+        }
+        // Another photo on Kyoto's last day: its page, the trip's GeoJSON and map, and the page
+        // of trips are written, once.
+        try library.addPhoto(on: "2024-02-21", at: (35.0116, 135.7681), folder: "more")
+        let added = try await library.ingest()
+        #expect(added.export?.written == 4)
+        #expect(added.export?.dayPagesRendered == 1)
+        let whole = try await library.exportEverything(thumbnails: NoThumbnails())
+        #expect(whole.written == 0)
+    }
+
     @Test("a changed trip whose files are as written loses a day: its page goes unread, the others stay, as a full render leaves them")
     func dayGoneFromUnreadJournal() async throws {
         let library = try Library()

@@ -104,15 +104,25 @@ extension Catalog {
         WHERE s.id IN (SELECT value FROM json_each(?)) AND p.removedAt IS NULL AND p.status = 'read'
         """
 
-    /// The ids of the photos in the visits of a JSON list (`visitPhoto_on_visitId`).
-    static let visitsPhotoIDsSQL = "SELECT photoId FROM visitPhoto WHERE visitId IN (SELECT value FROM json_each(?))"
+    /// The photos in the visits of a JSON list, with their visit (`visitPhoto_on_visitId`).
+    static let visitsPhotoIDsSQL = "SELECT photoId, visitId FROM visitPhoto WHERE visitId IN (SELECT value FROM json_each(?))"
 
-    /// The ids of the photos in `visits` (`visitPhoto_on_visitId`).
-    func photoIDs(ofVisits visits: [String]) throws(GeoTripError) -> [Int64] {
+    /// The photos in `visits`, each with its visit (`visitPhoto_on_visitId`, no photo row read).
+    func photoIDs(ofVisits visits: [String]) throws(GeoTripError) -> [(photo: Int64, visit: String)] {
         try attempt {
             try database.read { db in
-                try Int64.fetchAll(db, sql: Self.visitsPhotoIDsSQL, arguments: [Self.textList(visits)])
+                try Row.fetchAll(db, sql: Self.visitsPhotoIDsSQL, arguments: [Self.textList(visits)]).map { ($0[0], $0[1]) }
             }
+        }
+    }
+
+    /// Those of the photos `ids` that are not videos: what a thumbnail is made of.
+    static let stillIDsSQL = "SELECT id FROM photo WHERE id IN (SELECT value FROM json_each(?)) AND format IS NOT 'video'"
+
+    /// `stillIDsSQL` of `ids`, by their rows' keys.
+    func stillIDs(among ids: Set<Int64>) throws(GeoTripError) -> Set<Int64> {
+        try attempt {
+            try database.read { db in Set(try Int64.fetchAll(db, sql: Self.stillIDsSQL, arguments: [Self.jsonList(ids)])) }
         }
     }
 

@@ -522,13 +522,15 @@ enum CatalogMigrations {
             // rewrote with its time, place and pixels as they were (a rating, keywords) is read
             // again and changes none of them: its journal day, its trip's map and the library's
             // page are left alone. The file's size, time and embedded thumbnail's offset name and
-            // make a thumbnail only when the photo has no key of its pixels (`pixelKey`).
+            // make a thumbnail only when the photo has no key of its pixels (`pixelKey`), and a
+            // video has no thumbnail.
             let rendered = ["path", "status", "removedAt", "format", "utcTime", "timeZone", "localTime", "resolvedLatitude",
                             "resolvedLongitude", "locationSource", "uncertaintyMeters", "orientation", "thumbnailLength",
                             "durationSeconds", "liveStillId", "pixelKey"]
             let unkeyed = ["fileSize", "modifiedNanos", "thumbnailOffset"]
             let changed = rendered.map { "OLD.\($0) IS NOT NEW.\($0)" }
-                + ["(NEW.pixelKey IS NULL AND (" + unkeyed.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + "))"]
+                + ["(NEW.pixelKey IS NULL AND NEW.format IS NOT 'video' AND ("
+                   + unkeyed.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + "))"]
             try db.execute(sql: """
                 DROP TRIGGER photo_change_stamp;
                 CREATE TRIGGER photo_change_stamp AFTER UPDATE ON photo FOR EACH ROW

@@ -215,11 +215,7 @@ public struct ExportStage: Sendable {
                 let context = PartContext(journal: journal, listed: before.files, checkEverything: checkEverything, notes: texts,
                                           renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
                                           rendering: rendering, language: language, rule: rule, now: now)
-                var result = try await exportPart(item, plan: try plan(item, output, context, partial: true), of: output, context)
-                // The days rendered did not hold the cover's visit after all: once more, whole.
-                if result.cover == nil, result.coverUnknown {
-                    result = try await exportPart(item, plan: try plan(item, output, context, partial: false), of: output, context)
-                }
+                var result = try await exportPart(item, plan: try plan(item, output, context), of: output, context)
                 result.summary.add(reading)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
@@ -429,8 +425,6 @@ public struct ExportStage: Sendable {
     struct PartResult: Sendable {
         /// The cover thumbnail's path relative to the output folder.
         var cover: String?
-        /// Whether the cover could not be told from the days rendered (`cover(of:…)`).
-        var coverUnknown = false
         /// The visit the cover came from.
         var coverVisit: String?
         var summary: ExportSummary
@@ -477,13 +471,12 @@ public struct ExportStage: Sendable {
     }
 
     /// What to render of `item` and its photos. A library trip whose folder is as its last
-    /// export left it (`partial`, no journal read back, not `geotrip export`, no photo points in
-    /// the GeoJSON) renders only the days whose key (`dayKeys`) differs from the one its page
-    /// was written for, or whose part of the map the page before does not hold
-    /// (`TripMapPage.reusableDays`), and the day of the visit its cover comes from (unless the
-    /// last export's cover came from that visit, its day unchanged); only their photos are read. Edits spread over a library change a few days of every trip, and reading
-    /// and rendering each trip whole was most of such a run. Any other part renders every day.
-    private func plan(_ item: ChangedPart, _ root: OutputFolder, _ context: PartContext, partial: Bool) throws(GeoTripError) -> PartPlan {
+    /// export left it (no journal read back, not `geotrip export`, no photo points in the
+    /// GeoJSON) renders only the days whose key (`dayKeys`) differs from the one its page was
+    /// written for, or whose part of the map the page before does not hold
+    /// (`TripMapPage.reusableDays`); only their photos are read. A long trip with one day
+    /// changed was read and rendered whole. Any other part renders every day.
+    private func plan(_ item: ChangedPart, _ root: OutputFolder, _ context: PartContext) throws(GeoTripError) -> PartPlan {
         let part = item.part
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
         let previousMap = try? root.contents(of: prefix + Self.mapFile).get()
@@ -503,7 +496,7 @@ public struct ExportStage: Sendable {
         outline = outline.withLocalTimes()
         let keys = Self.dayKeys(outline, state: state, notes: context.notes, globals: dayGlobals(item.output, context))
         let outlineRoute = route(outline)
-        guard partial, context.journal == nil, !context.checkEverything, !context.settings.photoPoints else {
+        guard context.journal == nil, !context.checkEverything, !context.settings.photoPoints else {
             let contents = try whole()
             return PartPlan(contents: contents, days: nil, dayKeys: keys, route: route(contents.trip), previousMap: previousMap, keptThumbnails: [])
         }
@@ -512,17 +505,12 @@ public struct ExportStage: Sendable {
                                                output: item.output, context))
         page.dayKeys = keys
         days.formUnion(Set(outline.days.map(\.date)).subtracting(page.reusableDays(in: previousMap)))
-        // The cover's day, unless the cover comes from the same visit as last time, unchanged.
-        if let first = Self.coverOrder(outline.visits, privacy: context.privacy).first,
-           first.id != item.coverWritten?.visit || keys[first.localDate] != item.dayKeysWritten[first.localDate] {
-            days.insert(first.localDate)
-        }
 
         let rendered = outline.days.filter { days.contains($0.date) }
         let unrendered = outline.days.filter { !days.contains($0.date) }
         let rows = try catalog.tripPhotos(ofVisits: rendered.flatMap(\.visits).map(\.id),
                                           ids: rendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
-        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id))
+        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id)).map(\.photo)
                        + unrendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
         let trip = outline.withVisitPhotos(from: rows, onDays: days)
         var shown = trip
@@ -603,6 +591,14 @@ public struct ExportStage: Sendable {
             .thumbnails(for: visible, in: partOutput.path, checkingEach: c.checkEverything || part.number == nil, keepingAlso: plan.keptThumbnails)
         summary.thumbnails = made.made
         summary.problems = made.problems
+        if c.settings.thumbnails {
+            try await remakeGoneThumbnails(plan.keptThumbnails, keeping: visible, in: partOutput, privacy: privacy, &summary)
+        } else {
+            // Without thumbnails, those an earlier run made are no output's: geotrip's own go,
+            // and their folder once empty.
+            ThumbnailMaker(tripFolder: URL(fileURLWithPath: folder), outputFolder: partOutput.url("")).removeStale(keeping: [])
+            rmdir(partOutput.url(ThumbnailMaker.folderName).path)
+        }
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
         // Made once for the days, the map and the cover: a library trip's thousands of paths.
         let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -664,9 +660,10 @@ public struct ExportStage: Sendable {
         let kept = item.coverWritten.flatMap { written in
             written.path.hasPrefix(prefix) ? CoverWritten(visit: written.visit, path: String(written.path.dropFirst(prefix.count))) : nil
         }
-        let cover = Self.cover(of: trip, byPath: byPath, thumbnails: made.paths, privacy: privacy, rendered: plan.days, kept: kept)
-        return PartResult(cover: cover.path.map { prefix + $0 }, coverUnknown: !cover.known, coverVisit: cover.visit,
-                          summary: summary, days: pagesNow, dayKeys: plan.dayKeys)
+        let cover = c.settings.thumbnails
+            ? try await cover(of: trip, byPath: byPath, made: made, plan: plan, kept: kept, visible: visible, in: partOutput, privacy: privacy, &summary)
+            : nil
+        return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys)
     }
 
     /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.
@@ -808,27 +805,47 @@ public struct ExportStage: Sendable {
         return start < end ? points[start..<end] : []
     }
 
-    /// The index page's picture of a trip: the middle photo of its visit with the most photos
-    /// that has a thumbnail and lies outside the privacy zones.
-    static func cover(of trip: Trip, byPath: [String: TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones) -> String? {
-        cover(of: trip, byPath: byPath, thumbnails: thumbnails, privacy: privacy, rendered: nil, kept: nil).path
+    /// The index page's picture of a trip, with the visit it comes from: the middle photo that
+    /// has a thumbnail of its visit with the most photos outside the privacy zones (the
+    /// earliest of those with as many; the next when one has no thumbnail). A visit on a day
+    /// `plan` does not render gives the last export's cover (`kept`) when that came from it (its
+    /// day is as it was); otherwise its photos are read and their thumbnails found, or made, here.
+    private func cover(of trip: Trip, byPath: [String: TripPhoto], made: Thumbnails, plan: PartPlan, kept: CoverWritten?,
+                       visible: [TripPhoto], in partOutput: OutputFolder, privacy: PrivacyZones,
+                       _ summary: inout ExportSummary) async throws(GeoTripError) -> CoverWritten? {
+        var keeping = plan.keptThumbnails.union(visible.map(\.id))
+        for visit in Self.coverOrder(trip.visits, privacy: privacy) {
+            let paths: [String]
+            if plan.days?.contains(visit.localDate) ?? true {
+                paths = visit.photos.compactMap { byPath[$0] }.compactMap { made.paths[$0.id] }
+            } else if let kept, kept.visit == visit.id {
+                return kept
+            } else {
+                let photos = try catalog.tripPhotos(ofVisits: [visit.id], ids: [])
+                    .filter { $0.visitID == visit.id && !($0.coordinate.map(privacy.contains) ?? false) }
+                keeping.formUnion(photos.map(\.id))
+                let found = try await thumbnails.thumbnails(for: photos, in: partOutput.path, checkingEach: false, keepingAlso: keeping)
+                summary.thumbnails += found.made
+                summary.problems += found.problems
+                paths = photos.compactMap { found.paths[$0.id] }
+            }
+            if !paths.isEmpty { return CoverWritten(visit: visit.id, path: paths[paths.count / 2]) }
+        }
+        return nil
     }
 
-    /// The same, with the visit it comes from, when only the days `rendered` (nil: every day)
-    /// have their photos. A visit on a day not rendered gives the cover `kept` (the last
-    /// export's) when that came from it, since its day is as it was (`plan`); otherwise the
-    /// cover is not `known`.
-    static func cover(of trip: Trip, byPath: [String: TripPhoto], thumbnails: [Int64: String], privacy: PrivacyZones,
-                      rendered: Set<String>?, kept: CoverWritten?) -> (path: String?, visit: String?, known: Bool) {
-        for visit in coverOrder(trip.visits, privacy: privacy) {
-            if let rendered, !rendered.contains(visit.localDate) {
-                guard let kept, kept.visit == visit.id else { return (nil, nil, false) }
-                return (kept.path, visit.id, true)
-            }
-            let candidates = visit.photos.compactMap { byPath[$0] }.filter { thumbnails[$0.id] != nil }
-            if !candidates.isEmpty { return (thumbnails[candidates[candidates.count / 2].id], visit.id, true) }
-        }
-        return (nil, nil, true)
+    /// Makes again the thumbnails of `kept` (photos of days not rendered, whose pages link
+    /// theirs) that are gone from the part's folder: deleted by hand, say. Videos have none.
+    private func remakeGoneThumbnails(_ kept: Set<Int64>, keeping visible: [TripPhoto], in partOutput: OutputFolder, privacy: PrivacyZones,
+                                      _ summary: inout ExportSummary) async throws(GeoTripError) {
+        guard !kept.isEmpty else { return }
+        let gone = try catalog.stillIDs(among: thumbnails.photosWithoutThumbnails(among: kept, in: partOutput.path))
+        guard !gone.isEmpty else { return }
+        let photos = try catalog.tripPhotos(ofVisits: [], ids: Array(gone)).filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let again = try await thumbnails.thumbnails(for: photos, in: partOutput.path, checkingEach: false,
+                                                    keepingAlso: kept.union(visible.map(\.id)))
+        summary.thumbnails += again.made
+        summary.problems += again.problems
     }
 
     /// The visits a cover is looked for in, in turn: the most photos first, then the earliest,

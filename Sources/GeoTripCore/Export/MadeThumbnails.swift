@@ -45,4 +45,11 @@ public struct MadeThumbnails: ThumbnailProvider {
                           keepingIDs: keepingAlso, listing: listing)
         return result
     }
+
+    public func photosWithoutThumbnails(among ids: Set<Int64>, in outputFolder: String) -> Set<Int64> {
+        let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
+        guard let listing = maker.listing() else { return ids }
+        // The names geotrip writes, by their photo ids: a page links no other.
+        return ids.subtracting(listing.numbers.map(\.photoID))
+    }
 }
