@@ -592,7 +592,8 @@ public struct ExportStage: Sendable {
         summary.thumbnails = made.made
         summary.problems = made.problems
         if c.settings.thumbnails {
-            try await remakeGoneThumbnails(plan.keptThumbnails, keeping: visible, in: partOutput, privacy: privacy, &summary)
+            try await remakeGoneThumbnails(made.missingAmongKept, kept: plan.keptThumbnails, keeping: visible, in: partOutput, privacy: privacy,
+                                           &summary)
         } else {
             // Without thumbnails, those an earlier run made are no output's: geotrip's own go,
             // and their folder once empty.
@@ -834,12 +835,12 @@ public struct ExportStage: Sendable {
         return nil
     }
 
-    /// Makes again the thumbnails of `kept` (photos of days not rendered, whose pages link
-    /// theirs) that are gone from the part's folder: deleted by hand, say. Videos have none.
-    private func remakeGoneThumbnails(_ kept: Set<Int64>, keeping visible: [TripPhoto], in partOutput: OutputFolder, privacy: PrivacyZones,
-                                      _ summary: inout ExportSummary) async throws(GeoTripError) {
-        guard !kept.isEmpty else { return }
-        let gone = try catalog.stillIDs(among: thumbnails.photosWithoutThumbnails(among: kept, in: partOutput.path))
+    /// Makes again the thumbnails of `missing`, photos of the days not rendered (`kept`, whose
+    /// pages link theirs) that the part's folder lacks: deleted by hand, say. Videos have none.
+    private func remakeGoneThumbnails(_ missing: Set<Int64>, kept: Set<Int64>, keeping visible: [TripPhoto], in partOutput: OutputFolder,
+                                      privacy: PrivacyZones, _ summary: inout ExportSummary) async throws(GeoTripError) {
+        guard !missing.isEmpty else { return }
+        let gone = try catalog.stillIDs(among: missing)
         guard !gone.isEmpty else { return }
         let photos = try catalog.tripPhotos(ofVisits: [], ids: Array(gone)).filter { !($0.coordinate.map(privacy.contains) ?? false) }
         let again = try await thumbnails.thumbnails(for: photos, in: partOutput.path, checkingEach: false,

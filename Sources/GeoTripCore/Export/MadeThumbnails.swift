@@ -43,13 +43,10 @@ public struct MadeThumbnails: ThumbnailProvider {
         // Kept by their names' numbers: a library trip has thousands.
         maker.removeStale(keeping: Set(zip(sources, outcomes).compactMap { $1.relativePath == nil ? nil : maker.numbers(for: $0) }),
                           keepingIDs: keepingAlso, listing: listing)
-        return result
-    }
-
-    public func photosWithoutThumbnails(among ids: Set<Int64>, in outputFolder: String) -> Set<Int64> {
-        let maker = ThumbnailMaker(tripFolder: URL(fileURLWithPath: tripFolder), outputFolder: URL(fileURLWithPath: outputFolder))
-        guard let listing = maker.listing() else { return ids }
         // The names geotrip writes, by their photo ids: a page links no other.
-        return ids.subtracting(listing.numbers.map(\.photoID))
+        if !keepingAlso.isEmpty {
+            result.missingAmongKept = listing.map { keepingAlso.subtracting($0.numbers.map(\.photoID)) } ?? keepingAlso
+        }
+        return result
     }
 }

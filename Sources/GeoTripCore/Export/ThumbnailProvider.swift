@@ -11,13 +11,9 @@ public protocol ThumbnailProvider: Sendable {
 
     /// The same, for some of a trip's photos: the thumbnails of the photos of `keepingAlso`
     /// (ids), which are not among `photos`, are left as they are, and those of `photos` are
-    /// made or found; only thumbnails of neither go.
+    /// made or found; only thumbnails of neither go. Those of `keepingAlso` the folder lacks
+    /// are told (`Thumbnails.missingAmongKept`), so the export can make them again.
     func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool, keepingAlso: Set<Int64>) async throws(GeoTripError) -> Thumbnails
-
-    /// The photos among `ids` that have no thumbnail in `outputFolder`, from one read of it:
-    /// those a person deleted, or that never had one (a video, a photo that could not be
-    /// decoded). The export renders their days again rather than trust pages that link them.
-    func photosWithoutThumbnails(among ids: Set<Int64>, in outputFolder: String) -> Set<Int64>
 }
 
 extension ThumbnailProvider {
@@ -25,11 +21,6 @@ extension ThumbnailProvider {
     public func thumbnails(for photos: [TripPhoto], in outputFolder: String, checkingEach: Bool,
                            keepingAlso: Set<Int64>) async throws(GeoTripError) -> Thumbnails {
         try await thumbnails(for: photos, in: outputFolder, checkingEach: checkingEach)
-    }
-
-    /// A provider that writes no files has none to be missing.
-    public func photosWithoutThumbnails(among ids: Set<Int64>, in outputFolder: String) -> Set<Int64> {
-        []
     }
 
     /// `thumbnails(for:in:checkingEach:)`, every file looked at.

@@ -6,6 +6,9 @@ public struct Thumbnails: Sendable, Equatable {
     public var made: Int
     /// Photos whose thumbnail could not be made (or only from their readable part).
     public var problems: [PhotoDiagnostic] = []
+    /// Of the photos whose thumbnails were kept as they are (`keepingAlso`), those the folder
+    /// has none of: deleted by hand, or never made (a video, a photo that could not be decoded).
+    public var missingAmongKept: Set<Int64> = []
 
     /// Creates the answer.
     public init(paths: [Int64: String] = [:], made: Int = 0) {
