@@ -610,6 +610,8 @@ def sparse_video(path, source, gigabytes=1):
 def videos(figures, count=5):
     print(f"\n== Videos: {count} clips of 1 GB (sparse, moov at the end) among 20 photos ==")
     photos = make_folder("video-photos", 20)
+    # Outputs an earlier run left would be read back (their notes) by one run and not the other.
+    shutil.rmtree(photos / "geotrip", ignore_errors=True)
     folder = DATA / "video-trip"
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(photos, folder)
@@ -621,6 +623,7 @@ def videos(figures, count=5):
         catalog = DATA / f"{name}-bytes.sqlite"
         for suffix in ("", "-wal", "-shm", ".lock"):
             Path(str(catalog) + suffix).unlink(missing_ok=True)
+        shutil.rmtree(trip / "geotrip", ignore_errors=True)
         results[name] = bytes_read([GEOTRIP, "ingest", trip, "--catalog", catalog, "--quiet", "--no-thumbnails"])
     per_video = (results["videos"][0] - results["photos"][0]) / count
     apparent = sum(p.stat().st_size for p in folder.glob("VID_*.mp4")) / count
