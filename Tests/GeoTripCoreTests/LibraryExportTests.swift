@@ -1,5 +1,6 @@
 import Foundation
 import GeoTripTestSupport
+import Synchronization
 import Testing
 @testable import GeoTripCore
 
@@ -170,6 +171,48 @@ struct LibraryExportTests {
         #expect(kyoto.contains("more/2024-02-21-0.jpg"))
         // Written: Kyoto's day page, its GeoJSON and map, and the page of trips; nothing else.
         #expect(added.export?.written == 4)
+    }
+
+    /// Cancels the run, as Ctrl-C does, once the export has written its first trip.
+    final class StopAfterFirstTrip: IngestProgressReporting {
+        let run = Mutex<Task<IngestSummary, any Error>?>(nil)
+        func report(_ progress: IngestProgress) {
+            if progress.stage == .export && progress.done > 0 { run.withLock { $0?.cancel() } }
+        }
+        func finish() {}
+    }
+
+    @Test("a run stopped in the export (Ctrl-C) begins no other trip and says it was interrupted; the next writes the rest, as a full render would, and not what was written")
+    func stoppedInExport() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        let stopper = StopAfterFirstTrip()
+        let stopped = Task { try await IngestPipeline(options: IngestOptions(folder: library.folder.path)).run(progress: stopper) }
+        stopper.run.withLock { $0 = stopped }
+        await #expect {
+            try await stopped.value
+        } throws: { error in
+            guard case GeoTripError.interrupted(let saved) = error else { return false }
+            return saved > 0
+        }
+        // Two trips at most were begun (two at once); the third was not, and the page of trips,
+        // written last, is not there.
+        let written = (1...3).filter { FileManager.default.fileExists(atPath: library.tripFolder($0).appendingPathComponent("index.html").path) }
+        #expect(!written.isEmpty && written.count < 3)
+        #expect(!FileManager.default.fileExists(atPath: library.out.appendingPathComponent("index.html").path))
+        let maps = try written.map { try library.modified(library.tripFolder($0).appendingPathComponent("index.html")) }
+
+        let resumed = try await library.ingest()
+        let export = try #require(resumed.export)
+        #expect(export.trips == 3)
+        #expect(FileManager.default.fileExists(atPath: library.out.appendingPathComponent("index.html").path))
+        // The trips written before the stop are not written again.
+        #expect(try written.map { try library.modified(library.tripFolder($0).appendingPathComponent("index.html")) } == maps)
+        #expect(export.unchanged > 0)
+        // Every file is what a full render writes.
+        let full = try await library.exportEverything()
+        #expect(full.written == 0)
+        #expect(full.thumbnails == 0)
     }
 
     @Test("a rerun renders only the day pages whose values or files changed, and leaves what a full render writes")

@@ -213,10 +213,10 @@ struct ThumbnailTests {
         let source = ThumbnailSource(photoID: 7, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
         let file = output.url.appendingPathComponent("geotrip").appendingPathComponent(try #require(maker.make(source).relativePath))
         #expect(maker.make(source).status == .current)
-        #expect(await maker.makeAll([source]).map(\.status) == [.current])
+        #expect(try await maker.makeAll([source]).map(\.status) == [.current])
         for round in 0..<2 {
             try Data().write(to: file)
-            let outcome = round == 0 ? maker.make(source) : await maker.makeAll([source])[0]
+            let outcome = round == 0 ? maker.make(source) : try await maker.makeAll([source])[0]
             #expect(outcome.status == .madeFromImage)
             #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0) > 0)
         }
@@ -241,7 +241,7 @@ struct ThumbnailTests {
         let listing = try #require(maker.listing())
         // Made after the listing: kept, though the listing does not name it.
         let late = ThumbnailSource(photoID: 10, path: "a.jpg", media: .photo(.jpeg), fileSize: 17356, modifiedNanos: 1_000)
-        let outcomes = await maker.makeAll([kept, gone, late], listing: listing)
+        let outcomes = try await maker.makeAll([kept, gone, late], listing: listing)
         #expect(outcomes.map(\.status) == [.current, .madeFromImage, .madeFromImage])
         #expect((try FileManager.default.attributesOfItem(atPath: keptFile.path)[.size] as? Int) == 0)
         #expect(FileManager.default.fileExists(atPath: goneFile.path))
@@ -251,7 +251,7 @@ struct ThumbnailTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbs").path).sorted()
         #expect(left == outcomes.compactMap { $0.relativePath.map { String($0.dropFirst("thumbs/".count)) } }.sorted())
         // Without the listing, the empty file is opened and made again.
-        #expect(await maker.makeAll([kept]).map(\.status) == [.madeFromImage])
+        #expect(try await maker.makeAll([kept]).map(\.status) == [.madeFromImage])
     }
     @Test("bad files are diagnostics, never crashes", arguments: ["not-a-jpeg.jpg", "missing.jpg"])
     func badFiles(_ name: String) throws {
@@ -291,7 +291,7 @@ struct ThumbnailTests {
             ThumbnailSource(photoID: 100, path: "IMG_0100.HEIC", media: .photo(.heif), fileSize: 1, modifiedNanos: 1),
             ThumbnailSource(photoID: 200, path: "clip.mov", media: .video(durationSeconds: 12.5), fileSize: 1, modifiedNanos: 1),
         ]
-        let outcomes = await maker.makeAll(sources)
+        let outcomes = try await maker.makeAll(sources)
         #expect(outcomes.map(\.status) == [.madeFromEmbedded, .madeFromImage, .madeFromImage, .noStill])
         #expect(outcomes.map(\.photoID) == [4, 3, 100, 200])
         let rotated = try Self.decoded(output.url, outcomes[1])
@@ -299,6 +299,32 @@ struct ThumbnailTests {
         let heic = try Self.decoded(output.url, outcomes[2])
         #expect(heic.width > 0 && heic.height > 0)
         #expect(outcomes[3].relativePath == nil && outcomes[3].diagnostic == nil)
+    }
+
+    @Test("a stopped run (its task cancelled, as Ctrl-C does) makes no more thumbnails and says it was interrupted; those made stay")
+    func stoppedMakesNoMore() async throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let maker = ThumbnailMaker(tripFolder: TestPaths.sampleImages, outputFolder: output.url)
+        let embedded = ThumbnailSource(photoID: 4, path: "2025-06-10 Lisboa/IMG_0004.JPG", media: .photo(.jpeg), fileSize: 1, modifiedNanos: 1,
+                                       orientation: 1, embeddedThumbnail: ThumbnailLocation(offset: 760, length: 771))
+        let plain = ThumbnailSource(photoID: 3, path: "2025-06-10 Lisboa/IMG_0003.JPG", media: .photo(.jpeg), fileSize: 1, modifiedNanos: 1,
+                                    orientation: 6)
+        let made = try #require(maker.make(embedded).relativePath)
+        let stopped = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await maker.makeAll([embedded, plain])
+        }
+        await #expect {
+            try await stopped.value
+        } throws: { error in
+            guard case GeoTripError.interrupted = error else { return false }
+            return true
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.url.appendingPathComponent(ThumbnailMaker.folderName).path)
+        #expect(names == [URL(fileURLWithPath: made).lastPathComponent])
+        // Not stopped, the rest is made.
+        #expect(try await maker.makeAll([embedded, plain]).map(\.status) == [.current, .madeFromImage])
     }
 
     @Test("geotrip's thumbnail names, and nothing else, count as thumbnails")

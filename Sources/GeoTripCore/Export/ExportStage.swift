@@ -62,6 +62,9 @@ public struct ExportStage: Sendable {
     /// checked only when their trip is rendered (a library trip's by one read of its folder),
     /// and `checkEverything` (`geotrip export`) renders every trip and looks at each thumbnail,
     /// so any deleted by hand, or left empty, are made again.
+    ///
+    /// A cancelled task (Ctrl-C on `ingest`) begins no other trip and makes no other thumbnail;
+    /// the trips written by then are recorded as written, and `.interrupted` is thrown.
     public func run(settings: ExportSettings, language: String, now: Date = Date(),
                     checkEverything: Bool = false) async throws(GeoTripError) -> ExportSummary {
         // Every file this run writes is noted with its stamp once written, so the listings it
@@ -198,7 +201,7 @@ public struct ExportStage: Sendable {
             }
         }
         // The trips that changed, as many at once as there are cores: each writes its own folder.
-        let rendered: [PartResult]
+        let rendered: [PartResult?]
         let total = changed.map(\.part.photoCount).reduce(0, +)
         let done = Mutex(0)
         let progress = self.progress
@@ -206,7 +209,11 @@ public struct ExportStage: Sendable {
         progress?(0, total)
         do {
             // Each trip's photos are read as it is written, so a library's are never all in memory.
-            rendered = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item in
+            // Stopped (Ctrl-C on `ingest`): no trip is begun, and one still making thumbnails
+            // (the long part of a first export) gives up; those writing pages finish (`nil`
+            // for the others, whose folders keep their last export's state below).
+            rendered = try await changed.concurrentMap(width: library.isLibrary ? ProcessInfo.processInfo.activeProcessorCount : 1) { item -> PartResult? in
+                if Task.isCancelled { return nil }
                 // A changed trip's journal is read back here, beside its rendering, rather than
                 // before: for edits spread over a library, that was every trip's, on one core.
                 // A folder as its last export left it is not read at all.
@@ -215,7 +222,12 @@ public struct ExportStage: Sendable {
                 let context = PartContext(journal: journal, listed: before.files, checkEverything: checkEverything, notes: texts,
                                           renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
                                           rendering: rendering, language: language, rule: rule, now: now)
-                var result = try await exportPart(item, plan: try plan(item, output, context), of: output, context)
+                var result: PartResult
+                do {
+                    result = try await exportPart(item, plan: try plan(item, output, context), of: output, context)
+                } catch GeoTripError.interrupted {
+                    return nil
+                }
                 result.summary.add(reading)
                 let count = done.withLock { $0 += item.part.photoCount; return $0 }
                 progress?(count, total)
@@ -227,11 +239,26 @@ public struct ExportStage: Sendable {
             throw .outputUnusable(path: output.path, reason: "\(error)")
         }
         for (item, result) in zip(changed, rendered) {
+            guard let result else {
+                // Not written, or given up: its folder's state is what its last export left, or
+                // else its files' listing no longer matches that state's, and the next run reads
+                // its journal back (`exportPart`).
+                fresh[item.index] = exported[item.part.folder]
+                continue
+            }
             summary.add(result.summary)
             let after = Self.listing(of: item.output.path, documentsOnly: true)
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: before.files, written: written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
                                              dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit)
+        }
+        // Stopped: what the trips written left is kept, so the next run does not write them
+        // again; the index page, the retired folders and the export's own state are the next
+        // run's (its inputs are not marked as exported).
+        if rendered.contains(where: { $0 == nil }) {
+            for (part, state) in zip(parts, fresh) { exported[part.folder] = state }
+            try catalog.saveExportedTrips(exported)
+            throw .interrupted(savedPhotos: 0)
         }
         var entries: [LibraryIndexPage.Entry] = []
         for (part, state) in zip(parts, fresh) {

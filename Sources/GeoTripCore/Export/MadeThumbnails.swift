@@ -31,7 +31,8 @@ public struct MadeThumbnails: ThumbnailProvider {
         }
         // The folder read once, before any is made: which are there already, then which are stale.
         let listing = checkingEach ? nil : maker.listing()
-        let outcomes = await maker.makeAll(sources, listing: listing)
+        // Stopped midway (Ctrl-C), nothing is removed: the next run finds what was made.
+        let outcomes = try await maker.makeAll(sources, listing: listing)
         var result = Thumbnails()
         for (photo, outcome) in zip(photos, outcomes) {
             if let path = outcome.relativePath { result.paths[photo.id] = path }

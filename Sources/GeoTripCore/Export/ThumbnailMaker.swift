@@ -271,7 +271,11 @@ public struct ThumbnailMaker: Sendable {
     /// look at the file: a library trip rendered again for a few changed days has thousands,
     /// and a lookup of each was a fifth of its export. Without one, each file is looked at, and
     /// an empty one (a thumbnail written just before a power cut) is made again.
-    public func makeAll(_ sources: [ThumbnailSource], listing: Listing? = nil) async -> [ThumbnailOutcome] {
+    ///
+    /// A task cancelled (Ctrl-C on `ingest`) starts no more: those being made are finished,
+    /// and `.interrupted` is thrown (a thumbnail is whole or not there; the next run makes the
+    /// rest).
+    public func makeAll(_ sources: [ThumbnailSource], listing: Listing? = nil) async throws(GeoTripError) -> [ThumbnailOutcome] {
         // The folder once, not once per thumbnail; a failure shows in each thumbnail's outcome.
         try? FileManager.default.createDirectory(at: outputFolder.appendingPathComponent(Self.folderName), withIntermediateDirectories: true)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -299,7 +303,7 @@ public struct ThumbnailMaker: Sendable {
         await withTaskGroup(of: (Int, ThumbnailOutcome).self) { group in
             var next = 0
             func add() {
-                guard next < toMake.count else { return }
+                guard next < toMake.count, !Task.isCancelled else { return }
                 let index = toMake[next], source = sources[index], maker = self
                 group.addTask { (index, maker.make(source, folders)) }
                 next += 1
@@ -310,7 +314,9 @@ public struct ThumbnailMaker: Sendable {
                 add()
             }
         }
-        return outcomes.map { $0! }
+        let made = outcomes.compactMap { $0 }
+        guard made.count == sources.count else { throw .interrupted(savedPhotos: 0) }
+        return made
     }
 
     /// The names in `thumbs/` that look like geotrip's thumbnails, as one read of the folder

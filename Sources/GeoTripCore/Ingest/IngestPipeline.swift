@@ -203,7 +203,12 @@ public struct IngestPipeline: Sendable {
         var exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
                                       thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
         exportStage.progress = { stages.report(.export, done: $0, total: $1) }
-        summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
+        do {
+            summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
+        } catch GeoTripError.interrupted {
+            // The export stopped between trips (Ctrl-C): the next run writes the rest.
+            throw GeoTripError.interrupted(savedPhotos: present)
+        }
 
         let zoneFallback = gazetteer.zoneIndexProblem.map { problem in
             [PhotoDiagnostic(path: options.folder, kind: .folder, message: Gazetteer.fallbackSentence(problem))]
