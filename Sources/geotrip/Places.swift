@@ -32,7 +32,8 @@ struct Places: AsyncParsableCommand {
             if let number = self.trip {
                 let library = try catalog.library(photoPaths: json).library
                 guard let chosen = library.trip(number: number) else {
-                    StandardError.write("geotrip: \(Trips.noTrip(number, in: library, folder: location.folderPath))\n")
+                    let homeGiven = try catalog.storedExportSettings().home != nil
+                    StandardError.write("geotrip: \(Trips.noTrip(number, in: library, homeGiven: homeGiven, folder: location.folderPath))\n")
                     throw ExitCode.validationFailure
                 }
                 trip = chosen.trip

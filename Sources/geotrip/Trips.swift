@@ -38,9 +38,10 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library
+        let library: Library, homeGiven: Bool
         do {
             library = try catalog.library(photoPaths: false).library  // counts, not paths
+            homeGiven = try catalog.storedExportSettings().home != nil
         } catch {
             throw Diagnostics.fail(error)
         }
@@ -55,8 +56,7 @@ struct Trips: AsyncParsableCommand {
             return
         }
         guard library.isLibrary else {
-            print("\(location.folderPath.terminalSafe) is one trip: its photos span 60 days or fewer and no --home was given. "
-                  + "`geotrip places` lists its visits.")
+            print("\(location.folderPath.terminalSafe) is one trip: \(Self.whyOneTrip(homeGiven: homeGiven)). `geotrip places` lists its visits.")
             return
         }
         if let home = library.home {
@@ -64,19 +64,27 @@ struct Trips: AsyncParsableCommand {
                   + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
                   + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")
         }
-        for line in lines {
+        for (line, trip) in zip(lines, library.trips) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
+            // Rounded once, from the distance itself, as the page of trips and the map round it
+            // (the JSON's tenths rounded again made 462.46 km 463 here and 462 there).
+            let kilometres = Int(trip.trip.distanceKilometres.rounded())
             print(String(format: "%4d  ", line.number) + "\(line.firstDay) to \(line.lastDay) (\(line.days) day\(line.days == 1 ? "" : "s"))  "
                   + "\(place.terminalSafe)  [\(line.countries.joined(separator: ", "))]  "
-                  + "\(line.photos.grouped) photo\(line.photos == 1 ? "" : "s"), \(Int(line.distanceKilometres.rounded()).grouped) km  \(line.folder)")
+                  + "\(line.photos.grouped) photo\(line.photos == 1 ? "" : "s"), \(kilometres.grouped) km  \(line.folder)")
         }
     }
 
+    /// Why a folder that is not a library is one trip: with a home given (`ingest --home`),
+    /// only a folder without a dated photo is.
+    static func whyOneTrip(homeGiven: Bool) -> String {
+        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set (ingest --home LAT,LON sets one)"
+    }
+
     /// Why `--trip N` names no trip.
-    static func noTrip(_ number: Int, in library: Library, folder: String) -> String {
+    static func noTrip(_ number: Int, in library: Library, homeGiven: Bool, folder: String) -> String {
         guard library.isLibrary else {
-            return "--trip \(number): \(folder) is one trip, not a library of trips (its photos span 60 days or fewer and no --home was given); "
-                + "leave --trip out."
+            return "--trip \(number): \(folder) is one trip, not a library of trips (\(whyOneTrip(homeGiven: homeGiven))); leave --trip out."
         }
         return "--trip \(number): there is no such trip; the folder has trips 1 to \(library.trips.count) (`geotrip trips` lists them)."
     }

@@ -38,6 +38,13 @@ struct LibraryCommandTests {
         let text = try CommandRun.geotrip(["trips", folder.path])
         #expect(text.stdout.contains("Home: 52.370, 4.895 (the place of most nights"))
         #expect(text.stdout.contains("   2  2024-02-20 to 2024-02-21 (2 days)"))
+        // Each trip's distance as the page of trips gives it.
+        func kilometres(_ text: String) -> [String] {
+            text.matches(of: /([0-9][0-9,]*) km/).map { String($0.output.1) }.sorted()
+        }
+        let index = try String(contentsOf: folder.appendingPathComponent("geotrip/index.html"), encoding: .utf8)
+        #expect(kilometres(text.stdout).count == 3)
+        #expect(kilometres(text.stdout) == kilometres(index))
 
         let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
         #expect(kyoto.status == 0, "\(kyoto.stderr)")
@@ -74,7 +81,7 @@ struct LibraryCommandTests {
         defer { temp.remove() }
         let folder = try temp.copySampleImages()
         #expect(try CommandRun.geotrip(["ingest", folder.path]).status == 0)
-        #expect(try CommandRun.geotrip(["trips", folder.path]).stdout.contains("is one trip"))
+        #expect(try CommandRun.geotrip(["trips", folder.path]).stdout.contains("is one trip: its photos span 60 days or fewer and no home is set"))
         let json = try CommandRun.geotrip(["trips", folder.path, "--json"]).stdout
         #expect(json == "[]\n", "\(json)")
         let places = try CommandRun.geotrip(["places", folder.path, "--trip", "1"])
@@ -84,5 +91,11 @@ struct LibraryCommandTests {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/" + name).path))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trips").path))
+        // With a home given, only a folder without a dated photo is one trip, and says so.
+        let empty = temp.url.appendingPathComponent("Empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        #expect(try CommandRun.geotrip(["ingest", empty.path, "--home", "52,4"]).status == 0)
+        #expect(try CommandRun.geotrip(["trips", empty.path]).stdout.contains("is one trip: it has no photo with a date yet"))
+        #expect(try CommandRun.geotrip(["places", empty.path, "--trip", "1"]).stderr.contains("(it has no photo with a date yet)"))
     }
 }
