@@ -130,6 +130,12 @@ struct JournalTests {
         #expect(second.all["v1"]?.text == "one\n" && second.all["v1"]?.localDate == "2025-06-11")
         #expect(second.gone.map(\.ownerID) == ["2025-06-10", "v2"])
         #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
+        // A note first read in the run its visit went (written, then the photos moved away) is
+        // known by the day of the page it was written in, and said so without a place.
+        let unseen = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: [:])
+        #expect(unseen.gone.last?.ownerID == "v2" && unseen.gone.last?.localDate == "2025-06-10")
+        #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: "2025-06-10") == "Visit v2, 2025-06-10")
+        #expect(JournalWords(language: "en").goneVisit(id: "v2", place: "Sintra", date: "2025-06-10") == "Visit v2: Sintra, 2025-06-10")
 
         // The files deleted: the catalog's copies fill in.
         let third = JournalNotes(trip: after, days: [:], unplaced: [], stored: second.all)

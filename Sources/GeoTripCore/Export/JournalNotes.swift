@@ -76,6 +76,11 @@ struct JournalNotes: Equatable {
                 // Alive: remember where it is now, for the day it might disappear.
                 if !JournalNote.isDay(owner) { note.placeName = placeOf[owner] ?? nil }
                 note.localDate = day
+            } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
+                // Written in the run its visit went (its photos moved away, its day now at
+                // home): never shown with it here, it is known by the day of the page it was
+                // written in.
+                note.localDate = date
             }
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }

@@ -146,11 +146,12 @@ struct JournalWords: Sendable {
     /// The footer's words on a page without notes.
     var rewrittenFooter: String { korean ? "geotrip은 실행할 때마다 이 파일을 다시 씁니다" : "geotrip rewrites this file on every run" }
 
-    /// `Visit v17, last seen at Lisbon on 2025-06-10`.
+    /// `Visit v17: Lisbon, 2025-06-10`; without a place name known (the note was written in
+    /// the run its visit went), `Visit v17, 2025-06-10`.
     func goneVisit(id: String, place: String?, date: String?) -> String {
-        let place = place ?? unnamedPlace
         if JournalNote.isDay(id) { return korean ? "\(id)의 메모" : "Notes for \(id)" }
-        if korean { return "방문 \(id): \(place), \(date ?? "?")" }
-        return "Visit \(id): \(place), \(date ?? "?")"
+        let seen = [place, date ?? "?"].compactMap { $0 }.joined(separator: ", ")
+        if korean { return "방문 \(id)" + (place == nil ? ", " : ": ") + seen }
+        return "Visit \(id)" + (place == nil ? ", " : ": ") + seen
     }
 }
