@@ -173,6 +173,33 @@ struct LibraryExportTests {
         #expect(added.export?.written == 4)
     }
 
+    @Test("a library that shrinks to one trip keeps its home private; --no-hide-home shows it")
+    func shrunkKeepsHomePrivate() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        // January's photos go (home days and the first trip): 2024-02-15 to 2024-04-05 is 51
+        // days, one trip, with the house on its home days.
+        for name in try FileManager.default.contentsOfDirectory(atPath: library.folder.appendingPathComponent("home").path)
+        where name.hasPrefix("2024-01-") {
+            try FileManager.default.removeItem(at: library.folder.appendingPathComponent("home/" + name))
+        }
+        try FileManager.default.removeItem(at: library.folder.appendingPathComponent("2024-01 Lisboa"))
+        let shrunk = try await library.ingest()
+        #expect(shrunk.export?.trips == 0, "one trip")
+        let house = String(format: "%.4f", LibraryFixture.house.0)
+        func shown() throws -> [String] {
+            try library.files(under: library.out).filter { $0.hasSuffix(".md") || $0.hasSuffix(".geojson") || $0.hasSuffix(".html") }
+                .filter { try String(contentsOf: library.out.appendingPathComponent($0), encoding: .utf8).contains(house) }
+        }
+        #expect(FileManager.default.fileExists(atPath: library.out.appendingPathComponent("trip.geojson").path))
+        #expect(try shown().isEmpty, "files that show the house")
+        var options = IngestOptions(folder: library.folder.path)
+        options.hideHome = false
+        _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(try shown().contains("trip.geojson"))
+    }
+
     /// Cancels the run, as Ctrl-C does, once the export has written its first trip.
     final class StopAfterFirstTrip: IngestProgressReporting {
         let run = Mutex<Task<IngestSummary, any Error>?>(nil)

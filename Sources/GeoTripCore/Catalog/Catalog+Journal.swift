@@ -172,6 +172,18 @@ extension Catalog {
     static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"
 
     /// The trip's remembered export settings, without writing.
+    /// The last home the folder had as a library of trips (`SettingKey.keptHome`); nil when it
+    /// never had one, or the setting cannot be read (written by hand).
+    func keptHome() -> Coordinate? {
+        try? storedJSON(SettingKey.keptHome, options: "--home")
+    }
+
+    /// Remembers `home` as the folder's home (`keptHome`), when it is another.
+    func keepHome(_ home: Coordinate) throws(GeoTripError) {
+        guard keptHome() != home else { return }
+        try setJSONSetting(SettingKey.keptHome, to: home, what: "the home kept private")
+    }
+
     public func storedExportSettings() throws(GeoTripError) -> ExportSettings {
         try storedJSON(SettingKey.export, options: Self.exportOptionNames) ?? ExportSettings()
     }

@@ -54,9 +54,12 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     }
 
     /// The zones kept private for `library`: `--hide-near`'s, and home's (the default radius
-    /// around it) unless `--no-hide-home`.
-    public func privacy(for library: Library) -> PrivacyZones {
-        guard hideHome, let home = library.home else { return privacy }
-        return PrivacyZones(privacy.zones + [PrivacyZones.Zone(centre: home.centre)])
+    /// around it) unless `--no-hide-home`. A folder that is one trip has no home of its own;
+    /// `keptHome`, the home it had when it was last a library (`Catalog.keptHome`), stays
+    /// private: a library whose photos shrank to a few weeks, or whose `--home` was taken back,
+    /// does not publish the house its earlier outputs hid.
+    public func privacy(for library: Library, keptHome: Coordinate? = nil) -> PrivacyZones {
+        guard hideHome, let home = library.home?.centre ?? keptHome else { return privacy }
+        return PrivacyZones(privacy.zones + [PrivacyZones.Zone(centre: home)])
     }
 }

@@ -104,7 +104,8 @@ public struct ExportStage: Sendable {
         // trips and tell which changed; each trip to render reads its own photos.
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
-        let privacy = settings.privacy(for: library)
+        if let home = library.home?.centre { try catalog.keepHome(home) }
+        let privacy = settings.privacy(for: library, keptHome: catalog.keptHome())
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number, window: Self.window(of: $0.trip)) }
             : [Part(folder: "", trip: whole, number: nil, window: nil)]
