@@ -49,6 +49,25 @@ struct LocalTimeTests {
         #expect(LocalClock.abbreviation(zone, at: Self.instant(utc)) == expected)
     }
 
+    @Test("a visit's times: its day when it began after midnight, the next day when it ended there, both zones across a change of the clocks",
+          arguments: [
+        // Lisbon's clocks went forward at 01:00 UTC on 2024-03-31: 00:30 WET, then 03:40 WEST.
+        ("2024-03-31T00:30:00Z", "2024-03-31T02:40:00Z", "2024-03-30", "Europe/Lisbon", "00:30 (03-31) WET–03:40 WEST"),
+        ("2024-01-01T02:30:00Z", "2024-01-01T02:40:00Z", "2023-12-31", "Europe/Lisbon", "02:30 (01-01)–02:40 WET"),
+        ("2023-12-31T23:50:00Z", "2024-01-01T00:10:00Z", "2023-12-31", "Europe/Lisbon", "23:50–00:10 (01-01) WET"),
+        ("2025-06-10T08:05:00Z", "2025-06-10T08:21:00Z", "2025-06-10", "Europe/Lisbon", "09:05–09:21 WEST"),
+        // New York's went forward at 07:00 UTC on 2024-03-10 (02:00 EST became 03:00 EDT).
+        ("2024-03-10T06:30:00Z", "2024-03-10T07:40:00Z", "2024-03-09", "America/New_York", "01:30 (03-10) EST–03:40 EDT"),
+    ])
+    func visitTimes(arrival: String, departure: String, day: String, zone: String, expected: String) {
+        var visit = TripVisit(id: "v1", placeId: "p1", revision: 1, latitude: 38.7, longitude: -9.1, radiusMeters: 10,
+                              arrival: arrival, departure: departure, localDate: day, timeZone: zone,
+                              localArrival: nil, localDeparture: nil, photoCount: 2, photos: [], name: nil, admin1: nil, country: nil,
+                              countryCode: nil, nameSource: nil)
+        visit.setLocalTimes()
+        #expect(visit.localTimeSpan == expected)
+    }
+
     @Test("local times carry the zone's offset at that instant")
     func localISO8601() {
         #expect(LocalClock.iso8601(Self.instant("2025-06-10T23:41:00Z"), zone: "Europe/Lisbon") == "2025-06-11T00:41:00+01:00")

@@ -955,8 +955,9 @@ public struct ExportStage: Sendable {
     /// version, so outputs an earlier build left are written again once: in the trips' keys
     /// (`renderingKey`) and the day pages' (`JournalRenderer.inputKey`). 2: the page of undated
     /// photos, links by the bytes of names that are not UTF-8, commands on one line. 3: the map's
-    /// visit numbers past 99 fit their markers.
-    static let outputRevision = 3
+    /// visit numbers past 99 fit their markers. 4: a visit's times name its day after midnight
+    /// and both zones across a change of the clocks (`TripVisit.localTimeSpan`).
+    static let outputRevision = 4
 
     /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
     /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.

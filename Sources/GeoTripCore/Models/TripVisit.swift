@@ -74,12 +74,19 @@ extension TripVisit {
 
     /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it
     /// (or `+04`, or the offset), with the day it ended on when that is another (`22:41–00:12
-    /// (06-11) WEST`); in UTC only when no zone is known.
+    /// (06-11) WEST`); in UTC only when no zone is known. A visit listed under the day before
+    /// the one it began on (after midnight, before the day starts: `LocalDayRule`) says its
+    /// day too (`02:30 (01-01)–02:40 WET`), and one across a change of the clocks names both
+    /// (`00:30 WET–03:40 WEST`).
     public var localTimeSpan: String {
         guard let timeZone, let localArrival, let localDeparture, let instant = UTCTimestamp.date(arrival)
         else { return "\(arrival.dropFirst(11).prefix(5))–\(departure.dropFirst(11).prefix(5)) UTC" }
+        let startDay = localArrival.prefix(10) != localDate.prefix(10) ? " (\(localArrival.dropFirst(5).prefix(5)))" : ""
         let nextDay = localDeparture.prefix(10) != localArrival.prefix(10) ? " (\(localDeparture.dropFirst(5).prefix(5)))" : ""
-        return "\(localArrival.dropFirst(11).prefix(5))–\(localDeparture.dropFirst(11).prefix(5))\(nextDay) \(LocalClock.abbreviation(timeZone, at: instant))"
+        let zone = LocalClock.abbreviation(timeZone, at: instant)
+        let endZone = UTCTimestamp.date(departure).map { LocalClock.abbreviation(timeZone, at: $0) } ?? zone
+        let start = localArrival.dropFirst(11).prefix(5) + startDay + (endZone == zone ? "" : " " + zone)
+        return "\(start)–\(localDeparture.dropFirst(11).prefix(5))\(nextDay) \(endZone)"
     }
 
     /// Sets `localArrival` and `localDeparture` from the UTC times and the zone.
