@@ -305,6 +305,26 @@ struct LibraryExportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs.path).count > 2)
     }
 
+    @Test("a thumbnail deleted by hand is made again by the next run, with nothing else changed, and its trip's pages stay")
+    func deletedThumbnailAlone() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let trip = library.tripFolder(2)
+        let page = try String(contentsOf: trip.appendingPathComponent("journal/2024-02-20.md"), encoding: .utf8)
+        let linked = try #require(page.range(of: #"thumbs/[0-9]+-[0-9a-f]{8}\.jpg"#, options: .regularExpression).map { String(page[$0]) })
+        try FileManager.default.removeItem(at: trip.appendingPathComponent(linked))
+        let rerun = try await library.ingest()
+        #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent(linked).path))
+        #expect(rerun.export?.thumbnails == 1)
+        #expect(rerun.export?.written == 0 && rerun.export?.dayPagesRendered == 0)
+        // And the run after that has nothing to do.
+        let again = try await library.ingest()
+        #expect(again.export?.thumbnails == 0 && again.export?.written == 0)
+        let whole = try await library.exportEverything()
+        #expect(whole.written == 0 && whole.thumbnails == 0)
+    }
+
     @Test("without thumbnails, a changed trip is written once and said so; the thumbnails made before go")
     func withoutThumbnails() async throws {
         let library = try Library()

@@ -988,7 +988,8 @@ public struct ExportStage: Sendable {
     /// Every file under `folder` with its size and modification time, as one fingerprint, and
     /// how many of them are documents (not thumbnails).
     /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
-    /// library has hundreds of thousands, and they are checked whenever their trip is rendered.
+    /// library has hundreds of thousands, and they are checked whenever their trip is rendered;
+    /// their folders' times are in the key.
     static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int, files: [String: FileStamp]) {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
@@ -1015,6 +1016,13 @@ public struct ExportStage: Sendable {
             let thumbnails = ThumbnailMaker.folderName + "/"
             if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) { documents += 1 }
             lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
+        }
+        // The thumbnails' folders by their own times, which a thumbnail added, deleted or
+        // renamed moves: one deleted by hand gets its trip written again (and made again)
+        // though the thumbnails themselves are not listed.
+        for excluded in scanner.excludedFolders.sorted() {
+            var info = stat()
+            if lstat(folder + "/" + excluded, &info) == 0 { lines += Array("\(excluded)/ \(FileStamp(info).modifiedNanos)\n".utf8) }
         }
         return (Fingerprint.of(lines, fileSize: lines.count), documents, stamps)
     }
