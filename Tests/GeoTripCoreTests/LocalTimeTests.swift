@@ -66,6 +66,11 @@ struct LocalTimeTests {
                               countryCode: nil, nameSource: nil)
         visit.setLocalTimes()
         #expect(visit.localTimeSpan == expected)
+        // The map's list of visits says the same.
+        let trip = Trip(visits: [visit], outside: [], days: [])
+        let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], byPath: [:], thumbnails: [:],
+                                    tripFolderLink: "", privacy: PrivacyZones(), language: "en", tiles: nil)
+        #expect(map.visits.map(TripMapPage.timeSpan) == [expected])
     }
 
     @Test("local times carry the zone's offset at that instant")

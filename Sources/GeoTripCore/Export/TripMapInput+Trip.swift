@@ -24,7 +24,7 @@ extension TripMapInput {
         let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
-            Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
+            var shown = Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
                   countryCode: visit.countryCode, latitude: visit.latitude, longitude: visit.longitude, localDate: visit.localDate,
                   localArrival: visit.localArrival, localDeparture: visit.localDeparture,
                   zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
@@ -37,6 +37,9 @@ extension TripMapInput {
                       media.pathBytes = rawNames[path].map { prefix + $0 }
                       return media
                   })
+            let departureZone = visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.departure).map { LocalClock.abbreviation(zone, at: $0) } }
+            if departureZone != shown.zone { shown.departureZone = departureZone }
+            return shown
         }
         let days = trip.days.map { Day(date: $0.date, notes: notes[$0.date], unplacedPhotoCount: $0.unplacedPhotos.count) }
         let legs = route.legs.map { Leg(localDate: $0.localDate, kind: $0.kind, coordinates: $0.coordinates) }

@@ -53,6 +53,9 @@ public struct TripMapInput: Sendable, Equatable {
         public var localDeparture: String?
         /// The zone as shown after the times (`WEST`, `KST`, `+09:00`).
         public var zone: String?
+        /// The zone's name at departure when the clocks changed during the visit (`WEST` for
+        /// one that began in `WET`); nil when it is `zone`.
+        public var departureZone: String?
         public var photoCount: Int
         /// What the person wrote about the visit (the journal's notes block).
         public var notes: String?

@@ -367,14 +367,19 @@ public struct TripMapPage: Sendable {
             return String(stamp.dropFirst(11).prefix(5))
         }
         guard let arrival = clock(visit.localArrival) else { return nil }
+        // As `TripVisit.localTimeSpan` writes it: the day of a start after midnight, listed
+        // under the day before, and both zones across a change of the clocks.
         var text = arrival
+        if let day = visit.localArrival?.prefix(10), day != visit.localDate.prefix(10) { text += " (\(day.dropFirst(5)))" }
+        let zone = visit.zone.flatMap { $0.isEmpty ? nil : $0 }
         if let departure = clock(visit.localDeparture), departure != arrival || visit.localDeparture?.prefix(10) != visit.localArrival?.prefix(10) {
+            if let zone, let other = visit.departureZone, other != zone { text += " " + zone }
             text += "–" + departure
             if let day = visit.localDeparture?.prefix(10), day != visit.localArrival?.prefix(10) {
                 text += " (\(day.dropFirst(5)))"
             }
         }
-        if let zone = visit.zone, !zone.isEmpty { text += " " + zone }
+        if let last = visit.departureZone ?? zone { text += " " + last }
         return text
     }
 
