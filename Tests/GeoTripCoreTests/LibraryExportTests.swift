@@ -173,11 +173,17 @@ struct LibraryExportTests {
         #expect(added.export?.written == 4)
     }
 
-    @Test("a library that shrinks to one trip keeps its home private; --no-hide-home shows it")
-    func shrunkKeepsHomePrivate() async throws {
+    @Test("a library that shrinks to one trip keeps its home private, also when its catalog kept none (an older build's); --no-hide-home shows it",
+          arguments: [false, true])
+    func shrunkKeepsHomePrivate(olderCatalog: Bool) async throws {
         let library = try Library()
         defer { library.temp.remove() }
         try await library.ingest()
+        if olderCatalog {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+            try catalog.removeSetting(Catalog.SettingKey.keptHome)
+            catalog.releaseLock()
+        }
         // January's photos go (home days and the first trip): 2024-02-15 to 2024-04-05 is 51
         // days, one trip, with the house on its home days.
         for name in try FileManager.default.contentsOfDirectory(atPath: library.folder.appendingPathComponent("home").path)

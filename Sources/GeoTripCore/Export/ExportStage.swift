@@ -104,7 +104,14 @@ public struct ExportStage: Sendable {
         // trips and tell which changed; each trip to render reads its own photos.
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
-        if let home = library.home?.centre { try catalog.keepHome(home) }
+        if let home = library.home?.centre {
+            try catalog.keepHome(home)
+        } else if catalog.keptHome() == nil, try catalog.exportedTrips().keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }),
+                  let found = TripSplitting.home(whole.days, rules: TripSplitting.Rules()) {
+            // A library whose last export came before geotrip kept its home (an older build)
+            // and that is one trip now: its home is found as a library's would be, and kept.
+            try catalog.keepHome(found.centre)
+        }
         let privacy = settings.privacy(for: library, keptHome: catalog.keptHome())
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number, window: Self.window(of: $0.trip)) }
