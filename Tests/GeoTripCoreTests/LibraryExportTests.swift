@@ -68,6 +68,13 @@ struct LibraryExportTests {
             return try await stage.run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
         }
 
+        /// The first thumbnail the page of `day` in trip `number` links (`thumbs/…`, relative to
+        /// the trip's folder).
+        func linkedThumbnail(trip number: Int, day: String) throws -> String {
+            let page = try String(contentsOf: tripFolder(number).appendingPathComponent("journal/\(day).md"), encoding: .utf8)
+            return try #require(page.range(of: #"thumbs/[0-9]+-[0-9a-f]{8}\.jpg"#, options: .regularExpression).map { String(page[$0]) })
+        }
+
         /// The notes the catalog keeps, by owner.
         func storedNotes() throws -> [String: String] {
             try Catalog.open(at: IngestOptions.defaultCatalogPath(for: folder.path), access: .readOnly).journalNotes().mapValues(\.text)
@@ -296,8 +303,7 @@ struct LibraryExportTests {
         try await library.ingest()
         let trip = library.tripFolder(1), thumbs = library.tripFolder(1).appendingPathComponent("thumbs")
         // A thumbnail the first day's page links, deleted.
-        let firstDay = try String(contentsOf: trip.appendingPathComponent("journal/2024-01-15.md"), encoding: .utf8)
-        let linked = try #require(firstDay.range(of: #"thumbs/[0-9]+-[0-9a-f]{8}\.jpg"#, options: .regularExpression).map { String(firstDay[$0]) })
+        let linked = try library.linkedThumbnail(trip: 1, day: "2024-01-15")
         let victim = trip.appendingPathComponent(linked)
         try FileManager.default.removeItem(at: victim)
         // Another photo on the last day: only that day is rendered.
@@ -317,8 +323,7 @@ struct LibraryExportTests {
         defer { library.temp.remove() }
         try await library.ingest()
         let trip = library.tripFolder(2)
-        let page = try String(contentsOf: trip.appendingPathComponent("journal/2024-02-20.md"), encoding: .utf8)
-        let linked = try #require(page.range(of: #"thumbs/[0-9]+-[0-9a-f]{8}\.jpg"#, options: .regularExpression).map { String(page[$0]) })
+        let linked = try library.linkedThumbnail(trip: 2, day: "2024-02-20")
         try FileManager.default.removeItem(at: trip.appendingPathComponent(linked))
         let rerun = try await library.ingest()
         #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent(linked).path))

@@ -104,14 +104,14 @@ extension Catalog {
         WHERE s.id IN (SELECT value FROM json_each(?)) AND p.removedAt IS NULL AND p.status = 'read'
         """
 
-    /// The photos in the visits of a JSON list, with their visit (`visitPhoto_on_visitId`).
-    static let visitsPhotoIDsSQL = "SELECT photoId, visitId FROM visitPhoto WHERE visitId IN (SELECT value FROM json_each(?))"
+    /// The ids of the photos in the visits of a JSON list (`visitPhoto_on_visitId`).
+    static let visitsPhotoIDsSQL = "SELECT photoId FROM visitPhoto WHERE visitId IN (SELECT value FROM json_each(?))"
 
-    /// The photos in `visits`, each with its visit (`visitPhoto_on_visitId`, no photo row read).
-    func photoIDs(ofVisits visits: [String]) throws(GeoTripError) -> [(photo: Int64, visit: String)] {
+    /// The ids of the photos in `visits` (`visitPhoto_on_visitId`, no photo row read).
+    func photoIDs(ofVisits visits: [String]) throws(GeoTripError) -> [Int64] {
         try attempt {
             try database.read { db in
-                try Row.fetchAll(db, sql: Self.visitsPhotoIDsSQL, arguments: [Self.textList(visits)]).map { ($0[0], $0[1]) }
+                try Int64.fetchAll(db, sql: Self.visitsPhotoIDsSQL, arguments: [Self.textList(visits)])
             }
         }
     }

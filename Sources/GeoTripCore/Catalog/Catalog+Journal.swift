@@ -171,19 +171,19 @@ extension Catalog {
     /// The options whose values the `export` setting remembers.
     static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"
 
-    /// The trip's remembered export settings, without writing.
     /// The last home the folder had as a library of trips (`SettingKey.keptHome`); nil when it
-    /// never had one, or the setting cannot be read (written by hand).
+    /// never had one, or the setting cannot be read (written by hand: the next export of the
+    /// folder as a library writes it again).
     func keptHome() -> Coordinate? {
         try? storedJSON(SettingKey.keptHome, options: "--home")
     }
 
-    /// Remembers `home` as the folder's home (`keptHome`), when it is another.
+    /// Remembers `home` as the folder's home (`keptHome`).
     func keepHome(_ home: Coordinate) throws(GeoTripError) {
-        guard keptHome() != home else { return }
         try setJSONSetting(SettingKey.keptHome, to: home, what: "the home kept private")
     }
 
+    /// The trip's remembered export settings, without writing.
     public func storedExportSettings() throws(GeoTripError) -> ExportSettings {
         try storedJSON(SettingKey.export, options: Self.exportOptionNames) ?? ExportSettings()
     }

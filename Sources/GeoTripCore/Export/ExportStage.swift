@@ -104,15 +104,8 @@ public struct ExportStage: Sendable {
         // trips and tell which changed; each trip to render reads its own photos.
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
-        if let home = library.home?.centre {
-            try catalog.keepHome(home)
-        } else if catalog.keptHome() == nil, try catalog.exportedTrips().keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }),
-                  let found = TripSplitting.home(whole.days, rules: TripSplitting.Rules()) {
-            // A library whose last export came before geotrip kept its home (an older build)
-            // and that is one trip now: its home is found as a library's would be, and kept.
-            try catalog.keepHome(found.centre)
-        }
-        let privacy = settings.privacy(for: library, keptHome: catalog.keptHome())
+        var exported = try catalog.exportedTrips()
+        let privacy = settings.privacy(for: library, keptHome: try keptHome(library, whole, exported: exported))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number, window: Self.window(of: $0.trip)) }
             : [Part(folder: "", trip: whole, number: nil, window: nil)]
@@ -128,7 +121,6 @@ public struct ExportStage: Sendable {
         // photos, reading every trip's thousands of day files was most of this step. The output
         // folder's own journal and folders no trip has any more are always read: their
         // documents decide what is replaced and retired.
-        var exported = try catalog.exportedTrips()
         var listings: [String: String] = [:]
         var journals: [String: Journal] = [:]
         for folder in parts.map(\.folder) + stale {
@@ -359,6 +351,19 @@ public struct ExportStage: Sendable {
         }
     }
 
+    /// The home kept private for a folder that is one trip (`ExportSettings.privacy(for:keptHome:)`):
+    /// the last home `library` had, which is recorded as it changes. A folder whose last export
+    /// wrote trips (`exported`) but which has none recorded (exported by an older build) finds
+    /// its home as a library's would be.
+    private func keptHome(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip]) throws(GeoTripError) -> Coordinate? {
+        let kept = catalog.keptHome()
+        let home = library.home?.centre
+            ?? kept
+            ?? (exported.keys.contains { $0.hasPrefix(Self.tripsFolder + "/") } ? TripSplitting.home(whole.days, rules: TripSplitting.Rules())?.centre : nil)
+        if let home, home != kept { try catalog.keepHome(home) }
+        return home
+    }
+
     /// The map's resources with the run's towns; without towns (and why, for the summary) when
     /// the gazetteer cannot be loaded.
     static func mapResources(_ gazetteer: RunGazetteer) -> (resources: Result<TripMapResources, GeoTripError>, problem: String?) {
@@ -545,7 +550,7 @@ public struct ExportStage: Sendable {
         let unrendered = outline.days.filter { !days.contains($0.date) }
         let rows = try catalog.tripPhotos(ofVisits: rendered.flatMap(\.visits).map(\.id),
                                           ids: rendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
-        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id)).map(\.photo)
+        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id))
                        + unrendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
         let trip = outline.withVisitPhotos(from: rows, onDays: days)
         var shown = trip

@@ -362,25 +362,11 @@ public struct TripMapPage: Sendable {
 
     /// `08:12–08:31 WEST`, with the departure's date when it is another day.
     static func timeSpan(_ visit: TripMapInput.Visit) -> String? {
-        func clock(_ stamp: String?) -> String? {
-            guard let stamp, stamp.count >= 16 else { return nil }
-            return String(stamp.dropFirst(11).prefix(5))
-        }
-        guard let arrival = clock(visit.localArrival) else { return nil }
-        // As `TripVisit.localTimeSpan` writes it: the day of a start after midnight, listed
-        // under the day before, and both zones across a change of the clocks.
-        var text = arrival
-        if let day = visit.localArrival?.prefix(10), day != visit.localDate.prefix(10) { text += " (\(day.dropFirst(5)))" }
-        let zone = visit.zone.flatMap { $0.isEmpty ? nil : $0 }
-        if let departure = clock(visit.localDeparture), departure != arrival || visit.localDeparture?.prefix(10) != visit.localArrival?.prefix(10) {
-            if let zone, let other = visit.departureZone, other != zone { text += " " + zone }
-            text += "–" + departure
-            if let day = visit.localDeparture?.prefix(10), day != visit.localArrival?.prefix(10) {
-                text += " (\(day.dropFirst(5)))"
-            }
-        }
-        if let last = visit.departureZone ?? zone { text += " " + last }
-        return text
+        guard let arrival = visit.localArrival, arrival.count >= 16 else { return nil }
+        // The journal's text (`TripVisit.timeSpan`), without a departure at the arrival's minute.
+        let departure = visit.localDeparture.flatMap { $0.count >= 16 && $0.prefix(16) != arrival.prefix(16) ? $0 : nil }
+        return TripVisit.timeSpan(arrival: arrival, departure: departure, listedOn: visit.localDate,
+                                  zone: visit.zone.flatMap { $0.isEmpty ? nil : $0 }, departureZone: visit.departureZone)
     }
 
     private func placeLine(_ visit: TripMapInput.Visit) -> String {

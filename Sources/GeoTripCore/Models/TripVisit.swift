@@ -81,12 +81,28 @@ extension TripVisit {
     public var localTimeSpan: String {
         guard let timeZone, let localArrival, let localDeparture, let instant = UTCTimestamp.date(arrival)
         else { return "\(arrival.dropFirst(11).prefix(5))–\(departure.dropFirst(11).prefix(5)) UTC" }
-        let startDay = localArrival.prefix(10) != localDate.prefix(10) ? " (\(localArrival.dropFirst(5).prefix(5)))" : ""
-        let nextDay = localDeparture.prefix(10) != localArrival.prefix(10) ? " (\(localDeparture.dropFirst(5).prefix(5)))" : ""
-        let zone = LocalClock.abbreviation(timeZone, at: instant)
-        let endZone = UTCTimestamp.date(departure).map { LocalClock.abbreviation(timeZone, at: $0) } ?? zone
-        let start = localArrival.dropFirst(11).prefix(5) + startDay + (endZone == zone ? "" : " " + zone)
-        return "\(start)–\(localDeparture.dropFirst(11).prefix(5))\(nextDay) \(endZone)"
+        return Self.timeSpan(arrival: localArrival, departure: localDeparture, listedOn: localDate,
+                             zone: LocalClock.abbreviation(timeZone, at: instant),
+                             departureZone: UTCTimestamp.date(departure).map { LocalClock.abbreviation(timeZone, at: $0) })
+    }
+
+    /// `localTimeSpan`'s text, which the trip map shows too, from local times
+    /// (`YYYY-MM-DDTHH:MM…`): the arrival, with its day when that is not `day` (the day the visit
+    /// is listed under), then the departure when given, with its day when that is another;
+    /// `zone` at the end, or both zones when `departureZone` is another.
+    static func timeSpan(arrival: String, departure: String?, listedOn day: String, zone: String?, departureZone: String?) -> String {
+        func clock(_ stamp: String) -> Substring { stamp.dropFirst(11).prefix(5) }
+        func date(_ stamp: String) -> Substring { stamp.dropFirst(5).prefix(5) }
+        var text = String(clock(arrival))
+        if arrival.prefix(10) != day.prefix(10) { text += " (\(date(arrival)))" }
+        let endZone = departureZone ?? zone
+        if let departure {
+            if let zone, let endZone, endZone != zone { text += " " + zone }
+            text += "–" + clock(departure)
+            if departure.prefix(10) != arrival.prefix(10) { text += " (\(date(departure)))" }
+        }
+        if let endZone { text += " " + endZone }
+        return text
     }
 
     /// Sets `localArrival` and `localDeparture` from the UTC times and the zone.
