@@ -44,10 +44,19 @@ struct Export: AsyncParsableCommand {
         exporter.home = export.homePoint
         exporter.hideHome = export.hideHome
         let progress: any IngestProgressReporting = (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
+        // Ctrl-C stops as it does in `ingest`'s export: no trip is begun after it, the trips
+        // written are recorded, and the next `export` writes the rest.
+        let run = exporter
+        let task = Task { try await run.run(progress: progress) }
+        let signals = Diagnostics.cancelOnSignals(task)
+        defer { signals.forEach { $0.cancel() } }
         let summary: ExportSummary
         do {
-            summary = try await exporter.run(progress: progress)
-        } catch {
+            summary = try await task.value
+        } catch GeoTripError.interrupted {
+            StandardError.write("geotrip: Interrupted. The catalog is consistent and the trips written so far are kept; run the same command again to write the rest.\n")
+            throw ExitCode(ReceivedSignal.shared.exitCode)
+        } catch let error as GeoTripError {
             throw Diagnostics.fail(error)
         }
         if json {

@@ -222,6 +222,36 @@ struct CommandLineTests {
         #expect(try Self.photoRows(catalog) == summary["scanned"] as? Int)
     }
 
+    @Test("Ctrl-C during `geotrip export` stops it with exit 130 and a sentence, and the next export finishes")
+    func interruptedExport() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try Self.makeLargeTrip(in: temp, copies: 60)
+        let ingest = try CommandRun.geotrip(["ingest", trip.path, "--no-thumbnails", "--quiet"])
+        #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
+        // Making 3,000 thumbnails is the long part of this export: stop it once some are made.
+        let thumbs = trip.appendingPathComponent("geotrip/thumbs")
+        let running = try CommandRun.launch(["export", trip.path, "--thumbnails"])
+        var waited = 0
+        while Self.fileCount(thumbs) == 0 && waited < 400 {
+            usleep(10_000)
+            waited += 1
+        }
+        running.send(SIGINT)
+        let run = running.wait()
+        #expect(run.status == 130, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Interrupted. The catalog is consistent and the trips written so far are kept"), "stderr: \(run.stderr)")
+        let made = Self.fileCount(thumbs)
+
+        let rerun = try CommandRun.geotrip(["export", trip.path, "--json"])
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
+        let all = Self.fileCount(thumbs)
+        #expect(made > 0 && made < all, "\(made) of \(all) thumbnails before the signal: the test proved nothing")
+        #expect(summary["thumbnails"] as? Int == all - made)
+        #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent("geotrip/index.html").path))
+    }
+
     /// The sample trip copied `copies` times into numbered subfolders.
     static func makeLargeTrip(in temp: TemporaryFolder, copies: Int) throws -> URL {
         let trip = temp.url.appendingPathComponent("large")
