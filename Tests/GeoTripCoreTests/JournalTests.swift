@@ -136,6 +136,13 @@ struct JournalTests {
         #expect(unseen.gone.last?.ownerID == "v2" && unseen.gone.last?.localDate == "2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: "2025-06-10") == "Visit v2, 2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: "Sintra", date: "2025-06-10") == "Visit v2: Sintra, 2025-06-10")
+        // A visit inside a privacy zone (home) is remembered without its place's name, as its
+        // day's page shows it, so the page of gone notes does not name it either.
+        let home = PrivacyZones([.init(centre: Coordinate(latitude: 38.7, longitude: -9.1))])
+        let hidden = JournalNotes(trip: before, days: ["2025-06-10": [file]], unplaced: [], stored: [:], privacy: home)
+        #expect(hidden.all["v2"]?.placeName == nil && hidden.all["v2"]?.text == "two\n")
+        let hiddenGone = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: hidden.all, privacy: home)
+        #expect(hiddenGone.gone.last?.ownerID == "v2" && hiddenGone.gone.last?.placeName == nil)
 
         // The files deleted: the catalog's copies fill in.
         let third = JournalNotes(trip: after, days: [:], unplaced: [], stored: second.all)

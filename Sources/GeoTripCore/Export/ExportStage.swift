@@ -162,7 +162,7 @@ public struct ExportStage: Sendable {
         }
         let notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
-                                 stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes())
+                                 stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes(), privacy: privacy)
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)

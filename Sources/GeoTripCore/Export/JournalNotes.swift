@@ -33,9 +33,11 @@ struct JournalNotes: Equatable {
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
-    /// copies, each stored at `storedAt` nanoseconds since 1970 when known).
+    /// copies, each stored at `storedAt` nanoseconds since 1970 when known). A visit inside
+    /// `privacy` is remembered without its place's name, as its day's page shows it, so the
+    /// page of notes whose visit is gone never names it either.
     init(trip: Trip, days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote],
-         storedAt: [String: Int64] = [:]) {
+         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones()) {
         // Every owner any source knows, each read from the first source that has its block.
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
@@ -48,7 +50,7 @@ struct JournalNotes: Equatable {
             if owners.contains(day.date) { dayOf[day.date] = day.date }
             for visit in day.visits where owners.contains(visit.id) {
                 dayOf[visit.id] = day.date
-                placeOf[visit.id] = visit.name
+                placeOf[visit.id] = privacy.contains(visit.centre) ? nil : visit.name
             }
         }
         // Each owner's files, by one pass over the files: day files in date order, then the
