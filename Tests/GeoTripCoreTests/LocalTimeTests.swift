@@ -58,15 +58,22 @@ struct LocalTimeTests {
         ("2025-06-10T08:05:00Z", "2025-06-10T08:21:00Z", "2025-06-10", "Europe/Lisbon", "09:05–09:21 WEST"),
         // New York's went forward at 07:00 UTC on 2024-03-10 (02:00 EST became 03:00 EDT).
         ("2024-03-10T06:30:00Z", "2024-03-10T07:40:00Z", "2024-03-09", "America/New_York", "01:30 (03-10) EST–03:40 EDT"),
+        // A visit within one minute (one photo, or a burst) is its arrival alone.
+        ("2025-06-11T07:47:10Z", "2025-06-11T07:47:50Z", "2025-06-11", "Europe/Lisbon", "08:47 WEST"),
+        ("2024-01-01T02:30:00Z", "2024-01-01T02:30:00Z", "2023-12-31", "Europe/Lisbon", "02:30 (01-01) WET"),
+        // No zone known: UTC, by the same rules.
+        ("2025-06-11T07:47:10Z", "2025-06-11T07:47:50Z", "2025-06-11", "", "07:47 UTC"),
+        ("2023-12-31T23:50:00Z", "2024-01-01T00:10:00Z", "2023-12-31", "", "23:50–00:10 (01-01) UTC"),
     ])
     func visitTimes(arrival: String, departure: String, day: String, zone: String, expected: String) {
         var visit = TripVisit(id: "v1", placeId: "p1", revision: 1, latitude: 38.7, longitude: -9.1, radiusMeters: 10,
-                              arrival: arrival, departure: departure, localDate: day, timeZone: zone,
+                              arrival: arrival, departure: departure, localDate: day, timeZone: zone.isEmpty ? nil : zone,
                               localArrival: nil, localDeparture: nil, photoCount: 2, photos: [], name: nil, admin1: nil, country: nil,
                               countryCode: nil, nameSource: nil)
         visit.setLocalTimes()
         #expect(visit.localTimeSpan == expected)
-        // The map's list of visits says the same.
+        // The map's list of visits says the same (it shows no times without a zone).
+        guard !zone.isEmpty else { return }
         let trip = Trip(visits: [visit], outside: [], days: [])
         let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], byPath: [:], thumbnails: [:],
                                     tripFolderLink: "", privacy: PrivacyZones(), language: "en", tiles: nil)

@@ -363,8 +363,8 @@ public struct TripMapPage: Sendable {
     /// `08:12–08:31 WEST`, with the departure's date when it is another day.
     static func timeSpan(_ visit: TripMapInput.Visit) -> String? {
         guard let arrival = visit.localArrival, arrival.count >= 16 else { return nil }
-        // The journal's text (`TripVisit.timeSpan`), without a departure at the arrival's minute.
-        let departure = visit.localDeparture.flatMap { $0.count >= 16 && $0.prefix(16) != arrival.prefix(16) ? $0 : nil }
+        // The journal's text (`TripVisit.timeSpan`).
+        let departure = visit.localDeparture.flatMap { $0.count >= 16 ? $0 : nil }
         return TripVisit.timeSpan(arrival: arrival, departure: departure, listedOn: visit.localDate,
                                   zone: visit.zone.flatMap { $0.isEmpty ? nil : $0 }, departureZone: visit.departureZone)
     }

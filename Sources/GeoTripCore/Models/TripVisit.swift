@@ -72,7 +72,7 @@ extension TripVisit {
         (a.arrival, a.latitude, a.longitude, a.id) < (b.arrival, b.latitude, b.longitude, b.id)
     }
 
-    /// `09:05–09:21 WEST`: the visit's times on the clock of its zone, named as tzdata names it
+    /// `09:05–09:21 WEST` (`09:05 WEST` within a minute): the visit's times on the clock of its zone, named as tzdata names it
     /// (or `+04`, or the offset), with the day it ended on when that is another (`22:41–00:12
     /// (06-11) WEST`); in UTC only when no zone is known. A visit listed under the day before
     /// the one it began on (after midnight, before the day starts: `LocalDayRule`) says its
@@ -80,7 +80,7 @@ extension TripVisit {
     /// (`00:30 WET–03:40 WEST`).
     public var localTimeSpan: String {
         guard let timeZone, let localArrival, let localDeparture, let instant = UTCTimestamp.date(arrival)
-        else { return "\(arrival.dropFirst(11).prefix(5))–\(departure.dropFirst(11).prefix(5)) UTC" }
+        else { return Self.timeSpan(arrival: arrival, departure: departure, listedOn: arrival, zone: "UTC", departureZone: nil) }
         return Self.timeSpan(arrival: localArrival, departure: localDeparture, listedOn: localDate,
                              zone: LocalClock.abbreviation(timeZone, at: instant),
                              departureZone: UTCTimestamp.date(departure).map { LocalClock.abbreviation(timeZone, at: $0) })
@@ -88,14 +88,16 @@ extension TripVisit {
 
     /// `localTimeSpan`'s text, which the trip map shows too, from local times
     /// (`YYYY-MM-DDTHH:MM…`): the arrival, with its day when that is not `day` (the day the visit
-    /// is listed under), then the departure when given, with its day when that is another;
-    /// `zone` at the end, or both zones when `departureZone` is another.
+    /// is listed under), then the departure when given and in another minute (a visit of one
+    /// photo is `08:47 WEST`), with its day when that is another; `zone` at the end, or both
+    /// zones when `departureZone` is another.
     static func timeSpan(arrival: String, departure: String?, listedOn day: String, zone: String?, departureZone: String?) -> String {
         func clock(_ stamp: String) -> Substring { stamp.dropFirst(11).prefix(5) }
         func date(_ stamp: String) -> Substring { stamp.dropFirst(5).prefix(5) }
         var text = String(clock(arrival))
         if arrival.prefix(10) != day.prefix(10) { text += " (\(date(arrival)))" }
-        let endZone = departureZone ?? zone
+        let departure = departure.flatMap { $0.prefix(16) == arrival.prefix(16) ? nil : $0 }
+        let endZone = departure == nil ? zone : departureZone ?? zone
         if let departure {
             if let zone, let endZone, endZone != zone { text += " " + zone }
             text += "–" + clock(departure)
