@@ -44,8 +44,19 @@ struct JournalTests {
         #expect(!JournalDocument(text: file.replacingOccurrences(of: "text", with: "texts")).isIntact)
         #expect(!JournalDocument(text: file.replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "")).isIntact)
         #expect(!JournalDocument(text: file + JournalDocument.block(id: "v1", text: "again\n")).isIntact)
-        // CRLF written by an editor is not an edit.
+        // CRLF written by an editor is not an edit, nor a byte order mark before the first line.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "\n", with: "\r\n")).isIntact)
+        #expect(JournalDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(file.utf8)).isIntact)
+        #expect(JournalDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(file.utf8)).notes == JournalDocument(text: file).notes)
+        // A line like geotrip's footer added above the real one, or below it, is the person's.
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
+        let footerLine = lines[lines.count - 2]
+        #expect(footerLine.hasPrefix("<!-- geotrip · "))
+        let fake = "<!-- geotrip · my own words · 0123456789abcdef -->\n"
+        #expect(!JournalDocument(text: file.replacingOccurrences(of: footerLine + "\n", with: fake + footerLine + "\n")).isIntact)
+        #expect(!JournalDocument(text: fake + file).isIntact)
+        #expect(!JournalDocument(text: file + fake).isIntact)
+        #expect(!JournalDocument(text: file + footerLine + "\n").isIntact)
         // Not UTF-8: kept as a backup rather than trusted.
         #expect(!JournalDocument(bytes: Array(file.utf8) + [0xE9, 0x0A]).isIntact)
     }

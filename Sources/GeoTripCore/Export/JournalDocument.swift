@@ -66,8 +66,10 @@ struct JournalDocument: Sendable, Equatable {
         return blocks.allSatisfy { (written[$0.id] ?? Self.noteHash("")) == Self.noteHash($0.text) }
     }
 
-    /// Reads a file's bytes.
+    /// Reads a file's bytes. A UTF-8 byte order mark, which some editors put before the first
+    /// line when they save, is not part of the page (geotrip writes none).
     init(bytes: [UInt8]) {
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let reading = Self.read(Self.lines(bytes))
         blocks = reading.blocks
         notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
@@ -99,7 +101,7 @@ struct JournalDocument: Sendable, Equatable {
     static func withFooter(_ body: String, explanation: String) -> String {
         // A blank line sets the footer apart.
         let text = body + "\n"
-        let reading = read(lines(Array(text.utf8)))
+        let reading = read(lines(Array(text.utf8)), footed: false)
         // The explanation never holds the marker's own closing.
         let words = explanation.replacingOccurrences(of: "-->", with: "->")
         return text + "<!-- geotrip · \(words) · \(notesSegment(reading.blocks)) · \(fingerprint(reading.skeleton)) -->\n"
@@ -159,11 +161,15 @@ struct JournalDocument: Sendable, Equatable {
 
     /// What one pass over a file's lines finds: the blocks, the lines outside them (markers
     /// included, the footer not), the footer's fingerprint, and whether every block was closed
-    /// and no id repeated.
-    private static func read(_ lines: [ArraySlice<UInt8>])
+    /// and no id repeated. The footer is the last line outside the blocks shaped like one; an
+    /// earlier such line (a person's, or one pasted from another page) is a line like any
+    /// other, so adding one is an edit. `footed`: false for a body geotrip has not yet given
+    /// its footer, where every line counts.
+    private static func read(_ lines: [ArraySlice<UInt8>], footed: Bool = true)
         -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool) {
         var blocks: [Block] = []
         var skeleton: [ArraySlice<UInt8>] = []
+        var footerAt: Int?
         var footer: String?
         var writtenNotes: (notes: [String: String]?, damaged: Bool) = (nil, false)
         var complete = true
@@ -183,15 +189,15 @@ struct JournalDocument: Sendable, Equatable {
                 }
                 // Opened and never closed: not a block, and the file was edited outside its blocks.
                 complete = false
-            } else if let fingerprint = footerFingerprint(line) {
+            } else if footed, let fingerprint = footerFingerprint(line) {
                 footer = fingerprint
                 writtenNotes = footerNotes(line)
-                index += 1
-                continue
+                footerAt = skeleton.count
             }
             skeleton.append(line)
             index += 1
         }
+        if let footerAt { skeleton.remove(at: footerAt) }
         return (blocks, skeleton, footer, writtenNotes, complete)
     }
 
