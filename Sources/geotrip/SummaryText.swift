@@ -69,6 +69,10 @@ enum SummaryText {
             lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks, or held words "
                 + "that are not the notes kept, and \(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
         }
+        if let replaced = e.replacedNotes {
+            lines.append("  \(plural(e.replacedNoteCount, "note")) replaced by an edit made in an older copy of \(e.replacedNoteCount == 1 ? "its page" : "their pages"): "
+                + "what \(e.replacedNoteCount == 1 ? "it" : "they") said before is kept in \(replaced.terminalSafe)")
+        }
         if !e.rescued.isEmpty {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")

@@ -791,12 +791,14 @@ struct LibraryExportTests {
         try FileManager.default.copyItem(at: copy, to: trip.page(out))
         let summary = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Second.\n")
-        let kept = try #require(summary.export?.backups.first { $0.hasPrefix("journal/replaced-notes-") })
+        let kept = try #require(summary.export?.replacedNotes)
+        #expect(kept.hasPrefix("journal/replaced-notes-") && summary.export?.replacedNoteCount == 1)
+        #expect(summary.export?.backups.isEmpty == true, "a replaced note is not an edited page")
         #expect(try String(contentsOfFile: out + "/" + kept, encoding: .utf8).contains("## 2024-01-16 (2024-01-16)\n\nThird.\n"))
         // An ordinary edit keeps nothing aside.
         try trip.write("Fourth.\n", in: out, replacing: "Second.\n")
         let next = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
-        #expect(next.export?.backups.isEmpty == true)
+        #expect(next.export?.backups.isEmpty == true && next.export?.replacedNotes == nil)
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Fourth.\n")
         // A copy without geotrip's last line (its record of the notes) may be any older copy:
         // its edit counts, and the note it replaces is kept too.
@@ -806,7 +808,7 @@ struct LibraryExportTests {
         try page.write(to: trip.page(out), atomically: true, encoding: .utf8)
         let last = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Older edit.\n")
-        let keptAgain = try #require(last.export?.backups.first { $0.hasPrefix("journal/replaced-notes-") })
+        let keptAgain = try #require(last.export?.replacedNotes)
         #expect(try String(contentsOfFile: out + "/" + keptAgain, encoding: .utf8).contains("Fourth.\n"))
     }
 

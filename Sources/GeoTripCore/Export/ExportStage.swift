@@ -166,7 +166,8 @@ public struct ExportStage: Sendable {
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)
-            summary.backups.append(try keepReplaced(notes.replaced, output, now))
+            summary.replacedNotes = try keepReplaced(notes.replaced, output, now)
+            summary.replacedNoteCount = notes.replaced.count
         }
         try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count

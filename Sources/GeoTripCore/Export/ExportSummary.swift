@@ -18,6 +18,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
     /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
+    /// The file (relative to the output folder) keeping what notes said before an edit made in
+    /// an older copy of their page replaced them (`replacedNoteCount` of them), when there were any.
+    public var replacedNotes: String?
+    public var replacedNoteCount = 0
     /// Saves a run stopped while writing had left under hidden names, where they are now (relative
     /// to the output folder): put back as their pages, or kept as dated backups beside them.
     public var rescued: [String] = []
