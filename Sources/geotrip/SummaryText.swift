@@ -77,6 +77,11 @@ enum SummaryText {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")
         }
+        if !e.movedNotes.isEmpty {
+            let each = e.movedNotes.prefix(5).map { "\($0.visit) \($0.from.map { "from \($0)" } ?? "back from unplaced-notes.md") to \($0.to)" }
+            lines.append("  \(plural(e.movedNotes.count, "note")) followed \(e.movedNotes.count == 1 ? "its visit" : "their visits") to another day's page: "
+                + each.joined(separator: ", ") + (e.movedNotes.count > 5 ? ", and \(n(e.movedNotes.count - 5)) more (--json lists them)" : ""))
+        }
         if e.unplacedNotes > 0 {
             lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is gone: journal/unplaced-notes.md")
         }

@@ -141,6 +141,14 @@ struct JournalTests {
         #expect(second.all["v1"]?.text == "one\n" && second.all["v1"]?.localDate == "2025-06-11")
         #expect(second.gone.map(\.ownerID) == ["2025-06-10", "v2"])
         #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
+        #expect(second.moved == [MovedNote(visit: "v1", from: "2025-06-10", to: "2025-06-11")])
+        #expect(first.moved.isEmpty, "nothing moved on a first reading")
+        // v2 back on its day, from the page of notes whose visit is gone; v1 stays where it went.
+        let unplacedPage = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
+        let back = Trip(visits: [Self.visit("v1", day: "2025-06-11"), Self.visit("v2", day: "2025-06-10", name: "Sintra")], outside: [], days: [])
+        let returned = JournalNotes(trip: back, days: [:], unplaced: [unplacedPage], stored: second.all)
+        #expect(returned.moved == [MovedNote(visit: "v2", from: nil, to: "2025-06-10")])
+        #expect(returned.gone.isEmpty && returned.all["v2"]?.text == "two\n")
         // A note first read in the run its visit went (written, then the photos moved away) is
         // known by the day of the page it was written in, and said so without a place.
         let unseen = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: [:])

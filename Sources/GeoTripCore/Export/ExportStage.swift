@@ -171,6 +171,7 @@ public struct ExportStage: Sendable {
         }
         try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
+        summary.movedNotes = notes.moved
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)

@@ -27,6 +27,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var rescued: [String] = []
     /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
     public var unplacedNotes = 0
+    /// Notes that went to another day's page with their visit, or came back from
+    /// `journal/unplaced-notes.md` (`from` nil), in this run.
+    public var movedNotes: [MovedNote] = []
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
     public var namesInOtherLanguages = 0
     /// The language of the journal's words and names.
@@ -53,5 +56,22 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         rescued += other.rescued
         refused += other.refused.filter { !refused.contains($0) }
         problems += other.problems
+    }
+}
+
+/// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).
+public struct MovedNote: Sendable, Equatable, Encodable {
+    /// The visit's id (`v17`).
+    public var visit: String
+    /// The day whose page held it (`YYYY-MM-DD`), or nil: the page of notes whose visit is gone.
+    public var from: String?
+    /// The day whose page holds it now.
+    public var to: String
+
+    /// Creates one.
+    public init(visit: String, from: String?, to: String) {
+        self.visit = visit
+        self.from = from
+        self.to = to
     }
 }

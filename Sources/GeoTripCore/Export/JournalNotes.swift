@@ -30,6 +30,9 @@ struct JournalNotes: Equatable {
     /// note (a page restored from a copy, two folders written in apart): kept beside the
     /// journal, as no file may hold them any more.
     var replaced: [JournalNote] = []
+    /// The notes (with words) that went to another day's page with their visit in this run, or
+    /// came back from the page of notes whose visit is gone, in visit id order.
+    var moved: [MovedNote] = []
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
@@ -75,6 +78,13 @@ struct JournalNotes: Equatable {
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
             if let day = dayOf[owner] {
+                if !JournalNote.isDay(owner), note.hasWords {
+                    if held.contains(where: { $0.date == nil }) {
+                        moved.append(MovedNote(visit: owner, from: nil, to: day))
+                    } else if let before = stored[owner]?.localDate, before != day {
+                        moved.append(MovedNote(visit: owner, from: before, to: day))
+                    }
+                }
                 // Alive: remember where it is now, for the day it might disappear.
                 if !JournalNote.isDay(owner) { note.placeName = placeOf[owner] ?? nil }
                 note.localDate = day
@@ -89,6 +99,7 @@ struct JournalNotes: Equatable {
         }
         // Only notes with words wait on the page of notes whose visit is gone.
         replaced.sort { $0.ownerID < $1.ownerID }
+        moved.sort { $0.visit < $1.visit }
         gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
             .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
     }
