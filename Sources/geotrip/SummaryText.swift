@@ -82,6 +82,12 @@ enum SummaryText {
             lines.append("  \(plural(e.movedNotes.count, "note")) followed \(e.movedNotes.count == 1 ? "its visit" : "their visits") to another day's page: "
                 + each.joined(separator: ", ") + (e.movedNotes.count > 5 ? ", and \(n(e.movedNotes.count - 5)) more (--json lists them)" : ""))
         }
+        if !e.rehomedNotes.isEmpty {
+            let each = e.rehomedNotes.prefix(5).map { "\($0.written) to \($0.visit) (\($0.day))" }
+            lines.append("  \(plural(e.rehomedNotes.count, "note")) the catalog did not know \(e.rehomedNotes.count == 1 ? "was" : "were") under an id "
+                + "that now names another visit, and \(e.rehomedNotes.count == 1 ? "is" : "are") now with the visit holding \(e.rehomedNotes.count == 1 ? "its" : "their") photos: "
+                + each.joined(separator: ", ") + (e.rehomedNotes.count > 5 ? ", and \(n(e.rehomedNotes.count - 5)) more (--json lists them)" : ""))
+        }
         if e.unplacedNotes > 0 {
             lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is gone: journal/unplaced-notes.md")
         }

@@ -568,3 +568,53 @@ extension JournalTests {
         }
     }
 }
+
+@Suite("Journal notes under ids a catalog made again gives other visits")
+struct RehomedNotesTests {
+    @Test("a note the catalog does not know goes with the visit holding the photos above it; one waiting goes back only to its place")
+    func rehoming() {
+        func visit(_ id: String, _ photos: [String], name: String = "Lisbon") -> TripVisit {
+            var visit = JournalTests.visit(id, day: "2025-06-10", name: name)
+            visit.photos = photos
+            return visit
+        }
+        let trip = Trip(visits: [visit("v1", ["b/1.jpg", "b/2.jpg"]), visit("v3", ["a/3.jpg"], name: "Sintra")], outside: [], days: [])
+        let page = JournalDocument(text: JournalDocument.withFooter(
+            "## 10:00 Lisbon\n\n[![1.jpg](../thumbs/1.jpg)](../../a/1.jpg)\n[2.jpg](../../a/2.jpg)\n\n" + JournalDocument.block(id: "v3", text: "Lisbon note\n")
+                + "## 12:00 Sintra\n\n[![3.jpg](../thumbs/3.jpg)](../../b/3.jpg)\n\n" + JournalDocument.block(id: "v1", text: "Sintra note\n"),
+            explanation: "x"))
+        #expect(page.blocks.map(\.photoLinks) == [["../../a/1.jpg", "../../a/2.jpg"], ["../../b/3.jpg"]])
+        // The folders were renamed (a, b); the names find the photos.
+        let visitOf = ["b/1.jpg": "v1", "b/2.jpg": "v1", "a/3.jpg": "v3"]
+        let visits = JournalNotes.rehomingVisits(days: ["2025-06-10": [page]], trip: trip, stored: [:])
+        #expect(Set(visits) == ["v1", "v3"])
+        let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: [:], visitOfPhoto: visitOf)
+        #expect(notes.texts == ["v1": "Lisbon note\n", "v3": "Sintra note\n"])
+        #expect(notes.rehomed == [RehomedNote(written: "v1", visit: "v3", day: "2025-06-10"), RehomedNote(written: "v3", visit: "v1", day: "2025-06-10")])
+        // Known to the catalog: its ids are the catalog's own, and stand.
+        let known = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: notes.all, visitOfPhoto: visitOf)
+        #expect(JournalNotes.rehomingVisits(days: ["2025-06-10": [page]], trip: trip, stored: notes.all).isEmpty)
+        #expect(known.rehomed.isEmpty)
+
+        // A note waiting on the page of gone notes, its id now a visit at another place: it
+        // waits on, shown on no day's page; at its own place it goes back.
+        var waiting = JournalNote(ownerID: "v3", text: "Jerónimos\n", placeName: "Belém", localDate: "2025-06-10")
+        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3", text: waiting.text), explanation: "x"))
+        let elsewhere = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting])
+        #expect(elsewhere.gone.map(\.ownerID) == ["v3"] && elsewhere.texts["v3"] == nil && elsewhere.moved.isEmpty)
+        #expect(elsewhere.all["v3"]?.placeName == "Belém")
+        waiting.placeName = "Sintra"
+        let home = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting])
+        #expect(home.gone.isEmpty && home.texts["v3"] == "Jerónimos\n")
+        #expect(home.moved == [MovedNote(visit: "v3", from: nil, to: "2025-06-10")])
+    }
+
+    @Test("a photo line's link target, decoded")
+    func photoLinks() {
+        #expect(JournalDocument.photoLink(ArraySlice("[![IMG\\_0015.JPG](../thumbs/21-4301c6b4.jpg)](../../2025-06-11%20Sintra/IMG_0015.JPG)".utf8))
+                == "../../2025-06-11 Sintra/IMG_0015.JPG")
+        #expect(JournalDocument.photoLink(ArraySlice("[IMG\\_0015.JPG](../../S%C3%A3o/IMG_0015.JPG) (video, 0:12)".utf8)) == "../../São/IMG_0015.JPG")
+        #expect(JournalDocument.photoLink(ArraySlice("[![a](t.jpg)](x/a.jpg) · [Live Photo](x/a.mov)".utf8)) == "x/a.jpg")
+        #expect(JournalDocument.photoLink(ArraySlice("[not a photo]".utf8)) == nil)
+    }
+}

@@ -73,6 +73,43 @@ struct JournalCommandTests {
         }
     }
 
+    @Test("a catalog made again, with a folder renamed so the photos read in another order: each note stays under the visit it was written for")
+    func catalogMadeAgain() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "--quiet"])
+        // A note in every visit's block naming the heading it was written under.
+        var written: [String: String] = [:]  // note -> heading
+        for visit in try trip.visits() {
+            let id = try #require(visit["id"] as? String), day = try #require(visit["localDate"] as? String)
+            let page = try trip.text(day + ".md")
+            let block = try #require(page.range(of: "<!-- notes \(id) -->"))
+            let heading = try #require(page[..<block.lowerBound].range(of: "\n## ", options: .backwards))
+            let line = String(page[heading.upperBound...].prefix { $0 != "\n" })
+            let note = "Written under \(line) on \(day).\n"
+            written[note] = line
+            try trip.write(note: note, for: id, in: day)
+        }
+        #expect(written.count >= 10)
+        try trip.run(["export", "DIR", "--quiet"])
+        try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(".geotrip"))
+        try FileManager.default.moveItem(at: trip.folder.appendingPathComponent("2025-06-10 Lisboa"),
+                                         to: trip.folder.appendingPathComponent("zz Lisboa"))
+        let run = try trip.run(["ingest", "DIR", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let rehomed = try #require((summary["export"] as? [String: Any])?["rehomedNotes"] as? [[String: Any]])
+        #expect(!rehomed.isEmpty, "the ids did change, or the test proves nothing")
+        // Each note is on a day's page, once, under the heading it was written under.
+        let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasPrefix("2025-") && $0.count == 13 }
+        for (note, heading) in written {
+            let holding = try pages.filter { try trip.text($0).contains(note) }
+            #expect(holding.count == 1, "\(note) is on \(holding)")
+            guard let page = try holding.first.map(trip.text), let at = page.range(of: note) else { continue }
+            let above = try #require(page[..<at.lowerBound].range(of: "\n## ", options: .backwards))
+            #expect(page[above.upperBound...].prefix { $0 != "\n" } == heading, "\(note)")
+        }
+    }
+
     @Test("rename and tag bring the journal and the map in step at once, notes kept")
     func followsTagAndRename() throws {
         let trip = try Trip()

@@ -116,6 +116,21 @@ extension Catalog {
         }
     }
 
+    /// The visit of each photo in `visits`, by the photo's path (`visitPhoto_on_visitId`).
+    func visitOfPhotos(inVisits visits: [String]) throws(GeoTripError) -> [String: String] {
+        try attempt {
+            try database.read { db in
+                var visitOf: [String: String] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT p.path, vp.visitId FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+                    WHERE vp.visitId IN (SELECT value FROM json_each(?))
+                    """, arguments: [Self.textList(visits)])
+                while let row = try rows.next() { visitOf[row[0]] = row[1] }
+                return visitOf
+            }
+        }
+    }
+
     /// Those of the photos `ids` that are not videos: what a thumbnail is made of.
     static let stillIDsSQL = "SELECT id FROM photo WHERE id IN (SELECT value FROM json_each(?)) AND format IS NOT 'video'"
 

@@ -160,9 +160,12 @@ public struct ExportStage: Sendable {
             let tripDays = Set(parts.flatMap { $0.trip.days.map(\.date) })
             shown.days = whole.days.filter { tripDays.contains($0.date) }
         }
+        let storedNotes = try catalog.journalNotes()
+        let rehoming = JournalNotes.rehomingVisits(days: dayFiles, trip: shown, stored: storedNotes)
         let notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
-                                 stored: try catalog.journalNotes(), storedAt: try catalog.journalNoteTimes(), privacy: privacy)
+                                 stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: privacy,
+                                 visitOfPhoto: rehoming.isEmpty ? [:] : try catalog.visitOfPhotos(inVisits: rehoming))
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)
@@ -172,6 +175,7 @@ public struct ExportStage: Sendable {
         try catalog.saveJournalNotes(notes.all, at: now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
         summary.movedNotes = notes.moved
+        summary.rehomedNotes = notes.rehomed
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)
@@ -276,8 +280,11 @@ public struct ExportStage: Sendable {
         let journal = Self.journalFolder + "/"
         if !notes.gone.isEmpty {
             try output.create(Self.journalFolder)
+            // The page keeps the notes it lists, also those whose id names a visit again
+            // elsewhere (`JournalNotes.detached`), which no day's page shows.
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
-                    keeping: texts, output, now, &summary, listed: before.files)
+                    keeping: texts.merging(notes.gone.map { ($0.ownerID, $0.text) }) { _, waiting in waiting }, output, now, &summary,
+                    listed: before.files)
         } else if unplacedDocument != nil {
             try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, keeping: texts, output, now, &summary, listed: before.files)
         }

@@ -30,6 +30,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Notes that went to another day's page with their visit, or came back from
     /// `journal/unplaced-notes.md` (`from` nil), in this run.
     public var movedNotes: [MovedNote] = []
+    /// Notes the catalog did not know, found under an id that now names another visit (a
+    /// catalog made again), put with the visit holding the photos shown above them.
+    public var rehomedNotes: [RehomedNote] = []
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
     public var namesInOtherLanguages = 0
     /// The language of the journal's words and names.
@@ -73,5 +76,23 @@ public struct MovedNote: Sendable, Equatable, Encodable {
         self.visit = visit
         self.from = from
         self.to = to
+    }
+}
+
+/// A note found under an id that now names another visit, put with the visit that holds the
+/// photos its page showed above it (`ExportSummary.rehomedNotes`).
+public struct RehomedNote: Sendable, Equatable, Encodable {
+    /// The id its block had in the page (`v53`).
+    public var written: String
+    /// The visit it is with now.
+    public var visit: String
+    /// The day of its page.
+    public var day: String
+
+    /// Creates one.
+    public init(written: String, visit: String, day: String) {
+        self.written = written
+        self.visit = visit
+        self.day = day
     }
 }

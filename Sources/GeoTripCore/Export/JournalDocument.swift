@@ -27,6 +27,10 @@ struct JournalDocument: Sendable, Equatable {
         var id: String
         /// The lines between the markers, byte for byte.
         var text: String
+        /// The photos the page showed above the block, since the block before it (a visit's
+        /// section): each photo line's link target (`[![name](thumbnail)](target)` or
+        /// `[name](target)`), percent-decoded, as written (`../../Lisboa/IMG_1.jpg`).
+        var photoLinks: [String] = []
     }
 
     /// The blocks in file order (an id found twice: the first).
@@ -174,6 +178,7 @@ struct JournalDocument: Sendable, Equatable {
         var writtenNotes: (notes: [String: String]?, damaged: Bool) = (nil, false)
         var complete = true
         var seen = Set<String>()
+        var links: [String] = []
         var index = 0
         while index < lines.count {
             let line = content(lines[index])
@@ -181,7 +186,8 @@ struct JournalDocument: Sendable, Equatable {
                 let end = Array(endLine(id: id, tag: tag).utf8)
                 if let close = lines[(index + 1)...].firstIndex(where: { content($0).elementsEqual(end) }) {
                     let text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
-                    if seen.insert(id).inserted { blocks.append(Block(id: id, text: text)) } else { complete = false }
+                    if seen.insert(id).inserted { blocks.append(Block(id: id, text: text, photoLinks: links)) } else { complete = false }
+                    links = []
                     skeleton.append(line)
                     skeleton.append(content(lines[close]))
                     index = close + 1
@@ -194,6 +200,7 @@ struct JournalDocument: Sendable, Equatable {
                 writtenNotes = footerNotes(line)
                 footerAt = skeleton.count
             }
+            if line.first == UInt8(ascii: "["), let link = photoLink(line) { links.append(link) }
             skeleton.append(line)
             index += 1
         }
@@ -229,6 +236,40 @@ struct JournalDocument: Sendable, Equatable {
         default:
             return nil
         }
+    }
+
+    /// The link target of a photo's line (`JournalRenderer.photoLine`), percent-decoded: the
+    /// second link of `[![name](thumbnail)](target)`, the first of `[name](target)`. Names are
+    /// written with `]` escaped and targets with `(` and `)` encoded, so `](` and `)` delimit.
+    static func photoLink(_ line: ArraySlice<UInt8>) -> String? {
+        let opener: [UInt8] = [UInt8(ascii: "]"), UInt8(ascii: "(")]
+        func target(after start: ArraySlice<UInt8>.Index) -> ArraySlice<UInt8>.Index? {
+            var index = start
+            while index + 1 < line.endIndex {
+                if line[index] == opener[0], line[index + 1] == opener[1] { return index + 2 }
+                index += 1
+            }
+            return nil
+        }
+        guard var start = target(after: line.startIndex) else { return nil }
+        if line.dropFirst().first == UInt8(ascii: "!") {
+            guard let thumbnailEnd = line[start...].firstIndex(of: UInt8(ascii: ")")), let next = target(after: thumbnailEnd) else { return nil }
+            start = next
+        }
+        guard let end = line[start...].firstIndex(of: UInt8(ascii: ")")), end > start else { return nil }
+        var bytes: [UInt8] = []
+        var index = start
+        while index < end {
+            if line[index] == UInt8(ascii: "%"), index + 2 < end,
+               let value = UInt8(String(decoding: line[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                index += 3
+            } else {
+                bytes.append(line[index])
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// The fingerprint a footer line carries.

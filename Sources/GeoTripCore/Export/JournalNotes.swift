@@ -33,14 +33,26 @@ struct JournalNotes: Equatable {
     /// The notes (with words) that went to another day's page with their visit in this run, or
     /// came back from the page of notes whose visit is gone, in visit id order.
     var moved: [MovedNote] = []
+    /// The notes found under an id that now names another visit, put with the visit holding
+    /// their photos (`rehomed(_:trip:stored:)`).
+    var rehomed: [RehomedNote] = []
+    /// Notes left on the page of notes whose visit is gone though their id names a visit
+    /// again: one at another place than theirs (see `init`). Not shown with that visit.
+    var detached: Set<String> = []
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
     /// copies, each stored at `storedAt` nanoseconds since 1970 when known). A visit inside
     /// `privacy` is remembered without its place's name, as its day's page shows it, so the
     /// page of notes whose visit is gone never names it either.
+    /// `visitOfPhoto` gives the visit of each photo (by path) of the visits
+    /// `rehomingVisits(days:trip:stored:)` names.
     init(trip: Trip, days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote],
-         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones()) {
+         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), visitOfPhoto: [String: String] = [:]) {
+        // A note the catalog does not know is put with the visit that holds the photos its page
+        // showed above it, when its id now names another visit (the catalog made again).
+        let (days, found) = Self.rehomed(days, trip: trip, stored: stored, visitOfPhoto: visitOfPhoto)
+        rehomed = found
         // Every owner any source knows, each read from the first source that has its block.
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
@@ -77,7 +89,15 @@ struct JournalNotes: Equatable {
             guard let text, !text.isEmpty || stored[owner] != nil else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
-            if let day = dayOf[owner] {
+            // Waiting on the page of notes whose visit is gone, for a visit at another place
+            // than the one it was written for: its id was given again to other photos (the
+            // visit's first photo tagged elsewhere). It waits on, unless written in on a day's
+            // page meanwhile.
+            let waiting = held.contains { $0.date == nil } && !held.contains { $0.date != nil && ($0.file.notes[owner] ?? "").contains { !$0.isWhitespace } }
+            if waiting, note.hasWords, let was = note.placeName, let now = placeOf[owner] ?? nil, was != now {
+                detached.insert(owner)
+            }
+            if let day = dayOf[owner], !detached.contains(owner) {
                 if !JournalNote.isDay(owner), note.hasWords {
                     if held.contains(where: { $0.date == nil }) {
                         moved.append(MovedNote(visit: owner, from: nil, to: day))
@@ -100,7 +120,7 @@ struct JournalNotes: Equatable {
         // Only notes with words wait on the page of notes whose visit is gone.
         replaced.sort { $0.ownerID < $1.ownerID }
         moved.sort { $0.visit < $1.visit }
-        gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
+        gone = all.values.filter { (dayOf[$0.ownerID] == nil || detached.contains($0.ownerID)) && $0.hasWords }
             .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
     }
 
@@ -167,6 +187,91 @@ struct JournalNotes: Equatable {
         return file.isIntact && file.footer != nil && !file.writtenNotesDamaged
     }
 
+    /// `days` with each block the catalog has no copy of (`stored`) and whose id now names a
+    /// visit holding none of the photos shown above it on its page, given the id of the visit
+    /// of that day holding most of them. Ids are the catalog's: one made again (deleted, the
+    /// folders renamed, so photos read in another order) gives them to other visits, and a
+    /// note would otherwise sit under a visit it was not written for. A block whose id is the
+    /// day's, whose photos no visit of its day holds, or whose new id another block of its page
+    /// has or is given, stays as it is.
+    static func rehomed(_ days: [String: [JournalDocument]], trip: Trip, stored: [String: JournalNote], visitOfPhoto: [String: String])
+        -> ([String: [JournalDocument]], [RehomedNote]) {
+        let dates = datesToRehome(days, stored: stored)
+        guard !dates.isEmpty else { return (days, []) }
+        var days = days
+        var found: [RehomedNote] = []
+        for day in trip.days where dates.contains(day.date) {
+            let date = day.date
+            let onDay = Set(day.visits.map(\.id))
+            let visitOf = visitOfPhoto.filter { onDay.contains($0.value) }
+            // A link into a folder renamed since finds its photo by its name, when one visit
+            // of the day alone has a photo of that name.
+            var byName: [Substring: String?] = [:]
+            for (path, visit) in visitOf {
+                let name = Self.fileName(path)
+                if let known = byName[name], known != visit { byName[name] = .some(nil) } else { byName[name] = visit }
+            }
+            for (index, file) in days[date]!.enumerated() where file.blocks.contains(where: { isUnknown($0, stored) }) {
+                var ids = file.blocks.map(\.id)
+                for (position, block) in file.blocks.enumerated() where isUnknown(block, stored) {
+                    var counts: [String: Int] = [:]
+                    for link in block.photoLinks {
+                        if let visit = Self.visit(of: link, in: visitOf) ?? byName[Self.fileName(link)] ?? nil { counts[visit, default: 0] += 1 }
+                    }
+                    guard let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts[block.id] == nil else { continue }
+                    ids[position] = best.key
+                }
+                // Two blocks of a page under one id would leave one unread: those keep theirs.
+                let given = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +)
+                var blocks = file.blocks
+                for position in blocks.indices where ids[position] != blocks[position].id && given[ids[position]] == 1 {
+                    found.append(RehomedNote(written: blocks[position].id, visit: ids[position], day: date))
+                    blocks[position].id = ids[position]
+                }
+                days[date]![index].blocks = blocks
+            }
+        }
+        return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) })
+    }
+
+    /// Whether a block may be under an id that now names another visit: a visit's note with
+    /// words the catalog has no copy of, below photos.
+    private static func isUnknown(_ block: JournalDocument.Block, _ stored: [String: JournalNote]) -> Bool {
+        !block.photoLinks.isEmpty && stored[block.id] == nil && !JournalNote.isDay(block.id) && block.text.contains { !$0.isWhitespace }
+    }
+
+    /// The days whose pages hold a block `isUnknown`.
+    private static func datesToRehome(_ days: [String: [JournalDocument]], stored: [String: JournalNote]) -> Set<String> {
+        Set(days.filter { $0.value.contains { $0.blocks.contains { isUnknown($0, stored) } } }.keys)
+    }
+
+    /// The visits whose photos `init` needs (`visitOfPhoto`): those of the days whose pages
+    /// hold a note the catalog does not know; none in an ordinary run.
+    static func rehomingVisits(days: [String: [JournalDocument]], trip: Trip, stored: [String: JournalNote]) -> [String] {
+        let dates = datesToRehome(days, stored: stored)
+        guard !dates.isEmpty else { return [] }
+        return trip.days.filter { dates.contains($0.date) }.flatMap { $0.visits.map(\.id) }
+    }
+
+    /// The last part of a path.
+    private static func fileName(_ path: String) -> Substring {
+        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
+    }
+
+    /// The visit holding the photo a page's link leads to: the link without its leading `../`,
+    /// then without each further leading folder (the way from the journal to the trip folder
+    /// has any folders), looked up by path.
+    static func visit(of link: String, in visitOf: [String: String]) -> String? {
+        var path = Substring(link)
+        while path.hasPrefix("../") { path = path.dropFirst(3) }
+        while !path.isEmpty {
+            if let visit = visitOf[String(path)] { return visit }
+            guard let slash = path.firstIndex(of: "/") else { return nil }
+            path = path[path.index(after: slash)...]
+        }
+        return nil
+    }
+
     /// The text of each note, by owner id.
-    var texts: [String: String] { all.mapValues(\.text) }
+    var texts: [String: String] { all.filter { !detached.contains($0.key) }.mapValues(\.text) }
 }
