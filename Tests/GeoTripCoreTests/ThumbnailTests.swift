@@ -370,3 +370,109 @@ struct ThumbnailTests {
         }
     }
 }
+
+/// Pictures whose headers claim more than any camera makes: a clear sentence, never a crash
+/// or gigabytes of memory.
+@Suite("Thumbnails of oversized pictures")
+struct OversizedPictureTests {
+    /// A real 16 x 16 JPEG with its frame header's marker and size replaced.
+    static func jpeg(marker: UInt8, width: Int, height: Int) throws -> [UInt8] {
+        var bytes = try TurboJPEG.encode(RGBImage(width: 16, height: 16, pixels: [UInt8](repeating: 128, count: 16 * 16 * 3)), quality: 90)
+        let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 1] = marker
+        // FF C0, length (2), precision (1), height (2), width (2): ITU T.81 B.2.2.
+        bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+        return bytes
+    }
+
+    @Test("a baseline JPEG of 2^31 pixels or more decodes at 1/8 without overflowing")
+    func hugeBaseline() throws {
+        let bytes = try Self.jpeg(marker: 0xC0, width: 46_341, height: 46_341)
+        #expect(!TurboJPEG.isProgressive(bytes))
+        let decoded = try TurboJPEG.decode(bytes, atLeast: 320)
+        #expect(decoded.image.width == 5_793 && decoded.image.height == 5_793)
+        #expect(decoded.warning != nil, "the data stops after 16 x 16 pixels")
+    }
+
+    @Test("a progressive JPEG of more than 120 megapixels is refused before decoding, with its size")
+    func hugeProgressive() throws {
+        let bytes = try Self.jpeg(marker: 0xC2, width: 46_340, height: 46_340)
+        #expect(TurboJPEG.isProgressive(bytes))
+        #expect(throws: ImageCodingFailure(reason: "it is a progressive JPEG of 46,340 x 46,340 pixels, more than the 120 megapixels geotrip decodes for a thumbnail")) {
+            try TurboJPEG.decode(bytes, atLeast: 320)
+        }
+        // Within the bound it is decoded (what the data holds).
+        #expect(TurboJPEG.isProgressive(try Self.jpeg(marker: 0xC2, width: 16, height: 16)))
+    }
+}
+
+extension OversizedPictureTests {
+    /// `heic-grid.heic` (a 1x1 grid of one 64 x 48 tile) rebuilt as a grid of `rows` x `columns`
+    /// references to its one 64 x 64 tile: a file of kilobytes whose picture is gigantic. The
+    /// byte ranges are that fixture's boxes (Fixtures/README.md): hdlr, pitm, iinf, iprp (with
+    /// the grid's ispe at 410), and the tile's and Exif's data from 512 on.
+    static func heifGrid(rows: Int, columns: Int) throws -> [UInt8] {
+        let fixture = [UInt8](try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("heic-grid.heic")))
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(8 + body.count) + Array(type.utf8) + body }
+        func full(_ type: String, _ version: Int, _ body: [UInt8]) -> [UInt8] { box(type, be32(version << 24) + body) }
+        let (width, height) = (columns * 64, rows * 64)
+        let idat = box("idat", [0, 1, UInt8(rows - 1), UInt8(columns - 1)] + be32(width) + be32(height))
+        let count = rows * columns
+        let dimg = box("dimg", be16(2) + be16(count) + (0..<count).flatMap { _ in be16(1) })
+        let cdsc: [UInt8] = [0, 0, 0, 0x0e, 0x63, 0x64, 0x73, 0x63, 0, 3, 0, 1, 0, 2]
+        let iref = full("iref", 0, dimg + cdsc)
+        var iprp = Array(fixture[256..<472])
+        iprp.replaceSubrange((410 - 256 + 12)..<(410 - 256 + 20), with: be32(width) + be32(height))
+        func iloc(_ delta: Int) -> [UInt8] {
+            var body: [UInt8] = [0x44, 0x40] + be16(3)
+            body += be16(1) + be16(0) + be16(0) + be32(0x3d8 + delta) + be16(1) + be32(0) + be32(0x60)
+            body += be16(2) + be16(1) + be16(0) + be32(0) + be16(1) + be32(0) + be32(12)
+            body += be16(3) + be16(0) + be16(0) + be32(0x208 + delta) + be16(1) + be32(0) + be32(0x1d0)
+            return full("iloc", 1, body)
+        }
+        let ftyp = Array(fixture[0..<28])
+        func meta(_ delta: Int) -> [UInt8] {
+            full("meta", 0, Array(fixture[40..<73]) + Array(fixture[73..<87]) + idat + iloc(delta) + Array(fixture[179..<256]) + iprp + iref)
+        }
+        let delta = ftyp.count + meta(0).count - 512
+        return ftyp + meta(delta) + Array(fixture[512...])
+    }
+
+    @Test("a HEIF grid of one tile repeated into 267 megapixels is refused before decoding, with its size")
+    func hugeHeifGrid() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let small = temp.url.appendingPathComponent("small.heic"), huge = temp.url.appendingPathComponent("huge.heic")
+        try Data(try Self.heifGrid(rows: 2, columns: 2)).write(to: small)
+        try Data(try Self.heifGrid(rows: 255, columns: 256)).write(to: huge)
+        // The construction makes what it says: a 2 x 2 grid decodes at 128 x 128.
+        let decoded = try HeifExifExtractor.still(path: Array(small.path.utf8CString), atLeast: 320)
+        #expect(decoded.width == 128 && decoded.height == 128)
+        #expect(throws: ImageCodingFailure(reason: "its picture is 16,384 x 16,320 pixels, more than the 120 megapixels geotrip decodes for a thumbnail, and it holds no smaller one")) {
+            try HeifExifExtractor.still(path: Array(huge.path.utf8CString), atLeast: 320)
+        }
+    }
+}
+
+extension OversizedPictureTests {
+    @Test("libheif opens the file the checked descriptor holds, not its name again (which a FIFO may have taken since)")
+    func heifOpensTheCheckedFile() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let photo = temp.url.appendingPathComponent("IMG_1.heic")
+        try Data(try Self.heifGrid(rows: 2, columns: 2)).write(to: photo)
+        let path = Array(photo.path.utf8CString)
+        let file = try PhotoFile(path: path)
+        let opened = file.openedPath(else: path)
+        #expect(String(cString: opened).hasPrefix("/proc/self/fd/"))
+        // Another file under the name now (a swap after the check): the checked one is read.
+        try FileManager.default.removeItem(at: photo)
+        try Data(try Self.heifGrid(rows: 1, columns: 3)).write(to: photo)
+        let contents = try ContainerReader.contents(of: file, format: .heif, path: path)
+        #expect(contents.width == 128 && contents.height == 128)
+        #expect(try HeifExifExtractor.still(path: opened, atLeast: 320).width == 128)
+    }
+}

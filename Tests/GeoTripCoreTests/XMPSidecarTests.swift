@@ -218,6 +218,19 @@ struct XMPSidecarTests {
         #expect(try scene.sidecarBytes() == darktable)
     }
 
+    @Test("a sidecar of gigabytes is someone else's, found so from its first bytes, never read whole")
+    func hugeSidecar() throws {
+        let scene = try Scene()
+        // Sparse: 3 GB on the file system, no blocks on the disk.
+        #expect(FileManager.default.createFile(atPath: scene.sidecar.path, contents: Data("<x:xmpmeta>".utf8)))
+        #expect(truncate(scene.sidecar.path, 3 << 30) == 0)
+        #expect(try XMPSidecar.existingContents(of: scene.sidecar)?.count == XMPSidecar.readLimit)
+        #expect(try XMPSidecar.remove(forPhotoAt: scene.photo) == false)
+        #expect(try XMPSidecar.write(forPhotoAt: scene.photo, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, utcTime: nil,
+                                     source: "gps", uncertaintyMeters: nil) == .keptForeign)
+        #expect(try FileManager.default.attributesOfItem(atPath: scene.sidecar.path)[.size] as? Int == 3 << 30)
+    }
+
     @Test("geotrip's sidecar that another program has since edited counts as foreign", .enabled(if: hasExiftool))
     func editedAfterwards() throws {
         let scene = try Scene()

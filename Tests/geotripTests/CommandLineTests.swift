@@ -131,6 +131,23 @@ struct CommandLineTests {
         #expect(trips.stderr.contains("Run `geotrip ingest \(trip.path) --catalog \(elsewhere)` first."), "stderr: \(trips.stderr)")
     }
 
+    @Test("a catalog row with a kind no case has (a hand edit, a damaged page) is one sentence and exit 1, never a crash",
+          arguments: ["timeField", "format", "timeSource", "locationSource"])
+    func unknownKindInCatalog(column: String) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let queue = try DatabaseQueue(path: trip.appendingPathComponent(".geotrip/catalog.sqlite").path)
+        try queue.write { try $0.execute(sql: "UPDATE photo SET \(column) = 'bogus' WHERE \(column) IS NOT NULL") }
+        try queue.close()
+        for arguments in [["photos", trip.path], ["photos", trip.path, "--json"]] {
+            let run = try CommandRun.geotrip(arguments)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("a row holds a value this geotrip does not know") && run.stderr.contains("\"bogus\""), "\(run.stderr)")
+        }
+    }
+
     @Test("--catalog keeps the catalog outside a read-only photo folder")
     func catalogElsewhere() throws {
         let temp = try TemporaryFolder()

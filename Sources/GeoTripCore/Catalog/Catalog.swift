@@ -149,6 +149,12 @@ public struct Catalog: Sendable {
            underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
+        // A value no kind has (a hand edit, a damaged page): GRDB's own sentence names the
+        // column and the value, where Foundation would say only "error 1".
+        if error is RowDecodingError {
+            let sentence = "\(error)"
+            return "a row holds a value this geotrip does not know: " + (sentence.range(of: ", column index:").map { String(sentence[..<$0.lowerBound]) } ?? sentence)
+        }
         return (error as NSError).localizedDescription
     }
 }

@@ -481,6 +481,10 @@ public struct ThumbnailMaker: Sendable {
         var warning: String?
     }
 
+    /// The largest JPEG read whole for a thumbnail: a 200-megapixel photo is under 100 MB, a
+    /// phone's motion photo with its video a few tens.
+    static let wholeFileLimit = 512 << 20
+
     private func readStill(_ source: ThumbnailSource, in tripFolder: String) throws(ImageCodingFailure) -> Still {
         let path = tripFolder + "/" + source.path
         let file: PhotoFile
@@ -490,12 +494,16 @@ public struct ThumbnailMaker: Sendable {
             throw ImageCodingFailure(reason: error.description)
         }
         if case .photo(.heif) = source.media {
-            // Upright already: libheif applies the container's own rotation.
-            return Still(image: try HeifExifExtractor.still(path: Array(path.utf8CString), atLeast: longSide),
+            // Upright already: libheif applies the container's own rotation. It opens the file
+            // the descriptor checked above holds, never the name again (a FIFO put there since
+            // would block it).
+            return Still(image: try HeifExifExtractor.still(path: file.openedPath(else: Array(path.utf8CString)), atLeast: longSide),
                          fromEmbedded: false, warning: nil)
         }
         // The embedded thumbnail (160 x 120 from most cameras) saves decoding megapixels.
+        var embeddedFailed = false
         if let embedded = source.embeddedThumbnail, embedded.length > 4, embedded.offset > 0 {
+            embeddedFailed = true
             let bytes = Array(file.bytes(at: embedded.offset, count: embedded.length))
             if bytes.count == embedded.length, bytes.starts(with: [0xFF, 0xD8]),
                let decoded = try? TurboJPEG.decode(bytes, atLeast: longSide), decoded.warning == nil {
@@ -504,7 +512,14 @@ public struct ThumbnailMaker: Sendable {
             // A damaged embedded thumbnail: the photo itself is the better source.
         }
         if case .photo(let format?) = source.media, format != .jpeg {
-            throw ImageCodingFailure(reason: "geotrip decodes JPEG and HEIF photos, and this \(format.rawValue.uppercased()) file has no embedded thumbnail")
+            throw ImageCodingFailure(reason: "geotrip decodes JPEG and HEIF photos, and this \(format.rawValue.uppercased()) file has "
+                                     + (embeddedFailed ? "an embedded thumbnail that could not be decoded" : "no embedded thumbnail"))
+        }
+        // A JPEG is decoded from memory: one larger than any camera's (a damaged or crafted
+        // file) is not read whole.
+        guard file.size <= Self.wholeFileLimit else {
+            throw ImageCodingFailure(reason: "it is \(file.size.grouped) bytes, more than the \(Self.wholeFileLimit >> 20) MiB geotrip reads to make a thumbnail, and has "
+                                     + (embeddedFailed ? "an embedded thumbnail that could not be decoded" : "no embedded thumbnail"))
         }
         let whole = Array(file.bytes(at: 0, count: file.size))
         guard whole.count == file.size else { throw ImageCodingFailure(reason: "the file could not be read whole") }

@@ -16,6 +16,13 @@ enum TurboJPEG {
         var warning: String?
     }
 
+    /// The most pixels a progressive JPEG may have to be decoded: libjpeg keeps every
+    /// coefficient of a progressive picture in memory until its last scan, about 3 bytes a
+    /// pixel, so a header claiming 46,340 x 46,340 took 6.5 GB for a 537-byte file. 120
+    /// megapixels holds every camera's and phone's progressive JPEG. A baseline JPEG decodes a
+    /// few rows at a time, at 1/8 scale for a thumbnail, so its size needs no such bound.
+    static let progressivePixelLimit = 120_000_000
+
     /// Decodes `jpeg` at the smallest scale whose longer side is still at least `longSide`
     /// (or full size when the picture is smaller).
     static func decode(_ jpeg: [UInt8], atLeast longSide: Int) throws(ImageCodingFailure) -> Decoded {
@@ -26,18 +33,24 @@ enum TurboJPEG {
               width > 0, height > 0 else {
             throw ImageCodingFailure(reason: "not a readable JPEG (\(message(handle)))")
         }
-        var (outWidth, outHeight) = (width, height)
+        // In Int: a picture of 2^31 pixels or more (libjpeg takes sides up to 65,500) overflows Int32.
+        if Int(width) * Int(height) > progressivePixelLimit, isProgressive(jpeg) {
+            throw ImageCodingFailure(reason: "it is a progressive JPEG of \(Int(width).grouped) x \(Int(height).grouped) pixels, more than the "
+                                     + "\(progressivePixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail")
+        }
+        var (outWidth, outHeight) = (Int(width), Int(height))
         var count: Int32 = 0
         if let factors = tjGetScalingFactors(&count) {
             // Listed largest first; the last that still covers longSide wins.
             for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
-                let w = (width * factor.num + factor.denom - 1) / factor.denom
-                let h = (height * factor.num + factor.denom - 1) / factor.denom
-                if max(w, h) >= Int32(longSide) && w * h < outWidth * outHeight { (outWidth, outHeight) = (w, h) }
+                let (num, denom) = (Int(factor.num), Int(factor.denom))
+                let w = (Int(width) * num + denom - 1) / denom
+                let h = (Int(height) * num + denom - 1) / denom
+                if max(w, h) >= longSide && w * h < outWidth * outHeight { (outWidth, outHeight) = (w, h) }
             }
         }
-        var pixels = [UInt8](repeating: 0, count: Int(outWidth) * Int(outHeight) * 3)
-        let status = tjDecompress2(handle, jpeg, UInt(jpeg.count), &pixels, outWidth, 0, outHeight,
+        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        let status = tjDecompress2(handle, jpeg, UInt(jpeg.count), &pixels, Int32(outWidth), 0, Int32(outHeight),
                                    Int32(TJPF_RGB.rawValue), TJFLAG_FASTDCT)
         var warning: String?
         if status != 0 {
@@ -47,7 +60,23 @@ enum TurboJPEG {
             }
             warning = message(handle)
         }
-        return Decoded(image: RGBImage(width: Int(outWidth), height: Int(outHeight), pixels: pixels), warning: warning)
+        return Decoded(image: RGBImage(width: outWidth, height: outHeight, pixels: pixels), warning: warning)
+    }
+
+    /// Whether the first frame header of `jpeg` is progressive (SOF2, SOF6, SOF10, SOF14:
+    /// ITU T.81 table B.1), walking the marker segments from SOI.
+    static func isProgressive(_ jpeg: [UInt8]) -> Bool {
+        var index = 2
+        while index + 4 <= jpeg.count {
+            guard jpeg[index] == 0xFF else { return false }
+            let marker = jpeg[index + 1]
+            if marker == 0xFF { index += 1; continue }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { index += 2; continue }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            index += 2 + (Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3]))
+        }
+        return false
     }
 
     /// The picture as a baseline JPEG at `quality` (1-100), 4:2:0.

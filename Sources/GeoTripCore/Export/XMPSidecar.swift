@@ -277,9 +277,13 @@ public enum XMPSidecar {
 
     // MARK: - Files
 
-    /// The sidecar's bytes, or nil when there is none. Only a regular file is read (opened
-    /// non-blocking and checked on the open descriptor): a folder or a named pipe with the
-    /// sidecar's name is reported for what it is, and never blocks the run.
+    /// The most of an existing sidecar read: geotrip's own are under 2 KB, so a larger file is
+    /// someone else's, and its first bytes say so (a multi-gigabyte file is never read whole).
+    static let readLimit = 1 << 16
+
+    /// The sidecar's bytes (the first `readLimit`), or nil when there is none. Only a regular
+    /// file is read (opened non-blocking and checked on the open descriptor): a folder or a
+    /// named pipe with the sidecar's name is reported for what it is, and never blocks the run.
     static func existingContents(of sidecar: URL) throws -> Data? {
         let descriptor = open(sidecar.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
@@ -296,7 +300,7 @@ public enum XMPSidecar {
         let kind = FileSystemKind(mode: info.st_mode)
         guard kind == .regular else { throw Failure.notAFile(path: sidecar.path, kind: kind.phrase) }
         do {
-            return try handle.readToEnd() ?? Data()
+            return try handle.read(upToCount: readLimit) ?? Data()
         } catch {
             throw Failure.unreadable(path: sidecar.path, reason: Catalog.reason(of: error).lowercased())
         }

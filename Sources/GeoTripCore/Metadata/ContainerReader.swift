@@ -73,7 +73,8 @@ enum ContainerReader {
         case .jpeg: return try jpeg(file)
         case .tiff: return try tiff(file)
         case .png: return try png(file)
-        case .heif: return try HeifExifExtractor.contents(path: path)
+        // libheif opens the file itself: the one checked, not the name again (`openedPath`).
+        case .heif: return try HeifExifExtractor.contents(path: file.openedPath(else: path))
         case .cr3: return try cr3(file)
         // Videos carry no EXIF block; MetadataReader reads them with QuickTimeReader.
         case .video: return ContainerContents()

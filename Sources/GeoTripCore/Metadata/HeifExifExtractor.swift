@@ -100,6 +100,10 @@ enum HeifExifExtractor {
     /// image, decoded whole. libheif applies the container's rotation and mirroring (`irot`,
     /// `imir`) as it decodes, so the result is upright; HEIF's EXIF Orientation only repeats
     /// them and must not be applied again (ISO/IEC 23008-12, 6.5.10 and annex A).
+    /// The most pixels of a HEIF picture decoded for a thumbnail: 120 megapixels holds every
+    /// phone's and camera's (48 on an iPhone, 108 on the largest Android sensors).
+    static let pixelLimit = 120_000_000
+
     static func still(path: [CChar], atLeast longSide: Int) throws(ImageCodingFailure) -> RGBImage {
         _ = initialized
         func fail(_ error: heif_error, _ action: String) throws(ImageCodingFailure) {
@@ -126,22 +130,33 @@ enum HeifExifExtractor {
                 if long >= min(Int32(longSide), primaryLong) { chosen = thumbnail }
             }
         }
+        // Decoded whole, at about 6 bytes a pixel: a grid of one small tile repeated can claim
+        // 16,384 x 16,320 pixels in 131 KB (1.6 GB to decode). Its stored thumbnail, however
+        // small, is then the better source.
+        if let thumbnail, Int(heif_image_handle_get_width(primary)) * Int(heif_image_handle_get_height(primary)) > pixelLimit {
+            chosen = thumbnail
+        }
+        let (width, height) = (Int(heif_image_handle_get_width(chosen)), Int(heif_image_handle_get_height(chosen)))
+        guard width * height <= pixelLimit else {
+            throw ImageCodingFailure(reason: "its picture is \(width.grouped) x \(height.grouped) pixels, more than the "
+                                     + "\(pixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail, and it holds no smaller one")
+        }
         var image: OpaquePointer?
         try fail(heif_decode_image(chosen, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil), "decode the image")
         guard let image else { throw ImageCodingFailure(reason: "libheif decoded no image") }
         defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        let decodedWidth = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let decodedHeight = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        guard decodedWidth > 0, decodedHeight > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw ImageCodingFailure(reason: "libheif returned no pixels")
         }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for row in 0..<height {
-            let source = UnsafeBufferPointer(start: plane + row * Int(stride), count: width * 3)
-            pixels.replaceSubrange(row * width * 3..<(row + 1) * width * 3, with: source)
+        var pixels = [UInt8](repeating: 0, count: decodedWidth * decodedHeight * 3)
+        for row in 0..<decodedHeight {
+            let source = UnsafeBufferPointer(start: plane + row * Int(stride), count: decodedWidth * 3)
+            pixels.replaceSubrange(row * decodedWidth * 3..<(row + 1) * decodedWidth * 3, with: source)
         }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return RGBImage(width: decodedWidth, height: decodedHeight, pixels: pixels)
     }
 
     private static func check(_ error: heif_error, doing action: String) throws(UnreadableContainer) {

@@ -47,6 +47,17 @@ final class PhotoFile {
 
     deinit { close(descriptor) }
 
+    /// A path that opens this very file, whatever its name leads to now, for a library that
+    /// opens files itself (libheif): `/proc/self/fd/N`, or `path` where there is no `/proc`.
+    /// Opening it again by its name could block for ever on a FIFO swapped in since the
+    /// descriptor was checked.
+    func openedPath(else path: [CChar]) -> [CChar] {
+        guard Self.hasProcFileDescriptors else { return path }
+        return Array("/proc/self/fd/\(descriptor)".utf8CString)
+    }
+
+    private static let hasProcFileDescriptors = access("/proc/self/fd", X_OK) == 0
+
     /// Bytes `offset..<offset+count`, from the head when they lie in it, else from the disk.
     /// Returns fewer bytes than asked for only when the file ends first.
     func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {

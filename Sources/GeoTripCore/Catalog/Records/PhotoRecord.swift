@@ -106,23 +106,25 @@ extension TimeSource: DatabaseValueConvertible {}
 extension LocationSource: DatabaseValueConvertible {}
 
 // Written by hand instead of GRDB's Codable bridge: an ingest writes every row and resolution
-// reads them all, and going through Encoder/Decoder cost as much as reading the photos.
+// reads them all, and going through Encoder/Decoder cost as much as reading the photos. The
+// kinds (status, format, sources, time field) are decoded with `decode`, which throws on a
+// value no case has (a hand edit, a damaged page) where a subscript would stop the process.
 extension PhotoRecord {
     init(row: Row) throws {
         let diagnosticsJSON: String = row["diagnostics"]
         self.init(
             id: row["id"], path: row["path"], fileSize: row["fileSize"], modifiedNanos: row["modifiedNanos"],
-            fingerprint: row["fingerprint"], status: row["status"], format: row["format"], skipReason: row["skipReason"],
-            latitude: row["latitude"], longitude: row["longitude"], positionSource: row["positionSource"],
+            fingerprint: row["fingerprint"], status: try row.decode(forColumn: "status"), format: try row.decode(forColumn: "format"), skipReason: row["skipReason"],
+            latitude: row["latitude"], longitude: row["longitude"], positionSource: try row.decode(forColumn: "positionSource"),
             altitude: row["altitude"], gpsTime: row["gpsTime"],
-            localTime: row["localTime"], utcOffset: row["utcOffset"], timeField: row["timeField"], make: row["make"],
+            localTime: row["localTime"], utcOffset: row["utcOffset"], timeField: try row.decode(forColumn: "timeField"), make: row["make"],
             model: row["model"], orientation: row["orientation"], width: row["width"], height: row["height"],
             thumbnailOffset: row["thumbnailOffset"], thumbnailLength: row["thumbnailLength"],
             diagnostics: diagnosticsJSON == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(diagnosticsJSON.utf8))) ?? [diagnosticsJSON],
             readerVersion: row["readerVersion"], removedAt: row["removedAt"], sidecars: row["sidecars"],
-            utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: row["timeSource"],
+            utcTime: row["utcTime"], timeZone: row["timeZone"], timeSource: try row.decode(forColumn: "timeSource"),
             resolvedLatitude: row["resolvedLatitude"], resolvedLongitude: row["resolvedLongitude"],
-            locationSource: row["locationSource"], uncertaintyMeters: row["uncertaintyMeters"],
+            locationSource: try row.decode(forColumn: "locationSource"), uncertaintyMeters: row["uncertaintyMeters"],
             durationSeconds: row["durationSeconds"], contentIdentifier: row["contentIdentifier"], liveStillId: row["liveStillId"],
             pixelKey: row["pixelKey"])
     }
