@@ -95,7 +95,7 @@ enum SummaryText {
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")
         }
         if !e.refused.isEmpty {
-            lines.append("  left alone, never written through (symbolic links or not files): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")
+            lines.append("  left alone, never written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")
         }
         return lines
     }

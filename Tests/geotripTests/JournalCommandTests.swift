@@ -110,6 +110,20 @@ struct JournalCommandTests {
         }
     }
 
+    @Test("a page of gigabytes (a damaged disk, a stray copy) is left alone and named, never read whole or written over")
+    func hugePageLeftAlone() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let page = trip.journal.appendingPathComponent("2025-06-10.md")
+        #expect(truncate(page.path, 2 << 30) == 0)  // sparse: no blocks on the disk
+        let run = try trip.run(["export", "DIR", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(summary["refused"] as? [String] == ["journal/2025-06-10.md"])
+        #expect(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int == 2 << 30)
+        #expect(try trip.run(["export", "DIR"]).stdout.contains("or over 256 MiB): journal/2025-06-10.md"))
+    }
+
     @Test("rename and tag bring the journal and the map in step at once, notes kept")
     func followsTagAndRename() throws {
         let trip = try Trip()

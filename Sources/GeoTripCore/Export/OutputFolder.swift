@@ -81,8 +81,13 @@ public struct OutputFolder: Sendable {
         URL(fileURLWithPath: path).appendingPathComponent(relative)
     }
 
+    /// The largest file read back: geotrip's own pages are a few megabytes at most (1.4 MB for
+    /// a library trip's map), so a larger one is not a page to read, and is left alone.
+    static let readLimit = 256 << 20
+
     /// The bytes of the regular file at `relative`; nil when there is none, and `.refused` when
-    /// the name is taken by a symbolic link or something else that is not a regular file.
+    /// the name is taken by a symbolic link or something else that is not a regular file, or
+    /// by a file larger than `readLimit`.
     func contents(of relative: String) -> Result<[UInt8]?, RefusedPath> {
         Self.contents(atPath: url(relative).path, relative: relative)
     }
@@ -91,7 +96,7 @@ public struct OutputFolder: Sendable {
     private static func contents(atPath full: String, relative: String) -> Result<[UInt8]?, RefusedPath> {
         var info = stat()
         guard lstat(full, &info) == 0 else { return .success(nil) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(RefusedPath(path: relative)) }
+        guard info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= readLimit else { return .failure(RefusedPath(path: relative)) }
         // O_NOFOLLOW: a link swapped in since the lstat is not followed either.
         let descriptor = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(RefusedPath(path: relative)) }
