@@ -48,6 +48,28 @@ struct TrackLogTests {
 
     // MARK: Reading GPX
 
+    @Test("a value of megabytes (a time, an elevation, a KML tuple) is no value: its point is counted, and memory stays bounded")
+    func overlongValues() throws {
+        let long = String(repeating: "1", count: 1 << 20)
+        let file = try Self.load(Self.gpx("""
+            <trk><trkseg>
+            <trkpt lat="38.7" lon="-9.1"><time>2025-06-10T07:00:00.\(long)Z</time></trkpt>
+            <trkpt lat="38.8" lon="-9.2"><time>2025-06-10T07:01:00Z</time></trkpt>
+            <trkpt lat="38.9" lon="-9.3"><ele>\(long)</ele><time>2025-06-10T07:02:00Z</time></trkpt>
+            </trkseg></trk>
+            """))
+        #expect(file.untimedCount == 1)
+        #expect(file.points.map(\.coordinate.latitude) == [38.8, 38.9])
+        #expect(file.points.last?.elevation == nil)
+        let kml = try Self.load("""
+            <?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><TimeStamp><when>2025-06-10T07:00:00Z</when></TimeStamp><Point><coordinates>-9.1,38.7,\(long)</coordinates></Point></Placemark>
+            <Placemark><TimeStamp><when>2025-06-10T07:01:00Z</when></TimeStamp><Point><coordinates>-9.2,38.8</coordinates></Point></Placemark>
+            </Document></kml>
+            """, name: "inline.kml")
+        #expect(kml.invalidCount == 1 && kml.points.map(\.coordinate.latitude) == [38.8])
+    }
+
     @Test("a logger's GPX 1.1: every timed fix, in order, with elevation; extensions and metadata ignored")
     func loggerGPX() throws {
         let file = try TrackLog.load(contentsOf: Self.url("logger.gpx"))

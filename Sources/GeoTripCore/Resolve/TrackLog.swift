@@ -393,6 +393,11 @@ private struct TrackReading {
     /// reused from element to element).
     private var collecting = false
     private var textBytes: [UInt8] = []
+    /// The most text one value is read to: a time, a number or a coordinate tuple is tens of
+    /// bytes. A longer one (a damaged or crafted file: a 400 MB `<time>` took 1.7 GB) is no
+    /// value, and is read as one that does not parse.
+    static let textLimit = 4096
+    private var textOverflowed = false
 
     /// The GPX point whose element is open.
     private var gpxPoint: WrittenPoint?
@@ -417,6 +422,12 @@ private struct TrackReading {
     var wantsText: Bool { collecting && ignoredDepth == 0 }
 
     mutating func text(_ utf8: UnsafeRawBufferPointer) {
+        guard !textOverflowed else { return }
+        guard textBytes.count + utf8.count <= Self.textLimit else {
+            textOverflowed = true
+            textBytes.removeAll(keepingCapacity: true)
+            return
+        }
         textBytes.append(contentsOf: utf8)
     }
 
@@ -464,7 +475,7 @@ private struct TrackReading {
             return
         }
         guard let name = path.popLast(), let format else { return }
-        let value = collecting ? String(decoding: textBytes, as: UTF8.self) : nil
+        let value = collecting ? (textOverflowed ? "\u{FFFD}" : String(decoding: textBytes, as: UTF8.self)) : nil
         collecting = false
         switch format {
         case .gpx: endGPX(name, text: value)
@@ -475,6 +486,7 @@ private struct TrackReading {
     /// Starts collecting an element's text.
     private mutating func collectText() {
         collecting = true
+        textOverflowed = false
         textBytes.removeAll(keepingCapacity: true)
     }
 
