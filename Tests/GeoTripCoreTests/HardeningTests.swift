@@ -585,10 +585,17 @@ struct HardeningTests {
             try XMPSidecar.write(forPhotoAt: scene.photo, coordinate: Coordinate(latitude: 38.7, longitude: -9.1), altitude: nil,
                                  utcTime: nil, source: "manual", uncertaintyMeters: 10)
         }
-        #expect(throws: XMPSidecar.Failure.notAFile(path: scene.sidecar.path, kind: phrase)) {
-            try XMPSidecar.remove(forPhotoAt: scene.photo)
-        }
+        // Nothing of geotrip's own there to remove, and nothing to say.
+        #expect(try XMPSidecar.remove(forPhotoAt: scene.photo) == false)
         #expect(XMPSidecar.Failure.notAFile(path: "p", kind: phrase).description.hasPrefix("p is \(phrase), where the photo's XMP sidecar would be"))
+        // Keeping geotrip's own sidecars in step (no --write-xmp), it is no news; asked to
+        // write sidecars, it is named.
+        let placed = ResolvedPhoto(id: 1, utc: nil, zone: nil, cameraTime: nil, coordinate: Coordinate(latitude: 38.7, longitude: -9.1),
+                                   uncertaintyMeters: 50, path: scene.photo.lastPathComponent, locationSource: .interpolated)
+        #expect(SidecarSync(folder: scene.folder.path, creating: false).run([placed]).problems.isEmpty)
+        #expect(SidecarSync(folder: scene.folder.path, creating: true).run([placed]).problems.map(\.kind) == [.sidecarFailed])
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: scene.sidecar.path, isDirectory: &isFolder) && isFolder.boolValue == (kind == "folder"))
     }
 
     @Test("only geotrip's own temporary sidecar names count as leftovers", arguments: [

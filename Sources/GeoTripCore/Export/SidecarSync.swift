@@ -85,6 +85,9 @@ struct SidecarSync {
                 } else {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)
                 }
+            } catch XMPSidecar.Failure.notAFile where !creating {
+                // Keeping geotrip's own sidecars in step (no --write-xmp): a folder or a named
+                // pipe under the name is none of them, and no news.
             } catch {
                 result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarFailed, message: "its XMP sidecar could not be updated: \(error)"))
             }

@@ -92,7 +92,15 @@ public enum XMPSidecar {
     /// removed. Returns whether it removed one.
     public static func remove(forPhotoAt photo: URL) throws -> Bool {
         let sidecar = url(forPhotoAt: photo)
-        guard let existing = try existingContents(of: sidecar), isGeotrips(existing) else { return false }
+        // A folder or a named pipe under the sidecar's name is no sidecar geotrip wrote: there
+        // is nothing of its own to remove, and nothing to say (writing one says it).
+        let existing: Data?
+        do {
+            existing = try existingContents(of: sidecar)
+        } catch Failure.notAFile {
+            return false
+        }
+        guard let existing, isGeotrips(existing) else { return false }
         guard unlink(sidecar.path) == 0 || errno == ENOENT else {
             throw Failure.unwritable(path: sidecar.path, reason: String(cString: strerror(errno)))
         }
