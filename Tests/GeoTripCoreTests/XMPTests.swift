@@ -321,4 +321,19 @@ struct XMPPrecedenceTests {
         #expect(values.diagnostics.isEmpty, "\(values.diagnostics)")
         #expect(values.coordinate != nil)
     }
+
+    @Test("a UTF-16 sidecar (either byte order, with its mark, padded or not) reads as its UTF-8 copy does", arguments: [true, false])
+    func utf16(bigEndian: Bool) throws {
+        let sidecar = try String(contentsOf: XMPFixtures.folder.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"), encoding: .utf8)
+        let utf8 = XMPDecoder.decode(Array(sidecar.utf8), origin: "XMP")
+        #expect(utf8.coordinate != nil)
+        let text = sidecar.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
+        let units = Array(text.utf16).flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let bytes = (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + units
+        for packet in [bytes, bytes + [UInt8](repeating: 0, count: 10)] {
+            let values = XMPDecoder.decode(packet, origin: "XMP")
+            #expect(values.diagnostics.isEmpty, "\(values.diagnostics)")
+            #expect(values.coordinate == utf8.coordinate && values.captureTime == utf8.captureTime)
+        }
+    }
 }

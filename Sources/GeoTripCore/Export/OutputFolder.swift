@@ -51,7 +51,8 @@ public struct OutputFolder: Sendable {
         while true {
             if stat(candidate, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw .outputUnusable(path: path, reason: candidate == path ? "it is a file, not a folder" : "\(candidate) is a file, not a folder")
+                    let what = FileSystemKind(mode: info.st_mode).phrase
+                    throw .outputUnusable(path: path, reason: candidate == path ? "it is \(what), not a folder" : "\(candidate) is \(what), not a folder")
                 }
                 guard access(candidate, W_OK | X_OK) == 0 else {
                     throw .outputUnusable(path: path, reason: candidate == path ? "it cannot be written (\(String(cString: strerror(errno))))"

@@ -43,7 +43,7 @@ enum HeifExifExtractor {
         var item = [UInt8](repeating: 0, count: size)
         let error = heif_image_handle_get_metadata(handle, ids[0], &item)
         guard error.code == heif_error_Ok else {
-            contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the Exif item: \(String(cString: error.message))"))
+            contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the Exif item: \(Self.message(error))"))
             return contents
         }
         guard let tiffStart = tiffHeaderStart(inExifItem: item) else {
@@ -73,7 +73,7 @@ enum HeifExifExtractor {
             var item = [UInt8](repeating: 0, count: size)
             let error = heif_image_handle_get_metadata(handle, id, &item)
             guard error.code == heif_error_Ok else {
-                contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the XMP item: \(String(cString: error.message))"))
+                contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the XMP item: \(Self.message(error))"))
                 return
             }
             contents.xmpPacket = item
@@ -108,7 +108,7 @@ enum HeifExifExtractor {
         _ = initialized
         func fail(_ error: heif_error, _ action: String) throws(ImageCodingFailure) {
             guard error.code != heif_error_Ok else { return }
-            throw ImageCodingFailure(reason: "libheif could not \(action): \(String(cString: error.message))")
+            throw ImageCodingFailure(reason: "libheif could not \(action): \(Self.message(error))")
         }
         guard let context = heif_context_alloc() else { throw ImageCodingFailure(reason: "libheif could not allocate a decoding context") }
         defer { heif_context_free(context) }
@@ -159,8 +159,13 @@ enum HeifExifExtractor {
         return RGBImage(width: decodedWidth, height: decodedHeight, pixels: pixels)
     }
 
+    /// libheif's sentence for `error`, without the line break some of its messages end in.
+    private static func message(_ error: heif_error) -> String {
+        String(cString: error.message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private static func check(_ error: heif_error, doing action: String) throws(UnreadableContainer) {
         guard error.code != heif_error_Ok else { return }
-        throw UnreadableContainer(reason: "libheif could not \(action): \(String(cString: error.message))")
+        throw UnreadableContainer(reason: "libheif could not \(action): \(Self.message(error))")
     }
 }

@@ -65,7 +65,13 @@ enum XMPDecoder {
             return values
         }
         // Some writers pad the segment after the packet with NUL bytes, which XML does not allow.
-        let length = (packet.lastIndex { $0 != 0 } ?? -1) + 1
+        // XMP may be UTF-16 with its byte order mark (XMP Specification Part 1, 7.1), which
+        // libxml2 reads by that mark: there a NUL character is two NUL bytes, and the last
+        // character's own NUL byte stays.
+        var length = (packet.lastIndex { $0 != 0 } ?? -1) + 1
+        if packet.starts(with: [0xFE, 0xFF]) || packet.starts(with: [0xFF, 0xFE]) {
+            length = min(packet.count, length + length % 2)
+        }
         let collector = XMPPropertyCollector()
         let end = XMLEventStream.read(data: Data(packet[..<length]), into: collector, untrusted: true)
         switch end {
