@@ -171,8 +171,12 @@ struct Ingest: AsyncParsableCommand {
     }
 
     /// Refuses a `--lang` that is no language code.
+    /// Refuses a `--lang` whose language (before any `-`) is no ISO 639 code Foundation knows:
+    /// `zz-bogus` would be remembered and sent to the online geocoder as it is.
     static func validate(language: String) throws {
-        if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+        let primary = language.split(separator: "-", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
+            || !Locale.LanguageCode.isoLanguageCodes.contains(Locale.LanguageCode(primary)) {
             throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
         }
     }

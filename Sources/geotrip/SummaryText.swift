@@ -69,6 +69,14 @@ enum SummaryText {
             lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks, or held words "
                 + "that are not the notes kept, and \(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
         }
+        if !e.unreadPages.isEmpty {
+            lines.append("  not read, as geotrip reads only the pages it names (YYYY-MM-DD.md): the notes in "
+                + e.unreadPages.map(\.terminalSafe).joined(separator: ", ") + ". Copy them into the blocks of the day's page")
+        }
+        for unread in e.unreadBlocks {
+            lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read: "
+                + "their end line (`<!-- end notes \(unread.ids[0].terminalSafe) -->`) was changed or deleted. Copy what they say into the new page's blocks")
+        }
         if let replaced = e.replacedNotes {
             lines.append("  \(plural(e.replacedNoteCount, "note")) replaced by an edit made in an older copy of \(e.replacedNoteCount == 1 ? "its page" : "their pages"): "
                 + "what \(e.replacedNoteCount == 1 ? "it" : "they") said before is kept in \(replaced.terminalSafe)")

@@ -394,6 +394,43 @@ struct JournalCommandTests {
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
     }
 
+    @Test("what geotrip cannot read is said: a note whose end line went, a page renamed; a read-only page stays read-only; a bogus --lang is refused")
+    func saysWhatItCannotRead() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let visits = try trip.visits()
+        let sevilla = try #require(visits.first { $0["localDate"] as? String == "2025-06-12" }?["id"] as? String)
+        let madrid = try #require(visits.first { $0["localDate"] as? String == "2025-06-13" }?["id"] as? String)
+        // A note written in, and its end line deleted.
+        try trip.write(note: "Flamenco at nine.\n", for: sevilla, in: "2025-06-12")
+        let day = trip.journal.appendingPathComponent("2025-06-12.md")
+        try String(contentsOf: day, encoding: .utf8).replacingOccurrences(of: "<!-- end notes \(sevilla) -->\n", with: "")
+            .write(to: day, atomically: true, encoding: .utf8)
+        // Another page renamed, with a note written in it.
+        try trip.write(note: "Prado all day.\n", for: madrid, in: "2025-06-13")
+        try FileManager.default.moveItem(at: trip.journal.appendingPathComponent("2025-06-13.md"),
+                                         to: trip.journal.appendingPathComponent("2025-06-13 Madrid.md"))
+        let run = try trip.run(["export", "DIR", "--json"])
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let unread = try #require(export["unreadBlocks"] as? [[String: Any]])
+        #expect(unread.first?["ids"] as? [String] == [sevilla])
+        let backup = try #require(unread.first?["backup"] as? String)
+        #expect(try String(contentsOf: trip.out.appendingPathComponent(backup), encoding: .utf8).contains("Flamenco at nine."))
+        #expect(export["unreadPages"] as? [String] == ["journal/2025-06-13 Madrid.md"])
+
+        // A page made read-only, whose place is then renamed: rewritten, and still read-only.
+        let lisbon = trip.journal.appendingPathComponent("2025-06-10.md")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: lisbon.path)
+        try trip.run(["rename", "DIR", try #require(visits.first?["placeId"] as? String), "Hotel Avenida"])
+        #expect(try trip.text("2025-06-10.md").contains("Hotel Avenida"))
+        #expect(try FileManager.default.attributesOfItem(atPath: lisbon.path)[.posixPermissions] as? Int == 0o444)
+
+        let bogus = try trip.run(["export", "DIR", "--lang", "zz-bogus"], expecting: 64)
+        #expect(bogus.stderr.contains("--lang zz-bogus is not a language code"), "\(bogus.stderr)")
+        try trip.run(["export", "DIR", "--lang", "pt-BR", "-q"])
+    }
+
     @Test("--out: a file or an unwritable place is refused with the catalog untouched; inside the trip folder it is never scanned")
     func outputFolder() throws {
         let trip = try Trip()

@@ -463,11 +463,26 @@ public struct ExportStage: Sendable {
     private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> Journal {
         let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
         var journal = Journal()
-        for name in Self.journalNames(in: base, of: output, &summary) where Self.isDayFile(name) {
+        let names = Self.journalNames(in: base, of: output, &summary)
+        for name in names where Self.isDayFile(name) {
             if let document = read(base + "/" + name, output, &summary) { journal.days[String(name.prefix(10))] = document }
         }
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
+        // A page renamed by the person (`2025-06-10 Lisbon.md`) is not read: said when it
+        // holds words in geotrip's blocks, which would otherwise seem taken in.
+        for name in names where Self.mayBeRenamedPage(name) {
+            if case .success(let bytes?) = output.contents(of: base + "/" + name),
+               JournalDocument(bytes: bytes).blocks.contains(where: { $0.text.contains { !$0.isWhitespace } }) {
+                summary.unreadPages.append(base + "/" + name)
+            }
+        }
         return journal
+    }
+
+    /// A Markdown file in a journal folder that is none of geotrip's pages or backups.
+    static func mayBeRenamedPage(_ name: String) -> Bool {
+        name.hasSuffix(".md") && !isDayFile(name) && name != unplacedNotesFile && name != undatedPhotosFile
+            && !name.hasPrefix("replaced-notes-") && !name.contains(".edited-")
     }
 
     /// What writing one part did.
@@ -1146,7 +1161,9 @@ public struct ExportStage: Sendable {
         if let listed { expecting = .some(listed[relative]) }
         if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes),
            case .success(let current?) = output.contents(of: relative), current != bytes {
-            summary.backups.append(try output.keepBackup(of: relative, at: now))
+            let backup = try output.keepBackup(of: relative, at: now)
+            summary.backups.append(backup)
+            if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
             if expecting != nil { expecting = .some(nil) }
         }
         switch try output.store(bytes, at: relative, expecting: expecting) {
@@ -1180,7 +1197,9 @@ public struct ExportStage: Sendable {
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
         } else {
-            summary.backups.append(try output.keepBackup(of: relative, at: now))
+            let backup = try output.keepBackup(of: relative, at: now)
+            summary.backups.append(backup)
+            if !document.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: document.unclosed)) }
         }
     }
 

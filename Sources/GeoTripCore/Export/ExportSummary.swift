@@ -18,6 +18,12 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
     /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
+    /// Of those backups, the ones holding blocks opened and never closed (their end line
+    /// changed or deleted): what was written there was not read as notes.
+    public var unreadBlocks: [UnreadBlocks] = []
+    /// Markdown files in a journal folder that are not geotrip's pages (a page renamed by the
+    /// person) but hold words in notes blocks, which geotrip does not read (relative paths).
+    public var unreadPages: [String] = []
     /// The file (relative to the output folder) keeping what notes said before an edit made in
     /// an older copy of their page replaced them (`replacedNoteCount` of them), when there were any.
     public var replacedNotes: String?
@@ -56,6 +62,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         thumbnails += other.thumbnails
         removed += other.removed
         backups += other.backups
+        unreadBlocks += other.unreadBlocks
+        unreadPages += other.unreadPages
         rescued += other.rescued
         refused += other.refused.filter { !refused.contains($0) }
         problems += other.problems
@@ -94,5 +102,20 @@ public struct RehomedNote: Sendable, Equatable, Encodable {
         self.written = written
         self.visit = visit
         self.day = day
+    }
+}
+
+/// A journal page kept as a backup whose blocks `ids` were never closed: what they held is
+/// there only (`ExportSummary.unreadBlocks`).
+public struct UnreadBlocks: Sendable, Equatable, Encodable {
+    /// The backup, relative to the output folder.
+    public var backup: String
+    /// The ids of the blocks whose end line is gone.
+    public var ids: [String]
+
+    /// Creates one.
+    public init(backup: String, ids: [String]) {
+        self.backup = backup
+        self.ids = ids
     }
 }

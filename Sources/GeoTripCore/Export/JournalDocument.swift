@@ -52,6 +52,9 @@ struct JournalDocument: Sendable, Equatable {
     var writtenNotes: [String: String]?
     /// Whether the footer's record of the notes is there but cannot be read (edited by hand).
     var writtenNotesDamaged = false
+    /// The ids of blocks opened and never closed (their end line deleted or changed): their
+    /// text is not read as a note, and stays in the page's backup.
+    var unclosed: [String] = []
 
     /// The notes by id.
     /// Kept with `blocks`: the notes are looked up per owner and file while a run's notes are
@@ -78,6 +81,7 @@ struct JournalDocument: Sendable, Equatable {
         blocks = reading.blocks
         notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
         footer = reading.footer
+        unclosed = reading.unclosed
         writtenNotes = reading.writtenNotes.notes
         writtenNotesDamaged = reading.writtenNotes.damaged
         let valid = String(validating: bytes, as: UTF8.self) != nil
@@ -170,7 +174,8 @@ struct JournalDocument: Sendable, Equatable {
     /// other, so adding one is an edit. `footed`: false for a body geotrip has not yet given
     /// its footer, where every line counts.
     private static func read(_ lines: [ArraySlice<UInt8>], footed: Bool = true)
-        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool) {
+        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool,
+            unclosed: [String]) {
         var blocks: [Block] = []
         var skeleton: [ArraySlice<UInt8>] = []
         var footerAt: Int?
@@ -178,6 +183,7 @@ struct JournalDocument: Sendable, Equatable {
         var writtenNotes: (notes: [String: String]?, damaged: Bool) = (nil, false)
         var complete = true
         var seen = Set<String>()
+        var unclosed: [String] = []
         var links: [String] = []
         var index = 0
         while index < lines.count {
@@ -195,6 +201,7 @@ struct JournalDocument: Sendable, Equatable {
                 }
                 // Opened and never closed: not a block, and the file was edited outside its blocks.
                 complete = false
+                unclosed.append(id)
             } else if footed, let fingerprint = footerFingerprint(line) {
                 footer = fingerprint
                 writtenNotes = footerNotes(line)
@@ -205,7 +212,7 @@ struct JournalDocument: Sendable, Equatable {
             index += 1
         }
         if let footerAt { skeleton.remove(at: footerAt) }
-        return (blocks, skeleton, footer, writtenNotes, complete)
+        return (blocks, skeleton, footer, writtenNotes, complete, unclosed)
     }
 
     // MARK: The grammar

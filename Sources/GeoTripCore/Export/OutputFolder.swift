@@ -135,7 +135,10 @@ public struct OutputFolder: Sendable {
             throw .outputUnusable(path: path, reason: "\(relative) cannot be written (\(String(cString: strerror(errno))))")
         }
         var failure: Int32 = 0
-        fchmod(descriptor, 0o644)
+        // A file replaced keeps its permissions (a page the person made read-only stays so);
+        // a new one is readable by all, as editors make them.
+        var before = stat()
+        fchmod(descriptor, existing != nil && lstat(target.path, &before) == 0 ? before.st_mode & 0o7777 : 0o644)
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
