@@ -260,6 +260,28 @@ struct HardeningTests {
         #expect(MetadataReader().read(path: folder.path).metadata.diagnostics.first?.message.contains("a folder, not a photo file") == true)
     }
 
+    @Test("entries named like photos that are no files (a FIFO, a dangling or looping link, a link to a folder) are each said, never read")
+    func specialEntriesNamed() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url
+        #expect(mkfifo(folder.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.JPG").path, withDestinationPath: "nowhere.jpg")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop.heic").path, withDestinationPath: "loop.heic")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("album"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("album.mov").path, withDestinationPath: "album")
+        // Not named like a photo: no news.
+        #expect(mkfifo(folder.appendingPathComponent("control").path, 0o644) == 0)
+        let listing = try FolderScanner(root: folder.path).scan()
+        #expect(listing.files.isEmpty)
+        #expect(listing.problems.sorted() == [
+            "album.mov: not read: it is a link to a folder, not a photo file",
+            "gone.JPG: not read: it is a symbolic link to nothing (no such file or directory), not a photo file",
+            "loop.heic: not read: it is a symbolic link that loops, not a photo file",
+            "pipe.jpg: not read: it is a named pipe (FIFO), not a photo file",
+        ])
+    }
+
     // MARK: 7: dates no camera can have taken
 
     @Test("capture times before 1826 or after tomorrow are reported, not silently dropped, and the summary counts what is stored")

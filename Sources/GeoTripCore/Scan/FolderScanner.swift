@@ -380,6 +380,12 @@ public struct FolderScanner: Sendable {
             }
         }
 
+        /// Whether a name has a photo's or a video's extension (`FileKind.photoExtensions`).
+        private static func namesMedia(_ path: String) -> Bool {
+            guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+            return FileKind.photoExtensions.contains(path[path.index(after: dot)...].lowercased())
+        }
+
         /// Classifies one entry of a folder: skipped, a sidecar, a leftover, a file or a folder.
         private func add(_ nameBytes: UnsafeBufferPointer<UInt8>, _ cName: UnsafePointer<CChar>, _ ref: NameRef, type: UInt8, descriptor: Int32,
                          prefix: String, rawPrefix: [UInt8]?, to contents: inout FolderContents) {
@@ -424,7 +430,17 @@ public struct FolderScanner: Sendable {
             }
             if info.st_mode & S_IFMT == S_IFLNK {
                 // Follow links to files; never links to folders.
-                guard fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+                var target = stat()
+                guard fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFREG else {
+                    let code = errno
+                    if Self.namesMedia(relative) {
+                        let what = fstatat(descriptor, cName, &target, 0) == 0 ? "a link to \(FileSystemKind(mode: target.st_mode).phrase)"
+                            : code == ELOOP ? "a symbolic link that loops" : "a symbolic link to nothing (\(String(cString: strerror(code)).lowercased()))"
+                        contents.problems.append("\(relative): not read: it is \(what), not a photo file")
+                    }
+                    return
+                }
+                info = target
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
@@ -436,7 +452,10 @@ public struct FolderScanner: Sendable {
                 contents.entries.append((ref, .file(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
                                                                  rawPath: rawRelative))))
             default:
-                return  // sockets, FIFOs, devices: not photos
+                // Sockets, FIFOs, devices: not photos, and said so when named like one.
+                if Self.namesMedia(relative) {
+                    contents.problems.append("\(relative): not read: it is \(FileSystemKind(mode: info.st_mode).phrase), not a photo file")
+                }
             }
         }
     }
