@@ -282,6 +282,71 @@ struct HardeningTests {
         ])
     }
 
+    /// A JPEG whose EXIF is a big-endian TIFF built here: IFD0 (Make, Model, `ifd0Extra`, and the
+    /// Exif and GPS pointers), an Exif directory with DateTimeOriginal and its offset, and a GPS
+    /// directory at 38°42'40"N 9°8'13"W; the pixels are the sample photo's.
+    static func craftedJPEG(ifd0Extra: [(tag: UInt16, value: UInt32)]) throws -> [UInt8] {
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(v >> UInt32($0) & 0xFF) } }
+        typealias Entry = (tag: UInt16, type: Int, count: Int, bytes: [UInt8])
+        func ascii(_ tag: UInt16, _ text: String) -> Entry { (tag, 2, text.utf8.count + 1, Array(text.utf8) + [0]) }
+        func rationals(_ tag: UInt16, _ values: [UInt32]) -> Entry { (tag, 5, values.count, values.flatMap { be32($0) + be32(1) }) }
+        func long(_ tag: UInt16, _ value: UInt32) -> Entry { (tag, 4, 1, be32(value)) }
+        let exif = [ascii(0x9003, "2025:06:10 08:12:05"), ascii(0x9011, "+01:00")]
+        let gps = [ascii(0x0001, "N"), rationals(0x0002, [38, 42, 40]), ascii(0x0003, "W"), rationals(0x0004, [9, 8, 13])]
+        let ifd0Count = 4 + ifd0Extra.count
+        let (ifd0At, exifAt) = (8, 8 + 2 + 12 * ifd0Count + 4)
+        let gpsAt = exifAt + 2 + 12 * exif.count + 4
+        let dataAt = gpsAt + 2 + 12 * gps.count + 4
+        let ifd0 = ([ascii(0x010F, "Apple"), ascii(0x0110, "iPhone 13")] + ifd0Extra.map { long($0.tag, $0.value) }
+            + [long(0x8769, UInt32(exifAt)), long(0x8825, UInt32(gpsAt))]).sorted { $0.tag < $1.tag }
+        var data: [UInt8] = []
+        func directory(_ entries: [Entry]) -> [UInt8] {
+            var out = be16(entries.count)
+            for entry in entries {
+                out += be16(Int(entry.tag)) + be16(entry.type) + be32(UInt32(entry.count))
+                if entry.bytes.count <= 4 {
+                    out += entry.bytes + [UInt8](repeating: 0, count: 4 - entry.bytes.count)
+                } else {
+                    out += be32(UInt32(dataAt + data.count))
+                    data += entry.bytes + (entry.bytes.count % 2 == 1 ? [0] : [])
+                }
+            }
+            return out + be32(0)
+        }
+        let tiff = Array("MM".utf8) + [0, 0x2A] + be32(UInt32(ifd0At)) + directory(ifd0) + directory(exif) + directory(gps)
+        let payload = Array("Exif".utf8) + [0, 0] + tiff + data
+        // The sample photo without its own APP1 segments.
+        let sample = [UInt8](try Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG")))
+        var rest: [UInt8] = []
+        var at = 2
+        while at + 4 <= sample.count {
+            let marker = sample[at + 1]
+            if marker == 0xDA { rest += sample[at...]; break }
+            let length = Int(sample[at + 2]) << 8 | Int(sample[at + 3])
+            if marker != 0xE1 { rest += sample[at..<(at + 2 + length)] }
+            at += 2 + length
+        }
+        return [0xFF, 0xD8, 0xFF, 0xE1] + be16(payload.count + 2) + payload + rest
+    }
+
+    @Test("a thumbnail pointer in IFD0 past the block's end, where libexif stops reading IFD0: the time and position are read past it, as exiftool reads them")
+    func readPastLibexifStop() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for (name, extra) in [("far", [(UInt16(0x0201), UInt32(0xFFFF_FFF0)), (0x0202, 0xFFFF_FFFF)]),
+                              ("long", [(UInt16(0x0201), UInt32(8)), (0x0202, 0xFFFF_FFFF)]),
+                              ("plain", [])] {
+            let photo = temp.url.appendingPathComponent(name + ".jpg")
+            try Data(try Self.craftedJPEG(ifd0Extra: extra.map { (tag: $0.0, value: $0.1) })).write(to: photo)
+            let reading = MetadataReader().read(path: photo.path)
+            #expect(reading.metadata.localTime == LocalDateTime(iso8601: "2025-06-10T08:12:05"), "\(name): \(reading.metadata.diagnostics)")
+            let latitude = try #require(reading.metadata.coordinate?.latitude, "\(name)")
+            #expect(abs(latitude - (38 + 42.0 / 60 + 40.0 / 3600)) < 1e-6)
+            #expect(reading.metadata.diagnostics.contains { $0.message.contains("read past it") } == (name != "plain"), "\(name)")
+        }
+    }
+
     // MARK: 7: dates no camera can have taken
 
     @Test("capture times before 1826 or after tomorrow are reported, not silently dropped, and the summary counts what is stored")

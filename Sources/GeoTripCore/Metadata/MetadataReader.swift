@@ -106,7 +106,10 @@ public struct MetadataReader: Sendable {
                                skipReason: "PNG without an eXIf chunk carries no EXIF", fingerprint: headFingerprint())
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
-        if let exif = contents.exif { ExifDecoder.decode(exif, into: &metadata) }
+        if let exif = contents.exif {
+            ExifDecoder.decode(exif, into: &metadata)
+            if metadata.localTime == nil && metadata.coordinate == nil { Self.readPastLibexif(exif, into: &metadata) }
+        }
         if let thumbnail = contents.thumbnail { metadata.thumbnail = thumbnail }
         var foundXMP = false
         // EXIF wins wherever it has a value, so a packet beside a complete EXIF (a GPS phone's)
@@ -134,6 +137,27 @@ public struct MetadataReader: Sendable {
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
                            fingerprint: fingerprint, geotripSidecars: geotripSidecars,
                            pixelKey: contents.pixelKey.map { Int64(bitPattern: $0) })
+    }
+
+    /// libexif stops reading IFD0 at some damaged entries (a thumbnail pointer past the end of
+    /// the block), and so never follows the Exif and GPS pointers after them: a photo whose
+    /// time and position exiftool reads had neither. When libexif found neither, geotrip's own
+    /// directory reader (`TIFFDirectoryReader`, the one for large TIFF files), which reads each
+    /// entry it needs on its own, gives libexif a compact block of those entries; its values
+    /// are taken when they hold a time or a position, with a sentence saying so.
+    private static func readPastLibexif(_ exif: ExifBlock, into metadata: inout PhotoMetadata) {
+        guard exif.bytes.count > ContainerReader.exifHeader.count,
+              let found = try? TIFFDirectoryReader.read(TIFFBytesInMemory(storage: exif.bytes[ContainerReader.exifHeader.count...]),
+                                                        tiffOffsetInFile: exif.tiffOffsetInFile),
+              let block = found.block
+        else { return }
+        var second = PhotoMetadata(width: metadata.width, height: metadata.height)
+        ExifDecoder.decode(block, into: &second)
+        guard second.localTime != nil || second.coordinate != nil else { return }
+        second.thumbnail = second.thumbnail ?? metadata.thumbnail
+        second.diagnostics = metadata.diagnostics + found.diagnostics + second.diagnostics
+            + [Diagnostic(.damaged, "libexif stopped at a damaged entry; the time and position were read past it, entry by entry")]
+        metadata = second
     }
 
     /// Fills what `metadata` still lacks from the sidecars other programs wrote, in order.
