@@ -91,9 +91,10 @@ enum SummaryText {
                 + each.joined(separator: ", ") + (e.movedNotes.count > 5 ? ", and \(n(e.movedNotes.count - 5)) more (--json lists them)" : ""))
         }
         if !e.rehomedNotes.isEmpty {
-            let each = e.rehomedNotes.prefix(5).map { "\($0.written) to \($0.visit) (\($0.day))" }
-            lines.append("  \(plural(e.rehomedNotes.count, "note")) the catalog did not know \(e.rehomedNotes.count == 1 ? "was" : "were") under an id "
-                + "that now names another visit, and \(e.rehomedNotes.count == 1 ? "is" : "are") now with the visit holding \(e.rehomedNotes.count == 1 ? "its" : "their") photos: "
+            let each = e.rehomedNotes.prefix(5).map { "\($0.written)" + ($0.day.isEmpty ? "" : " (\($0.day))") + " to " + ($0.visit ?? "unplaced-notes.md") }
+            lines.append("  \(plural(e.rehomedNotes.count, "note")) under an id that now names another visit "
+                + "\(e.rehomedNotes.count == 1 ? "is" : "are") with the visit holding \(e.rehomedNotes.count == 1 ? "its" : "their") photos, "
+                + "or waiting in unplaced-notes.md when none could take \(e.rehomedNotes.count == 1 ? "it" : "them"): "
                 + each.joined(separator: ", ") + (e.rehomedNotes.count > 5 ? ", and \(n(e.rehomedNotes.count - 5)) more (--json lists them)" : ""))
         }
         if e.unplacedNotes > 0 {

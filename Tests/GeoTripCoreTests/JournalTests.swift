@@ -571,42 +571,113 @@ extension JournalTests {
 
 @Suite("Journal notes under ids a catalog made again gives other visits")
 struct RehomedNotesTests {
-    @Test("a note the catalog does not know goes with the visit holding the photos above it; one waiting goes back only to its place")
-    func rehoming() {
-        func visit(_ id: String, _ photos: [String], name: String = "Lisbon") -> TripVisit {
-            var visit = JournalTests.visit(id, day: "2025-06-10", name: name)
-            visit.photos = photos
-            return visit
-        }
-        let trip = Trip(visits: [visit("v1", ["b/1.jpg", "b/2.jpg"]), visit("v3", ["a/3.jpg"], name: "Sintra")], outside: [], days: [])
-        let page = JournalDocument(text: JournalDocument.withFooter(
-            "## 10:00 Lisbon\n\n[![1.jpg](../thumbs/1.jpg)](../../a/1.jpg)\n[2.jpg](../../a/2.jpg)\n\n" + JournalDocument.block(id: "v3", text: "Lisbon note\n")
-                + "## 12:00 Sintra\n\n[![3.jpg](../thumbs/3.jpg)](../../b/3.jpg)\n\n" + JournalDocument.block(id: "v1", text: "Sintra note\n"),
-            explanation: "x"))
-        #expect(page.blocks.map(\.photoLinks) == [["../../a/1.jpg", "../../a/2.jpg"], ["../../b/3.jpg"]])
-        // The folders were renamed (a, b); the names find the photos.
-        let visitOf = ["b/1.jpg": "v1", "b/2.jpg": "v1", "a/3.jpg": "v3"]
-        let visits = JournalNotes.rehomingVisits(days: ["2025-06-10": [page]], trip: trip, stored: [:])
-        #expect(Set(visits) == ["v1", "v3"])
-        let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: [:], visitOfPhoto: visitOf)
-        #expect(notes.texts == ["v1": "Lisbon note\n", "v3": "Sintra note\n"])
-        #expect(notes.rehomed == [RehomedNote(written: "v1", visit: "v3", day: "2025-06-10"), RehomedNote(written: "v3", visit: "v1", day: "2025-06-10")])
-        // Known to the catalog: its ids are the catalog's own, and stand.
-        let known = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: notes.all, visitOfPhoto: visitOf)
-        #expect(JournalNotes.rehomingVisits(days: ["2025-06-10": [page]], trip: trip, stored: notes.all).isEmpty)
-        #expect(known.rehomed.isEmpty)
+    /// A catalog's photos of visits, from a table of photo paths by visit (ids by position).
+    static func photos(_ table: [String: [String]]) -> VisitPhotos {
+        var ids: [String: Int64] = [:]
+        for (index, path) in table.values.flatMap({ $0 }).sorted().enumerated() { ids[path] = Int64(index + 1) }
+        return VisitPhotos(ofEachVisit: { visits in
+            Dictionary(uniqueKeysWithValues: visits.compactMap { visit in table[visit].map { (visit, $0.map { (ids[$0]!, $0) }) } })
+        }, everyPhoto: {
+            Dictionary(uniqueKeysWithValues: table.flatMap { visit, paths in paths.map { ($0, visit) } })
+        }, visitOfPhotos: { wanted in
+            Dictionary(uniqueKeysWithValues: table.flatMap { visit, paths in paths.map { (ids[$0]!, visit) } }.filter { wanted.contains($0.0) })
+        })
+    }
 
-        // A note waiting on the page of gone notes, its id now a visit at another place: it
-        // waits on, shown on no day's page; at its own place it goes back.
-        var waiting = JournalNote(ownerID: "v3", text: "Jerónimos\n", placeName: "Belém", localDate: "2025-06-10")
-        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3", text: waiting.text), explanation: "x"))
-        let elsewhere = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting])
-        #expect(elsewhere.gone.map(\.ownerID) == ["v3"] && elsewhere.texts["v3"] == nil && elsewhere.moved.isEmpty)
-        #expect(elsewhere.all["v3"]?.placeName == "Belém")
-        waiting.placeName = "Sintra"
-        let home = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting])
-        #expect(home.gone.isEmpty && home.texts["v3"] == "Jerónimos\n")
+    static func day(_ id: String, _ day: String = "2025-06-10", name: String = "Lisbon") -> TripVisit { JournalTests.visit(id, day: day, name: name) }
+
+    /// A day's page: for each visit, its heading, its photo lines and its block.
+    static func page(_ sections: [(id: String, links: [String], text: String)]) -> JournalDocument {
+        let body = sections.map { section in
+            "## \(section.id)\n\n" + section.links.map { "[![p](../thumbs/p.jpg)](../../\($0))\n" }.joined() + "\n" + JournalDocument.block(id: section.id, text: section.text)
+        }.joined()
+        return JournalDocument(bytes: Array(JournalDocument.withFooter(body, explanation: "x").utf8), links: true)
+    }
+
+    @Test("a note the catalog does not know goes with the visit holding the photos above it: by path, on any day; by a file name no other photo has")
+    func rehoming() throws {
+        let trip = Trip(visits: [Self.day("v1"), Self.day("v3", name: "Sintra"), Self.day("v9", "2025-06-11")], outside: [], days: [])
+        // The folders were renamed (a → b), so only the names find the photos; v9 holds a
+        // photo by its path, on the next day.
+        let photos = Self.photos(["v1": ["b/1.jpg", "b/2.jpg"], "v3": ["b/3.jpg"], "v9": ["c/9.jpg"]])
+        let page = Self.page([("v3", ["a/1.jpg", "a/2.jpg"], "Lisbon note\n"), ("v1", ["a/3.jpg"], "Sintra note\n"), ("v7", ["c/9.jpg"], "Moved on\n")])
+        #expect(page.blocks.map(\.photoLinks) == [["../../a/1.jpg", "../../a/2.jpg"], ["../../a/3.jpg"], ["../../c/9.jpg"]])
+        // JournalDocument reads links only when asked.
+        let plain = JournalDocument(text: JournalDocument.withFooter("[a](../../a/1.jpg)\n" + JournalDocument.block(id: "v1", text: "x\n"), explanation: "x"))
+        #expect(plain.blocks.map(\.photoLinks) == [[]])
+        let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: [:], photos: photos)
+        #expect(notes.texts == ["v1": "Lisbon note\n", "v3": "Sintra note\n", "v9": "Moved on\n"])
+        #expect(notes.rehomed == [RehomedNote(written: "v1", visit: "v3", day: "2025-06-10"), RehomedNote(written: "v3", visit: "v1", day: "2025-06-10"),
+                                  RehomedNote(written: "v7", visit: "v9", day: "2025-06-10")])
+        // Known to the catalog: its ids are the catalog's own, and stand, wherever the photos are.
+        let stored = ["v3": JournalNote(ownerID: "v3", text: "Lisbon note\n"), "v1": JournalNote(ownerID: "v1", text: "Sintra note\n")]
+        let known = JournalNotes(trip: trip, days: ["2025-06-10": [Self.page([("v3", ["a/1.jpg"], "Lisbon note\n"), ("v1", ["a/3.jpg"], "Sintra note\n")])]],
+                                 unplaced: [], stored: stored, photos: photos)
+        #expect(known.rehomed.isEmpty && known.texts["v3"] == "Lisbon note\n")
+        // A block whose visit holds its photos by path stays, whatever others hold.
+        let own = Self.page([("v1", ["b/1.jpg", "b/3.jpg"], "Mine\n")])
+        #expect(JournalNotes(trip: trip, days: ["2025-06-10": [own]], unplaced: [], stored: [:], photos: photos).rehomed.isEmpty)
+    }
+
+    @Test("a rehomed note never takes an id with words elsewhere, drops the empty block it lands on, and waits apart when no visit holds its photos")
+    func rehomingCollisions() throws {
+        let trip = Trip(visits: [Self.day("v1"), Self.day("v3"), Self.day("v5")], outside: [], days: [])
+        let photos = Self.photos(["v1": ["a/1.jpg"], "v3": ["a/3.jpg"], "v5": ["a/5.jpg"]])
+        // v5's photos are under v1's block, v1's page block for v5 is empty (a rebuilt catalog
+        // shifted the ids): the note lands on v5, the empty block is no rival.
+        let shifted = Self.page([("v1", ["a/5.jpg"], "Five\n"), ("v5", ["a/9.jpg"], "")])
+        let one = JournalNotes(trip: trip, days: ["2025-06-10": [shifted]], unplaced: [], stored: [:], photos: photos)
+        #expect(one.texts["v5"] == "Five\n" && one.gone.isEmpty)
+        // v3's photos are under v1's block, but v3 has a note in the catalog: not taken; the
+        // note waits apart, and so does one whose photos no visit holds.
+        let taken = Self.page([("v1", ["a/3.jpg"], "Three?\n"), ("v5", ["a/gone.jpg"], "Gone\n")])
+        let stored = ["v3": JournalNote(ownerID: "v3", text: "Three\n", placeName: "Lisbon", localDate: "2025-06-10")]
+        let two = JournalNotes(trip: trip, days: ["2025-06-10": [taken]], unplaced: [], stored: stored, photos: photos)
+        #expect(two.texts["v3"] == "Three\n" && two.texts["v1"] == nil && two.texts["v5"] == nil)
+        #expect(Set(two.gone.map(\.ownerID)) == ["v1@2025-06-10", "v5@2025-06-10"])
+        #expect(two.rehomed.map(\.visit) == [nil, nil])
+        // A path alone does not stand for a file name: `x/5.jpg` is not the top-level `5.jpg`.
+        #expect(JournalNotes.visit(of: "../../x/5.jpg", in: ["5.jpg": "v5"]) == nil)
+        #expect(JournalNotes.visit(of: "../../5.jpg", in: ["5.jpg": "v5"]) == "v5")
+        #expect(JournalNotes.visit(of: "../../../photos/trip/a/5.jpg", in: ["a/5.jpg": "v5"]) == "v5")
+    }
+
+    @Test("a note waiting on the page of gone notes goes back only to a visit holding photos it was shown with; else it waits apart, its id free")
+    func waitingNotes() throws {
+        let trip = Trip(visits: [Self.day("v3", name: "Lisbon")], outside: [], days: [])
+        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3", text: "Jerónimos\n"), explanation: "x"))
+        // It was shown with photos 1 and 2; v3 holds others now (its first photo tagged elsewhere).
+        let photos = Self.photos(["v3": ["z/9.jpg"]])
+        var waiting = JournalNote(ownerID: "v3", text: "Jerónimos\n", placeName: "Lisbon", localDate: "2025-06-10", members: [7, 8])
+        let elsewhere = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting], photos: photos)
+        #expect(elsewhere.gone.map(\.ownerID) == ["v3@2025-06-10"] && elsewhere.texts["v3"] == "" && elsewhere.moved.isEmpty)
+        #expect(elsewhere.setApart == ["v3": "v3@2025-06-10"] && elsewhere.all["v3@2025-06-10"]?.placeName == "Lisbon")
+        // Its own visit back (it holds photo 1, z/9.jpg, again): the note goes back, and
+        // remembers its photos.
+        waiting.members = [1, 7]
+        let home = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting], photos: photos)
+        #expect(home.gone.isEmpty && home.texts["v3"] == "Jerónimos\n" && home.all["v3"]?.members == [1])
         #expect(home.moved == [MovedNote(visit: "v3", from: nil, to: "2025-06-10")])
+        // Its photos are now most of another visit's, which has no note: the note goes there
+        // (ids by path order: a/1 is 1, a/2 is 2, z/9 is 3).
+        let split = Trip(visits: [Self.day("v3"), Self.day("v5", "2025-06-11")], outside: [], days: [])
+        let regrouped = Self.photos(["v3": ["z/9.jpg"], "v5": ["a/1.jpg", "a/2.jpg"]])
+        waiting.members = [1, 2, 3]
+        let across = JournalNotes(trip: split, days: [:], unplaced: [unplaced], stored: ["v3": waiting], photos: regrouped)
+        #expect(across.texts["v5"] == "Jerónimos\n" && across.texts["v3"] == "" && across.gone.isEmpty)
+        #expect(across.all["v5"]?.localDate == "2025-06-11" && across.rehomed == [RehomedNote(written: "v3", visit: "v5", day: "2025-06-10")])
+        // A visit holding under half of them does not take it.
+        waiting.members = [1, 3, 4, 5, 6]
+        #expect(JournalNotes(trip: split, days: [:], unplaced: [unplaced], stored: ["v3": waiting], photos: regrouped).gone.map(\.ownerID) == ["v3@2025-06-10"])
+        // A catalog made again knows none of it: it waits apart.
+        let unknown = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: [:], photos: photos)
+        #expect(unknown.gone.map(\.ownerID) == ["v3@waiting"] && unknown.texts["v3"] == nil)
+        // Set apart, it stays apart on the next run (its id is never a visit's).
+        let apart = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3@2025-06-10", text: "Jerónimos\n"), explanation: "x"))
+        let next = JournalNotes(trip: trip, days: [:], unplaced: [apart], stored: elsewhere.all, photos: photos)
+        #expect(next.gone.map(\.ownerID) == ["v3@2025-06-10"] && next.texts["v3"] == "")
+        #expect(JournalWords(language: "en").goneVisit(id: JournalNote.writtenUnder("v3@2025-06-10"), place: "Lisbon", date: "2025-06-10")
+                == "Visit v3: Lisbon, 2025-06-10")
     }
 
     @Test("a photo line's link target, decoded")

@@ -116,15 +116,43 @@ extension Catalog {
         }
     }
 
-    /// The visit of each photo in `visits`, by the photo's path (`visitPhoto_on_visitId`).
-    func visitOfPhotos(inVisits visits: [String]) throws(GeoTripError) -> [String: String] {
+    /// The photos (id and path) of each of `visits` (`visitPhoto_on_visitId`).
+    func photos(ofEachVisit visits: [String]) throws(GeoTripError) -> [String: [(id: Int64, path: String)]] {
+        guard !visits.isEmpty else { return [:] }
+        return try attempt {
+            try database.read { db in
+                var photos: [String: [(id: Int64, path: String)]] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT vp.visitId, p.id, p.path FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+                    WHERE vp.visitId IN (SELECT value FROM json_each(?))
+                    """, arguments: [Self.textList(visits)])
+                while let row = try rows.next() { photos[row[0], default: []].append((row[1], row[2])) }
+                return photos
+            }
+        }
+    }
+
+    /// The visit of each of the photos `ids` that is in one (`visitPhoto`'s primary key).
+    func visits(ofPhotos ids: [Int64]) throws(GeoTripError) -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try attempt {
+            try database.read { db in
+                var visitOf: [Int64: String] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT photoId, visitId FROM visitPhoto WHERE photoId IN (SELECT value FROM json_each(?))",
+                                               arguments: [Self.jsonList(Set(ids))])
+                while let row = try rows.next() { visitOf[row[0]] = row[1] }
+                return visitOf
+            }
+        }
+    }
+
+    /// The visit of every photo in one, by the photo's path: read only when a note's id names
+    /// a visit holding none of the photos its page showed (`JournalNotes`).
+    func visitOfEveryPhoto() throws(GeoTripError) -> [String: String] {
         try attempt {
             try database.read { db in
                 var visitOf: [String: String] = [:]
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT p.path, vp.visitId FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
-                    WHERE vp.visitId IN (SELECT value FROM json_each(?))
-                    """, arguments: [Self.textList(visits)])
+                let rows = try Row.fetchCursor(db, sql: "SELECT p.path, vp.visitId FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId")
                 while let row = try rows.next() { visitOf[row[0]] = row[1] }
                 return visitOf
             }

@@ -49,7 +49,8 @@ extension Catalog {
                     let changedAt = writtenAt[note.ownerID].flatMap { Date(timeIntervalSince1970: Double($0) / 1e9).geotripISO8601 } ?? stamp
                     try JournalNoteRecord(ownerId: note.ownerID, kind: note.isDayNote ? "day" : "visit", text: note.text,
                                           placeName: note.placeName, localDate: note.localDate,
-                                          updatedAt: before.map { $0.text == note.text ? $0.updatedAt : changedAt } ?? changedAt).upsert(db)
+                                          updatedAt: before.map { $0.text == note.text ? $0.updatedAt : changedAt } ?? changedAt,
+                                          members: JournalNoteRecord.membersText(note.members)).upsert(db)
                 }
             }
         } catch {

@@ -541,6 +541,11 @@ enum CatalogMigrations {
                 END
                 """)
         }
+        migrator.registerMigration("v25-note-members") { db in
+            // The photos of a note's visit when last shown with it (`JournalNote.members`): a
+            // note waiting for its visit goes back only to one holding some of them.
+            try db.alter(table: "journalNote") { t in t.add(column: "members", .text) }
+        }
         return migrator
     }
 }

@@ -123,6 +123,10 @@ public struct ExportStage: Sendable {
         // documents decide what is replaced and retired.
         var listings: [String: String] = [:]
         var journals: [String: Journal] = [:]
+        // A page holding a note the catalog does not know is read with its photo links, to
+        // match the note to its visit by photo (`JournalNotes.rehomed`).
+        let storedNotes = try catalog.journalNotes()
+        let withLinks: (JournalDocument) -> Bool = { $0.blocks.contains { JournalNotes.isUnknown($0, stored: storedNotes) } }
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
@@ -130,7 +134,7 @@ public struct ExportStage: Sendable {
                 listings[folder] = listing
                 if !checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
-            journals[folder] = readJournal(in: folder, output, &summary)
+            journals[folder] = readJournal(in: folder, output, &summary, withLinks: withLinks)
         }
         // The output folder this one replaced (`--out` changed): the notes written there
         // since its last export come along, once. Nothing there is written (what a stopped run
@@ -142,7 +146,7 @@ public struct ExportStage: Sendable {
             var elsewhere = ExportSummary()
             if left.path != output.path, FileManager.default.fileExists(atPath: left.path) {
                 for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
-                    leftJournals.append(readJournal(in: sub, left, &elsewhere))
+                    leftJournals.append(readJournal(in: sub, left, &elsewhere, withLinks: withLinks))
                 }
             }
         }
@@ -160,12 +164,15 @@ public struct ExportStage: Sendable {
             let tripDays = Set(parts.flatMap { $0.trip.days.map(\.date) })
             shown.days = whole.days.filter { tripDays.contains($0.date) }
         }
-        let storedNotes = try catalog.journalNotes()
-        let rehoming = JournalNotes.rehomingVisits(days: dayFiles, trip: shown, stored: storedNotes)
+        // The catalog's photos of visits, asked only as the notes need them (`VisitPhotos`); a
+        // read that fails leaves the notes where their ids put them.
+        let catalog = self.catalog
+        let visitPhotos = VisitPhotos(ofEachVisit: { (try? catalog.photos(ofEachVisit: $0)) ?? [:] },
+                                      everyPhoto: { (try? catalog.visitOfEveryPhoto()) ?? [:] },
+                                      visitOfPhotos: { (try? catalog.visits(ofPhotos: $0)) ?? [:] })
         let notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
-                                 stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: privacy,
-                                 visitOfPhoto: rehoming.isEmpty ? [:] : try catalog.visitOfPhotos(inVisits: rehoming))
+                                 stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: privacy, photos: visitPhotos)
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)
@@ -278,15 +285,16 @@ public struct ExportStage: Sendable {
 
         // 3. Notes whose owner is gone, beside the output folder's journal.
         let journal = Self.journalFolder + "/"
+        // The page keeps the notes it lists, also under the ids they had before they went to
+        // another visit or apart (`JournalNotes.setApart`): their words are kept, not dropped.
+        let keptOnUnplaced = texts.merging(notes.gone.map { ($0.ownerID, $0.text) } + notes.setApart.compactMap { written, id in
+            notes.all[id].map { (written, $0.text) } }) { _, waiting in waiting }
         if !notes.gone.isEmpty {
             try output.create(Self.journalFolder)
-            // The page keeps the notes it lists, also those whose id names a visit again
-            // elsewhere (`JournalNotes.detached`), which no day's page shows.
             try put(renderer.renderUnplacedNotes(notes.gone), at: journal + Self.unplacedNotesFile, replacing: unplacedDocument,
-                    keeping: texts.merging(notes.gone.map { ($0.ownerID, $0.text) }) { _, waiting in waiting }, output, now, &summary,
-                    listed: before.files)
+                    keeping: keptOnUnplaced, output, now, &summary, listed: before.files)
         } else if unplacedDocument != nil {
-            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, keeping: texts, output, now, &summary, listed: before.files)
+            try retire(journal + Self.unplacedNotesFile, document: unplacedDocument, keeping: keptOnUnplaced, output, now, &summary, listed: before.files)
         }
         // Photos no day takes (no time found) are on no day's page and no map: they are listed
         // on a page of their own beside it, so none leaves the journal without a word. Those
@@ -460,12 +468,15 @@ public struct ExportStage: Sendable {
     }
 
     /// The journal files of `folder` (relative to the output folder) read back.
-    private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> Journal {
+    /// A journal folder read back; a day's page for which `withLinks` says so is read again
+    /// with its photo links (`JournalDocument.init(bytes:links:)`).
+    private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary,
+                             withLinks: ((JournalDocument) -> Bool)? = nil) -> Journal {
         let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
         var journal = Journal()
         let names = Self.journalNames(in: base, of: output, &summary)
         for name in names where Self.isDayFile(name) {
-            if let document = read(base + "/" + name, output, &summary) { journal.days[String(name.prefix(10))] = document }
+            if let document = read(base + "/" + name, output, &summary, withLinks: withLinks) { journal.days[String(name.prefix(10))] = document }
         }
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
         // A page renamed by the person (`2025-06-10 Lisbon.md`) is not read: said when it
@@ -1131,10 +1142,12 @@ public struct ExportStage: Sendable {
     }
 
     /// A journal file read back; nil when missing, or refused (a link: noted, never read through).
-    private func read(_ relative: String, _ output: OutputFolder, _ summary: inout ExportSummary) -> JournalDocument? {
+    private func read(_ relative: String, _ output: OutputFolder, _ summary: inout ExportSummary,
+                      withLinks: ((JournalDocument) -> Bool)? = nil) -> JournalDocument? {
         switch output.contents(of: relative) {
         case .success(let bytes?):
             var document = JournalDocument(bytes: bytes)
+            if let withLinks, withLinks(document) { document = JournalDocument(bytes: bytes, links: true) }
             document.modifiedNanos = output.stamp(of: relative)?.modifiedNanos
             return document
         case .success(nil): return nil

@@ -87,18 +87,20 @@ public struct MovedNote: Sendable, Equatable, Encodable {
     }
 }
 
-/// A note found under an id that now names another visit, put with the visit that holds the
-/// photos its page showed above it (`ExportSummary.rehomedNotes`).
+/// A note found under an id that now names another visit: put with the visit that holds the
+/// photos its page showed above it, or set apart to wait on the page of unplaced notes
+/// (`ExportSummary.rehomedNotes`).
 public struct RehomedNote: Sendable, Equatable, Encodable {
     /// The id its block had in the page (`v53`).
     public var written: String
-    /// The visit it is with now.
-    public var visit: String
+    /// The visit it is with now; nil when no visit could take it: it waits on
+    /// `journal/unplaced-notes.md`, under an id of its own (`v17@2025-06-10`).
+    public var visit: String?
     /// The day of its page.
     public var day: String
 
     /// Creates one.
-    public init(written: String, visit: String, day: String) {
+    public init(written: String, visit: String?, day: String) {
         self.written = written
         self.visit = visit
         self.day = day

@@ -29,7 +29,8 @@ struct JournalDocument: Sendable, Equatable {
         var text: String
         /// The photos the page showed above the block, since the block before it (a visit's
         /// section): each photo line's link target (`[![name](thumbnail)](target)` or
-        /// `[name](target)`), percent-decoded, as written (`../../Lisboa/IMG_1.jpg`).
+        /// `[name](target)`), percent-decoded, as written (`../../Lisboa/IMG_1.jpg`). Read only
+        /// when asked (`init(bytes:links:)`).
         var photoLinks: [String] = []
     }
 
@@ -75,9 +76,11 @@ struct JournalDocument: Sendable, Equatable {
 
     /// Reads a file's bytes. A UTF-8 byte order mark, which some editors put before the first
     /// line when they save, is not part of the page (geotrip writes none).
-    init(bytes: [UInt8]) {
+    /// `links`: whether each block's `photoLinks` are read (only a page whose notes must be
+    /// matched to their visits by photo needs them: `JournalNotes.rehomed`).
+    init(bytes: [UInt8], links: Bool = false) {
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        let reading = Self.read(Self.lines(bytes))
+        let reading = Self.read(Self.lines(bytes), links: links)
         blocks = reading.blocks
         notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
         footer = reading.footer
@@ -173,7 +176,7 @@ struct JournalDocument: Sendable, Equatable {
     /// earlier such line (a person's, or one pasted from another page) is a line like any
     /// other, so adding one is an edit. `footed`: false for a body geotrip has not yet given
     /// its footer, where every line counts.
-    private static func read(_ lines: [ArraySlice<UInt8>], footed: Bool = true)
+    private static func read(_ lines: [ArraySlice<UInt8>], footed: Bool = true, links readsLinks: Bool = false)
         -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool,
             unclosed: [String]) {
         var blocks: [Block] = []
@@ -207,7 +210,7 @@ struct JournalDocument: Sendable, Equatable {
                 writtenNotes = footerNotes(line)
                 footerAt = skeleton.count
             }
-            if line.first == UInt8(ascii: "["), let link = photoLink(line) { links.append(link) }
+            if readsLinks, line.first == UInt8(ascii: "["), let link = photoLink(line) { links.append(link) }
             skeleton.append(line)
             index += 1
         }
@@ -253,7 +256,10 @@ struct JournalDocument: Sendable, Equatable {
         func target(after start: ArraySlice<UInt8>.Index) -> ArraySlice<UInt8>.Index? {
             var index = start
             while index + 1 < line.endIndex {
-                if line[index] == opener[0], line[index + 1] == opener[1] { return index + 2 }
+                // A name's own `]` is written escaped (`\]`), and does not end it.
+                if line[index] == opener[0], line[index + 1] == opener[1], index == line.startIndex || line[index - 1] != UInt8(ascii: "\\") {
+                    return index + 2
+                }
                 index += 1
             }
             return nil

@@ -34,40 +34,59 @@ struct JournalNotes: Equatable {
     /// came back from the page of notes whose visit is gone, in visit id order.
     var moved: [MovedNote] = []
     /// The notes found under an id that now names another visit, put with the visit holding
-    /// their photos (`rehomed(_:trip:stored:)`).
+    /// their photos, or set apart to wait on the page of unplaced notes (`rehomed`, `init`).
     var rehomed: [RehomedNote] = []
-    /// Notes left on the page of notes whose visit is gone though their id names a visit
-    /// again: one at another place than theirs (see `init`). Not shown with that visit.
-    var detached: Set<String> = []
+    /// The owners whose note was set apart this run, by the id it has now
+    /// (`JournalNote.setApart`): their old blocks hold words the catalog keeps under the new id.
+    var setApart: [String: String] = [:]
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
     /// copies, each stored at `storedAt` nanoseconds since 1970 when known). A visit inside
     /// `privacy` is remembered without its place's name, as its day's page shows it, so the
     /// page of notes whose visit is gone never names it either.
-    /// `visitOfPhoto` gives the visit of each photo (by path) of the visits
-    /// `rehomingVisits(days:trip:stored:)` names.
+    /// `photos` tells the photos of visits as the catalog has them now: a note goes back to, or
+    /// stays with, a visit only if it holds photos the note was written beside.
     init(trip: Trip, days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote],
-         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), visitOfPhoto: [String: String] = [:]) {
+         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), photos: VisitPhotos = VisitPhotos()) {
         // A note the catalog does not know is put with the visit that holds the photos its page
         // showed above it, when its id now names another visit (the catalog made again).
-        let (days, found) = Self.rehomed(days, trip: trip, stored: stored, visitOfPhoto: visitOfPhoto)
+        let (days, found) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
         rehomed = found
         // Every owner any source knows, each read from the first source that has its block.
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
         for files in days.values { for file in files { owners.formUnion(file.notes.keys) } }
+        // The owners with words somewhere (a visit free of them may take a waiting note).
+        func hasWords(_ text: String?) -> Bool { text?.contains { !$0.isWhitespace } ?? false }
+        let worded = owners.filter { owner in
+            (stored[owner]?.hasWords ?? false) || unplaced.contains { hasWords($0.notes[owner]) }
+                || days.values.contains { $0.contains { hasWords($0.notes[owner]) } }
+        }
+        // The visits now holding the photos the notes waiting on the page of unplaced notes
+        // were last shown with (`JournalNote.members`).
+        let waitingMembers = worded.filter { owner in unplaced.contains { $0.notes[owner] != nil } }.flatMap { stored[$0]?.members ?? [] }
+        let holderOf = waitingMembers.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(waitingMembers)).sorted())
         // Where each owner is in the trip now: only owners with notes are looked for (a
-        // library's trip has hundreds of thousands of visits, few of them with a note).
+        // library's trip has hundreds of thousands of visits, few of them with a note), and
+        // the visits holding waiting notes' photos.
+        let looked = owners.union(holderOf.values)
         var dayOf: [String: String] = [:]
         var placeOf: [String: String?] = [:]
         for day in trip.days {
             if owners.contains(day.date) { dayOf[day.date] = day.date }
-            for visit in day.visits where owners.contains(visit.id) {
+            for visit in day.visits where looked.contains(visit.id) {
                 dayOf[visit.id] = day.date
                 placeOf[visit.id] = privacy.contains(visit.centre) ? nil : visit.name
             }
         }
+        // The photos of the visits that have notes with words, to remember with each note and
+        // to check a waiting note's return against (a few hundred visits in a library).
+        let noted = worded.filter { dayOf[$0] != nil && !JournalNote.isDay($0) }
+        let membersOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted()).mapValues { $0.map(\.id).sorted() }
+        // Waiting notes that go to another visit, or apart, and the ids they take.
+        var moves: [JournalNote] = []
+        var given = Set<String>()
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
         var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
@@ -89,15 +108,33 @@ struct JournalNotes: Equatable {
             guard let text, !text.isEmpty || stored[owner] != nil else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
-            // Waiting on the page of notes whose visit is gone, for a visit at another place
-            // than the one it was written for: its id was given again to other photos (the
-            // visit's first photo tagged elsewhere). It waits on, unless written in on a day's
-            // page meanwhile.
-            let waiting = held.contains { $0.date == nil } && !held.contains { $0.date != nil && ($0.file.notes[owner] ?? "").contains { !$0.isWhitespace } }
-            if waiting, note.hasWords, let was = note.placeName, let now = placeOf[owner] ?? nil, was != now {
-                detached.insert(owner)
+            // Waiting on the page of notes whose visit is gone, and its id names a visit again:
+            // it goes back only to a visit holding some of the photos it was last shown with.
+            // An id is given again to other photos (the visit's first photo tagged elsewhere; a
+            // catalog made again): the note is then set apart under an id of its own, to wait
+            // on until the person moves its words. Written in on a day's page meanwhile, the
+            // day page's words are the note.
+            let waiting = held.contains { $0.date == nil } && !held.contains { $0.date != nil && hasWords($0.file.notes[owner]) }
+            if waiting, note.hasWords, !JournalNote.isDay(owner) {
+                let goes = Self.goes(owner, stored: stored[owner], holderOf: holderOf, alive: dayOf[owner] != nil, place: placeOf[owner] ?? nil,
+                                     free: { dayOf[$0] != nil && !worded.contains($0) && !given.contains($0) })
+                if case .back = goes {} else {
+                    let id: String
+                    if case .to(let visit) = goes { id = visit } else { id = Self.freeID(JournalNote.setApart(owner, day: note.localDate), among: all, owners) }
+                    given.insert(id)
+                    var moving = note
+                    moving.ownerID = id
+                    moves.append(moving)
+                    setApart[owner] = id
+                    rehomed.append(RehomedNote(written: owner, visit: id.contains("@") ? nil : id, day: note.localDate ?? ""))
+                    // The id's own note, for the visit it names now: none yet (kept empty when
+                    // the catalog had one, so an older copy elsewhere does not bring the words back).
+                    if stored[owner] != nil { all[owner] = JournalNote(ownerID: owner, text: "") }
+                    if let saved = from?.modifiedNanos { writtenAt[id] = saved }
+                    continue
+                }
             }
-            if let day = dayOf[owner], !detached.contains(owner) {
+            if let day = dayOf[owner] {
                 if !JournalNote.isDay(owner), note.hasWords {
                     if held.contains(where: { $0.date == nil }) {
                         moved.append(MovedNote(visit: owner, from: nil, to: day))
@@ -106,7 +143,10 @@ struct JournalNotes: Equatable {
                     }
                 }
                 // Alive: remember where it is now, for the day it might disappear.
-                if !JournalNote.isDay(owner) { note.placeName = placeOf[owner] ?? nil }
+                if !JournalNote.isDay(owner) {
+                    note.placeName = placeOf[owner] ?? nil
+                    note.members = note.hasWords ? membersOf[owner] : nil
+                }
                 note.localDate = day
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
                 // Written in the run its visit went (its photos moved away, its day now at
@@ -117,10 +157,20 @@ struct JournalNotes: Equatable {
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
         }
+        // A waiting note taken by another visit is that visit's now (its id held no words).
+        for var note in moves {
+            if let day = dayOf[note.ownerID] {
+                note.localDate = day
+                note.placeName = placeOf[note.ownerID] ?? nil
+                note.members = nil
+            }
+            all[note.ownerID] = note
+        }
         // Only notes with words wait on the page of notes whose visit is gone.
         replaced.sort { $0.ownerID < $1.ownerID }
         moved.sort { $0.visit < $1.visit }
-        gone = all.values.filter { (dayOf[$0.ownerID] == nil || detached.contains($0.ownerID)) && $0.hasWords }
+        rehomed.sort { ($0.day, $0.written) < ($1.day, $1.written) }
+        gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
             .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
     }
 
@@ -187,70 +237,148 @@ struct JournalNotes: Equatable {
         return file.isIntact && file.footer != nil && !file.writtenNotesDamaged
     }
 
-    /// `days` with each block the catalog has no copy of (`stored`) and whose id now names a
-    /// visit holding none of the photos shown above it on its page, given the id of the visit
-    /// of that day holding most of them. Ids are the catalog's: one made again (deleted, the
-    /// folders renamed, so photos read in another order) gives them to other visits, and a
-    /// note would otherwise sit under a visit it was not written for. A block whose id is the
-    /// day's, whose photos no visit of its day holds, or whose new id another block of its page
-    /// has or is given, stays as it is.
-    static func rehomed(_ days: [String: [JournalDocument]], trip: Trip, stored: [String: JournalNote], visitOfPhoto: [String: String])
+    /// Where a note waiting on the page of unplaced notes goes (`init`).
+    enum Goes: Equatable {
+        /// Back to its id's visit (or it stays gone, when its id names none).
+        case back
+        /// To this visit, which holds most of the photos it was last shown with.
+        case to(String)
+        /// Apart, under an id of its own (`JournalNote.setApart`).
+        case apart
+    }
+
+    /// Where the waiting note of `owner` goes: to the visit holding at least half of the photos
+    /// it was last shown with (`JournalNote.members`; `holderOf` gives each photo's visit now),
+    /// which is its id's own visit, or another one `free` of words; apart when its id names a
+    /// visit again that is not that one. A note kept before its photos were is back at a
+    /// place of the same name, else apart; one the catalog does not know (made again) cannot
+    /// tell, and goes apart. Its id naming no visit, it stays where it is.
+    static func goes(_ owner: String, stored: JournalNote?, holderOf: [Int64: String], alive: Bool, place: String?,
+                     free: (String) -> Bool) -> Goes {
+        if let members = stored?.members, !members.isEmpty {
+            var counts: [String: Int] = [:]
+            for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
+            if let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), best.value * 2 >= members.count {
+                if best.key == owner { return .back }
+                if free(best.key) { return .to(best.key) }
+            }
+            return alive ? .apart : .back
+        }
+        guard alive else { return .back }
+        guard let stored else { return .apart }
+        guard let was = stored.placeName, let place else { return .back }
+        return was == place ? .back : .apart
+    }
+
+    /// `id`, or `id-2`, `id-3`… when a note or an owner has it.
+    private static func freeID(_ id: String, among all: [String: JournalNote], _ owners: Set<String>) -> String {
+        var candidate = id, suffix = 2
+        while all[candidate] != nil || owners.contains(candidate) {
+            candidate = "\(id)-\(suffix)"
+            suffix += 1
+        }
+        return candidate
+    }
+
+    /// Whether a block may be under an id that now names another visit: a visit's note with
+    /// words the catalog has no copy of (a note written since the last run, or every note of
+    /// a catalog made again). Its page is read with its photo links (`JournalDocument.init(bytes:links:)`).
+    static func isUnknown(_ block: JournalDocument.Block, stored: [String: JournalNote]) -> Bool {
+        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.text.contains { !$0.isWhitespace }
+    }
+
+    /// `days` with each block `isUnknown` whose id names a visit holding none of the photos
+    /// its page showed above it (by path, or by file name within the visit) given the id of
+    /// the visit, on any day, holding most of them (by path, else by a file name no other
+    /// photo has); or, when no visit holds any, or the one that does has words of its own
+    /// (in the catalog or in a block elsewhere) or is given to another block, an id of its own
+    /// (`JournalNote.setApart`), to wait on the page of unplaced notes. Ids are the catalog's:
+    /// one made again (deleted, the folders renamed or photos added, so photos read in
+    /// another order) gives them to other visits. Empty blocks under an id given are dropped.
+    static func rehomed(_ days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote], photos: VisitPhotos)
         -> ([String: [JournalDocument]], [RehomedNote]) {
-        let dates = datesToRehome(days, stored: stored)
-        guard !dates.isEmpty else { return (days, []) }
+        var unknownIDs = Set<String>()
+        for files in days.values { for file in files { for block in file.blocks where isUnknown(block, stored: stored) { unknownIDs.insert(block.id) } } }
+        guard !unknownIDs.isEmpty else { return (days, []) }
+        // The ids whose visit holds none of the photos above their block: the suspects.
+        let own = photos.ofEachVisit(unknownIDs.sorted())
+        var suspects: [(date: String, file: Int, block: Int)] = []
+        for date in days.keys.sorted() {
+            for (index, file) in days[date]!.enumerated() {
+                for (position, block) in file.blocks.enumerated() where isUnknown(block, stored: stored) && !block.photoLinks.isEmpty {
+                    let paths = own[block.id]?.map(\.path) ?? []
+                    if !holdsAny(block.photoLinks, paths) { suspects.append((date, index, position)) }
+                }
+            }
+        }
+        guard !suspects.isEmpty else { return (days, []) }
+        let visitOf = photos.everyPhoto()
+        var byName: [Substring: String?] = [:]
+        for (path, visit) in visitOf {
+            let name = fileName(path)
+            if let known = byName[name], known != visit { byName[name] = .some(nil) } else { byName[name] = visit }
+        }
+        // Ids with words elsewhere are not given: the catalog's notes, and blocks with words
+        // other than the suspects' own.
+        let isSuspect = Set(suspects.map { "\($0.date)|\($0.file)|\($0.block)" })
+        var taken = Set(stored.filter { $0.value.hasWords }.keys)
+        for page in unplaced { for block in page.blocks where block.text.contains(where: { !$0.isWhitespace }) { taken.insert(block.id) } }
+        for (date, files) in days {
+            for (index, file) in files.enumerated() {
+                for (position, block) in file.blocks.enumerated() where !isSuspect.contains("\(date)|\(index)|\(position)") && block.text.contains(where: { !$0.isWhitespace }) {
+                    taken.insert(block.id)
+                }
+            }
+        }
         var days = days
         var found: [RehomedNote] = []
-        for day in trip.days where dates.contains(day.date) {
-            let date = day.date
-            let onDay = Set(day.visits.map(\.id))
-            let visitOf = visitOfPhoto.filter { onDay.contains($0.value) }
-            // A link into a folder renamed since finds its photo by its name, when one visit
-            // of the day alone has a photo of that name.
-            var byName: [Substring: String?] = [:]
-            for (path, visit) in visitOf {
-                let name = Self.fileName(path)
-                if let known = byName[name], known != visit { byName[name] = .some(nil) } else { byName[name] = visit }
+        var given = Set<String>()
+        for suspect in suspects {
+            let block = days[suspect.date]![suspect.file].blocks[suspect.block]
+            var counts: [String: Int] = [:]
+            for link in block.photoLinks {
+                if let visit = visit(of: link, in: visitOf) ?? byName[fileName(link)] ?? nil { counts[visit, default: 0] += 1 }
             }
-            for (index, file) in days[date]!.enumerated() where file.blocks.contains(where: { isUnknown($0, stored) }) {
-                var ids = file.blocks.map(\.id)
-                for (position, block) in file.blocks.enumerated() where isUnknown(block, stored) {
-                    var counts: [String: Int] = [:]
-                    for link in block.photoLinks {
-                        if let visit = Self.visit(of: link, in: visitOf) ?? byName[Self.fileName(link)] ?? nil { counts[visit, default: 0] += 1 }
-                    }
-                    guard let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts[block.id] == nil else { continue }
-                    ids[position] = best.key
+            let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            // Its own visit after all (its photos found by name only, a folder renamed).
+            if best == block.id { continue }
+            let id: String
+            if let best, !taken.contains(best), !given.contains(best) {
+                id = best
+            } else {
+                var apart = JournalNote.setApart(block.id, day: suspect.date), number = 2
+                while taken.contains(apart) || given.contains(apart) {
+                    apart = JournalNote.setApart(block.id, day: suspect.date) + "-\(number)"
+                    number += 1
                 }
-                // Two blocks of a page under one id would leave one unread: those keep theirs.
-                let given = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +)
-                var blocks = file.blocks
-                for position in blocks.indices where ids[position] != blocks[position].id && given[ids[position]] == 1 {
-                    found.append(RehomedNote(written: blocks[position].id, visit: ids[position], day: date))
-                    blocks[position].id = ids[position]
+                id = apart
+            }
+            given.insert(id)
+            found.append(RehomedNote(written: block.id, visit: id.contains("@") ? nil : id, day: suspect.date))
+            days[suspect.date]![suspect.file].blocks[suspect.block].id = id
+        }
+        // An empty block under an id given to a note is no note: it would shadow it.
+        for date in days.keys {
+            for index in days[date]!.indices {
+                let blocks = days[date]![index].blocks
+                var seen = Set<String>()
+                let kept = blocks.filter { block in
+                    guard given.contains(block.id) else { return true }
+                    let words = block.text.contains { !$0.isWhitespace }
+                    return words && seen.insert(block.id).inserted
                 }
-                days[date]![index].blocks = blocks
+                if kept.count != blocks.count { days[date]![index].blocks = kept }
             }
         }
         return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) })
     }
 
-    /// Whether a block may be under an id that now names another visit: a visit's note with
-    /// words the catalog has no copy of, below photos.
-    private static func isUnknown(_ block: JournalDocument.Block, _ stored: [String: JournalNote]) -> Bool {
-        !block.photoLinks.isEmpty && stored[block.id] == nil && !JournalNote.isDay(block.id) && block.text.contains { !$0.isWhitespace }
-    }
-
-    /// The days whose pages hold a block `isUnknown`.
-    private static func datesToRehome(_ days: [String: [JournalDocument]], stored: [String: JournalNote]) -> Set<String> {
-        Set(days.filter { $0.value.contains { $0.blocks.contains { isUnknown($0, stored) } } }.keys)
-    }
-
-    /// The visits whose photos `init` needs (`visitOfPhoto`): those of the days whose pages
-    /// hold a note the catalog does not know; none in an ordinary run.
-    static func rehomingVisits(days: [String: [JournalDocument]], trip: Trip, stored: [String: JournalNote]) -> [String] {
-        let dates = datesToRehome(days, stored: stored)
-        guard !dates.isEmpty else { return [] }
-        return trip.days.filter { dates.contains($0.date) }.flatMap { $0.visits.map(\.id) }
+    /// Whether any of a page's photo `links` leads to one of `paths` (a visit's photos): the
+    /// link is the path, or ends with it (the way from the journal to the trip folder).
+    private static func holdsAny(_ links: [String], _ paths: [String]) -> Bool {
+        guard !paths.isEmpty else { return false }
+        let names = Set(paths.map(fileName))
+        return links.contains { link in names.contains(fileName(link)) && paths.contains { link == $0 || link.hasSuffix("/" + $0) } }
     }
 
     /// The last part of a path.
@@ -259,19 +387,33 @@ struct JournalNotes: Equatable {
     }
 
     /// The visit holding the photo a page's link leads to: the link without its leading `../`,
-    /// then without each further leading folder (the way from the journal to the trip folder
-    /// has any folders), looked up by path.
+    /// whole, then without each further leading folder while a folder is left (the way from
+    /// the journal to the trip folder has folders of its own with `--out`), looked up by path.
+    /// A file name alone is not a path here: `byName` in `rehomed` takes it only when unique.
     static func visit(of link: String, in visitOf: [String: String]) -> String? {
         var path = Substring(link)
         while path.hasPrefix("../") { path = path.dropFirst(3) }
-        while !path.isEmpty {
+        // A photo at the top of the trip folder, linked without a folder.
+        guard path.contains("/") else { return visitOf[String(path)] }
+        while path.contains("/") {
             if let visit = visitOf[String(path)] { return visit }
-            guard let slash = path.firstIndex(of: "/") else { return nil }
-            path = path[path.index(after: slash)...]
+            path = path[path.index(after: path.firstIndex(of: "/")!)...]
         }
         return nil
     }
 
     /// The text of each note, by owner id.
-    var texts: [String: String] { all.filter { !detached.contains($0.key) }.mapValues(\.text) }
+    var texts: [String: String] { all.mapValues(\.text) }
+}
+
+/// The photos of visits as the catalog has them now, for `JournalNotes` (the catalog's
+/// queries in a run; a dictionary in tests).
+struct VisitPhotos {
+    /// The photos (id and path) of each of the visits given.
+    var ofEachVisit: ([String]) -> [String: [(id: Int64, path: String)]] = { _ in [:] }
+    /// The visit of every photo in one, by path (read only when a note's id names a visit
+    /// holding none of the photos its page showed).
+    var everyPhoto: () -> [String: String] = { [:] }
+    /// The visit of each of the photos given (by id) that is in one.
+    var visitOfPhotos: ([Int64]) -> [Int64: String] = { _ in [:] }
 }

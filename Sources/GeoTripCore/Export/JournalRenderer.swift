@@ -314,7 +314,7 @@ struct JournalRenderer: Sendable {
     /// `journal/unplaced-notes.md` for `notes` (in the order given).
     func renderUnplacedNotes(_ notes: [JournalNote]) -> String {
         let view = UnplacedNotesView(title: words.unplacedNotesTitle, intro: words.unplacedNotesIntro, notes: notes.map { note in
-            GoneView(heading: words.goneVisit(id: note.ownerID, place: note.placeName, date: note.localDate),
+            GoneView(heading: words.goneVisit(id: JournalNote.writtenUnder(note.ownerID), place: note.placeName, date: note.localDate),
                      block: JournalDocument.block(id: note.ownerID, text: note.text))
         })
         return JournalDocument.withFooter(Self.tidy(unplacedTemplate.render(view)), explanation: words.footer)

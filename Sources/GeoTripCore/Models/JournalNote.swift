@@ -8,13 +8,31 @@ public struct JournalNote: Sendable, Equatable {
     /// visit that disappears can still say where they were written.
     public var placeName: String?
     public var localDate: String?
+    /// For a visit: the ids of its photos when the note was last shown with it, so a note
+    /// waiting for its visit goes back only to a visit holding some of them (an id can be
+    /// given again to other photos). Nil when not known (a catalog from before they were kept).
+    public var members: [Int64]?
 
     /// Creates a note.
-    public init(ownerID: String, text: String, placeName: String? = nil, localDate: String? = nil) {
+    public init(ownerID: String, text: String, placeName: String? = nil, localDate: String? = nil, members: [Int64]? = nil) {
         self.ownerID = ownerID
         self.text = text
         self.placeName = placeName
         self.localDate = localDate
+        self.members = members
+    }
+
+    /// The owner id of a note set apart from the visit its id now names (`JournalNotes`):
+    /// `v17@2025-06-10` (`v17@waiting` when its day is not known), never a visit's or a day's,
+    /// so it waits on the page of unplaced notes
+    /// until the person moves its words.
+    static func setApart(_ owner: String, day: String?) -> String {
+        owner + "@" + (day ?? "waiting")
+    }
+
+    /// The visit id a note set apart was written under (`v17` of `v17@2025-06-10`).
+    static func writtenUnder(_ owner: String) -> String {
+        owner.firstIndex(of: "@").map { String(owner[..<$0]) } ?? owner
     }
 
     /// Whether the owner is a day (`YYYY-MM-DD`) rather than a visit.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The person's notes for one visit or day, as last read from (or written to) the journal.
@@ -15,6 +16,8 @@ struct JournalNoteRecord: Codable, FetchableRecord, PersistableRecord, Sendable,
     var localDate: String?
     /// ISO 8601.
     var updatedAt: String
+    /// `JournalNote.members`, as a JSON array of photo ids (v25).
+    var members: String? = nil
 
     enum Columns {
         static let ownerId = Column(CodingKeys.ownerId)
@@ -22,6 +25,12 @@ struct JournalNoteRecord: Codable, FetchableRecord, PersistableRecord, Sendable,
 
     /// The note as the export stage sees it.
     var note: JournalNote {
-        JournalNote(ownerID: ownerId, text: text, placeName: placeName, localDate: localDate)
+        JournalNote(ownerID: ownerId, text: text, placeName: placeName, localDate: localDate,
+                    members: members.flatMap { try? JSONDecoder().decode([Int64].self, from: Data($0.utf8)) })
+    }
+
+    /// `JournalNote.members` as stored.
+    static func membersText(_ members: [Int64]?) -> String? {
+        members.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
     }
 }
