@@ -170,7 +170,6 @@ struct Ingest: AsyncParsableCommand {
         }
     }
 
-    /// Refuses a `--lang` that is no language code.
     /// Refuses a `--lang` whose language (before any `-`) is no ISO 639 code Foundation knows:
     /// `zz-bogus` would be remembered and sent to the online geocoder as it is.
     static func validate(language: String) throws {

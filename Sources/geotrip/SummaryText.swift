@@ -75,7 +75,8 @@ enum SummaryText {
         }
         for unread in e.unreadBlocks {
             lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read: "
-                + "their end line (`<!-- end notes \(unread.ids[0].terminalSafe) -->`) was changed or deleted. Copy what they say into the new page's blocks")
+                + "\(unread.ids.count == 1 ? "its end line (`<!-- end notes \(unread.ids[0].terminalSafe) -->`) was" : "their end lines were") changed or deleted. "
+                + "Copy what they say into the new page's blocks")
         }
         if let replaced = e.replacedNotes {
             lines.append("  \(plural(e.replacedNoteCount, "note")) replaced by an edit made in an older copy of \(e.replacedNoteCount == 1 ? "its page" : "their pages"): "

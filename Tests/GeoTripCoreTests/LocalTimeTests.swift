@@ -58,6 +58,8 @@ struct LocalTimeTests {
         ("2025-06-10T08:05:00Z", "2025-06-10T08:21:00Z", "2025-06-10", "Europe/Lisbon", "09:05–09:21 WEST"),
         // New York's went forward at 07:00 UTC on 2024-03-10 (02:00 EST became 03:00 EDT).
         ("2024-03-10T06:30:00Z", "2024-03-10T07:40:00Z", "2024-03-09", "America/New_York", "01:30 (03-10) EST–03:40 EDT"),
+        // Lisbon's clocks went back at 01:00 UTC on 2024-10-27: 01:30 WEST and 01:30 WET are an hour apart.
+        ("2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z", "2024-10-26", "Europe/Lisbon", "01:30 (10-27) WEST–01:30 WET"),
         // A visit within one minute (one photo, or a burst) is its arrival alone.
         ("2025-06-11T07:47:10Z", "2025-06-11T07:47:50Z", "2025-06-11", "Europe/Lisbon", "08:47 WEST"),
         ("2024-01-01T02:30:00Z", "2024-01-01T02:30:00Z", "2023-12-31", "Europe/Lisbon", "02:30 (01-01) WET"),

@@ -389,7 +389,7 @@ struct OversizedPictureTests {
     @Test("a baseline JPEG of 2^31 pixels or more decodes at 1/8 without overflowing")
     func hugeBaseline() throws {
         let bytes = try Self.jpeg(marker: 0xC0, width: 46_341, height: 46_341)
-        #expect(!TurboJPEG.isProgressive(bytes))
+        #expect(TurboJPEG.isProgressive(bytes) == false)
         let decoded = try TurboJPEG.decode(bytes, atLeast: 320)
         #expect(decoded.image.width == 5_793 && decoded.image.height == 5_793)
         #expect(decoded.warning != nil, "the data stops after 16 x 16 pixels")
@@ -398,12 +398,22 @@ struct OversizedPictureTests {
     @Test("a progressive JPEG of more than 120 megapixels is refused before decoding, with its size")
     func hugeProgressive() throws {
         let bytes = try Self.jpeg(marker: 0xC2, width: 46_340, height: 46_340)
-        #expect(TurboJPEG.isProgressive(bytes))
+        #expect(TurboJPEG.isProgressive(bytes) == true)
+        // Junk before the frame header is skipped to the next marker, as libjpeg does; no frame
+        // header found is not taken for baseline.
+        var junk = bytes
+        junk.insert(contentsOf: [0x00, 0x13, 0x37], at: 2)
+        #expect(TurboJPEG.isProgressive(junk) == true)
+        #expect(TurboJPEG.isProgressive([0xFF, 0xD8, 0xFF, 0xD9]) == nil)
         #expect(throws: ImageCodingFailure(reason: "it is a progressive JPEG of 46,340 x 46,340 pixels, more than the 120 megapixels geotrip decodes for a thumbnail")) {
             try TurboJPEG.decode(bytes, atLeast: 320)
         }
         // Within the bound it is decoded (what the data holds).
-        #expect(TurboJPEG.isProgressive(try Self.jpeg(marker: 0xC2, width: 16, height: 16)))
+        #expect(TurboJPEG.isProgressive(try Self.jpeg(marker: 0xC2, width: 16, height: 16)) == true)
+        // A baseline header claiming 65,500 pixels a side would still ask for 200 MB at 1/8.
+        #expect(throws: ImageCodingFailure(reason: "it claims 65,500 x 65,500 pixels, more than geotrip decodes for a thumbnail")) {
+            try TurboJPEG.decode(try Self.jpeg(marker: 0xC0, width: 65_500, height: 65_500), atLeast: 320)
+        }
     }
 }
 

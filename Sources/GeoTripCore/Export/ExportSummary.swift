@@ -27,6 +27,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// The file (relative to the output folder) keeping what notes said before an edit made in
     /// an older copy of their page replaced them (`replacedNoteCount` of them), when there were any.
     public var replacedNotes: String?
+    /// How many notes `replacedNotes` keeps.
     public var replacedNoteCount = 0
     /// Saves a run stopped while writing had left under hidden names, where they are now (relative
     /// to the output folder): put back as their pages, or kept as dated backups beside them.

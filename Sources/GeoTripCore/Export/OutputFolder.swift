@@ -82,8 +82,9 @@ public struct OutputFolder: Sendable {
         URL(fileURLWithPath: path).appendingPathComponent(relative)
     }
 
-    /// The largest file read back: geotrip's own pages are a few megabytes at most (1.4 MB for
-    /// a library trip's map), so a larger one is not a page to read, and is left alone.
+    /// The largest journal page (`.md`) read back: geotrip's are a few hundred kilobytes at
+    /// most, so a larger one is not a page to read, and is left alone. (A map page or GeoJSON
+    /// of a huge trip with `--photos` may be larger, and is compared and rewritten as any.)
     static let readLimit = 256 << 20
 
     /// The bytes of the regular file at `relative`; nil when there is none, and `.refused` when
@@ -97,7 +98,9 @@ public struct OutputFolder: Sendable {
     private static func contents(atPath full: String, relative: String) -> Result<[UInt8]?, RefusedPath> {
         var info = stat()
         guard lstat(full, &info) == 0 else { return .success(nil) }
-        guard info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= readLimit else { return .failure(RefusedPath(path: relative)) }
+        guard info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= readLimit || !relative.hasSuffix(".md") else {
+            return .failure(RefusedPath(path: relative))
+        }
         // O_NOFOLLOW: a link swapped in since the lstat is not followed either.
         let descriptor = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(RefusedPath(path: relative)) }
@@ -138,7 +141,7 @@ public struct OutputFolder: Sendable {
         // A file replaced keeps its permissions (a page the person made read-only stays so);
         // a new one is readable by all, as editors make them.
         var before = stat()
-        fchmod(descriptor, existing != nil && lstat(target.path, &before) == 0 ? before.st_mode & 0o7777 : 0o644)
+        fchmod(descriptor, existing != nil && lstat(target.path, &before) == 0 ? before.st_mode & 0o777 : 0o644)
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

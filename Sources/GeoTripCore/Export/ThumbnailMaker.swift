@@ -485,6 +485,11 @@ public struct ThumbnailMaker: Sendable {
     /// phone's motion photo with its video a few tens.
     static let wholeFileLimit = 512 << 20
 
+    /// What a photo's embedded thumbnail was, for a sentence: none, or one that failed.
+    private static func embedded(failed: Bool) -> String {
+        failed ? "an embedded thumbnail that could not be decoded" : "no embedded thumbnail"
+    }
+
     private func readStill(_ source: ThumbnailSource, in tripFolder: String) throws(ImageCodingFailure) -> Still {
         let path = tripFolder + "/" + source.path
         let file: PhotoFile
@@ -497,8 +502,10 @@ public struct ThumbnailMaker: Sendable {
             // Upright already: libheif applies the container's own rotation. It opens the file
             // the descriptor checked above holds, never the name again (a FIFO put there since
             // would block it).
-            return Still(image: try HeifExifExtractor.still(path: file.openedPath(else: Array(path.utf8CString)), atLeast: longSide),
-                         fromEmbedded: false, warning: nil)
+            // The descriptor stays open while libheif reads through its /proc name.
+            return Still(image: try withExtendedLifetime(file) { () throws(ImageCodingFailure) in
+                try HeifExifExtractor.still(path: file.openedPath(else: Array(path.utf8CString)), atLeast: longSide)
+            }, fromEmbedded: false, warning: nil)
         }
         // The embedded thumbnail (160 x 120 from most cameras) saves decoding megapixels.
         var embeddedFailed = false
@@ -512,14 +519,13 @@ public struct ThumbnailMaker: Sendable {
             // A damaged embedded thumbnail: the photo itself is the better source.
         }
         if case .photo(let format?) = source.media, format != .jpeg {
-            throw ImageCodingFailure(reason: "geotrip decodes JPEG and HEIF photos, and this \(format.rawValue.uppercased()) file has "
-                                     + (embeddedFailed ? "an embedded thumbnail that could not be decoded" : "no embedded thumbnail"))
+            throw ImageCodingFailure(reason: "geotrip decodes JPEG and HEIF photos, and this \(format.rawValue.uppercased()) file has " + Self.embedded(failed: embeddedFailed))
         }
         // A JPEG is decoded from memory: one larger than any camera's (a damaged or crafted
         // file) is not read whole.
         guard file.size <= Self.wholeFileLimit else {
             throw ImageCodingFailure(reason: "it is \(file.size.grouped) bytes, more than the \(Self.wholeFileLimit >> 20) MiB geotrip reads to make a thumbnail, and has "
-                                     + (embeddedFailed ? "an embedded thumbnail that could not be decoded" : "no embedded thumbnail"))
+                                     + Self.embedded(failed: embeddedFailed))
         }
         let whole = Array(file.bytes(at: 0, count: file.size))
         guard whole.count == file.size else { throw ImageCodingFailure(reason: "the file could not be read whole") }

@@ -23,6 +23,10 @@ enum TurboJPEG {
     /// few rows at a time, at 1/8 scale for a thumbnail, so its size needs no such bound.
     static let progressivePixelLimit = 120_000_000
 
+    /// The most pixels a JPEG is decoded to (after the scaling that gives a thumbnail its
+    /// size): 1/8 of a 2-gigapixel picture.
+    static let scaledPixelLimit = 36_000_000
+
     /// Decodes `jpeg` at the smallest scale whose longer side is still at least `longSide`
     /// (or full size when the picture is smaller).
     static func decode(_ jpeg: [UInt8], atLeast longSide: Int) throws(ImageCodingFailure) -> Decoded {
@@ -34,7 +38,7 @@ enum TurboJPEG {
             throw ImageCodingFailure(reason: "not a readable JPEG (\(message(handle)))")
         }
         // In Int: a picture of 2^31 pixels or more (libjpeg takes sides up to 65,500) overflows Int32.
-        if Int(width) * Int(height) > progressivePixelLimit, isProgressive(jpeg) {
+        if Int(width) * Int(height) > progressivePixelLimit, isProgressive(jpeg) != false {
             throw ImageCodingFailure(reason: "it is a progressive JPEG of \(Int(width).grouped) x \(Int(height).grouped) pixels, more than the "
                                      + "\(progressivePixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail")
         }
@@ -48,6 +52,11 @@ enum TurboJPEG {
                 let h = (Int(height) * num + denom - 1) / denom
                 if max(w, h) >= longSide && w * h < outWidth * outHeight { (outWidth, outHeight) = (w, h) }
             }
+        }
+        // Even at 1/8, a header claiming 65,500 pixels a side asks for 200 MB: more than any
+        // camera's picture at the scale a thumbnail needs.
+        guard outWidth * outHeight <= scaledPixelLimit else {
+            throw ImageCodingFailure(reason: "it claims \(Int(width).grouped) x \(Int(height).grouped) pixels, more than geotrip decodes for a thumbnail")
         }
         var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
         let status = tjDecompress2(handle, jpeg, UInt(jpeg.count), &pixels, Int32(outWidth), 0, Int32(outHeight),
@@ -64,19 +73,23 @@ enum TurboJPEG {
     }
 
     /// Whether the first frame header of `jpeg` is progressive (SOF2, SOF6, SOF10, SOF14:
-    /// ITU T.81 table B.1), walking the marker segments from SOI.
-    static func isProgressive(_ jpeg: [UInt8]) -> Bool {
+    /// ITU T.81 table B.1), walking the marker segments from SOI; nil when no frame header is
+    /// found. Bytes between segments are skipped to the next `FF`, as libjpeg does.
+    static func isProgressive(_ jpeg: [UInt8]) -> Bool? {
         var index = 2
         while index + 4 <= jpeg.count {
-            guard jpeg[index] == 0xFF else { return false }
+            guard jpeg[index] == 0xFF else {
+                index += 1
+                continue
+            }
             let marker = jpeg[index + 1]
             if marker == 0xFF { index += 1; continue }
             if marker == 0x01 || (0xD0...0xD8).contains(marker) { index += 2; continue }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
-            if marker == 0xDA || marker == 0xD9 { return false }
+            if marker == 0xDA || marker == 0xD9 { return nil }
             index += 2 + (Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3]))
         }
-        return false
+        return nil
     }
 
     /// The picture as a baseline JPEG at `quality` (1-100), 4:2:0.

@@ -95,15 +95,15 @@ enum HeifExifExtractor {
         return (0..<min(item.count, 64)).first(where: isTIFFHeader)
     }
 
+    /// The most pixels of a HEIF picture decoded for a thumbnail: 120 megapixels holds every
+    /// phone's and camera's (48 on an iPhone, 108 on the largest Android sensors).
+    static let pixelLimit = 120_000_000
+
     /// The picture of a HEIF file for a thumbnail: its stored thumbnail image when that is at
     /// least `longSide` on its longer side (or as large as the picture itself), else the primary
     /// image, decoded whole. libheif applies the container's rotation and mirroring (`irot`,
     /// `imir`) as it decodes, so the result is upright; HEIF's EXIF Orientation only repeats
     /// them and must not be applied again (ISO/IEC 23008-12, 6.5.10 and annex A).
-    /// The most pixels of a HEIF picture decoded for a thumbnail: 120 megapixels holds every
-    /// phone's and camera's (48 on an iPhone, 108 on the largest Android sensors).
-    static let pixelLimit = 120_000_000
-
     static func still(path: [CChar], atLeast longSide: Int) throws(ImageCodingFailure) -> RGBImage {
         _ = initialized
         func fail(_ error: heif_error, _ action: String) throws(ImageCodingFailure) {

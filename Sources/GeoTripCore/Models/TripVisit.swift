@@ -96,7 +96,8 @@ extension TripVisit {
         func date(_ stamp: String) -> Substring { stamp.dropFirst(5).prefix(5) }
         var text = String(clock(arrival))
         if arrival.prefix(10) != day.prefix(10) { text += " (\(date(arrival)))" }
-        let departure = departure.flatMap { $0.prefix(16) == arrival.prefix(16) ? nil : $0 }
+        // In the same minute on the same clock (not the hour a clock going back repeats).
+        let departure = departure.flatMap { $0.prefix(16) == arrival.prefix(16) && (departureZone == nil || departureZone == zone) ? nil : $0 }
         let endZone = departure == nil ? zone : departureZone ?? zone
         if let departure {
             if let zone, let endZone, endZone != zone { text += " " + zone }
