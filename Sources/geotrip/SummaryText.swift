@@ -75,7 +75,7 @@ enum SummaryText {
         }
         for unread in e.unreadBlocks {
             lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read: "
-                + "\(unread.ids.count == 1 ? "its end line (`<!-- end notes \(unread.ids[0].terminalSafe) -->`) was" : "their end lines were") changed or deleted. "
+                + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed or deleted. "
                 + "Copy what they say into the new page's blocks")
         }
         if let replaced = e.replacedNotes {

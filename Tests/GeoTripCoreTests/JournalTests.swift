@@ -43,6 +43,10 @@ struct JournalTests {
         #expect(JournalDocument(text: file.replacingOccurrences(of: "a\n", with: "b\nc\n")).isIntact)
         #expect(!JournalDocument(text: file.replacingOccurrences(of: "text", with: "texts")).isIntact)
         #expect(!JournalDocument(text: file.replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "")).isIntact)
+        // A marker line deleted, either one: the block is named as not read.
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "")).unclosed == ["v1"])
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "")).unclosed == ["v1"])
+        #expect(JournalDocument(text: file).unclosed.isEmpty)
         #expect(!JournalDocument(text: file + JournalDocument.block(id: "v1", text: "again\n")).isIntact)
         // CRLF written by an editor is not an edit, nor a byte order mark before the first line.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "\n", with: "\r\n")).isIntact)

@@ -53,8 +53,8 @@ struct JournalDocument: Sendable, Equatable {
     var writtenNotes: [String: String]?
     /// Whether the footer's record of the notes is there but cannot be read (edited by hand).
     var writtenNotesDamaged = false
-    /// The ids of blocks opened and never closed (their end line deleted or changed): their
-    /// text is not read as a note, and stays in the page's backup.
+    /// The ids of blocks opened and never closed, or closed and never opened (a marker line
+    /// deleted or changed): their text is not read as a note, and stays in the page's backup.
     var unclosed: [String] = []
 
     /// The notes by id.
@@ -205,6 +205,11 @@ struct JournalDocument: Sendable, Equatable {
                 // Opened and never closed: not a block, and the file was edited outside its blocks.
                 complete = false
                 unclosed.append(id)
+            } else if line.starts(with: endPrefix), let (id, _) = startMarker(Array(startPrefix) + line.dropFirst(endPrefix.count)) {
+                // An end line with no start line before it (the start line deleted or changed):
+                // what the block held is not read.
+                complete = false
+                unclosed.append(id)
             } else if footed, let fingerprint = footerFingerprint(line) {
                 footer = fingerprint
                 writtenNotes = footerNotes(line)
@@ -226,6 +231,7 @@ struct JournalDocument: Sendable, Equatable {
 
     // Every line of a file is tried as a marker: the markers' bytes are made once.
     private static let startPrefix = Array("<!-- notes ".utf8)
+    private static let endPrefix = Array("<!-- end notes ".utf8)
     private static let footerPrefix = Array("<!-- geotrip · ".utf8)
     private static let markerSuffix = Array(" -->".utf8)
 

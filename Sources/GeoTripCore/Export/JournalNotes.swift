@@ -57,15 +57,17 @@ struct JournalNotes: Equatable {
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
         for files in days.values { for file in files { owners.formUnion(file.notes.keys) } }
-        // The owners with words somewhere (a visit free of them may take a waiting note).
+        // The owners with words somewhere (a visit free of them may take a waiting note), in one
+        // pass over the blocks: a library's pages hold hundreds of thousands of empty ones.
         func hasWords(_ text: String?) -> Bool { text?.contains { !$0.isWhitespace } ?? false }
-        let worded = owners.filter { owner in
-            (stored[owner]?.hasWords ?? false) || unplaced.contains { hasWords($0.notes[owner]) }
-                || days.values.contains { $0.contains { hasWords($0.notes[owner]) } }
+        var worded = Set(stored.filter { $0.value.hasWords }.keys)
+        for file in unplaced + days.values.joined() {
+            for block in file.blocks where hasWords(block.text) { worded.insert(block.id) }
         }
         // The visits now holding the photos the notes waiting on the page of unplaced notes
         // were last shown with (`JournalNote.members`).
-        let waitingMembers = worded.filter { owner in unplaced.contains { $0.notes[owner] != nil } }.flatMap { stored[$0]?.members ?? [] }
+        let onUnplaced = Set(unplaced.flatMap { $0.notes.keys })
+        let waitingMembers = worded.intersection(onUnplaced).flatMap { stored[$0]?.members ?? [] }
         let holderOf = waitingMembers.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(waitingMembers)).sorted())
         // Where each owner is in the trip now: only owners with notes are looked for (a
         // library's trip has hundreds of thousands of visits, few of them with a note), and
