@@ -268,6 +268,10 @@ struct LibraryExportTests {
         try library.addPhoto(on: "2024-03-12", at: (38.7071, -9.1355), folder: "more")
         let added = try await library.ingest()
         #expect(added.export?.dayPagesRendered == 1)
+        // The trips not written count every document of theirs as unchanged, as a run with
+        // nothing to do counts them: the same folder, the same total.
+        let still = try #require(try await library.ingest().export)
+        #expect(still.written == 0 && (added.export.map { $0.written + $0.unchanged }) == still.unchanged)
         #expect(try String(contentsOf: page("2024-03-12"), encoding: .utf8).contains("more/2024-03-12-0.jpg"))
         // Only that day's photos were read: the map's other days, the cover and the other days'
         // thumbnails are as a full render makes them (none made again, none written).

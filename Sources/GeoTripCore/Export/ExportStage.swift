@@ -122,6 +122,8 @@ public struct ExportStage: Sendable {
         // folder's own journal and folders no trip has any more are always read: their
         // documents decide what is replaced and retired.
         var listings: [String: String] = [:]
+        // How many documents each trip's folder holds, for the summary of a trip not written.
+        var documentsIn: [String: Int] = [:]
         var journals: [String: Journal] = [:]
         // A page holding a note the catalog does not know is read with its photo links, to
         // match the note to its visit by photo (`JournalNotes.rehomed`).
@@ -130,8 +132,10 @@ public struct ExportStage: Sendable {
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
-                let listing = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true).key
+                let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true)
+                let listing = listed.key
                 listings[folder] = listing
+                documentsIn[folder] = listed.documents
                 if !checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary, withLinks: withLinks)
@@ -201,7 +205,9 @@ public struct ExportStage: Sendable {
             partOutput.written = written
             if !checkEverything, let known = exported[part.folder], known.key == content + "|" + (listings[part.folder] ?? "") {
                 let base = (part.folder.isEmpty ? "" : part.folder + "/") + Self.journalFolder
-                summary.unchanged += journals[part.folder]?.days.count ?? Self.journalNames(in: base, of: output, &summary).filter(Self.isDayFile).count
+                // Every document of its folder, as an export with nothing to do counts them.
+                summary.unchanged += documentsIn[part.folder]
+                    ?? journals[part.folder]?.days.count ?? Self.journalNames(in: base, of: output, &summary).filter(Self.isDayFile).count
                 fresh[index] = known
             } else {
                 // A folder whose files are as the last export left them, with the pages it wrote
