@@ -285,14 +285,14 @@ struct HardeningTests {
     /// A JPEG whose EXIF is a big-endian TIFF built here: IFD0 (Make, Model, `ifd0Extra`, and the
     /// Exif and GPS pointers), an Exif directory with DateTimeOriginal and its offset, and a GPS
     /// directory at 38°42'40"N 9°8'13"W; the pixels are the sample photo's.
-    static func craftedJPEG(ifd0Extra: [(tag: UInt16, value: UInt32)]) throws -> [UInt8] {
+    static func craftedJPEG(ifd0Extra: [(tag: UInt16, value: UInt32)], dateAsNumber: Bool = false) throws -> [UInt8] {
         func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func be32(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(v >> UInt32($0) & 0xFF) } }
         typealias Entry = (tag: UInt16, type: Int, count: Int, bytes: [UInt8])
         func ascii(_ tag: UInt16, _ text: String) -> Entry { (tag, 2, text.utf8.count + 1, Array(text.utf8) + [0]) }
         func rationals(_ tag: UInt16, _ values: [UInt32]) -> Entry { (tag, 5, values.count, values.flatMap { be32($0) + be32(1) }) }
         func long(_ tag: UInt16, _ value: UInt32) -> Entry { (tag, 4, 1, be32(value)) }
-        let exif = [ascii(0x9003, "2025:06:10 08:12:05"), ascii(0x9011, "+01:00")]
+        let exif = [dateAsNumber ? long(0x9003, 12_345) : ascii(0x9003, "2025:06:10 08:12:05"), ascii(0x9011, "+01:00")]
         let gps = [ascii(0x0001, "N"), rationals(0x0002, [38, 42, 40]), ascii(0x0003, "W"), rationals(0x0004, [9, 8, 13])]
         let ifd0Count = 4 + ifd0Extra.count
         let (ifd0At, exifAt) = (8, 8 + 2 + 12 * ifd0Count + 4)
@@ -345,6 +345,12 @@ struct HardeningTests {
             #expect(abs(latitude - (38 + 42.0 / 60 + 40.0 / 3600)) < 1e-6)
             #expect(reading.metadata.diagnostics.contains { $0.message.contains("read past it") } == (name != "plain"), "\(name)")
         }
+        // A capture time stored as a number is said, not passed over.
+        let numbered = temp.url.appendingPathComponent("number.jpg")
+        try Data(try Self.craftedJPEG(ifd0Extra: [], dateAsNumber: true)).write(to: numbered)
+        let reading = MetadataReader().read(path: numbered.path)
+        #expect(reading.metadata.localTime == nil && reading.metadata.coordinate != nil)
+        #expect(reading.metadata.diagnostics.map(\.message) == ["DateTimeOriginal is stored as Long, not as text; not used"])
     }
 
     // MARK: 7: dates no camera can have taken

@@ -96,7 +96,8 @@ struct JournalNotes: Equatable {
             for file in days[date]! { for owner in file.notes.keys { holders[owner, default: []].append((date, file)) } }
         }
         for page in unplaced { for owner in page.notes.keys { holders[owner, default: []].append((nil, page)) } }
-        for owner in owners {
+        // In id order: two waiting notes after one visit, the same one takes it on every run.
+        for owner in owners.sorted() {
             // The files holding its block, in the order they are looked at: its day's first.
             let held = holders[owner] ?? []
             let files = held.filter { $0.date != nil && $0.date == dayOf[owner] }.map(\.file)

@@ -299,6 +299,12 @@ private struct EntryReader {
             .dateTimeOriginal: "OffsetTimeOriginal", .dateTimeDigitized: "OffsetTimeDigitized", .dateTime: "OffsetTime",
         ]
         for (field, ifd, tag, subSecondTag, offsetTag) in candidates {
+            // A time stored as a number (LONG, as a damaged or crafted file has it) is no text
+            // to read: said, rather than passed over in silence.
+            if let entry = entry(ifd, tag), entry.pointee.format != EXIF_FORMAT_ASCII {
+                diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue) is stored as \(formatName(entry.pointee.format)), not as text; not used"))
+                continue
+            }
             guard let text = ascii(ifd, tag) else { continue }
             guard var time = DateText.parseDateTime(text) else {
                 let empty = text.allSatisfy { $0 == "0" || $0 == ":" || $0 == " " }
