@@ -93,9 +93,8 @@ enum SummaryText {
         }
         if !e.rehomedNotes.isEmpty {
             let each = e.rehomedNotes.prefix(5).map { "\($0.written)" + ($0.day.isEmpty ? "" : " (\($0.day))") + " to " + ($0.visit ?? "unplaced-notes.md") }
-            lines.append("  \(plural(e.rehomedNotes.count, "note")) under an id that now names another visit "
-                + "\(e.rehomedNotes.count == 1 ? "is" : "are") with the visit holding \(e.rehomedNotes.count == 1 ? "its" : "their") photos, "
-                + "or waiting in unplaced-notes.md when none could take \(e.rehomedNotes.count == 1 ? "it" : "them"): "
+            lines.append("  \(plural(e.rehomedNotes.count, "note")) went with the photos \(e.rehomedNotes.count == 1 ? "it was" : "they were") written beside "
+                + "to another visit, or \(e.rehomedNotes.count == 1 ? "waits" : "wait") apart in unplaced-notes.md where no visit could take \(e.rehomedNotes.count == 1 ? "it" : "them"): "
                 + each.joined(separator: ", ") + (e.rehomedNotes.count > 5 ? ", and \(n(e.rehomedNotes.count - 5)) more (--json lists them)" : ""))
         }
         if e.unplacedNotes > 0 {

@@ -660,7 +660,7 @@ struct RehomedNotesTests {
         // remembers its photos.
         waiting.members = [1, 7]
         let home = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: ["v3": waiting], photos: photos)
-        #expect(home.gone.isEmpty && home.texts["v3"] == "Jerónimos\n" && home.all["v3"]?.members == [1])
+        #expect(home.gone.isEmpty && home.texts["v3"] == "Jerónimos\n" && home.all["v3"]?.members == [1, 7], "the photos it was written beside, kept")
         #expect(home.moved == [MovedNote(visit: "v3", from: nil, to: "2025-06-10")])
         // Its photos are now most of another visit's, which has no note: the note goes there
         // (ids by path order: a/1 is 1, a/2 is 2, z/9 is 3).
@@ -682,6 +682,27 @@ struct RehomedNotesTests {
         #expect(next.gone.map(\.ownerID) == ["v3@2025-06-10"] && next.texts["v3"] == "")
         #expect(JournalWords(language: "en").goneVisit(id: JournalNote.writtenUnder("v3@2025-06-10"), place: "Lisbon", date: "2025-06-10")
                 == "Visit v3: Lisbon, 2025-06-10")
+    }
+
+    @Test("after visits merged and split again, each note goes with the photos it was written beside, whichever id they have now")
+    func notesFollowTheirPhotos() throws {
+        // v4 was IMG 1-3 and v7 IMG 4-6; merged under v4, v7's note waited. Split again, v4 is
+        // the part with 4-7 and v4-2 the part with 1-3.
+        let trip = Trip(visits: [Self.day("v4"), Self.day("v4-2")], outside: [], days: [])
+        let photos = Self.photos(["v4-2": ["a/1.jpg", "a/2.jpg", "a/3.jpg"], "v4": ["a/4.jpg", "a/5.jpg", "a/6.jpg", "a/7.jpg"]])
+        let stored = ["v4": JournalNote(ownerID: "v4", text: "Breakfast\n", placeName: "Lisbon", localDate: "2025-06-10", members: [1, 2, 3]),
+                      "v7": JournalNote(ownerID: "v7", text: "Belém\n", placeName: "Lisbon", localDate: "2025-06-10", members: [4, 5, 6])]
+        let page = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v4", text: "Breakfast\n")
+            + JournalDocument.block(id: "v4-2", text: ""), explanation: "x"))
+        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v7", text: "Belém\n"), explanation: "x"))
+        let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [unplaced], stored: stored, photos: photos)
+        #expect(notes.texts["v4-2"] == "Breakfast\n" && notes.texts["v4"] == "Belém\n" && notes.texts["v7"] == "")
+        #expect(notes.gone.isEmpty)
+        #expect(Set(notes.rehomed.map { "\($0.written)>\($0.visit ?? "-")" }) == ["v4>v4-2", "v7>v4"])
+        // They keep the photos they were written beside, and stay on the next run.
+        #expect(notes.all["v4-2"]?.members == [1, 2, 3] && notes.all["v4"]?.members == [4, 5, 6])
+        let again = JournalNotes(trip: trip, days: [:], unplaced: [], stored: notes.all, photos: photos)
+        #expect(again.rehomed.isEmpty && again.texts["v4-2"] == "Breakfast\n" && again.texts["v4"] == "Belém\n")
     }
 
     @Test("a photo line's link target, decoded")

@@ -106,6 +106,16 @@ public struct RehomedNote: Sendable, Equatable, Encodable {
         self.visit = visit
         self.day = day
     }
+
+    private enum CodingKeys: String, CodingKey { case written, visit, day }
+
+    /// `visit` as JSON `null` when the note was set apart, rather than left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(written, forKey: .written)
+        try container.encode(visit, forKey: .visit)
+        try container.encode(day, forKey: .day)
+    }
 }
 
 /// A journal page kept as a backup whose blocks `ids` were never closed: what they held is

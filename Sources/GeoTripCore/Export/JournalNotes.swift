@@ -53,6 +53,20 @@ struct JournalNotes: Equatable {
         // showed above it, when its id now names another visit (the catalog made again).
         let (days, found) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
         rehomed = found
+        // A note waiting on the page of unplaced notes that the catalog does not know (a
+        // catalog made again) cannot tell its visit: it is set apart before anything else, so
+        // it neither takes an id nor keeps one from the note whose photos it has.
+        var unplaced = unplaced
+        for (index, page) in unplaced.enumerated() {
+            var blocks = page.blocks
+            for position in blocks.indices where Self.isUnknown(blocks[position], stored: stored) {
+                let apart = JournalNote.setApart(blocks[position].id, day: nil)
+                rehomed.append(RehomedNote(written: blocks[position].id, visit: nil, day: ""))
+                setApart[blocks[position].id] = apart
+                blocks[position].id = apart
+            }
+            if blocks != page.blocks { unplaced[index].blocks = blocks }
+        }
         // Every owner any source knows, each read from the first source that has its block.
         var owners = Set(stored.keys)
         for page in unplaced { owners.formUnion(page.notes.keys) }
@@ -64,11 +78,9 @@ struct JournalNotes: Equatable {
         for file in unplaced + days.values.joined() {
             for block in file.blocks where hasWords(block.text) { worded.insert(block.id) }
         }
-        // The visits now holding the photos the notes waiting on the page of unplaced notes
-        // were last shown with (`JournalNote.members`).
-        let onUnplaced = Set(unplaced.flatMap { $0.notes.keys })
-        let waitingMembers = worded.intersection(onUnplaced).flatMap { stored[$0]?.members ?? [] }
-        let holderOf = waitingMembers.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(waitingMembers)).sorted())
+        // The visits now holding the photos the notes were written beside (`JournalNote.members`).
+        let remembered = worded.flatMap { stored[$0]?.members ?? [] }
+        let holderOf = remembered.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(remembered)).sorted())
         // Where each owner is in the trip now: only owners with notes are looked for (a
         // library's trip has hundreds of thousands of visits, few of them with a note), and
         // the visits holding waiting notes' photos.
@@ -86,9 +98,7 @@ struct JournalNotes: Equatable {
         // to check a waiting note's return against (a few hundred visits in a library).
         let noted = worded.filter { dayOf[$0] != nil && !JournalNote.isDay($0) }
         let membersOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted()).mapValues { $0.map(\.id).sorted() }
-        // Waiting notes that go to another visit, or apart, and the ids they take.
-        var moves: [JournalNote] = []
-        var given = Set<String>()
+        var waitingOwners = Set<String>()
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
         var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
@@ -111,31 +121,10 @@ struct JournalNotes: Equatable {
             guard let text, !text.isEmpty || stored[owner] != nil else { continue }
             var note = stored[owner] ?? JournalNote(ownerID: owner, text: text)
             note.text = text
-            // Waiting on the page of notes whose visit is gone, and its id names a visit again:
-            // it goes back only to a visit holding some of the photos it was last shown with.
-            // An id is given again to other photos (the visit's first photo tagged elsewhere; a
-            // catalog made again): the note is then set apart under an id of its own, to wait
-            // on until the person moves its words. Written in on a day's page meanwhile, the
-            // day page's words are the note.
-            let waiting = held.contains { $0.date == nil } && !held.contains { $0.date != nil && hasWords($0.file.notes[owner]) }
-            if waiting, note.hasWords, !JournalNote.isDay(owner) {
-                let goes = Self.goes(owner, stored: stored[owner], holderOf: holderOf, alive: dayOf[owner] != nil, place: placeOf[owner] ?? nil,
-                                     free: { dayOf[$0] != nil && !worded.contains($0) && !given.contains($0) })
-                if case .back = goes {} else {
-                    let id: String
-                    if case .to(let visit) = goes { id = visit } else { id = Self.freeID(JournalNote.setApart(owner, day: note.localDate), among: all, owners) }
-                    given.insert(id)
-                    var moving = note
-                    moving.ownerID = id
-                    moves.append(moving)
-                    setApart[owner] = id
-                    rehomed.append(RehomedNote(written: owner, visit: id.contains("@") ? nil : id, day: note.localDate ?? ""))
-                    // The id's own note, for the visit it names now: none yet (kept empty when
-                    // the catalog had one, so an older copy elsewhere does not bring the words back).
-                    if stored[owner] != nil { all[owner] = JournalNote(ownerID: owner, text: "") }
-                    if let saved = from?.modifiedNanos { writtenAt[id] = saved }
-                    continue
-                }
+            // Waiting on the page of notes whose visit is gone (not written in on a day's page
+            // meanwhile): where it goes is settled below, with every note's photos at hand.
+            if held.contains(where: { $0.date == nil }) && !held.contains(where: { $0.date != nil && hasWords($0.file.notes[owner]) }) {
+                waitingOwners.insert(owner)
             }
             if let day = dayOf[owner] {
                 if !JournalNote.isDay(owner), note.hasWords {
@@ -145,10 +134,13 @@ struct JournalNotes: Equatable {
                         moved.append(MovedNote(visit: owner, from: before, to: day))
                     }
                 }
-                // Alive: remember where it is now, for the day it might disappear.
+                // Alive: remember where it is now, for the day it might disappear, and the
+                // photos it is written beside: those of its visit when its words changed (or
+                // were first seen), not later ones (a visit merged with others meanwhile).
                 if !JournalNote.isDay(owner) {
                     note.placeName = placeOf[owner] ?? nil
-                    note.members = note.hasWords ? membersOf[owner] : nil
+                    let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
+                    note.members = note.hasWords ? kept ?? membersOf[owner] : nil
                 }
                 note.localDate = day
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
@@ -160,15 +152,7 @@ struct JournalNotes: Equatable {
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
         }
-        // A waiting note taken by another visit is that visit's now (its id held no words).
-        for var note in moves {
-            if let day = dayOf[note.ownerID] {
-                note.localDate = day
-                note.placeName = placeOf[note.ownerID] ?? nil
-                note.members = nil
-            }
-            all[note.ownerID] = note
-        }
+        settle(stored: stored, waiting: waitingOwners, holderOf: holderOf, dayOf: dayOf, placeOf: placeOf, owners: owners)
         // Only notes with words wait on the page of notes whose visit is gone.
         replaced.sort { $0.ownerID < $1.ownerID }
         moved.sort { $0.visit < $1.visit }
@@ -240,37 +224,75 @@ struct JournalNotes: Equatable {
         return file.isIntact && file.footer != nil && !file.writtenNotesDamaged
     }
 
-    /// Where a note waiting on the page of unplaced notes goes (`init`).
-    enum Goes: Equatable {
-        /// Back to its id's visit (or it stays gone, when its id names none).
-        case back
-        /// To this visit, which holds most of the photos it was last shown with.
-        case to(String)
-        /// Apart, under an id of its own (`JournalNote.setApart`).
-        case apart
-    }
-
-    /// Where the waiting note of `owner` goes: to the visit holding at least half of the photos
-    /// it was last shown with (`JournalNote.members`; `holderOf` gives each photo's visit now),
-    /// which is its id's own visit, or another one `free` of words; apart when its id names a
-    /// visit again that is not that one. A note kept before its photos were is back at a
-    /// place of the same name, else apart; one the catalog does not know (made again) cannot
-    /// tell, and goes apart. Its id naming no visit, it stays where it is.
-    static func goes(_ owner: String, stored: JournalNote?, holderOf: [Int64: String], alive: Bool, place: String?,
-                     free: (String) -> Bool) -> Goes {
-        if let members = stored?.members, !members.isEmpty {
-            var counts: [String: Int] = [:]
-            for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
-            if let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), best.value * 2 >= members.count {
-                if best.key == owner { return .back }
-                if free(best.key) { return .to(best.key) }
+    /// Each note goes with the photos it was written beside (`JournalNote.members`): to the
+    /// visit now holding at least half of them, when that is not its id's (a visit split, or
+    /// come back under another id) and no note stays there; the notes holding more of their
+    /// photos choose first. A note waiting on the page of unplaced notes whose id names a
+    /// visit again that does not hold its photos, or whose photos it cannot tell (one the
+    /// catalog does not know: a catalog made again; one kept before the photos were, at a
+    /// place of another name), is set apart under an id of its own (`JournalNote.setApart`),
+    /// as is one that cannot move to its photos' visit while another note took its id.
+    private mutating func settle(stored: [String: JournalNote], waiting: Set<String>, holderOf: [Int64: String], dayOf: [String: String],
+                                 placeOf: [String: String?], owners: Set<String>) {
+        var movers: [(owner: String, target: String, count: Int)] = []
+        var apart: [String] = []
+        for owner in all.keys.sorted() where all[owner]!.hasWords && !JournalNote.isDay(owner) && !owner.contains("@") {
+            let alive = dayOf[owner] != nil, isWaiting = waiting.contains(owner)
+            if let members = stored[owner]?.members, !members.isEmpty {
+                var counts: [String: Int] = [:]
+                for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
+                let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
+                if let best, best.key != owner, dayOf[best.key] != nil {
+                    movers.append((owner, best.key, best.value))
+                } else if best == nil, isWaiting, alive {
+                    apart.append(owner)
+                }
+            } else if isWaiting, stored[owner] == nil {
+                apart.append(owner)
+            } else if isWaiting, alive, let was = stored[owner]?.placeName, let place = placeOf[owner] ?? nil, was != place {
+                apart.append(owner)
             }
-            return alive ? .apart : .back
         }
-        guard alive else { return .back }
-        guard let stored else { return .apart }
-        guard let was = stored.placeName, let place else { return .back }
-        return was == place ? .back : .apart
+        // Where notes stay: every note with words but those moving or set apart.
+        let leaving = Set(movers.map(\.owner) + apart)
+        var occupied = Set(all.filter { $0.value.hasWords && !leaving.contains($0.key) }.keys)
+        var moves: [(owner: String, target: String)] = []
+        for mover in movers.sorted(by: { ($1.count, $0.owner) < ($0.count, $1.owner) }) {
+            if occupied.insert(mover.target).inserted { moves.append((mover.owner, mover.target)) } else { apart.append(mover.owner) }
+        }
+        // A note that could not move stays at its id, unless another note took it there.
+        let taken = Set(moves.map(\.target)), moving = Set(movers.map(\.owner))
+        apart = apart.filter { !moving.contains($0) || taken.contains($0) }
+        // Every note leaves its old id first, then each takes its new one (a note may move to
+        // the id another leaves).
+        var arriving: [(note: JournalNote, from: String)] = []
+        for (owner, target) in moves {
+            var note = all[owner]!
+            rehomed.append(RehomedNote(written: owner, visit: target, day: note.localDate ?? ""))
+            note.ownerID = target
+            note.localDate = dayOf[target]
+            note.placeName = placeOf[target] ?? nil
+            arriving.append((note, owner))
+        }
+        for owner in apart {
+            // Known by where it was last shown, not by the visit its id names now.
+            var note = all[owner]!
+            note.localDate = stored[owner]?.localDate ?? (waiting.contains(owner) ? nil : note.localDate)
+            note.placeName = stored[owner]?.placeName
+            note.members = stored[owner]?.members ?? note.members
+            rehomed.append(RehomedNote(written: owner, visit: nil, day: note.localDate ?? ""))
+            note.ownerID = Self.freeID(JournalNote.setApart(owner, day: note.localDate), among: all, owners.union(arriving.map(\.note.ownerID)))
+            arriving.append((note, owner))
+        }
+        for (_, owner) in arriving {
+            all[owner] = stored[owner] != nil ? JournalNote(ownerID: owner, text: "") : nil
+            moved.removeAll { $0.visit == owner }
+        }
+        for (note, owner) in arriving {
+            all[note.ownerID] = note
+            setApart[owner] = note.ownerID
+            if let saved = writtenAt[owner] { writtenAt[note.ownerID] = saved }
+        }
     }
 
     /// `id`, or `id-2`, `id-3`… when a note or an owner has it.
@@ -308,7 +330,9 @@ struct JournalNotes: Equatable {
         var suspects: [(date: String, file: Int, block: Int)] = []
         for date in days.keys.sorted() {
             for (index, file) in days[date]!.enumerated() {
-                for (position, block) in file.blocks.enumerated() where isUnknown(block, stored: stored) && !block.photoLinks.isEmpty {
+                for (position, block) in file.blocks.enumerated() where isUnknown(block, stored: stored) {
+                    // Below no photo (a visit inside a privacy zone) there is nothing to check.
+                    guard !block.photoLinks.isEmpty else { continue }
                     let paths = own[block.id]?.map(\.path) ?? []
                     if !holdsAny(block.photoLinks, paths) { suspects.append((date, index, position)) }
                 }
@@ -325,7 +349,8 @@ struct JournalNotes: Equatable {
         // other than the suspects' own.
         let isSuspect = Set(suspects.map { "\($0.date)|\($0.file)|\($0.block)" })
         var taken = Set(stored.filter { $0.value.hasWords }.keys)
-        for page in unplaced { for block in page.blocks where block.text.contains(where: { !$0.isWhitespace }) { taken.insert(block.id) } }
+        // A waiting note the catalog does not know is set apart (`settle`): it holds no id.
+        for page in unplaced { for block in page.blocks where stored[block.id] != nil && block.text.contains(where: { !$0.isWhitespace }) { taken.insert(block.id) } }
         for (date, files) in days {
             for (index, file) in files.enumerated() {
                 for (position, block) in file.blocks.enumerated() where !isSuspect.contains("\(date)|\(index)|\(position)") && block.text.contains(where: { !$0.isWhitespace }) {
@@ -343,8 +368,13 @@ struct JournalNotes: Equatable {
                 if let visit = visit(of: link, in: visitOf) ?? byName[fileName(link)] ?? nil { counts[visit, default: 0] += 1 }
             }
             let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-            // Its own visit after all (its photos found by name only, a folder renamed).
-            if best == block.id { continue }
+            // Its own visit after all (its photos found by name only, a folder renamed); or no
+            // visit holds them and its id names none now (its photos went in the same run): it
+            // waits under its id, and goes back with its visit.
+            // A note geotrip wrote that the catalog does not know (another catalog's) never
+            // trusts its id.
+            let written = days[suspect.date]![suspect.file].writtenNotes?[block.id] != nil
+            if best == block.id || best == nil && own[block.id] == nil && !written { continue }
             let id: String
             if let best, !taken.contains(best), !given.contains(best) {
                 id = best
