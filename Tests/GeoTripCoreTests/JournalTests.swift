@@ -703,6 +703,21 @@ struct RehomedNotesTests {
         #expect(notes.all["v4-2"]?.members == [1, 2, 3] && notes.all["v4"]?.members == [4, 5, 6])
         let again = JournalNotes(trip: trip, days: [:], unplaced: [], stored: notes.all, photos: photos)
         #expect(again.rehomed.isEmpty && again.texts["v4-2"] == "Breakfast\n" && again.texts["v4"] == "Belém\n")
+
+        // While merged (all seven photos in v4), the note already there keeps it, and the other
+        // waits; a note written in during that run remembers the photos its page showed.
+        let merged = Trip(visits: [Self.day("v4")], outside: [], days: [])
+        let one = Self.photos(["v4": ["a/1.jpg", "a/2.jpg", "a/3.jpg", "a/4.jpg", "a/5.jpg", "a/6.jpg", "a/7.jpg"]])
+        // The person's edit: the page as geotrip wrote it, with a line added in the block.
+        let written = Self.page([("v4", ["a/1.jpg", "a/2.jpg", "a/3.jpg"], "Breakfast\n")])
+        let text = String(decoding: Array(JournalDocument.withFooter("## v4\n\n" + ["a/1.jpg", "a/2.jpg", "a/3.jpg"].map { "[![p](../thumbs/p.jpg)](../../\($0))\n" }.joined()
+            + "\n" + JournalDocument.block(id: "v4", text: "Breakfast\n"), explanation: "x").utf8), as: UTF8.self)
+            .replacingOccurrences(of: "Breakfast\n<!-- end", with: "Breakfast\nAnd coffee.\n<!-- end")
+        let edited = JournalDocument(bytes: Array(text.utf8), links: true)
+        #expect(written.blocks.first?.photoLinks == edited.blocks.first?.photoLinks)
+        let during = JournalNotes(trip: merged, days: ["2025-06-10": [edited]], unplaced: [unplaced], stored: stored, photos: one)
+        #expect(during.texts["v4"] == "Breakfast\nAnd coffee.\n" && during.gone.map(\.ownerID) == ["v7"])
+        #expect(during.all["v4"]?.members == [1, 2, 3])
     }
 
     @Test("a photo line's link target, decoded")

@@ -125,10 +125,15 @@ public struct ExportStage: Sendable {
         // How many documents each trip's folder holds, for the summary of a trip not written.
         var documentsIn: [String: Int] = [:]
         var journals: [String: Journal] = [:]
-        // A page holding a note the catalog does not know is read with its photo links, to
-        // match the note to its visit by photo (`JournalNotes.rehomed`).
+        // A page holding a note the catalog does not know, or one written in since, is read with
+        // its photo links: the photos the person wrote beside (`JournalNotes`).
         let storedNotes = try catalog.journalNotes()
-        let withLinks: (JournalDocument) -> Bool = { $0.blocks.contains { JournalNotes.isUnknown($0, stored: storedNotes) } }
+        let withLinks: (JournalDocument) -> Bool = { document in
+            document.blocks.contains { block in
+                JournalNotes.isUnknown(block, stored: storedNotes)
+                    || storedNotes[block.id].map { $0.text != block.text && block.text.contains { !$0.isWhitespace } } ?? false
+            }
+        }
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
@@ -195,6 +200,7 @@ public struct ExportStage: Sendable {
         let resources = try loaded.resources.get()
         let track = trackPoints(trackFiles)
         let texts = notes.texts
+        let movedAway = notes.setApart.reduce(into: [String: String]()) { kept, move in if let note = notes.all[move.value] { kept[move.key] = note.text } }
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
@@ -238,7 +244,7 @@ public struct ExportStage: Sendable {
                 // A folder as its last export left it is not read at all.
                 var reading = ExportSummary()
                 let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
-                let context = PartContext(journal: journal, listed: before.files, checkEverything: checkEverything, notes: texts,
+                let context = PartContext(journal: journal, listed: before.files, checkEverything: checkEverything, notes: texts, movedAway: movedAway,
                                           renderer: renderer, resources: resources, track: track, settings: settings, privacy: privacy,
                                           rendering: rendering, language: language, rule: rule, now: now)
                 var result: PartResult
@@ -330,7 +336,7 @@ public struct ExportStage: Sendable {
         // 4. What no trip writes any more: a trip's folder that is gone (its notes were gathered
         // in step 1), and the single trip's files once the folder became a library.
         for folder in stale {
-            try retireJournal(journals[folder] ?? Journal(), in: folder, keeping: texts, output, now, &summary, listed: before.files)
+            try retireJournal(journals[folder] ?? Journal(), in: folder, keeping: texts, movedAway: movedAway, output, now, &summary, listed: before.files)
             exported[folder] = nil
         }
         // A library that became one trip: `trips/` goes with its last trip's folder (only when
@@ -523,6 +529,9 @@ public struct ExportStage: Sendable {
         var listed: [String: FileStamp]
         var checkEverything: Bool
         var notes: [String: String]
+        /// The words of notes that left an id this run (`JournalNotes.setApart`), by that id:
+        /// a page holding them there drops nothing (`dropsWords`).
+        var movedAway: [String: String] = [:]
         var renderer: JournalRenderer
         var resources: TripMapResources
         var track: [TrackPoint]
@@ -656,7 +665,7 @@ public struct ExportStage: Sendable {
     /// left as it is (`savedMeanwhile`).
     private func exportPart(_ item: ChangedPart, plan: PartPlan, of root: OutputFolder, _ c: PartContext) async throws(GeoTripError) -> PartResult {
         let part = item.part, partOutput = item.output, journal = c.journal, pagesWritten = item.pagesWritten
-        let privacy = c.privacy, notes = c.notes, listed = c.listed, now = c.now
+        let privacy = c.privacy, notes = c.notes, listed = c.listed, now = c.now, movedAway = c.movedAway
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         _ = partOutput.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
@@ -727,14 +736,14 @@ public struct ExportStage: Sendable {
                 continue
             }
             let path = journalPath + day.date + ".md"
-            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, root, now, &summary, listed: listed)
+            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, movedAway: movedAway, root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
             // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
             // so is one left as a person saved it meanwhile.
             if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, root, now, &summary, listed: listed)
+            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, movedAway: movedAway, root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await map, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
@@ -775,11 +784,12 @@ public struct ExportStage: Sendable {
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
     /// notes page (removed as written, kept as backups when edited), the map, the GeoJSON and
     /// the thumbnails; the folder goes when nothing else is left in it.
-    private func retireJournal(_ journal: Journal, in folder: String, keeping notes: [String: String], _ output: OutputFolder, _ now: Date,
+    private func retireJournal(_ journal: Journal, in folder: String, keeping notes: [String: String], movedAway: [String: String] = [:],
+                               _ output: OutputFolder, _ now: Date,
                                _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         let prefix = folder.isEmpty ? "" : folder + "/"
         for (date, document) in journal.days.sorted(by: { $0.key < $1.key }) {
-            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, keeping: notes, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, keeping: notes, movedAway: movedAway, output, now, &summary, listed: listed)
         }
         // The output folder's own unplaced notes page stays: step 3 keeps it.
         guard !folder.isEmpty else {
@@ -789,7 +799,7 @@ public struct ExportStage: Sendable {
             return
         }
         if let unplaced = journal.unplaced {
-            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, keeping: notes, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, keeping: notes, movedAway: movedAway, output, now, &summary, listed: listed)
         }
         try output.remove(prefix + Self.geoJSONFile)
         try output.remove(prefix + Self.mapFile)
@@ -1170,7 +1180,7 @@ public struct ExportStage: Sendable {
     /// as it is (`savedMeanwhile`); returns whether the file was put.
     @discardableResult
     private func put(_ text: String, at relative: String, replacing existing: JournalDocument?, keeping notes: [String: String] = [:],
-                     _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
+                     movedAway: [String: String] = [:], _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
                      listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
         if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
@@ -1178,7 +1188,7 @@ public struct ExportStage: Sendable {
         // kept as a backup). Saved in between, it is left as saved.
         var expecting: FileStamp?? = nil
         if let listed { expecting = .some(listed[relative]) }
-        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes),
+        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes, movedAway: movedAway),
            case .success(let current?) = output.contents(of: relative), current != bytes {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
@@ -1208,10 +1218,11 @@ public struct ExportStage: Sendable {
     /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its
     /// blocks or it holds words no note keeps (`notes`: `dropsWords`), left as it is when saved
     /// since the run's first listing (`savedMeanwhile`).
-    private func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], _ output: OutputFolder, _ now: Date,
+    private func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], movedAway: [String: String] = [:],
+                        _ output: OutputFolder, _ now: Date,
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
-        if document.isIntact && !Self.dropsWords(document, keeping: notes) {
+        if document.isIntact && !Self.dropsWords(document, keeping: notes, movedAway: movedAway) {
             // Only the file listed: one saved since, even in the moment before, stays. (A file
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
@@ -1239,8 +1250,8 @@ public struct ExportStage: Sendable {
     /// that is not the note the run keeps for its owner (`notes`). A copy of a note older than
     /// the one taken (a folder no export wrote since), or one of two copies edited apart, is
     /// kept in a backup rather than lost.
-    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String]) -> Bool {
-        file.blocks.contains { block in block.text.contains { !$0.isWhitespace } && notes[block.id] != block.text }
+    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], movedAway: [String: String] = [:]) -> Bool {
+        file.blocks.contains { block in block.text.contains { !$0.isWhitespace } && notes[block.id] != block.text && movedAway[block.id] != block.text }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),

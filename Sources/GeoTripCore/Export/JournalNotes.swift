@@ -97,7 +97,7 @@ struct JournalNotes: Equatable {
         // The photos of the visits that have notes with words, to remember with each note and
         // to check a waiting note's return against (a few hundred visits in a library).
         let noted = worded.filter { dayOf[$0] != nil && !JournalNote.isDay($0) }
-        let membersOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted()).mapValues { $0.map(\.id).sorted() }
+        let photosOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted())
         var waitingOwners = Set<String>()
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
@@ -140,7 +140,10 @@ struct JournalNotes: Equatable {
                 if !JournalNote.isDay(owner) {
                     note.placeName = placeOf[owner] ?? nil
                     let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
-                    note.members = note.hasWords ? kept ?? membersOf[owner] : nil
+                    // Written in this run: the photos its page showed above it (a visit merged
+                    // with others in the same run is not what the person saw).
+                    let seen = from?.blocks.first { $0.id == owner }.flatMap { Self.members(linkedBy: $0.photoLinks, among: photosOf[owner] ?? []) }
+                    note.members = note.hasWords ? kept ?? seen ?? photosOf[owner].map { $0.map(\.id).sorted() } : nil
                 }
                 note.localDate = day
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
@@ -234,35 +237,50 @@ struct JournalNotes: Equatable {
     /// as is one that cannot move to its photos' visit while another note took its id.
     private mutating func settle(stored: [String: JournalNote], waiting: Set<String>, holderOf: [Int64: String], dayOf: [String: String],
                                  placeOf: [String: String?], owners: Set<String>) {
-        var movers: [(owner: String, target: String, count: Int)] = []
+        // Each note claims a visit: the one holding at least half of its photos, or its own
+        // id's (weakly when its photos are mostly gone; firmly when it has none to tell by).
+        struct Claim { var owner: String; var target: String; var share: Double; var count: Int }
+        var claims: [Claim] = []
         var apart: [String] = []
         for owner in all.keys.sorted() where all[owner]!.hasWords && !JournalNote.isDay(owner) && !owner.contains("@") {
             let alive = dayOf[owner] != nil, isWaiting = waiting.contains(owner)
-            if let members = stored[owner]?.members, !members.isEmpty {
+            if let members = all[owner]!.members ?? stored[owner]?.members, !members.isEmpty {
                 var counts: [String: Int] = [:]
                 for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
                 let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
-                if let best, best.key != owner, dayOf[best.key] != nil {
-                    movers.append((owner, best.key, best.value))
-                } else if best == nil, isWaiting, alive {
+                if let best, dayOf[best.key] != nil {
+                    claims.append(Claim(owner: owner, target: best.key, share: Double(best.value) / Double(members.count), count: best.value))
+                } else if alive && !isWaiting {
+                    claims.append(Claim(owner: owner, target: owner, share: 0, count: 0))
+                } else if alive {
                     apart.append(owner)
                 }
             } else if isWaiting, stored[owner] == nil {
                 apart.append(owner)
             } else if isWaiting, alive, let was = stored[owner]?.placeName, let place = placeOf[owner] ?? nil, was != place {
                 apart.append(owner)
+            } else if alive {
+                claims.append(Claim(owner: owner, target: owner, share: 2, count: .max))
             }
         }
-        // Where notes stay: every note with words but those moving or set apart.
-        let leaving = Set(movers.map(\.owner) + apart)
-        var occupied = Set(all.filter { $0.value.hasWords && !leaving.contains($0.key) }.keys)
-        var moves: [(owner: String, target: String)] = []
-        for mover in movers.sorted(by: { ($1.count, $0.owner) < ($0.count, $1.owner) }) {
-            if occupied.insert(mover.target).inserted { moves.append((mover.owner, mover.target)) } else { apart.append(mover.owner) }
+        // Each visit goes to the note holding the greatest share of its photos there (then the
+        // note already there, then the one with more photos there, then the first id).
+        func before(_ a: Claim, _ b: Claim) -> Bool {
+            (a.share, a.owner == a.target ? 1 : 0, a.count, b.owner) > (b.share, b.owner == b.target ? 1 : 0, b.count, a.owner)
         }
-        // A note that could not move stays at its id, unless another note took it there.
-        let taken = Set(moves.map(\.target)), moving = Set(movers.map(\.owner))
-        apart = apart.filter { !moving.contains($0) || taken.contains($0) }
+        var winner: [String: String] = [:]
+        for (target, contenders) in Dictionary(grouping: claims, by: \.target) { winner[target] = contenders.sorted(by: before).first!.owner }
+        // A note that lost the visit it claimed stays at its own id when that is free; else
+        // (its id taken, or it was its id it lost) it is set apart, or waits when its id names
+        // no visit.
+        for claim in claims.sorted(by: before) where winner[claim.target] != claim.owner {
+            if claim.target != claim.owner, dayOf[claim.owner] != nil, !waiting.contains(claim.owner), winner[claim.owner] == nil {
+                winner[claim.owner] = claim.owner
+            } else if dayOf[claim.owner] != nil {
+                apart.append(claim.owner)
+            }
+        }
+        let moves = winner.filter { $0.key != $0.value }.map { (owner: $0.value, target: $0.key) }.sorted { $0.owner < $1.owner }
         // Every note leaves its old id first, then each takes its new one (a note may move to
         // the id another leaves).
         var arriving: [(note: JournalNote, from: String)] = []
@@ -293,6 +311,14 @@ struct JournalNotes: Equatable {
             setApart[owner] = note.ownerID
             if let saved = writtenAt[owner] { writtenAt[note.ownerID] = saved }
         }
+    }
+
+    /// The ids of the photos of `photos` (a visit's) that `links` (a page's photo links above a
+    /// block) lead to; nil when none.
+    static func members(linkedBy links: [String], among photos: [(id: Int64, path: String)]) -> [Int64]? {
+        guard !links.isEmpty else { return nil }
+        let ids = photos.filter { photo in links.contains { $0 == photo.path || $0.hasSuffix("/" + photo.path) } }.map(\.id).sorted()
+        return ids.isEmpty ? nil : ids
     }
 
     /// `id`, or `id-2`, `id-3`… when a note or an owner has it.
