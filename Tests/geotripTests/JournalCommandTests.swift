@@ -146,6 +146,14 @@ struct JournalCommandTests {
         let journal = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasSuffix(".md") }
             .map { try trip.text($0) }.joined()
         #expect(journal.contains("40.4168") || journal.contains("40.41680"), "the tagged photo's visit is in the journal")
+        // Tagging a visit's photos into another visit (Belém's place) takes its note along, and tag says so.
+        let visits = try trip.visits()
+        let jeronimos = try #require(visits.first { ($0["photoCount"] as? Int) == 5 && ($0["localDate"] as? String) == "2025-06-10" })
+        let jid = try #require(jeronimos["id"] as? String)
+        try trip.write(note: "Pastéis de nata.\n", for: jid, in: "2025-06-10")
+        let paths = try #require(jeronimos["photos"] as? [String])
+        let tagged = try trip.run(["tag", "DIR"] + paths.map { trip.folder.appendingPathComponent($0).path } + ["--at", "38.69163,-9.21614"])
+        #expect(tagged.stdout.contains("went with the photos it was written beside") && tagged.stdout.contains("\(jid) (2025-06-10) to "), "\(tagged.stdout)")
         #expect(Trip.note(id, in: try trip.text(day + ".md")) == Self.note)
     }
 

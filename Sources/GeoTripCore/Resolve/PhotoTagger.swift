@@ -33,6 +33,9 @@ public struct PhotoTagger: Sendable {
         public var problems: [PhotoDiagnostic]
         /// The trip after the tag, as `ingest` reports it.
         public var trip: TripOverview?
+        /// What bringing the journal and map in step did (notes that followed their photos,
+        /// backups), when it ran.
+        public var export: ExportSummary?
     }
 
     /// Tags `files` (paths inside the folder, relative to it or to the current directory), then
@@ -76,11 +79,14 @@ public struct PhotoTagger: Sendable {
             if let problem = gazetteer.zoneIndexProblem {
                 problems.append(PhotoDiagnostic(path: folder, kind: .folder, message: Gazetteer.fallbackSentence(problem)))
             }
+            var exported: ExportSummary?
             switch await ExportStage.refresh(catalog, folder: folder) {
-            case .success(let export): problems += export.problems
+            case .success(let export):
+                problems += export.problems
+                exported = export
             case .failure(let error): problems.append(PhotoDiagnostic(path: folder, kind: .output, message: "the journal and map were not updated: \(error)"))
             }
-            return Outcome(sentence: sentence, problems: problems, trip: derived.trip)
+            return Outcome(sentence: sentence, problems: problems, trip: derived.trip, export: exported)
         } catch let error as GeoTripError {
             throw error
         } catch {
