@@ -18,6 +18,12 @@
 /// blanks added at a line's end of the catalog's own copy are the person's, and count.
 /// A note emptied by the person stays in the catalog as an empty note, so an older copy
 /// elsewhere does not bring it back.
+///
+/// Ids are the catalog's and can name other photos later (visits merged and split, a catalog
+/// made again): a note goes with the photos it was written beside (`JournalNote.members`,
+/// `settle`; for a note the catalog does not know, the photo links above its block:
+/// `rehomed`), or is set apart under an id of its own (`JournalNote.setApart`) to wait on the
+/// page of unplaced notes.
 struct JournalNotes: Equatable {
     /// Every note worth keeping, by owner id: what the catalog should hold after this run.
     var all: [String: JournalNote] = [:]
