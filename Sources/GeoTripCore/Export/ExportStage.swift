@@ -131,7 +131,7 @@ public struct ExportStage: Sendable {
         let withLinks: (JournalDocument) -> Bool = { document in
             document.blocks.contains { block in
                 JournalNotes.isUnknown(block, stored: storedNotes)
-                    || storedNotes[block.id].map { $0.text != block.text && block.text.contains { !$0.isWhitespace } } ?? false
+                    || storedNotes[block.id].map { $0.text != block.text && block.hasWords } ?? false
             }
         }
         for folder in parts.map(\.folder) + stale {
@@ -173,15 +173,21 @@ public struct ExportStage: Sendable {
             let tripDays = Set(parts.flatMap { $0.trip.days.map(\.date) })
             shown.days = whole.days.filter { tripDays.contains($0.date) }
         }
-        // The catalog's photos of visits, asked only as the notes need them (`VisitPhotos`); a
-        // read that fails leaves the notes where their ids put them.
+        // The catalog's photos of visits, asked only as the notes need them (`VisitPhotos`). A
+        // read that fails stops the export with its sentence, before any note is saved: notes
+        // placed without their photos could go where they do not belong.
         let catalog = self.catalog
-        let visitPhotos = VisitPhotos(ofEachVisit: { (try? catalog.photos(ofEachVisit: $0)) ?? [:] },
-                                      everyPhoto: { (try? catalog.visitOfEveryPhoto()) ?? [:] },
-                                      visitOfPhotos: { (try? catalog.visits(ofPhotos: $0)) ?? [:] })
+        let failure = LookupFailure()
+        func asked<Key: Hashable, Value>(_ read: () throws(GeoTripError) -> [Key: Value]) -> [Key: Value] {
+            do throws(GeoTripError) { return try read() } catch { failure.error = failure.error ?? error; return [:] }
+        }
+        let visitPhotos = VisitPhotos(ofEachVisit: { visits in asked { () throws(GeoTripError) in try catalog.photos(ofEachVisit: visits) } },
+                                      everyPhoto: { asked { () throws(GeoTripError) in try catalog.visitOfEveryPhoto() } },
+                                      visitOfPhotos: { ids in asked { () throws(GeoTripError) in try catalog.visits(ofPhotos: ids) } })
         let notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
                                  stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: privacy, photos: visitPhotos)
+        if let error = failure.error { throw error }
         // Copies an edit over an older copy replaced go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)
@@ -495,7 +501,7 @@ public struct ExportStage: Sendable {
         // holds words in geotrip's blocks, which would otherwise seem taken in.
         for name in names where Self.mayBeRenamedPage(name) {
             if case .success(let bytes?) = output.contents(of: base + "/" + name),
-               JournalDocument(bytes: bytes).blocks.contains(where: { $0.text.contains { !$0.isWhitespace } }) {
+               JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
                 summary.unreadPages.append(base + "/" + name)
             }
         }
@@ -1251,7 +1257,7 @@ public struct ExportStage: Sendable {
     /// the one taken (a folder no export wrote since), or one of two copies edited apart, is
     /// kept in a backup rather than lost.
     static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], movedAway: [String: String] = [:]) -> Bool {
-        file.blocks.contains { block in block.text.contains { !$0.isWhitespace } && notes[block.id] != block.text && movedAway[block.id] != block.text }
+        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && movedAway[block.id] != block.text }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),
@@ -1284,4 +1290,10 @@ public struct ExportStage: Sendable {
         defer { free(real) }
         return String(cString: real)
     }
+}
+
+/// The first error a catalog read made while `JournalNotes` asked for visits' photos, which
+/// its non-throwing lookups cannot throw (`ExportStage.run` throws it afterwards).
+private final class LookupFailure {
+    var error: GeoTripError?
 }

@@ -32,6 +32,9 @@ struct JournalDocument: Sendable, Equatable {
         /// `[name](target)`), percent-decoded, as written (`../../Lisboa/IMG_1.jpg`). Read only
         /// when asked (`init(bytes:links:)`).
         var photoLinks: [String] = []
+
+        /// Whether the block holds anything but white space.
+        var hasWords: Bool { text.contains { !$0.isWhitespace } }
     }
 
     /// The blocks in file order (an id found twice: the first).

@@ -82,7 +82,7 @@ struct JournalNotes: Equatable {
         func hasWords(_ text: String?) -> Bool { text?.contains { !$0.isWhitespace } ?? false }
         var worded = Set(stored.filter { $0.value.hasWords }.keys)
         for file in unplaced + days.values.joined() {
-            for block in file.blocks where hasWords(block.text) { worded.insert(block.id) }
+            for block in file.blocks where block.hasWords { worded.insert(block.id) }
         }
         // The visits now holding the photos the notes were written beside (`JournalNote.members`).
         let remembered = worded.flatMap { stored[$0]?.members ?? [] }
@@ -235,12 +235,11 @@ struct JournalNotes: Equatable {
 
     /// Each note goes with the photos it was written beside (`JournalNote.members`): to the
     /// visit now holding at least half of them, when that is not its id's (a visit split, or
-    /// come back under another id) and no note stays there; the notes holding more of their
-    /// photos choose first. A note waiting on the page of unplaced notes whose id names a
-    /// visit again that does not hold its photos, or whose photos it cannot tell (one the
-    /// catalog does not know: a catalog made again; one kept before the photos were, at a
-    /// place of another name), is set apart under an id of its own (`JournalNote.setApart`),
-    /// as is one that cannot move to its photos' visit while another note took its id.
+    /// come back under another id). When several claim one visit, the greatest share of its
+    /// photos there has it, then the note already there. A note waiting on the page of
+    /// unplaced notes whose id names a visit again that does not hold its photos (or, kept
+    /// before the photos were, is at a place of another name) is set apart under an id of its
+    /// own (`JournalNote.setApart`), as is one that lost its own id to another note.
     private mutating func settle(stored: [String: JournalNote], waiting: Set<String>, holderOf: [Int64: String], dayOf: [String: String],
                                  placeOf: [String: String?], owners: Set<String>) {
         // Each note claims a visit: the one holding at least half of its photos, or its own
@@ -261,8 +260,6 @@ struct JournalNotes: Equatable {
                 } else if alive {
                     apart.append(owner)
                 }
-            } else if isWaiting, stored[owner] == nil {
-                apart.append(owner)
             } else if isWaiting, alive, let was = stored[owner]?.placeName, let place = placeOf[owner] ?? nil, was != place {
                 apart.append(owner)
             } else if alive {
@@ -305,7 +302,8 @@ struct JournalNotes: Equatable {
             note.placeName = stored[owner]?.placeName
             note.members = stored[owner]?.members ?? note.members
             rehomed.append(RehomedNote(written: owner, visit: nil, day: note.localDate ?? ""))
-            note.ownerID = Self.freeID(JournalNote.setApart(owner, day: note.localDate), among: all, owners.union(arriving.map(\.note.ownerID)))
+            let arrived = Set(arriving.map(\.note.ownerID))
+            note.ownerID = Self.freeID(JournalNote.setApart(owner, day: note.localDate)) { all[$0] != nil || owners.contains($0) || arrived.contains($0) }
             arriving.append((note, owner))
         }
         for (_, owner) in arriving {
@@ -320,17 +318,18 @@ struct JournalNotes: Equatable {
     }
 
     /// The ids of the photos of `photos` (a visit's) that `links` (a page's photo links above a
-    /// block) lead to; nil when none.
+    /// block) lead to: the link is the photo's path, or ends with it (the way from the journal
+    /// to the trip folder); nil when none.
     static func members(linkedBy links: [String], among photos: [(id: Int64, path: String)]) -> [Int64]? {
         guard !links.isEmpty else { return nil }
         let ids = photos.filter { photo in links.contains { $0 == photo.path || $0.hasSuffix("/" + photo.path) } }.map(\.id).sorted()
         return ids.isEmpty ? nil : ids
     }
 
-    /// `id`, or `id-2`, `id-3`… when a note or an owner has it.
-    private static func freeID(_ id: String, among all: [String: JournalNote], _ owners: Set<String>) -> String {
+    /// `id`, or `id-2`, `id-3`… the first that `isTaken` does not say is taken.
+    private static func freeID(_ id: String, isTaken: (String) -> Bool) -> String {
         var candidate = id, suffix = 2
-        while all[candidate] != nil || owners.contains(candidate) {
+        while isTaken(candidate) {
             candidate = "\(id)-\(suffix)"
             suffix += 1
         }
@@ -341,11 +340,11 @@ struct JournalNotes: Equatable {
     /// words the catalog has no copy of (a note written since the last run, or every note of
     /// a catalog made again). Its page is read with its photo links (`JournalDocument.init(bytes:links:)`).
     static func isUnknown(_ block: JournalDocument.Block, stored: [String: JournalNote]) -> Bool {
-        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.text.contains { !$0.isWhitespace }
+        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.hasWords
     }
 
     /// `days` with each block `isUnknown` whose id names a visit holding none of the photos
-    /// its page showed above it (by path, or by file name within the visit) given the id of
+    /// its page showed above it (by path: `members(linkedBy:among:)`) given the id of
     /// the visit, on any day, holding most of them (by path, else by a file name no other
     /// photo has); or, when no visit holds any, or the one that does has words of its own
     /// (in the catalog or in a block elsewhere) or is given to another block, an id of its own
@@ -365,8 +364,7 @@ struct JournalNotes: Equatable {
                 for (position, block) in file.blocks.enumerated() where isUnknown(block, stored: stored) {
                     // Below no photo (a visit inside a privacy zone) there is nothing to check.
                     guard !block.photoLinks.isEmpty else { continue }
-                    let paths = own[block.id]?.map(\.path) ?? []
-                    if !holdsAny(block.photoLinks, paths) { suspects.append((date, index, position)) }
+                    if members(linkedBy: block.photoLinks, among: own[block.id] ?? []) == nil { suspects.append((date, index, position)) }
                 }
             }
         }
@@ -381,11 +379,11 @@ struct JournalNotes: Equatable {
         // other than the suspects' own.
         let isSuspect = Set(suspects.map { "\($0.date)|\($0.file)|\($0.block)" })
         var taken = Set(stored.filter { $0.value.hasWords }.keys)
-        // A waiting note the catalog does not know is set apart (`settle`): it holds no id.
-        for page in unplaced { for block in page.blocks where stored[block.id] != nil && block.text.contains(where: { !$0.isWhitespace }) { taken.insert(block.id) } }
+        // A waiting note the catalog does not know is set apart (`init`): it holds no id.
+        for page in unplaced { for block in page.blocks where stored[block.id] != nil && block.hasWords { taken.insert(block.id) } }
         for (date, files) in days {
             for (index, file) in files.enumerated() {
-                for (position, block) in file.blocks.enumerated() where !isSuspect.contains("\(date)|\(index)|\(position)") && block.text.contains(where: { !$0.isWhitespace }) {
+                for (position, block) in file.blocks.enumerated() where !isSuspect.contains("\(date)|\(index)|\(position)") && block.hasWords {
                     taken.insert(block.id)
                 }
             }
@@ -402,22 +400,12 @@ struct JournalNotes: Equatable {
             let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             // Its own visit after all (its photos found by name only, a folder renamed); or no
             // visit holds them and its id names none now (its photos went in the same run): it
-            // waits under its id, and goes back with its visit.
-            // A note geotrip wrote that the catalog does not know (another catalog's) never
-            // trusts its id.
+            // waits under its id, and goes back with its visit. Unless geotrip wrote it there
+            // and the catalog does not know it (another catalog's note): that id proves nothing.
             let written = days[suspect.date]![suspect.file].writtenNotes?[block.id] != nil
             if best == block.id || best == nil && own[block.id] == nil && !written { continue }
-            let id: String
-            if let best, !taken.contains(best), !given.contains(best) {
-                id = best
-            } else {
-                var apart = JournalNote.setApart(block.id, day: suspect.date), number = 2
-                while taken.contains(apart) || given.contains(apart) {
-                    apart = JournalNote.setApart(block.id, day: suspect.date) + "-\(number)"
-                    number += 1
-                }
-                id = apart
-            }
+            let id = best.flatMap { taken.contains($0) || given.contains($0) ? nil : $0 }
+                ?? freeID(JournalNote.setApart(block.id, day: suspect.date)) { taken.contains($0) || given.contains($0) }
             given.insert(id)
             found.append(RehomedNote(written: block.id, visit: id.contains("@") ? nil : id, day: suspect.date))
             days[suspect.date]![suspect.file].blocks[suspect.block].id = id
@@ -429,21 +417,12 @@ struct JournalNotes: Equatable {
                 var seen = Set<String>()
                 let kept = blocks.filter { block in
                     guard given.contains(block.id) else { return true }
-                    let words = block.text.contains { !$0.isWhitespace }
-                    return words && seen.insert(block.id).inserted
+                    return block.hasWords && seen.insert(block.id).inserted
                 }
                 if kept.count != blocks.count { days[date]![index].blocks = kept }
             }
         }
         return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) })
-    }
-
-    /// Whether any of a page's photo `links` leads to one of `paths` (a visit's photos): the
-    /// link is the path, or ends with it (the way from the journal to the trip folder).
-    private static func holdsAny(_ links: [String], _ paths: [String]) -> Bool {
-        guard !paths.isEmpty else { return false }
-        let names = Set(paths.map(fileName))
-        return links.contains { link in names.contains(fileName(link)) && paths.contains { link == $0 || link.hasSuffix("/" + $0) } }
     }
 
     /// The last part of a path.
