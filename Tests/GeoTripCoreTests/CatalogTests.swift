@@ -43,7 +43,10 @@ struct CatalogTests {
         let exported = try NSRegularExpression(pattern: #"\bp\.(\w+)"#)
             .matches(in: Catalog.tripPhotoColumns, range: NSRange(Catalog.tripPhotoColumns.startIndex..., in: Catalog.tripPhotoColumns))
             .map { String(Catalog.tripPhotoColumns[Range($0.range(at: 1), in: Catalog.tripPhotoColumns)!]) }
-        #expect(exported.count == Catalog.tripPhotoColumnCount - 1, "every column but the visit's comes from the photo: \(exported)")
+        // Every column but the visit's comes from the photo; the camera's clock from two (as
+        // corrected, else as the camera wrote it).
+        #expect(exported.count == Catalog.tripPhotoColumnCount, "\(exported)")
+        #expect(exported.contains("wallTime") && exported.contains("localTime"))
         for column in Set(exported + ["timeZone", "status", "removedAt"]).subtracting(["id"]) {
             #expect(trigger.contains("OLD.\(column) IS NOT NEW.\(column)"), "\(column) is rendered but raises no stamp")
         }
@@ -373,5 +376,33 @@ struct CatalogMigrationTests {
             #expect(after == namesBySource)
             #expect(try catalog.visits().contains { $0.name == "Our tower" && $0.nameSource == "manual" })
         }
+    }
+
+    @Test("a v25 catalog with a clock correction and photos without a zone resolves once in full, and its triggers watch the corrected clock")
+    func correctedClockMigration() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path = temp.url.appendingPathComponent("catalog.sqlite").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v25-note-members.sqlite").path, toPath: path)
+        let before = try DatabaseQueue(path: path)
+        #expect(try before.read { try String.fetchOne($0, sql: "SELECT value FROM tripSetting WHERE key = 'resolvedInputs'") } != nil)
+        try before.close()
+
+        let catalog = try Catalog.open(at: path)
+        #expect(try catalog.setting(Catalog.SettingKey.resolvedInputs) == nil)
+        #expect(try catalog.storedResolutionSettings().clockOffsets == ["+01:00:00"])
+        // No corrected clock yet (the full pass stores them); a change to one lists the photo
+        // for clustering and raises its stamp.
+        let changes = try catalog.database.write { db -> (stamp: [Int64?], pending: Int?, stored: [String?]) in
+            let stored = try String?.fetchAll(db, sql: "SELECT wallTime FROM photo ORDER BY path")
+            try db.execute(sql: "DELETE FROM clusterPending")
+            let before = try Int64.fetchOne(db, sql: "SELECT max(changeStamp) FROM photo")
+            try db.execute(sql: "UPDATE photo SET wallTime = '2025-06-12T04:30:00.050' WHERE path = 'early.jpg'")
+            return ([before, try Int64.fetchOne(db, sql: "SELECT max(changeStamp) FROM photo")],
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM clusterPending"), stored)
+        }
+        #expect(changes.stored == [nil, nil])
+        #expect(changes.pending == 1)
+        #expect(changes.stamp[0] != nil && changes.stamp[1]! > changes.stamp[0]!)
     }
 }

@@ -159,6 +159,9 @@ struct JournalTests {
         #expect(unseen.gone.last?.ownerID == "v2" && unseen.gone.last?.localDate == "2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: "2025-06-10") == "Visit v2, 2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: "Sintra", date: "2025-06-10") == "Visit v2: Sintra, 2025-06-10")
+        // One whose day was never known says so, in words.
+        #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: nil) == "Visit v2, day unknown")
+        #expect(JournalWords(language: "ko").goneVisit(id: "v2", place: nil, date: nil) == "방문 v2, 날짜 모름")
         // A visit inside a privacy zone (home) is remembered without its place's name, as its
         // day's page shows it, so the page of gone notes does not name it either.
         let home = PrivacyZones([.init(centre: Coordinate(latitude: 38.7, longitude: -9.1))])

@@ -127,4 +127,57 @@ struct LocalTimeTests {
         #expect(after.unplaced == "2025-06-12")
         #expect(after.trip == ["2025-06-10", "2025-06-12"])
     }
+
+    @Test("--clock-offset moves the day of photos without a zone too, and one it makes implausible is undated")
+    func correctedClockWithoutZone() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // Neither GPS nor an offset tag, and no --tz: nothing gives an instant, so each day is
+        // the camera's clock's (the day starts at 04:00). An hour later, 03:30 is the day it
+        // shows; 23:30 stays on its day.
+        for (name, date) in [("early.jpg", "2025:06:12 03:30:00"), ("late.jpg", "2025:06:14 23:30:00")] {
+            let photo = trip.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+            _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(date)",
+                                                                  "-OffsetTime*=", "-GPS:all=", photo.path])
+        }
+        var options = IngestOptions(folder: trip.path)
+        func days(clockOffset: String?) async throws -> (trip: [String], outside: [String: String?], undated: [String]) {
+            options.clockOffsets = clockOffset.map { [$0] } ?? []
+            let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+            let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
+            let outside = Dictionary(uniqueKeysWithValues: try catalog.photosOutsideVisits(rule: LocalDayRule()).map { ($0.path, $0.localDate) })
+            let undated = try catalog.undatedPhotos(rule: LocalDayRule(), now: Date()).map(\.photo.path).sorted()
+            return (summary.trip?.days ?? [], outside, undated)
+        }
+        let before = try await days(clockOffset: nil)
+        #expect(before.trip == ["2025-06-11", "2025-06-14"])
+        #expect(before.outside == ["early.jpg": "2025-06-11", "late.jpg": "2025-06-14"])
+        #expect(before.undated.isEmpty)
+        let after = try await days(clockOffset: "+01:00:00")
+        #expect(after.trip == ["2025-06-12", "2025-06-14"])
+        #expect(after.outside == ["early.jpg": "2025-06-12", "late.jpg": "2025-06-14"])
+        // The journal has a page for the day the corrected clock gives.
+        let journal = trip.appendingPathComponent("geotrip/journal")
+        #expect(FileManager.default.fileExists(atPath: journal.appendingPathComponent("2025-06-12.md").path))
+        #expect(!FileManager.default.fileExists(atPath: journal.appendingPathComponent("2025-06-11.md").path))
+        // A correction of a hundred years puts both past any plausible time: no day, and listed
+        // on the undated page.
+        let far = try await days(clockOffset: "+36525 00:00:00")
+        #expect(far.trip.isEmpty)
+        #expect(far.undated == ["early.jpg", "late.jpg"])
+        // Back to none: the camera's clock again.
+        #expect(try await days(clockOffset: "none").trip == ["2025-06-11", "2025-06-14"])
+    }
+
+    @Test("a library trip's window of time is wider by the largest clock correction, which moves the days of photos without a zone")
+    func windowWidenedByCorrections() {
+        let trip = Trip(visits: [], outside: [("a.jpg", "2025-06-10"), ("b.jpg", "2025-06-12")], days: [])
+        #expect(ExportStage.window(of: trip) == MomentWindow(start: "2025-06-08", end: "2025-06-15"))
+        // Three days and an hour back for one camera: four more days each side; a bad one counts for none.
+        let corrections = ["+01:00:00", "Canon EOS=-3 01:00:00", "nonsense"]
+        #expect(ExportStage.window(of: trip, clockCorrections: corrections) == MomentWindow(start: "2025-06-04", end: "2025-06-19"))
+    }
 }

@@ -35,7 +35,7 @@ extension Catalog {
                     state.visits[row[0]] = Self.changeStamps(row, from: 1)
                 }
                 let unplaced = try Row.fetchCursor(db, sql: Self.unplacedStampsSQL + " AND " + window.condition("p")
-                                                       + " ORDER BY coalesce(p.utcTime, p.localTime), p.path",
+                                                       + " ORDER BY coalesce(p.utcTime, p.wallTime, p.localTime), p.path",
                                                    arguments: window.arguments)
                 while let row = try unplaced.next() {
                     guard let day = rule.day(utc: UTCTimestamp.date(row[2]), zone: row[3], cameraTime: row[4]) else { continue }
@@ -66,7 +66,7 @@ extension Catalog {
     /// SQLite walks a grouped join in the photos' id order, a pass over the whole table for
     /// each trip, rather than search the window in `photo_moment`.
     static let unplacedStampsSQL = """
-        SELECT p.id, p.path, p.utcTime, p.timeZone, p.localTime, 1, p.changeStamp,
+        SELECT p.id, p.path, p.utcTime, p.timeZone, coalesce(p.wallTime, p.localTime), 1, p.changeStamp,
             (SELECT count(*) FROM photo v WHERE v.liveStillId = p.id AND v.removedAt IS NULL AND v.status = 'read'),
             (SELECT max(v.changeStamp) FROM photo v WHERE v.liveStillId = p.id AND v.removedAt IS NULL AND v.status = 'read')
         FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id

@@ -92,10 +92,11 @@ extension Catalog {
     static let tripPhotoColumns = """
         p.id, p.path, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.locationSource, p.uncertaintyMeters,
         vp.visitId, p.orientation, p.thumbnailOffset, p.thumbnailLength, p.fileSize, p.modifiedNanos, p.format,
-        p.durationSeconds, p.liveStillId, p.localTime, p.pixelKey
+        p.durationSeconds, p.liveStillId, coalesce(p.wallTime, p.localTime), p.pixelKey
         """
 
-    /// How many columns `tripPhotoColumns` names, and where its times are.
+    /// How many columns `tripPhotoColumns` names, and where its times are (the camera's clock as
+    /// corrected: `ResolvedPhoto.cameraTime`).
     static let tripPhotoColumnCount = 18
     static let tripPhotoUTCColumn = 2
     static let tripPhotoLocalTimeColumn = 16

@@ -13,19 +13,23 @@ extension Catalog {
 
     /// The columns of a photo's stored result, first in every query resolution reads
     /// (`resolvedPhoto(_:)` decodes them).
+    /// The third is the clock a photo's day is read from when its instant and zone do not
+    /// give it (`ResolvedPhoto.cameraTime`): the camera's, as corrected (`wallTime`).
     static let resolvedColumns = """
-        id, path, localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
+        id, path, coalesce(wallTime, localTime), utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource,
+        uncertaintyMeters, liveStillId, wallTime
         """
 
     /// `resolvedColumns` without the path, which clustering does not read.
     static let clusteringColumns = """
-        id, '', localTime, utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource, uncertaintyMeters, liveStillId
+        id, '', coalesce(wallTime, localTime), utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource,
+        uncertaintyMeters, liveStillId, wallTime
         """
 
     /// The columns resolution reads (the stored result, then the evidence), from the photos
     /// present and read: `resolutionSQL` before its order, for `AND`-ing a condition to.
     static let resolutionColumnsSQL = """
-        SELECT \(resolvedColumns), utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField
+        SELECT \(resolvedColumns), utcOffset, gpsTime, make, model, latitude, longitude, positionSource, format, timeField, localTime
         FROM photo WHERE removedAt IS NULL AND status = 'read'
         """
 
@@ -44,7 +48,8 @@ extension Catalog {
                              coordinate: coordinate(row[6], row[7]),
                              uncertaintyMeters: uncertainty ?? 10, path: row[1],
                              timeSource: (row[5] as String?).flatMap(TimeSource.init(rawValue:)) ?? .none,
-                             locationSource: (row[8] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: row[10])
+                             locationSource: (row[8] as String?).flatMap(LocationSource.init(rawValue:)), liveStillID: row[10],
+                             wallTime: row[11])
     }
 
     /// Calls `body` with each photo's evidence and stored resolution, for the rows `sql` (which
@@ -56,14 +61,14 @@ extension Catalog {
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
                     let resolved = Self.resolvedPhoto(row)
-                    let format = (row[18] as String?).flatMap(ImageFormat.init(rawValue:))
-                    var evidence = PhotoEvidence(id: resolved.id, path: resolved.path, localTime: resolved.cameraTime, utcOffset: row[11],
-                                                 gpsTime: row[12], make: row[13], model: row[14],
-                                                 exifCoordinate: Self.coordinate(row[15], row[16]),
-                                                 positionSource: (row[17] as String?).flatMap(LocationSource.init(rawValue:))
+                    let format = (row[19] as String?).flatMap(ImageFormat.init(rawValue:))
+                    var evidence = PhotoEvidence(id: resolved.id, path: resolved.path, localTime: row[21], utcOffset: row[12],
+                                                 gpsTime: row[13], make: row[14], model: row[15],
+                                                 exifCoordinate: Self.coordinate(row[16], row[17]),
+                                                 positionSource: (row[18] as String?).flatMap(LocationSource.init(rawValue:))
                                                      ?? (format == .video ? .quicktime : .exif))
                     evidence.format = format
-                    evidence.timeField = (row[19] as String?).flatMap(CaptureTimeField.init(rawValue:))
+                    evidence.timeField = (row[20] as String?).flatMap(CaptureTimeField.init(rawValue:))
                     evidence.liveStillID = resolved.liveStillID
                     body(evidence, resolved, row)
                 }
@@ -239,14 +244,15 @@ extension Catalog {
         // The values compare as stored (instants as their text, positions rounded), so
         // equal results are equal here.
         // A group of rows per statement (`executeInGroups`), each row's values as one tuple.
-        return try stampingChanges(db) { stamp in try db.executeInGroups(photos, width: 9) { count in
+        return try stampingChanges(db) { stamp in try db.executeInGroups(photos, width: 10) { count in
             """
             UPDATE photo SET utcTime = r.column2, timeZone = r.column3, timeSource = r.column4, resolvedLatitude = r.column5,
-                resolvedLongitude = r.column6, locationSource = r.column7, uncertaintyMeters = r.column8, changeStamp = r.column9
-            FROM (VALUES \(Database.valuesList(count, width: 9))) AS r
+                resolvedLongitude = r.column6, locationSource = r.column7, uncertaintyMeters = r.column8, wallTime = r.column9,
+                changeStamp = r.column10
+            FROM (VALUES \(Database.valuesList(count, width: 10))) AS r
             WHERE photo.id = r.column1 AND NOT (photo.utcTime IS r.column2 AND photo.timeZone IS r.column3 AND photo.timeSource IS r.column4
                 AND photo.resolvedLatitude IS r.column5 AND photo.resolvedLongitude IS r.column6 AND photo.locationSource IS r.column7
-                AND photo.uncertaintyMeters IS r.column8)
+                AND photo.uncertaintyMeters IS r.column8 AND photo.wallTime IS r.column9)
             """
         } values: { photo, values in
             let stored = ResolutionRow(photo)
@@ -258,6 +264,7 @@ extension Catalog {
             values.append(stored.longitude.databaseValue)
             values.append(stored.locationSource.databaseValue)
             values.append(stored.uncertaintyMeters.databaseValue)
+            values.append(stored.wallTime.databaseValue)
             values.append(stamp.databaseValue)
         } }
     }
@@ -524,6 +531,9 @@ struct ResolutionRow: Equatable {
     var locationSource: String?
     /// Only with a position.
     var uncertaintyMeters: Double?
+    /// `wallTime`: the camera's clock as corrected, when the correction moved it and it gives
+    /// the photo's day (`ResolvedPhoto.wallTime`).
+    var wallTime: String?
 
     /// What `storeResolved` writes for `photo`.
     init(_ photo: ResolvedPhoto) {
@@ -534,6 +544,7 @@ struct ResolutionRow: Equatable {
         longitude = photo.coordinate?.longitude
         locationSource = photo.locationSource?.rawValue
         uncertaintyMeters = photo.coordinate == nil ? nil : photo.uncertaintyMeters
+        wallTime = photo.wallTime
     }
 
     /// What a row of `resolutionColumnsSQL` holds. A row never resolved has no time source
@@ -546,5 +557,6 @@ struct ResolutionRow: Equatable {
         longitude = row[7]
         locationSource = row[8]
         uncertaintyMeters = row[9]
+        wallTime = row[11]
     }
 }

@@ -82,9 +82,9 @@ extension Catalog {
         do {
             return try database.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT p.path, p.utcTime, p.timeZone, p.localTime FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                    SELECT p.path, p.utcTime, p.timeZone, coalesce(p.wallTime, p.localTime) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
                     WHERE vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL
-                    \(window.map { "AND " + $0.condition("p") } ?? "") ORDER BY coalesce(p.utcTime, p.localTime), p.path
+                    \(window.map { "AND " + $0.condition("p") } ?? "") ORDER BY coalesce(p.utcTime, p.wallTime, p.localTime), p.path
                     """, arguments: window?.arguments ?? []).map { row in
                     (row[0], rule.day(utc: UTCTimestamp.date(row[1]), zone: row[2], cameraTime: row[3]))
                 }
@@ -113,19 +113,20 @@ extension Catalog {
                 while let row = try rows.next() {
                     let day = rule.day(utc: UTCTimestamp.date(row[Self.tripPhotoUTCColumn]), zone: row[Self.tripPhotoColumnCount],
                                        cameraTime: row[Self.tripPhotoLocalTimeColumn])
-                    if day == nil { photos.append((Self.tripPhoto(row), row[Self.tripPhotoLocalTimeColumn])) }
+                    if day == nil { photos.append((Self.tripPhoto(row), row[Self.tripPhotoColumnCount + 1])) }
                 }
                 return photos
             }
         }
     }
 
-    /// `undatedPhotos`' rows: `tripPhotoColumns` and the zone, of the photos in `photo_undated`
-    /// (no resolved time, or no zone to read it in) whose camera time is missing or outside
-    /// the two bounds given.
+    /// `undatedPhotos`' rows: `tripPhotoColumns`, the zone and the camera's own time, of the
+    /// photos in `photo_undated` (no resolved time, or no zone to read it in) whose camera
+    /// time as corrected is missing or outside the two bounds given.
     static let undatedPhotosSQL = """
-        SELECT \(tripPhotoColumns), p.timeZone FROM photo p INDEXED BY photo_undated LEFT JOIN visitPhoto vp ON vp.photoId = p.id
-        WHERE (p.utcTime IS NULL OR p.timeZone IS NULL) AND (p.localTime IS NULL OR p.localTime < ? OR p.localTime > ?)
+        SELECT \(tripPhotoColumns), p.timeZone, p.localTime FROM photo p INDEXED BY photo_undated LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+        WHERE (p.utcTime IS NULL OR p.timeZone IS NULL)
+        AND (coalesce(p.wallTime, p.localTime) IS NULL OR coalesce(p.wallTime, p.localTime) < ?1 OR coalesce(p.wallTime, p.localTime) > ?2)
         AND vp.photoId IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL ORDER BY p.path
         """
 

@@ -546,6 +546,54 @@ enum CatalogMigrations {
             // note waiting for its visit goes back only to one holding some of them.
             try db.alter(table: "journalNote") { t in t.add(column: "members", .text) }
         }
+        migrator.registerMigration("v26-wall-time") { db in
+            // The camera's clock as `--clock-offset` corrects it, for a photo whose day that
+            // clock gives (no instant, or no zone) when the correction moves it: its day, its
+            // place in a day's list and whether it is undated follow the corrected clock
+            // (`Catalog.dayTimeSQL`). The undated photos' index holds it beside the camera's
+            // own, so their page still reads only the rows it lists.
+            try db.alter(table: "photo") { t in t.add(column: "wallTime", .text) }
+            try db.execute(sql: """
+                DROP INDEX photo_undated;
+                CREATE INDEX photo_undated ON photo (localTime, wallTime) WHERE utcTime IS NULL OR timeZone IS NULL;
+                """)
+            // Clustering reads it (the photo's day) and the outputs show it: a change lists the
+            // photo for clustering (v15's trigger) and raises its change stamp (v24's), each
+            // trigger made again with the column added.
+            let watched = ["utcTime", "timeZone", "localTime", "wallTime", "resolvedLatitude", "resolvedLongitude", "uncertaintyMeters",
+                           "liveStillId", "removedAt", "status"]
+            let rendered = ["path", "status", "removedAt", "format", "utcTime", "timeZone", "localTime", "wallTime", "resolvedLatitude",
+                            "resolvedLongitude", "locationSource", "uncertaintyMeters", "orientation", "thumbnailLength",
+                            "durationSeconds", "liveStillId", "pixelKey"]
+            let unkeyed = ["fileSize", "modifiedNanos", "thumbnailOffset"]
+            let changed = rendered.map { "OLD.\($0) IS NOT NEW.\($0)" }
+                + ["(NEW.pixelKey IS NULL AND NEW.format IS NOT 'video' AND ("
+                   + unkeyed.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + "))"]
+            try db.execute(sql: """
+                DROP TRIGGER photo_cluster_changed;
+                CREATE TRIGGER photo_cluster_changed AFTER UPDATE ON photo FOR EACH ROW
+                WHEN \(watched.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN
+                    INSERT OR IGNORE INTO clusterPending (photoId) VALUES (NEW.id);
+                END;
+                DROP TRIGGER photo_change_stamp;
+                CREATE TRIGGER photo_change_stamp AFTER UPDATE ON photo FOR EACH ROW
+                WHEN NEW.changeStamp IS OLD.changeStamp AND (\(changed.joined(separator: " OR ")))
+                BEGIN
+                    UPDATE photoChangeCounter SET value = value + 1 WHERE id = 1;
+                    UPDATE photo SET changeStamp = (SELECT value FROM photoChangeCounter WHERE id = 1) WHERE id = NEW.id;
+                END;
+                """)
+            // A catalog with clock corrections and photos whose day their clock gives resolves
+            // once in full, which stores their corrected clocks.
+            if try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM tripSetting WHERE key = ? AND json_valid(value)
+                                   AND coalesce(json_array_length(value, '$.clockOffsets'), 0) > 0)
+                    AND EXISTS (SELECT 1 FROM photo WHERE (utcTime IS NULL OR timeZone IS NULL) AND localTime IS NOT NULL)
+                """, arguments: [Catalog.SettingKey.resolution]) ?? false {
+                try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
+            }
+        }
         return migrator
     }
 }

@@ -88,7 +88,8 @@ public struct ExportStage: Sendable {
         // file in the output folder as the last export left it, notes included): nothing to do.
         let rendering = Self.renderingKey(settings: settings, language: language)
         // The track logs draw the route, so an edited one is an input even when it moved no photo.
-        let trackFiles = try catalog.storedResolutionSettings().tracks
+        let resolutionSettings = try catalog.storedResolutionSettings()
+        let trackFiles = resolutionSettings.tracks
         let inputs = rendering + "|" + (try catalog.exportSourceState()) + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         let before = Self.listing(of: output.path, documentsOnly: true)
         if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs + "|" + before.key {
@@ -107,7 +108,8 @@ public struct ExportStage: Sendable {
         var exported = try catalog.exportedTrips()
         let privacy = settings.privacy(for: library, keptHome: try keptHome(library, whole, exported: exported))
         let parts = library.isLibrary
-            ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number, window: Self.window(of: $0.trip)) }
+            ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
+                                       window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
             : [Part(folder: "", trip: whole, number: nil, window: nil)]
         summary.trips = library.trips.count
 
@@ -845,11 +847,15 @@ public struct ExportStage: Sendable {
     /// may run on past its day). A day's photos lie from 14 hours before its date (the
     /// largest offset east of UTC) to 36 hours after its end (a day rule starting the day up to
     /// 24 hours late, and the largest offset west). Nil when a day is not a date.
-    static func window(of trip: Trip) -> MomentWindow? {
+    /// A photo without a zone is in it by its camera's own clock, whose day the clock
+    /// corrections (`--clock-offset`, as typed) move: the window is wider by the largest.
+    static func window(of trip: Trip, clockCorrections: [String] = []) -> MomentWindow? {
         guard let first = trip.days.first.flatMap({ LocalDate.dayNumber($0.date) }),
               let last = trip.days.last.flatMap({ LocalDate.dayNumber($0.date) }) else { return nil }
+        let reach = clockCorrections.compactMap { try? ClockCorrection(parsing: $0) }.map { abs($0.seconds) }.max() ?? 0
+        let days = (reach + 86_399) / 86_400
         func text(_ day: Int) -> String? { Date(timeIntervalSince1970: Double(day) * 86_400).geotripISO8601.map { String($0.prefix(10)) } }
-        guard let start = text(first - 2), let end = text(last + 3) else { return nil }
+        guard let start = text(first - 2 - days), let end = text(last + 3 + days) else { return nil }
         var window = MomentWindow(start: start, end: end)
         for visit in trip.visits {
             window.start = min(window.start, visit.arrival)

@@ -50,7 +50,8 @@ public struct ResolvedPhoto: Sendable, Equatable {
     public var utc: Date?
     /// The resolved zone (IANA name or `±HH:MM`).
     public var zone: String?
-    /// The camera's wall clock, `YYYY-MM-DDTHH:MM:SS[.fff]`, for photos without an instant.
+    /// The camera's wall clock, `YYYY-MM-DDTHH:MM:SS[.fff]`, as corrected (`wallTime`, else as
+    /// the camera wrote it): the day of a photo whose instant and zone do not give it.
     public var cameraTime: String?
     /// The resolved position and how far off it may be.
     public var coordinate: Coordinate?
@@ -63,10 +64,14 @@ public struct ResolvedPhoto: Sendable, Equatable {
     /// For a Live Photo's video, its still's id: it is one moment with the still, clustered with
     /// it and not counted apart.
     public var liveStillID: Int64?
+    /// The camera's clock as a `--clock-offset` corrected it, for a photo whose day that clock
+    /// gives (no instant or no zone) when the correction moved it; nil otherwise.
+    public var wallTime: String?
 
     /// Creates a photo value.
     public init(id: Int64, utc: Date?, zone: String?, cameraTime: String?, coordinate: Coordinate?, uncertaintyMeters: Double,
-                path: String = "", timeSource: TimeSource = .none, locationSource: LocationSource? = nil, liveStillID: Int64? = nil) {
+                path: String = "", timeSource: TimeSource = .none, locationSource: LocationSource? = nil, liveStillID: Int64? = nil,
+                wallTime: String? = nil) {
         self.id = id
         self.utc = utc
         self.zone = zone
@@ -77,6 +82,7 @@ public struct ResolvedPhoto: Sendable, Equatable {
         self.timeSource = timeSource
         self.locationSource = locationSource
         self.liveStillID = liveStillID
+        self.wallTime = wallTime
     }
 }
 

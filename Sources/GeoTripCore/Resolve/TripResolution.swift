@@ -283,6 +283,13 @@ struct TripResolution: Sendable {
                                  gpsTime: row.gpsTime.flatMap(UTCTimestamp.init(iso8601:)),
                                  position: position, camera: PhotoMetadata(make: row.make, model: row.model).camera)
         }
+        // The camera's clock as corrected (`--clock-offset`), when a correction moves it.
+        func correctedClock(_ row: PhotoEvidence) -> String? {
+            guard let local = row.localTime.flatMap(LocalDateTime.init(iso8601:)) else { return nil }
+            let camera = PhotoMetadata(make: row.make, model: row.model).camera
+            guard timeResolver.correction(for: camera) != 0, let text = timeResolver.wallClock(local, camera: camera).geotripISO8601 else { return nil }
+            return String(text.dropLast())  // the instant's "Z": a wall clock has no zone
+        }
         // Most of the stage's time: reported as it goes, so a library's run is never silent.
         var times: [ResolvedTime] = []
         times.reserveCapacity(rows.count)
@@ -376,12 +383,16 @@ struct TripResolution: Sendable {
             // Stored as text: an instant outside years 1 to 9999 has none and counts as no time.
             let utc = time.utc.flatMap { $0.geotripISO8601 == nil ? nil : $0 }
             let source = utc == nil ? TimeSource.none : time.source
+            let zone = utc == nil ? nil : time.zone
+            // A photo whose day its camera's clock gives has that clock as corrected.
+            let wallTime = utc != nil && zone != nil ? nil : correctedClock(rows[index])
             // Inferred positions rounded to 1e-7° (1 cm): no false precision in the catalog.
             resolved.append(ResolvedPhoto(
-                id: rows[index].id, utc: utc.map(Self.millisecondPrecision), zone: utc == nil ? nil : time.zone, cameraTime: rows[index].localTime,
+                id: rows[index].id, utc: utc.map(Self.millisecondPrecision), zone: zone, cameraTime: wallTime ?? rows[index].localTime,
                 coordinate: location.map { Coordinate(latitude: Catalog.rounded($0.coordinate.latitude), longitude: Catalog.rounded($0.coordinate.longitude)) },
                 uncertaintyMeters: location.map { ($0.uncertaintyMeters * 10).rounded() / 10 } ?? 10,
-                path: rows[index].path, timeSource: source, locationSource: location?.source, liveStillID: rows[index].liveStillID))
+                path: rows[index].path, timeSource: source, locationSource: location?.source, liveStillID: rows[index].liveStillID,
+                wallTime: wallTime))
             // What was stored, so the summary agrees with the catalog.
             summary.timeSources[source.rawValue, default: 0] += 1
             if let source = location?.source { summary.locationSources[source.rawValue, default: 0] += 1 }

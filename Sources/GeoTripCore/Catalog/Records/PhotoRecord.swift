@@ -221,12 +221,4 @@ extension PhotoRecord {
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
-
-    /// The row's resolution as a value (`id` must be set).
-    var resolved: ResolvedPhoto {
-        ResolvedPhoto(id: id ?? 0, utc: UTCTimestamp.date(utcTime), zone: timeZone, cameraTime: localTime,
-                      coordinate: resolvedLatitude.flatMap { lat in resolvedLongitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                      uncertaintyMeters: uncertaintyMeters ?? 10, path: path, timeSource: timeSource ?? .none, locationSource: locationSource,
-                      liveStillID: liveStillId)
-    }
 }
