@@ -59,7 +59,15 @@ struct Trips: AsyncParsableCommand {
             print("\(location.folderPath.terminalSafe) is one trip: \(Self.whyOneTrip(homeGiven: homeGiven)). `geotrip places` lists its visits.")
             return
         }
-        if let home = library.home {
+        if library.homes.count > 1 {
+            // A person who moved: each home with its stretch of years.
+            print("Homes (the place of most nights in each stretch of years; ingest --home LAT,LON sets one for all time), "
+                  + "\(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home:")
+            for home in library.homes {
+                let when = home.from.map { "from \($0)" + (home.through.map { " to \($0)" } ?? " on") } ?? home.through.map { "until \($0)" } ?? ""
+                print(String(format: "  %.3f, %.3f  ", home.centre.latitude, home.centre.longitude) + when)
+            }
+        } else if let home = library.home {
             print(String(format: "Home: %.3f, %.3f", home.centre.latitude, home.centre.longitude)
                   + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
                   + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")

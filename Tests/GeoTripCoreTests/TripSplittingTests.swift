@@ -11,6 +11,8 @@ struct TripSplittingTests {
     /// placed photo (`nil` place).
     enum Plan {
         case home
+        /// At home in another city than Amsterdam (after a move): out by day, the house at night.
+        case livingIn(Coordinate)
         case away(trip: Int, region: Coordinate)
         case noPosition
         case nothing
@@ -41,6 +43,9 @@ struct TripSplittingTests {
             case .home:
                 // Out in the city by day, back at the house for the night.
                 spots = [homeSpots[Int.random(in: 1..<homeSpots.count, using: &generator)], amsterdam]
+            case .livingIn(let house):
+                spots = [Coordinate(latitude: house.latitude + .random(in: -0.04...0.04, using: &generator),
+                                    longitude: house.longitude + .random(in: -0.06...0.06, using: &generator)), house]
             case .away(_, let region):
                 spots = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
                     let longitude = region.longitude + .random(in: -0.2...0.2, using: &generator)
@@ -55,7 +60,8 @@ struct TripSplittingTests {
             for (index, spot) in spots.enumerated() {
                 let id = "v\(date)-\(index)"
                 // Places: home's spots keep their ids, so the house is one place.
-                let place = homeSpots.firstIndex(of: spot).map { "home\($0)" } ?? "p" + id
+                let place = homeSpots.firstIndex(of: spot).map { "home\($0)" }
+                    ?? { if case .livingIn(let house) = plan, spot == house { "house\(house.latitude)" } else { nil } }() ?? "p" + id
                 visits.append(TripVisit(id: id, placeId: place, revision: 1, latitude: spot.latitude, longitude: spot.longitude,
                                         radiusMeters: 20, arrival: "\(date)T\(10 + index):00:00Z", departure: "\(date)T\(10 + index):30:00Z",
                                         localDate: date, photoCount: 3, photos: ["\(id)/a.jpg", "\(id)/b.jpg", "\(id)/c.jpg"]))
@@ -145,6 +151,12 @@ struct TripSplittingTests {
         #expect(TripSplitting.split(trip, givenHome: Self.lisbon).trips.map { [$0.firstDay, $0.lastDay] } == [["2024-01-21", "2024-02-09"]])
     }
 
+    /// The date `offset` days after 2020-01-01.
+    static func date(_ offset: Int) -> String {
+        let civil = Date.civilDate(daysSince1970: LocalDate.dayNumber("2020-01-01")! + offset)
+        return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+    }
+
     @Test("home by the grid is the night that every pair of nights, compared, makes home; ties go to the earliest")
     func homeByGridIsHomeByPairs() throws {
         var generator = SplitMix(seed: 77)
@@ -165,10 +177,11 @@ struct TripSplittingTests {
                 }
             }
             let days = nights.enumerated().map { index, night in
-                Trip.Day(date: "d\(index)", visits: [TripVisit(id: "v\(index)", placeId: "p\(index % 7)", revision: 1, latitude: night.latitude,
-                                                                longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
-                                                                localDate: "d\(index)", photoCount: 1, photos: [])],
-                         unplacedPhotos: [])
+                let date = Self.date(index)
+                return Trip.Day(date: date, visits: [TripVisit(id: "v\(index)", placeId: "p\(index % 7)", revision: 1, latitude: night.latitude,
+                                                               longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
+                                                               localDate: date, photoCount: 1, photos: [])],
+                                unplacedPhotos: [])
             }
             // The rule as first written: every night against every night.
             let vectors = nights.map { GreatCircle.unitVector($0) }
@@ -192,9 +205,9 @@ struct TripSplittingTests {
         var zero = TripSplitting.Rules()
         zero.awayMetres = 0
         let days = [Coordinate(latitude: 10, longitude: 20), Coordinate(latitude: -10, longitude: -20)].enumerated().map { index, night in
-            Trip.Day(date: "d\(index)", visits: [TripVisit(id: "v\(index)", placeId: "p\(index)", revision: 1, latitude: night.latitude,
-                                                            longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
-                                                            localDate: "d\(index)", photoCount: 1, photos: [])],
+            Trip.Day(date: Self.date(index), visits: [TripVisit(id: "v\(index)", placeId: "p\(index)", revision: 1, latitude: night.latitude,
+                                                                longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",
+                                                                localDate: Self.date(index), photoCount: 1, photos: [])],
                      unplacedPhotos: [])
         }
         let home = try #require(TripSplitting.home(days, rules: zero))
@@ -224,5 +237,47 @@ struct TripSplittingTests {
         #expect(part.places.map(\.id) == part.visits.map(\.placeId).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } })
         #expect(part.undatedPhotos.isEmpty)
     }
-}
 
+    /// Years of a life at home in `city` (`livingIn`, or Amsterdam's `home`), with a trip of
+    /// `length` days to `region` every `every` days, trips numbered from `trip`.
+    static func years(_ days: Int, at home: Plan, trips region: Coordinate, every: Int = 45, length: Int = 6, from trip: Int) -> [Plan] {
+        (0..<days).map { day in
+            let cycle = day % every
+            return cycle >= every - length ? .away(trip: trip + day / every, region: region) : home
+        }
+    }
+
+    @Test("a person who moved has a home for each stretch of years: days at the new home are home days, and a visit back to the old city is a trip")
+    func movedHouse() {
+        // Two years in Amsterdam with trips to Kyoto, then two in Lisbon with trips back to Amsterdam.
+        let before = Self.years(730, at: .home, trips: Self.kyoto, from: 1)
+        let after = Self.years(730, at: .livingIn(Self.lisbon), trips: Self.amsterdam, from: 100)
+        let plans = before + after
+        let library = TripSplitting.split(Self.trip(from: "2020-01-01", plans))
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2020-01-01", plans).map { [$0.0, $0.1] })
+        #expect(library.homes.count == 2)
+        guard library.homes.count == 2 else { return }
+        #expect(GreatCircle.distance(library.homes[0].centre, Self.amsterdam) < 1)
+        #expect(GreatCircle.distance(library.homes[1].centre, Self.lisbon) < 1)
+        // The move: the first night in Lisbon (day 730 of the schedule) begins the new home.
+        #expect(library.homes[0].from == nil && library.homes[0].through == "2021-12-30")
+        #expect(library.homes[1].from == "2021-12-31" && library.homes[1].through == nil)
+        #expect(library.homeDays == plans.filter { if case .away = $0 { false } else { true } }.count)
+        // Both houses are kept private.
+        let zones = ExportSettings().privacy(for: library).zones.map(\.centre)
+        #expect(zones.contains { GreatCircle.distance($0, Self.amsterdam) < 1 } && zones.contains { GreatCircle.distance($0, Self.lisbon) < 1 })
+    }
+
+    @Test("a summer house visited every year and a season abroad are trips, not homes")
+    func summerHouseAndSeasonAbroad() {
+        // Six years at home with three weeks a year at a house near Lisbon (126 nights there in
+        // all), then four months in Kyoto, then a year at home.
+        let summers = Self.years(6 * 365, at: .home, trips: Self.lisbon, every: 365, length: 21, from: 1)
+        let season = Array(repeating: Plan.away(trip: 7, region: Self.kyoto), count: 120)
+        let plans = summers + Array(repeating: .home, count: 30) + season + Array(repeating: .home, count: 365)
+        let library = TripSplitting.split(Self.trip(from: "2015-01-01", plans))
+        #expect(library.homes.count == 1)
+        #expect(library.homes.first.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2015-01-01", plans).map { [$0.0, $0.1] })
+    }
+}

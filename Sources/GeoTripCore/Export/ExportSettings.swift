@@ -53,13 +53,14 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         hideHome = try c.decodeIfPresent(Bool.self, forKey: .hideHome) ?? true
     }
 
-    /// The zones kept private for `library`: `--hide-near`'s, and home's (the default radius
-    /// around it) unless `--no-hide-home`. A folder that is one trip has no home of its own;
+    /// The zones kept private for `library`: `--hide-near`'s, and each home's (the default radius
+    /// around it; every home of a person who moved) unless `--no-hide-home`. A folder that is one trip has no home of its own;
     /// `keptHome`, the home it had when it was last a library (`Catalog.keptHome`), stays
     /// private: a library whose photos shrank to a few weeks, or whose `--home` was taken back,
     /// does not publish the house its earlier outputs hid.
     public func privacy(for library: Library, keptHome: Coordinate? = nil) -> PrivacyZones {
-        guard hideHome, let home = library.home?.centre ?? keptHome else { return privacy }
-        return PrivacyZones(privacy.zones + [PrivacyZones.Zone(centre: home)])
+        guard hideHome else { return privacy }
+        let homes = library.homes.isEmpty ? (library.home?.centre ?? keptHome).map { [$0] } ?? [] : library.homes.map(\.centre)
+        return PrivacyZones(privacy.zones + homes.map { PrivacyZones.Zone(centre: $0) })
     }
 }

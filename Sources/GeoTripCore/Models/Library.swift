@@ -3,12 +3,25 @@ import Foundation
 /// A folder of many trips, split (`TripSplitting`): where home is, and each run of days away
 /// from it. A folder that is one trip has no library trips and is exported as before.
 public struct Library: Sendable, Equatable {
-    /// Where most nights are spent, or `--home`.
+    /// Where most nights are spent, or `--home`; for a person who moved, one home for each
+    /// stretch of years (`TripSplitting`).
     public struct Home: Sendable, Equatable, Codable {
         /// The place of home (the spot of most nights, or the given point).
         public var centre: Coordinate
         /// Whether the person gave it (`--home`) rather than geotrip finding it.
         public var given: Bool
+        /// The first day (`YYYY-MM-DD`) it is home, nil from the beginning; and the last, nil
+        /// to the end. Nil both for the only home.
+        public var from: String?
+        public var through: String?
+
+        /// Creates a home.
+        public init(centre: Coordinate, given: Bool, from: String? = nil, through: String? = nil) {
+            self.centre = centre
+            self.given = given
+            self.from = from
+            self.through = through
+        }
     }
 
     /// One trip of the library.
@@ -29,8 +42,11 @@ public struct Library: Sendable, Equatable {
         public var length: Int { trip.calendarDays }
     }
 
-    /// Home, when the folder is a library (and whenever `--home` was given).
+    /// Home, when the folder is a library (and whenever `--home` was given): of several
+    /// (`homes`), the one of most nights.
     public var home: Home?
+    /// Every home, in time order: one, or one for each stretch of years between moves.
+    public var homes: [Home] = []
     /// The trips, in time order; empty when the folder is one trip.
     public var trips: [Trip] = []
     /// Days with photos spent at home (every visit of the day near it), which belong to no trip.
@@ -56,6 +72,13 @@ enum LocalDate {
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         return Date.daysSince1970(year: year, month: month, day: day)
+    }
+
+    /// The date before `date`; nil for text that is not a date.
+    static func dayBefore(_ date: String) -> String? {
+        guard let number = dayNumber(date) else { return nil }
+        let civil = Date.civilDate(daysSince1970: number - 1)
+        return ASCIIDigits.padded(civil.year, 4) + "-" + ASCIIDigits.padded(civil.month, 2) + "-" + ASCIIDigits.padded(civil.day, 2)
     }
 }
 

@@ -10,6 +10,15 @@ import Foundation
 ///   home is the night whose `awayMetres` (50 km) hold the most other nights (the earliest on a
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
 ///   `--home LAT,LON` gives it instead.
+/// - **Homes over the years.** A person who moved has a home for each stretch of years: a
+///   spot holding at least `homeNights` (30) nights within `awayMetres` is a candidate (the
+///   densest first, each night counted for one), and each night's home is the candidate with
+///   the most nights within `homeWindowDays` (182) either side of it, once one holds at least
+///   `homeNights` there (before that, the first such). A stretch of one home shorter than
+///   `homeStretchDays` (182) joins the neighbouring stretch whose home has more of its nights,
+///   so a summer house or a season abroad is a trip, not a home. A new home begins on the
+///   night that the most nights agree with (those before at the old home, those after at the
+///   new one). Without a move there is one home, the one above; `--home` is home for all time.
 /// - **A day is away** when any of its visits is farther than `awayMetres` from home, so the
 ///   days of leaving and coming back, with photos at both ends, belong to the trip. A day whose
 ///   visits are all near home is a home day; a day with photos but no visit (no positions) is
@@ -26,6 +35,13 @@ public enum TripSplitting {
         public var awayMetres = 50_000.0
         /// Days in a row without a placed photo that a trip goes on across.
         public var gapDays = 2
+        /// Nights near one spot that make it a candidate home, and that it must hold around a
+        /// night to be that night's home.
+        public var homeNights = 30
+        /// Days either side of a night in which its home holds the most nights.
+        public var homeWindowDays = 182
+        /// The shortest stretch of years one home has.
+        public var homeStretchDays = 182
 
         /// The defaults.
         public init() {}
@@ -36,22 +52,24 @@ public enum TripSplitting {
         let dated = trip.days.compactMap { day in LocalDate.dayNumber(day.date).map { (day, $0) } }
         guard let first = dated.first?.1, let last = dated.last?.1 else { return Library() }
         guard givenHome != nil || last - first + 1 > rules.librarySpanDays else { return Library() }
-        guard let home = givenHome.map({ Library.Home(centre: $0, given: true) }) ?? Self.home(trip.days, rules: rules) else {
-            return Library()
-        }
-        let homeVector = GreatCircle.unitVector(home.centre)
+        let homes = givenHome.map { [Library.Home(centre: $0, given: true)] } ?? Self.homes(trip.days, rules: rules)
+        guard !homes.isEmpty else { return Library() }
+        // Each home from its first day (day numbers; the first home's from the beginning).
+        let starts = homes.map { home in home.from.flatMap(LocalDate.dayNumber) ?? Int.min }
+        let homeVectors = homes.map { GreatCircle.unitVector($0.centre) }
         let awayChord = GreatCircle.chord(metres: rules.awayMetres)
-        func isNear(_ visit: TripVisit) -> Bool {
-            let d = GreatCircle.unitVector(latitude: visit.latitude, longitude: visit.longitude) - homeVector
+        func isNear(_ visit: TripVisit, home: Int) -> Bool {
+            let d = GreatCircle.unitVector(latitude: visit.latitude, longitude: visit.longitude) - homeVectors[home]
             return (d * d).sum() <= awayChord * awayChord
         }
 
-        var library = Library(home: home)
+        var library = Library(home: Self.mostNights(homes, in: trip.days), homes: homes)
         var runs: [(first: Int, last: Int)] = []  // indices into `dated`
         var open: (first: Int, last: Int)?
         for (index, (day, number)) in dated.enumerated() {
             guard !day.visits.isEmpty else { continue }  // neither home nor away
-            if day.visits.allSatisfy(isNear) {
+            let home = starts.partitioningIndex { $0 > number } - 1
+            if day.visits.allSatisfy({ isNear($0, home: max(home, 0)) }) {
                 library.homeDays += 1
                 if let run = open { runs.append(run) }
                 open = nil
@@ -73,12 +91,146 @@ public enum TripSplitting {
         return library
     }
 
-    /// Where most nights are spent (see the type's notes); nil without any placed day.
+    /// Where most nights are spent (see the type's notes): of several homes, the one of most
+    /// nights; nil without any placed day.
     static func home(_ days: [Trip.Day], rules: Rules) -> Library.Home? {
-        let nights = days.compactMap(\.visits.last)
-        guard !nights.isEmpty else { return nil }
-        let vectors = nights.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) }
+        mostNights(homes(days, rules: rules), in: days)
+    }
+
+    /// The home of `homes` whose stretch holds the most nights (the earliest on a tie).
+    static func mostNights(_ homes: [Library.Home], in days: [Trip.Day]) -> Library.Home? {
+        guard homes.count > 1 else { return homes.first }
+        var nights = [Int](repeating: 0, count: homes.count)
+        for day in days where !day.visits.isEmpty {
+            let index = homes.partitioningIndex { home in home.from.map { $0 > day.date } ?? false } - 1
+            nights[max(index, 0)] += 1
+        }
+        return nights.indices.max { (nights[$0], -$0) < (nights[$1], -$1) }.map { homes[$0] }
+    }
+
+    /// The homes of `days`, in time order (see the type's notes); empty without a placed day.
+    static func homes(_ days: [Trip.Day], rules: Rules) -> [Library.Home] {
+        // A day's night is its last visit.
+        let nights = days.compactMap { day in
+            day.visits.last.flatMap { visit in LocalDate.dayNumber(day.date).map { (day: $0, date: day.date, visit: visit) } }
+        }
+        guard !nights.isEmpty else { return [] }
+        let vectors = nights.map { GreatCircle.unitVector(latitude: $0.visit.latitude, longitude: $0.visit.longitude) }
         let limit = GreatCircle.chord(metres: rules.awayMetres)
+
+        // Candidates, densest first: the night with the most nights within the limit among
+        // those no candidate has yet, with them; until one has fewer than `homeNights`.
+        var candidates: [Int] = []  // each one's densest night
+        var candidateOf = [Int?](repeating: nil, count: nights.count)
+        var left = Array(nights.indices)
+        while !left.isEmpty, candidates.count < 64 {
+            let (best, members) = densest(vectors, among: left, limit: limit)
+            if !candidates.isEmpty, members.count < rules.homeNights { break }
+            for member in members { candidateOf[member] = candidates.count }
+            candidates.append(best)
+            let taken = Set(members)
+            left.removeAll(where: taken.contains)
+        }
+
+        // Each night's home: the candidate with the most nights in the window around it, once
+        // one holds `homeNights` there (a night before any does takes the first that does).
+        var homeOf = [Int](repeating: 0, count: nights.count)
+        if candidates.count > 1 {
+            var counts = [Int](repeating: 0, count: candidates.count)
+            var low = 0, high = 0
+            var current: Int?
+            var undecided = 0
+            for index in nights.indices {
+                let day = nights[index].day
+                while high < nights.count, nights[high].day <= day + rules.homeWindowDays {
+                    if let candidate = candidateOf[high] { counts[candidate] += 1 }
+                    high += 1
+                }
+                while nights[low].day < day - rules.homeWindowDays {
+                    if let candidate = candidateOf[low] { counts[candidate] -= 1 }
+                    low += 1
+                }
+                let top = counts.indices.max { (counts[$0], -$0) < (counts[$1], -$1) }!
+                if counts[top] >= rules.homeNights { current = top }
+                guard let current else { undecided += 1; continue }
+                for earlier in (index - undecided)..<index { homeOf[earlier] = current }
+                undecided = 0
+                homeOf[index] = current
+            }
+        }
+
+        // Stretches of one home; a short one joins the neighbour whose home has more of its
+        // nights (the earlier on a tie), until none is short. A stretch made so is the home's
+        // of the candidate with most of its nights (the densest on a tie): the one densest of
+        // all, for a single stretch.
+        var stretches: [(home: Int, first: Int, last: Int)] = []  // night indices
+        for index in nights.indices {
+            if let last = stretches.last, last.home == homeOf[index] { stretches[stretches.count - 1].last = index } else {
+                stretches.append((homeOf[index], index, index))
+            }
+        }
+        func length(_ stretch: (home: Int, first: Int, last: Int)) -> Int { nights[stretch.last].day - nights[stretch.first].day + 1 }
+        func owner(_ first: Int, _ last: Int) -> Int {
+            var held = [Int](repeating: 0, count: candidates.count)
+            for index in first...last { if let candidate = candidateOf[index] { held[candidate] += 1 } }
+            return held.indices.max { (held[$0], -$0) < (held[$1], -$1) } ?? 0
+        }
+        while stretches.count > 1, let short = stretches.indices.filter({ length(stretches[$0]) < rules.homeStretchDays })
+                .min(by: { (length(stretches[$0]), $0) < (length(stretches[$1]), $1) }) {
+            let neighbours = [short - 1, short + 1].filter(stretches.indices.contains)
+            let held = neighbours.map { neighbour in
+                (stretches[short].first...stretches[short].last).filter { candidateOf[$0] == stretches[neighbour].home }.count
+            }
+            let into = neighbours.count == 2 && held[1] > held[0] ? neighbours[1] : neighbours[0]
+            if into < short { stretches[into].last = stretches[short].last } else { stretches[into].first = stretches[short].first }
+            stretches[into].home = owner(stretches[into].first, stretches[into].last)
+            stretches.remove(at: short)
+            // Two stretches of one home side by side are one.
+            var merged: [(home: Int, first: Int, last: Int)] = []
+            for stretch in stretches {
+                if let last = merged.last, last.home == stretch.home { merged[merged.count - 1].last = stretch.last } else { merged.append(stretch) }
+            }
+            stretches = merged
+        }
+
+        // The move between two stretches is on the night that most nights agree with: those
+        // before at the first home, those after at the second (the window's counts lag the
+        // move, all the more when trips go back to the old city).
+        for index in stretches.indices.dropLast() {
+            let (old, new) = (stretches[index].home, stretches[index + 1].home)
+            let (low, high) = (stretches[index].first, stretches[index + 1].last)
+            var score = (low...high).filter { candidateOf[$0] == new }.count
+            var best = (night: low + 1, score: Int.min)
+            for night in (low + 1)...high {
+                score += (candidateOf[night - 1] == old ? 1 : 0) - (candidateOf[night - 1] == new ? 1 : 0)
+                if score > best.score { best = (night, score) }
+            }
+            stretches[index].last = best.night - 1
+            stretches[index + 1].first = best.night
+        }
+
+        // Each home's spot: the place of most of its stretch's nights near its candidate, at
+        // the mean of those nights' visits.
+        return stretches.enumerated().compactMap { number, stretch in
+            let centre = vectors[candidates[stretch.home]]
+            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
+            for index in stretch.first...stretch.last {
+                let d = vectors[index] - centre
+                guard (d * d).sum() <= limit * limit else { continue }
+                let entry = byPlace[nights[index].visit.placeId] ?? (0, .zero, index)
+                byPlace[nights[index].visit.placeId] = (entry.count + 1, entry.sum + vectors[index], entry.first)
+            }
+            guard let spot = byPlace.values.max(by: { ($0.count, -$0.first) < ($1.count, -$1.first) }) else { return nil }
+            let next = number + 1 < stretches.count ? stretches[number + 1].first : nil
+            return Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
+                                from: number == 0 ? nil : nights[stretch.first].date,
+                                through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
+        }
+    }
+
+    /// Of the nights `among` (indices into `vectors`), the one with the most of them within
+    /// `limit` (the earliest on a tie), and those nights.
+    static func densest(_ vectors: [SIMD3<Double>], among: [Int], limit: Double) -> (best: Int, members: [Int]) {
         let limitSquared = limit * limit
         // Each night against the nights in its cell of a grid `limit` wide and the 26 around
         // it, which hold every night within `limit`: the same count as against every night,
@@ -92,32 +244,28 @@ public enum TripSplitting {
             return SIMD3(Int((v.x / width).rounded(.down)), Int((v.y / width).rounded(.down)), Int((v.z / width).rounded(.down)))
         }
         var grid: [SIMD3<Int>: [Int]] = [:]
-        for (index, v) in vectors.enumerated() { grid[cell(v), default: []].append(index) }
-        var best = 0, bestCount = -1
-        for i in vectors.indices {
+        for index in among { grid[cell(vectors[index]), default: []].append(index) }
+        func forEachNear(_ i: Int, _ body: (Int) -> Void) {
             let v = vectors[i], home = cell(v)
-            var count = 0
             for dx in -1...1 {
                 for dy in -1...1 {
                     for dz in -1...1 {
                         for j in grid[home &+ SIMD3(dx, dy, dz)] ?? [] {
                             let d = vectors[j] - v
-                            if (d * d).sum() <= limitSquared { count += 1 }
+                            if (d * d).sum() <= limitSquared { body(j) }
                         }
                     }
                 }
             }
+        }
+        var best = among[0], bestCount = -1
+        for i in among {
+            var count = 0
+            forEachNear(i) { _ in count += 1 }
             if count > bestCount { (best, bestCount) = (i, count) }
         }
-        // The spot: the place of most of those nights, at the mean of its nights' visits.
-        var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
-        for (index, night) in nights.enumerated() {
-            let d = vectors[index] - vectors[best]
-            guard (d * d).sum() <= limitSquared else { continue }
-            let entry = byPlace[night.placeId] ?? (0, .zero, index)
-            byPlace[night.placeId] = (entry.count + 1, entry.sum + vectors[index], entry.first)
-        }
-        guard let spot = byPlace.values.max(by: { ($0.count, -$0.first) < ($1.count, -$1.first) }) else { return nil }
-        return Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false)
+        var members: [Int] = []
+        forEachNear(best) { members.append($0) }
+        return (best, members.sorted())
     }
 }
