@@ -76,6 +76,35 @@ struct OnlineNamesCommandTests {
         #expect(korean.filter { $0["countryCode"] as? String == "ES" }.allSatisfy { $0["name"] as? String == "센트로" && $0["country"] as? String == "스페인" })
     }
 
+    @Test("a service that has no name for a place (a self-hosted extract of another country) leaves its offline name and country")
+    func noNameKeepsOfflineName() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp, mode: "portugal")
+        let offline = try CommandRun.geotrip(["ingest", trip.path, "--quiet"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        let before = try Self.places(trip).filter { $0["countryCode"] as? String == "ES" }
+        #expect(!before.isEmpty && before.allSatisfy { $0["name"] is String })
+
+        let run = try Self.ingest(trip, server, ["--lang", "en"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        // The trip is still in two countries.
+        let summary = try Self.summary(run)
+        #expect((summary["trip"] as? [String: Any])?["countries"] as? [String] == ["ES", "PT"], "\(summary)")
+        let after = try Self.places(trip)
+        // Spain's places show the gazetteer's names, as before; Portugal's the service's.
+        let spain = after.filter { $0["countryCode"] as? String == "ES" }
+        #expect(spain.map { $0["name"] as? String } == before.map { $0["name"] as? String })
+        #expect(spain.allSatisfy { $0["nameSource"] as? String == "offline" })
+        #expect(after.filter { $0["countryCode"] as? String == "PT" }.allSatisfy { $0["nameSource"] as? String == "nominatim" })
+        #expect(after.allSatisfy { $0["countryCode"] is String })
+        // The journal names them too: Madrid's day is in Spain, under Madrid's offline name.
+        let madrid = try String(contentsOf: trip.appendingPathComponent("geotrip/journal/2025-06-13.md"), encoding: .utf8)
+        #expect(madrid.contains("places:\n- Madrid\ncountries:\n- Spain\n"), "\(madrid.prefix(200))")
+        #expect(!madrid.contains("Unnamed place"))
+    }
+
     @Test("the shared cache: the same places in another trip are named with no request")
     func sharedCache() throws {
         let temp = try TemporaryFolder()

@@ -46,12 +46,14 @@ extension Catalog {
                 overview.distanceKilometres = metres / 1000
                 let visited = Set(try String.fetchAll(db, sql: "SELECT DISTINCT placeId FROM visit"))
                 overview.places = visited.count
-                var named: Set<String> = [], countries: Set<String> = []
+                // Each place's country: its best name's, else the next name's that has one.
+                var counted: Set<String> = [], countries: Set<String> = []
                 let names = try Row.fetchCursor(db, sql: Self.bestNamesSQL, arguments: [language])
                 while let row = try names.next() {
                     let place: String = row[0]
-                    guard visited.contains(place), named.insert(place).inserted else { continue }
-                    if let code: String = row[4] { countries.insert(code) }
+                    guard visited.contains(place), !counted.contains(place), let code: String = row[4] else { continue }
+                    counted.insert(place)
+                    countries.insert(code)
                 }
                 overview.countries = countries.sorted()
                 return overview
@@ -131,10 +133,14 @@ extension Catalog {
         """
 
     /// Every place's names, best first for each place: the person's own, then online ones (in
-    /// `language` first), then the gazetteer's.
+    /// `language` first), then the gazetteer's. An online answer without a name (the sea's
+    /// `Unable to geocode`, or a service whose extract does not reach the place) comes after the
+    /// gazetteer's: it keeps the place from being asked again, and hides nothing. A name
+    /// without a country takes the next one's (`PlaceLabel.fill`).
     static let bestNamesSQL = """
         SELECT placeId, name, admin1, country, countryCode, source FROM placeName
-        ORDER BY placeId, CASE source WHEN 'manual' THEN 0 WHEN 'nominatim' THEN 1 ELSE 2 END, language <> ?, language
+        ORDER BY placeId, CASE WHEN source = 'manual' THEN 0 WHEN name IS NULL THEN 3 WHEN source = 'nominatim' THEN 1 ELSE 2 END,
+            language <> ?, language
         """
 
     /// A place's name as a visit shows it.
@@ -144,6 +150,12 @@ extension Catalog {
         var country: String?
         var countryCode: String?
         var source: String?
+
+        /// The country of a later row of `bestNamesSQL`, when this one has none.
+        mutating func fill(country: String?, code: String?) {
+            guard countryCode == nil, let code else { return }
+            (self.country, countryCode) = (country, code)
+        }
     }
 
     /// The visits in time order, with their place's names and their photos' paths (or, without
@@ -169,6 +181,8 @@ extension Catalog {
                     let place: String = row[0]
                     if names[place] == nil {
                         names[place] = PlaceLabel(name: row[1], admin1: row[2], country: row[3], countryCode: row[4], source: row[5])
+                    } else {
+                        names[place]?.fill(country: row[3], code: row[4])
                     }
                 }
                 var visits: [TripVisit] = []

@@ -16,6 +16,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   malformed  answers requests about Spain with a body that is not JSON
   wrongtype  answers requests about Spain with `address` as a list
   hold       keeps every answer until GET /_control/release (then answers properly)
+  portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
+             (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
              small place takes one request: `make bench` uses it)
 GET /_control/count answers the number of requests logged.
@@ -163,6 +165,8 @@ class Handler(BaseHTTPRequestHandler):
             answer = reverse(lat, lon, query.get("layer", ""), names)
             if mode == "sights" and "poi" in query.get("layer", ""):
                 answer = dict(tower(names), lat=str(lat), lon=str(lon), name=f"Sight {lat:.4f},{lon:.4f}")
+            if mode == "portugal" and lon > -7.5:
+                answer = {"error": "Unable to geocode"} if "poi" in query.get("layer", "") else {"place_id": 9, "lat": str(lat), "lon": str(lon)}
             if mode == "wrongtype" and lon > -7.5:
                 answer["address"] = ["not", "an", "object"]
         self.send_body(200, json.dumps(answer).encode(), [("Content-Type", "application/json; charset=utf-8")])
