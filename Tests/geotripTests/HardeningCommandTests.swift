@@ -145,5 +145,13 @@ struct HardeningCommandTests {
         let run = try CommandRun.launch(["tag", trip.path, "./-rf.jpg", "--at", "38.7,-9.1"], in: temp.url).wait()
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("Tagged 1 photo"))
+        // The same photo named twice (overlapping globs, ./ and not) is tagged once.
+        let twice = try CommandRun.launch(["tag", trip.path, "./-rf.jpg", trip.path + "/-rf.jpg", "./-rf.jpg", "--at", "38.71,-9.1"], in: trip).wait()
+        #expect(twice.status == 0, "stderr: \(twice.stderr)")
+        #expect(twice.stdout.contains("Tagged 1 photo at"), "\(twice.stdout)")
+        let cleared = try CommandRun.launch(["tag", trip.path, "./-rf.jpg", trip.path + "/-rf.jpg", "--clear"], in: trip).wait()
+        #expect(cleared.stdout.contains("Cleared the manual position of 1 photo."), "\(cleared.stdout)")
+        let none = try CommandRun.launch(["tag", trip.path, "./-rf.jpg", "IMG_0031.JPG", "--clear"], in: trip).wait()
+        #expect(none.stdout.contains("None of these photos has a manual position: nothing to clear."), "\(none.stdout)")
     }
 }

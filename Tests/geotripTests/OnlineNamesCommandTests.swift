@@ -257,7 +257,8 @@ struct OnlineNamesCommandTests {
     func malformedAnswers() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        for (mode, words) in [("malformed", "it is not JSON"), ("wrongtype", "the field 'address' is not what Nominatim sends")] {
+        for (mode, words) in [("malformed", "it is not JSON"), ("wrongtype", "the field 'address' is not what Nominatim sends"),
+                              ("elsewhere", "km from the one asked about")] {
             let server = try FakeNominatim(in: temp, mode: mode)
             let trip = try temp.copySampleImages(to: mode)
             let run = try Self.ingest(trip, server)
@@ -344,6 +345,13 @@ struct OnlineNamesCommandTests {
         let photo = try #require(photos.first { $0["path"] as? String == undated })
         #expect(photo["locationSource"] as? String == "manual")
         #expect(abs((photo["latitude"] as? Double ?? 0) - 38.6916) < 1e-4)
+
+        // A result at 0,0 or off the globe is no place; the photo keeps its tag.
+        for query in ["Null Island", "Off the globe"] {
+            let nowhere = try CommandRun.geotrip(["tag", trip.path, undated, "--place", query])
+            #expect(nowhere.status == 1 && nowhere.stderr.contains("No place is named"), "\(query): \(nowhere.stderr)")
+        }
+        #expect(try CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.contains("38.6916"))
 
         let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Centro"])
         #expect(ambiguous.status == 1)

@@ -32,9 +32,11 @@ struct NominatimPlace: Decodable, Sendable {
         case placeRank = "place_rank"
     }
 
-    /// Where the answer's object is, when it says.
+    /// Where the answer's object is, when it says so with a position: on the globe, and not
+    /// 0,0 (what a service with nothing there may send, and never a position to geotrip).
     var coordinate: Coordinate? {
-        guard let lat = lat.flatMap(Double.init), let lon = lon.flatMap(Double.init) else { return nil }
+        guard let lat = lat.flatMap(Double.init), let lon = lon.flatMap(Double.init),
+              (-90...90).contains(lat), (-180...180).contains(lon), !(lat == 0 && lon == 0) else { return nil }
         return Coordinate(latitude: lat, longitude: lon)
     }
 

@@ -9,12 +9,17 @@ import Foundation
 /// farther from the place's centre than the place's radius (at least `nearEnough`), it is asked
 /// again at address level. At most two requests a place, both cached. A wider place is asked
 /// once, at a zoom that fits it (`zoom(forRadius:)`). The name is then chosen by
-/// `NominatimPlace.placeName`'s rule.
+/// `NominatimPlace.placeName`'s rule. An answer about an object farther than `unrelated` from
+/// the place is about somewhere else (a service answering for another point): that place's
+/// error, and it keeps its name.
 public struct NominatimPlaceNamer: PlaceNamer {
     /// 100 m: under this a place is one building, square or sight.
     public static let pointOfInterestRadius = 100.0
     /// 25 m: a phone's GPS is rarely better, so a sight this close is where the photos were.
     static let nearEnough = 25.0
+    /// 300 km: a town's node or the middle of a vast rural municipality can lie tens of km
+    /// off; an object farther than this is not where the photos were.
+    static let unrelated = 300_000.0
 
     public let client: NominatimClient
     /// At most this many places asked at once.
@@ -87,8 +92,14 @@ public struct NominatimPlaceNamer: PlaceNamer {
             var query = [("format", "jsonv2"), ("lat", latitude), ("lon", longitude), ("zoom", String(zoom)),
                          ("addressdetails", "1"), ("namedetails", "1")]
             if let layer { query.append(("layer", layer)) }
+            // Checked as it is read, so an answer about somewhere else is not kept in the cache.
             let answer = try await client.get("reverse", query) { (data) throws(GeoTripError) in
-                try NominatimPlace.decode(NominatimPlace.self, from: data, subject: subject)
+                let answer = try NominatimPlace.decode(NominatimPlace.self, from: data, subject: subject)
+                if let at = answer.coordinate, GreatCircle.distance(at, place.centre) > Self.unrelated {
+                    let kilometres = Int((GreatCircle.distance(at, place.centre) / 1000).rounded())
+                    throw .namingAnswerUnreadable(place: subject, reason: "it is about a place \(kilometres.grouped) km from the one asked about")
+                }
+                return answer
             }
             allCached = allCached && answer.fromCache
             return answer.value

@@ -46,12 +46,14 @@ public struct PhotoTagger: Sendable {
         let catalog = try Catalog.open(at: catalogPath)
         let gazetteer = RunGazetteer()
 
-        let paths = files.map(relativePath)
+        // A photo named twice (`DSCF*.JPG DSCF1008.JPG`, `a.jpg ./a.jpg`) is tagged once.
+        var seen = Set<String>()
+        let paths = files.map(relativePath).filter { seen.insert($0).inserted }
         let sentence: String
         switch target {
         case .clear:
             let cleared = try catalog.tag(paths: paths, with: nil, at: Date())
-            sentence = cleared == 0 ? "\(paths.count == 1 ? "This photo has" : "None of these photos has") no manual position: nothing to clear."
+            sentence = cleared == 0 ? (paths.count == 1 ? "This photo has no manual position" : "None of these photos has a manual position") + ": nothing to clear."
                 : "Cleared the manual position of \(cleared) photo\(cleared == 1 ? "" : "s")."
         case .coordinate(let coordinate):
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())

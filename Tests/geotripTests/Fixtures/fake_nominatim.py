@@ -16,6 +16,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   malformed  answers requests about Spain with a body that is not JSON
   wrongtype  answers requests about Spain with `address` as a list
   hold       keeps every answer until GET /_control/release (then answers properly)
+  elsewhere  answers requests about Spain with an object 20 degrees farther north (a service
+             answering for another point)
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -99,6 +101,10 @@ def search(q, names):
     q = q.lower()
     if q in ("torre de belém", "belém tower", "벨렝 탑"):
         return [tower(names)]
+    if q in ("null island", "off the globe"):
+        # Positions no place has: 0,0 (a service with nothing there) and a latitude past the pole.
+        return [dict(street(0, 0, names), name=q.title(), display_name=q.title(),
+                     lat="0" if q == "null island" else "999", lon="0")]
     if q == "centro":
         # Ambiguous: two places of that name.
         madrid = dict(street(40.4168, -3.7038, names), name="Centro", display_name="Centro, Madrid, España",
@@ -165,6 +171,8 @@ class Handler(BaseHTTPRequestHandler):
             answer = reverse(lat, lon, query.get("layer", ""), names)
             if mode == "sights" and "poi" in query.get("layer", ""):
                 answer = dict(tower(names), lat=str(lat), lon=str(lon), name=f"Sight {lat:.4f},{lon:.4f}")
+            if mode == "elsewhere" and lon > -7.5:
+                answer["lat"] = str(lat + 20)
             if mode == "portugal" and lon > -7.5:
                 answer = {"error": "Unable to geocode"} if "poi" in query.get("layer", "") else {"place_id": 9, "lat": str(lat), "lon": str(lon)}
             if mode == "wrongtype" and lon > -7.5:
