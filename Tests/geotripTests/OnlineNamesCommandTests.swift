@@ -206,6 +206,23 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.count > before)
     }
 
+    @Test("answers that came in before the service went down are kept and counted")
+    func outageMidRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp, mode: "fail4")
+        let run = try Self.ingest(trip, server, ["--concurrency", "1"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let named = Self.named(try Self.summary(run))
+        // Four good answers name between two and four places (one or two requests each).
+        let online = try #require(named["online"])
+        #expect((2...4).contains(online), "\(named)")
+        #expect(online + (named["failed"] ?? 0) == 11, "\(named)")
+        #expect(try Self.places(trip).filter { $0["nameSource"] as? String == "nominatim" }.map { $0["placeId"] as? String ?? "" }
+            .reduce(into: Set<String>()) { $0.insert($1) }.count == online)
+    }
+
     @Test("a service nothing listens for is said once as refused, in the system's words, and never as slow")
     func serviceNotListening() throws {
         let temp = try TemporaryFolder()

@@ -276,11 +276,18 @@ struct TripDerivation {
                 for chunk in needing.chunked(max(8, 2 * naming.concurrency)) {
                     if Task.isCancelled { throw interrupted() }
                     var answers: [(NamedFor, PlaceName?)] = []
+                    // The service became unusable: the answers in by then are stored first.
+                    var outage: GeoTripError?, unanswered = 0
                     for (place, answer) in try await NameStage.run(Array(chunk), namer: namer) {
                         switch answer {
                         case .success(let name):
                             answers.append((place, name))
                         case .failure(let error):
+                            if case .namingUnavailable = error {
+                                outage = outage ?? error
+                                unanswered += 1
+                                continue
+                            }
                             failed.insert(place.placeID)
                             result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
                         }
@@ -291,8 +298,9 @@ struct TripDerivation {
                         if namer.wasCached(place.placeID) { result.named.cached += 1 } else { result.named.online += 1 }
                     }
                     stored = stored || answers.count > stale.count
-                    let (done, total) = progress.withLock { $0.done += chunk.count; return ($0.done, $0.total) }
+                    let (done, total) = progress.withLock { $0.done += chunk.count - unanswered; return ($0.done, $0.total) }
                     stages.report(.name, done: done, total: total)
+                    if let outage { throw outage }
                 }
                 // Answers that went stale in flight: their places, as they are now, once more.
                 needing = try queue(without: failed)

@@ -52,26 +52,32 @@ public struct NominatimPlaceNamer: PlaceNamer {
             return try await withThrowingTaskGroup(of: (Int, Result<PlaceName?, GeoTripError>).self) { group in
                 var results = [Result<PlaceName?, GeoTripError>](repeating: .success(nil), count: places.count)
                 var next = 0
+                // A service that cannot be used is the run's problem: no place is begun after
+                // it, the answers already in are kept, and the places not answered say it.
+                var outage: GeoTripError?
                 func start() {
-                    guard next < places.count else { return }
+                    guard next < places.count, outage == nil else { return }
                     let index = next
                     next += 1
                     group.addTask {
                         do {
                             return (index, .success(try await self.name(places[index])))
                         } catch let error as GeoTripError {
-                            // An answer that does not read is that place's problem; a service
-                            // that cannot be used is the run's, and stops the asking.
-                            guard case .namingAnswerUnreadable = error else { throw error }
-                            return (index, .failure(error))
+                            // An answer that does not read is that place's problem.
+                            switch error {
+                            case .namingAnswerUnreadable, .namingUnavailable: return (index, .failure(error))
+                            default: throw error
+                            }
                         }
                     }
                 }
                 for _ in 0..<concurrency { start() }
                 while let (index, result) = try await group.next() {
                     results[index] = result
+                    if case .failure(let error) = result, case .namingUnavailable = error { outage = outage ?? error }
                     start()
                 }
+                if let outage { for index in next..<places.count { results[index] = .failure(outage) } }
                 return results
             }
         } catch let error as GeoTripError {

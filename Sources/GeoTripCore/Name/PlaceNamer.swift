@@ -62,8 +62,9 @@ public struct StoredPlaceName: Sendable, Equatable {
 
 /// The naming stage's one seam: the offline gazetteer, or a Nominatim-compatible service.
 /// Answers come back in the order of the requests: a name, nil where there is nothing to name
-/// (the open sea), or that place's own failure (an answer that does not read). A failure of
-/// the whole namer (a service that cannot be reached) is thrown.
+/// (the open sea), or that place's own failure (an answer that does not read). When the whole
+/// namer fails (a service that cannot be reached), the answers already in are kept and every
+/// place not answered has that failure (`namingUnavailable`); anything else is thrown.
 public protocol PlaceNamer: Sendable {
     /// The source recorded with the names this namer gives.
     var source: NameSource { get }

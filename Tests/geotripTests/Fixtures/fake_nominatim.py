@@ -18,6 +18,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   hold       keeps every answer until GET /_control/release (then answers properly)
   elsewhere  answers requests about Spain with an object 20 degrees farther north (a service
              answering for another point)
+  fail4      answers the first 4 requests properly, then 503 to everything (a service that
+             goes down in the middle of a run)
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -148,8 +150,10 @@ class Handler(BaseHTTPRequestHandler):
             first_of_point = point not in SEEN
             first_of_all = not SEEN
             SEEN.add(point)
+            STATE["count"] = STATE.get("count", 0) + 1
+            late = STATE["count"] > 4
         mode = STATE["mode"]
-        if mode == "fail" or (mode == "flaky" and first_of_point):
+        if mode == "fail" or (mode == "flaky" and first_of_point) or (mode == "fail4" and late):
             return self.send_body(503, b"")
         if mode == "throttle" and first_of_point:
             return self.send_body(429, b"", [("Retry-After", "0")])
