@@ -36,7 +36,7 @@ struct Export: AsyncParsableCommand {
         var exporter = TripExport(folder: location.folderPath, catalogPath: location.catalogPath)
         exporter.catalogGiven = location.catalog != nil
         exporter.outputFolder = export.out
-        exporter.language = language
+        exporter.language = language.map(Ingest.canonical(language:))
         exporter.privacy = export.privacy
         exporter.photoPoints = export.photos
         exporter.tiles = export.tileLayer

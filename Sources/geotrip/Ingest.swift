@@ -136,7 +136,7 @@ struct Ingest: AsyncParsableCommand {
         options.dayRule = dayStarts.flatMap(LocalDayRule.init(parsing:))
         options.geocoder = geocoder
         options.nominatimURL = nominatimURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        options.language = language
+        options.language = language.map(Self.canonical(language:))
         options.contact = contact
         options.namingRate = rate
         options.namingConcurrency = concurrency
@@ -178,5 +178,19 @@ struct Ingest: AsyncParsableCommand {
             || !Locale.LanguageCode.isoLanguageCodes.contains(Locale.LanguageCode(primary)) {
             throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
         }
+    }
+
+    /// A language tag in its usual case (tags are case-insensitive, BCP 47): `EN` is `en`,
+    /// `pt-br` is `pt-BR`, `zh-hant` is `zh-Hant`; so the names stored per language, the cache
+    /// and the `Accept-Language` sent are the same whichever way it was typed.
+    static func canonical(language: String) -> String {
+        language.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { index, part in
+            if index == 0 { return part.lowercased() }
+            switch part.count {
+            case 2: return part.uppercased()
+            case 4: return part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            default: return part.lowercased()
+            }
+        }.joined(separator: "-")
     }
 }

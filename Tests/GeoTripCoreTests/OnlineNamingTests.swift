@@ -90,6 +90,22 @@ struct OnlineNamingTests {
         #expect(abs(waits[0] + waits[1] - 4) < 1e-6 && abs(waits[2] + waits[3] - 4) < 1e-6)
     }
 
+    @Test("the service's URL keeps its own query and path; redirects stay with its host; Retry-After in seconds or as an HTTP date")
+    func urlsRedirectsAndRetryAfter() {
+        #expect(NominatimClient.url("http://host/api?key=K", "reverse", [("lat", "1")]) == "http://host/api/reverse?key=K&lat=1")
+        #expect(NominatimClient.url("http://host?key=abc", "search", [("q", "a b")]) == "http://host/search?key=abc&q=a%20b")
+        #expect(NominatimClient.url("https://host/nominatim/", "reverse", [("a", "1")]) == "https://host/nominatim/reverse?a=1")
+        #expect(NominatimClient.sameServer("http://Host/a/reverse?x=1", "https://host/b/reverse?x=1") == "https://host/b/reverse?x=1")
+        #expect(NominatimClient.sameServer("https://host/reverse", "/moved/reverse") == "https://host/moved/reverse")
+        #expect(NominatimClient.sameServer("https://host/reverse", "http://host/reverse") == nil)  // never down to http
+        #expect(NominatimClient.sameServer("http://host/reverse", "http://other/reverse") == nil)
+        let now = Date(timeIntervalSince1970: 1_764_400_000)  // 2025-11-29T07:06:40Z
+        #expect(NominatimClient.retryAfter("5", now: now) == 5)
+        #expect(NominatimClient.retryAfter("Sat, 29 Nov 2025 07:07:00 GMT", now: now) == 20)
+        #expect(NominatimClient.retryAfter("Sat, 29 Nov 2025 07:00:00 GMT", now: now) == 0)
+        #expect(NominatimClient.retryAfter("-3", now: now) == 0 && NominatimClient.retryAfter("soon", now: now) == 0 && NominatimClient.retryAfter(nil) == 0)
+    }
+
     @Test("the zoom fits the place: building level under 100 m, then street, neighbourhood, town")
     func zoom() {
         #expect(NominatimPlaceNamer.zoom(forRadius: 0) == 18)

@@ -74,6 +74,12 @@ struct OnlineNamesCommandTests {
         let korean = try Self.places(trip)
         #expect(korean.contains { $0["name"] as? String == "벨렝 탑" })
         #expect(korean.filter { $0["countryCode"] as? String == "ES" }.allSatisfy { $0["name"] as? String == "센트로" && $0["country"] as? String == "스페인" })
+
+        // Language tags are case-insensitive: EN is en, named already; nothing is asked.
+        let count = server.requests.count
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--lang", "EN", "--rate", "50"]).status == 0)
+        #expect(server.requests.count == count)
+        #expect(try Self.places(trip).contains { $0["name"] as? String == "Belém Tower" })
     }
 
     @Test("a service that has no name for a place (a self-hosted extract of another country) leaves its offline name and country")
@@ -204,6 +210,25 @@ struct OnlineNamesCommandTests {
         let back = try Self.ingest(trip, server)
         #expect(Self.named(try Self.summary(back))["online"] == 1)
         #expect(server.requests.count > before)
+    }
+
+    @Test("a redirect to another server is not followed, and said; one within the server is followed")
+    func redirects() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp, mode: "redirect")
+        let run = try Self.ingest(trip, server)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let summary = try Self.summary(run)
+        let messages = (summary["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains { $0.contains("another server (localhost)") }, "\(messages)")
+        #expect(!server.requests.isEmpty && server.requests.allSatisfy { !(($0["host"] as? String) ?? "").hasPrefix("localhost") })
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
+        // The search is sent on within the same server, and answered.
+        let tagged = try CommandRun.geotrip(["tag", trip.path, "2025-06-11 Sintra/DSCF1004.JPG", "--place", "Torre de Belém"])
+        #expect(tagged.status == 0 && tagged.stdout.contains("Belém Tower"), "\(tagged.stdout) \(tagged.stderr)")
+        #expect(server.requests.contains { $0["path"] as? String == "/moved/search" })
     }
 
     @Test("answers that came in before the service went down are kept and counted")
@@ -369,6 +394,9 @@ struct OnlineNamesCommandTests {
             #expect(nowhere.status == 1 && nowhere.stderr.contains("No place is named"), "\(query): \(nowhere.stderr)")
         }
         #expect(try CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.contains("38.6916"))
+        // Nothing found is not kept: asked again, it is asked again.
+        for _ in 0..<2 { #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Nowhere at all"]).status == 1) }
+        #expect(server.requests.filter { ($0["query"] as? [String: String])?["q"] == "Nowhere at all" }.count == 2)
 
         let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Centro"])
         #expect(ambiguous.status == 1)

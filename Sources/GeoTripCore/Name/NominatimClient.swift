@@ -37,6 +37,9 @@ public struct NominatimClient: Sendable {
     public static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Redirects are followed by `send`, only within the server named: places are sent
+        // to no other.
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -63,9 +66,10 @@ public struct NominatimClient: Sendable {
 
     /// The body of `endpoint?query` (the language goes as `accept-language`), from the cache
     /// when it is there, else from the service; `read` decodes it, and only a body that reads
-    /// is cached; with whether it came from the cache. Throws `namingUnavailable` when the
-    /// service cannot be used, and what `read` throws for a body that does not read.
-    func get<T>(_ endpoint: String, _ query: [(String, String)],
+    /// is cached (and only when `keep` says so of what it read); with whether it came from the
+    /// cache. Throws `namingUnavailable` when the service cannot be used, and what `read` throws
+    /// for a body that does not read.
+    func get<T>(_ endpoint: String, _ query: [(String, String)], keep: (T) -> Bool = { _ in true },
                 read: (Data) throws(GeoTripError) -> T) async throws -> (value: T, fromCache: Bool) {
         let request = endpoint + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         if let body = try? cache.answer(server: settings.nominatimURL, request: request, language: settings.language, now: clock.now()) {
@@ -73,9 +77,7 @@ public struct NominatimClient: Sendable {
                 return (value, true)
             }
         }
-        var components = URLComponents(string: settings.nominatimURL + "/" + endpoint)
-        components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        guard let url = components?.url?.absoluteString else {
+        guard let url = Self.url(settings.nominatimURL, endpoint, query) else {
             throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it is not a URL")
         }
         var outgoing = HTTPClientRequest(url: url)
@@ -84,13 +86,51 @@ public struct NominatimClient: Sendable {
         let body = try await send(outgoing)
         let value = try read(body)
         // A cache that cannot be written costs a request next time, nothing more.
-        try? cache.store(body, server: settings.nominatimURL, request: request, language: settings.language, now: clock.now())
+        if keep(value) {
+            try? cache.store(body, server: settings.nominatimURL, request: request, language: settings.language, now: clock.now())
+        }
         return (value, false)
     }
 
+    /// `endpoint` under the service's URL with `query`, keeping the URL's own query (a key a
+    /// hosted service asks for: `https://host/api?key=K` asks `https://host/api/reverse?key=K&…`).
+    static func url(_ service: String, _ endpoint: String, _ query: [(String, String)]) -> String? {
+        guard var components = URLComponents(string: service) else { return nil }
+        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/" + endpoint
+        components.queryItems = (components.queryItems ?? []) + query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        components.fragment = nil
+        return components.url?.absoluteString
+    }
+
+    /// At most this many redirects for one request.
+    static let maximumRedirects = 3
+
+    /// Where a redirect from `from` to `location` goes, if it stays with the server named (the
+    /// same host; `http` to `https` allowed); nil for another server.
+    static func sameServer(_ from: String, _ location: String) -> String? {
+        guard let base = URL(string: from), let target = URL(string: location, relativeTo: base)?.absoluteURL,
+              let host = target.host?.lowercased(), host == base.host?.lowercased(),
+              let scheme = target.scheme?.lowercased(), scheme == "https" || scheme == base.scheme?.lowercased()
+        else { return nil }
+        return target.absoluteString
+    }
+
+    /// `Retry-After` in seconds: a number of seconds, or an HTTP date (RFC 9110) from `now`.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> Double {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return 0 }
+        if let seconds = Double(value) { return seconds.isFinite ? max(0, seconds) : 0 }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = format.date(from: value) else { return 0 }
+        return max(0, date.timeIntervalSince(now))
+    }
+
     /// Sends one request with the retry rule above; the body of a 200 answer.
-    private func send(_ request: HTTPClientRequest) async throws -> Data {
-        var tries = 0
+    private func send(_ original: HTTPClientRequest) async throws -> Data {
+        var request = original
+        var tries = 0, redirects = 0
         while true {
             tries += 1
             try await waitForTurn()
@@ -100,13 +140,27 @@ public struct NominatimClient: Sendable {
             defer { tally.end(started, at: clock.now()) }
             do {
                 let response = try await http.execute(request, timeout: timeout)
-                let body = try await response.body.collect(upTo: 1 << 22)
+                let body = try await response.body.collect(upTo: Self.largestAnswer)
                 if response.status == .ok { return Data(body.readableBytesView) }
+                if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
+                    guard let next = Self.sameServer(request.url, location) else {
+                        let host = URL(string: location, relativeTo: URL(string: request.url))?.host ?? location
+                        throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it sends the requests on to another server (\(host)); "
+                                                                 + "geotrip sends places only to the server named, so name that one with --nominatim-url if you trust it")
+                    }
+                    redirects += 1
+                    guard redirects <= Self.maximumRedirects else {
+                        throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it redirects more than \(Self.maximumRedirects) times")
+                    }
+                    request.url = next
+                    tries -= 1  // a redirect is not a failed try
+                    continue
+                }
                 failure = "it answered \(response.status.code) \(response.status.reasonPhrase)"
                 guard response.status == .tooManyRequests || response.status.code >= 500 else {
                     throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure)
                 }
-                retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 0
+                retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"))
             } catch let error as GeoTripError {
                 throw error
             } catch {
@@ -142,8 +196,15 @@ public struct NominatimClient: Sendable {
         }
     }
 
+    /// The largest answer read: 4 MiB (a place's answer is a few kilobytes).
+    static let largestAnswer = 1 << 22
+
     static func words(_ error: any Error) -> String {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout { return "it did not answer in time" }
+        if error is NIOTooManyBytesError { return "its answer was larger than 4 MiB, which no place's answer is" }
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            return "it closed the connection before its answer was complete"
+        }
         // A system call's failure, said as the system says it ("Connection refused").
         if let error = error as? IOError { return "it could not be reached: \(String(cString: strerror(error.errnoCode)))" }
         return "it could not be reached (\(error))"

@@ -28,7 +28,10 @@ public struct NominatimPlaceSearch: Sendable {
     /// `samePlace` of it; otherwise the candidates are shown, never guessed. Throws
     /// `placeNotFound`, `placeAmbiguous`, or `namingUnavailable` when the service cannot be used.
     public func find(_ query: String) async throws -> Found {
-        let answer = try await client.get("search", [("format", "jsonv2"), ("q", query), ("limit", "5"), ("addressdetails", "1")]) {
+        // Nothing found is not kept: a service still loading its data, or failing quietly,
+        // would otherwise answer "no such place" for 180 days.
+        let answer = try await client.get("search", [("format", "jsonv2"), ("q", query), ("limit", "5"), ("addressdetails", "1")],
+                                          keep: { !$0.isEmpty }) {
             (data) throws(GeoTripError) in try NominatimPlace.decode([SearchResult].self, from: data, subject: "the search for \"\(query)\"")
         }
         let results = answer.value.filter { $0.place.coordinate != nil }

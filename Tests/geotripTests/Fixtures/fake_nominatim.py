@@ -20,6 +20,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
              answering for another point)
   fail4      answers the first 4 requests properly, then 503 to everything (a service that
              goes down in the middle of a run)
+  redirect   301 to the same request on `localhost` (another host name for this server) for
+             /reverse; 301 to itself under /moved/ (same host) for /search
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -145,6 +147,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             with open(LOG, "a") as log:
                 log.write(json.dumps({"path": url.path, "query": query, "userAgent": self.headers.get("User-Agent"),
+                                      "host": self.headers.get("Host"),
                                       "language": self.headers.get("Accept-Language"), "t": arrived}) + "\n")
             point = (url.path, query.get("lat"), query.get("lon"), query.get("layer"), query.get("q"))
             first_of_point = point not in SEEN
@@ -153,6 +156,13 @@ class Handler(BaseHTTPRequestHandler):
             STATE["count"] = STATE.get("count", 0) + 1
             late = STATE["count"] > 4
         mode = STATE["mode"]
+        if mode == "redirect" and url.path == "/reverse":
+            port = self.server.server_address[1]
+            return self.send_body(301, b"", [("Location", f"http://localhost:{port}{self.path}")])
+        if mode == "redirect" and url.path == "/search":
+            return self.send_body(301, b"", [("Location", "/moved" + self.path)])
+        if url.path.startswith("/moved/"):
+            url = url._replace(path=url.path[len("/moved"):])
         if mode == "fail" or (mode == "flaky" and first_of_point) or (mode == "fail4" and late):
             return self.send_body(503, b"")
         if mode == "throttle" and first_of_point:
