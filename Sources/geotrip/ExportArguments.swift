@@ -63,6 +63,10 @@ struct ExportArguments: ParsableArguments {
             guard home.split(separator: ",").count == 2, PrivacyZones.Zone(parsing: home) != nil else {
                 throw ValidationError("--home \(home) is not LAT,LON: give degrees such as 52.3702,4.8952, or 'auto' to find home from the nights.")
             }
+            // As `tag --at`: what devices write without a fix, never a position.
+            if let centre = PrivacyZones.Zone(parsing: home)?.centre, centre.latitude == 0, centre.longitude == 0 {
+                throw ValidationError("--home 0,0 is what devices write when they have no fix, not a home: give your home's own coordinates, or 'auto'.")
+            }
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }
         if let tiles, tiles != "none" {

@@ -33,19 +33,24 @@ enum SummaryText {
                 // A single one is shown with its own sentence; more are summed up by their label.
                 if kind.count == 1, let only = s.diagnostics.first(where: { $0.kind == kind.kind }) {
                     lines.append("  \(only.path.terminalSafe): \(only.message.terminalSafe)")
-                } else if kind.kind == .folder {
+                } else if kind.kind == .folder || kind.kind == .naming || kind.kind == .namingSlow {
                     // Each is told of the folder scanned: its sentence names what, so the first
                     // few are shown whole rather than the folder's path again and again.
-                    for one in s.diagnostics.lazy.filter({ $0.kind == .folder }).prefix(3) {
+                    // So are the place-name service's, each of a place, not of a file.
+                    for one in s.diagnostics.lazy.filter({ $0.kind == kind.kind }).prefix(3) {
                         lines.append("  \(one.path.terminalSafe): \(one.message.terminalSafe)")
                     }
-                    if kind.count > 3 { lines.append("  … and \(n(kind.count - 3)) more that \(kind.label)") }
+                    if kind.count > 3 {
+                        lines.append("  … and \(n(kind.count - 3)) more " + (kind.kind == .folder ? "that \(kind.label)" : "(\(kind.label))"))
+                    }
                 } else {
                     lines.append("  \(subject)\(kind.label) (\(examples))")
                 }
             }
         }
-        if s.diagnosticCount > 0 {
+        // Only the photos' own sentences are kept with them; the others were all said above.
+        let notOfPhotos: Set<DiagnosticKind> = [.folder, .input, .naming, .namingSlow, .output]
+        if s.diagnosticKinds.contains(where: { !notOfPhotos.contains($0.kind) }) {
             lines.append("  `geotrip photos \(folder.terminalSafe) --json` lists every photo's own sentences")
         }
         lines.append("Catalog: \(s.catalog.terminalSafe)")

@@ -106,6 +106,14 @@ struct OnlineNamingTests {
         #expect(NominatimClient.retryAfter("-3", now: now) == 0 && NominatimClient.retryAfter("soon", now: now) == 0 && NominatimClient.retryAfter(nil) == 0)
     }
 
+    @Test("a name that fits several places is advised with a candidate's country code, and none made up when no label has one")
+    func ambiguityAdvice() {
+        let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago, Spain (ES)"])
+        #expect(coded.description.contains("such as \"Santiago, CL\""))
+        let plain = GeoTripError.placeAmbiguous(query: "Belem", candidates: ["Belém, Lisbon", "Belém, Pará"])
+        #expect(plain.description.contains("Add a country or region to the name") && !plain.description.contains("\"Belem, Be\""))
+    }
+
     @Test("the zoom fits the place: building level under 100 m, then street, neighbourhood, town")
     func zoom() {
         #expect(NominatimPlaceNamer.zoom(forRadius: 0) == 18)

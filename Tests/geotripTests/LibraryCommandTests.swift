@@ -70,6 +70,8 @@ struct LibraryCommandTests {
         let south = try CommandRun.geotrip(["export", folder.path, "--home", "-33.9249,18.4241"])
         #expect(south.status == 0, "\(south.stderr)")
         #expect(try CommandRun.geotrip(["trips", folder.path]).stdout.contains("Home: -33.925, 18.424 (--home)"))
+        let nowhere = try CommandRun.geotrip(["export", folder.path, "--home", "0,0"])
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("no fix"), "\(nowhere.stderr)")
         let bad = try CommandRun.geotrip(["export", folder.path, "--home", "north"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--home north is not LAT,LON"))

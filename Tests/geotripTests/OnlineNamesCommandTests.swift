@@ -231,6 +231,25 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.contains { $0["path"] as? String == "/moved/search" })
     }
 
+    @Test("a cache folder that cannot be used is said in words, once, and the places are still named")
+    func unusableCache() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        // A file where the cache's folder goes.
+        let home = temp.url.appendingPathComponent("cachehome")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: home.appendingPathComponent("geotrip"))
+        let run = try Self.ingest(trip, server, environment: ["XDG_CACHE_HOME": home.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let summary = try Self.summary(run)
+        let messages = (summary["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.filter { $0.contains("is a file, not a folder") }.count == 1, "\(messages)")
+        #expect(!messages.contains { $0.contains("NSCocoaErrorDomain") })
+        #expect(Self.named(summary)["online"] == 11)
+    }
+
     @Test("answers that came in before the service went down are kept and counted")
     func outageMidRun() throws {
         let temp = try TemporaryFolder()
@@ -312,6 +331,10 @@ struct OnlineNamesCommandTests {
             let messages = (summary["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
             #expect(messages.contains { $0.contains(words) && $0.contains("place p") }, "\(messages)")
             #expect(try Self.places(trip).filter { $0["countryCode"] as? String == "PT" }.allSatisfy { $0["nameSource"] as? String == "nominatim" })
+            // In the text summary: the places' own sentences, not "files".
+            let text = try CommandRun.geotrip(["ingest", trip.path, "--rate", "50"])
+            #expect(text.stdout.contains(": The place-name service's answer for place p") && text.stdout.contains(words), "\(text.stdout)")
+            #expect(!text.stdout.contains("files: place names"), "\(text.stdout)")
         }
     }
 
@@ -401,10 +424,20 @@ struct OnlineNamesCommandTests {
         let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Centro"])
         #expect(ambiguous.status == 1)
         #expect(ambiguous.stderr.contains("Madrid") && ambiguous.stderr.contains("Sevilla"), "stderr: \(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("such as \"Centro, ES\""), "stderr: \(ambiguous.stderr)")
 
         try server.control("mode?m=fail")
         let offline = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
-        #expect(offline.status == 0 && offline.stdout.contains("Sintra, Lisboa, Portugal (PT)"), "stdout: \(offline.stdout) stderr: \(offline.stderr)")
+        #expect(offline.status == 0 && offline.stdout.contains("Sintra, Lisboa, Portugal (PT), from geotrip's own list of towns"),
+                "stdout: \(offline.stdout) stderr: \(offline.stderr)")
+        // A sight the towns do not hold: the service's outage is said, not a spelling mistake.
+        let sight = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Torre de Belém"])
+        #expect(sight.status == 1 && sight.stderr.contains("cannot be used now") && !sight.stderr.contains("Check the spelling"), "\(sight.stderr)")
+        // A search answered with an object, not a list: said as such, with /search's advice.
+        try server.control("mode?m=searchobj")
+        let object = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Torre de Belém"])
+        #expect(object.status == 1 && object.stderr.contains("it is JSON, but not the list of results Nominatim sends")
+                && object.stderr.contains("/search"), "\(object.stderr)")
     }
 
     @Test("a run stopped while names are in flight (Ctrl-C, kill -9) loses nothing; the next run carries on")

@@ -126,6 +126,10 @@ struct PlacesCommandTests {
         func hotelVisits() throws -> [[String: Any]] { try visits(trip).filter { $0["placeId"] as? String == hotel } }
         #expect(try hotelVisits().allSatisfy { $0["name"] as? String == "Hotel Baixa" && $0["nameSource"] as? String == "manual"
                                              && $0["countryCode"] as? String == "PT" })
+        // Named again: it was the person's first name.
+        let again = try CommandRun.geotrip(["rename", trip.path, hotel, "Our hotel"])
+        #expect(again.stdout == "Named \(hotel) \"Our hotel\" (was Hotel Baixa).\n", "\(again.stdout)")
+        #expect(try CommandRun.geotrip(["rename", trip.path, hotel, "Hotel Baixa"]).status == 0)
         // A recluster with another gap keeps the id, and so the name.
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--visit-gap", "90"]).status == 0)
         #expect(try !hotelVisits().isEmpty && hotelVisits().allSatisfy { $0["name"] as? String == "Hotel Baixa" })
@@ -135,6 +139,9 @@ struct PlacesCommandTests {
         let cleared = try CommandRun.geotrip(["rename", trip.path, hotel, "--clear"])
         #expect(cleared.stdout == "\(hotel) is named automatically again: Lisbon.\n")
         #expect(try hotelVisits().allSatisfy { $0["name"] as? String == "Lisbon" && $0["nameSource"] as? String == "offline" })
+        // Nothing of the person's left to clear: said so, nothing changed.
+        let nothing = try CommandRun.geotrip(["rename", trip.path, hotel, "--clear"])
+        #expect(nothing.status == 0 && nothing.stdout == "\(hotel) has no name of yours: nothing to clear (it is named Lisbon).\n", "\(nothing.stdout)")
 
         // When the journal cannot be written (its folder taken by a file), the name is kept and
         // the second line says why, as a line of its own (not `%0A`), in one sentence.

@@ -266,6 +266,7 @@ struct ResolutionCommandTests {
         let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Santiago"])
         #expect(ambiguous.status == 1)
         #expect(ambiguous.stderr.contains("names several places") && ambiguous.stderr.contains("Chile"), "stderr: \(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("such as \"Santiago, "), "stderr: \(ambiguous.stderr)")
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
 
         // By coordinates, over a photo that has EXIF: the tag outranks it.

@@ -21,8 +21,13 @@ public struct NamingCache: Sendable {
     /// The user's shared cache, made if missing.
     public static func shared(environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeoTripError) -> NamingCache {
         let path = Self.defaultPath(environment: environment)
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .namingCacheUnusable(path: path, reason: "\(folder) is a file, not a folder")
+        }
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
             configuration.label = "geotrip.names"

@@ -79,6 +79,9 @@ struct NominatimPlace: Decodable, Sendable {
 
     static func decodingProblem(_ error: any Error) -> String {
         switch error as? DecodingError {
+        case .typeMismatch(let type, let context)? where context.codingPath.isEmpty:
+            // JSON, but not the shape: an object where the search's list of results goes.
+            return "it is JSON, but not " + (type is any Collection.Type ? "the list of results" : "the object") + " Nominatim sends"
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             return field.isEmpty ? "it is not JSON" : "the field '\(field)' is not what Nominatim sends"

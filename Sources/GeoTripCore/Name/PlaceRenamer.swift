@@ -24,15 +24,22 @@ public struct PlaceRenamer: Sendable {
             throw .noSuchPlace(id: placeID, folder: folder)
         }
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
+        // The names as `places` shows them: the person's, else the online one in the trip's
+        // language, else the gazetteer's.
+        let manual = try catalog.placeNames(source: .manual)[placeID]?.name.name
+        let online = try catalog.placeNames(source: .nominatim, language: catalog.storedNamingLanguage())[placeID]?.name.name
+        let automaticName = online ?? automatic?.name
         let sentence: String
         if let name {
             // The region and country stay the namer's: the person renames the place, not the map.
             try catalog.saveNames([(place, PlaceName(name: name, admin1: automatic?.admin1, country: automatic?.country,
                                                      countryCode: automatic?.countryCode))], source: .manual)
-            sentence = "Named \(placeID) \"\(name)\"" + (automatic?.name.map { " (was \($0))." } ?? ".")
+            sentence = "Named \(placeID) \"\(name)\"" + ((manual ?? automaticName).map { " (was \($0))." } ?? ".")
+        } else if manual == nil {
+            return ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")]
         } else {
             try catalog.removeNames(of: placeID, source: .manual)
-            sentence = "\(placeID) is named automatically again" + (automatic?.name.map { ": \($0)." } ?? ".")
+            sentence = "\(placeID) is named automatically again" + (automaticName.map { ": \($0)." } ?? ".")
         }
         try catalog.saveOverview(try catalog.trip().overview)
         if case .failure(let problem) = await ExportStage.refresh(catalog, folder: folder) {

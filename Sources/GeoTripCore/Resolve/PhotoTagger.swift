@@ -59,15 +59,7 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
-            let naming = try catalog.storedNamingSettings()
-            if naming.online, let found = try await Self.searchOnline(query, naming: naming) {
-                try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
-                sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(found.label), found by \(naming.nominatimURL)."
-                break
-            }
-            let place = try Self.unambiguousPlace(query, in: gazetteer.get())
-            try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
-            sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(Self.label(place))."
+            sentence = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer)
         }
         // Visits follow the new positions at once, with the trip's remembered settings.
         let settings = try catalog.storedResolutionSettings()
@@ -97,9 +89,37 @@ public struct PhotoTagger: Sendable {
         }
     }
 
-    /// The place `query` names, found by the trip's online service; nil when the service cannot
-    /// be used now (the gazetteer is asked instead). Not found and ambiguous are said as such.
-    static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError) -> NominatimPlaceSearch.Found? {
+    /// Tags `paths` at the place `query` names: found by the trip's online service when it names
+    /// places online, else (or when it cannot be used now) by the gazetteer's town search.
+    /// Returns the sentence saying where.
+    private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer) async throws(GeoTripError) -> String {
+        let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
+        let naming = try catalog.storedNamingSettings()
+        // Why the trip's online service could not answer, when it could not.
+        var unavailable: String?
+        if naming.online {
+            switch try await Self.searchOnline(query, naming: naming) {
+            case .success(let found):
+                try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
+                return "Tagged \(photos) at \(found.label), found by \(naming.nominatimURL)."
+            case .failure(let reason):
+                unavailable = reason.words
+            }
+        }
+        let place: GazetteerPlace
+        do {
+            place = try Self.unambiguousPlace(query, in: gazetteer.get())
+        } catch .placeNotFound(let query) where unavailable != nil {
+            throw .placeNotFoundOffline(query: query, server: naming.nominatimURL, reason: unavailable!)
+        }
+        try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
+        return "Tagged \(photos) at \(Self.label(place))"
+            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.nominatimURL) cannot be used now).")
+    }
+
+    /// The place `query` names, found by the trip's online service; why not, when the service
+    /// cannot be used now (the gazetteer is asked instead). Not found and ambiguous are thrown.
+    static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError) -> Result<NominatimPlaceSearch.Found, UnavailableReason> {
         let http = NominatimClient.makeHTTPClient()
         let cache = (try? NamingCache.shared()) ?? .inMemory()
         let search = NominatimPlaceSearch(client: NominatimClient(settings: naming, http: http, cache: cache,
@@ -113,14 +133,17 @@ public struct PhotoTagger: Sendable {
         try? await http.shutdown()
         switch result {
         case .success(let found):
-            return found
+            return .success(found)
         case .failure(let error as GeoTripError):
-            if case .namingUnavailable = error { return nil }
+            if case .namingUnavailable(_, let reason) = error { return .failure(UnavailableReason(words: reason)) }
             throw error
         case .failure(let error):
             throw .namingUnavailable(server: naming.nominatimURL, reason: "\(error)")
         }
     }
+
+    /// Why the online service could not be used, in its words.
+    struct UnavailableReason: Error { var words: String }
 
     /// The one place `query` names exactly; several exact matches are shown, never guessed.
     static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {

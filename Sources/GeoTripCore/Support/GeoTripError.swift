@@ -28,6 +28,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     /// Files of the folder geotrip could not read as photos: nothing can be tagged.
     case unreadablePhotos(paths: [String])
     case placeNotFound(query: String)
+    /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
+    case placeNotFoundOffline(query: String, server: String, reason: String)
     case placeAmbiguous(query: String, candidates: [String])
     case gazetteerDamaged(path: String, reason: String)
     /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
@@ -84,9 +86,14 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .namingUnavailable(let server, let reason):
             return "The place-name service at \(server) cannot be used now: \(Self.clause(reason)). Places keep the names they had (offline names for new ones); the next run asks again."
         case .namingAnswerUnreadable(let place, let reason):
-            return "The place-name service's answer for \(place) cannot be read: \(Self.clause(reason)). The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse."
+            // A place's answer, or a search's (`the search for "…"`).
+            let search = place.hasPrefix("the search")
+            return "The place-name service's answer for \(place) cannot be read: \(Self.clause(reason))."
+                + (search ? " Check --nominatim-url points at a Nominatim-compatible /search; nothing was tagged."
+                          : " The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse.")
         case .namingCacheUnusable(let path, let reason):
-            return "The shared place-name cache at \(path) cannot be used: \(Self.clause(reason)). This run paces its own requests and keeps nothing for the next; set XDG_CACHE_HOME to a writable folder."
+            return "The shared place-name cache at \(path) cannot be used: \(Self.clause(reason)). This run paces its own requests and keeps nothing for the next. "
+                + "The cache holds only answers that can be asked again: a damaged file can be deleted (geotrip makes it anew), or XDG_CACHE_HOME can name another folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
         case .noSuchPlace(let id, let folder):
@@ -103,8 +110,16 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "so geotrip has no time to place \(paths.count == 1 ? "it" : "them") by; nothing was tagged."
         case .placeNotFound(let query):
             return "No place is named \"\(query)\". Check the spelling (`geotrip find` helps), or tag with --at LAT,LON."
+        case .placeNotFoundOffline(let query, let server, let reason):
+            return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
+                + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
         case .placeAmbiguous(let query, let candidates):
-            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a country or region, such as \"\(query), \(candidates.first.flatMap { $0.split(separator: "(").last?.prefix(2) }.map(String.init) ?? "FR")\", or tag with --at LAT,LON; nothing was tagged."
+            // The first candidate's country code, when its label ends with one (`… (PT)`).
+            let code = candidates.first.flatMap { label in
+                label.hasSuffix(")") ? label.split(separator: "(").last.map { String($0.dropLast()) } : nil
+            }.flatMap { $0.count == 2 && $0.allSatisfy(\.isUppercase) ? $0 : nil }
+            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a country or region"
+                + (code.map { ", such as \"\(query), \($0)\"" } ?? " to the name") + ", or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):

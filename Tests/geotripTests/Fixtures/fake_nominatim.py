@@ -22,6 +22,7 @@ Modes (also set while running with GET /_control/mode?m=MODE):
              goes down in the middle of a run)
   redirect   301 to the same request on `localhost` (another host name for this server) for
              /reverse; 301 to itself under /moved/ (same host) for /search
+  searchobj  answers /search with one object instead of the list of results
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -178,6 +179,8 @@ class Handler(BaseHTTPRequestHandler):
         names = NAMES["ko" if self.headers.get("Accept-Language", "en").startswith("ko") else "en"]
         if url.path == "/search":
             answer = search(query.get("q", ""), names)
+            if mode == "searchobj":
+                answer = answer[0] if answer else {}
         else:
             lat, lon = float(query["lat"]), float(query["lon"])
             if mode == "malformed" and lon > -7.5:
