@@ -338,6 +338,21 @@ struct OnlineNamesCommandTests {
         }
     }
 
+    @Test("waiting out a Retry-After is not a slow service")
+    func retryAfterIsNotSlow() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "wait4")
+        let run = try Self.ingest(try temp.copySampleImages(), server)
+        let summary = try Self.summary(run)
+        #expect(Self.named(summary)["online"] == 11)
+        let kinds = summary["diagnosticKinds"] as? [[String: Any]] ?? []
+        #expect(!kinds.contains { $0["kind"] as? String == "naming-slow" }, "\(kinds)")
+        // It did wait: the second request about the first point came 4 s after the first.
+        let times = server.requests.compactMap { $0["t"] as? Double }
+        #expect(times.count >= 2 && times.max()! - times.min()! >= 3.9)
+    }
+
     @Test("a slow service is said once")
     func slowness() throws {
         let temp = try TemporaryFolder()

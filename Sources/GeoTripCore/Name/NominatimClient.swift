@@ -170,6 +170,8 @@ public struct NominatimClient: Sendable {
             guard tries < Self.maximumTries else {
                 throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure + " (\(tries) tries)")
             }
+            // The request is over: waiting out a backoff or `Retry-After` is not a slow service.
+            tally.end(started, at: clock.now())
             try await clock.sleep(until: clock.now() + Self.backoff(afterTry: tries, retryAfter: retryAfter, jitter: Double.random(in: 0.5...1)))
         }
     }

@@ -23,6 +23,7 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   redirect   301 to the same request on `localhost` (another host name for this server) for
              /reverse; 301 to itself under /moved/ (same host) for /search
   searchobj  answers /search with one object instead of the list of results
+  wait4      429 with Retry-After: 4 to the very first request, then properly
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -166,6 +167,8 @@ class Handler(BaseHTTPRequestHandler):
             url = url._replace(path=url.path[len("/moved"):])
         if mode == "fail" or (mode == "flaky" and first_of_point) or (mode == "fail4" and late):
             return self.send_body(503, b"")
+        if mode == "wait4" and first_of_all:
+            return self.send_body(429, b"", [("Retry-After", "4")])
         if mode == "throttle" and first_of_point:
             return self.send_body(429, b"", [("Retry-After", "0")])
         if mode == "drop" and first_of_point:
