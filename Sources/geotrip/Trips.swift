@@ -38,16 +38,18 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library, homeGiven: Bool
+        let library: Library, homeGiven: Bool, privacy: PrivacyZones
         do {
             library = try catalog.library(photoPaths: false).library  // counts, not paths
             homeGiven = try catalog.storedExportSettings().home != nil
+            privacy = try catalog.sharedPrivacy(for: library)
         } catch {
             throw Diagnostics.fail(error)
         }
+        // Named as the page of trips names them: not after a home or another private place.
         let lines = library.trips.map { trip in
             Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
-                 places: trip.trip.mainPlaceNames(), countries: trip.trip.countries, visits: trip.trip.visits.count,
+                 places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries, visits: trip.trip.visits.count,
                  photos: trip.trip.photoCount,
                  distanceKilometres: (trip.trip.distanceKilometres * 10).rounded() / 10, folder: trip.folder)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTripTestSupport
 import Testing
 @testable import GeoTripCore
 
@@ -279,5 +280,44 @@ struct TripSplittingTests {
         #expect(library.homes.count == 1)
         #expect(library.homes.first.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
         #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2015-01-01", plans).map { [$0.0, $0.1] })
+    }
+
+    @Test("every home the folder has had stays private, a home's spot that moved a little replaces its old one, and no trip is named after a home")
+    func keptHomesAndNames() throws {
+        // A library now one trip, with two homes kept: both are zones.
+        let zones = ExportSettings().privacy(for: Library(), keptHomes: [Self.amsterdam, Self.lisbon]).zones.map(\.centre)
+        #expect(zones == [Self.amsterdam, Self.lisbon])
+        // A kept home and the same house found again 100 m off: one zone, at the new spot.
+        let moved = Coordinate(latitude: Self.amsterdam.latitude + 0.0009, longitude: Self.amsterdam.longitude)
+        #expect(ExportSettings.merged([Self.amsterdam], [moved]) == [moved])
+        #expect(ExportSettings.merged([Self.amsterdam], [moved, Self.kyoto]) == [moved, Self.kyoto])
+        #expect(ExportSettings().privacy(for: Library(), keptHomes: [Self.amsterdam]).zones.count == 1)
+        var shown = ExportSettings()
+        shown.hideHome = false
+        #expect(shown.privacy(for: Library(), keptHomes: [Self.amsterdam]).zones.isEmpty)
+
+        // An older geotrip kept one home, not a list: it is read as one.
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        try catalog.setJSONSetting(Catalog.SettingKey.keptHome, to: Self.lisbon, what: "a home")
+        #expect(catalog.keptHomes() == [Self.lisbon])
+        try catalog.keepHomes([Self.lisbon, Self.kyoto])
+        #expect(catalog.keptHomes() == [Self.lisbon, Self.kyoto])
+
+        // A trip leaving from home, named: its places, not home's.
+        let plans: [Plan] = Array(repeating: .home, count: 40) + Array(repeating: .away(trip: 1, region: Self.lisbon), count: 4)
+            + Array(repeating: .home, count: 30)
+        var trip = Self.trip(from: "2023-01-01", plans)
+        // The trip's first day begins at the house (a named place), then Lisbon.
+        let first = trip.days.firstIndex { $0.date == "2023-02-10" }!
+        trip.days[first].visits[0].latitude = Self.amsterdam.latitude
+        trip.days[first].visits[0].longitude = Self.amsterdam.longitude
+        trip.days[first].visits[0].name = "Our flat"
+        let library = TripSplitting.split(trip)
+        let part = try #require(library.trips.first?.trip)
+        #expect(part.mainPlaceNames(limit: 10).contains("Our flat"))
+        let privacy = ExportSettings().privacy(for: library)
+        #expect(!part.mainPlaceNames(limit: 10, leavingOut: privacy).contains("Our flat"))
     }
 }

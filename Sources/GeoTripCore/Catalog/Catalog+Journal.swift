@@ -173,16 +173,23 @@ extension Catalog {
     /// The options whose values the `export` setting remembers.
     static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"
 
-    /// The last home the folder had as a library of trips (`SettingKey.keptHome`); nil when it
-    /// never had one, or the setting cannot be read (written by hand: the next export of the
-    /// folder as a library writes it again).
-    func keptHome() -> Coordinate? {
-        try? storedJSON(SettingKey.keptHome, options: "--home")
+    /// Every home the folder has had as a library of trips (`SettingKey.keptHome`: one, as an
+    /// older geotrip kept it, or a list); empty when it never had one, or the setting cannot be
+    /// read (written by hand: the next export of the folder as a library writes it again).
+    func keptHomes() -> [Coordinate] {
+        if let list: [Coordinate] = try? storedJSON(SettingKey.keptHome, options: "--home") { return list }
+        return ((try? storedJSON(SettingKey.keptHome, options: "--home")) as Coordinate?).map { [$0] } ?? []
     }
 
-    /// Remembers `home` as the folder's home (`keptHome`).
-    func keepHome(_ home: Coordinate) throws(GeoTripError) {
-        try setJSONSetting(SettingKey.keptHome, to: home, what: "the home kept private")
+    /// Remembers `homes` as the homes kept private (`keptHomes`).
+    func keepHomes(_ homes: [Coordinate]) throws(GeoTripError) {
+        try setJSONSetting(SettingKey.keptHome, to: homes, what: "the homes kept private")
+    }
+
+    /// The zones kept out of everything shared for `library` (`ExportSettings.privacy(for:keptHomes:)`),
+    /// with the remembered settings and homes.
+    public func sharedPrivacy(for library: Library) throws(GeoTripError) -> PrivacyZones {
+        try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
     }
 
     /// The trip's remembered export settings, without writing.

@@ -54,13 +54,28 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     }
 
     /// The zones kept private for `library`: `--hide-near`'s, and each home's (the default radius
-    /// around it; every home of a person who moved) unless `--no-hide-home`. A folder that is one trip has no home of its own;
-    /// `keptHome`, the home it had when it was last a library (`Catalog.keptHome`), stays
-    /// private: a library whose photos shrank to a few weeks, or whose `--home` was taken back,
-    /// does not publish the house its earlier outputs hid.
-    public func privacy(for library: Library, keptHome: Coordinate? = nil) -> PrivacyZones {
+    /// around it; every home of a person who moved) unless `--no-hide-home`. `keptHomes`, every
+    /// home the folder has had (`Catalog.keptHomes`), stay private too: a library whose photos
+    /// shrank to a few weeks, whose `--home` was taken back, or where a place stopped being a
+    /// home, does not publish a house its earlier outputs hid.
+    public func privacy(for library: Library, keptHomes: [Coordinate] = []) -> PrivacyZones {
         guard hideHome else { return privacy }
-        let homes = library.homes.isEmpty ? (library.home?.centre ?? keptHome).map { [$0] } ?? [] : library.homes.map(\.centre)
+        let homes = ExportSettings.merged(keptHomes, (library.homes.isEmpty ? library.home.map { [$0] } ?? [] : library.homes).map(\.centre))
         return PrivacyZones(privacy.zones + homes.map { PrivacyZones.Zone(centre: $0) })
+    }
+
+    /// `kept` homes with `current` ones: a current home within a privacy zone's radius of a
+    /// kept one takes its place (a home's spot moves a little as nights are added), others are
+    /// added.
+    static func merged(_ kept: [Coordinate], _ current: [Coordinate]) -> [Coordinate] {
+        var homes = kept
+        for home in current {
+            if let same = homes.firstIndex(where: { GreatCircle.distance($0, home) <= PrivacyZones.defaultRadius }) {
+                homes[same] = home
+            } else {
+                homes.append(home)
+            }
+        }
+        return homes
     }
 }

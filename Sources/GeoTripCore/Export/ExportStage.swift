@@ -106,7 +106,7 @@ public struct ExportStage: Sendable {
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         var exported = try catalog.exportedTrips()
-        let privacy = settings.privacy(for: library, keptHome: try keptHome(library, whole, exported: exported))
+        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
@@ -358,7 +358,7 @@ public struct ExportStage: Sendable {
         if library.isLibrary {
             _ = output.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
             let words = JournalWords(language: language)
-            try put(LibraryIndexPage(entries: entries, words: words, language: language).render(), at: Self.mapFile, replacing: nil,
+            try put(LibraryIndexPage(entries: entries, words: words, language: language, privacy: privacy).render(), at: Self.mapFile, replacing: nil,
                     output, now, &summary)
         }
         try catalog.saveExportedTrips(exported)
@@ -388,17 +388,19 @@ public struct ExportStage: Sendable {
         }
     }
 
-    /// The home kept private for a folder that is one trip (`ExportSettings.privacy(for:keptHome:)`):
-    /// the last home `library` had, which is recorded as it changes. A folder whose last export
-    /// wrote trips (`exported`) but which has none recorded (exported by an older build) finds
-    /// its home as a library's would be.
-    private func keptHome(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip]) throws(GeoTripError) -> Coordinate? {
-        let kept = catalog.keptHome()
-        let home = library.home?.centre
-            ?? kept
-            ?? (exported.keys.contains { $0.hasPrefix(Self.tripsFolder + "/") } ? TripSplitting.home(whole.days, rules: TripSplitting.Rules())?.centre : nil)
-        if let home, home != kept { try catalog.keepHome(home) }
-        return home
+    /// The homes kept private whatever the folder is now (`ExportSettings.privacy(for:keptHomes:)`):
+    /// every home it has had as a library, recorded as they change (`ExportSettings.merged`).
+    /// A folder whose last export wrote trips (`exported`) but which has none recorded
+    /// (exported by an older build) finds its homes as a library's would be.
+    private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip]) throws(GeoTripError) -> [Coordinate] {
+        let kept = catalog.keptHomes()
+        var current = (library.homes.isEmpty ? library.home.map { [$0] } ?? [] : library.homes).map(\.centre)
+        if current.isEmpty, kept.isEmpty, exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) {
+            current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).map(\.centre)
+        }
+        let homes = ExportSettings.merged(kept, current)
+        if homes != kept { try catalog.keepHomes(homes) }
+        return homes
     }
 
     /// The map's resources with the run's towns; without towns (and why, for the summary) when

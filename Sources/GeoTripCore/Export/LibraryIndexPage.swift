@@ -20,6 +20,8 @@ struct LibraryIndexPage {
     let words: JournalWords
     /// The page's `lang`.
     var language: String
+    /// The zones kept out of everything shared: no trip is called after a place in one.
+    var privacy = PrivacyZones()
 
     /// The whole page.
     func render() -> String {
@@ -39,7 +41,7 @@ struct LibraryIndexPage {
     private func view(_ entry: Entry) -> TripView {
         let trip = entry.trip
         let first = trip.days.first?.date ?? "", last = trip.days.last?.date ?? ""
-        let names = trip.mainPlaceNames()
+        let names = trip.mainPlaceNames(leavingOut: privacy)
         let countries = trip.countries.compactMap { code in words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country) }
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),

@@ -84,11 +84,12 @@ enum LocalDate {
 
 extension Trip {
     /// Up to `limit` place names, those with the most photos first (first visited on a tie):
-    /// what a trip is called in a list of trips.
-    public func mainPlaceNames(limit: Int = 3) -> [String] {
+    /// what a trip is called in a list of trips. Visits inside `privacy` lend it no name (the
+    /// journal calls them "Private place").
+    public func mainPlaceNames(limit: Int = 3, leavingOut privacy: PrivacyZones = PrivacyZones()) -> [String] {
         var photos: [String: Int] = [:]
         var order: [String] = []
-        for visit in visits {
+        for visit in visits where !privacy.contains(visit.centre) {
             guard let name = visit.name else { continue }
             if photos[name] == nil { order.append(name) }
             photos[name, default: 0] += visit.photoCount
