@@ -61,6 +61,8 @@ enum SummaryText {
     static func tripLine(_ trip: TripOverview) -> String? {
         guard let first = trip.days.first, let last = trip.days.last else { return nil }
         let countries = trip.countries.count == 1 ? "1 country" : "\(n(trip.countries.count)) countries"
+        // Dated photos, none placed: no visits to count.
+        guard trip.visits > 0 else { return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), no photo with a position" }
         return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
             + "\(plural(trip.places, "place")) in \(countries) (\(trip.countries.joined(separator: ", "))), "
             + "\(n(Int(trip.distanceKilometres.rounded()))) km"

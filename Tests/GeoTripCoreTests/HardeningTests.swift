@@ -377,7 +377,7 @@ struct HardeningTests {
             receiver.path,
         ])
         let summary = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
-        let problems = summary.diagnostics.filter { $0.message.contains("is outside 1826 to today") }
+        let problems = summary.diagnostics.filter { $0.message.contains("is outside 1826 to tomorrow") }
         #expect(Set(problems.map(\.path)) == ["first.jpg", "last.jpg", "receiver.jpg"])
         let photos = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path), access: .readOnly).photos()
         #expect(photos.first { $0.path == "fine.jpg" }?.utcTime != nil)
@@ -452,7 +452,7 @@ struct HardeningTests {
         }
         func soonTime(_ catalog: String) throws -> String? { try time(of: "soon.jpg", in: catalog) }
         let first = try await ingest(at: start)
-        #expect(Set(first.diagnostics.filter { $0.message.contains("is outside 1826 to today") }.map(\.path)) == ["soon.jpg", "tokyo-2.jpg"])
+        #expect(Set(first.diagnostics.filter { $0.message.contains("is outside 1826 to tomorrow") }.map(\.path)) == ["soon.jpg", "tokyo-2.jpg"])
         #expect(try soonTime(catalog) == nil)
         // Half an hour on, still too late: the rerun lists nothing, and changes nothing.
         func generation() throws -> String? {

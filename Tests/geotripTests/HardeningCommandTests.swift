@@ -134,6 +134,20 @@ struct HardeningCommandTests {
         #expect(lines[2].contains("\"countryCode\":\"AU\""))
     }
 
+    @Test("a trip of dated photos none of which has a position says so, not '0 visits at 0 places in 0 countries ()'")
+    func tripWithoutPositions() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // A camera without GPS, alone: nothing to place it by.
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-10 Lisboa/DSCF1001.JPG"),
+                                         to: trip.appendingPathComponent("DSCF1001.JPG"))
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("  trip: 1 day (2025-06-10 to 2025-06-10), no photo with a position"), "\(run.stdout)")
+    }
+
     @Test("tag takes ./NAME relative to the folder when run from elsewhere")
     func tagFromOutside() throws {
         let temp = try TemporaryFolder()

@@ -70,7 +70,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .gpsTimeIgnored: return "GPS time unusable, not used"
         case .altitudeIgnored: return "GPS altitude unusable, not used"
         case .timeIgnored: return "a capture time field unusable, ignored"
-        case .implausibleTime: return "capture time outside 1826 to today, not used"
+        case .implausibleTime: return "capture time outside 1826 to tomorrow, not used"
         case .valueIgnored: return "a value of the wrong type or out of range, ignored"
         case .sidecarFailed: return "XMP sidecar could not be written"
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"

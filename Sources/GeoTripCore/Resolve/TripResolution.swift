@@ -70,7 +70,7 @@ enum PlausibleCaptureTime {
                         latest: Date) -> String? {
         guard instant < earliest || instant > latest else { return nil }
         let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.camera == camera }
-        return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to today, "
+        return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to tomorrow, "
             + "so it was not used; fix the camera's date or the clock offset"
     }
 }
