@@ -154,6 +154,7 @@ enum SummaryText {
         guard named.online + named.cached + named.stale + named.failed + named.requests > 0 else { return nil }
         var line = "  names: \(n(named.online)) online, \(n(named.cached)) from the cache, \(n(named.manual)) manual"
         if named.offline > 0 { line += " (\(n(named.offline)) named offline first)" }
+        if named.nameless > 0 { line += "; \(plural(named.nameless, "place")) it has no name for (offline names kept)" }
         if named.failed > 0 { line += "; \(plural(named.failed, "place")) without an answer" }
         if named.stale > 0 { line += "; \(plural(named.stale, "stale answer")) discarded" }
         return line + "; \(plural(named.requests, "request")) sent"

@@ -105,6 +105,10 @@ struct OnlineNamesCommandTests {
         #expect(spain.allSatisfy { $0["nameSource"] as? String == "offline" })
         #expect(after.filter { $0["countryCode"] as? String == "PT" }.allSatisfy { $0["nameSource"] as? String == "nominatim" })
         #expect(after.allSatisfy { $0["countryCode"] is String })
+        // Counted apart: named online are the places with a name from the service.
+        let places = { (code: String) in Set(after.filter { $0["countryCode"] as? String == code }.compactMap { $0["placeId"] as? String }).count }
+        let named = Self.named(summary)
+        #expect(named["nameless"] == places("ES") && named["online"] == places("PT"), "\(named)")
         // The journal names them too: Madrid's day is in Spain, under Madrid's offline name.
         let madrid = try String(contentsOf: trip.appendingPathComponent("geotrip/journal/2025-06-13.md"), encoding: .utf8)
         #expect(madrid.contains("places:\n- Madrid\ncountries:\n- Spain\n"), "\(madrid.prefix(200))")

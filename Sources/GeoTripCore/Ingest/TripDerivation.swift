@@ -294,8 +294,14 @@ struct TripDerivation {
                     }
                     let stale = try catalog.saveAnswers(answers, source: .nominatim, language: naming.language)
                     result.named.stale += stale.count
-                    for (place, _) in answers where !stale.contains(place.placeID) {
-                        if namer.wasCached(place.placeID) { result.named.cached += 1 } else { result.named.online += 1 }
+                    for (place, name) in answers where !stale.contains(place.placeID) {
+                        if name?.name == nil {
+                            result.named.nameless += 1
+                        } else if namer.wasCached(place.placeID) {
+                            result.named.cached += 1
+                        } else {
+                            result.named.online += 1
+                        }
                     }
                     stored = stored || answers.count > stale.count
                     let (done, total) = progress.withLock { $0.done += chunk.count - unanswered; return ($0.done, $0.total) }

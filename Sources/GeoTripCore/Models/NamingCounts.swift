@@ -14,6 +14,9 @@ public struct NamingCounts: Sendable, Equatable, Codable {
     /// Places the online service was asked about without a usable answer (they keep the name
     /// they had, and the next run asks again).
     public var failed = 0
+    /// Places the service answered with no name (the open sea, or data that does not reach
+    /// them): they keep showing their offline names, and are not asked again.
+    public var nameless = 0
     /// HTTP requests sent, retries included.
     public var requests = 0
 
