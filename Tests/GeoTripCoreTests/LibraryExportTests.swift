@@ -180,6 +180,23 @@ struct LibraryExportTests {
         #expect(added.export?.written == 4)
     }
 
+    @Test("a night added at home, a few metres from the house, writes no trip again: home's zone stays where it was")
+    func homeNightWritesNothing() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        // A home day after the last trip, its night 10 m from the house: the house's spot (the
+        // mean of its nights) moves by a metre.
+        var night = LibraryFixture.schedule.first { $0.date == "2024-04-05" }!
+        night.date = "2024-04-10"
+        night.spots = [LibraryFixture.cafe, (LibraryFixture.house.0 + 0.00009, LibraryFixture.house.1)]
+        night.folder = "home-more"
+        try LibraryFixture.write(into: library.folder, days: [night])
+        let added = try await library.ingest()
+        #expect(added.export?.trips == 3)
+        #expect(added.export?.written == 0, "\(String(describing: added.export))")
+    }
+
     @Test("a library that shrinks to one trip keeps its home private, also when its catalog kept none (an older build's); --no-hide-home shows it",
           arguments: [false, true])
     func shrunkKeepsHomePrivate(olderCatalog: Bool) async throws {

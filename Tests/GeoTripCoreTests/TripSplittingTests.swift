@@ -287,10 +287,15 @@ struct TripSplittingTests {
         // A library now one trip, with two homes kept: both are zones.
         let zones = ExportSettings().privacy(for: Library(), keptHomes: [Self.amsterdam, Self.lisbon]).zones.map(\.centre)
         #expect(zones == [Self.amsterdam, Self.lisbon])
-        // A kept home and the same house found again 100 m off: one zone, at the new spot.
+        // A kept home and its spot found again 100 m off: one zone, at the new spot; 10 m off
+        // (a night added): the zone stays as kept, so no trip's outputs change with it.
         let moved = Coordinate(latitude: Self.amsterdam.latitude + 0.0009, longitude: Self.amsterdam.longitude)
         #expect(ExportSettings.merged([Self.amsterdam], [moved]) == [moved])
         #expect(ExportSettings.merged([Self.amsterdam], [moved, Self.kyoto]) == [moved, Self.kyoto])
+        let nudged = Coordinate(latitude: Self.amsterdam.latitude + 0.00009, longitude: Self.amsterdam.longitude)
+        #expect(ExportSettings.merged([Self.amsterdam], [nudged]) == [Self.amsterdam])
+        #expect(ExportSettings().privacy(for: TripSplitting.split(Self.trip(from: "2024-03-01", Self.quarter)), keptHomes: [nudged])
+            .zones.map(\.centre) == [nudged])
         #expect(ExportSettings().privacy(for: Library(), keptHomes: [Self.amsterdam]).zones.count == 1)
         var shown = ExportSettings()
         shown.hideHome = false

@@ -64,12 +64,15 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         return PrivacyZones(privacy.zones + homes.map { PrivacyZones.Zone(centre: $0) })
     }
 
-    /// `kept` homes with `current` ones: a current home within a privacy zone's radius of a
-    /// kept one takes its place (a home's spot moves a little as nights are added), others are
-    /// added.
+    /// `kept` homes with `current` ones: a current home within `sameHouse` of a kept one is
+    /// that one, as kept (a home's spot, the mean of its nights, moves by metres with every
+    /// night added: the zone stays where it was, so the trips' outputs, which depend on the
+    /// zones, are not all written again); one within a privacy zone's radius takes its place;
+    /// others are added.
     static func merged(_ kept: [Coordinate], _ current: [Coordinate]) -> [Coordinate] {
         var homes = kept
         for home in current {
+            if homes.contains(where: { GreatCircle.distance($0, home) <= sameHouse }) { continue }
             if let same = homes.firstIndex(where: { GreatCircle.distance($0, home) <= PrivacyZones.defaultRadius }) {
                 homes[same] = home
             } else {
@@ -78,4 +81,7 @@ public struct ExportSettings: Sendable, Equatable, Codable {
         }
         return homes
     }
+
+    /// 50 m: a home's spot found again this close is the same house.
+    static let sameHouse = 50.0
 }
