@@ -99,6 +99,8 @@ struct OnlineNamingTests {
         #expect(NominatimClient.sameServer("https://host/reverse", "/moved/reverse") == "https://host/moved/reverse")
         #expect(NominatimClient.sameServer("https://host/reverse", "http://host/reverse") == nil)  // never down to http
         #expect(NominatimClient.sameServer("http://host/reverse", "http://other/reverse") == nil)
+        #expect(NominatimClient.sameServer("http://host:8080/reverse", "http://host:8443/reverse") == nil)
+        #expect(NominatimClient.sameServer("http://host:8080/reverse", "/r") == "http://host:8080/r")
         let now = Date(timeIntervalSince1970: 1_764_400_000)  // 2025-11-29T07:06:40Z
         #expect(NominatimClient.retryAfter("5", now: now) == 5)
         #expect(NominatimClient.retryAfter("Sat, 29 Nov 2025 07:07:00 GMT", now: now) == 20)

@@ -357,6 +357,19 @@ struct OnlineNamesCommandTests {
         #expect(times.count >= 2 && times.max()! - times.min()! >= 3.9)
     }
 
+    @Test("an answer about a vast area whose middle is far off, but whose box holds the place, names it")
+    func vastArea() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "vast")
+        let trip = try temp.copySampleImages()
+        let run = try Self.ingest(trip, server)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let named = Self.named(try Self.summary(run))
+        #expect(named["online"] == 11 && named["failed"] == 0, "\(named)")
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "nominatim" })
+    }
+
     @Test("a slow service is said once")
     func slowness() throws {
         let temp = try TemporaryFolder()

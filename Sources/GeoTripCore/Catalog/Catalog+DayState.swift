@@ -190,7 +190,8 @@ extension Catalog {
             }
         }
 
-        /// SQL's `ORDER BY coalesce(utcTime, localTime), path`: no time first, then text
+        /// SQL's `ORDER BY coalesce(utcTime, wallTime, localTime), path` (the camera's clock as
+        /// corrected, the column `tripPhotoColumns` reads): no time first, then text
         /// compared byte by byte, as SQLite compares it.
         func sorted() -> [TripPhoto] {
             list.sorted { a, b in

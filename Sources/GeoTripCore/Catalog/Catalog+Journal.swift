@@ -174,11 +174,15 @@ extension Catalog {
     static let exportOptionNames = "--out, --hide-near, --photos (or --no-photos), --tiles with --tiles-attribution, and --thumbnails (or --no-thumbnails)"
 
     /// Every home the folder has had as a library of trips (`SettingKey.keptHome`: one, as an
-    /// older geotrip kept it, or a list); empty when it never had one, or the setting cannot be
-    /// read (written by hand: the next export of the folder as a library writes it again).
-    func keptHomes() -> [Coordinate] {
-        if let list: [Coordinate] = try? storedJSON(SettingKey.keptHome, options: "--home") { return list }
-        return ((try? storedJSON(SettingKey.keptHome, options: "--home")) as Coordinate?).map { [$0] } ?? []
+    /// older geotrip kept it, or a list); empty when it never had one. Throws
+    /// `settingUnreadable` for a setting in another form (a hand edit): the caller keeps it as
+    /// it is, so no earlier home is forgotten by overwriting it.
+    func keptHomes() throws(GeoTripError) -> [Coordinate] {
+        guard let text = try setting(SettingKey.keptHome) else { return [] }
+        let data = Data(text.utf8)
+        if let list = try? JSONDecoder().decode([Coordinate].self, from: data) { return list }
+        if let one = try? JSONDecoder().decode(Coordinate.self, from: data) { return [one] }
+        throw .settingUnreadable(catalog: path, key: SettingKey.keptHome, options: "--home")
     }
 
     /// Remembers `homes` as the homes kept private (`keptHomes`).
@@ -190,6 +194,11 @@ extension Catalog {
     /// with the remembered settings and homes.
     public func sharedPrivacy(for library: Library) throws(GeoTripError) -> PrivacyZones {
         try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
+    }
+
+    /// `keptHomes`, or none when the setting cannot be read (the export says so, once).
+    func keptHomesIfReadable() -> [Coordinate] {
+        do { return try keptHomes() } catch { return [] }
     }
 
     /// The trip's remembered export settings, without writing.

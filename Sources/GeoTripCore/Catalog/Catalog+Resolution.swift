@@ -20,10 +20,11 @@ extension Catalog {
         uncertaintyMeters, liveStillId, wallTime
         """
 
-    /// `resolvedColumns` without the path, which clustering does not read.
+    /// `resolvedColumns` without the path, which clustering does not read, nor `wallTime` apart
+    /// (it reads the corrected clock once, as the camera time).
     static let clusteringColumns = """
         id, '', coalesce(wallTime, localTime), utcTime, timeZone, timeSource, resolvedLatitude, resolvedLongitude, locationSource,
-        uncertaintyMeters, liveStillId, wallTime
+        uncertaintyMeters, liveStillId, NULL
         """
 
     /// The columns resolution reads (the stored result, then the evidence), from the photos

@@ -419,8 +419,9 @@ extension Catalog {
         static let naming = "naming"
         /// JSON of `ExportSettings`.
         static let export = "export"
-        /// JSON of the `Coordinate` of the last home a library of trips had (found or given):
-        /// kept private when the folder becomes one trip (`ExportSettings.privacy(for:keptHome:)`).
+        /// JSON list of the `Coordinate`s of every home the folder has had as a library of trips
+        /// (found or given; an older geotrip kept one): kept private whatever the folder is now
+        /// (`ExportSettings.privacy(for:keptHomes:)`).
         static let keptHome = "keptHome"
         /// JSON list of the output folders used before the current one (`ExportSettings.outputFolder`,
         /// "" for the default), oldest first: the scan skips those inside the trip folder.

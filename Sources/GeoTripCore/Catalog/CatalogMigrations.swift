@@ -550,7 +550,7 @@ enum CatalogMigrations {
             // The camera's clock as `--clock-offset` corrects it, for a photo whose day that
             // clock gives (no instant, or no zone) when the correction moves it: its day, its
             // place in a day's list and whether it is undated follow the corrected clock
-            // (`Catalog.dayTimeSQL`). The undated photos' index holds it beside the camera's
+            // (`coalesce(wallTime, localTime)`). The undated photos' index holds it beside the camera's
             // own, so their page still reads only the rows it lists.
             try db.alter(table: "photo") { t in t.add(column: "wallTime", .text) }
             try db.execute(sql: """

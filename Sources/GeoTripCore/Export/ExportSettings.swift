@@ -67,17 +67,12 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     /// `kept` homes with `current` ones: a current home within `sameHouse` of a kept one is
     /// that one, as kept (a home's spot, the mean of its nights, moves by metres with every
     /// night added: the zone stays where it was, so the trips' outputs, which depend on the
-    /// zones, are not all written again); one within a privacy zone's radius takes its place;
-    /// others are added.
+    /// zones, are not all written again); others are added, never moving a kept zone (whose
+    /// edge would then be published).
     static func merged(_ kept: [Coordinate], _ current: [Coordinate]) -> [Coordinate] {
         var homes = kept
-        for home in current {
-            if homes.contains(where: { GreatCircle.distance($0, home) <= sameHouse }) { continue }
-            if let same = homes.firstIndex(where: { GreatCircle.distance($0, home) <= PrivacyZones.defaultRadius }) {
-                homes[same] = home
-            } else {
-                homes.append(home)
-            }
+        for home in current where !homes.contains(where: { GreatCircle.distance($0, home) <= sameHouse }) {
+            homes.append(home)
         }
         return homes
     }

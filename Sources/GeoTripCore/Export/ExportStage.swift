@@ -106,7 +106,7 @@ public struct ExportStage: Sendable {
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         var exported = try catalog.exportedTrips()
-        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported))
+        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, &summary))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
@@ -392,8 +392,18 @@ public struct ExportStage: Sendable {
     /// every home it has had as a library, recorded as they change (`ExportSettings.merged`).
     /// A folder whose last export wrote trips (`exported`) but which has none recorded
     /// (exported by an older build) finds its homes as a library's would be.
-    private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip]) throws(GeoTripError) -> [Coordinate] {
-        let kept = catalog.keptHomes()
+    /// A setting that cannot be read is left as it is (no home in it is forgotten by writing
+    /// over it) and said in `summary`; this run hides the homes it finds.
+    private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip],
+                           _ summary: inout ExportSummary) throws(GeoTripError) -> [Coordinate] {
+        let kept: [Coordinate]
+        do {
+            kept = try catalog.keptHomes()
+        } catch .settingUnreadable {
+            summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "the homes kept private from earlier exports "
+                + "cannot be read (the catalog's 'keptHome' setting was changed by hand); this export hides the homes it finds, and leaves the setting as it is"))
+            return (library.homes.isEmpty ? library.home.map { [$0] } ?? [] : library.homes).map(\.centre)
+        }
         var current = (library.homes.isEmpty ? library.home.map { [$0] } ?? [] : library.homes).map(\.centre)
         if current.isEmpty, kept.isEmpty, exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) {
             current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).map(\.centre)
@@ -1033,8 +1043,10 @@ public struct ExportStage: Sendable {
     /// (`renderingKey`) and the day pages' (`JournalRenderer.inputKey`). 2: the page of undated
     /// photos, links by the bytes of names that are not UTF-8, commands on one line. 3: the map's
     /// visit numbers past 99 fit their markers. 4: a visit's times name its day after midnight
-    /// and both zones across a change of the clocks (`TripVisit.localTimeSpan`).
-    static let outputRevision = 4
+    /// and both zones across a change of the clocks (`TripVisit.localTimeSpan`). 5: a home for
+    /// each stretch of years, each kept private, and no trip named after a private visit
+    /// (outputs an earlier build wrote could show a person's earlier home).
+    static let outputRevision = 5
 
     /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
     /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.

@@ -233,7 +233,7 @@ struct TripDerivation {
         // Home is private too (`--hide-home`, the default), wherever the nights put it: found
         // only when there is something to ask, as it takes the whole trip.
         if export.hideHome {
-            privacy = export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home), keptHomes: catalog.keptHomes())
+            privacy = export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home), keptHomes: catalog.keptHomesIfReadable())
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }

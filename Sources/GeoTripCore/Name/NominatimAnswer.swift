@@ -25,9 +25,11 @@ struct NominatimPlace: Decodable, Sendable {
     var lon: String?
     /// `Unable to geocode`: the open sea, an answer with nothing there.
     var error: String?
+    /// `[south, north, west, east]` as text, as Nominatim sends it.
+    var boundingbox: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case name, category, type, addresstype, address, error, lat, lon
+        case name, category, type, addresstype, address, error, lat, lon, boundingbox
         case displayName = "display_name"
         case placeRank = "place_rank"
     }
@@ -38,6 +40,13 @@ struct NominatimPlace: Decodable, Sendable {
         guard let lat = lat.flatMap(Double.init), let lon = lon.flatMap(Double.init),
               (-90...90).contains(lat), (-180...180).contains(lon), !(lat == 0 && lon == 0) else { return nil }
         return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// Whether the object's bounding box holds `point` (a vast area's middle can lie far from
+    /// a point inside it); false without a box.
+    func covers(_ point: Coordinate) -> Bool {
+        guard let box = boundingbox?.compactMap(Double.init), box.count == 4 else { return false }
+        return (box[0]...max(box[0], box[1])).contains(point.latitude) && (box[2]...max(box[2], box[3])).contains(point.longitude)
     }
 
     /// The object's own name, when it has a non-empty one.

@@ -106,11 +106,13 @@ public struct NominatimClient: Sendable {
     static let maximumRedirects = 3
 
     /// Where a redirect from `from` to `location` goes, if it stays with the server named (the
-    /// same host; `http` to `https` allowed); nil for another server.
+    /// same host and port; `http` to `https` allowed); nil for another server.
     static func sameServer(_ from: String, _ location: String) -> String? {
         guard let base = URL(string: from), let target = URL(string: location, relativeTo: base)?.absoluteURL,
               let host = target.host?.lowercased(), host == base.host?.lowercased(),
-              let scheme = target.scheme?.lowercased(), scheme == "https" || scheme == base.scheme?.lowercased()
+              let scheme = target.scheme?.lowercased(), scheme == "https" || scheme == base.scheme?.lowercased(),
+              // The same port, or each scheme's own (http to https on the default ports).
+              target.port == base.port
         else { return nil }
         return target.absoluteString
     }
@@ -160,7 +162,7 @@ public struct NominatimClient: Sendable {
                 guard response.status == .tooManyRequests || response.status.code >= 500 else {
                     throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure)
                 }
-                retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"))
+                retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date(timeIntervalSince1970: clock.now()))
             } catch let error as GeoTripError {
                 throw error
             } catch {

@@ -10,7 +10,8 @@ import Foundation
 /// again at address level. At most two requests a place, both cached. A wider place is asked
 /// once, at a zoom that fits it (`zoom(forRadius:)`). The name is then chosen by
 /// `NominatimPlace.placeName`'s rule. An answer about an object farther than `unrelated` from
-/// the place is about somewhere else (a service answering for another point): that place's
+/// the place, whose bounding box does not hold it either (a vast borough's middle may be far
+/// off), is about somewhere else (a service answering for another point): that place's
 /// error, and it keeps its name.
 public struct NominatimPlaceNamer: PlaceNamer {
     /// 100 m: under this a place is one building, square or sight.
@@ -101,7 +102,7 @@ public struct NominatimPlaceNamer: PlaceNamer {
             // Checked as it is read, so an answer about somewhere else is not kept in the cache.
             let answer = try await client.get("reverse", query) { (data) throws(GeoTripError) in
                 let answer = try NominatimPlace.decode(NominatimPlace.self, from: data, subject: subject)
-                if let at = answer.coordinate, GreatCircle.distance(at, place.centre) > Self.unrelated {
+                if let at = answer.coordinate, GreatCircle.distance(at, place.centre) > Self.unrelated, !answer.covers(place.centre) {
                     let kilometres = Int((GreatCircle.distance(at, place.centre) / 1000).rounded())
                     throw .namingAnswerUnreadable(place: subject, reason: "it is about a place \(kilometres.grouped) km from the one asked about")
                 }

@@ -50,14 +50,11 @@ public struct NominatimPlaceSearch: Sendable {
     struct SearchResult: Decodable {
         var place: NominatimPlace
         /// `[south, north, west, east]` as text, as Nominatim sends it.
-        var boundingbox: [String]?
+        var boundingbox: [String]? { place.boundingbox }
 
         init(from decoder: any Decoder) throws {
             place = try NominatimPlace(from: decoder)
-            boundingbox = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([String].self, forKey: .boundingbox)
         }
-
-        enum CodingKeys: String, CodingKey { case boundingbox }
 
         /// The place's name, the first words of its full name when it has none, and its country.
         var label: String {

@@ -14,7 +14,8 @@ import Foundation
 ///   spot holding at least `homeNights` (30) nights within `awayMetres` is a candidate (the
 ///   densest first, each night counted for one), and each night's home is the candidate with
 ///   the most nights within `homeWindowDays` (182) either side of it, once one holds at least
-///   `homeNights` there (before that, the first such). A stretch of one home shorter than
+///   `homeNights` there (before that, the first such). Each stretch of nights so given is the
+///   home of the candidate with most of its nights; one whose home's own nights span less than
 ///   `homeStretchDays` (182) joins the neighbouring stretch whose home has more of its nights,
 ///   so a summer house or a season abroad is a trip, not a home. A new home begins on the
 ///   night that the most nights agree with (those before at the old home, those after at the
@@ -159,38 +160,47 @@ public enum TripSplitting {
             }
         }
 
-        // Stretches of one home; a short one joins the neighbour whose home has more of its
-        // nights (the earlier on a tie), until none is short. A stretch made so is the home's
-        // of the candidate with most of its nights (the densest on a tie): the one densest of
-        // all, for a single stretch.
+        // Stretches of one home, each the home of the candidate with most of its nights (the
+        // densest on a tie: for a single stretch, the densest of all). A stretch whose home's
+        // own nights in it span less than `homeStretchDays` joins the neighbour whose home has
+        // more of its nights (the earlier on a tie), until none does: six weeks somewhere, even
+        // with a home sparsely photographed around them, is a trip.
+        func owner(_ first: Int, _ last: Int) -> Int {
+            var held = [Int](repeating: 0, count: candidates.count)
+            for index in first...last { if let candidate = candidateOf[index] { held[candidate] += 1 } }
+            return held.indices.max { (held[$0], -$0) < (held[$1], -$1) } ?? 0
+        }
+        func span(_ stretch: (home: Int, first: Int, last: Int)) -> Int {
+            let own = (stretch.first...stretch.last).filter { candidateOf[$0] == stretch.home }
+            guard let first = own.first, let last = own.last else { return 0 }
+            return nights[last].day - nights[first].day + 1
+        }
+        // Owners given, and two stretches of one home side by side made one.
+        func settled(_ stretches: [(home: Int, first: Int, last: Int)]) -> [(home: Int, first: Int, last: Int)] {
+            var merged: [(home: Int, first: Int, last: Int)] = []
+            for var stretch in stretches {
+                stretch.home = owner(stretch.first, stretch.last)
+                if let last = merged.last, last.home == stretch.home { merged[merged.count - 1].last = stretch.last } else { merged.append(stretch) }
+            }
+            return merged
+        }
         var stretches: [(home: Int, first: Int, last: Int)] = []  // night indices
         for index in nights.indices {
             if let last = stretches.last, last.home == homeOf[index] { stretches[stretches.count - 1].last = index } else {
                 stretches.append((homeOf[index], index, index))
             }
         }
-        func length(_ stretch: (home: Int, first: Int, last: Int)) -> Int { nights[stretch.last].day - nights[stretch.first].day + 1 }
-        func owner(_ first: Int, _ last: Int) -> Int {
-            var held = [Int](repeating: 0, count: candidates.count)
-            for index in first...last { if let candidate = candidateOf[index] { held[candidate] += 1 } }
-            return held.indices.max { (held[$0], -$0) < (held[$1], -$1) } ?? 0
-        }
-        while stretches.count > 1, let short = stretches.indices.filter({ length(stretches[$0]) < rules.homeStretchDays })
-                .min(by: { (length(stretches[$0]), $0) < (length(stretches[$1]), $1) }) {
+        stretches = settled(stretches)
+        while stretches.count > 1, let short = stretches.indices.filter({ span(stretches[$0]) < rules.homeStretchDays })
+                .min(by: { (span(stretches[$0]), $0) < (span(stretches[$1]), $1) }) {
             let neighbours = [short - 1, short + 1].filter(stretches.indices.contains)
             let held = neighbours.map { neighbour in
                 (stretches[short].first...stretches[short].last).filter { candidateOf[$0] == stretches[neighbour].home }.count
             }
             let into = neighbours.count == 2 && held[1] > held[0] ? neighbours[1] : neighbours[0]
             if into < short { stretches[into].last = stretches[short].last } else { stretches[into].first = stretches[short].first }
-            stretches[into].home = owner(stretches[into].first, stretches[into].last)
             stretches.remove(at: short)
-            // Two stretches of one home side by side are one.
-            var merged: [(home: Int, first: Int, last: Int)] = []
-            for stretch in stretches {
-                if let last = merged.last, last.home == stretch.home { merged[merged.count - 1].last = stretch.last } else { merged.append(stretch) }
-            }
-            stretches = merged
+            stretches = settled(stretches)
         }
 
         // The move between two stretches is on the night that most nights agree with: those

@@ -24,6 +24,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
              /reverse; 301 to itself under /moved/ (same host) for /search
   searchobj  answers /search with one object instead of the list of results
   wait4      429 with Retry-After: 4 to the very first request, then properly
+  vast       answers requests about Spain with an object whose middle is 4 degrees north (a
+             vast borough's), its bounding box holding the point asked about
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
@@ -193,6 +195,9 @@ class Handler(BaseHTTPRequestHandler):
                 answer = dict(tower(names), lat=str(lat), lon=str(lon), name=f"Sight {lat:.4f},{lon:.4f}")
             if mode == "elsewhere" and lon > -7.5:
                 answer["lat"] = str(lat + 20)
+            if mode == "vast" and lon > -7.5:
+                answer["lat"] = str(lat + 4)
+                answer["boundingbox"] = [str(lat - 1), str(lat + 5), str(lon - 1), str(lon + 1)]
             if mode == "portugal" and lon > -7.5:
                 answer = {"error": "Unable to geocode"} if "poi" in query.get("layer", "") else {"place_id": 9, "lat": str(lat), "lon": str(lon)}
             if mode == "wrongtype" and lon > -7.5:
