@@ -180,6 +180,50 @@ struct LibraryExportTests {
         #expect(added.export?.written == 4)
     }
 
+    @Test("a library trip shows a photo without a zone that one camera's clock correction moves into it from days before")
+    func correctedClockInLibraryTrip() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        // A camera with neither GPS nor offsets, its clock three days slow: 2024-02-17 is the
+        // Kyoto trip's first day, 2024-02-20, outside the trip's window by its own clock.
+        let photo = library.folder.appendingPathComponent("scanner/slow.jpg")
+        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"), to: photo)
+        let written = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                         ["-q", "-overwrite_original", "-GPS:all=", "-OffsetTime*=", "-Make=TestCam", "-Model=Slow",
+                                          "-DateTimeOriginal=2024:02:17 12:00:00", photo.path])
+        #expect(written.status == 0)
+        var options = IngestOptions(folder: library.folder.path)
+        options.clockOffsets = ["TestCam Slow=+3 00:00:00"]
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        #expect(summary.export?.trips == 3)
+        let kyoto = try String(contentsOf: library.tripFolder(2).appendingPathComponent("journal/2024-02-20.md"), encoding: .utf8)
+        #expect(kyoto.contains("slow.jpg"), "\(kyoto)")
+        let undated = library.out.appendingPathComponent("journal/undated-photos.md")
+        #expect(!((try? String(contentsOf: undated, encoding: .utf8))?.contains("slow.jpg") ?? false))
+    }
+
+    @Test("a trip that leaves from the house is not named after it on the page of trips, and the house is not on its map")
+    func tripNotNamedAfterHome() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        // The morning of the first Lisbon day at the house, named by its owner.
+        try library.addPhoto(on: "2024-01-15", at: LibraryFixture.house, folder: "leaving")
+        try await library.ingest()
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+        let house = try #require(try catalog.visits().first { $0.localDate == "2024-01-15"
+            && GreatCircle.distance($0.centre, Coordinate(latitude: LibraryFixture.house.0, longitude: LibraryFixture.house.1)) < 50 })
+        catalog.releaseLock()
+        _ = try await PlaceRenamer(folder: library.folder.path, catalogPath: IngestOptions.defaultCatalogPath(for: library.folder.path))
+            .rename(house.placeId, to: "Our flat, Kastanienallee 12")
+        let index = try String(contentsOf: library.out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("Lisbon") && !index.contains("Kastanienallee"), "\(index)")
+        let trips = try TripSplitting.split(catalog.trip()).trips
+        #expect(trips.first?.trip.visits.contains { $0.placeId == house.placeId } == true)  // it is the trip's visit, kept private
+        let map = try String(contentsOf: library.tripFolder(1).appendingPathComponent("trip.geojson"), encoding: .utf8)
+        #expect(!map.contains(String(format: "%.4f", LibraryFixture.house.0)))
+    }
+
     @Test("a night added at home, a few metres from the house, writes no trip again: home's zone stays where it was")
     func homeNightWritesNothing() async throws {
         let library = try Library()
