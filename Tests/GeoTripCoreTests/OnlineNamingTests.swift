@@ -95,6 +95,9 @@ struct OnlineNamingTests {
         #expect(NominatimClient.url("http://host/api?key=K", "reverse", [("lat", "1")]) == "http://host/api/reverse?key=K&lat=1")
         #expect(NominatimClient.url("http://host?key=abc", "search", [("q", "a b")]) == "http://host/search?key=abc&q=a%20b")
         #expect(NominatimClient.url("https://host/nominatim/", "reverse", [("a", "1")]) == "https://host/nominatim/reverse?a=1")
+        // Messages show the URL without its query's values (a hosted service's key).
+        #expect(NamingSettings(nominatimURL: "https://host/api?key=SECRET&x=1").shownURL == "https://host/api?key=…&x=…")
+        #expect(NamingSettings(nominatimURL: "http://127.0.0.1:8080").shownURL == "http://127.0.0.1:8080")
         #expect(NominatimClient.sameServer("http://Host/a/reverse?x=1", "https://host/b/reverse?x=1") == "https://host/b/reverse?x=1")
         #expect(NominatimClient.sameServer("https://host/reverse", "/moved/reverse") == "https://host/moved/reverse")
         #expect(NominatimClient.sameServer("https://host/reverse", "http://host/reverse") == nil)  // never down to http

@@ -241,7 +241,7 @@ struct TripDerivation {
         do {
             cache = try NamingCache.shared()
         } catch {
-            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .naming, message: error.description))
             cache = .inMemory()
         }
         let http = NominatimClient.makeHTTPClient()
@@ -289,7 +289,7 @@ struct TripDerivation {
                                 continue
                             }
                             failed.insert(place.placeID)
-                            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: error.description))
+                            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .naming, message: error.description))
                         }
                     }
                     let stale = try catalog.saveAnswers(answers, source: .nominatim, language: naming.language)
@@ -317,7 +317,7 @@ struct TripDerivation {
         }
         watch.cancel()
         if let slow = await watch.value {
-            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .namingSlow, message: slow))
+            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .namingSlow, message: slow))
         }
         // Shutting the client down fails only if it already was; nothing to report then.
         try? await http.shutdown()
@@ -329,7 +329,7 @@ struct TripDerivation {
             // and the next run asks again. Anything else stops the run.
             guard case .namingUnavailable(_, _)? = failure as? GeoTripError else { throw failure }
             result.named.failed += progress.withLock { $0.total - $0.done }
-            result.diagnostics.append(PhotoDiagnostic(path: naming.nominatimURL, kind: .naming, message: "\(failure)"))
+            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .naming, message: "\(failure)"))
         }
         return stored
     }

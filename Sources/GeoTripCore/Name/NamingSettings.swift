@@ -32,6 +32,15 @@ public struct NamingSettings: Codable, Sendable, Equatable {
     /// Whether the online namer is on.
     public var online: Bool { geocoder == "nominatim" }
 
+    /// The service's URL as messages show it: the values of its query (a hosted service's
+    /// key) left out, `https://host/api?key=…`.
+    public var shownURL: String {
+        guard let mark = nominatimURL.firstIndex(of: "?") else { return nominatimURL }
+        let names = nominatimURL[nominatimURL.index(after: mark)...].split(separator: "#").first?
+            .split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" } ?? []
+        return String(nominatimURL[..<mark]) + "?" + names.map { $0 + "=…" }.joined(separator: "&")
+    }
+
     /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `ko_KR.UTF-8`
     /// gives `ko`), or `en`.
     public static var environmentLanguage: String {

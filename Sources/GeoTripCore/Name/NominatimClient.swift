@@ -78,7 +78,7 @@ public struct NominatimClient: Sendable {
             }
         }
         guard let url = Self.url(settings.nominatimURL, endpoint, query) else {
-            throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it is not a URL")
+            throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: "it is not a URL")
         }
         var outgoing = HTTPClientRequest(url: url)
         outgoing.headers.add(name: "User-Agent", value: userAgent)
@@ -147,12 +147,12 @@ public struct NominatimClient: Sendable {
                 if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
                     guard let next = Self.sameServer(request.url, location) else {
                         let host = URL(string: location, relativeTo: URL(string: request.url))?.host ?? location
-                        throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it sends the requests on to another server (\(host)); "
+                        throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: "it sends the requests on to another server (\(host)); "
                                                                  + "geotrip sends places only to the server named, so name that one with --nominatim-url if you trust it")
                     }
                     redirects += 1
                     guard redirects <= Self.maximumRedirects else {
-                        throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: "it redirects more than \(Self.maximumRedirects) times")
+                        throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: "it redirects more than \(Self.maximumRedirects) times")
                     }
                     request.url = next
                     tries -= 1  // a redirect is not a failed try
@@ -160,7 +160,7 @@ public struct NominatimClient: Sendable {
                 }
                 failure = "it answered \(response.status.code) \(response.status.reasonPhrase)"
                 guard response.status == .tooManyRequests || response.status.code >= 500 else {
-                    throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure)
+                    throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: failure)
                 }
                 retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date(timeIntervalSince1970: clock.now()))
             } catch let error as GeoTripError {
@@ -170,7 +170,7 @@ public struct NominatimClient: Sendable {
                 failure = Self.words(error)
             }
             guard tries < Self.maximumTries else {
-                throw GeoTripError.namingUnavailable(server: settings.nominatimURL, reason: failure + " (\(tries) tries)")
+                throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: failure + " (\(tries) tries)")
             }
             // The request is over: waiting out a backoff or `Retry-After` is not a slow service.
             tally.end(started, at: clock.now())

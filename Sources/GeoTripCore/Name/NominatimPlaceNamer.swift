@@ -86,7 +86,7 @@ public struct NominatimPlaceNamer: PlaceNamer {
         } catch is CancellationError {
             throw .interrupted(savedPhotos: 0)
         } catch {
-            throw .namingUnavailable(server: client.settings.nominatimURL, reason: "\(error)")
+            throw .namingUnavailable(server: client.settings.shownURL, reason: "\(error)")
         }
     }
 

@@ -101,7 +101,7 @@ public struct PhotoTagger: Sendable {
             switch try await Self.searchOnline(query, naming: naming) {
             case .success(let found):
                 try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
-                return "Tagged \(photos) at \(found.label), found by \(naming.nominatimURL)."
+                return "Tagged \(photos) at \(found.label), found by \(naming.shownURL)."
             case .failure(let reason):
                 unavailable = reason.words
             }
@@ -110,11 +110,11 @@ public struct PhotoTagger: Sendable {
         do {
             place = try Self.unambiguousPlace(query, in: gazetteer.get())
         } catch .placeNotFound(let query) where unavailable != nil {
-            throw .placeNotFoundOffline(query: query, server: naming.nominatimURL, reason: unavailable!)
+            throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable!)
         }
         try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
         return "Tagged \(photos) at \(Self.label(place))"
-            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.nominatimURL) cannot be used now).")
+            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now).")
     }
 
     /// The place `query` names, found by the trip's online service; why not, when the service
@@ -138,7 +138,7 @@ public struct PhotoTagger: Sendable {
             if case .namingUnavailable(_, let reason) = error { return .failure(UnavailableReason(words: reason)) }
             throw error
         case .failure(let error):
-            throw .namingUnavailable(server: naming.nominatimURL, reason: "\(error)")
+            throw .namingUnavailable(server: naming.shownURL, reason: "\(error)")
         }
     }
 
