@@ -55,8 +55,17 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
 
     /// Whether `coordinate` lies inside any zone (on its edge counts as inside).
     public func contains(_ coordinate: Coordinate) -> Bool {
-        zones.contains { GreatCircle.distance($0.centre, coordinate) <= $0.radiusMeters }
+        // A zone a latitude apart wider than its radius is passed over without the distance
+        // (a great circle is never shorter than the meridian's part of it): a library keeps
+        // tens of zones (its homes and the places slept at near them), asked of every visit.
+        zones.contains { zone in
+            abs(coordinate.latitude - zone.centre.latitude) * Self.metresPerDegree <= zone.radiusMeters + 1
+                && GreatCircle.distance(zone.centre, coordinate) <= zone.radiusMeters
+        }
     }
+
+    /// Metres in a degree of latitude on geotrip's sphere.
+    static let metresPerDegree = GreatCircle.earthRadius * .pi / 180
 
     /// `polyline` without what lies inside the zones: the pieces outside, each cut at the zone's
     /// edge. A polyline that never enters a zone comes back whole, as one piece.
@@ -92,6 +101,9 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
     private func outsideIntervals(_ a: Coordinate, _ b: Coordinate) -> [(Double, Double)] {
         var inside: [(Double, Double)] = []
         for zone in zones {
+            // Both ends north, or both south, of the circle in the plane: no crossing.
+            let reach = zone.radiusMeters / Self.metresPerDegree
+            if min(a.latitude, b.latitude) > zone.centre.latitude + reach || max(a.latitude, b.latitude) < zone.centre.latitude - reach { continue }
             let p = Self.local(a, around: zone.centre), q = Self.local(b, around: zone.centre)
             let d = q - p
             let qa = (d * d).sum(), qb = 2 * (p * d).sum(), qc = (p * p).sum() - zone.radiusMeters * zone.radiusMeters
@@ -120,7 +132,6 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
     private static func local(_ c: Coordinate, around centre: Coordinate) -> SIMD2<Double> {
         var dLon = c.longitude - centre.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let metresPerDegree = GreatCircle.earthRadius * .pi / 180
         return SIMD2(dLon * metresPerDegree * cos(centre.latitude * .pi / 180), (c.latitude - centre.latitude) * metresPerDegree)
     }
 }
