@@ -343,22 +343,4 @@ struct TripSplittingTests {
         #expect(library.homes.first.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
         #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2015-01-01", plans).map { [$0.0, $0.1] })
     }
-
-    @Test("after a move within the city, one home for trips, and the new flat kept private too")
-    func moveWithinTheCity() {
-        // A year at the house in Amsterdam, then a year at a flat 3 km away, with trips.
-        let flat = Coordinate(latitude: Self.amsterdam.latitude + 0.027, longitude: Self.amsterdam.longitude)
-        let plans = Self.years(400, at: .home, trips: Self.lisbon, from: 1) + Self.years(330, at: .livingIn(flat), trips: Self.kyoto, from: 50)
-        let library = TripSplitting.split(Self.trip(from: "2022-01-01", plans))
-        #expect(library.homes.count == 1)
-        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2022-01-01", plans).map { [$0.0, $0.1] })
-        let home = library.homes.first
-        #expect(home.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
-        #expect(home?.otherSpots.contains { GreatCircle.distance($0, flat) < 1 } == true, "\(String(describing: home))")
-        let zones = ExportSettings().privacy(for: library).zones.map(\.centre)
-        #expect(zones.contains { GreatCircle.distance($0, flat) < 1 })
-        // A trip's first day begins at the new flat: hidden.
-        let privacy = ExportSettings().privacy(for: library)
-        #expect(privacy.contains(flat) && privacy.contains(Self.amsterdam))
-    }
 }

@@ -14,12 +14,6 @@ public struct Library: Sendable, Equatable {
         /// to the end. Nil both for the only home.
         public var from: String?
         public var through: String?
-        /// Other places near it where as many nights were spent as make a home (a new flat in
-        /// the same city, a partner's): not home for trips, but kept private as home is.
-        public var otherSpots: [Coordinate] = []
-
-        /// Every spot kept private for this home: its own, then the others.
-        public var privateSpots: [Coordinate] { [centre] + otherSpots }
 
         /// Creates a home.
         public init(centre: Coordinate, given: Bool, from: String? = nil, through: String? = nil) {

@@ -20,9 +20,6 @@ import Foundation
 ///   so a summer house or a season abroad is a trip, not a home. A new home begins on the
 ///   night that the most nights agree with (those before at the old home, those after at the
 ///   new one). Without a move there is one home, the one above; `--home` is home for all time.
-/// - **Other places slept at near home.** A place within `awayMetres` of a home's candidate
-///   where at least `homeNights` nights of its stretch were spent (a new flat after a move
-///   within the city, a partner's) is not home for trips, but is kept private as home is.
 /// - **A day is away** when any of its visits is farther than `awayMetres` from home, so the
 ///   days of leaving and coming back, with photos at both ends, belong to the trip. A day whose
 ///   visits are all near home is a home day; a day with photos but no visit (no positions) is
@@ -223,9 +220,8 @@ public enum TripSplitting {
         }
 
         // Each home's spot: the place of most of its stretch's nights near its candidate, at
-        // the mean of those nights' visits; and the other places near it where as many nights
-        // as make a candidate were spent (a new flat in the same city, a partner's): private too.
-        return stretches.enumerated().compactMap { number, stretch -> Library.Home? in
+        // the mean of those nights' visits.
+        return stretches.enumerated().compactMap { number, stretch in
             let centre = vectors[candidates[stretch.home]]
             var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
             for index in stretch.first...stretch.last {
@@ -234,14 +230,11 @@ public enum TripSplitting {
                 let entry = byPlace[nights[index].visit.placeId] ?? (0, .zero, index)
                 byPlace[nights[index].visit.placeId] = (entry.count + 1, entry.sum + vectors[index], entry.first)
             }
-            let ranked = byPlace.values.sorted { ($0.count, -$0.first) > ($1.count, -$1.first) }
-            guard let spot = ranked.first else { return nil }
+            guard let spot = byPlace.values.max(by: { ($0.count, -$0.first) < ($1.count, -$1.first) }) else { return nil }
             let next = number + 1 < stretches.count ? stretches[number + 1].first : nil
-            var home = Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
-                                    from: number == 0 ? nil : nights[stretch.first].date,
-                                    through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
-            home.otherSpots = ranked.dropFirst().filter { $0.count >= rules.homeNights }.map { VisitClustering.coordinate(of: $0.sum / Double($0.count)) }
-            return home
+            return Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
+                                from: number == 0 ? nil : nights[stretch.first].date,
+                                through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
         }
     }
 
