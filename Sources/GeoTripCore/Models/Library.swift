@@ -45,7 +45,8 @@ public struct Library: Sendable, Equatable {
     /// Home, when the folder is a library (and whenever `--home` was given): of several
     /// (`homes`), the one of most nights.
     public var home: Home?
-    /// Every home, in time order: one, or one for each stretch of years between moves.
+    /// Every home, in time order: one, or one for each stretch of years between moves (`home`
+    /// is one of them; both are set, or neither).
     public var homes: [Home] = []
     /// The trips, in time order; empty when the folder is one trip.
     public var trips: [Trip] = []

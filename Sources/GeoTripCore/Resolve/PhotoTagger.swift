@@ -109,8 +109,9 @@ public struct PhotoTagger: Sendable {
         let place: GazetteerPlace
         do {
             place = try Self.unambiguousPlace(query, in: gazetteer.get())
-        } catch .placeNotFound(let query) where unavailable != nil {
-            throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable!)
+        } catch {
+            guard case .placeNotFound(let query) = error, let unavailable else { throw error }
+            throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable)
         }
         try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
         return "Tagged \(photos) at \(Self.label(place))"
