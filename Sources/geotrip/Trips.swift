@@ -74,6 +74,13 @@ struct Trips: AsyncParsableCommand {
                   + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
                   + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")
         }
+        // Places slept at as often as a home near one (a flat moved to in the same city):
+        // kept private too, which the person should be able to see.
+        let others = library.homes.flatMap(\.otherSpots)
+        if !others.isEmpty {
+            print("Also kept private, as places near home where 30 or more nights of a year were spent: "
+                  + others.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
+        }
         for (line, trip) in zip(lines, library.trips) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
             // Rounded once, from the distance itself, as the page of trips and the map round it

@@ -343,4 +343,48 @@ struct TripSplittingTests {
         #expect(library.homes.first.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
         #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2015-01-01", plans).map { [$0.0, $0.1] })
     }
+
+    @Test("after a move within the city, one home for trips, and the new flat kept private too")
+    func moveWithinTheCity() {
+        // A year at the house in Amsterdam, then a year at a flat 3 km away, with trips.
+        let flat = Coordinate(latitude: Self.amsterdam.latitude + 0.027, longitude: Self.amsterdam.longitude)
+        let plans = Self.years(400, at: .home, trips: Self.lisbon, from: 1) + Self.years(330, at: .livingIn(flat), trips: Self.kyoto, from: 50)
+        let library = TripSplitting.split(Self.trip(from: "2022-01-01", plans))
+        #expect(library.homes.count == 1)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2022-01-01", plans).map { [$0.0, $0.1] })
+        let home = library.homes.first
+        #expect(home.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
+        #expect(home?.otherSpots.count == 1)
+        #expect(home?.otherSpots.contains { GreatCircle.distance($0, flat) < 1 } == true, "\(String(describing: home))")
+        // The first day of a trip from the new flat begins there: hidden, as the house is.
+        let privacy = ExportSettings().privacy(for: library)
+        #expect(privacy.contains(flat) && privacy.contains(Self.amsterdam))
+        // Kept as every home is: a later library without those nights still hides it.
+        let later = TripSplitting.split(Self.trip(from: "2022-01-01", Array(plans.prefix(400))))
+        #expect(!ExportSettings().privacy(for: later).contains(flat))
+        #expect(ExportSettings().privacy(for: later, keptHomes: ExportSettings.merged([], library.homes.flatMap(\.privateSpots))).contains(flat))
+    }
+
+    @Test("a partner's flat slept at one night in five is kept private; a friend's sofa a dozen nights a year is not")
+    func nightsElsewhereNearHome() {
+        let partner = Coordinate(latitude: Self.amsterdam.latitude - 0.02, longitude: Self.amsterdam.longitude + 0.03)
+        let sofa = Coordinate(latitude: Self.amsterdam.latitude + 0.015, longitude: Self.amsterdam.longitude - 0.04)
+        // Three years: at the house most nights, at the partner's every fifth (about 60 a year
+        // outside trips), on the sofa every 25th (about 13 a year: over 30 only in three years).
+        var plans = Self.years(1095, at: .home, trips: Self.kyoto, from: 1)
+        for day in plans.indices {
+            guard case .home = plans[day] else { continue }
+            if day % 5 == 2 { plans[day] = .livingIn(partner) } else if day % 25 == 11 { plans[day] = .livingIn(sofa) }
+        }
+        let library = TripSplitting.split(Self.trip(from: "2021-01-01", plans))
+        #expect(library.homes.count == 1)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2021-01-01", plans).map { [$0.0, $0.1] })
+        #expect(library.homes.first.map { GreatCircle.distance($0.centre, Self.amsterdam) < 1 } == true)
+        let sofaNights = plans.filter { if case .livingIn(let spot) = $0 { spot == sofa } else { false } }.count
+        #expect(sofaNights >= 30 && sofaNights < 45)
+        let privacy = ExportSettings().privacy(for: library)
+        #expect(privacy.contains(partner))
+        #expect(!privacy.contains(sofa))
+        #expect(library.homes.first?.otherSpots.count == 1)
+    }
 }

@@ -60,7 +60,7 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     /// home, does not publish a house its earlier outputs hid.
     public func privacy(for library: Library, keptHomes: [Coordinate] = []) -> PrivacyZones {
         guard hideHome else { return privacy }
-        let homes = ExportSettings.merged(keptHomes, library.homes.map(\.centre))
+        let homes = ExportSettings.merged(keptHomes, library.homes.flatMap(\.privateSpots))
         return PrivacyZones(privacy.zones + homes.map { PrivacyZones.Zone(centre: $0) })
     }
 

@@ -402,11 +402,11 @@ public struct ExportStage: Sendable {
         } catch .settingUnreadable {
             summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "the homes kept private from earlier exports "
                 + "cannot be read (the catalog's 'keptHome' setting was changed by hand); this export hides the homes it finds, and leaves the setting as it is"))
-            return library.homes.map(\.centre)
+            return library.homes.flatMap(\.privateSpots)
         }
-        var current = library.homes.map(\.centre)
+        var current = library.homes.flatMap(\.privateSpots)
         if current.isEmpty, kept.isEmpty, exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) {
-            current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).map(\.centre)
+            current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots)
         }
         let homes = ExportSettings.merged(kept, current)
         if homes != kept { try catalog.keepHomes(homes) }

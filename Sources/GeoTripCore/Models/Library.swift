@@ -14,6 +14,13 @@ public struct Library: Sendable, Equatable {
         /// to the end. Nil both for the only home.
         public var from: String?
         public var through: String?
+        /// Other places near it where a home's share of the nights of some year were spent (a
+        /// flat moved to within the city, a partner's): not home for trips, but kept private
+        /// as home is (`TripSplitting`).
+        public var otherSpots: [Coordinate] = []
+
+        /// Every spot kept private for this home: its own, then the others.
+        public var privateSpots: [Coordinate] { [centre] + otherSpots }
 
         /// Creates a home.
         public init(centre: Coordinate, given: Bool, from: String? = nil, through: String? = nil) {

@@ -220,21 +220,38 @@ public enum TripSplitting {
         }
 
         // Each home's spot: the place of most of its stretch's nights near its candidate, at
-        // the mean of those nights' visits.
-        return stretches.enumerated().compactMap { number, stretch in
+        // the mean of those nights' visits. The other places near it where `homeNights` of the
+        // nights of some year were spent (a flat moved to within the city, a partner's) are
+        // kept private with it: the most such a place has is counted over every window of
+        // `2 * homeWindowDays` days, ending at one of its own nights.
+        return stretches.enumerated().compactMap { number, stretch -> Library.Home? in
             let centre = vectors[candidates[stretch.home]]
-            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
+            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int, mostInAYear: Int)] = [:]
+            var inWindow: [String: Int] = [:]
+            var near: [Int] = []
+            var low = 0  // the window's first night, in `near`
             for index in stretch.first...stretch.last {
                 let d = vectors[index] - centre
                 guard (d * d).sum() <= limit * limit else { continue }
-                let entry = byPlace[nights[index].visit.placeId] ?? (0, .zero, index)
-                byPlace[nights[index].visit.placeId] = (entry.count + 1, entry.sum + vectors[index], entry.first)
+                let place = nights[index].visit.placeId
+                near.append(index)
+                inWindow[place, default: 0] += 1
+                while nights[near[low]].day < nights[index].day - 2 * rules.homeWindowDays {
+                    inWindow[nights[near[low]].visit.placeId, default: 1] -= 1
+                    low += 1
+                }
+                let entry = byPlace[place] ?? (0, .zero, index, 0)
+                byPlace[place] = (entry.count + 1, entry.sum + vectors[index], entry.first, max(entry.mostInAYear, inWindow[place] ?? 0))
             }
             guard let spot = byPlace.values.max(by: { ($0.count, -$0.first) < ($1.count, -$1.first) }) else { return nil }
             let next = number + 1 < stretches.count ? stretches[number + 1].first : nil
-            return Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
-                                from: number == 0 ? nil : nights[stretch.first].date,
-                                through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
+            var home = Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
+                                    from: number == 0 ? nil : nights[stretch.first].date,
+                                    through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
+            home.otherSpots = byPlace.values.filter { $0.first != spot.first && $0.mostInAYear >= rules.homeNights }
+                .sorted { $0.first < $1.first }
+                .map { VisitClustering.coordinate(of: $0.sum / Double($0.count)) }
+            return home
         }
     }
 
