@@ -20,6 +20,10 @@ struct Export: AsyncParsableCommand {
                                                           valueName: "code"))
     var language: String?
 
+    @Flag(name: .customLong("forget-old-homes"),
+          help: "Stop keeping private the places that were home in earlier runs but are not now (a place wrongly taken for home); today's homes stay private. `geotrip trips` lists both.")
+    var forgetOldHomes = false
+
     @Flag(help: "Print the summary as one JSON object on standard output.")
     var json = false
 
@@ -43,6 +47,7 @@ struct Export: AsyncParsableCommand {
         exporter.makeThumbnails = export.thumbnails
         exporter.home = export.homePoint
         exporter.hideHome = export.hideHome
+        exporter.forgetOldHomes = forgetOldHomes
         let progress: any IngestProgressReporting = (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
         // Ctrl-C stops as it does in `ingest`'s export: no trip is begun after it, the trips
         // written are recorded, and the next `export` writes the rest.

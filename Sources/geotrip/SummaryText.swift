@@ -72,6 +72,11 @@ enum SummaryText {
     static func exportLines(_ e: ExportSummary) -> [String] {
         var lines = ["  export: " + (e.trips > 0 ? "\(plural(e.trips, "trip")) in trips/, " : "") + "\(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
             + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
+        if !e.forgottenHomes.isEmpty {
+            lines.append("  no longer kept private, as asked (--forget-old-homes): \(plural(e.forgottenHomes.count, "earlier home")) that "
+                + "\(e.forgottenHomes.count == 1 ? "is" : "are") no home now, at "
+                + e.forgottenHomes.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) }.joined(separator: "; "))
+        }
         if !e.backups.isEmpty {
             lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks, or held words "
                 + "that are not the notes kept, and \(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")

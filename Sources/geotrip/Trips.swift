@@ -38,11 +38,12 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library, homeGiven: Bool, privacy: PrivacyZones
+        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate]
         do {
             library = try catalog.library(photoPaths: false).library  // counts, not paths
             homeGiven = try catalog.storedExportSettings().home != nil
             privacy = try catalog.sharedPrivacy(for: library)
+            earlier = try catalog.earlierHomes(than: library)
         } catch {
             throw Diagnostics.fail(error)
         }
@@ -80,6 +81,10 @@ struct Trips: AsyncParsableCommand {
         if !others.isEmpty {
             print("Also kept private, as places near home where 30 or more nights of a year were spent: "
                   + others.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
+        }
+        if !earlier.isEmpty {
+            print("Kept private as homes of earlier runs, though no home now (`geotrip export --forget-old-homes` stops hiding them): "
+                  + earlier.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
         for (line, trip) in zip(lines, library.trips) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")

@@ -274,6 +274,52 @@ struct LibraryExportTests {
         #expect(try shown().contains("trip.geojson"))
     }
 
+    @Test("export --forget-old-homes stops hiding a place kept as an earlier home, keeps today's home private, and forgets nothing in a folder with no home now")
+    func forgetOldHomes() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        // A place in Lisbon taken for a home once (say, by a wrong clock offset), kept since.
+        let hotel = Coordinate(latitude: 38.6916, longitude: -9.2160)
+        let catalogPath = IngestOptions.defaultCatalogPath(for: library.folder.path)
+        do {
+            let catalog = try Catalog.open(at: catalogPath)
+            defer { catalog.releaseLock() }
+            try catalog.keepHomes(try catalog.keptHomes() + [hotel])
+            let earlier = try catalog.earlierHomes(than: try catalog.library(photoPaths: false).library)
+            #expect(earlier == [hotel])
+        }
+        let house = String(format: "%.4f", LibraryFixture.house.0), shownHotel = String(format: "%.4f", hotel.latitude)
+        func files(showing text: String) throws -> [String] {
+            try library.files(under: library.out).filter { $0.hasSuffix(".md") || $0.hasSuffix(".geojson") || $0.hasSuffix(".html") }
+                .filter { try String(contentsOf: library.out.appendingPathComponent($0), encoding: .utf8).contains(text) }
+        }
+        let hidden = try await library.exportEverything()
+        #expect(hidden.forgottenHomes.isEmpty)
+        #expect(try files(showing: shownHotel).isEmpty)
+
+        var exporter = TripExport(folder: library.folder.path, catalogPath: catalogPath)
+        exporter.forgetOldHomes = true
+        let forgetting = try await exporter.run()
+        #expect(forgetting.forgottenHomes == [hotel])
+        #expect(try files(showing: shownHotel).contains("trips/\(LibraryFixture.trips[0].0)/trip.geojson"))
+        #expect(try files(showing: house).isEmpty, "files that show the house")
+        let kept = try Catalog.open(at: catalogPath, access: .readOnly).keptHomes()
+        #expect(kept.count == 1 && kept.allSatisfy { GreatCircle.distance($0, Coordinate(latitude: LibraryFixture.house.0, longitude: LibraryFixture.house.1)) < 50 })
+
+        // Shrunk to one trip (no home now): asked to forget, it forgets nothing, and says why.
+        for name in try FileManager.default.contentsOfDirectory(atPath: library.folder.appendingPathComponent("home").path)
+        where name.hasPrefix("2024-01-") {
+            try FileManager.default.removeItem(at: library.folder.appendingPathComponent("home/" + name))
+        }
+        try FileManager.default.removeItem(at: library.folder.appendingPathComponent("2024-01 Lisboa"))
+        try await library.ingest()
+        let refused = try await exporter.run()
+        #expect(refused.forgottenHomes.isEmpty)
+        #expect(refused.problems.contains { $0.message.contains("--forget-old-homes was not followed") })
+        #expect(try files(showing: house).isEmpty, "files that show the house")
+    }
+
     /// Cancels the run, as Ctrl-C does, once the export has written its first trip.
     final class StopAfterFirstTrip: IngestProgressReporting {
         let run = Mutex<Task<IngestSummary, any Error>?>(nil)

@@ -196,6 +196,13 @@ extension Catalog {
         try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
     }
 
+    /// The homes kept private from earlier exports that are none of `library`'s now (nor within
+    /// 50 m of one): what `geotrip export --forget-old-homes` would stop hiding.
+    public func earlierHomes(than library: Library) throws(GeoTripError) -> [Coordinate] {
+        let current = library.homes.flatMap(\.privateSpots)
+        return try keptHomes().filter { old in !current.contains { GreatCircle.distance(old, $0) <= ExportSettings.sameHouse } }
+    }
+
     /// `keptHomes`, or none when the setting cannot be read (the export says so, once).
     func keptHomesIfReadable() -> [Coordinate] {
         do { return try keptHomes() } catch { return [] }

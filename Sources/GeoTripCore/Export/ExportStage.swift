@@ -65,8 +65,11 @@ public struct ExportStage: Sendable {
     ///
     /// A cancelled task (Ctrl-C on `ingest`) begins no other trip and makes no other thumbnail;
     /// the trips written by then are recorded as written, and `.interrupted` is thrown.
+    ///
+    /// `forgettingOldHomes` (`geotrip export --forget-old-homes`) keeps private only the homes
+    /// found now, not those earlier exports kept (`keptHomes`).
     public func run(settings: ExportSettings, language: String, now: Date = Date(),
-                    checkEverything: Bool = false) async throws(GeoTripError) -> ExportSummary {
+                    checkEverything: Bool = false, forgettingOldHomes: Bool = false) async throws(GeoTripError) -> ExportSummary {
         // Every file this run writes is noted with its stamp once written, so the listings it
         // keeps (what tells the next run which folders are as this one left them) never take
         // in an edit a person made while it ran (`isAsWritten`).
@@ -106,7 +109,7 @@ public struct ExportStage: Sendable {
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         var exported = try catalog.exportedTrips()
-        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, &summary))
+        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
@@ -394,17 +397,33 @@ public struct ExportStage: Sendable {
     /// (exported by an older build) finds its homes as a library's would be.
     /// A setting that cannot be read is left as it is (no home in it is forgotten by writing
     /// over it) and said in `summary`; this run hides the homes it finds.
-    private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip],
+    ///
+    /// `forgetting`: only the homes found now are kept (a kept one within 50 m of one of them
+    /// stays as kept, so its zone does not move); those left go in `summary.forgottenHomes`.
+    /// A folder without a home now (one trip) forgets nothing: that would publish every home.
+    private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip], forgetting: Bool,
                            _ summary: inout ExportSummary) throws(GeoTripError) -> [Coordinate] {
         let kept: [Coordinate]
         do {
             kept = try catalog.keptHomes()
+        } catch .settingUnreadable where forgetting {
+            kept = []  // what the setting held is written over, as asked
         } catch .settingUnreadable {
             summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "the homes kept private from earlier exports "
                 + "cannot be read (the catalog's 'keptHome' setting was changed by hand); this export hides the homes it finds, and leaves the setting as it is"))
             return library.homes.flatMap(\.privateSpots)
         }
         var current = library.homes.flatMap(\.privateSpots)
+        if forgetting, current.isEmpty, !kept.isEmpty {
+            summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
+                + "no home now (it is one trip), so every earlier one, your own included, would be published; give --home LAT,LON with it to name "
+                + "the home to keep private"))
+        } else if forgetting {
+            let homes = ExportSettings.merged(kept.filter { old in current.contains { GreatCircle.distance(old, $0) <= ExportSettings.sameHouse } }, current)
+            summary.forgottenHomes = kept.filter { !homes.contains($0) }
+            if homes != kept { try catalog.keepHomes(homes) }
+            return homes
+        }
         if current.isEmpty, kept.isEmpty, exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) {
             current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots)
         }

@@ -40,6 +40,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Notes the catalog did not know, found under an id that now names another visit (a
     /// catalog made again), put with the visit holding the photos shown above them.
     public var rehomedNotes: [RehomedNote] = []
+    /// Places kept private as earlier homes that this export stopped hiding (`geotrip export
+    /// --forget-old-homes`): none of today's homes, nor within 50 m of one.
+    public var forgottenHomes: [Coordinate] = []
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
     public var namesInOtherLanguages = 0
     /// The language of the journal's words and names.

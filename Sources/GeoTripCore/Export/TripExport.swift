@@ -20,6 +20,8 @@ public struct TripExport: Sendable {
     /// `--home` (`.some(nil)` finds home again) and `--hide-home`: nil keeps what is remembered.
     public var home: Coordinate??
     public var hideHome: Bool?
+    /// `--forget-old-homes`: keep private only the homes found now (`ExportStage.run`).
+    public var forgetOldHomes = false
     /// Makes the thumbnails; nil for `MadeThumbnails` of the trip folder.
     public var thumbnails: (any ThumbnailProvider)?
 
@@ -45,7 +47,7 @@ public struct TripExport: Sendable {
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         stage.progress = { stages.report(.export, done: $0, total: $1) }
         do {
-            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language, checkEverything: true) }
+            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes) }
         } catch let error as GeoTripError {
             throw error
         } catch {
