@@ -103,11 +103,18 @@ enum SummaryText {
             lines.append("  \(plural(e.movedNotes.count, "note")) followed \(e.movedNotes.count == 1 ? "its visit" : "their visits") to another day's page: "
                 + each.joined(separator: ", ") + (e.movedNotes.count > 5 ? ", and \(n(e.movedNotes.count - 5)) more (--json lists them)" : ""))
         }
-        if !e.rehomedNotes.isEmpty {
-            let each = e.rehomedNotes.prefix(5).map { "\($0.written)" + ($0.day.isEmpty ? "" : " (\($0.day))") + " to " + ($0.visit ?? "unplaced-notes.md") }
-            lines.append("  \(plural(e.rehomedNotes.count, "note")) went with the photos \(e.rehomedNotes.count == 1 ? "it was" : "they were") written beside "
-                + "to another visit, or \(e.rehomedNotes.count == 1 ? "waits" : "wait") apart in unplaced-notes.md where no visit could take \(e.rehomedNotes.count == 1 ? "it" : "them"): "
-                + each.joined(separator: ", ") + (e.rehomedNotes.count > 5 ? ", and \(n(e.rehomedNotes.count - 5)) more (--json lists them)" : ""))
+        // Notes found under an id that names another visit now: those put with the visit
+        // holding their photos, then those waiting apart, each in a sentence of its own.
+        let went = e.rehomedNotes.filter { $0.visit != nil }, apart = e.rehomedNotes.filter { $0.visit == nil }
+        func written(_ note: RehomedNote) -> String { note.written + (note.day.isEmpty ? "" : " (\(note.day))") }
+        func more(_ count: Int) -> String { count > 5 ? ", and \(n(count - 5)) more (--json lists them)" : "" }
+        if !went.isEmpty {
+            lines.append("  \(plural(went.count, "note")) went with the photos \(went.count == 1 ? "it was" : "they were") written beside to another visit: "
+                + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))
+        }
+        if !apart.isEmpty {
+            lines.append("  \(plural(apart.count, "note")) could go with no visit (\(apart.count == 1 ? "its" : "their") photos are in none, or in one with notes of its own) "
+                + "and \(apart.count == 1 ? "waits" : "wait") in unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
         if e.unplacedNotes > 0 {
             lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is gone: journal/unplaced-notes.md")

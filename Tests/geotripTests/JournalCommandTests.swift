@@ -157,6 +157,49 @@ struct JournalCommandTests {
         #expect(Trip.note(id, in: try trip.text(day + ".md")) == Self.note)
     }
 
+    @Test("notes written in the run their visit moves: one moved with it is said so, one put with another visit is said once, and no page is kept as a backup")
+    func notesWrittenAsTheirVisitsMove() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "--quiet"])
+        // The morning visit of one photo on 2025-06-11, and the day's last visit of 2025-06-13.
+        let single = "2025-06-11 Sintra/IMG_0015.JPG"
+        let visits = try trip.visits()
+        let lone = try #require(visits.first { ($0["photos"] as? [String]) == [single] }?["id"] as? String)
+        let evening = try #require(visits.last { ($0["localDate"] as? String) == "2025-06-13" })
+        let late = try #require(evening["id"] as? String), latePhotos = try #require(evening["photos"] as? [String])
+        try trip.write(note: "Early coffee by the river.\n", for: lone, in: "2025-06-11")
+        try trip.write(note: "Dinner at the plaza, late.\n", for: late, in: "2025-06-13")
+        // Each photo's dates moved by a day in its EXIF (same-length bytes, as exiftool's
+        // -AllDates would write them): the lone photo into the previous morning's visit, the
+        // evening's to the next day.
+        func move(_ path: String, from day: String, to other: String) throws {
+            let url = trip.folder.appendingPathComponent(path)
+            var bytes = [UInt8](try Data(contentsOf: url))
+            let (from, to) = (Array(day.utf8), Array(other.utf8))
+            var found = 0
+            for start in 0...(bytes.count - from.count) where Array(bytes[start..<start + from.count]) == from {
+                bytes.replaceSubrange(start..<start + to.count, with: to)
+                found += 1
+            }
+            #expect(found > 0, "\(path)")
+            try Data(bytes).write(to: url)
+        }
+        try move(single, from: "2025:06:11", to: "2025:06:10")
+        for path in latePhotos { try move(path, from: "2025:06:13", to: "2025:06:14") }
+        let run = try trip.run(["ingest", "DIR", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let export = try #require(summary["export"] as? [String: Any])
+        #expect(export["backups"] as? [Any] == nil || (export["backups"] as? [Any])?.isEmpty == true, "\(export)")
+        let moved = try #require(export["movedNotes"] as? [[String: Any]])
+        #expect(moved.map { "\($0["visit"] ?? "") \($0["from"] ?? "") \($0["to"] ?? "")" } == ["\(late) 2025-06-13 2025-06-14"])
+        let rehomed = try #require(export["rehomedNotes"] as? [[String: Any]])
+        #expect(rehomed.count == 1 && rehomed.first?["written"] as? String == lone && rehomed.first?["visit"] as? String != nil)
+        #expect(try trip.text("2025-06-10.md").contains("Early coffee by the river."))
+        #expect(try trip.text("2025-06-14.md").contains("Dinner at the plaza, late."))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
+    }
+
     @Test("ingest writes a journal per day and trip.geojson; an unchanged rerun touches nothing")
     func firstExport() throws {
         let trip = try Trip()

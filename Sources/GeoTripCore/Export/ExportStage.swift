@@ -211,7 +211,10 @@ public struct ExportStage: Sendable {
         let resources = try loaded.resources.get()
         let track = trackPoints(trackFiles)
         let texts = notes.texts
-        let movedAway = notes.setApart.reduce(into: [String: String]()) { kept, move in if let note = notes.all[move.value] { kept[move.key] = note.text } }
+        // The words of blocks whose note now has another id (set apart, or put with the visit
+        // holding its photos): a page holding them there drops nothing (`dropsWords`).
+        let movedAway = notes.setApart.merging(notes.rehomedTo) { apart, _ in apart }
+            .reduce(into: [String: String]()) { kept, move in if let note = notes.all[move.value] { kept[move.key] = note.text } }
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))

@@ -45,6 +45,9 @@ struct JournalNotes: Equatable {
     /// The owners whose note was set apart this run, by the id it has now
     /// (`JournalNote.setApart`): their old blocks hold words the catalog keeps under the new id.
     var setApart: [String: String] = [:]
+    /// The ids `rehomed` notes were found under, by the id each has now (a visit's or one set
+    /// apart): their old blocks hold words the catalog keeps under the new id.
+    var rehomedTo: [String: String] = [:]
 
     /// The notes of `trip`, from `days` (each day's files read back, by date, the current
     /// folder's first), `unplaced` (the notes pages read back) and `stored` (the catalog's
@@ -57,8 +60,9 @@ struct JournalNotes: Equatable {
          storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), photos: VisitPhotos = VisitPhotos()) {
         // A note the catalog does not know is put with the visit that holds the photos its page
         // showed above it, when its id now names another visit (the catalog made again).
-        let (days, found) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
+        let (days, found, to) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
         rehomed = found
+        rehomedTo = to
         // A note waiting on the page of unplaced notes that the catalog does not know (a
         // catalog made again) cannot tell its visit: it is set apart before anything else, so
         // it neither takes an id nor keeps one from the note whose photos it has.
@@ -105,6 +109,7 @@ struct JournalNotes: Equatable {
         let noted = worded.filter { dayOf[$0] != nil && !JournalNote.isDay($0) }
         let photosOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted())
         var waitingOwners = Set<String>()
+        let rehomedOwners = Set(rehomedTo.values)
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
         var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
@@ -136,7 +141,12 @@ struct JournalNotes: Equatable {
                 if !JournalNote.isDay(owner), note.hasWords {
                     if held.contains(where: { $0.date == nil }) {
                         moved.append(MovedNote(visit: owner, from: nil, to: day))
-                    } else if let before = stored[owner]?.localDate, before != day {
+                    } else if let before = stored[owner]?.localDate
+                                ?? (rehomedOwners.contains(owner) ? nil : from.flatMap({ source in held.first { $0.file == source }?.date })),
+                              before != day {
+                        // Known, from the day it was on; written in this run, from the page it
+                        // was written in (its visit moved day in the same run; one put with
+                        // another visit is told as such: `rehomed`).
                         moved.append(MovedNote(visit: owner, from: before, to: day))
                     }
                 }
@@ -352,10 +362,10 @@ struct JournalNotes: Equatable {
     /// one made again (deleted, the folders renamed or photos added, so photos read in
     /// another order) gives them to other visits. Empty blocks under an id given are dropped.
     static func rehomed(_ days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote], photos: VisitPhotos)
-        -> ([String: [JournalDocument]], [RehomedNote]) {
+        -> ([String: [JournalDocument]], [RehomedNote], [String: String]) {
         var unknownIDs = Set<String>()
         for files in days.values { for file in files { for block in file.blocks where isUnknown(block, stored: stored) { unknownIDs.insert(block.id) } } }
-        guard !unknownIDs.isEmpty else { return (days, []) }
+        guard !unknownIDs.isEmpty else { return (days, [], [:]) }
         // The ids whose visit holds none of the photos above their block: the suspects.
         let own = photos.ofEachVisit(unknownIDs.sorted())
         var suspects: [(date: String, file: Int, block: Int)] = []
@@ -368,7 +378,7 @@ struct JournalNotes: Equatable {
                 }
             }
         }
-        guard !suspects.isEmpty else { return (days, []) }
+        guard !suspects.isEmpty else { return (days, [], [:]) }
         let visitOf = photos.everyPhoto()
         var byName: [Substring: String?] = [:]
         for (path, visit) in visitOf {
@@ -390,6 +400,7 @@ struct JournalNotes: Equatable {
         }
         var days = days
         var found: [RehomedNote] = []
+        var to: [String: String] = [:]
         var given = Set<String>()
         for suspect in suspects {
             let block = days[suspect.date]![suspect.file].blocks[suspect.block]
@@ -408,6 +419,7 @@ struct JournalNotes: Equatable {
                 ?? freeID(JournalNote.setApart(block.id, day: suspect.date)) { taken.contains($0) || given.contains($0) }
             given.insert(id)
             found.append(RehomedNote(written: block.id, visit: id.contains("@") ? nil : id, day: suspect.date))
+            to[block.id] = id
             days[suspect.date]![suspect.file].blocks[suspect.block].id = id
         }
         // An empty block under an id given to a note is no note: it would shadow it.
@@ -422,7 +434,7 @@ struct JournalNotes: Equatable {
                 if kept.count != blocks.count { days[date]![index].blocks = kept }
             }
         }
-        return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) })
+        return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) }, to)
     }
 
     /// The last part of a path.
