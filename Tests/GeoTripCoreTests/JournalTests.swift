@@ -63,6 +63,25 @@ struct JournalTests {
         #expect(!JournalDocument(text: file + footerLine + "\n").isIntact)
         // Not UTF-8: kept as a backup rather than trusted.
         #expect(!JournalDocument(bytes: Array(file.utf8) + [0xE9, 0x0A]).isIntact)
+        // Blanks an editor leaves at the end of marker lines: the block is read, the page intact.
+        let blanks = file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 --> \t\n")
+            .replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "<!-- end notes v1 -->  \r\n")
+        #expect(JournalDocument(text: blanks).notes == ["v1": "a\n"])
+        #expect(JournalDocument(text: blanks).isIntact && JournalDocument(text: blanks).unclosed.isEmpty)
+        // Blanks inside a marker, or words after it, make no marker.
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 -->x\n")).unclosed == ["v1"])
+    }
+
+    @Test("a NUL byte in a note is left out (SQLite's text ends at one), the rest kept; a block always ends on a line of its own")
+    func nulInNote() {
+        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x")
+        let damaged = file.replacingOccurrences(of: "<!-- notes v1 -->\na\n", with: "<!-- notes v1 -->\nbefore\0after\nsecond line\n")
+        let read = JournalDocument(text: damaged)
+        #expect(read.notes == ["v1": "beforeafter\nsecond line\n"])
+        #expect(read.isIntact, "nothing outside the block changed")
+        // What a write of a text without its last line break gives: the end marker on its own line.
+        #expect(JournalDocument.block(id: "v1", text: "before") == "<!-- notes v1 -->\nbefore\n<!-- end notes v1 -->\n")
+        #expect(JournalDocument(text: JournalDocument.block(id: "v1", text: "before")).notes == ["v1": "before\n"])
     }
 
     @Test("front matter stays valid YAML for hostile names, with a plain date")

@@ -107,7 +107,9 @@ struct JournalDocument: Sendable, Equatable {
         let textLines = Set(lines(Array(text.utf8)).map { String(decoding: content($0), as: UTF8.self) })
         var tag: Int?
         while textLines.contains(endLine(id: id, tag: tag)) { tag = (tag ?? 1) + 1 }
-        return startLine(id: id, tag: tag) + "\n" + text + endLine(id: id, tag: tag) + "\n"
+        // The end marker on a line of its own, whatever the text (every note read ends in one).
+        let ended = text.isEmpty || text.utf8.last == UInt8(ascii: "\n") ? text : text + "\n"  // (a last "\r\n" is one Character)
+        return startLine(id: id, tag: tag) + "\n" + ended + endLine(id: id, tag: tag) + "\n"
     }
 
     /// `body` with geotrip's footer appended: `explanation`, the notes written in `body`'s
@@ -193,15 +195,20 @@ struct JournalDocument: Sendable, Equatable {
         var links: [String] = []
         var index = 0
         while index < lines.count {
-            let line = content(lines[index])
+            // Markers are matched without the blanks an editor may leave at a line's end.
+            let line = markerContent(lines[index])
             if let (id, tag) = startMarker(line) {
                 let end = Array(endLine(id: id, tag: tag).utf8)
-                if let close = lines[(index + 1)...].firstIndex(where: { content($0).elementsEqual(end) }) {
-                    let text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
+                if let close = lines[(index + 1)...].firstIndex(where: { markerContent($0).elementsEqual(end) }) {
+                    // A NUL byte (a damaged file, a binary paste) is no text a note can keep
+                    // (SQLite's text ends at one): it is left out, and the page, which then
+                    // differs from its notes, is kept as a backup before it is written again.
+                    var text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
+                    if text.utf8.contains(0) { text.removeAll { $0 == "\0" } }
                     if seen.insert(id).inserted { blocks.append(Block(id: id, text: text, photoLinks: links)) } else { complete = false }
                     links = []
                     skeleton.append(line)
-                    skeleton.append(content(lines[close]))
+                    skeleton.append(markerContent(lines[close]))
                     index = close + 1
                     continue
                 }
@@ -323,6 +330,15 @@ struct JournalDocument: Sendable, Equatable {
         if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         return line
+    }
+
+    /// A line's `content` without the spaces and tabs at its end, when it is a marker's line
+    /// (`<!-- … -->` followed by blanks an editor left); any other line as `content` has it.
+    static func markerContent(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var trimmed = content(line)
+        guard trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: " ") || trimmed.last == UInt8(ascii: "\t") else { return trimmed }
+        while trimmed.last == UInt8(ascii: " ") || trimmed.last == UInt8(ascii: "\t") { trimmed = trimmed.dropLast() }
+        return trimmed.last == UInt8(ascii: ">") ? trimmed : content(line)
     }
 
     /// The fingerprint of the lines outside the blocks.
