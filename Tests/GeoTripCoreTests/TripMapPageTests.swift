@@ -164,6 +164,15 @@ struct TripMapPageTests {
         #expect(west[0].last == Coordinate(latitude: 5, longitude: -180))
         #expect(west[1].first == Coordinate(latitude: 5, longitude: 180))
         #expect(RouteGeometry.splitAtAntimeridian([Coordinate(latitude: 0, longitude: 10), Coordinate(latitude: 0, longitude: 20)]).count == 1)
+        // From -180 to 180 (one meridian, as a Fiji photo may write it): finite numbers only
+        // (RFC 7946: positions are numbers), each piece on one side.
+        for line in [[Coordinate(latitude: -16.8, longitude: -180), Coordinate(latitude: -16.7, longitude: 180)],
+                     [Coordinate(latitude: -16.8, longitude: 180), Coordinate(latitude: -16.7, longitude: -180)]] {
+            let pieces = RouteGeometry.splitAtAntimeridian(line)
+            #expect(pieces.joined().allSatisfy { $0.latitude.isFinite && $0.longitude.isFinite }, "\(pieces)")
+            #expect(pieces.allSatisfy { piece in piece.allSatisfy { $0.longitude == piece[0].longitude } })
+            #expect(pieces.last?.last == line.last)
+        }
     }
 
     @Test("Korean words are complete, the page declares its language, dates and countries are Korean")

@@ -23,7 +23,10 @@ public enum RouteGeometry {
                 let eastward = delta < 0   // e.g. 170 -> -170 goes east across 180
                 let seam = eastward ? 180.0 : -180.0
                 let unwrapped = point.longitude + (eastward ? 360 : -360)
-                let t = (seam - previous.longitude) / (unwrapped - previous.longitude)
+                // A step from -180 to 180 (one meridian, written both ways) is on the seam
+                // from its start: cut there, never at 0/0.
+                let run = unwrapped - previous.longitude
+                let t = run == 0 ? 0 : (seam - previous.longitude) / run
                 let latitude = previous.latitude + t * (point.latitude - previous.latitude)
                 current.append(Coordinate(latitude: latitude, longitude: seam))
                 pieces.append(current)
