@@ -416,6 +416,10 @@ extension JournalTests {
         #expect(JournalDocument.renderedFooter(page + "more\n") == nil)
         // The same values give the same bytes.
         #expect(try renderer.render(day, context) == page)
+        // A name beginning with `-` is written as a path (`./`), never read as an option.
+        var dashed = day
+        dashed.unplacedPhotos = ["--catalog=evil.JPG", "-rf --at 0,0.JPG"]
+        #expect(try renderer.render(dashed, context).contains("geotrip tag '/trips/a b' './--catalog=evil.JPG' './-rf --at 0,0.JPG' --at LAT,LON"))
     }
 }
 

@@ -221,7 +221,9 @@ struct JournalRenderer: Sendable {
         }
         var unplaced: UnplacedView?
         if !day.unplacedPhotos.isEmpty {
-            let command = context.tagCommand + " " + day.unplacedPhotos.map(MarkdownText.shellQuoted).joined(separator: " ") + " --at LAT,LON"
+            // A path beginning with `-` would be read as an option: `./` keeps it a path.
+            let command = context.tagCommand + " " + day.unplacedPhotos.map { MarkdownText.shellQuoted($0.hasPrefix("-") ? "./" + $0 : $0) }
+                .joined(separator: " ") + " --at LAT,LON"
             unplaced = UnplacedView(heading: words.unplacedHeading,
                                     photoLines: day.unplacedPhotos.map { photoLine($0, context, item: true) }.joined(),
                                     hint: words.unplacedHint, command: MarkdownText.codeBlock(command, language: "sh"))
