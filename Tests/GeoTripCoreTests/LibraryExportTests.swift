@@ -1018,12 +1018,17 @@ f.addEventListener('load', function () {
         var clientWidth: Int
     }
 
-    @Test("the page of trips in a browser: three trips with their covers loaded, no sideways scroll at 390 px",
+    @Test("the page of trips in a browser: three trips with their covers loaded, no sideways scroll at 390 px, a place's long name wrapped",
           .enabled(if: TripMapBrowserTests.chromium != nil, TripMapBrowserTests.skipMessage))
     func pageInBrowser() async throws {
         let library = try Library()
         defer { library.temp.remove() }
         try await library.ingest()
+        // A place of the Kyoto trip named with a word wider than a phone's screen.
+        let catalogPath = IngestOptions.defaultCatalogPath(for: library.folder.path)
+        let kyoto = try Catalog.open(at: catalogPath, access: .readOnly).currentPlaces().first { $0.centre.latitude > 34 && $0.centre.latitude < 36 }
+        let long = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
+        _ = try await PlaceRenamer(folder: library.folder.path, catalogPath: catalogPath).rename(try #require(kyoto?.placeID), to: long)
         let probe = library.folder.appendingPathComponent("probe.html")
         try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
         let run = try TripMapBrowserTests.chromium(probe, ["--allow-file-access-from-files", "--window-size=800,1000", "--dump-dom"])
@@ -1032,6 +1037,7 @@ f.addEventListener('load', function () {
         #expect(result.trips == 3)
         #expect(result.covers == 3 && result.brokenCovers == 0)
         #expect(result.titles.count == 3 && result.titles.allSatisfy { !$0.isEmpty && !$0.hasPrefix("#") })
+        #expect(result.titles.contains { $0.contains(long) })
         #expect(result.scrollWidth <= result.clientWidth)
     }
 }

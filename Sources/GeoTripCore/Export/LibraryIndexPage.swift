@@ -114,7 +114,7 @@ struct LibraryIndexPage {
         <meta name="generator" content="geotrip">
         <title>{{title}}</title>
         <style>
-        body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 56rem; padding: 1.5rem; color: #222; background: #fafaf7; }
+        body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 56rem; padding: 1.5rem; color: #222; background: #fafaf7; overflow-wrap: anywhere; }
         h1 { margin: 0 0 .2rem; font-size: 1.8rem; }
         header p { margin: 0 0 1.2rem; color: #555; }
         ol { list-style: none; margin: 0; padding: 0; }
@@ -124,6 +124,7 @@ struct LibraryIndexPage {
         h2 { margin: 0; font-size: 1.15rem; }
         h2 a { color: inherit; text-decoration: none; }
         h2 a:hover { text-decoration: underline; }
+        .about { min-width: 0; }
         .about p { margin: .1rem 0; color: #444; }
         .figures { color: #666; font-size: .92rem; }
         .links a { color: #1f5fa8; }
