@@ -17,7 +17,7 @@ enum SummaryText {
             }
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
-        if let trip = s.trip, let line = tripLine(trip) { lines.append(line) }
+        if let trip = s.trip, let line = tripLine(trip, trips: s.export?.trips ?? 0) { lines.append(line) }
         if let line = namingLine(s.named) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let export = s.export { lines += exportLines(export) }
@@ -57,15 +57,19 @@ enum SummaryText {
         return lines.joined(separator: "\n")
     }
 
-    /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`
-    static func tripLine(_ trip: TripOverview) -> String? {
+    /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`;
+    /// for a folder exported as `trips` trips (a library), `  library: 12 trips, …` without a
+    /// distance (the whole folder's would count every way home and back).
+    static func tripLine(_ trip: TripOverview, trips: Int = 0) -> String? {
         guard let first = trip.days.first, let last = trip.days.last else { return nil }
         let countries = trip.countries.count == 1 ? "1 country" : "\(n(trip.countries.count)) countries"
+        let visits = "\(plural(trip.visits, "visit")) at \(plural(trip.places, "place")) in \(countries) (\(trip.countries.joined(separator: ", ")))"
+        if trips > 0 {
+            return "  library: \(first) to \(last), \(plural(trips, "trip")) (`geotrip trips` lists them), \(visits) in all"
+        }
         // Dated photos, none placed: no visits to count.
-        guard trip.visits > 0 else { return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), no photo with a position" }
-        return "  trip: \(plural(trip.days.count, "day")) (\(first) to \(last)), \(plural(trip.visits, "visit")) at "
-            + "\(plural(trip.places, "place")) in \(countries) (\(trip.countries.joined(separator: ", "))), "
-            + "\(n(Int(trip.distanceKilometres.rounded()))) km"
+        guard trip.visits > 0 else { return "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), no photo with a position" }
+        return "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), \(visits), \(n(Int(trip.distanceKilometres.rounded()))) km"
     }
 
     /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.

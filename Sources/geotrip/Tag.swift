@@ -52,7 +52,7 @@ struct Tag: AsyncParsableCommand {
         do {
             let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target)
             print(outcome.sentence)
-            if let trip = outcome.trip, let line = SummaryText.tripLine(trip) { print(line) }
+            if let trip = outcome.trip, let line = SummaryText.tripLine(trip, trips: outcome.export?.trips ?? 0) { print(line) }
             // What the journal did besides being written: notes that moved or wait, backups.
             if let export = outcome.export { SummaryText.exportLines(export).dropFirst().forEach { print($0) } }
             for problem in outcome.problems { StandardError.write("geotrip: \(problem.path.terminalSafe): \(problem.message.terminalSafe)\n") }

@@ -132,6 +132,12 @@ struct TripMapPageTests {
         #expect(abs(figures.groundKilometres - 1_160) < 50)
         #expect(figures.countries == ["JP", "KR", "US"])
         #expect(html.contains("6,2") && html.contains(">flown<"))
+        #expect(figures.days == 3)
+        // A day without photos between two with: counted, as the page of trips counts days.
+        var gap = input
+        gap.days = [.init(date: "2025-03-01"), .init(date: "2025-03-03"), .init(date: "2025-03-04")]
+        #expect(gap.computedFigures.days == 4)
+        #expect(TripOverview(days: ["2025-02-27", "2025-03-02"]).calendarDays == 4, "across the end of February")
     }
 
     @Test("on the usual map a flight across 180° is cut there: Sydney to Santiago on a trip from Paris")

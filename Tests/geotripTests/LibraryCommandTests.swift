@@ -20,6 +20,10 @@ struct LibraryCommandTests {
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
+        // The summary speaks of the library, not of one trip with every way home in its distance.
+        #expect(ingest.stdout.contains("  library: \(LibraryFixture.schedule.first!.date) to \(LibraryFixture.schedule.last!.date), 3 trips (`geotrip trips` lists them), "),
+                "\(ingest.stdout)")
+        #expect(!ingest.stdout.contains("  trip: "))
         let journal = folder.appendingPathComponent("geotrip/journal")
         let undated = try String(contentsOf: journal.appendingPathComponent("undated-photos.md"), encoding: .utf8)
         let links = undated.components(separatedBy: "\n").filter { $0.hasPrefix("- [") }

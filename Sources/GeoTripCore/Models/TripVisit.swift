@@ -61,6 +61,13 @@ public struct TripOverview: Sendable, Equatable, Codable {
     public var places = 0
     public var countries: [String] = []
     public var distanceKilometres = 0.0
+
+    /// Calendar days from the first day to the last, both counted (a day without photos
+    /// between them too), as `trips`, the page of trips and the map count a trip's days.
+    public var calendarDays: Int {
+        guard let first = days.first.flatMap(LocalDate.dayNumber), let last = days.last.flatMap(LocalDate.dayNumber) else { return days.count }
+        return last - first + 1
+    }
 }
 
 extension TripVisit {
