@@ -63,6 +63,17 @@ struct GazetteerTests {
         #expect(answer.distanceMeters < 25_000)
     }
 
+    @Test("a region ISO 3166-2 writes inverted is named as people write it; a list with a comma is kept")
+    func spokenOrder() throws {
+        // Puerta del Sol, Madrid; Kazan; Bogotá's islands are a list, not an inversion.
+        #expect(try load().describe(Coordinate(latitude: 40.4169, longitude: -3.7035)).place?.admin1 == "Comunidad de Madrid")
+        #expect(try load().describe(Coordinate(latitude: 55.7963, longitude: 49.1088)).place?.admin1 == "Respublika Tatarstan")
+        #expect(Gazetteer.spokenOrder("wallonne, Région") == "Région wallonne")
+        #expect(Gazetteer.spokenOrder("Navarra, Comunidad Foral de") == "Comunidad Foral de Navarra")
+        #expect(Gazetteer.spokenOrder("San Andrés, Providencia y Santa Catalina") == "San Andrés, Providencia y Santa Catalina")
+        #expect(Gazetteer.spokenOrder("Lisboa") == "Lisboa")
+    }
+
     @Test("across a border, each side gets its own country", arguments: [
         (47.5596, 7.5886, "CH"),   // Basel Marktplatz
         (47.5900, 7.5610, "FR"),   // Saint-Louis, 3 km away across the border

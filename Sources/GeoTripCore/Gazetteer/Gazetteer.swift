@@ -126,11 +126,30 @@ public struct Gazetteer: Sendable {
         let codes = (0..<file.countryCount).map { file.countryCode($0) }
         countryCodes = codes
         countryNames = (0..<file.countryCount).map { file.countryName($0) }
-        admin1Names = (0..<file.admin1Count).map { file.admin1Name($0) }
+        admin1Names = (0..<file.admin1Count).map { Self.spokenOrder(file.admin1Name($0)) }
         zoneNames = (0..<file.zoneCount).map { file.zoneName($0) }
         let placeColumns = columns, names = zoneNames
         sides = zoneIndex.map { BorderSides(columns: placeColumns, zoneNames: names, countryCodes: codes, index: $0) }
     }
+
+    /// A first-level division's name in the order people write it. ISO 3166-2, where the
+    /// gazetteer's names come from, puts the generic word last in a few dozen of them
+    /// ("Madrid, Comunidad de", "wallonne, Région", "Tatarstan, Respublika"), which read as two
+    /// names in a journal's "Madrid, Madrid, Comunidad de, Spain": those are turned round. A
+    /// comma before anything else ("San Andrés, Providencia y Santa Catalina") is a list, kept.
+    static func spokenOrder(_ name: String) -> String {
+        guard let comma = name.range(of: ", ", options: .backwards) else { return name }
+        let head = name[..<comma.lowerBound], tail = name[comma.upperBound...]
+        guard let word = tail.split(separator: " ").first, invertedWords.contains(String(word)) else { return name }
+        return tail + " " + head
+    }
+
+    /// The generic words `spokenOrder` finds after the comma of an inverted name.
+    private static let invertedWords: Set<String> = ["Comunidad", "Región", "Région", "Principado", "Hlavní", "Unitatea", "unitatea", "Respublika"]
+
+    /// How names are made from the file (`spokenOrder`): offline names made with another are
+    /// made again once.
+    static let namesRevision = 2
 
     /// Number of places.
     public var count: Int { tree.count }

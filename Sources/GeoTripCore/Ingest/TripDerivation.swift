@@ -181,8 +181,9 @@ struct TripDerivation {
         if Task.isCancelled { throw interrupted() }
 
         // Name the places that have no name yet or moved more than 50 m since they were named,
-        // and all of them when the zone index is not the one they were named with.
-        let zoneSource = ZoneIndex.sourceKey()
+        // and all of them when the zone index, or the way names are read from the gazetteer
+        // (`Gazetteer.namesRevision`), is not the one they were named with.
+        let zoneSource = ZoneIndex.sourceKey() + "|names \(Gazetteer.namesRevision)"
         let renameAll = try catalog.setting(Catalog.SettingKey.offlineNamesFor) != zoneSource
         let needing = renameAll ? try catalog.currentPlaces() : try catalog.placesNeedingNames(source: .offline)
         let named = try await stages.run(.name) { () async throws -> [(NamedFor, Result<PlaceName?, GeoTripError>)] in
