@@ -14,10 +14,10 @@ struct Where: AsyncParsableCommand {
             from OpenStreetMap data, © OpenStreetMap contributors, ODbL 1.0.
             """)
 
-    @Argument(parsing: .allUnrecognized, help: "LAT,LON in decimal degrees, such as 35.0116,135.7681.")
+    @Argument(parsing: .allUnrecognized, help: "LAT,LON in decimal degrees, such as 35.0116,135.7681; several name each in turn.")
     var coordinate: [String] = []
 
-    @Flag(help: "Print one JSON object.")
+    @Flag(help: "Print one JSON object (an array of them for several coordinates).")
     var json = false
 
     @Flag(help: "Name the nearest populated place, however small, instead of the one people would name.")
@@ -25,30 +25,39 @@ struct Where: AsyncParsableCommand {
 
     /// A bad coordinate is refused here, where the parser still knows the command (its usage
     /// line is `geotrip where`, not the top level's).
-    func validate() throws {
+    func validate() throws { _ = try points() }
+
+    /// The coordinates given: the words as one (`38.7, -9.1` is two words), or else each word
+    /// one coordinate (`38.7,-9.1 40.4,-3.7`); the error is the one of the words as one.
+    func points() throws -> [Coordinate] {
         let given = coordinate.filter { $0 != "--" }
-        guard !given.isEmpty else { return }
-        do { _ = try Coordinate(parsing: given.joined(separator: " ")) } catch { throw ValidationError(error.message) }
+        guard !given.isEmpty else { return [] }
+        do {
+            return [try Coordinate(parsing: given.joined(separator: " "))]
+        } catch {
+            if given.count > 1, let each = try? given.map({ try Coordinate(parsing: $0) }) { return each }
+            throw ValidationError(error.message)
+        }
     }
 
     func run() async throws {
         let gazetteer = try Diagnostics.loadGazetteer()
         let rule: NamingRule = nearest ? .nearest : .preferTowns
-        guard !coordinate.filter({ $0 != "--" }).isEmpty else {
+        let points = try points()
+        guard !points.isEmpty else {
+            // On a terminal, nothing would seem to happen: say what it waits for.
+            if isatty(STDIN_FILENO) == 1 {
+                StandardError.write("geotrip where: reading one LAT,LON per line (Ctrl-D to end); give a coordinate to name one place.\n")
+            }
             try await Self.batch(gazetteer, rule: rule)
             return
         }
-        let point: Coordinate
-        do {
-            point = try Coordinate(parsing: coordinate.filter { $0 != "--" }.joined(separator: " "))
-        } catch {
-            throw ValidationError(error.message)
-        }
-        let answer = gazetteer.describe(point, rule: rule)
+        let answers = points.map { gazetteer.describe($0, rule: rule) }
         if json {
-            try Diagnostics.printJSON(answer)
+            // One object for one coordinate, as before; an array of them for several.
+            if answers.count == 1 { try Diagnostics.printJSON(answers[0]) } else { try Diagnostics.printJSON(answers) }
         } else {
-            print(Self.sentence(answer))
+            answers.forEach { print(Self.sentence($0)) }
         }
     }
 

@@ -31,6 +31,19 @@ struct PlaceCommandTests {
         #expect(try json(run.stdout)["name"] as? String == "Sydney")
     }
 
+    @Test("several coordinates are named each in turn; one written with a space after its comma is still one")
+    func severalCoordinates() throws {
+        let text = try CommandRun.geotrip(["where", "35.0394,135.7292", "-33.8568,151.2153"])
+        #expect(text.status == 0, "stderr: \(text.stderr)")
+        #expect(text.stdout.split(separator: "\n").map { $0.prefix(6) } == ["Kyoto,", "Sydney"])
+        let json = try CommandRun.geotrip(["where", "--json", "35.0394,135.7292", "-33.8568,151.2153"])
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(answers.map { $0["name"] as? String } == ["Kyoto", "Sydney"])
+        let spaced = try CommandRun.geotrip(["where", "35.0394,", "135.7292"])
+        #expect(spaced.stdout.hasPrefix("Kyoto,") && spaced.stdout.split(separator: "\n").count == 1)
+        #expect(try CommandRun.geotrip(["where", "35.0394,135.7292", "nowhere"]).status == 64)
+    }
+
     @Test("a bad coordinate argument is one clear sentence and exit 64")
     func badArgument() throws {
         let run = try CommandRun.geotrip(["where", "91,0"])
