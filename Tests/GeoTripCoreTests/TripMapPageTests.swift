@@ -163,6 +163,33 @@ struct TripMapPageTests {
         #expect(pieces[0][pieces[0].count - 2] == pieces[1][0], "both sides meet at one latitude")
     }
 
+    @Test("the base layer's window holds what a phone (twice as tall as wide) and a desktop (twice as wide) show of the trip fitted in them",
+          arguments: [
+            [(38.70, -9.20), (40.42, -3.70), (37.39, -5.98)],   // the sample: Lisbon, Madrid, Sevilla
+            [(41.90, 12.50), (41.91, 12.51)],                   // a day in Rome
+            [(60.0, 10.0), (69.6, 18.9)],                        // Oslo to Tromsø: tall
+            [(36.0, -5.0), (36.5, 28.0)],                        // along the Mediterranean: wide
+          ] as [[(Double, Double)]])
+    func windowHoldsTheView(_ spots: [(Double, Double)]) {
+        let visits = spots.enumerated().map { index, spot in
+            TripMapInput.Visit(id: "v\(index)", placeId: "p\(index)", name: "P", latitude: spot.0, longitude: spot.1, localDate: "2025-03-01", photoCount: 1)
+        }
+        let page = TripMapPage(input: TripMapInput(language: "en", visits: visits, days: [.init(date: "2025-03-01")], legs: []))
+        let window = page.window
+        // Web Mercator, the map's projection: x in degrees of longitude, y in the same units.
+        func y(_ latitude: Double) -> Double { log(tan(.pi / 4 + latitude * .pi / 360)) * 180 / .pi }
+        let (south, north) = (spots.map(\.0).min()!, spots.map(\.0).max()!), (west, east) = (spots.map(\.1).min()!, spots.map(\.1).max()!)
+        let (width, height) = (east - west, y(north) - y(south))
+        let (midX, midY) = ((west + east) / 2, (y(south) + y(north)) / 2)
+        // Each view fitted to the trip with 10% of margin, as the page fits it, centred on it.
+        for aspect in [2.0, 0.5] {  // height / width of the map on screen
+            let fitted = max(width, height / aspect) * 1.1
+            let (viewWidth, viewHeight) = (fitted, fitted * aspect)
+            #expect(window.west <= midX - viewWidth / 2 && window.east >= midX + viewWidth / 2, "\(aspect): \(window)")
+            #expect(y(window.south) <= midY - viewHeight / 2 && y(window.north) >= midY + viewHeight / 2, "\(aspect): \(window)")
+        }
+    }
+
     @Test("a line that crosses the antimeridian westwards is cut too; one that does not stays whole")
     func split() {
         let west = RouteGeometry.splitAtAntimeridian([Coordinate(latitude: 0, longitude: -170), Coordinate(latitude: 10, longitude: 170)])

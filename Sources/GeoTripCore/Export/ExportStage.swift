@@ -1067,8 +1067,10 @@ public struct ExportStage: Sendable {
     /// visit numbers past 99 fit their markers. 4: a visit's times name its day after midnight
     /// and both zones across a change of the clocks (`TripVisit.localTimeSpan`). 5: a home for
     /// each stretch of years, each kept private, and no trip named after a private visit
-    /// (outputs an earlier build wrote could show a person's earlier home).
-    static let outputRevision = 5
+    /// (outputs an earlier build wrote could show a person's earlier home). 6: the map's base
+    /// layer reaches further past the trip and closes the slivers between countries beyond it,
+    /// and counts a trip's days from first to last.
+    static let outputRevision = 6
 
     /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
     /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.

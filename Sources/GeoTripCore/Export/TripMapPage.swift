@@ -316,21 +316,29 @@ public struct TripMapPage: Sendable {
         crossing && longitude < 0 ? longitude + 360 : longitude
     }
 
-    /// The trip's extent (visits and route) on the page's map, made about as wide as it is tall
-    /// on the ground and grown by half on every side: what the base layer is clipped to. A phone
-    /// shows a tall map and a desktop a wide one, so the detail must reach past the trip both
-    /// ways. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
+    /// The trip's extent (visits and route) on the page's map, made a square on the screen
+    /// (in the map's Web Mercator) and grown by three quarters of its side on every side: what
+    /// the base layer is clipped to. A phone shows a tall map (twice as tall as wide) and a
+    /// desktop a wide one, so the detail must reach past the trip both ways; grown by half, a
+    /// phone showed the coarse world beyond it (a straight coast, slivers between countries)
+    /// above and below the trip. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
     public var window: GeoBox {
         let crossing = crossesAntimeridian
         let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, crossing: crossing)) }
         guard let box = GeoBox(enclosing: points) else { return .world }
-        let stretch = max(0.2, cos((box.south + box.north) / 2 * .pi / 180))
-        let side = max(box.height, box.width * stretch)
-        let latPad = (side - box.height) / 2 + max(side * 0.5, 0.3)
-        let lonPad = (side / stretch - box.width) / 2 + max(side / stretch * 0.5, 0.3)
-        let west = max(crossing ? box.east - 360 : -180, box.west - lonPad)
-        let east = min(crossing ? west + 360 : 180, box.east + lonPad)
-        return GeoBox(south: max(-90, box.south - latPad), west: west, north: min(90, box.north + latPad), east: east)
+        // Latitudes as the map draws them: y in degrees of longitude's measure.
+        let limit = 85.0
+        func y(_ latitude: Double) -> Double { log(tan(.pi / 4 + max(-limit, min(limit, latitude)) * .pi / 360)) * 180 / .pi }
+        func latitude(_ y: Double) -> Double { (2 * atan(exp(y * .pi / 180)) - .pi / 2) * 180 / .pi }
+        let (bottom, top) = (y(box.south), y(box.north))
+        let side = max(box.width, top - bottom)
+        let half = max(side / 2 + side * 0.75, 0.3)
+        let (midX, midY) = ((box.west + box.east) / 2, (bottom + top) / 2)
+        let west = max(crossing ? box.east - 360 : -180, midX - half)
+        let east = min(crossing ? west + 360 : 180, midX + half)
+        let south = midY - half <= y(-limit) ? -90 : latitude(midY - half)
+        let north = midY + half >= y(limit) ? 90 : latitude(midY + half)
+        return GeoBox(south: south, west: west, north: north, east: east)
     }
 
     /// The largest towns in the window; across 180° from both sides of it, those east of

@@ -67,9 +67,16 @@ enum TripMapScript {
   data.visited.forEach(function (code) { visited[code] = true; });
   var w = data.base.window;
   var baseLayer = L.layerGroup();
+  // Each country is thinned on its own, so neighbours' edges part by a hair: land drawn over
+  // them (a land-coloured edge) closes the slivers of sea, then the borders go on top.
   countries.forEach(function (country) {
     baseLayer.addLayer(styledLayer(L.polygon(country.rings, { renderer: baseRenderer, interactive: false }), function () {
-      return { stroke: true, weight: 0.6, color: css('--border'), fillColor: css('--land'), fillOpacity: 1 };
+      return { stroke: true, weight: 2.5, color: css('--land'), fillColor: css('--land'), fillOpacity: 1 };
+    }));
+  });
+  countries.forEach(function (country) {
+    baseLayer.addLayer(styledLayer(L.polygon(country.rings, { renderer: baseRenderer, interactive: false }), function () {
+      return { stroke: true, weight: 0.6, color: css('--border'), fill: false };
     }));
   });
   baseLayer.addLayer(styledLayer(L.rectangle([[w.south, w.west], [w.north, w.east]], { renderer: baseRenderer, interactive: false }), function () {
