@@ -76,6 +76,28 @@ struct ResolutionCommandTests {
         #expect(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"]?["locationSource"] as? String == "track")
     }
 
+    @Test("photos in a track's hours that it cannot place for want of a zone are counted, with --tz as the way out; with it, they are placed")
+    func trackWithoutZone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // The camera without GPS or offset tags, alone: its 13:28:15 has no zone to be read in.
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("DSCF1008.JPG"), to: trip.appendingPathComponent("DSCF1008.JPG"))
+        let gpx = temp.url.appendingPathComponent("walk.gpx")
+        try Self.loggerGPX(points: [(40.4168, -3.7038, "2025-06-13T11:20:00Z"), (40.4170, -3.7030, "2025-06-13T11:40:00Z")])
+            .write(to: gpx, atomically: true, encoding: .utf8)
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--track", gpx.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("the track logs cannot place 1 photo taken in their hours") && run.stdout.contains("give --tz ZONE"), "\(run.stdout)")
+        #expect(try photos(trip)["DSCF1008.JPG"]?["locationSource"] as? String == nil)
+        // 13:28:15 in Madrid is 11:28:15Z, inside the log: placed, and nothing more to say.
+        let zoned = try CommandRun.geotrip(["ingest", trip.path, "--tz", "Europe/Madrid"])
+        #expect(zoned.status == 0, "stderr: \(zoned.stderr)")
+        #expect(!zoned.stdout.contains("cannot place"), "\(zoned.stdout)")
+        #expect(try photos(trip)["DSCF1008.JPG"]?["locationSource"] as? String == "track")
+    }
+
     @Test("an edited track file is read again; --tz does not stop the camera's photos being placed")
     func trackEditsAndAssumedZone() throws {
         let temp = try TemporaryFolder()

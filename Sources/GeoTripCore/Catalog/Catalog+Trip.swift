@@ -122,6 +122,25 @@ extension Catalog {
         }
     }
 
+    /// How many photos without a position the track logs (`span`, their first and last points)
+    /// cannot place for want of an instant: a camera time but no zone to read it in (no offset
+    /// tag, no GPS time, no position to find one), that lies within the span in some zone
+    /// (14 hours either side of it).
+    func photosUntimedInTrack(_ span: ClosedRange<Date>) throws(GeoTripError) -> Int {
+        let bounds = [span.lowerBound.addingTimeInterval(-14 * 3600), span.upperBound.addingTimeInterval(14 * 3600)]
+            .map { String(($0.geotripISO8601 ?? "").prefix(19)) }
+        return try attempt {
+            try database.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM photo p INDEXED BY photo_undated
+                    WHERE (p.utcTime IS NULL OR p.timeZone IS NULL) AND p.utcTime IS NULL
+                    AND coalesce(p.wallTime, p.localTime) >= ?1 AND coalesce(p.wallTime, p.localTime) <= ?2
+                    AND p.resolvedLatitude IS NULL AND p.removedAt IS NULL AND p.status = 'read' AND p.liveStillId IS NULL
+                    """, arguments: StatementArguments(bounds)) ?? 0
+            }
+        }
+    }
+
     /// `undatedPhotos`' rows: `tripPhotoColumns`, the zone and the camera's own time, of the
     /// photos in `photo_undated` (no resolved time, or no zone to read it in) whose camera
     /// time as corrected is missing or outside the two bounds given.

@@ -89,6 +89,12 @@ struct TripDerivation {
             // Every photo stored without a time was judged by this run's bound, or is later.
             try catalog.setSetting(Catalog.SettingKey.plausibleUntil, to: String(PlausibleCaptureTime.latest(now: now).timeIntervalSince1970))
             result.diagnostics += summary.problems.map { PhotoDiagnostic(path: folder, kind: .input, message: $0) } + summary.photoProblems
+            // A track given, and photos in its hours it cannot place: said, with the way out.
+            if let span = summary.trackSpan, case let untimed = try catalog.photosUntimedInTrack(span), untimed > 0 {
+                result.diagnostics.append(PhotoDiagnostic(path: folder, kind: .input, message: "the track logs cannot place \(untimed) photo\(untimed == 1 ? "" : "s") "
+                    + "taken in their hours: \(untimed == 1 ? "its" : "their") camera time has no time zone (no offset tag, no GPS time, no position "
+                    + "near in time), so the instant is not known; give --tz ZONE, the zone the camera's clock showed (such as Europe/Madrid)"))
+            }
         } else {
             stages.report(.resolve)
         }

@@ -45,6 +45,8 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
     /// Problems with single photos found while resolving (a capture time no camera can have
     /// taken), reported with the reader's diagnostics.
     public var photoProblems: [PhotoDiagnostic] = []
+    /// The first and last instants of the track logs' points, when there are any.
+    var trackSpan: ClosedRange<Date>?
 
     private enum CodingKeys: String, CodingKey {
         case updated, timeSources, locationSources, trackPoints, trackPointsDropped, problems
@@ -486,6 +488,8 @@ struct TripResolution: Sendable {
         }
         summary.trackPoints = points.count
         guard !points.isEmpty else { return nil }
+        let times = points.lazy.map(\.time)
+        summary.trackSpan = times.min()!...times.max()!
         return TrackPositioner(points: points)
     }
 }
