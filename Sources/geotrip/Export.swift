@@ -39,7 +39,7 @@ struct Export: AsyncParsableCommand {
         Diagnostics.bootstrapLogging(verbose: false)
         var exporter = TripExport(folder: location.folderPath, catalogPath: location.catalogPath)
         exporter.catalogGiven = location.catalog != nil
-        exporter.outputFolder = export.out
+        exporter.outputFolder = export.outputFolder(for: location.folderPath)
         exporter.language = language.map(Ingest.canonical(language:))
         exporter.privacy = export.privacy
         exporter.photoPoints = export.photos

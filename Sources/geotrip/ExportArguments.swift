@@ -4,9 +4,14 @@ import GeoTripCore
 
 /// The export's options, shared by `ingest` and `export`; all remembered for the trip.
 struct ExportArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Where the journal and trip.geojson go (default: FOLDER/geotrip; remembered).", valueName: "path"),
+    @Option(help: ArgumentHelp("Where the journal and trip.geojson go (default: FOLDER/geotrip; remembered; 'default' goes back to it).", valueName: "path"),
             completion: .directory)
     var out: String?
+
+    /// `--out` for the trip at `folder`: 'default' is its default folder.
+    func outputFolder(for folder: String) -> String? {
+        out == "default" ? OutputFolder(folder: folder, outputFolder: nil).path : out
+    }
 
     @Option(name: .customLong("hide-near"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp("Keep a private place out of everything shared: LAT,LON[,RADIUS metres, default 500] (repeatable; remembered; 'none' forgets them).",
@@ -69,6 +74,11 @@ struct ExportArguments: ParsableArguments {
             }
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }
+        if out == "none" {
+            // Other options forget a setting with 'none'; the outputs always go somewhere.
+            throw ValidationError("--out none: the journal and map are always written somewhere; give a folder, or 'default' for FOLDER/geotrip "
+                                  + "(a folder really named none: --out ./none).")
+        }
         if let tiles, tiles != "none" {
             let scheme = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.scheme
             guard scheme == "https" || scheme == "http", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {

@@ -141,7 +141,7 @@ struct Ingest: AsyncParsableCommand {
         options.namingRate = rate
         options.namingConcurrency = concurrency
         options.namingTimeout = timeout
-        options.outputFolder = export.out
+        options.outputFolder = export.outputFolder(for: location.folderPath)
         options.privacy = export.privacy
         options.photoPoints = export.photos
         options.tiles = export.tileLayer

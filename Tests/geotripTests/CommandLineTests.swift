@@ -94,6 +94,18 @@ struct CommandLineTests {
         #expect(byPath["notes.txt"] == nil)
     }
 
+    @Test("a mistyped command is answered with the one meant; a word far from every command is left to the parser")
+    func mistypedCommand() throws {
+        for (typed, meant) in [("inget", "ingest"), ("place", "places"), ("Trips", "trips"), ("expotr", "export")] {
+            let run = try CommandRun.geotrip([typed, "DIR"])
+            #expect(run.status == 64)
+            #expect(run.stderr.contains("'\(typed)' is not a command. Did you mean '\(meant)'?"), "\(run.stderr)")
+        }
+        let far = try CommandRun.geotrip(["holiday", "DIR"])
+        #expect(far.status == 64 && !far.stderr.contains("Did you mean"))
+        #expect(try CommandRun.geotrip(["--version"]).status == 0)
+    }
+
     @Test("a missing folder is one clear sentence and a non-zero exit")
     func missingFolder() throws {
         let run = try CommandRun.geotrip(["ingest", "/nonexistent/trip"])

@@ -509,6 +509,14 @@ struct JournalCommandTests {
         #expect(stillRefused.stderr.contains("a-file is a file"), "\(stillRefused.stderr)")
         #expect(try trip.run(["export", "DIR"]).stdout.contains(inside.path))
         _ = catalog
+
+        // 'none', which forgets other settings, is refused here; 'default' goes back to DIR/geotrip, remembered.
+        let none = try trip.run(["export", "DIR", "--out", "none"], expecting: 64)
+        #expect(none.stderr.contains("'default' for FOLDER/geotrip"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: trip.folder.appendingPathComponent("none").path))
+        #expect(try trip.run(["export", "DIR", "--out", "default"]).stdout.contains("(\(trip.out.path))"))
+        #expect(FileManager.default.fileExists(atPath: trip.out.appendingPathComponent("trip.geojson").path))
+        #expect(try trip.run(["export", "DIR"]).stdout.contains("(\(trip.out.path))"))
     }
 
     @Test("trip.geojson as GDAL reads it: a point per visit, a line per leg, and a point per photo with --photos")

@@ -214,8 +214,8 @@ extension Catalog {
     }
 
     /// The trip's export settings: each one given now, else the one remembered, else the
-    /// default; what is given is remembered.
-    func exportSettings(outputFolder: String? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil,
+    /// default; what is given is remembered. `outputFolder` `.some(nil)` is the default folder.
+    func exportSettings(outputFolder: String?? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil,
                         tiles: TripMapInput.Tiles?? = nil, thumbnails: Bool? = nil, home: Coordinate?? = nil,
                         hideHome: Bool? = nil) throws(GeoTripError) -> ExportSettings {
         let stored: ExportSettings?

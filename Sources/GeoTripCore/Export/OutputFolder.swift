@@ -43,6 +43,14 @@ public struct OutputFolder: Sendable {
             .standardizedFileURL.path
     }
 
+    /// `--out` as remembered for `folder`: the path given, absolute, or nil (the default
+    /// folder) when it is the default folder itself, so the setting follows the trip folder
+    /// if that is moved or renamed.
+    public static func remembered(_ given: String, for folder: String) -> String? {
+        let path = URL(fileURLWithPath: given).standardizedFileURL.path
+        return path == OutputFolder(folder: folder, outputFolder: nil).path ? nil : path
+    }
+
     /// Throws unless the folder can be used: it exists as a folder geotrip can write, or it is
     /// missing and the nearest folder above it can be written. Nothing is created.
     public func check() throws(GeoTripError) {

@@ -40,7 +40,7 @@ public struct TripExport: Sendable {
         if let outputFolder { try OutputFolder(folder: folder, outputFolder: outputFolder).check() }
         let catalog = try Catalog.open(at: catalogPath)
         let naming = try catalog.namingSettings(language: language)
-        let settings = try catalog.exportSettings(outputFolder: outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+        let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
                                                   tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome)
         var stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))

@@ -127,7 +127,7 @@ public struct IngestPipeline: Sendable {
         if let rate = options.namingRate { naming.requestsPerSecond = rate }
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
-        let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+        let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) },
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
                                                    tiles: options.tiles, thumbnails: options.makeThumbnails,
                                                    home: options.home, hideHome: options.hideHome)
