@@ -121,7 +121,9 @@ enum SummaryText {
                 + "and \(apart.count == 1 ? "waits" : "wait") in unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
         if e.unplacedNotes > 0 {
-            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is gone: journal/unplaced-notes.md")
+            // In a library, a day that became a day at home (home moved there) is in no trip.
+            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is "
+                + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
         if e.namesInOtherLanguages > 0 {
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")
