@@ -139,10 +139,17 @@ struct JournalCommandTests {
         #expect(try String(contentsOf: trip.out.appendingPathComponent("index.html"), encoding: .utf8).contains("Hotel Avenida"))
         #expect(Trip.note(id, in: try trip.text(day + ".md")) == Self.note)
 
-        // The undated camera photo, tagged into the trip: it is still undated, so it stays out
-        // of the days; a photo moved by a tag moves in the journal at once.
+        // A photo with a camera time but no zone, tagged into the trip: its position gives the
+        // zone, so it joins a day, and moves in the journal at once.
         let moved = "IMG_0031.JPG"
-        try trip.run(["tag", "DIR", moved, "--at", "40.4168,-3.7038"])
+        let timed = try trip.run(["tag", "DIR", moved, "--at", "40.4168,-3.7038"])
+        #expect(!timed.stdout.contains("no time"), "\(timed.stdout)")
+        // The camera photo with no date at all: placed, on no day, and said so.
+        let undated = try trip.run(["tag", "DIR", "2025-06-11 Sintra/DSCF1004.JPG", "--at", "38.7876,-9.3906"])
+        #expect(undated.stdout.contains("It has no time, so it stays on the page of undated photos"), "\(undated.stdout)")
+        // A name given without its subfolder: refused, with the photo of that name.
+        let bare = try trip.run(["tag", "DIR", "DSCF1005.JPG", "--at", "40.4168,-3.7038"], expecting: 1)
+        #expect(bare.stderr.contains("Photos of that name in it: 2025-06-11 Sintra/DSCF1005.JPG."), "\(bare.stderr)")
         let journal = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasSuffix(".md") }
             .map { try trip.text($0) }.joined()
         #expect(journal.contains("40.4168") || journal.contains("40.41680"), "the tagged photo's visit is in the journal")

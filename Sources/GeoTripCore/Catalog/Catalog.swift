@@ -648,8 +648,19 @@ extension Catalog {
                         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'unreadable')",
                                           arguments: [$0]) == true
                     }
+                    let missing = unknown.filter { !unreadable.contains($0) }
+                    // The photos of the same file name elsewhere in the folder (a name given
+                    // without its subfolder), a few of each.
+                    var alike: [String] = []
+                    for path in missing.prefix(3) {
+                        let name = path.split(separator: "/").last.map(String.init) ?? path
+                        alike += try String.fetchAll(db, sql: """
+                            SELECT path FROM photo WHERE (path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1)
+                            AND removedAt IS NULL AND status = 'read' ORDER BY path LIMIT 3
+                            """, arguments: [name])
+                    }
                     throw unreadable.count == unknown.count ? GeoTripError.unreadablePhotos(paths: unreadable)
-                        : GeoTripError.notInCatalog(paths: unknown.filter { !unreadable.contains($0) })
+                        : GeoTripError.notInCatalog(paths: missing, alike: alike)
                 }
                 var changed = 0
                 for id in ids {
@@ -663,6 +674,23 @@ extension Catalog {
                 }
                 if changed > 0 { try Self.bumpGeneration(db) }
                 return changed
+            }
+        }
+    }
+
+    /// How many of the photos at `paths` are in no visit: without a time to place them in
+    /// one (a tag gives a position, not a time).
+    func photosInNoVisit(paths: [String]) throws(GeoTripError) -> Int {
+        try attempt {
+            try database.read { db in
+                var count = 0
+                for path in paths {
+                    count += try Int.fetchOne(db, sql: """
+                        SELECT count(*) FROM photo p LEFT JOIN visitPhoto vp ON vp.photoId = p.id
+                        WHERE p.path = ? AND p.removedAt IS NULL AND p.status = 'read' AND vp.photoId IS NULL AND p.liveStillId IS NULL
+                        """, arguments: [path]) ?? 0
+                }
+                return count
             }
         }
     }

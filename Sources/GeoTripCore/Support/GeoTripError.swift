@@ -24,7 +24,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case catalogRejected(path: String, reason: String)
     case interrupted(savedPhotos: Int)
     case gazetteerMissing(tried: [String])
-    case notInCatalog(paths: [String])
+    case notInCatalog(paths: [String], alike: [String] = [])
     /// Files of the folder geotrip could not read as photos: nothing can be tagged.
     case unreadablePhotos(paths: [String])
     case placeNotFound(query: String)
@@ -103,8 +103,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "\(path) is another program's SQLite database\(what), not a geotrip catalog; geotrip left it untouched. Pass --catalog with a new file name."
         case .catalogRejected(let path, let reason):
             return "geotrip could not update the catalog at \(path) (\(reason)). This is a bug in geotrip; the failed step changed nothing. Please report it with the command you ran."
-        case .notInCatalog(let paths):
-            return "Not photos in the catalog: \(paths.joined(separator: ", ")). Give paths inside the folder, and run `geotrip ingest` first if they are new; nothing was tagged."
+        case .notInCatalog(let paths, let alike):
+            return "Not photos in the catalog: \(paths.joined(separator: ", ")). "
+                + (alike.isEmpty ? "" : "Photos of \(paths.count == 1 ? "that name" : "those names") in it: \(alike.joined(separator: ", ")). ")
+                + "Give paths inside the folder, and run `geotrip ingest` first if they are new; nothing was tagged."
         case .unreadablePhotos(let paths):
             return "\(paths.joined(separator: ", ")) could not be read as \(paths.count == 1 ? "a photo" : "photos") (`geotrip photos` says why), "
                 + "so geotrip has no time to place \(paths.count == 1 ? "it" : "them") by; nothing was tagged."
