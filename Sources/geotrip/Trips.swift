@@ -100,13 +100,13 @@ struct Trips: AsyncParsableCommand {
     /// Why a folder that is not a library is one trip: with a home given (`ingest --home`),
     /// only a folder without a dated photo is.
     static func whyOneTrip(homeGiven: Bool) -> String {
-        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set (ingest --home LAT,LON sets one)"
+        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set; ingest --home LAT,LON sets one"
     }
 
     /// Why `--trip N` names no trip.
     static func noTrip(_ number: Int, in library: Library, homeGiven: Bool, folder: String) -> String {
         guard library.isLibrary else {
-            return "--trip \(number): \(folder) is one trip, not a library of trips (\(whyOneTrip(homeGiven: homeGiven))); leave --trip out."
+            return "--trip \(number): \(folder) is one trip, not a library of trips: \(whyOneTrip(homeGiven: homeGiven)). Leave --trip out."
         }
         return "--trip \(number): there is no such trip; the folder has trips 1 to \(library.trips.count) (`geotrip trips` lists them)."
     }

@@ -158,6 +158,10 @@ struct PlacesCommandTests {
         let unknown = try CommandRun.geotrip(["rename", trip.path, "p999999", "Nowhere"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No place of this trip has the id p999999"))
+        // A visit's id (the journal names its blocks by them): its place is named.
+        let visit = try #require(try visits(trip).first), visitID = try #require(visit["id"] as? String), placeID = try #require(visit["placeId"] as? String)
+        let byVisit = try CommandRun.geotrip(["rename", trip.path, visitID, "Nowhere"])
+        #expect(byVisit.status == 1 && byVisit.stderr.contains("\(visitID) is a visit, not a place; its place is \(placeID)"), "\(byVisit.stderr)")
         #expect(try CommandRun.geotrip(["rename", trip.path, hotel]).status == 64)
 
         // A name with a line break and a terminal escape is listed by `places` as `%XX`, on one line.

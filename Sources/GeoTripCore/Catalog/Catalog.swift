@@ -678,6 +678,11 @@ extension Catalog {
         }
     }
 
+    /// The place of the visit `id`, when there is one.
+    func placeOfVisit(_ id: String) throws(GeoTripError) -> String? {
+        try attempt { try database.read { db in try String.fetchOne(db, sql: "SELECT placeId FROM visit WHERE id = ?", arguments: [id]) } }
+    }
+
     /// How many of the photos at `paths` are in no visit: without a time to place them in
     /// one (a tag gives a position, not a time).
     func photosInNoVisit(paths: [String]) throws(GeoTripError) -> Int {

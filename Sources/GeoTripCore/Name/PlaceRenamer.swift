@@ -21,7 +21,7 @@ public struct PlaceRenamer: Sendable {
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
         guard let place = try catalog.currentPlaces().first(where: { $0.placeID == placeID }) else {
-            throw .noSuchPlace(id: placeID, folder: folder)
+            throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(placeID))
         }
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
         // The names as `places` shows them: the person's, else the online one in the trip's

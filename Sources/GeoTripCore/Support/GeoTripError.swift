@@ -17,7 +17,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
     case catalogEmpty(path: String)
-    case noSuchPlace(id: String, folder: String)
+    case noSuchPlace(id: String, folder: String, placeOfVisit: String? = nil)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
     case namingCacheUnusable(path: String, reason: String)
@@ -96,7 +96,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "The cache holds only answers that can be asked again: a damaged file can be deleted (geotrip makes it anew), or XDG_CACHE_HOME can name another folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
-        case .noSuchPlace(let id, let folder):
+        case .noSuchPlace(let id, let folder, let placeOfVisit):
+            // A visit's id given (the journal's blocks are named by them): its place's.
+            if let placeOfVisit {
+                return "\(id) is a visit, not a place; its place is \(placeOfVisit), which every visit there shares: geotrip rename \(folder) \(placeOfVisit) NAME."
+            }
             return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):
             let what = tables.isEmpty ? "" : " (its tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
