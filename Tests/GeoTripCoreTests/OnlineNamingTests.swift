@@ -137,4 +137,13 @@ struct OnlineNamingTests {
         let own = NamingSettings(geocoder: "nominatim", nominatimURL: "http://127.0.0.1:8080", language: "en")
         #expect(NominatimClient(settings: own, http: http, cache: .inMemory(), requestsPerSecond: 50).interval == 0.02)
     }
+
+    @Test("the slow notice's time left: the rate's when the service keeps up with it, the service's own pace when slower")
+    func slowNoticeTimeLeft() {
+        // 120 places, one request a second allowed, 4 at once: answers in 2 s keep up with the rate.
+        #expect(TripDerivation.slowSentence(waited: 2, queued: 120, interval: 1, concurrency: 4).hasSuffix("120 places queued, about 2 min at the current rate"))
+        // Answers in 20 s, 4 at once: 5 s a place, 10 min.
+        #expect(TripDerivation.slowSentence(waited: 20, queued: 120, interval: 1, concurrency: 4).hasSuffix("about 10 min at the current rate"))
+        #expect(TripDerivation.slowSentence(waited: 3.4, queued: 1, interval: 1).hasPrefix("the place-name service is slow (3.4 s without an answer); 1 place queued, about 3 s"))
+    }
 }

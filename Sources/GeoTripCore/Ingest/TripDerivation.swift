@@ -267,7 +267,7 @@ struct TripDerivation {
                     try await clock.sleep(until: clock.now() + 0.5)
                     guard let waited = client.tally.slowNotice(at: clock.now()) else { continue }
                     let (done, total) = progress.withLock { ($0.done, $0.total) }
-                    let sentence = Self.slowSentence(waited: waited, queued: total - done, interval: client.interval)
+                    let sentence = Self.slowSentence(waited: waited, queued: total - done, interval: client.interval, concurrency: naming.concurrency)
                     stages.notice(sentence)
                     return sentence
                 }
@@ -502,9 +502,12 @@ struct TripDerivation {
     /// whole layout at once (a lookup per photo costs more than a pass then).
     static let localClusteringLimit = 20_000
 
-    /// The slow notice: how long, how many queued, how long they take at the rate.
-    static func slowSentence(waited: Double, queued: Int, interval: Double) -> String {
-        let left = Double(queued) * interval
+    /// The slow notice: how long, how many queued, and how long they take: a request at a
+    /// time per `interval` (the rate) at best, and no faster than `concurrency` requests each
+    /// as slow as the one waited on (the rate alone said 10 times too little for a service
+    /// answering in 10 s).
+    static func slowSentence(waited: Double, queued: Int, interval: Double, concurrency: Int = 1) -> String {
+        let left = Double(queued) * max(interval, waited / Double(max(1, concurrency)))
         let time = left < 90 ? "\(Int(left.rounded())) s" : "\(Int((left / 60).rounded())) min"
         return String(format: "the place-name service is slow (%.1f s without an answer); ", waited)
             + "\(queued.grouped) place\(queued == 1 ? "" : "s") queued, about \(time) at the current rate"
