@@ -386,5 +386,10 @@ struct TripSplittingTests {
         #expect(privacy.contains(partner))
         #expect(!privacy.contains(sofa))
         #expect(library.homes.first?.otherSpots.count == 1)
+        // With home given (`--home`), the same: the partner's is private, the sofa is not.
+        let given = TripSplitting.split(Self.trip(from: "2021-01-01", plans), givenHome: Self.amsterdam)
+        #expect(given.homes.count == 1 && given.homes.first?.given == true)
+        let givenPrivacy = ExportSettings().privacy(for: given)
+        #expect(givenPrivacy.contains(partner) && givenPrivacy.contains(Self.amsterdam) && !givenPrivacy.contains(sofa))
     }
 }

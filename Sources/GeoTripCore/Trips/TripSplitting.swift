@@ -53,7 +53,12 @@ public enum TripSplitting {
         let dated = trip.days.compactMap { day in LocalDate.dayNumber(day.date).map { (day, $0) } }
         guard let first = dated.first?.1, let last = dated.last?.1 else { return Library() }
         guard givenHome != nil || last - first + 1 > rules.librarySpanDays else { return Library() }
-        let homes = givenHome.map { [Library.Home(centre: $0, given: true)] } ?? Self.homes(trip.days, rules: rules)
+        let homes = givenHome.map { given in
+            // The places slept at often near a given home are private as a found home's are.
+            var home = Library.Home(centre: given, given: true)
+            home.otherSpots = otherSpots(near: given, nights: Self.nights(trip.days), rules: rules, leavingOut: PrivacyZones.defaultRadius)
+            return [home]
+        } ?? Self.homes(trip.days, rules: rules)
         guard !homes.isEmpty else { return Library() }
         // Each home from its first day (day numbers; the first home's from the beginning).
         let starts = homes.map { home in home.from.flatMap(LocalDate.dayNumber) ?? Int.min }
@@ -110,11 +115,48 @@ public enum TripSplitting {
     }
 
     /// The homes of `days`, in time order (see the type's notes); empty without a placed day.
-    static func homes(_ days: [Trip.Day], rules: Rules) -> [Library.Home] {
-        // A day's night is its last visit.
-        let nights = days.compactMap { day in
+    /// Each day's night (its last visit), in day order.
+    static func nights(_ days: [Trip.Day]) -> [(day: Int, date: String, visit: TripVisit)] {
+        days.compactMap { day in
             day.visits.last.flatMap { visit in LocalDate.dayNumber(day.date).map { (day: $0, date: day.date, visit: visit) } }
         }
+    }
+
+    /// The places within `awayMetres` of `centre` where `homeNights` of the nights of some
+    /// year were spent (any `2 * homeWindowDays` days), each at the mean of its nights there,
+    /// in the order first slept at; those within `leavingOut` metres of `centre` (the home's
+    /// own spot, or inside its zone) left out.
+    static func otherSpots(near centre: Coordinate, nights: [(day: Int, date: String, visit: TripVisit)], rules: Rules,
+                           leavingOut: Double) -> [Coordinate] {
+        let vector = GreatCircle.unitVector(centre)
+        let limit = GreatCircle.chord(metres: rules.awayMetres)
+        var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int, mostInAYear: Int)] = [:]
+        var inWindow: [String: Int] = [:]
+        var near: [Int] = []
+        var low = 0  // the window's first night, in `near`
+        for (index, night) in nights.enumerated() {
+            let v = GreatCircle.unitVector(latitude: night.visit.latitude, longitude: night.visit.longitude)
+            let d = v - vector
+            guard (d * d).sum() <= limit * limit else { continue }
+            let place = night.visit.placeId
+            near.append(index)
+            inWindow[place, default: 0] += 1
+            while nights[near[low]].day < night.day - 2 * rules.homeWindowDays {
+                inWindow[nights[near[low]].visit.placeId, default: 1] -= 1
+                low += 1
+            }
+            let entry = byPlace[place] ?? (0, .zero, index, 0)
+            byPlace[place] = (entry.count + 1, entry.sum + v, entry.first, max(entry.mostInAYear, inWindow[place] ?? 0))
+        }
+        return byPlace.values.filter { $0.mostInAYear >= rules.homeNights }
+            .sorted { $0.first < $1.first }
+            .map { VisitClustering.coordinate(of: $0.sum / Double($0.count)) }
+            .filter { GreatCircle.distance($0, centre) > leavingOut }
+    }
+
+    static func homes(_ days: [Trip.Day], rules: Rules) -> [Library.Home] {
+        // A day's night is its last visit.
+        let nights = Self.nights(days)
         guard !nights.isEmpty else { return [] }
         let vectors = nights.map { GreatCircle.unitVector(latitude: $0.visit.latitude, longitude: $0.visit.longitude) }
         let limit = GreatCircle.chord(metres: rules.awayMetres)
@@ -220,37 +262,25 @@ public enum TripSplitting {
         }
 
         // Each home's spot: the place of most of its stretch's nights near its candidate, at
-        // the mean of those nights' visits. The other places near it where `homeNights` of the
-        // nights of some year were spent (a flat moved to within the city, a partner's) are
-        // kept private with it: the most such a place has is counted over every window of
-        // `2 * homeWindowDays` days, ending at one of its own nights.
+        // the mean of those nights' visits; and the other places near it where a home's share
+        // of the nights of some year were spent (a flat moved to within the city, a partner's),
+        // kept private with it (`otherSpots`).
         return stretches.enumerated().compactMap { number, stretch -> Library.Home? in
             let centre = vectors[candidates[stretch.home]]
-            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int, mostInAYear: Int)] = [:]
-            var inWindow: [String: Int] = [:]
-            var near: [Int] = []
-            var low = 0  // the window's first night, in `near`
+            var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
             for index in stretch.first...stretch.last {
                 let d = vectors[index] - centre
                 guard (d * d).sum() <= limit * limit else { continue }
-                let place = nights[index].visit.placeId
-                near.append(index)
-                inWindow[place, default: 0] += 1
-                while nights[near[low]].day < nights[index].day - 2 * rules.homeWindowDays {
-                    inWindow[nights[near[low]].visit.placeId, default: 1] -= 1
-                    low += 1
-                }
-                let entry = byPlace[place] ?? (0, .zero, index, 0)
-                byPlace[place] = (entry.count + 1, entry.sum + vectors[index], entry.first, max(entry.mostInAYear, inWindow[place] ?? 0))
+                let entry = byPlace[nights[index].visit.placeId] ?? (0, .zero, index)
+                byPlace[nights[index].visit.placeId] = (entry.count + 1, entry.sum + vectors[index], entry.first)
             }
             guard let spot = byPlace.values.max(by: { ($0.count, -$0.first) < ($1.count, -$1.first) }) else { return nil }
             let next = number + 1 < stretches.count ? stretches[number + 1].first : nil
             var home = Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
                                     from: number == 0 ? nil : nights[stretch.first].date,
                                     through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
-            home.otherSpots = byPlace.values.filter { $0.first != spot.first && $0.mostInAYear >= rules.homeNights }
-                .sorted { $0.first < $1.first }
-                .map { VisitClustering.coordinate(of: $0.sum / Double($0.count)) }
+            home.otherSpots = otherSpots(near: home.centre, nights: Array(nights[stretch.first...stretch.last]), rules: rules,
+                                         leavingOut: PrivacyZones.defaultRadius)
             return home
         }
     }
