@@ -149,7 +149,7 @@ struct GeoJSONTests {
         #expect(ExportStage.track([], during: trip).isEmpty)
     }
 
-    @Test("privacy zones: the visit, the photos and the route inside are gone, and the route stops at the zone's edge")
+    @Test("privacy zones: the visit, the photos and the route inside are gone; a track stops at the zone's edge, a straight leg to the visit inside is left out")
     func privacy() throws {
         let home = Coordinate(latitude: 38.7000, longitude: -9.1000)
         let zones = PrivacyZones([PrivacyZones.Zone(centre: home)])
@@ -161,12 +161,24 @@ struct GeoJSONTests {
 
         let visits = [Self.visit("v1", 38.7000, -9.1000, at: 8), Self.visit("v2", 38.7200, -9.1000, at: 10),
                       Self.visit("v3", 38.7000, -9.1000, at: 12)]
-        let route = TripRoute(visits: visits).hiding(zones)
-        #expect(route.legs.count == 2)
-        // Out of the zone from its edge, and back to its edge.
+        // Straight legs from and back to the hidden visit: left out whole. Cut at the zone's edge,
+        // each would still run to the door: 500 m on from where it stops is the house.
+        #expect(TripRoute(visits: visits).hiding(zones).legs.isEmpty)
+        // Along a track, the way gone: out of the zone from its edge, and back to its edge.
+        let start = Date(timeIntervalSince1970: 1_749_513_600)
+        let track = [(38.7010, -9.1010, 8.6), (38.7080, -9.0990, 9.0), (38.7150, -9.1005, 9.5),
+                     (38.7120, -9.1030, 10.7), (38.7040, -9.1015, 11.5)].map {
+            TrackPoint(coordinate: Coordinate(latitude: $0.0, longitude: $0.1), time: start.addingTimeInterval($0.2 * 3600))
+        }
+        let route = TripRoute(visits: visits, track: track).hiding(zones)
+        #expect(route.legs.count == 2 && route.legs.allSatisfy { $0.kind == .track })
         #expect(abs(GreatCircle.distance(route.legs[0].coordinates.first!, home) - 500) < 1)
         #expect(abs(GreatCircle.distance(route.legs[1].coordinates.last!, home) - 500) < 1)
-        #expect(abs(route.legs[0].distanceMeters - (GreatCircle.distance(home, visits[1].centre) - 500)) < 2)
+        #expect(route.legs.allSatisfy { leg in leg.coordinates.allSatisfy { GreatCircle.distance($0, home) >= 499 } })
+        // A straight leg between two visits outside, through a zone, is cut in two, neither
+        // piece pointing at the house.
+        let through = [Self.visit("v7", 38.6900, -9.1000, at: 8), Self.visit("v8", 38.7100, -9.1000, at: 10)]
+        #expect(TripRoute(visits: through).hiding(zones).legs.count == 2)
         // A line through a zone is cut in two.
         #expect(zones.cut([Coordinate(latitude: 38.69, longitude: -9.1), Coordinate(latitude: 38.71, longitude: -9.1)]).count == 2)
         #expect(zones.cut([home, Coordinate(latitude: 38.7001, longitude: -9.1)]).isEmpty)

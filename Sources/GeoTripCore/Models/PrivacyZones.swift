@@ -2,8 +2,9 @@ import Foundation
 
 /// Places kept out of everything geotrip shares (`--hide-near LAT,LON[,RADIUS]`, remembered):
 /// visits, route vertices, photo points, journal coordinates and thumbnails of photos taken
-/// inside, and requests to an online geocoder. A route is cut where it enters a zone, so its
-/// shape stops at the zone's edge instead of pointing at the door.
+/// inside, and requests to an online geocoder. A track's route is cut where it enters a zone;
+/// a straight or flown leg to or from a place inside is left out whole (`TripRoute.hiding`),
+/// since its line, cut anywhere, still points at the door.
 public struct PrivacyZones: Sendable, Equatable, Codable {
     /// One private circle.
     public struct Zone: Sendable, Equatable, Codable {

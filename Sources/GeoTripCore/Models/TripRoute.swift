@@ -97,11 +97,18 @@ public struct TripRoute: Sendable, Equatable {
     public var flownMeters: Double { legs.filter { $0.kind == .flight }.map(\.distanceMeters).reduce(0, +) }
 
     /// The route with nothing inside `zones`: each leg cut where it enters a zone (a leg may
-    /// become several pieces, each with its own length; a leg wholly inside is gone).
+    /// become several pieces, each with its own length; a leg wholly inside is gone). A
+    /// straight or great-circle leg to or from a place inside a zone is left out whole: cut
+    /// anywhere, its line still runs to the door (extended by the zone's radius from where it
+    /// stops, it found a home within 3 m). A track's leg, the way actually gone, is cut.
     public func hiding(_ zones: PrivacyZones) -> TripRoute {
         guard !zones.isEmpty else { return self }
-        return TripRoute(legs: legs.flatMap { leg in
-            zones.cut(leg.coordinates).map { piece in
+        return TripRoute(legs: legs.flatMap { leg -> [Leg] in
+            if leg.kind != .track, let first = leg.coordinates.first, let last = leg.coordinates.last,
+               zones.contains(first) || zones.contains(last) {
+                return []
+            }
+            return zones.cut(leg.coordinates).map { piece in
                 var part = leg
                 part.coordinates = piece
                 part.distanceMeters = Self.length(piece)
