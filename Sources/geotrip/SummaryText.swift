@@ -117,7 +117,7 @@ enum SummaryText {
                 + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))
         }
         if !apart.isEmpty {
-            lines.append("  \(plural(apart.count, "note")) could go with no visit (\(apart.count == 1 ? "its" : "their") photos are in none, or in one with notes of its own) "
+            lines.append("  \(plural(apart.count, "note")) found under an id that names another visit now could go with no visit "
                 + "and \(apart.count == 1 ? "waits" : "wait") in unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
         if e.unplacedNotes > 0 {

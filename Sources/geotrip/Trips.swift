@@ -38,10 +38,11 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate]
+        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool
         do {
             library = try catalog.library(photoPaths: false).library  // counts, not paths
             homeGiven = try catalog.storedExportSettings().home != nil
+            hidingHome = try catalog.storedExportSettings().hideHome
             privacy = try catalog.sharedPrivacy(for: library)
             earlier = try catalog.earlierHomes(than: library)
         } catch {
@@ -78,11 +79,13 @@ struct Trips: AsyncParsableCommand {
         // Places slept at as often as a home near one (a flat moved to in the same city):
         // kept private too, which the person should be able to see.
         let others = library.homes.flatMap(\.otherSpots)
-        if !others.isEmpty {
+        if !hidingHome {
+            print("Homes are shown in the outputs (ingest --no-hide-home); --hide-home keeps them private again.")
+        } else if !others.isEmpty {
             print("Also kept private, as places near home where 30 or more nights of a year were spent: "
                   + others.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
-        if !earlier.isEmpty {
+        if hidingHome, !earlier.isEmpty {
             print("Kept private as homes of earlier runs, though no home now (`geotrip export --forget-old-homes` stops hiding them): "
                   + earlier.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }

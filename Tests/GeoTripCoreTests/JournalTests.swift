@@ -68,6 +68,11 @@ struct JournalTests {
             .replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "<!-- end notes v1 -->  \r\n")
         #expect(JournalDocument(text: blanks).notes == ["v1": "a\n"])
         #expect(JournalDocument(text: blanks).isIntact && JournalDocument(text: blanks).unclosed.isEmpty)
+        // A note holding its own end line with blanks after it is written with a tag, and read
+        // back whole (the reader takes that line for a marker).
+        let spaced = "a\n<!-- end notes v1 --> \nb\n"
+        #expect(JournalDocument.block(id: "v1", text: spaced).hasPrefix("<!-- notes v1 #2 -->\n"))
+        #expect(JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: spaced), explanation: "x")).notes == ["v1": spaced])
         // Blanks inside a marker, or words after it, make no marker.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 -->x\n")).unclosed == ["v1"])
     }

@@ -318,6 +318,16 @@ struct LibraryExportTests {
         #expect(refused.forgottenHomes.isEmpty)
         #expect(refused.problems.contains { $0.message.contains("--forget-old-homes was not followed") })
         #expect(try files(showing: house).isEmpty, "files that show the house")
+        // The setting changed by hand into something unreadable: nothing forgotten, the house
+        // found again from the nights, and said.
+        do {
+            let catalog = try Catalog.open(at: catalogPath)
+            defer { catalog.releaseLock() }
+            try catalog.setSetting(Catalog.SettingKey.keptHome, to: "[not json")
+        }
+        let unreadable = try await exporter.run()
+        #expect(unreadable.problems.contains { $0.message.contains("cannot be read") && $0.message.contains("(--forget-old-homes was not followed)") })
+        #expect(try files(showing: house).isEmpty, "files that show the house")
     }
 
     /// Cancels the run, as Ctrl-C does, once the export has written its first trip.

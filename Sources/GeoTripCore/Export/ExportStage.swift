@@ -399,36 +399,44 @@ public struct ExportStage: Sendable {
     /// A folder whose last export wrote trips (`exported`) but which has none recorded
     /// (exported by an older build) finds its homes as a library's would be.
     /// A setting that cannot be read is left as it is (no home in it is forgotten by writing
-    /// over it) and said in `summary`; this run hides the homes it finds.
+    /// over it) and said in `summary`; this run hides the homes it finds (in a folder without a
+    /// home now, the place of most nights, as a library's home would be found).
     ///
     /// `forgetting`: only the homes found now are kept (a kept one within 50 m of one of them
     /// stays as kept, so its zone does not move); those left go in `summary.forgottenHomes`.
-    /// A folder without a home now (one trip) forgets nothing: that would publish every home.
+    /// A folder without a home now (one trip), or whose setting cannot be read, forgets
+    /// nothing, and says so: that would publish every home.
     private func keptHomes(_ library: Library, _ whole: Trip, exported: [String: ExportedTrip], forgetting: Bool,
                            _ summary: inout ExportSummary) throws(GeoTripError) -> [Coordinate] {
+        var current = library.homes.flatMap(\.privateSpots)
+        // The homes a folder that was a library had (or, `anyway`, may have had), found again
+        // from its nights, when none is kept.
+        func foundAgain(anyway: Bool = false) -> [Coordinate] {
+            guard current.isEmpty, anyway || exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) else { return current }
+            return TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots)
+        }
         let kept: [Coordinate]
         do {
             kept = try catalog.keptHomes()
-        } catch .settingUnreadable where forgetting {
-            kept = []  // what the setting held is written over, as asked
         } catch .settingUnreadable {
             summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "the homes kept private from earlier exports "
-                + "cannot be read (the catalog's 'keptHome' setting was changed by hand); this export hides the homes it finds, and leaves the setting as it is"))
-            return library.homes.flatMap(\.privateSpots)
+                + "cannot be read (the catalog's 'keptHome' setting was changed by hand); this export hides the homes it finds, and leaves the setting as it is"
+                + (forgetting ? " (--forget-old-homes was not followed)" : "")))
+            // What it held is not known: a folder with no home now hides the place of its most
+            // nights, which may be the home an earlier export hid.
+            return foundAgain(anyway: true)
         }
-        var current = library.homes.flatMap(\.privateSpots)
-        if forgetting, current.isEmpty, !kept.isEmpty {
-            summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
+        if kept.isEmpty { current = foundAgain() }
+        if forgetting, library.homes.isEmpty {
+            // Forgetting keeps today's homes only: with none, that would publish every one.
+            if !kept.isEmpty || !current.isEmpty { summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
                 + "no home now (it is one trip), so every earlier one, your own included, would be published; give --home LAT,LON with it to name "
-                + "the home to keep private"))
+                + "the home to keep private")) }
         } else if forgetting {
             let homes = ExportSettings.merged(kept.filter { old in current.contains { GreatCircle.distance(old, $0) <= ExportSettings.sameHouse } }, current)
             summary.forgottenHomes = kept.filter { !homes.contains($0) }
             if homes != kept { try catalog.keepHomes(homes) }
             return homes
-        }
-        if current.isEmpty, kept.isEmpty, exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) {
-            current = TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots)
         }
         let homes = ExportSettings.merged(kept, current)
         if homes != kept { try catalog.keepHomes(homes) }

@@ -104,7 +104,9 @@ struct JournalDocument: Sendable, Equatable {
     /// The block for `id` holding `text` (which must be "" or end in a newline): start marker,
     /// the text as it is, end marker, with a tag when the text holds the plain end marker.
     static func block(id: String, text: String) -> String {
-        let textLines = Set(lines(Array(text.utf8)).map { String(decoding: content($0), as: UTF8.self) })
+        // Lines as the reader matches markers (blanks after one do not unmake it), so a note
+        // holding its end line with a space after it still gets a tag.
+        let textLines = Set(lines(Array(text.utf8)).map { String(decoding: markerContent($0), as: UTF8.self) })
         var tag: Int?
         while textLines.contains(endLine(id: id, tag: tag)) { tag = (tag ?? 1) + 1 }
         // The end marker on a line of its own, whatever the text (every note read ends in one).
@@ -201,8 +203,8 @@ struct JournalDocument: Sendable, Equatable {
                 let end = Array(endLine(id: id, tag: tag).utf8)
                 if let close = lines[(index + 1)...].firstIndex(where: { markerContent($0).elementsEqual(end) }) {
                     // A NUL byte (a damaged file, a binary paste) is no text a note can keep
-                    // (SQLite's text ends at one): it is left out, and the page, which then
-                    // differs from its notes, is kept as a backup before it is written again.
+                    // (SQLite's text ends at one): it is left out of the note, and the page is
+                    // written again without it.
                     var text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
                     if text.utf8.contains(0) { text.removeAll { $0 == "\0" } }
                     if seen.insert(id).inserted { blocks.append(Block(id: id, text: text, photoLinks: links)) } else { complete = false }

@@ -92,7 +92,7 @@ struct TripDerivation {
             // A track given, and photos in its hours it cannot place: said, with the way out.
             if let span = summary.trackSpan, case let untimed = try catalog.photosUntimedInTrack(span), untimed > 0 {
                 result.diagnostics.append(PhotoDiagnostic(path: folder, kind: .input, message: "the track logs cannot place \(untimed) photo\(untimed == 1 ? "" : "s") "
-                    + "taken in their hours: \(untimed == 1 ? "its" : "their") camera time has no time zone (no offset tag, no GPS time, no position "
+                    + "that may have been taken in their hours: \(untimed == 1 ? "its" : "their") camera time has no time zone (no offset tag, no GPS time, no position "
                     + "near in time), so the instant is not known; give --tz ZONE, the zone the camera's clock showed (such as Europe/Madrid)"))
             }
         } else {

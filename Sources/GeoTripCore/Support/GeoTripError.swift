@@ -99,7 +99,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .noSuchPlace(let id, let folder, let placeOfVisit):
             // A visit's id given (the journal's blocks are named by them): its place's.
             if let placeOfVisit {
-                return "\(id) is a visit, not a place; its place is \(placeOfVisit), which every visit there shares: geotrip rename \(folder) \(placeOfVisit) NAME."
+                return "\(id) is a visit, not a place; its place is \(placeOfVisit), which every visit there shares: geotrip rename "
+                    + "\(MarkdownText.shellQuoted(folder)) \(placeOfVisit) NAME."
             }
             return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):
