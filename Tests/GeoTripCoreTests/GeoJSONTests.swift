@@ -189,4 +189,28 @@ struct GeoJSONTests {
         // The legs name no hidden visit.
         #expect((features[1]["properties"] as? [String: Any])?["from"] is NSNull)
     }
+
+    @Test("a visit placed only from a hidden neighbour is hidden too, and one placed from it; one with a photo of its own place, or out of reach, is not")
+    func neighboursOfHidden() throws {
+        let home = Coordinate(latitude: 45.76, longitude: 4.84)
+        let zones = PrivacyZones([PrivacyZones.Zone(centre: home)])
+        // Home at 08:00; a camera without GPS at 08:10 and 08:20, on the line to the phone's
+        // 08:30 photo 6.6 km away; later, a camera photo at 12:00 by the 11:45 one.
+        let visits = [Self.visit("v1", 45.7600, 4.8400, at: 7.75, for: 15), Self.visit("v2", 45.7667, 4.8667, at: 8 + 10 / 60.0, for: 1),
+                      Self.visit("v3", 45.7733, 4.8933, at: 8 + 20 / 60.0, for: 1), Self.visit("v4", 45.7800, 4.9200, at: 8.5, for: 10),
+                      Self.visit("v5", 45.8000, 4.9500, at: 11.75, for: 10), Self.visit("v6", 45.8010, 4.9510, at: 12, for: 1)]
+        var asked: [String] = []
+        let interpolated: Set<String> = ["v2", "v3", "v6"]
+        let hidden = try zones.hidingNeighbours(of: visits.reversed()) { ids in asked += ids; return interpolated.intersection(ids) }
+        #expect(visits.map { hidden.contains($0.centre) } == [true, true, true, false, false, false])
+        // Only the visits within half an hour of a hidden one, through others, were asked about.
+        #expect(asked == ["v2", "v3", "v4"])
+        // The route leaves home from the phone's photo on: no leg points at the house.
+        let route = TripRoute(visits: visits).hiding(hidden)
+        #expect(route.legs.map(\.from) == ["v4", "v5"])
+        // Nothing hidden, nothing asked.
+        var none = 0
+        #expect(try PrivacyZones().hidingNeighbours(of: visits) { _ in none += 1; return [] } == PrivacyZones())
+        #expect(none == 0)
+    }
 }

@@ -678,6 +678,24 @@ extension Catalog {
         }
     }
 
+    /// Of the visits `ids`, those whose every photo was placed by its neighbours in time
+    /// (`interpolated`): read through `visitPhoto_on_visitId`, a visit at a time.
+    public func visitsPlacedByNeighbours(_ ids: [String]) throws(GeoTripError) -> Set<String> {
+        try attempt {
+            try database.read { db in
+                var placed = Set<String>()
+                for id in ids {
+                    let row = try Row.fetchOne(db, sql: """
+                        SELECT count(*), sum(p.locationSource = 'interpolated') FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+                        WHERE vp.visitId = ?
+                        """, arguments: [id])
+                    if let row, let count: Int = row[0], count > 0, let interpolated: Int = row[1], interpolated == count { placed.insert(id) }
+                }
+                return placed
+            }
+        }
+    }
+
     /// The place of the visit `id`, when there is one.
     func placeOfVisit(_ id: String) throws(GeoTripError) -> String? {
         try attempt { try database.read { db in try String.fetchOne(db, sql: "SELECT placeId FROM visit WHERE id = ?", arguments: [id]) } }

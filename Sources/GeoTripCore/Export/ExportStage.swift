@@ -109,7 +109,10 @@ public struct ExportStage: Sendable {
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
         let library = TripSplitting.split(whole, givenHome: settings.home)
         var exported = try catalog.exportedTrips()
-        let privacy = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
+        // The zones, and one around each visit placed only from a hidden neighbour (whose
+        // position it would give away: `hidingNeighbours`).
+        let zones = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
+        let privacy = try zones.hidingNeighbours(of: whole.visits) { [catalog] ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }

@@ -239,8 +239,14 @@ struct TripDerivation {
         guard !needing.isEmpty else { return false }
         // Home is private too (`--hide-home`, the default), wherever the nights put it: found
         // only when there is something to ask, as it takes the whole trip.
-        if export.hideHome {
-            privacy = export.privacy(for: TripSplitting.split(try catalog.trip(), givenHome: export.home), keptHomes: catalog.keptHomesIfReadable())
+        if export.hideHome || !privacy.isEmpty {
+            let trip = try catalog.trip()
+            if export.hideHome {
+                privacy = export.privacy(for: TripSplitting.split(trip, givenHome: export.home), keptHomes: catalog.keptHomesIfReadable())
+            }
+            // A visit placed only from a hidden neighbour is not sent either (`hidingNeighbours`).
+            let catalog = self.catalog
+            privacy = try privacy.hidingNeighbours(of: trip.visits) { ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }

@@ -136,3 +136,55 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
         return SIMD2(dLon * metresPerDegree * cos(centre.latitude * .pi / 180), (c.latitude - centre.latitude) * metresPerDegree)
     }
 }
+
+extension PrivacyZones {
+    /// How long before or after a visit its neighbours may lend their position to a photo
+    /// without one (`LocationResolver.neighbourWindow`).
+    static let neighbourReach: TimeInterval = 1800
+
+    /// These zones and one around each visit placed only by its neighbours next to a hidden
+    /// visit: a camera without GPS between leaving home and the next stop is placed on the
+    /// line between them in proportion to the time, so its visit, run back to the hour it
+    /// left, gives the house within a metre. Such a visit (every photo of it `interpolated`,
+    /// per `placedByNeighbours`, which is asked only about the visits within reach), and one
+    /// within reach of it, is hidden as the visit it was placed from: a zone of its own
+    /// radius and 50 m more around its centre. `visits` are the trip's, in any order.
+    public func hidingNeighbours(of visits: [TripVisit],
+                                 placedByNeighbours: ([String]) throws(GeoTripError) -> Set<String>) throws(GeoTripError) -> PrivacyZones {
+        guard !isEmpty else { return self }
+        let ordered = visits.sorted(by: TripVisit.precedes)
+        var hidden = ordered.map { contains($0.centre) }
+        guard hidden.contains(true) else { return self }
+        // Whether the later of two visits in time order began within reach of the earlier's end.
+        func within(_ earlier: Int, _ later: Int) -> Bool {
+            guard let end = UTCTimestamp.date(ordered[earlier].departure), let start = UTCTimestamp.date(ordered[later].arrival) else { return false }
+            return start.timeIntervalSince(end) <= Self.neighbourReach
+        }
+        // The visits within reach of a hidden one, through others within reach: those asked about.
+        var reached = Set<Int>()
+        for index in ordered.indices where hidden[index] {
+            var next = index + 1
+            while next < ordered.count, !hidden[next], within(next - 1, next) { reached.insert(next); next += 1 }
+            var previous = index - 1
+            while previous >= 0, !hidden[previous], within(previous, previous + 1) { reached.insert(previous); previous -= 1 }
+        }
+        guard !reached.isEmpty else { return self }
+        let byNeighbours = try placedByNeighbours(reached.map { ordered[$0].id }.sorted())
+        guard !byNeighbours.isEmpty else { return self }
+        // From each hidden visit outwards, the run of visits placed by neighbours.
+        var added: [Zone] = []
+        let original = hidden
+        for index in ordered.indices where original[index] {
+            for step in [1, -1] {
+                var at = index + step
+                while ordered.indices.contains(at), !hidden[at], byNeighbours.contains(ordered[at].id),
+                      step > 0 ? within(at - 1, at) : within(at, at + 1) {
+                    hidden[at] = true
+                    added.append(Zone(centre: ordered[at].centre, radiusMeters: ordered[at].radiusMeters + 50))
+                    at += step
+                }
+            }
+        }
+        return added.isEmpty ? self : PrivacyZones(zones + added)
+    }
+}
