@@ -208,6 +208,20 @@ struct GeoJSONTests {
         // The route leaves home from the phone's photo on: no leg points at the house.
         let route = TripRoute(visits: visits).hiding(hidden)
         #expect(route.legs.map(\.from) == ["v4", "v5"])
+        // With --photos: no point of a hidden visit's photos, nor of a photo placed between
+        // neighbours within half an hour of a hidden visit (it lies on the line to the door);
+        // the phone's own photo and a camera's later in the day are points.
+        func at(_ hour: Double) -> String { Date(timeIntervalSince1970: 1_749_513_600 + hour * 3600).geotripISO8601! }
+        let photos = [
+            TripPhoto(id: 1, path: "home.jpg", utcTime: at(7.9), coordinate: home, locationSource: "exif", visitID: "v1"),
+            TripPhoto(id: 2, path: "cam1.jpg", utcTime: at(8 + 10 / 60.0), coordinate: visits[1].centre, locationSource: "interpolated", visitID: "v2"),
+            TripPhoto(id: 3, path: "phone.jpg", utcTime: at(8.5), coordinate: visits[3].centre, locationSource: "exif", visitID: "v4"),
+            TripPhoto(id: 4, path: "cam2.jpg", utcTime: at(8.55), coordinate: Coordinate(latitude: 45.7799, longitude: 4.9195),
+                      locationSource: "interpolated", uncertaintyMeters: 2_000, visitID: "v4"),
+            TripPhoto(id: 5, path: "cam3.jpg", utcTime: at(12), coordinate: visits[5].centre, locationSource: "interpolated", visitID: "v6"),
+        ]
+        let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: hidden).text())
+        #expect(features.compactMap { $0["id"] as? String }.filter { $0.hasPrefix("photo-") } == ["photo-3", "photo-5"])
         // Nothing hidden, nothing asked.
         var none = 0
         #expect(try PrivacyZones().hidingNeighbours(of: visits) { _ in none += 1; return [] } == PrivacyZones())

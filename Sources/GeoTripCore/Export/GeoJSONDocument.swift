@@ -92,8 +92,24 @@ struct GeoJSONDocument {
         // A Live Photo's video is the still's moment, not a point of its own: it is named there.
         let liveVideos = Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                     uniquingKeysWith: { first, _ in first })
+        // A photo of a hidden visit is hidden with it, wherever its own position (a visit placed
+        // from a hidden neighbour: `PrivacyZones.hidingNeighbours`). And a photo placed between
+        // its neighbours within their reach of a hidden visit lies on the line from that visit,
+        // at the share of the time: its point, with the times published, would run back to the
+        // door (its uncertainty is its distance from the nearer neighbour, too).
+        let hiddenSpans = visits.filter { !shown.contains($0.id) }.compactMap { visit -> ClosedRange<Date>? in
+            guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
+            return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
+        }
+        func besideHidden(_ photo: TripPhoto) -> Bool {
+            guard photo.locationSource == LocationSource.interpolated.rawValue, let time = UTCTimestamp.date(photo.utcTime) else { return false }
+            return hiddenSpans.contains { $0.contains(time) }
+        }
+        let hiddenVisits = Set(visits.map(\.id)).subtracting(shown)
         for photo in photos where photo.liveStillID == nil {
             guard let coordinate = photo.coordinate, !privacy.contains(coordinate) else { continue }
+            if let visit = photo.visitID, hiddenVisits.contains(visit) { continue }
+            if besideHidden(photo) { continue }
             let isVideo = photo.format == .video
             var properties: [String: Value] = [
                 "path": .text(photo.path), "utcTime": .text(photo.utcTime), "locationSource": .text(photo.locationSource),
