@@ -1080,8 +1080,10 @@ public struct ExportStage: Sendable {
     /// each stretch of years, each kept private, and no trip named after a private visit
     /// (outputs an earlier build wrote could show a person's earlier home). 6: the map's base
     /// layer reaches further past the trip and closes the slivers between countries beyond it,
-    /// and counts a trip's days from first to last.
-    static let outputRevision = 6
+    /// and counts a trip's days from first to last. 7: no leg runs to a hidden place, no route
+    /// ends on a zone's circle, and a visit or photo placed from a hidden neighbour is hidden
+    /// (outputs an earlier build wrote could give a home away).
+    static let outputRevision = 7
 
     /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
     /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.

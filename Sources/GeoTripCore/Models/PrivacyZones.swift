@@ -2,7 +2,8 @@ import Foundation
 
 /// Places kept out of everything geotrip shares (`--hide-near LAT,LON[,RADIUS]`, remembered):
 /// visits, route vertices, photo points, journal coordinates and thumbnails of photos taken
-/// inside, and requests to an online geocoder. A track's route is cut where it enters a zone;
+/// inside, and requests to an online geocoder. A track's route is cut where it enters a zone
+/// (and taken back further, so no end lies on the zone's circle);
 /// a straight or flown leg to or from a place inside is left out whole (`TripRoute.hiding`),
 /// since its line, cut anywhere, still points at the door.
 public struct PrivacyZones: Sendable, Equatable, Codable {
