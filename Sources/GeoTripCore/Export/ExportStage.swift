@@ -112,7 +112,10 @@ public struct ExportStage: Sendable {
         // The zones, and one around each visit placed only from a hidden neighbour (whose
         // position it would give away: `hidingNeighbours`).
         let zones = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
-        let privacy = try zones.hidingNeighbours(of: whole.visits) { [catalog] ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
+        // A library's trips' visits only: its days at home are in no output, and each of their
+        // visits near the house would be looked up.
+        let shownVisits = library.isLibrary ? library.trips.flatMap(\.trip.visits) : whole.visits
+        let privacy = try zones.hidingNeighbours(of: shownVisits) { [catalog] ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
