@@ -197,11 +197,8 @@ public struct TripMapInput: Sendable, Equatable {
                 sum + zip(leg.coordinates, leg.coordinates.dropFirst()).reduce(0) { $0 + GreatCircle.distance($1.0, $1.1) }
             } / 1000
         }
-        // Days as the page of trips and `trips` count them: from the first to the last, both
-        // counted, a day without photos between them too.
-        let span = days.first.flatMap { LocalDate.dayNumber($0.date) }.flatMap { first in
-            days.last.flatMap { LocalDate.dayNumber($0.date) }.map { $0 - first + 1 } } ?? days.count
-        return Figures(days: span, visits: visits.count, places: Set(visits.map(\.placeId)).count,
+        // Days as the page of trips and `trips` count them.
+        return Figures(days: LocalDate.calendarDays(from: days.first?.date, to: days.last?.date) ?? days.count, visits: visits.count, places: Set(visits.map(\.placeId)).count,
                        groundKilometres: kilometres(legs.filter { $0.kind != .flight }),
                        flownKilometres: kilometres(legs.filter { $0.kind == .flight }),
                        countries: Array(Set(visits.compactMap(\.countryCode))).sorted())

@@ -82,6 +82,13 @@ enum LocalDate {
         return Date.daysSince1970(year: year, month: month, day: day)
     }
 
+    /// Calendar days from `first` to `last`, both counted (a day between them without photos
+    /// too): how a trip's days are counted everywhere. Nil when either is not a date.
+    static func calendarDays(from first: String?, to last: String?) -> Int? {
+        guard let first = first.flatMap(dayNumber), let last = last.flatMap(dayNumber) else { return nil }
+        return last - first + 1
+    }
+
     /// The date before `date`; nil for text that is not a date.
     static func dayBefore(_ date: String) -> String? {
         guard let number = dayNumber(date) else { return nil }
@@ -107,11 +114,7 @@ extension Trip {
     }
 
     /// Calendar days from the first day to the last, both counted (0 without days).
-    public var calendarDays: Int {
-        guard let first = days.first.flatMap({ LocalDate.dayNumber($0.date) }),
-              let last = days.last.flatMap({ LocalDate.dayNumber($0.date) }) else { return 0 }
-        return last - first + 1
-    }
+    public var calendarDays: Int { LocalDate.calendarDays(from: days.first?.date, to: days.last?.date) ?? 0 }
 
     /// Photos of the trip's days, placed or not.
     public var photoCount: Int {

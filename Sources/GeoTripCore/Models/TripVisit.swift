@@ -64,10 +64,7 @@ public struct TripOverview: Sendable, Equatable, Codable {
 
     /// Calendar days from the first day to the last, both counted (a day without photos
     /// between them too), as `trips`, the page of trips and the map count a trip's days.
-    public var calendarDays: Int {
-        guard let first = days.first.flatMap(LocalDate.dayNumber), let last = days.last.flatMap(LocalDate.dayNumber) else { return days.count }
-        return last - first + 1
-    }
+    public var calendarDays: Int { LocalDate.calendarDays(from: days.first, to: days.last) ?? days.count }
 }
 
 extension TripVisit {
