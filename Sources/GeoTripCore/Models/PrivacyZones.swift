@@ -76,32 +76,90 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
     /// (metres east and north): right to well under a metre for zones up to a few kilometres and
     /// the segments a route has (track vertices metres apart, flight arcs cut every 50 km).
     public func cut(_ polyline: [Coordinate]) -> [[Coordinate]] {
-        guard !zones.isEmpty else { return [polyline] }
-        var pieces: [[Coordinate]] = []
-        var current: [Coordinate] = []
-        func close() {
-            if current.count >= 2 { pieces.append(current) }
-            current = []
+        pieces(polyline).map(\.points)
+    }
+
+    /// `polyline` as `cut` gives it, each end cut at a zone then taken back along the way by a
+    /// further 20 to 100% of that zone's radius (a share fixed by the piece's other end, so the
+    /// same on every run and another for each way in or out); a piece no longer than that goes.
+    /// Ends on a zone's circle itself, three of them, give its centre (a route's way out, way
+    /// back and a walk through found a home within 0.2 m).
+    public func cutAway(_ polyline: [Coordinate]) -> [[Coordinate]] {
+        pieces(polyline).compactMap { piece in
+            var line = piece.points
+            if let radius = piece.leaving {
+                guard let rest = Self.trimmed(line, by: radius * Self.share(fixedBy: line[line.count - 1])) else { return nil }
+                line = rest
+            }
+            if let radius = piece.entering {
+                guard let rest = Self.trimmed(line.reversed(), by: radius * Self.share(fixedBy: line[0])) else { return nil }
+                line = rest.reversed()
+            }
+            return line
+        }
+    }
+
+    /// A piece of a cut polyline: its points, and the radius of the zone it leaves at its start
+    /// and of the one it enters at its end (nil for an end of the polyline itself).
+    private struct Piece {
+        var points: [Coordinate]
+        var leaving: Double?
+        var entering: Double?
+    }
+
+    /// The pieces of `polyline` outside every zone (`cut`).
+    private func pieces(_ polyline: [Coordinate]) -> [Piece] {
+        guard !zones.isEmpty else { return [Piece(points: polyline)] }
+        var pieces: [Piece] = []
+        var current = Piece(points: [])
+        func close(entering radius: Double? = nil) {
+            current.entering = radius
+            if current.points.count >= 2 { pieces.append(current) }
+            current = Piece(points: [])
         }
         for (a, b) in zip(polyline, polyline.dropFirst()) {
             let intervals = outsideIntervals(a, b)
             // The whole segment is inside a zone.
             if intervals.isEmpty { close() }
-            for (start, end) in intervals {
+            for interval in intervals {
                 // A piece that starts inside the segment is a new line: the route left a zone there.
-                if start > 0 { close() }
-                if current.isEmpty { current.append(start == 0 ? a : GreatCircle.interpolate(a, b, fraction: start)) }
-                current.append(end == 1 ? b : GreatCircle.interpolate(a, b, fraction: end))
-                if end < 1 { close() }
+                if interval.start > 0 { close() }
+                if current.points.isEmpty {
+                    current.points.append(interval.start == 0 ? a : GreatCircle.interpolate(a, b, fraction: interval.start))
+                    current.leaving = interval.start == 0 ? nil : interval.leaving
+                }
+                current.points.append(interval.end == 1 ? b : GreatCircle.interpolate(a, b, fraction: interval.end))
+                if interval.end < 1 { close(entering: interval.entering) }
             }
         }
         close()
         return pieces
     }
 
-    /// The parts of segment `a`–`b` (as fractions 0...1 along it) outside every zone, in order.
-    private func outsideIntervals(_ a: Coordinate, _ b: Coordinate) -> [(Double, Double)] {
-        var inside: [(Double, Double)] = []
+    /// A share of a zone's radius from 0.2 to 1, fixed by `anchor` (rounded to about 10 m).
+    private static func share(fixedBy anchor: Coordinate) -> Double {
+        let words = [anchor.latitude, anchor.longitude].map { Int64(($0 * 1e4).rounded()).littleEndian }
+        let bytes = words.flatMap { word in withUnsafeBytes(of: word) { Array($0) } }
+        return 0.2 + 0.8 * Double(Fingerprint.value(bytes, fileSize: 0) % 10_000) / 10_000
+    }
+
+    /// `line` without its first `metres` along the way; nil when it is no longer than that.
+    private static func trimmed(_ line: some Collection<Coordinate>, by metres: Double) -> [Coordinate]? {
+        let line = Array(line)
+        var left = metres
+        for index in line.indices.dropLast() {
+            let step = GreatCircle.distance(line[index], line[index + 1])
+            if step > left { return [GreatCircle.interpolate(line[index], line[index + 1], fraction: left / step)] + line[(index + 1)...] }
+            left -= step
+        }
+        return nil
+    }
+
+    /// The parts of segment `a`–`b` (as fractions 0...1 along it) outside every zone, in order,
+    /// each with the radius of the zone it leaves at its start and enters at its end (nil at
+    /// the segment's own ends).
+    private func outsideIntervals(_ a: Coordinate, _ b: Coordinate) -> [(start: Double, end: Double, leaving: Double?, entering: Double?)] {
+        var inside: [(Double, Double, Double)] = []
         for zone in zones {
             // Both ends north, or both south, of the circle in the plane: no crossing.
             let reach = zone.radiusMeters / Self.metresPerDegree
@@ -110,22 +168,23 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
             let d = q - p
             let qa = (d * d).sum(), qb = 2 * (p * d).sum(), qc = (p * p).sum() - zone.radiusMeters * zone.radiusMeters
             if qa < 1e-9 {
-                if qc <= 0 { inside.append((0, 1)) }
+                if qc <= 0 { inside.append((0, 1, zone.radiusMeters)) }
                 continue
             }
             let discriminant = qb * qb - 4 * qa * qc
             guard discriminant >= 0 else { continue }
             let root = discriminant.squareRoot()
             let t0 = max(0, (-qb - root) / (2 * qa)), t1 = min(1, (-qb + root) / (2 * qa))
-            if t0 < t1 || (t0 == t1 && qc <= 0) { inside.append((t0, t1)) }
+            if t0 < t1 || (t0 == t1 && qc <= 0) { inside.append((t0, t1, zone.radiusMeters)) }
         }
-        var outside: [(Double, Double)] = []
+        var outside: [(start: Double, end: Double, leaving: Double?, entering: Double?)] = []
         var position = 0.0
-        for (start, end) in inside.sorted(by: { $0.0 < $1.0 }) {
-            if start > position { outside.append((position, start)) }
-            position = max(position, end)
+        var left: Double?  // the radius of the zone left at `position`
+        for (start, end, radius) in inside.sorted(by: { $0.0 < $1.0 }) {
+            if start > position { outside.append((position, start, left, radius)) }
+            if end >= position { (position, left) = (end, radius) }
         }
-        if position < 1 { outside.append((position, 1)) }
+        if position < 1 { outside.append((position, 1, left, nil)) }
         return outside
     }
 

@@ -101,9 +101,8 @@ public struct TripRoute: Sendable, Equatable {
     /// straight or great-circle leg to or from a place inside a zone is left out whole: cut
     /// anywhere, its line still runs to the door (extended by the zone's radius from where it
     /// stops, it found a home within 3 m). A track's leg, the way actually gone, is cut, and
-    /// so is a straight or flown one passing through a zone; each end cut at a zone is taken
-    /// back along the way by a further 20 to 100% of the zone's radius (`trimBack`): ends on
-    /// the zone's circle itself, three of them, give its centre.
+    /// so is a straight or flown one passing through a zone, each cut end taken back from the
+    /// zone's circle (`PrivacyZones.cutAway`).
     public func hiding(_ zones: PrivacyZones) -> TripRoute {
         guard !zones.isEmpty else { return self }
         return TripRoute(legs: legs.flatMap { leg -> [Leg] in
@@ -111,54 +110,13 @@ public struct TripRoute: Sendable, Equatable {
                zones.contains(first) || zones.contains(last) {
                 return []
             }
-            return zones.cut(leg.coordinates).compactMap { piece -> Leg? in
-                var line = piece
-                if line.first != leg.coordinates.first, let radius = Self.cutRadius(line[0], zones) {
-                    guard let rest = Self.trimBack(line, by: radius * Self.extraTrim(line.last!)) else { return nil }
-                    line = rest
-                }
-                if line.last != leg.coordinates.last, let radius = Self.cutRadius(line[line.count - 1], zones) {
-                    guard let rest = Self.trimBack(Array(line.reversed()), by: radius * Self.extraTrim(line[0])) else { return nil }
-                    line = rest.reversed()
-                }
+            return zones.cutAway(leg.coordinates).map { piece in
                 var part = leg
-                part.coordinates = line
-                part.distanceMeters = Self.length(line)
+                part.coordinates = piece
+                part.distanceMeters = Self.length(piece)
                 return part
             }
         })
-    }
-
-    /// The radius of the zone whose edge `point` (where a line was cut) lies nearest: on a
-    /// long leg the cut, found in a plane, may be metres off the circle.
-    static func cutRadius(_ point: Coordinate, _ zones: PrivacyZones) -> Double? {
-        zones.zones.min { abs(GreatCircle.distance($0.centre, point) - $0.radiusMeters) < abs(GreatCircle.distance($1.centre, point) - $1.radiusMeters) }?
-            .radiusMeters
-    }
-
-    /// A share of a zone's radius from 0.2 to 1, fixed by `anchor` (the far end of the piece,
-    /// rounded to about 10 m): the same on every run, another for each way in or out.
-    static func extraTrim(_ anchor: Coordinate) -> Double {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for value in [Int64((anchor.latitude * 1e4).rounded()), Int64((anchor.longitude * 1e4).rounded())] {
-            var bits = UInt64(bitPattern: value)
-            for _ in 0..<8 { hash = (hash ^ (bits & 0xff)) &* 0x100_0000_01b3; bits >>= 8 }
-        }
-        return 0.2 + 0.8 * Double(hash % 10_000) / 10_000
-    }
-
-    /// `line` without its first `metres` along the way; nil when it is no longer than that.
-    static func trimBack(_ line: [Coordinate], by metres: Double) -> [Coordinate]? {
-        var left = metres
-        for index in line.indices.dropLast() {
-            let step = GreatCircle.distance(line[index], line[index + 1])
-            if step > left {
-                let start = GreatCircle.interpolate(line[index], line[index + 1], fraction: left / step)
-                return [start] + line[(index + 1)...]
-            }
-            left -= step
-        }
-        return nil
     }
 
     /// The track's points strictly between two instants (none when either is unknown).
