@@ -41,8 +41,8 @@ struct Trips: AsyncParsableCommand {
         let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool
         do {
             library = try catalog.library(photoPaths: false).library  // counts, not paths
-            homeGiven = try catalog.storedExportSettings().home != nil
-            hidingHome = try catalog.storedExportSettings().hideHome
+            let settings = try catalog.storedExportSettings()
+            (homeGiven, hidingHome) = (settings.home != nil, settings.hideHome)
             privacy = try catalog.sharedPrivacy(for: library)
             earlier = try catalog.earlierHomes(than: library)
         } catch {

@@ -199,8 +199,7 @@ extension Catalog {
     /// The homes kept private from earlier exports that are none of `library`'s now (nor within
     /// 50 m of one): what `geotrip export --forget-old-homes` would stop hiding.
     public func earlierHomes(than library: Library) throws(GeoTripError) -> [Coordinate] {
-        let current = library.homes.flatMap(\.privateSpots)
-        return try keptHomes().filter { old in !current.contains { GreatCircle.distance(old, $0) <= ExportSettings.sameHouse } }
+        try ExportSettings.earlier(keptHomes(), than: library.homes.flatMap(\.privateSpots))
     }
 
     /// `keptHomes`, or none when the setting cannot be read (the export says so, once).

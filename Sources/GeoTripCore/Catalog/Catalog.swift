@@ -678,9 +678,15 @@ extension Catalog {
         }
     }
 
+    /// `zones` hiding also the visits of `visits` placed only from a hidden neighbour
+    /// (`PrivacyZones.hidingNeighbours`), asked of this catalog.
+    func privacy(_ zones: PrivacyZones, hidingNeighboursIn visits: [TripVisit]) throws(GeoTripError) -> PrivacyZones {
+        try zones.hidingNeighbours(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
+    }
+
     /// Of the visits `ids`, those whose every photo was placed by its neighbours in time
     /// (`interpolated`): read through `visitPhoto_on_visitId`, a visit at a time.
-    public func visitsPlacedByNeighbours(_ ids: [String]) throws(GeoTripError) -> Set<String> {
+    func visitsPlacedByNeighbours(_ ids: [String]) throws(GeoTripError) -> Set<String> {
         try attempt {
             try database.read { db in
                 var placed = Set<String>()

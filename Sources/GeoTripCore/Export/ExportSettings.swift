@@ -79,4 +79,9 @@ public struct ExportSettings: Sendable, Equatable, Codable {
 
     /// 50 m: a home's spot found again this close is the same house.
     static let sameHouse = 50.0
+
+    /// The `kept` homes that are none of `current` (nor within `sameHouse` of one).
+    static func earlier(_ kept: [Coordinate], than current: [Coordinate]) -> [Coordinate] {
+        kept.filter { old in !current.contains { GreatCircle.distance(old, $0) <= sameHouse } }
+    }
 }

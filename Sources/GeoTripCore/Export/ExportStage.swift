@@ -115,7 +115,7 @@ public struct ExportStage: Sendable {
         // A library's trips' visits only: its days at home are in no output, and each of their
         // visits near the house would be looked up.
         let shownVisits = library.isLibrary ? library.trips.flatMap(\.trip.visits) : whole.visits
-        let privacy = try zones.hidingNeighbours(of: shownVisits) { [catalog] ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
+        let privacy = try catalog.privacy(zones, hidingNeighboursIn: shownVisits)
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: resolutionSettings.clockOffsets)) }
@@ -433,14 +433,15 @@ public struct ExportStage: Sendable {
             return foundAgain(anyway: true)
         }
         if kept.isEmpty { current = foundAgain() }
-        if forgetting, library.homes.isEmpty {
+        if forgetting, library.homes.isEmpty, !kept.isEmpty || !current.isEmpty {
             // Forgetting keeps today's homes only: with none, that would publish every one.
-            if !kept.isEmpty || !current.isEmpty { summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
+            summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
                 + "no home now (it is one trip), so every earlier one, your own included, would be published; give --home LAT,LON with it to name "
-                + "the home to keep private")) }
+                + "the home to keep private"))
         } else if forgetting {
-            let homes = ExportSettings.merged(kept.filter { old in current.contains { GreatCircle.distance(old, $0) <= ExportSettings.sameHouse } }, current)
-            summary.forgottenHomes = kept.filter { !homes.contains($0) }
+            let forgotten = ExportSettings.earlier(kept, than: current)
+            let homes = ExportSettings.merged(kept.filter { !forgotten.contains($0) }, current)
+            summary.forgottenHomes = forgotten
             if homes != kept { try catalog.keepHomes(homes) }
             return homes
         }

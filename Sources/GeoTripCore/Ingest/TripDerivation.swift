@@ -245,8 +245,7 @@ struct TripDerivation {
                 privacy = export.privacy(for: TripSplitting.split(trip, givenHome: export.home), keptHomes: catalog.keptHomesIfReadable())
             }
             // A visit placed only from a hidden neighbour is not sent either (`hidingNeighbours`).
-            let catalog = self.catalog
-            privacy = try privacy.hidingNeighbours(of: trip.visits) { ids throws(GeoTripError) in try catalog.visitsPlacedByNeighbours(ids) }
+            privacy = try catalog.privacy(privacy, hidingNeighboursIn: trip.visits)
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }

@@ -82,7 +82,9 @@ public struct PhotoTagger: Sendable {
             }
             // A photo without a time is placed, but on no day: said, so the map's missing it is no surprise.
             var told = sentence
-            if case .clear = target {} else if case let untimed = try catalog.photosInNoVisit(paths: paths), untimed > 0 {
+            let placing: Bool
+            if case .clear = target { placing = false } else { placing = true }
+            if placing, case let untimed = try catalog.photosInNoVisit(paths: paths), untimed > 0 {
                 told += " " + (untimed == paths.count ? (untimed == 1 ? "It has" : "They have") : "\(untimed) of them \(untimed == 1 ? "has" : "have")")
                     + " no time, so \(untimed == 1 ? "it stays" : "they stay") on the page of undated photos, on no day and not on the map, "
                     + "until \(untimed == 1 ? "it has" : "they have") one (that page says how to give it)."
