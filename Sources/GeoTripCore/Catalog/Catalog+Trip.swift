@@ -131,6 +131,7 @@ extension Catalog {
             .map { String(($0.geotripISO8601 ?? "").prefix(19)) }
         return try attempt {
             try database.read { db in
+                // The first condition is the partial index's own, so SQLite may use it.
                 try Int.fetchOne(db, sql: """
                     SELECT count(*) FROM photo p INDEXED BY photo_undated
                     WHERE (p.utcTime IS NULL OR p.timeZone IS NULL) AND p.utcTime IS NULL
