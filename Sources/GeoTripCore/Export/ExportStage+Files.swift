@@ -1,0 +1,268 @@
+import Foundation
+
+/// The export's files: the journal's pages read back, written, retired and kept as backups,
+/// the output folders' listings, and the paths and links the pages write.
+extension ExportStage {
+    /// The file names of the photos at `paths` whose names are not UTF-8, by catalogued path
+    /// (`FolderScanner.rawBytes`): only paths with a `%` are looked at.
+    static func rawNames(_ paths: some Sequence<String>, in tripFolder: String) -> [String: [UInt8]] {
+        var names: [String: [UInt8]] = [:]
+        for path in paths where path.utf8.contains(UInt8(ascii: "%")) {
+            if let raw = FolderScanner.rawBytes(of: path, in: tripFolder) { names[path] = raw }
+        }
+        return names
+    }
+
+    /// The sidecar beside the photo at `path` (absolute, its bytes) that geotrip reads as
+    /// Lightroom's: its name without the extension, then `.xmp`.
+    static func sidecarPath(of path: [UInt8]) -> [UInt8] {
+        let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), dot > slash + 1 else { return path + Array(".xmp".utf8) }
+        return Array(path[..<dot]) + Array(".xmp".utf8)
+    }
+
+    /// That sidecar, `.xmp` or `.XMP`, when there is anything by that name: a link counts as
+    /// it is, unfollowed, so the command edits it (and fails on a dangling one) rather than
+    /// writing a new file wherever it points.
+    static func existingSidecar(of path: [UInt8]) -> [UInt8]? {
+        let xmp = sidecarPath(of: path)
+        return [xmp, xmp.dropLast(3) + Array("XMP".utf8)].first(where: FolderScanner.entryExists)
+    }
+
+    /// Every file under `folder` with its size and modification time, as one fingerprint, and
+    /// how many of them are documents (not thumbnails).
+    /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
+    /// library has hundreds of thousands, and they are checked whenever their trip is rendered;
+    /// their folders' times are in the key.
+    static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int, files: [String: FileStamp]) {
+        // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
+        // for a trip's 10,000 thumbnails.
+        var scanner = FolderScanner(root: folder)
+        let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder))?.filter { !$0.hasPrefix(".") } ?? []
+        if documentsOnly {
+            scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
+        }
+        guard let files = try? scanner.scan().files else { return ("", 0, [:]) }
+        var lines: [UInt8] = []
+        // The scan skips hidden names; what a stopped run left in a journal folder (a person's
+        // save among it: `journalNames`) is in the key, so the run that finds it reads it.
+        for journal in [journalFolder] + trips.map({ tripsFolder + "/" + $0 + "/" + journalFolder }) {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + journal)) ?? []).sorted()
+            where name.hasPrefix(".") && OutputFolder.leftoverPage(name) != nil {
+                lines += Array("\(journal)/\(name) hidden\n".utf8)
+            }
+        }
+        var documents = 0
+        var stamps: [String: FileStamp] = [:]
+        stamps.reserveCapacity(files.count)
+        for file in files {
+            stamps[file.relativePath] = FileStamp(size: file.size, modifiedNanos: file.modifiedNanos)
+            let thumbnails = ThumbnailMaker.folderName + "/"
+            if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) { documents += 1 }
+            lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
+        }
+        // The thumbnails' folders by their own times, which a thumbnail added, deleted or
+        // renamed moves: one deleted by hand gets its trip written again (and made again)
+        // though the thumbnails themselves are not listed.
+        for excluded in scanner.excludedFolders.sorted() {
+            var info = stat()
+            if lstat(folder + "/" + excluded, &info) == 0 { lines += Array("\(excluded)/ \(FileStamp(info).modifiedNanos)\n".utf8) }
+        }
+        return (Fingerprint.of(lines, fileSize: lines.count), documents, stamps)
+    }
+
+    /// A day's page: its fingerprint, and its text unless its file already holds it.
+    struct RenderedPage: Sendable {
+        var fingerprint: String
+        var text: String?
+    }
+
+    /// The pages of `days`, on every core (a day's page depends on nothing else), in the days'
+    /// order; a page that `isWritten` says its file holds (by the day's input key and notes)
+    /// is neither made nor rendered.
+    static func render(_ days: [Trip.Day], with renderer: JournalRenderer, _ context: JournalRenderer.Context,
+                       isWritten: @escaping @Sendable (Trip.Day, String, [String: String]) -> Bool) async throws(GeoTripError) -> [RenderedPage] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = max(1, (days.count + width - 1) / width)
+        do {
+            return try await withThrowingTaskGroup(of: (Int, [RenderedPage]).self) { group in
+                for (index, start) in stride(from: 0, to: days.count, by: size).enumerated() {
+                    let slice = Array(days[start..<min(days.count, start + size)])
+                    group.addTask {
+                        (index, try slice.map { day throws(GeoTripError) in
+                            let key = renderer.inputKey(day, context)
+                            if isWritten(day, key, renderer.notes(of: day, context)) { return RenderedPage(fingerprint: key, text: nil) }
+                            let page = try renderer.page(day, context, fingerprint: key)
+                            return RenderedPage(fingerprint: page.fingerprint, text: renderer.render(page))
+                        })
+                    }
+                }
+                var parts: [(Int, [RenderedPage])] = []
+                for try await part in group { parts.append(part) }
+                return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+            }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw .catalogRejected(path: "journal", reason: "\(error)")
+        }
+    }
+
+    /// Brings the outputs in step after `tag` or `rename` changed the trip, with the trip's
+    /// remembered settings and language; a failure is the caller's to report, never to stop it
+    /// (the change itself is saved, and the next `ingest` or `export` writes the outputs).
+    static func refresh(_ catalog: Catalog, folder: String) async -> Result<ExportSummary, GeoTripError> {
+        do {
+            let settings = try catalog.storedExportSettings()
+            let stage = ExportStage(catalog: catalog, folder: folder, thumbnails: MadeThumbnails(tripFolder: folder))
+            return .success(try await stage.run(settings: settings, language: try catalog.storedNamingLanguage()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The names in a journal folder, with what a run killed while writing there left taken
+    /// away (`OutputFolder.names(in:pages:holdsSave:rescued:)`): a page a person saved in that
+    /// moment (anything but an empty file or a page as geotrip wrote it) is put back, or kept
+    /// as a backup; the summary lists where (`ExportSummary.rescued`).
+    static func journalNames(in folder: String, of output: OutputFolder, _ summary: inout ExportSummary) -> [String] {
+        output.names(in: folder, pages: { isDayFile($0) || $0 == unplacedNotesFile || $0 == undatedPhotosFile || $0.hasPrefix("replaced-notes-") },
+                     holdsSave: { !$0.isEmpty && !JournalDocument(bytes: $0).isAsWritten }, rescued: &summary.rescued)
+    }
+
+    /// The files geotrip writes in a trip's folder, and in a library's.
+    static func isOwnFile(_ name: String) -> Bool { name == mapFile || name == geoJSONFile }
+
+    /// `YYYY-MM-DD.md`.
+    static func isDayFile(_ name: String) -> Bool {
+        name.utf8.count == 13 && name.hasSuffix(".md") && JournalNote.isDay(String(name.prefix(10)))
+    }
+
+    /// A journal file read back; nil when missing, or refused (a link: noted, never read through).
+    func read(_ relative: String, _ output: OutputFolder, _ summary: inout ExportSummary,
+                      withLinks: ((JournalDocument) -> Bool)? = nil) -> JournalDocument? {
+        switch output.contents(of: relative) {
+        case .success(let bytes?):
+            var document = JournalDocument(bytes: bytes)
+            if let withLinks, withLinks(document) { document = JournalDocument(bytes: bytes, links: true) }
+            document.modifiedNanos = output.stamp(of: relative)?.modifiedNanos
+            return document
+        case .success(nil): return nil
+        case .failure:
+            if !summary.refused.contains(relative) { summary.refused.append(relative) }
+            return nil
+        }
+    }
+
+    /// Writes `text` at `relative`, first keeping the file there as a backup when it was edited
+    /// outside its notes blocks, or holds words in a block that no note keeps (`notes`, the
+    /// run's notes by owner: `dropsWords`); `replacing` is what was read from it. A journal file
+    /// (given with the run's first listing, `listed`) that was saved since that listing is left
+    /// as it is (`savedMeanwhile`); returns whether the file was put.
+    @discardableResult
+    func put(_ text: String, at relative: String, replacing existing: JournalDocument?, keeping notes: [String: String] = [:],
+                     movedAway: [String: String] = [:], _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
+                     listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
+        if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
+        let bytes = Array(text.utf8)
+        // What the file must still be when this one replaces it: as first listed (nothing, once
+        // kept as a backup). Saved in between, it is left as saved.
+        var expecting: FileStamp?? = nil
+        if let listed { expecting = .some(listed[relative]) }
+        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes, movedAway: movedAway),
+           case .success(let current?) = output.contents(of: relative), current != bytes {
+            let backup = try output.keepBackup(of: relative, at: now)
+            summary.backups.append(backup)
+            if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
+            if expecting != nil { expecting = .some(nil) }
+        }
+        switch try output.store(bytes, at: relative, expecting: expecting) {
+        case .written: summary.written += 1
+        case .unchanged: summary.unchanged += 1
+        case .refused: if !summary.refused.contains(relative) { summary.refused.append(relative) }
+        case .savedMeanwhile: return false
+        }
+        return true
+    }
+
+    /// Whether the file at `relative` was saved since the run's first listing of the output
+    /// folder (`listed`): it is there now with another size or time, or was not there then. A
+    /// person wrote in it while the export ran, after its notes were gathered: replacing or
+    /// removing it now would lose what they wrote, so it is left for this run, and the next
+    /// reads it back (its folder's listing is not kept as the export's own: `isAsWritten`).
+    static func savedMeanwhile(_ relative: String, _ output: OutputFolder, listed: [String: FileStamp]) -> Bool {
+        guard let now = output.stamp(of: relative) else { return false }
+        return listed[relative] != now
+    }
+
+    /// Takes away a journal file the trip no longer has (its notes were gathered already): removed
+    /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its
+    /// blocks or it holds words no note keeps (`notes`: `dropsWords`), left as it is when saved
+    /// since the run's first listing (`savedMeanwhile`).
+    func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], movedAway: [String: String] = [:],
+                        _ output: OutputFolder, _ now: Date,
+                        _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
+        guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
+        if document.isIntact && !Self.dropsWords(document, keeping: notes, movedAway: movedAway) {
+            // Only the file listed: one saved since, even in the moment before, stays. (A file
+            // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
+            if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
+        } else {
+            let backup = try output.keepBackup(of: relative, at: now)
+            summary.backups.append(backup)
+            if !document.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: document.unclosed)) }
+        }
+    }
+
+    /// Writes the catalog's copies of `notes`, which edits over older copies replaced, to
+    /// `journal/replaced-notes-YYYYMMDD-HHMMSS.md` (a backup, never read back); returns its path.
+    func keepReplaced(_ notes: [JournalNote], _ output: OutputFolder, _ now: Date) throws(GeoTripError) -> String {
+        let relative = output.unusedName(Self.journalFolder + "/replaced-notes-", at: now, extension: "md")
+        var text = "# Notes replaced by an older copy\n\nEach of these notes was replaced by an edit made in an older copy of its page "
+            + "(a page put back from a copy, or two output folders written in apart). What it said before is kept here.\n"
+        for note in notes {
+            text += "\n## \(note.ownerID)\(note.localDate.map { " (\($0))" } ?? "")\n\n" + note.text + (note.text.hasSuffix("\n") ? "" : "\n")
+        }
+        _ = try output.store(Array(text.utf8), at: relative)
+        return relative
+    }
+
+    /// Whether replacing or removing `file` would drop words a person wrote: a block with words
+    /// that is not the note the run keeps for its owner (`notes`). A copy of a note older than
+    /// the one taken (a folder no export wrote since), or one of two copies edited apart, is
+    /// kept in a backup rather than lost.
+    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], movedAway: [String: String] = [:]) -> Bool {
+        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && movedAway[block.id] != block.text }
+    }
+
+    /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),
+    /// both with links resolved, so links work wherever the output folder is.
+    func tripFolderLink(from journal: String) -> String {
+        let link = OutputFolder.relativePath(from: Self.resolved(journal), to: Self.resolved(folder) + "/x")
+        return String(link.dropLast(link == "x" ? 1 : 2))
+    }
+
+    /// `geotrip tag 'FOLDER'` (with `--catalog 'PATH'` when the trip's catalog is elsewhere).
+    func tagCommand() -> String {
+        var command = "geotrip tag " + MarkdownText.shellQuoted(Self.resolved(folder))
+        if let explicitCatalog { command += " --catalog " + MarkdownText.shellQuoted(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path) }
+        return command
+    }
+
+    /// The trip's track points, sorted by time, from the `--track` logs it remembers (`paths`).
+    /// A log that cannot be read was reported by the resolution stage; the route goes without it.
+    func trackPoints(_ paths: [String]) -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        for path in paths {
+            if let file = try? TrackLog.load(contentsOf: URL(fileURLWithPath: path)) { points += file.points }
+        }
+        return TrackLog.sortedByTime(points)
+    }
+
+    /// `path` absolute, with symbolic links resolved when it exists.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
