@@ -48,12 +48,13 @@ struct Trips: AsyncParsableCommand {
         } catch {
             throw Diagnostics.fail(error)
         }
-        // Named as the page of trips names them: not after a home or another private place.
-        let lines = library.trips.map { trip in
+        // Named and measured as the page of trips does: not after a home or another private
+        // place, and without the legs to and from one.
+        let distances = library.trips.map { $0.trip.distanceKilometres(outside: privacy) }
+        let lines = zip(library.trips, distances).map { trip, distance in
             Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
                  places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries, visits: trip.trip.visits.count,
-                 photos: trip.trip.photoCount,
-                 distanceKilometres: (trip.trip.distanceKilometres * 10).rounded() / 10, folder: trip.folder)
+                 photos: trip.trip.photoCount, distanceKilometres: (distance * 10).rounded() / 10, folder: trip.folder)
         }
         if json {
             try Diagnostics.printJSON(lines)
@@ -89,11 +90,11 @@ struct Trips: AsyncParsableCommand {
             print("Kept private as homes of earlier runs, though no home now (`geotrip export --forget-old-homes` stops hiding them): "
                   + earlier.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
-        for (line, trip) in zip(lines, library.trips) {
+        for (line, distance) in zip(lines, distances) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
             // Rounded once, from the distance itself, as the page of trips and the map round it
             // (the JSON's tenths rounded again made 462.46 km 463 here and 462 there).
-            let kilometres = Int(trip.trip.distanceKilometres.rounded())
+            let kilometres = Int(distance.rounded())
             print(String(format: "%4d  ", line.number) + "\(line.firstDay) to \(line.lastDay) (\(line.days) day\(line.days == 1 ? "" : "s"))  "
                   + "\(place.terminalSafe)  [\(line.countries.joined(separator: ", "))]  "
                   + "\(line.photos.grouped) photo\(line.photos == 1 ? "" : "s"), \(kilometres.grouped) km  \(line.folder)")

@@ -222,6 +222,17 @@ struct LibraryExportTests {
         #expect(trips.first?.trip.visits.contains { $0.placeId == house.placeId } == true)  // it is the trip's visit, kept private
         let map = try String(contentsOf: library.tripFolder(1).appendingPathComponent("trip.geojson"), encoding: .utf8)
         #expect(!map.contains(String(format: "%.4f", LibraryFixture.house.0)))
+        // Its distance leaves the ways to and from the house (1,860 km each) out, on the page
+        // of trips as on its map (whose legs are all on the ground): the great circles between
+        // consecutive visits neither of which is the house, added here on their own.
+        let visits = try #require(trips.first).trip.visits
+        let metres = zip(visits, visits.dropFirst()).filter { $0.placeId != house.placeId && $1.placeId != house.placeId }
+            .map { GreatCircle.distance($0.centre, $1.centre) }.reduce(0, +)
+        #expect(metres > 1_000 && metres < 200_000, "\(metres)")
+        let shown = "\(Int((metres / 1000).rounded())) km"
+        #expect(index.contains("· \(shown)</p>"), "\(shown) in \(index)")
+        let tripMap = try String(contentsOf: library.tripFolder(1).appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(tripMap.contains(">\(shown)<"), "\(shown) on the trip's map")
     }
 
     @Test("a night added at home, a few metres from the house, writes no trip again: home's zone stays where it was")

@@ -191,9 +191,10 @@ extension Catalog {
     }
 
     /// The zones kept out of everything shared for `library` (`ExportSettings.privacy(for:keptHomes:)`),
-    /// with the remembered settings and homes.
+    /// with the remembered settings and homes, and around the visits of its trips placed only
+    /// from a hidden neighbour (`PrivacyZones.hidingNeighbours`), as the export has them.
     public func sharedPrivacy(for library: Library) throws(GeoTripError) -> PrivacyZones {
-        try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
+        try privacy(storedExportSettings().privacy(for: library, keptHomes: keptHomes()), hidingNeighboursIn: library.trips.flatMap(\.trip.visits))
     }
 
     /// The homes kept private from earlier exports that are none of `library`'s now (nor within

@@ -526,4 +526,9 @@ extension ExportStage {
     /// ends on a zone's circle, and a visit or photo placed from a hidden neighbour is hidden
     /// (outputs an earlier build wrote could give a home away).
     static let outputRevision = 7
+
+    /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
+    /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance
+    /// leaves out the legs to and from private places, as its map does.
+    static let indexPageRevision = 2
 }

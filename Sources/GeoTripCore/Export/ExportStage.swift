@@ -162,7 +162,8 @@ public struct ExportStage: Sendable {
         let rendering = Self.renderingKey(settings: settings, language: language)
         let resolutionSettings = try catalog.storedResolutionSettings()
         let trackFiles = resolutionSettings.tracks
-        let key = rendering + "|" + (try catalog.exportSourceState()) + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
+        let key = rendering + "|index\(Self.indexPageRevision)|" + (try catalog.exportSourceState())
+            + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         return (key, rendering, trackFiles, resolutionSettings.clockOffsets)
     }
 

@@ -46,7 +46,7 @@ struct LibraryIndexPage {
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.places.count),
-                        photos: words.photoCount(trip.photoCount), distance: words.distance(kilometres: trip.distanceKilometres),
+                        photos: words.photoCount(trip.photoCount), distance: words.distance(kilometres: trip.distanceKilometres(outside: privacy)),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)
     }

@@ -44,6 +44,15 @@ public struct Trip: Sendable, Equatable {
         return zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
     }
 
+    /// `distanceKilometres` as the trip's shared outputs give it, and as its map counts it
+    /// without a track: legs to and from a place in `zones` left out, and the parts of others
+    /// inside one cut away (`TripRoute.hiding`). The way from home and back is no part of it,
+    /// so the figure tells nothing of how far home is.
+    public func distanceKilometres(outside zones: PrivacyZones) -> Double {
+        let route = TripRoute(visits: visits).hiding(zones)
+        return (route.groundMeters + route.flownMeters) / 1000
+    }
+
     /// Builds the trip from visits in time order, the photos outside visits with their days, and
     /// the days the clustering stage recorded (days with only unplaced photos included).
     public init(visits: [TripVisit], outside: [(path: String, localDate: String?)], days recorded: [String]) {
