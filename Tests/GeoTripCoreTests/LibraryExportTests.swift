@@ -639,6 +639,29 @@ struct LibraryExportTests {
         #expect(again.contains("lisbon-more/2024-01-16-0.jpg"))
     }
 
+    @Test("a page an editor saves with CRLF line endings, a word changed or none, is no edit outside the notes: no backup, the note kept without the \\r")
+    func pageSavedWithCRLF() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let day = try library.writeNote("Belem tower\n", trip: 1, day: "2024-01-16")
+        try await library.ingest()
+        let journal = library.tripFolder(1).appendingPathComponent("journal")
+        func backups() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: journal.path).filter { $0.contains(".edited-") } }
+        // Saved again with CRLF, each time with something else (a photo added) to write.
+        for (round, note) in ["Belem tower\n", "Belem tower at noon\n"].enumerated() {
+            let text = try String(contentsOf: day, encoding: .utf8).replacingOccurrences(of: "Belem tower\n", with: note)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: day, atomically: true, encoding: .utf8)
+            try library.addPhoto(on: "2024-01-16", at: (38.7223 + Double(round) / 1000, -9.1393), folder: "more-\(round)")
+            let summary = try await library.ingest()
+            #expect(summary.export?.backups.isEmpty == true, "\(summary.export?.backups ?? [])")
+            #expect(try backups().isEmpty)
+            #expect(try library.storedNotes()["2024-01-16"] == note)
+            let written = try String(contentsOf: day, encoding: .utf8)
+            #expect(written.contains("<!-- notes 2024-01-16 -->\n\(note)<!-- end notes 2024-01-16 -->\n") && !written.contains("\r"))
+        }
+    }
+
     @Test("a Markdown line break (two blanks added at a line's end of a note) is the person's edit and stays; blanks an editor strips are not")
     func lineBreakAdded() async throws {
         let library = try Library()

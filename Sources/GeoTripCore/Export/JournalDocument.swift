@@ -18,14 +18,14 @@ import Foundation
 ///   a backup before it is rewritten; a block whose text no longer matches its hash was
 ///   written in by the person since (`writtenNotes`).
 ///
-/// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is kept inside notes and
+/// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is left out of notes and
 /// ignored when matching markers and fingerprinting.
 struct JournalDocument: Sendable, Equatable {
     /// One notes block as found.
     struct Block: Equatable {
         /// A visit id or a day.
         var id: String
-        /// The lines between the markers, byte for byte.
+        /// The lines between the markers, byte for byte but for a `\r` before a `\n`.
         var text: String
         /// The photos the page showed above the block, since the block before it (a visit's
         /// section): each photo line's link target (`[![name](thumbnail)](target)` or
@@ -205,7 +205,19 @@ struct JournalDocument: Sendable, Equatable {
                     // A NUL byte (a damaged file, a binary paste) is no text a note can keep
                     // (SQLite's text ends at one): it is left out of the note, and the page is
                     // written again without it.
-                    var text = String(decoding: lines[(index + 1)..<close].joined(), as: UTF8.self)
+                    // Lines end as geotrip writes them: a `\r` an editor put before a `\n` is no
+                    // part of the note (else a page saved with CRLF, no word changed, would hold
+                    // a note other than the one kept, and be kept as a backup on every save).
+                    var bytes: [UInt8] = []
+                    for body in lines[(index + 1)..<close] {
+                        if body.count >= 2, body.last == UInt8(ascii: "\n"), body[body.endIndex - 2] == UInt8(ascii: "\r") {
+                            bytes += body.dropLast(2)
+                            bytes.append(UInt8(ascii: "\n"))
+                        } else {
+                            bytes += body
+                        }
+                    }
+                    var text = String(decoding: bytes, as: UTF8.self)
                     if text.utf8.contains(0) { text.removeAll { $0 == "\0" } }
                     if seen.insert(id).inserted { blocks.append(Block(id: id, text: text, photoLinks: links)) } else { complete = false }
                     links = []
