@@ -95,8 +95,8 @@ enum SummaryText {
                 + "Copy what they say into the new page's blocks")
         }
         if let replaced = e.replacedNotes {
-            lines.append("  \(plural(e.replacedNoteCount, "note")) replaced by an edit made in an older copy of \(e.replacedNoteCount == 1 ? "its page" : "their pages"): "
-                + "what \(e.replacedNoteCount == 1 ? "it" : "they") said before is kept in \(replaced.terminalSafe)")
+            lines.append("  \(plural(e.replacedNoteCount, "note")) written differently in two copies (the latest edit counts): "
+                + "the words outranked are kept in \(replaced.terminalSafe)")
         }
         if !e.rescued.isEmpty {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "

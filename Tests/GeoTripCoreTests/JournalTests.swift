@@ -53,6 +53,19 @@ struct JournalTests {
         #expect(JournalDocument(text: file.replacingOccurrences(of: "\n", with: "\r\n")).isIntact)
         #expect(JournalDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(file.utf8)).isIntact)
         #expect(JournalDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(file.utf8)).notes == JournalDocument(text: file).notes)
+        // Nor a page saved as UTF-16 with its byte order mark (either order, Windows' "Unicode"),
+        // or with classic Mac OS line endings: its notes are read as they are.
+        let noted = file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 -->\n리스본 at noon\r\n")
+        let units = Array(noted.utf16)
+        let little: [UInt8] = [0xFF, 0xFE] + units.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let big: [UInt8] = [0xFE, 0xFF] + units.flatMap { unit -> [UInt8] in [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        let classicMac: String = noted.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r")
+        for bytes in [little, big, Array(classicMac.utf8)] {
+            let document = JournalDocument(bytes: bytes)
+            let note: String = document.notes["v1"] ?? ""
+            #expect(document.isIntact && note.hasPrefix("리스본 at noon\n"), "\(document.notes)")
+            #expect(document.notes == JournalDocument(text: noted).notes)
+        }
         // A line like geotrip's footer added above the real one, or below it, is the person's.
         let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
         let footerLine = lines[lines.count - 2]

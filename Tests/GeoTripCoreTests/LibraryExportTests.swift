@@ -835,10 +835,11 @@ struct LibraryExportTests {
         }
 
         /// `ingest`, writing into `out` (nil: the one remembered).
-        func ingest(out: String?) async throws {
+        @discardableResult
+        func ingest(out: String?) async throws -> IngestSummary {
             var options = IngestOptions(folder: folder.path)
             options.outputFolder = out
-            _ = try await IngestPipeline(options: options).run(progress: SilentProgress())
+            return try await IngestPipeline(options: options).run(progress: SilentProgress())
         }
 
         func page(_ out: String) -> URL { URL(fileURLWithPath: out).appendingPathComponent("journal/2024-01-16.md") }
@@ -877,6 +878,32 @@ struct LibraryExportTests {
         try trip.write("Later, in the old tab.\n", in: inside, replacing: "Tapas at nine.\n")
         try await trip.ingest(out: nil)
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Tapas at nine.\n")
+    }
+
+    @Test("an edit left in the folder --out moved away from, outranked by a later edit of the note in the folder gone back to, is kept beside the journal")
+    func editLeftBehindOutranked() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let first = trip.folder.appendingPathComponent("geotrip").path, second = trip.temp.url.appendingPathComponent("elsewhere").path
+        try await trip.ingest(out: nil)
+        try await trip.ingest(out: second)
+        // Written in the second folder, then (ten seconds later, by the files' times) in the
+        // first, which the next run goes back to.
+        try trip.write("Written in the second.\n", in: second)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-10)], ofItemAtPath: trip.page(second).path)
+        try trip.write("Written in the first.\n", in: first)
+        let summary = try await trip.ingest(out: first)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Written in the first.\n")
+        // The second folder is written no more, so no backup of its page is made: the words
+        // outranked there are kept in the first's journal, and the summary says where.
+        let kept = try #require(summary.export?.replacedNotes)
+        #expect(summary.export?.replacedNoteCount == 1)
+        let page = try String(contentsOfFile: first + "/" + kept, encoding: .utf8)
+        #expect(page.contains("## 2024-01-16 (2024-01-16)\n\nWritten in the second.\n"), "\(page)")
+        #expect(!page.contains("Written in the first."))
+        // Kept once: the next run, nothing changed, keeps nothing again.
+        let again = try await trip.ingest(out: first)
+        #expect(again.export?.replacedNotes == nil)
     }
 
     @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")

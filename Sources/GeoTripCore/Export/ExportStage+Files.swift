@@ -218,8 +218,9 @@ extension ExportStage {
     /// `journal/replaced-notes-YYYYMMDD-HHMMSS.md` (a backup, never read back); returns its path.
     func keepReplaced(_ notes: [JournalNote], _ output: OutputFolder, _ now: Date) throws(GeoTripError) -> String {
         let relative = output.unusedName(Self.journalFolder + "/replaced-notes-", at: now, extension: "md")
-        var text = "# Notes replaced by an older copy\n\nEach of these notes was replaced by an edit made in an older copy of its page "
-            + "(a page put back from a copy, or two output folders written in apart). What it said before is kept here.\n"
+        var text = "# Notes another copy outranked\n\nEach of these notes was written differently in two copies (a page put back from "
+            + "a copy, two output folders written in apart, or a block copied into another page), and the latest edit counts. "
+            + "The words it outranked are kept here.\n"
         for note in notes {
             text += "\n## \(note.ownerID)\(note.localDate.map { " (\($0))" } ?? "")\n\n" + note.text + (note.text.hasSuffix("\n") ? "" : "\n")
         }

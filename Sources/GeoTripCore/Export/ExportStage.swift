@@ -277,7 +277,10 @@ public struct ExportStage: Sendable {
             var elsewhere = ExportSummary()
             if left.path != output.path, FileManager.default.fileExists(atPath: left.path) {
                 for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
-                    leftJournals.append(readJournal(in: sub, left, &elsewhere, withLinks: withLinks))
+                    var journal = readJournal(in: sub, left, &elsewhere, withLinks: withLinks)
+                    for date in journal.days.keys { journal.days[date]?.leftBehind = true }
+                    journal.unplaced?.leftBehind = true
+                    leftJournals.append(journal)
                 }
             }
         }

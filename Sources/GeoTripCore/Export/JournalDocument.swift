@@ -50,6 +50,10 @@ struct JournalDocument: Sendable, Equatable {
     var footer: String?
     /// When the file was last modified (nanoseconds since 1970), when read from one.
     var modifiedNanos: Int64?
+    /// Read from an output folder geotrip no longer writes (`--out` changed): no backup of it
+    /// is ever made, so words of its that another copy outranks are kept beside the journal
+    /// (`JournalNotes.replaced`).
+    var leftBehind = false
     /// The notes geotrip wrote in the file's blocks, as `noteHash`es by id (a block not listed
     /// was written empty); nil for a file whose footer does not say (written before geotrip
     /// kept them, or not by geotrip).
@@ -82,7 +86,7 @@ struct JournalDocument: Sendable, Equatable {
     /// `links`: whether each block's `photoLinks` are read (only a page whose notes must be
     /// matched to their visits by photo needs them: `JournalNotes.rehomed`).
     init(bytes: [UInt8], links: Bool = false) {
-        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let bytes = Self.asUTF8Lines(bytes)
         let reading = Self.read(Self.lines(bytes), links: links)
         blocks = reading.blocks
         notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
@@ -92,6 +96,25 @@ struct JournalDocument: Sendable, Equatable {
         writtenNotesDamaged = reading.writtenNotes.damaged
         let valid = String(validating: bytes, as: UTF8.self) != nil
         isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
+    }
+
+    /// `bytes` as UTF-8 lines ending in `\n`, as the reader takes them: without a UTF-8 byte
+    /// order mark; a page an editor saved as UTF-16 (with its mark: Windows' "Unicode") in
+    /// UTF-8; and one whose lines end in a lone `\r` (classic Mac OS) with `\n`. Otherwise the
+    /// reader would find no marker in such a page, take none of its notes in, and keep it only
+    /// as a backup of an edit outside the blocks.
+    static func asUTF8Lines(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return asUTF8Lines(Array(bytes.dropFirst(3))) }
+        if bytes.count >= 2, let little = bytes.starts(with: [0xFF, 0xFE]) ? true : bytes.starts(with: [0xFE, 0xFF]) ? false : nil {
+            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { index in
+                little ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+            }
+            return asUTF8Lines(Array(String(decoding: units, as: UTF16.self).utf8))
+        }
+        if !bytes.contains(UInt8(ascii: "\n")), bytes.contains(UInt8(ascii: "\r")) {
+            return bytes.map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : $0 }
+        }
+        return bytes
     }
 
     /// Reads text (as geotrip renders it).

@@ -32,9 +32,12 @@ struct JournalNotes: Equatable {
     /// When the person saved each note taken from a file, by owner (the file's time, in
     /// nanoseconds since 1970): the time the catalog keeps for its text.
     var writtenAt: [String: Int64] = [:]
-    /// The catalog's copies (with words) replaced by an edit made over an older copy of the
-    /// note (a page restored from a copy, two folders written in apart): kept beside the
-    /// journal, as no file may hold them any more.
+    /// Copies of notes (with words) that another copy outranked, kept beside the journal as no
+    /// file may hold them any more: the catalog's, replaced by an edit made over an older copy
+    /// of the note (a page restored from a copy, two folders written in apart, a block copied
+    /// into another page); and an edit in a folder geotrip no longer writes (`leftBehind`)
+    /// that a later edit elsewhere outranked. (An edit in a page geotrip writes again that
+    /// another outranked is kept with its page, as a backup: `ExportStage.dropsWords`.)
     var replaced: [JournalNote] = []
     /// The notes (with words) that went to another day's page with their visit in this run, or
     /// came back from the page of notes whose visit is gone, in visit id order.
@@ -123,9 +126,16 @@ struct JournalNotes: Equatable {
             let held = holders[owner] ?? []
             let files = held.filter { $0.date != nil && $0.date == dayOf[owner] }.map(\.file)
                 + held.filter { $0.date == nil || $0.date != dayOf[owner] }.map(\.file)
-            let (text, from) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
+            let (text, from, outranked) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
             if let old = stored[owner], old.hasWords, let text, text != old.text, let from, !Self.isOverOwnCopy(from, of: owner, old) {
                 replaced.append(old)
+            }
+            for file in outranked where file.leftBehind {
+                guard let words = file.notes[owner], words != text, hasWords(words),
+                      !replaced.contains(where: { $0.ownerID == owner && $0.text == words }) else { continue }
+                var copy = JournalNote(ownerID: owner, text: words)
+                copy.localDate = held.first { $0.file == file }?.date
+                replaced.append(copy)
             }
             // Emptied: nothing to keep, unless the catalog held it: then it stays, empty (with
             // its owner or without), so the deletion outranks older copies elsewhere.
@@ -182,10 +192,10 @@ struct JournalNotes: Equatable {
 
     /// A note's text from the `files` holding its block (in order of preference) and the
     /// catalog's copy (`stored`, its text changed at `storedAt`), with the file it was taken
-    /// from (nil: the catalog's). See the type's notes; without a catalog copy, the latest copy
-    /// with text.
+    /// from (nil: the catalog's) and the files whose edits of it it outranked. See the type's
+    /// notes; without a catalog copy, the latest copy with text.
     static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?)
-        -> (text: String?, from: JournalDocument?) {
+        -> (text: String?, from: JournalDocument?, outranked: [JournalDocument]) {
         // A file whose time is unknown counts as saved last; of equal times, the first.
         func latest(_ candidates: some Sequence<JournalDocument>) -> JournalDocument? {
             candidates.reduce(nil) { best, file in
@@ -194,8 +204,9 @@ struct JournalNotes: Equatable {
         }
         // Not in the catalog (new, or a catalog made again): every copy is the person's.
         guard let stored else {
-            let chosen = latest(files.filter { !($0.notes[owner] ?? "").isEmpty }) ?? files.first
-            return (chosen?.notes[owner], chosen)
+            let worded = files.filter { !($0.notes[owner] ?? "").isEmpty }
+            let chosen = latest(worded) ?? files.first
+            return (chosen?.notes[owner], chosen, worded.filter { $0 != chosen })
         }
         let since = storedAt ?? .min
         let slack: Int64 = 2_000_000_000
@@ -214,8 +225,8 @@ struct JournalNotes: Equatable {
             if writtenHash == known { return true }
             return since == .min || saved > since - slack
         }
-        guard let chosen = latest(edits) else { return (stored.text, nil) }
-        return (chosen.notes[owner], chosen)
+        guard let chosen = latest(edits) else { return (stored.text, nil, []) }
+        return (chosen.notes[owner], chosen, edits.filter { $0 != chosen })
     }
 
     /// Whether `text` has more blanks (spaces, tabs) at the end of some line than the same line
