@@ -405,4 +405,22 @@ struct CatalogMigrationTests {
         #expect(changes.pending == 1)
         #expect(changes.stamp[0] != nil && changes.stamp[1]! > changes.stamp[0]!)
     }
+
+    @Test("notes an earlier build kept with an editor's CRLF line endings lose the \\r once, as the journal reader now reads them; a \\r inside a line stays")
+    func noteLineEndingsMigration() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path = temp.url.appendingPathComponent("catalog.sqlite").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v25-note-members.sqlite").path, toPath: path)
+        let before = try DatabaseQueue(path: path)
+        try before.write { db in
+            for (owner, text) in [("v1", "Belem\r\ntower\r\n"), ("v2", "a\rb\n"), ("2025-06-10", "day\n")] {
+                try db.execute(sql: "INSERT INTO journalNote (ownerId, kind, text, updatedAt) VALUES (?, ?, ?, '2025-06-10T00:00:00Z')",
+                               arguments: [owner, owner.hasPrefix("v") ? "visit" : "day", text])
+            }
+        }
+        try before.close()
+        let notes = try Catalog.open(at: path).journalNotes().mapValues(\.text)
+        #expect(notes == ["v1": "Belem\ntower\n", "v2": "a\rb\n", "2025-06-10": "day\n"])
+    }
 }

@@ -66,6 +66,11 @@ struct JournalTests {
             #expect(document.isIntact && note.hasPrefix("리스본 at noon\n"), "\(document.notes)")
             #expect(document.notes == JournalDocument(text: noted).notes)
         }
+        // Damaged UTF-16 (a byte cut off, an unpaired surrogate) is not read as text: the page is
+        // not intact, so it is kept as a backup before it is written again.
+        #expect(!JournalDocument(bytes: little.dropLast()).isIntact)
+        #expect(!JournalDocument(bytes: little + [0x00, 0xD8]).isIntact)
+        #expect(JournalDocument(bytes: [0xFF, 0xFE]).blocks.isEmpty && JournalDocument(bytes: [0xEF, 0xBB, 0xBF]).blocks.isEmpty)
         // A line like geotrip's footer added above the real one, or below it, is the person's.
         let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
         let footerLine = lines[lines.count - 2]

@@ -901,9 +901,16 @@ struct LibraryExportTests {
         let page = try String(contentsOfFile: first + "/" + kept, encoding: .utf8)
         #expect(page.contains("## 2024-01-16 (2024-01-16)\n\nWritten in the second.\n"), "\(page)")
         #expect(!page.contains("Written in the first."))
-        // Kept once: the next run, nothing changed, keeps nothing again.
-        let again = try await trip.ingest(out: first)
-        #expect(again.export?.replacedNotes == nil)
+        // Kept once: the folder left is read no more, and an export of everything keeps
+        // nothing again.
+        let catalogPath = IngestOptions.defaultCatalogPath(for: trip.folder.path)
+        #expect(try Catalog.open(at: catalogPath, access: .readOnly).setting(Catalog.SettingKey.notesLeftIn) == nil)
+        let catalog = try Catalog.open(at: catalogPath)
+        let again = try await ExportStage(catalog: catalog, folder: trip.folder.path)
+            .run(settings: try catalog.storedExportSettings(), language: try catalog.storedNamingLanguage(), checkEverything: true)
+        catalog.releaseLock()
+        #expect(again.replacedNotes == nil && again.dayPagesRendered > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: first + "/journal").filter { $0.hasPrefix("replaced-notes-") }.count == 1)
     }
 
     @Test("an output folder used again after another holds an older state of the notes: the catalog's newer notes win, nothing is lost")

@@ -594,6 +594,12 @@ enum CatalogMigrations {
                 try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [Catalog.SettingKey.resolvedInputs])
             }
         }
+        migrator.registerMigration("v27-note-line-endings") { db in
+            // The journal reader leaves an editor's `\r` before a line's end out of a note
+            // (`JournalDocument`); notes an earlier build kept with it would be other words
+            // than their pages' blocks, and each page holding one kept as a backup on every write.
+            try db.execute(sql: "UPDATE journalNote SET text = replace(text, char(13, 10), char(10)) WHERE instr(text, char(13, 10)) > 0")
+        }
         return migrator
     }
 }

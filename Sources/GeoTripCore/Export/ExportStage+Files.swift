@@ -214,7 +214,7 @@ extension ExportStage {
         }
     }
 
-    /// Writes the catalog's copies of `notes`, which edits over older copies replaced, to
+    /// Writes the copies of `notes` another copy outranked (`JournalNotes.replaced`) to
     /// `journal/replaced-notes-YYYYMMDD-HHMMSS.md` (a backup, never read back); returns its path.
     func keepReplaced(_ notes: [JournalNote], _ output: OutputFolder, _ now: Date) throws(GeoTripError) -> String {
         let relative = output.unusedName(Self.journalFolder + "/replaced-notes-", at: now, extension: "md")

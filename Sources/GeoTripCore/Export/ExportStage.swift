@@ -128,7 +128,7 @@ public struct ExportStage: Sendable {
 
         // 3. The pages beside a journal: notes whose owner is gone, photos no day takes.
         try writeNotesGone(gathered, renderer: renderer, run, &summary)
-        try writeUndatedPhotos(privacy: layout.privacy, texts: gathered.notes.texts, renderer: renderer, run, &summary)
+        try writeUndatedPhotos(privacy: layout.privacy, texts: gathered.texts, renderer: renderer, run, &summary)
 
         // 4. What no trip writes any more.
         try retireStale(&layout, gathered, run, &summary)
@@ -140,15 +140,21 @@ public struct ExportStage: Sendable {
 
     /// What one export run writes with, the same for all its steps.
     struct RunContext: Sendable {
+        /// The output folder, noting each file written in `written`.
         var output: OutputFolder
+        /// The files this run wrote, with their stamps (`isAsWritten`).
         var written: WrittenFiles
         /// The output folder's documents as the run found them.
         var before: (key: String, documents: Int, files: [String: FileStamp])
+        /// The run's time, which dates backups and the notes taken in.
         var now: Date
+        /// The export's settings (`ExportSettings`).
         var settings: ExportSettings
+        /// The language of the words and names.
         var language: String
         /// `renderingKey`.
         var rendering: String
+        /// `geotrip export`: every trip rendered, every thumbnail looked at.
         var checkEverything: Bool
         /// How photos' local days are told (`ClusteringOptions.dayRule`).
         var rule: LocalDayRule
@@ -172,9 +178,12 @@ public struct ExportStage: Sendable {
     struct Layout: Sendable {
         /// The trip's outline (visits and days, no photo read).
         var whole: Trip
+        /// The trips of a library, its homes and days at home (`TripSplitting`).
         var library: Library
         /// The folders written: the output folder itself for one trip, one per library trip.
         var parts: [Part]
+        /// The zones kept out of everything written, those around visits placed from a hidden
+        /// neighbour included.
         var privacy: PrivacyZones
         /// What the last export left of each folder (`ExportedTrip`), brought up to date as
         /// this one writes.
@@ -210,23 +219,36 @@ public struct ExportStage: Sendable {
 
     /// The notes as step 1 gathered them, with what it read of the folders.
     struct GatheredNotes: Sendable {
-        var notes: JournalNotes
+        /// The notes merged from every copy (`JournalNotes`).
+        let notes: JournalNotes
+        /// Their texts, by owner id (`JournalNotes.texts`, made once for every step).
+        let texts: [String: String]
+        /// The words of blocks whose note now has another id (set apart, or put with the visit
+        /// holding its photos), by the id the page has them under: a page holding them there
+        /// drops nothing (`dropsWords`).
+        let movedAway: [String: String]
         /// The journals read back, by folder (relative to the output folder).
         var journals: [String: Journal]
-        /// Each current folder's listing (`listing(of:)`'s key), and how many documents it holds.
+        /// Each current folder's listing (`listing(of:)`'s key).
         var listings: [String: String]
+        /// How many documents each current folder holds, for the summary of one not written.
         var documentsIn: [String: Int]
         /// The output folder's own page of notes whose visit is gone, as read back.
         var unplacedDocument: JournalDocument?
         /// The output folder this one replaced, whose notes came along (`SettingKey.notesLeftIn`).
         var notesLeftIn: String?
 
-        /// The words of blocks whose note now has another id (set apart, or put with the visit
-        /// holding its photos), by the id the page has them under: a page holding them there
-        /// drops nothing (`dropsWords`).
-        var movedAway: [String: String] {
-            notes.setApart.merging(notes.rehomedTo) { apart, _ in apart }
+        init(notes: JournalNotes, journals: [String: Journal], listings: [String: String], documentsIn: [String: Int],
+             unplacedDocument: JournalDocument?, notesLeftIn: String?) {
+            self.notes = notes
+            texts = notes.texts
+            movedAway = notes.setApart.merging(notes.rehomedTo) { apart, _ in apart }
                 .reduce(into: [String: String]()) { kept, move in if let note = notes.all[move.value] { kept[move.key] = note.text } }
+            self.journals = journals
+            self.listings = listings
+            self.documentsIn = documentsIn
+            self.unplacedDocument = unplacedDocument
+            self.notesLeftIn = notesLeftIn
         }
     }
 
@@ -312,11 +334,11 @@ public struct ExportStage: Sendable {
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
                                  stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: layout.privacy, photos: visitPhotos)
         if let error = failure.error { throw error }
-        // Copies an edit over an older copy replaced go beside the journal first.
+        // Copies another copy outranked (`JournalNotes.replaced`) go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)
             summary.replacedNotes = try keepReplaced(notes.replaced, output, run.now)
-            summary.replacedNoteCount = notes.replaced.count
+            summary.replacedNoteCount = Set(notes.replaced.map(\.ownerID)).count
         }
         try catalog.saveJournalNotes(notes.all, at: run.now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
@@ -336,8 +358,7 @@ public struct ExportStage: Sendable {
     private func writeTrips(_ layout: Layout, _ gathered: GatheredNotes, _ run: RunContext, renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], _ summary: inout ExportSummary) async throws(GeoTripError) -> [ExportedTrip?] {
         let output = run.output, parts = layout.parts, exported = layout.exported, privacy = layout.privacy
-        let texts = gathered.notes.texts
-        let movedAway = gathered.movedAway
+        let texts = gathered.texts, movedAway = gathered.movedAway
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
@@ -432,7 +453,7 @@ public struct ExportStage: Sendable {
                                 _ summary: inout ExportSummary) throws(GeoTripError) {
         let notes = gathered.notes, output = run.output
         let path = Self.journalFolder + "/" + Self.unplacedNotesFile
-        let kept = notes.texts.merging(notes.gone.map { ($0.ownerID, $0.text) } + notes.setApart.compactMap { written, id in
+        let kept = gathered.texts.merging(notes.gone.map { ($0.ownerID, $0.text) } + notes.setApart.compactMap { written, id in
             notes.all[id].map { (written, $0.text) } }) { _, waiting in waiting }
         if !notes.gone.isEmpty {
             try output.create(Self.journalFolder)
@@ -477,7 +498,7 @@ public struct ExportStage: Sendable {
     private func retireStale(_ layout: inout Layout, _ gathered: GatheredNotes, _ run: RunContext, _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
         for folder in layout.stale {
-            try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.notes.texts, movedAway: gathered.movedAway,
+            try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.texts, movedAway: gathered.movedAway,
                               output, run.now, &summary, listed: run.before.files)
             layout.exported[folder] = nil
         }
@@ -698,7 +719,7 @@ public struct ExportStage: Sendable {
 }
 
 /// The first error a catalog read made while `JournalNotes` asked for visits' photos, which
-/// its non-throwing lookups cannot throw (`ExportStage.run` throws it afterwards).
+/// its non-throwing lookups cannot throw (`ExportStage.gatherNotes` throws it afterwards).
 private final class LookupFailure {
     var error: GeoTripError?
 }

@@ -24,8 +24,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Markdown files in a journal folder that are not geotrip's pages (a page renamed by the
     /// person) but hold words in notes blocks, which geotrip does not read (relative paths).
     public var unreadPages: [String] = []
-    /// The file (relative to the output folder) keeping what notes said before an edit made in
-    /// an older copy of their page replaced them (`replacedNoteCount` of them), when there were any.
+    /// The file (relative to the output folder) keeping the words of notes that another copy
+    /// outranked (`JournalNotes.replaced`; `replacedNoteCount` notes), when there were any.
     public var replacedNotes: String?
     /// How many notes `replacedNotes` keeps.
     public var replacedNoteCount = 0

@@ -42,7 +42,8 @@ struct JournalDocument: Sendable, Equatable {
         didSet { notes = Self.notes(of: blocks) }
     }
     /// Whether the lines outside the blocks are as geotrip wrote them (the footer's fingerprint
-    /// matches, every block is closed, no id is repeated) and the file is valid UTF-8.
+    /// matches, every block is closed, no id is repeated) and the file is valid UTF-8 (or
+    /// valid UTF-16 with its byte order mark: `asUTF8Lines`).
     var isIntact = false
     /// The fingerprint in geotrip's footer, as found (nil when there is none): with `isIntact`,
     /// the fingerprint of the lines outside the blocks, so two intact files with the same
@@ -81,8 +82,9 @@ struct JournalDocument: Sendable, Equatable {
         return blocks.allSatisfy { (written[$0.id] ?? Self.noteHash("")) == Self.noteHash($0.text) }
     }
 
-    /// Reads a file's bytes. A UTF-8 byte order mark, which some editors put before the first
-    /// line when they save, is not part of the page (geotrip writes none).
+    /// Reads a file's bytes as `asUTF8Lines` gives them: a UTF-8 byte order mark, which some
+    /// editors put before the first line when they save, is not part of the page (geotrip
+    /// writes none); a page saved as UTF-16 or with classic Mac OS line endings is read too.
     /// `links`: whether each block's `photoLinks` are read (only a page whose notes must be
     /// matched to their visits by photo needs them: `JournalNotes.rehomed`).
     init(bytes: [UInt8], links: Bool = false) {
@@ -105,11 +107,13 @@ struct JournalDocument: Sendable, Equatable {
     /// as a backup of an edit outside the blocks.
     static func asUTF8Lines(_ bytes: [UInt8]) -> [UInt8] {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return asUTF8Lines(Array(bytes.dropFirst(3))) }
-        if bytes.count >= 2, let little = bytes.starts(with: [0xFF, 0xFE]) ? true : bytes.starts(with: [0xFE, 0xFF]) ? false : nil {
-            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { index in
+        // Only whole, valid UTF-16 is read so: a damaged page stays as it is, not UTF-8 (and
+        // not intact), so it is kept as a backup before it is written again.
+        if bytes.count % 2 == 0, let little = bytes.starts(with: [0xFF, 0xFE]) ? true : bytes.starts(with: [0xFE, 0xFF]) ? false : nil {
+            let units = stride(from: 2, to: bytes.count, by: 2).map { index in
                 little ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
             }
-            return asUTF8Lines(Array(String(decoding: units, as: UTF16.self).utf8))
+            if let text = String(validating: units, as: UTF16.self) { return asUTF8Lines(Array(text.utf8)) }
         }
         if !bytes.contains(UInt8(ascii: "\n")), bytes.contains(UInt8(ascii: "\r")) {
             return bytes.map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : $0 }

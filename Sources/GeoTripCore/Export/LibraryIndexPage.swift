@@ -20,7 +20,8 @@ struct LibraryIndexPage {
     let words: JournalWords
     /// The page's `lang`.
     var language: String
-    /// The zones kept out of everything shared: no trip is called after a place in one.
+    /// The zones kept out of everything shared: no trip is called after a place in one, and
+    /// no trip's distance counts the legs to and from one.
     var privacy = PrivacyZones()
 
     /// The whole page.

@@ -146,7 +146,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .settingUnreadable(let catalog, let key, let options):
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputUnusable(let path, let reason):
-            return "The output folder \(path) cannot be used: \(Self.clause(reason)). Pass --out with a folder geotrip can write (it is made if missing)."
+            return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):
