@@ -203,6 +203,44 @@ struct LibraryExportTests {
         #expect(!((try? String(contentsOf: undated, encoding: .utf8))?.contains("slow.jpg") ?? false))
     }
 
+    @Test("a new trip's morning at the house, with a camera placed from it, is hidden in that trip and writes no other trip again")
+    func departureMorningWritesNoOtherTrip() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let earlierMaps = [1, 2].map { library.tripFolder($0).appendingPathComponent("index.html") }
+        let before = try earlierMaps.map { try library.modified($0) }
+        // The last trip's first morning: the phone at the house at 07:00 and 5 km away at 07:40;
+        // a camera without GPS between, at 07:15 and 07:25, placed on the line between them.
+        let morning = library.folder.appendingPathComponent("leaving")
+        try FileManager.default.createDirectory(at: morning, withIntermediateDirectories: true)
+        let suburb = (52.4100, 4.9300)
+        for (name, time, spot) in [("phone-1", "07:00", Optional(LibraryFixture.house)), ("camera-1", "07:15", nil), ("camera-2", "07:25", nil),
+                                   ("phone-2", "07:40", Optional(suburb))] {
+            let photo = morning.appendingPathComponent(name + ".jpg")
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"), to: photo)
+            let gps = spot.map { ["-GPSLatitude=\($0.0)", "-GPSLatitudeRef=N", "-GPSLongitude=\($0.1)", "-GPSLongitudeRef=E"] } ?? []
+            let written = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                             ["-q", "-overwrite_original", "-all=", "-DateTimeOriginal=2024:03:11 \(time):00",
+                                              "-OffsetTimeOriginal=+00:00"] + gps + [photo.path])
+            #expect(written.status == 0)
+        }
+        let summary = try await library.ingest()
+        // The camera's visits are hidden in the trip (run back to 07:00, their line gives the house).
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly)
+        let placed = try catalog.photos().filter { $0.path.hasPrefix("leaving/camera") }
+        #expect(placed.count == 2 && placed.allSatisfy { $0.locationSource == .interpolated }, "\(placed)")
+        let geoJSON = try String(contentsOf: library.tripFolder(3).appendingPathComponent("trip.geojson"), encoding: .utf8)
+        for photo in placed {
+            let coordinate = try #require(photo.coordinate)
+            #expect(!geoJSON.contains(String(format: "%.4f", coordinate.latitude)), "\(coordinate) in the trip's GeoJSON")
+        }
+        #expect(!geoJSON.contains(String(format: "%.4f", LibraryFixture.house.0)))
+        // The other trips' outputs are as they were: not written again.
+        #expect(try earlierMaps.map { try library.modified($0) } == before)
+        #expect(summary.export?.trips == 3)
+    }
+
     @Test("a trip that leaves from the house is not named after it on the page of trips, and the house is not on its map")
     func tripNotNamedAfterHome() async throws {
         let library = try Library()

@@ -684,6 +684,11 @@ extension Catalog {
         try zones.hidingNeighbours(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
     }
 
+    /// The zones `privacy(_:hidingNeighboursIn:)` adds to `zones`, each with the visit it hides.
+    func neighbourZones(_ zones: PrivacyZones, in visits: [TripVisit]) throws(GeoTripError) -> [(visit: String, zone: PrivacyZones.Zone)] {
+        try zones.neighbourZones(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
+    }
+
     /// Of the visits `ids`, those whose every photo was placed by its neighbours in time
     /// (`interpolated`): read through `visitPhoto_on_visitId`, a visit at a time.
     func visitsPlacedByNeighbours(_ ids: [String]) throws(GeoTripError) -> Set<String> {

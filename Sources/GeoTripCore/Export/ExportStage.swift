@@ -191,6 +191,22 @@ public struct ExportStage: Sendable {
         /// Folders an earlier export wrote that no trip has now (the output folder itself, for
         /// a folder that became a library).
         var stale: [String]
+        /// `privacy` without the zones around visits placed from a hidden neighbour, which are
+        /// `neighbourZones`, each with the visit it hides.
+        var baseZones: PrivacyZones
+        var neighbourZones: [(visit: String, zone: PrivacyZones.Zone)]
+
+        /// The zones `part`'s own outputs are written and keyed with: every zone but those
+        /// around another trip's visits placed from a hidden neighbour. Such a zone hides its
+        /// own trip's visit (`PrivacyZones.hidingNeighbours`); in another trip's outputs it could
+        /// only hide that trip's own route or photos, which tell nothing of the visit. So a new
+        /// trip's departure morning writes no other trip again (every trip's keys held every
+        /// zone), and each trip's outputs depend on its own visits and the folder's zones alone.
+        func privacy(of part: Part) -> PrivacyZones {
+            guard part.number != nil, !neighbourZones.isEmpty else { return privacy }
+            let visits = Set(part.trip.visits.map(\.id))
+            return PrivacyZones(baseZones.zones + neighbourZones.filter { visits.contains($0.visit) }.map(\.zone))
+        }
     }
 
     /// The folder's trips (the outline is enough to split a library into trips and tell which
@@ -206,7 +222,8 @@ public struct ExportStage: Sendable {
         // A library's trips' visits only: its days at home are in no output, and each of their
         // visits near the house would be looked up.
         let shownVisits = library.isLibrary ? library.trips.flatMap(\.trip.visits) : whole.visits
-        let privacy = try catalog.privacy(zones, hidingNeighboursIn: shownVisits)
+        let neighbourZones = try catalog.neighbourZones(zones, in: shownVisits)
+        let privacy = PrivacyZones(zones.zones + neighbourZones.map(\.zone))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
                                        window: Self.window(of: $0.trip, clockCorrections: clockOffsets)) }
@@ -214,7 +231,8 @@ public struct ExportStage: Sendable {
         summary.trips = library.trips.count
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
-        return Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale)
+        return Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,
+                      baseZones: zones, neighbourZones: neighbourZones)
     }
 
     /// The notes as step 1 gathered them, with what it read of the folders.
@@ -357,14 +375,14 @@ public struct ExportStage: Sendable {
     /// not write them again, and `.interrupted` is thrown.
     private func writeTrips(_ layout: Layout, _ gathered: GatheredNotes, _ run: RunContext, renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], _ summary: inout ExportSummary) async throws(GeoTripError) -> [ExportedTrip?] {
-        let output = run.output, parts = layout.parts, exported = layout.exported, privacy = layout.privacy
+        let output = run.output, parts = layout.parts, exported = layout.exported
         let texts = gathered.texts, movedAway = gathered.movedAway
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
         for (index, part) in parts.enumerated() {
             let content = Self.contentKey(part.trip, photoChanges: photoChanges[index], notes: texts,
-                                          inputs: run.rendering, privacy: privacy, track: Self.track(track, during: part.trip))
+                                          inputs: run.rendering, privacy: layout.privacy(of: part), track: Self.track(track, during: part.trip))
             var partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
             partOutput.written = run.written
             let listing = gathered.listings[part.folder] ?? ""
@@ -403,7 +421,8 @@ public struct ExportStage: Sendable {
                 let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
                 let context = PartContext(journal: journal, listed: run.before.files, checkEverything: run.checkEverything, notes: texts,
                                           movedAway: movedAway, renderer: renderer, resources: resources, track: track, settings: run.settings,
-                                          privacy: privacy, rendering: run.rendering, language: run.language, rule: run.rule, now: run.now)
+                                          privacy: layout.privacy(of: item.part), rendering: run.rendering, language: run.language, rule: run.rule,
+                                          now: run.now)
                 var result: PartResult
                 do {
                     result = try await exportPart(item, plan: try plan(item, output, context), of: output, context)

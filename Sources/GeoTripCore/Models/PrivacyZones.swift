@@ -211,10 +211,17 @@ extension PrivacyZones {
     /// radius and 50 m more around its centre. `visits` are the trip's, in any order.
     public func hidingNeighbours(of visits: [TripVisit],
                                  placedByNeighbours: ([String]) throws(GeoTripError) -> Set<String>) throws(GeoTripError) -> PrivacyZones {
-        guard !isEmpty else { return self }
+        let added = try neighbourZones(of: visits, placedByNeighbours: placedByNeighbours)
+        return added.isEmpty ? self : PrivacyZones(zones + added.map(\.zone))
+    }
+
+    /// The zones `hidingNeighbours` adds, each with the id of the visit it hides, in order.
+    func neighbourZones(of visits: [TripVisit],
+                        placedByNeighbours: ([String]) throws(GeoTripError) -> Set<String>) throws(GeoTripError) -> [(visit: String, zone: Zone)] {
+        guard !isEmpty else { return [] }
         let ordered = visits.sorted(by: TripVisit.precedes)
         var hidden = ordered.map { contains($0.centre) }
-        guard hidden.contains(true) else { return self }
+        guard hidden.contains(true) else { return [] }
         // Whether the later of two visits in time order began within reach of the earlier's end.
         func within(_ earlier: Int, _ later: Int) -> Bool {
             guard let end = UTCTimestamp.date(ordered[earlier].departure), let start = UTCTimestamp.date(ordered[later].arrival) else { return false }
@@ -228,11 +235,11 @@ extension PrivacyZones {
             var previous = index - 1
             while previous >= 0, !hidden[previous], within(previous, previous + 1) { reached.insert(previous); previous -= 1 }
         }
-        guard !reached.isEmpty else { return self }
+        guard !reached.isEmpty else { return [] }
         let byNeighbours = try placedByNeighbours(reached.map { ordered[$0].id }.sorted())
-        guard !byNeighbours.isEmpty else { return self }
+        guard !byNeighbours.isEmpty else { return [] }
         // From each hidden visit outwards, the run of visits placed by neighbours.
-        var added: [Zone] = []
+        var added: [(visit: String, zone: Zone)] = []
         let original = hidden
         for index in ordered.indices where original[index] {
             for step in [1, -1] {
@@ -240,11 +247,11 @@ extension PrivacyZones {
                 while ordered.indices.contains(at), !hidden[at], byNeighbours.contains(ordered[at].id),
                       step > 0 ? within(at - 1, at) : within(at, at + 1) {
                     hidden[at] = true
-                    added.append(Zone(centre: ordered[at].centre, radiusMeters: ordered[at].radiusMeters + 50))
+                    added.append((ordered[at].id, Zone(centre: ordered[at].centre, radiusMeters: ordered[at].radiusMeters + 50)))
                     at += step
                 }
             }
         }
-        return added.isEmpty ? self : PrivacyZones(zones + added)
+        return added
     }
 }
