@@ -834,10 +834,12 @@ struct LibraryExportTests {
         #expect(try library.storedNotes()["2024-01-17"] == "Pasteis de nata.\n")
     }
 
-    @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first")
+    @Test("a note saved into a trip's old folder after the trip moved (an editor left open) goes to the new folder, wherever it was written first, and no page is kept as a backup")
     func noteSavedIntoOldFolder() async throws {
         let library = try Library()
         defer { library.temp.remove() }
+        try await library.ingest()
+        try library.writeNote("First words.\n", trip: 1, day: "2024-01-16")
         try await library.ingest()
         let oldPage = library.tripFolder(1).appendingPathComponent("journal/2024-01-16.md")
         let buffer = try String(contentsOf: oldPage, encoding: .utf8)  // what the editor holds
@@ -847,13 +849,18 @@ struct LibraryExportTests {
         #expect(!FileManager.default.fileExists(atPath: oldPage.path))
         // The editor saves the page where it was, with a note.
         try FileManager.default.createDirectory(at: oldPage.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let marker = try #require(buffer.range(of: "<!-- notes 2024-01-16 -->\n"))
+        let marker = try #require(buffer.range(of: "<!-- notes 2024-01-16 -->\nFirst words.\n"))
         var saved = buffer
-        saved.insert(contentsOf: "Written in the old tab.\n", at: marker.upperBound)
+        saved.replaceSubrange(marker, with: "<!-- notes 2024-01-16 -->\nWritten in the old tab.\n")
         try saved.write(to: oldPage, atomically: true, encoding: .utf8)
         // `geotrip export` reads every folder back: the new one's page holds the day's block
-        // too, as written before the note; the saved copy is the newer.
-        try await library.exportEverything()
+        // too, as written before the edit; the saved copy is the newer.
+        let summary = try await library.exportEverything()
+        // The new folder's page held the words the person wrote over in the old tab, as geotrip
+        // wrote them: no edit of anybody's, so no backup of it.
+        #expect(summary.backups.isEmpty, "\(summary.backups)")
+        let newJournal = library.out.appendingPathComponent("trips/2024-01-14/journal").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: newJournal).allSatisfy { !$0.contains(".edited-") })
         let newPage = library.out.appendingPathComponent("trips/2024-01-14/journal/2024-01-16.md")
         #expect(try String(contentsOf: newPage, encoding: .utf8).contains("<!-- notes 2024-01-16 -->\nWritten in the old tab.\n<!-- end notes 2024-01-16 -->"))
         #expect(try library.storedNotes()["2024-01-16"] == "Written in the old tab.\n")

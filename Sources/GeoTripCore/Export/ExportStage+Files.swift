@@ -161,7 +161,7 @@ extension ExportStage {
     /// as it is (`savedMeanwhile`); returns whether the file was put.
     @discardableResult
     func put(_ text: String, at relative: String, replacing existing: JournalDocument?, keeping notes: [String: String] = [:],
-                     movedAway: [String: String] = [:], _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
+                     keptElsewhere: [String: Set<String>] = [:], _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
                      listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
         if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
@@ -169,7 +169,7 @@ extension ExportStage {
         // kept as a backup). Saved in between, it is left as saved.
         var expecting: FileStamp?? = nil
         if let listed { expecting = .some(listed[relative]) }
-        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes, movedAway: movedAway),
+        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes, keptElsewhere: keptElsewhere),
            case .success(let current?) = output.contents(of: relative), current != bytes {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
@@ -199,11 +199,11 @@ extension ExportStage {
     /// when it is as geotrip wrote it, kept as a backup when the person changed it outside its
     /// blocks or it holds words no note keeps (`notes`: `dropsWords`), left as it is when saved
     /// since the run's first listing (`savedMeanwhile`).
-    func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], movedAway: [String: String] = [:],
+    func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:],
                         _ output: OutputFolder, _ now: Date,
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
-        if document.isIntact && !Self.dropsWords(document, keeping: notes, movedAway: movedAway) {
+        if document.isIntact && !Self.dropsWords(document, keeping: notes, keptElsewhere: keptElsewhere) {
             // Only the file listed: one saved since, even in the moment before, stays. (A file
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
@@ -229,11 +229,12 @@ extension ExportStage {
     }
 
     /// Whether replacing or removing `file` would drop words a person wrote: a block with words
-    /// that is not the note the run keeps for its owner (`notes`). A copy of a note older than
-    /// the one taken (a folder no export wrote since), or one of two copies edited apart, is
-    /// kept in a backup rather than lost.
-    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], movedAway: [String: String] = [:]) -> Bool {
-        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && movedAway[block.id] != block.text }
+    /// that is not the note the run keeps for its owner (`notes`), nor words kept elsewhere
+    /// (`keptElsewhere`: `GatheredNotes`). A copy of a note older than the one taken (a folder
+    /// no export wrote since), or one of two copies edited apart, is kept in a backup rather
+    /// than lost.
+    static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:]) -> Bool {
+        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && !(keptElsewhere[block.id]?.contains(block.text) ?? false) }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),

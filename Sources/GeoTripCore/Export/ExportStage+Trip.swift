@@ -24,9 +24,8 @@ extension ExportStage {
         var listed: [String: FileStamp]
         var checkEverything: Bool
         var notes: [String: String]
-        /// The words of notes that left an id this run (`JournalNotes.setApart`), by that id:
-        /// a page holding them there drops nothing (`dropsWords`).
-        var movedAway: [String: String] = [:]
+        /// `GatheredNotes.keptElsewhere`: words a page may hold that replacing it drops nothing of.
+        var keptElsewhere: [String: Set<String>] = [:]
         var renderer: JournalRenderer
         var resources: TripMapResources
         var track: [TrackPoint]
@@ -160,7 +159,7 @@ extension ExportStage {
     /// left as it is (`savedMeanwhile`).
     func exportPart(_ item: ChangedPart, plan: PartPlan, of root: OutputFolder, _ c: PartContext) async throws(GeoTripError) -> PartResult {
         let part = item.part, partOutput = item.output, journal = c.journal, pagesWritten = item.pagesWritten
-        let privacy = c.privacy, notes = c.notes, listed = c.listed, now = c.now, movedAway = c.movedAway
+        let privacy = c.privacy, notes = c.notes, listed = c.listed, now = c.now, keptElsewhere = c.keptElsewhere
         var summary = ExportSummary()
         try partOutput.create(Self.journalFolder)
         _ = partOutput.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
@@ -231,14 +230,14 @@ extension ExportStage {
                 continue
             }
             let path = journalPath + day.date + ".md"
-            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, movedAway: movedAway, root, now, &summary, listed: listed)
+            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, keptElsewhere: keptElsewhere, root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
             // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
             // so is one left as a person saved it meanwhile.
             if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, movedAway: movedAway, root, now, &summary, listed: listed)
+            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, keptElsewhere: keptElsewhere, root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await map, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
@@ -279,12 +278,12 @@ extension ExportStage {
     /// Takes away what geotrip wrote in `folder` that no trip writes any more: day files and the
     /// notes page (removed as written, kept as backups when edited), the map, the GeoJSON and
     /// the thumbnails; the folder goes when nothing else is left in it.
-    func retireJournal(_ journal: Journal, in folder: String, keeping notes: [String: String], movedAway: [String: String] = [:],
+    func retireJournal(_ journal: Journal, in folder: String, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:],
                                _ output: OutputFolder, _ now: Date,
                                _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         let prefix = folder.isEmpty ? "" : folder + "/"
         for (date, document) in journal.days.sorted(by: { $0.key < $1.key }) {
-            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, keeping: notes, movedAway: movedAway, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + date + ".md", document: document, keeping: notes, keptElsewhere: keptElsewhere, output, now, &summary, listed: listed)
         }
         // The output folder's own unplaced notes page stays: step 3 keeps it.
         guard !folder.isEmpty else {
@@ -294,7 +293,7 @@ extension ExportStage {
             return
         }
         if let unplaced = journal.unplaced {
-            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, keeping: notes, movedAway: movedAway, output, now, &summary, listed: listed)
+            try retire(prefix + Self.journalFolder + "/" + Self.unplacedNotesFile, document: unplaced, keeping: notes, keptElsewhere: keptElsewhere, output, now, &summary, listed: listed)
         }
         try output.remove(prefix + Self.geoJSONFile)
         try output.remove(prefix + Self.mapFile)

@@ -241,10 +241,15 @@ public struct ExportStage: Sendable {
         let notes: JournalNotes
         /// Their texts, by owner id (`JournalNotes.texts`, made once for every step).
         let texts: [String: String]
-        /// The words of blocks whose note now has another id (set apart, or put with the visit
-        /// holding its photos), by the id the page has them under: a page holding them there
-        /// drops nothing (`dropsWords`).
-        let movedAway: [String: String]
+        /// Words a block may hold besides its owner's note, by the block's id, that are kept
+        /// elsewhere, so a page holding them there drops nothing (`dropsWords`): those of a
+        /// note that now has another id (set apart, or put with the visit holding its photos),
+        /// and the catalog's copy of each note as the run found it. That copy is the note still,
+        /// or was written over by the person (an edit over that very copy), or is kept beside
+        /// the journal (`JournalNotes.replaced`, an edit over an older copy); so a page left as
+        /// geotrip wrote it in a trip's old folder, or an output folder used before, is not kept
+        /// as a backup of an edit nobody made.
+        let keptElsewhere: [String: Set<String>]
         /// The journals read back, by folder (relative to the output folder).
         var journals: [String: Journal]
         /// Each current folder's listing (`listing(of:)`'s key).
@@ -256,12 +261,15 @@ public struct ExportStage: Sendable {
         /// The output folder this one replaced, whose notes came along (`SettingKey.notesLeftIn`).
         var notesLeftIn: String?
 
-        init(notes: JournalNotes, journals: [String: Journal], listings: [String: String], documentsIn: [String: Int],
-             unplacedDocument: JournalDocument?, notesLeftIn: String?) {
+        init(notes: JournalNotes, found: [String: JournalNote], journals: [String: Journal], listings: [String: String],
+             documentsIn: [String: Int], unplacedDocument: JournalDocument?, notesLeftIn: String?) {
             self.notes = notes
             texts = notes.texts
-            movedAway = notes.setApart.merging(notes.rehomedTo) { apart, _ in apart }
-                .reduce(into: [String: String]()) { kept, move in if let note = notes.all[move.value] { kept[move.key] = note.text } }
+            var kept = found.mapValues { Set([$0.text]) }
+            for (id, now) in notes.setApart.merging(notes.rehomedTo, uniquingKeysWith: { apart, _ in apart }) {
+                if let note = notes.all[now] { kept[id, default: []].insert(note.text) }
+            }
+            keptElsewhere = kept
             self.journals = journals
             self.listings = listings
             self.documentsIn = documentsIn
@@ -362,7 +370,7 @@ public struct ExportStage: Sendable {
         summary.unplacedNotes = notes.gone.count
         summary.movedNotes = notes.moved
         summary.rehomedNotes = notes.rehomed
-        return GatheredNotes(notes: notes, journals: journals, listings: listings, documentsIn: documentsIn,
+        return GatheredNotes(notes: notes, found: storedNotes, journals: journals, listings: listings, documentsIn: documentsIn,
                              unplacedDocument: journals[""]?.unplaced, notesLeftIn: notesLeftIn)
     }
 
@@ -376,7 +384,7 @@ public struct ExportStage: Sendable {
     private func writeTrips(_ layout: Layout, _ gathered: GatheredNotes, _ run: RunContext, renderer: JournalRenderer,
                             resources: TripMapResources, track: [TrackPoint], _ summary: inout ExportSummary) async throws(GeoTripError) -> [ExportedTrip?] {
         let output = run.output, parts = layout.parts, exported = layout.exported
-        let texts = gathered.texts, movedAway = gathered.movedAway
+        let texts = gathered.texts, keptElsewhere = gathered.keptElsewhere
         var fresh = [ExportedTrip?](repeating: nil, count: parts.count)
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
@@ -420,7 +428,7 @@ public struct ExportStage: Sendable {
                 var reading = ExportSummary()
                 let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
                 let context = PartContext(journal: journal, listed: run.before.files, checkEverything: run.checkEverything, notes: texts,
-                                          movedAway: movedAway, renderer: renderer, resources: resources, track: track, settings: run.settings,
+                                          keptElsewhere: keptElsewhere, renderer: renderer, resources: resources, track: track, settings: run.settings,
                                           privacy: layout.privacy(of: item.part), rendering: run.rendering, language: run.language, rule: run.rule,
                                           now: run.now)
                 var result: PartResult
@@ -517,7 +525,7 @@ public struct ExportStage: Sendable {
     private func retireStale(_ layout: inout Layout, _ gathered: GatheredNotes, _ run: RunContext, _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
         for folder in layout.stale {
-            try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.texts, movedAway: gathered.movedAway,
+            try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.texts, keptElsewhere: gathered.keptElsewhere,
                               output, run.now, &summary, listed: run.before.files)
             layout.exported[folder] = nil
         }
