@@ -197,6 +197,36 @@ struct GeoJSONTests {
         #expect((features[1]["properties"] as? [String: Any])?["from"] is NSNull)
     }
 
+    @Test("a trip's distance outside the zones is the length of its route as the map keeps it (TripRoute.hiding), legs on the ground and flown, random trips and zones")
+    func distanceOutsideZones() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            // Visits around a city, now and then a flight away and back; zones on some of them,
+            // beside the way, or nowhere near.
+            let count = Int.random(in: 2...12, using: &generator)
+            var visits: [TripVisit] = []
+            for index in 0..<count {
+                let far = Int.random(in: 0..<6, using: &generator) == 0
+                let latitude = (far ? 40.0 : 52.37) + Double.random(in: -0.05...0.05, using: &generator)
+                let longitude = (far ? -3.7 : 4.89) + Double.random(in: -0.08...0.08, using: &generator)
+                visits.append(Self.visit("v\(index)", latitude, longitude, at: Double(index) * 1.5, for: 20))
+            }
+            var zones: [PrivacyZones.Zone] = []
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let near = visits.randomElement(using: &generator)!.centre
+                let centre = Coordinate(latitude: near.latitude + Double.random(in: -0.02...0.02, using: &generator),
+                                        longitude: near.longitude + Double.random(in: -0.03...0.03, using: &generator))
+                zones.append(PrivacyZones.Zone(centre: centre, radiusMeters: Double.random(in: 50...3_000, using: &generator)))
+            }
+            let privacy = PrivacyZones(zones)
+            let trip = Trip(visits: visits, outside: [], days: ["2025-06-10"])
+            let route = TripRoute(visits: visits).hiding(privacy)
+            let expected = (route.groundMeters + route.flownMeters) / 1000
+            #expect(abs(trip.distanceKilometres(outside: privacy) - expected) < 1e-9, "round \(round): \(visits.map(\.centre)) \(zones)")
+            #expect(trip.distanceKilometres(outside: PrivacyZones()) == trip.distanceKilometres)
+        }
+    }
+
     @Test("a visit placed only from a hidden neighbour is hidden too, and one placed from it; one with a photo of its own place, or out of reach, is not")
     func neighboursOfHidden() throws {
         let home = Coordinate(latitude: 45.76, longitude: 4.84)

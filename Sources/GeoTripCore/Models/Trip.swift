@@ -49,8 +49,22 @@ public struct Trip: Sendable, Equatable {
     /// inside one cut away (`TripRoute.hiding`). The way from home and back is no part of it,
     /// so the figure tells nothing of how far home is.
     public func distanceKilometres(outside zones: PrivacyZones) -> Double {
-        let route = TripRoute(visits: visits).hiding(zones)
-        return (route.groundMeters + route.flownMeters) / 1000
+        guard !zones.isEmpty else { return distanceKilometres }
+        let visits = self.visits
+        var metres = 0.0
+        for (a, b) in zip(visits, visits.dropFirst()) {
+            let length = GreatCircle.distance(a.centre, b.centre)
+            // No point of a leg is farther from its start than its length, so a zone farther
+            // than that (and its radius) touches none: the leg counts whole. Only the others
+            // (a few near home, with every page of trips written) are cut as the map cuts them.
+            if zones.zones.allSatisfy({ GreatCircle.distance($0.centre, a.centre) > length + $0.radiusMeters }) {
+                metres += length
+            } else {
+                let leg = TripRoute(visits: [a, b]).hiding(zones)
+                metres += leg.groundMeters + leg.flownMeters
+            }
+        }
+        return metres / 1000
     }
 
     /// Builds the trip from visits in time order, the photos outside visits with their days, and
