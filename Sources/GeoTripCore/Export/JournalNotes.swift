@@ -247,11 +247,13 @@ struct JournalNotes: Equatable {
     }
 
     /// Whether an edit in `file` was made over the catalog's own copy of the note (`stored`):
-    /// its footer records that text, or it is an intact page from before footers recorded
-    /// notes. A page without its footer, or whose record was edited, may be any older copy.
+    /// its footer records that text. A page without its footer, whose record was edited, or
+    /// from before footers recorded notes, may be any older copy: one such page an earlier
+    /// build wrote, put back from a copy with a new time (`cp`, `git checkout`), counted as
+    /// written over the catalog's copy, and the note written since was lost without a word.
     static func isOverOwnCopy(_ file: JournalDocument, of owner: String, _ stored: JournalNote) -> Bool {
-        if let written = file.writtenNotes { return (written[owner] ?? JournalDocument.noteHash("")) == JournalDocument.noteHash(stored.text) }
-        return file.isIntact && file.footer != nil && !file.writtenNotesDamaged
+        guard let written = file.writtenNotes else { return false }
+        return (written[owner] ?? JournalDocument.noteHash("")) == JournalDocument.noteHash(stored.text)
     }
 
     /// Each note goes with the photos it was written beside (`JournalNote.members`): to the
