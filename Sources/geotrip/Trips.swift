@@ -40,10 +40,11 @@ struct Trips: AsyncParsableCommand {
         let catalog = try location.existingCatalog()
         let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool
         do {
-            library = try catalog.library(photoPaths: false).library  // counts, not paths
+            let split = try catalog.library(photoPaths: false)  // counts, not paths
+            library = split.library
             let settings = try catalog.storedExportSettings()
             (homeGiven, hidingHome) = (settings.home != nil, settings.hideHome)
-            privacy = try catalog.sharedPrivacy(for: library)
+            privacy = try catalog.sharedPrivacy(for: library, of: split.trip)
             earlier = try catalog.earlierHomes(than: library)
         } catch {
             throw Diagnostics.fail(error)

@@ -48,6 +48,22 @@ struct LibraryExportTests {
             try LibraryFixture.write(into: self.folder, days: [more])
         }
 
+        /// Photos `NAME.jpg` in subfolder `folder`, written by exiftool: each at `time` (`HH:MM`)
+        /// on `date` (`YYYY:MM:DD`, offset +00:00), at its spot or without GPS (nil).
+        func writePhotos(in folder: String, on date: String, _ photos: [(name: String, time: String, spot: (Double, Double)?)]) throws {
+            let subfolder = self.folder.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+            for (name, time, spot) in photos {
+                let photo = subfolder.appendingPathComponent(name + ".jpg")
+                try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"), to: photo)
+                let gps = spot.map { ["-GPSLatitude=\($0.0)", "-GPSLatitudeRef=N", "-GPSLongitude=\($0.1)", "-GPSLongitudeRef=E"] } ?? []
+                let written = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                                 ["-q", "-overwrite_original", "-all=", "-DateTimeOriginal=\(date) \(time):00",
+                                                  "-OffsetTimeOriginal=+00:00"] + gps + [photo.path])
+                #expect(written.status == 0)
+            }
+        }
+
         /// Photos in Lisbon on 2024-01-14: the first trip starts a day earlier, so its folder
         /// becomes `trips/2024-01-14`.
         func addLisbonDayBefore() throws {
@@ -212,19 +228,8 @@ struct LibraryExportTests {
         let before = try earlierMaps.map { try library.modified($0) }
         // The last trip's first morning: the phone at the house at 07:00 and 5 km away at 07:40;
         // a camera without GPS between, at 07:15 and 07:25, placed on the line between them.
-        let morning = library.folder.appendingPathComponent("leaving")
-        try FileManager.default.createDirectory(at: morning, withIntermediateDirectories: true)
-        let suburb = (52.4100, 4.9300)
-        for (name, time, spot) in [("phone-1", "07:00", Optional(LibraryFixture.house)), ("camera-1", "07:15", nil), ("camera-2", "07:25", nil),
-                                   ("phone-2", "07:40", Optional(suburb))] {
-            let photo = morning.appendingPathComponent(name + ".jpg")
-            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"), to: photo)
-            let gps = spot.map { ["-GPSLatitude=\($0.0)", "-GPSLatitudeRef=N", "-GPSLongitude=\($0.1)", "-GPSLongitudeRef=E"] } ?? []
-            let written = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
-                                             ["-q", "-overwrite_original", "-all=", "-DateTimeOriginal=2024:03:11 \(time):00",
-                                              "-OffsetTimeOriginal=+00:00"] + gps + [photo.path])
-            #expect(written.status == 0)
-        }
+        try library.writePhotos(in: "leaving", on: "2024:03:11", [("phone-1", "07:00", LibraryFixture.house), ("camera-1", "07:15", nil),
+                                                                  ("camera-2", "07:25", nil), ("phone-2", "07:40", (52.4100, 4.9300))])
         let summary = try await library.ingest()
         // The camera's visits are hidden in the trip (run back to 07:00, their line gives the house).
         let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly)
@@ -239,6 +244,29 @@ struct LibraryExportTests {
         // The other trips' outputs are as they were: not written again.
         #expect(try earlierMaps.map { try library.modified($0) } == before)
         #expect(summary.export?.trips == 3)
+    }
+
+    @Test("a camera placed from the house just before the day starts (a day at home) is hidden in the trip that follows")
+    func placedFromHouseOnTheDayBefore() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        // The phone at the house at 03:50, a day at home (days start at 04:00); the camera
+        // without GPS at 04:10, on the last trip's first day, placed on the line to the phone's
+        // 04:35 photo 5 km away: run back to 03:50, the line gives the house.
+        try library.writePhotos(in: "night", on: "2024:03:11", [("phone-1", "03:50", LibraryFixture.house), ("camera-1", "04:10", nil),
+                                                                ("phone-2", "04:35", (52.4100, 4.9300))])
+        let summary = try await library.ingest()
+        #expect(summary.export?.trips == 3)
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly)
+        let camera = try #require(try catalog.photos().first { $0.path == "night/camera-1.jpg" })
+        #expect(camera.locationSource == .interpolated)
+        let coordinate = try #require(camera.coordinate)
+        let trip = library.tripFolder(3)
+        for file in ["trip.geojson", "index.html", "journal/2024-03-11.md"] {
+            let text = try String(contentsOf: trip.appendingPathComponent(file), encoding: .utf8)
+            // Neither its position nor a link to it (a hidden visit's photos are not listed).
+            #expect(!text.contains(String(format: "%.4f", coordinate.latitude)) && !text.contains("camera-1"), "\(coordinate) in \(file)")
+        }
     }
 
     @Test("a trip that leaves from the house is not named after it on the page of trips, and the house is not on its map")
@@ -1044,6 +1072,23 @@ struct LibraryExportTests {
         #expect(try trip.storedNotes()["2024-01-16"]?.text == "Older edit.\n")
         let keptAgain = try #require(last.export?.replacedNotes)
         #expect(try String(contentsOfFile: out + "/" + keptAgain, encoding: .utf8).contains("Fourth.\n"))
+
+        // A copy of the page as an earlier build wrote it (its last line intact, without the
+        // record of the notes), taken before a note was written, put back with a new time
+        // (`cp`, `git checkout`): it may be any older copy, so the note written since is kept.
+        try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        try trip.write("Fifth.\n", in: out, replacing: "Older edit.\n")
+        try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "Fifth.\n")
+        var older = try String(contentsOf: trip.page(out), encoding: .utf8)
+            .replacingOccurrences(of: "<!-- notes 2024-01-16 -->\nFifth.\n", with: "<!-- notes 2024-01-16 -->\n")
+        older = older.replacingOccurrences(of: #" · notes( [^ ]+=[0-9a-f]{8})*"#, with: "", options: .regularExpression)
+        #expect(JournalDocument(text: older).isIntact && JournalDocument(text: older).writtenNotes == nil)
+        try FileManager.default.removeItem(at: trip.page(out))
+        try older.write(to: trip.page(out), atomically: true, encoding: .utf8)
+        let restored = try await IngestPipeline(options: IngestOptions(folder: trip.folder.path)).run(progress: SilentProgress())
+        let keptOnRestore = try #require(restored.export?.replacedNotes, "the note written since the copy is kept")
+        #expect(try String(contentsOfFile: out + "/" + keptOnRestore, encoding: .utf8).contains("Fifth.\n"))
     }
 
     @Test("a deleted note stays deleted when its day goes and comes back, though another output folder holds it as written")

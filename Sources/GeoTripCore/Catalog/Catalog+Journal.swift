@@ -192,9 +192,10 @@ extension Catalog {
 
     /// The zones kept out of everything shared for `library` (`ExportSettings.privacy(for:keptHomes:)`),
     /// with the remembered settings and homes, and around the visits of its trips placed only
-    /// from a hidden neighbour (`PrivacyZones.hidingNeighbours`), as the export has them.
-    public func sharedPrivacy(for library: Library) throws(GeoTripError) -> PrivacyZones {
-        try privacy(storedExportSettings().privacy(for: library, keptHomes: keptHomes()), hidingNeighboursIn: library.trips.flatMap(\.trip.visits))
+    /// from a hidden neighbour (`PrivacyZones.hidingNeighbours`, among `whole`'s visits
+    /// `Library.visitsBesideTrips`), as the export has them.
+    public func sharedPrivacy(for library: Library, of whole: Trip) throws(GeoTripError) -> PrivacyZones {
+        try privacy(storedExportSettings().privacy(for: library, keptHomes: keptHomes()), hidingNeighboursIn: library.visitsBesideTrips(of: whole))
     }
 
     /// The homes kept private from earlier exports that are none of `library`'s now (nor within

@@ -219,9 +219,10 @@ public struct ExportStage: Sendable {
         // The zones, and one around each visit placed only from a hidden neighbour (whose
         // position it would give away: `hidingNeighbours`).
         let zones = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
-        // A library's trips' visits only: its days at home are in no output, and each of their
-        // visits near the house would be looked up.
-        let shownVisits = library.isLibrary ? library.trips.flatMap(\.trip.visits) : whole.visits
+        // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
+        // its other days at home are in no output, and each of their visits near the house
+        // would be looked up.
+        let shownVisits = library.isLibrary ? library.visitsBesideTrips(of: whole) : whole.visits
         let neighbourZones = try catalog.neighbourZones(zones, in: shownVisits)
         let privacy = PrivacyZones(zones.zones + neighbourZones.map(\.zone))
         let parts = library.isLibrary

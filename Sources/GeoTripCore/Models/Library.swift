@@ -147,3 +147,25 @@ extension Trip {
         return part
     }
 }
+
+extension Library {
+    /// The visits of `whole` (the folder the library was split from) among which a trip's
+    /// visits placed only from a hidden neighbour are looked for (`PrivacyZones.hidingNeighbours`):
+    /// every trip's, and those of the days with visits just before and just after each trip.
+    /// Those days are days at home; a trip's first visit may be placed from the house on the
+    /// day before (a photo at home at 03:50, the day starting at 04:00), so leaving them out
+    /// would show a visit whose line runs back to the door.
+    public func visitsBesideTrips(of whole: GeoTripCore.Trip) -> [TripVisit] {
+        guard !trips.isEmpty else { return whole.visits }
+        let days = whole.days.filter { !$0.visits.isEmpty }
+        let dates = days.map(\.date)
+        var taken = Set<Int>()
+        for trip in trips {
+            // The trip's days, and the day with visits on either side of them.
+            let first = dates.partitioningIndex { $0 >= trip.firstDay }
+            let end = dates.partitioningIndex { $0 > trip.lastDay }
+            for index in max(0, first - 1)..<min(days.count, end + 1) { taken.insert(index) }
+        }
+        return taken.sorted().flatMap { days[$0].visits }
+    }
+}
