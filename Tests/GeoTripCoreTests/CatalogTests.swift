@@ -414,7 +414,7 @@ struct CatalogMigrationTests {
         try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v25-note-members.sqlite").path, toPath: path)
         let before = try DatabaseQueue(path: path)
         try before.write { db in
-            for (owner, text) in [("v1", "Belem\r\ntower\r\n"), ("v2", "a\rb\n"), ("2025-06-10", "day\n")] {
+            for (owner, text) in [("v1", "Belem\r\ntower\r\r\n"), ("v2", "a\rb\n"), ("2025-06-10", "day\n")] {
                 try db.execute(sql: "INSERT INTO journalNote (ownerId, kind, text, updatedAt) VALUES (?, ?, ?, '2025-06-10T00:00:00Z')",
                                arguments: [owner, owner.hasPrefix("v") ? "visit" : "day", text])
             }

@@ -31,6 +31,8 @@ struct JournalTests {
         #expect(document.isIntact)
         #expect(document.notes == ["2025-06-10": "day words\n", "v17": Self.trickyNote.replacingOccurrences(of: "\r\n", with: "\n"), "v18": ""])
         #expect(Self.trickyNote.contains("CRLF\r\n") && !document.notes["v17", default: ""].contains("\r"))
+        let doubled = JournalDocument(text: file.replacingOccurrences(of: "day words\n", with: "day\rwords\r\r\n"))
+        #expect(doubled.notes["2025-06-10"] == "day\rwords\n")  // a `\r` inside a line is the note's
         // The note held the plain and the #2 end marker: the block took the next tag.
         #expect(file.contains("<!-- notes v17 #3 -->\n"))
         // Tidying the rendered page keeps the notes exactly.

@@ -598,7 +598,10 @@ enum CatalogMigrations {
             // The journal reader leaves an editor's `\r` before a line's end out of a note
             // (`JournalDocument`); notes an earlier build kept with it would be other words
             // than their pages' blocks, and each page holding one kept as a backup on every write.
-            try db.execute(sql: "UPDATE journalNote SET text = replace(text, char(13, 10), char(10)) WHERE instr(text, char(13, 10)) > 0")
+            // Until none is left: `\r\r\n` is `\r\n` after one pass.
+            repeat {
+                try db.execute(sql: "UPDATE journalNote SET text = replace(text, char(13, 10), char(10)) WHERE instr(text, char(13, 10)) > 0")
+            } while db.changesCount > 0
         }
         return migrator
     }

@@ -232,17 +232,17 @@ struct JournalDocument: Sendable, Equatable {
                     // A NUL byte (a damaged file, a binary paste) is no text a note can keep
                     // (SQLite's text ends at one): it is left out of the note, and the page is
                     // written again without it.
-                    // Lines end as geotrip writes them: a `\r` an editor put before a `\n` is no
-                    // part of the note (else a page saved with CRLF, no word changed, would hold
-                    // a note other than the one kept, and be kept as a backup on every save).
+                    // Lines end as geotrip writes them: a `\r` an editor put before a `\n` (or
+                    // several) is no part of the note (else a page saved with CRLF, no word
+                    // changed, would hold a note other than the one kept, and be kept as a
+                    // backup on every save).
                     var bytes: [UInt8] = []
-                    for body in lines[(index + 1)..<close] {
-                        if body.count >= 2, body.last == UInt8(ascii: "\n"), body[body.endIndex - 2] == UInt8(ascii: "\r") {
-                            bytes += body.dropLast(2)
-                            bytes.append(UInt8(ascii: "\n"))
-                        } else {
-                            bytes += body
-                        }
+                    for line in lines[(index + 1)..<close] {
+                        guard line.last == UInt8(ascii: "\n") else { bytes += line; continue }
+                        var body = line.dropLast()
+                        while body.last == UInt8(ascii: "\r") { body = body.dropLast() }
+                        bytes += body
+                        bytes.append(UInt8(ascii: "\n"))
                     }
                     var text = String(decoding: bytes, as: UTF8.self)
                     if text.utf8.contains(0) { text.removeAll { $0 == "\0" } }
