@@ -390,8 +390,9 @@ public struct ExportStage: Sendable {
         var changed: [ChangedPart] = []
         let photoChanges = try catalog.photoChanges(in: parts.map(\.window))
         for (index, part) in parts.enumerated() {
+            let privacy = layout.privacy(of: part)
             let content = Self.contentKey(part.trip, photoChanges: photoChanges[index], notes: texts,
-                                          inputs: run.rendering, privacy: layout.privacy(of: part), track: Self.track(track, during: part.trip))
+                                          inputs: run.rendering, privacy: privacy, track: Self.track(track, during: part.trip))
             var partOutput = OutputFolder(folder: folder, outputFolder: part.folder.isEmpty ? output.path : output.url(part.folder).path)
             partOutput.written = run.written
             let listing = gathered.listings[part.folder] ?? ""
@@ -406,7 +407,8 @@ public struct ExportStage: Sendable {
                 // known: its day files need not be read (`exportPart`).
                 let known = run.checkEverything ? nil : exported[part.folder]
                 let asWritten = known?.days != nil && known?.key.hasSuffix("|" + listing) == true
-                changed.append(ChangedPart(index: index, part: part, output: partOutput, content: content, journal: gathered.journals[part.folder],
+                changed.append(ChangedPart(index: index, part: part, output: partOutput, privacy: privacy, content: content,
+                                           journal: gathered.journals[part.folder],
                                            filesAsWritten: asWritten, pagesWritten: known?.days ?? [:], dayKeysWritten: known?.dayKeys ?? [:],
                                            coverWritten: known?.coverWritten))
             }
@@ -430,8 +432,7 @@ public struct ExportStage: Sendable {
                 let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
                 let context = PartContext(journal: journal, listed: run.before.files, checkEverything: run.checkEverything, notes: texts,
                                           keptElsewhere: keptElsewhere, renderer: renderer, resources: resources, track: track, settings: run.settings,
-                                          privacy: layout.privacy(of: item.part), rendering: run.rendering, language: run.language, rule: run.rule,
-                                          now: run.now)
+                                          privacy: item.privacy, rendering: run.rendering, language: run.language, rule: run.rule, now: run.now)
                 var result: PartResult
                 do {
                     result = try await exportPart(item, plan: try plan(item, output, context), of: output, context)
@@ -667,6 +668,8 @@ public struct ExportStage: Sendable {
         var index: Int
         var part: Part
         var output: OutputFolder
+        /// The zones it is written with (`Layout.privacy(of:)`).
+        var privacy: PrivacyZones
         /// `contentKey`'s fingerprint.
         var content: String
         /// Its journal when step 1 read it already; otherwise read when the part is written,

@@ -236,12 +236,10 @@ struct JournalDocument: Sendable, Equatable {
                     // several) is no part of the note (else a page saved with CRLF, no word
                     // changed, would hold a note other than the one kept, and be kept as a
                     // backup on every save).
+                    // (Every line of a block ends in `\n`: a marker's line follows it.)
                     var bytes: [UInt8] = []
                     for line in lines[(index + 1)..<close] {
-                        guard line.last == UInt8(ascii: "\n") else { bytes += line; continue }
-                        var body = line.dropLast()
-                        while body.last == UInt8(ascii: "\r") { body = body.dropLast() }
-                        bytes += body
+                        bytes += content(line)
                         bytes.append(UInt8(ascii: "\n"))
                     }
                     var text = String(decoding: bytes, as: UTF8.self)
@@ -365,11 +363,11 @@ struct JournalDocument: Sendable, Equatable {
         return lines
     }
 
-    /// A line without its `\n` and a `\r` before it.
+    /// A line without its `\n` and the `\r`s before it (an editor's CRLF, or worse).
     static func content(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var line = line
         if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        while line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         return line
     }
 
