@@ -10,8 +10,7 @@ struct CatalogTests {
     func v1CatalogMigrates() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let path = temp.url.appendingPathComponent("catalog.sqlite").path
-        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v1-photos.sqlite").path, toPath: path)
+        let path = try copyCatalogFixture("v1-photos", into: temp)
 
         let catalog = try Catalog.open(at: path)
         let photos = try catalog.photos()
@@ -324,8 +323,7 @@ struct CatalogMigrationTests {
     func olderSchemasMigrate(name: String) throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let path = temp.url.appendingPathComponent("catalog.sqlite").path
-        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/\(name).sqlite").path, toPath: path)
+        let path = try copyCatalogFixture("\(name)", into: temp)
         let before = try DatabaseQueue(path: path)
         let photoCount = try before.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM photo") }
         let namesBySource = name == "v5-place-names"
@@ -382,8 +380,7 @@ struct CatalogMigrationTests {
     func correctedClockMigration() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let path = temp.url.appendingPathComponent("catalog.sqlite").path
-        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v25-note-members.sqlite").path, toPath: path)
+        let path = try copyCatalogFixture("v25-note-members", into: temp)
         let before = try DatabaseQueue(path: path)
         #expect(try before.read { try String.fetchOne($0, sql: "SELECT value FROM tripSetting WHERE key = 'resolvedInputs'") } != nil)
         try before.close()
@@ -410,8 +407,7 @@ struct CatalogMigrationTests {
     func noteLineEndingsMigration() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let path = temp.url.appendingPathComponent("catalog.sqlite").path
-        try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/v25-note-members.sqlite").path, toPath: path)
+        let path = try copyCatalogFixture("v25-note-members", into: temp)
         let before = try DatabaseQueue(path: path)
         try before.write { db in
             for (owner, text) in [("v1", "Belem\r\ntower\r\r\n"), ("v2", "a\rb\n"), ("2025-06-10", "day\n")] {
@@ -423,4 +419,12 @@ struct CatalogMigrationTests {
         let notes = try Catalog.open(at: path).journalNotes().mapValues(\.text)
         #expect(notes == ["v1": "Belem\ntower\n", "v2": "a\rb\n", "2025-06-10": "day\n"])
     }
+}
+
+/// A copy of the catalog fixture `name` (`Fixtures/catalogs/NAME.sqlite`, a released schema's)
+/// in `temp`, to migrate; its path.
+func copyCatalogFixture(_ name: String, into temp: TemporaryFolder) throws -> String {
+    let path = temp.url.appendingPathComponent("catalog.sqlite").path
+    try FileManager.default.copyItem(atPath: TestPaths.fixtures.appendingPathComponent("catalogs/\(name).sqlite").path, toPath: path)
+    return path
 }

@@ -199,7 +199,7 @@ struct GeoJSONTests {
 
     @Test("a trip's distance outside the zones is the length of its route as the map keeps it (TripRoute.hiding), legs on the ground and flown, random trips and zones")
     func distanceOutsideZones() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix(seed: 7)  // the same trips on every run
         for round in 0..<200 {
             // Visits around a city, now and then a flight away and back; zones on some of them,
             // beside the way, or nowhere near.
