@@ -38,6 +38,11 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(
+            name: "CMarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
         // glibc's malloc.h (malloc_trim): no library beyond the C library.
         .systemLibrary(name: "CMalloc"),
         // Linux's renameat2 (exchange, no-replace) for journal pages: no library beyond the C library.
@@ -50,6 +55,7 @@ let package = Package(
                 "CHeif",
                 "CXML2",
                 "CTurboJPEG",
+                "CMarkGFM",
                 "CMalloc",
                 "CRename",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -9,6 +9,9 @@ import GeoTripTestSupport
 enum SampleTripMap {
     static let hostileName = "</script><b>x"
     static let hostileNote = "<img src=x onerror=alert(1)>"
+    /// Markdown as a person writes it, with links a note may and may not make.
+    static let markdownNote = "**Pena** palace, [tickets](https://example.org/t?a=1&b=2)\n- one\n- two\n"
+        + "[bad](javascript:document.title='pwned') [worse](<javascript:document.title='pwned'>) <a href=\"javascript:x\">raw</a>"
 
     /// The page in `folder/trip/geotrip/index.html`, and its input.
     static func render(in folder: TemporaryFolder, language: String = "en") async throws -> (page: URL, input: TripMapInput, html: String) {
@@ -23,7 +26,7 @@ enum SampleTripMap {
         // Notes as a person writes them, in the day's journal file.
         let journal = trip.appendingPathComponent("geotrip/journal/\(visits[0].localDate).md")
         var text = try String(contentsOf: journal, encoding: .utf8)
-        for (visit, note) in [(visits[0], "Breakfast by the river.\nThen the tram up the hill."), (visits[2], hostileNote)] {
+        for (visit, note) in [(visits[0], "Breakfast by the river.\nThen the tram up the hill."), (visits[1], markdownNote), (visits[2], hostileNote)] {
             let marker = "<!-- notes \(visit.id) -->\n"
             text = text.replacingOccurrences(of: marker, with: marker + note + "\n")
         }

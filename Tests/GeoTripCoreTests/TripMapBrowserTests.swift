@@ -53,12 +53,20 @@ f.addEventListener('load', function () {
   r.injectedImages = doc.querySelectorAll('img[src="x"]').length;
   r.hostileNameAsText = doc.body.textContent.indexOf('<\/script><b>x') >= 0;
   r.hostileNoteAsText = doc.body.textContent.indexOf('<img src=x onerror=alert(1)>') >= 0;
+  r.noteStrong = doc.querySelectorAll('li.visit .notes strong').length;
+  r.noteListItems = doc.querySelectorAll('li.visit .notes li').length;
+  r.noteLinks = Array.prototype.map.call(doc.querySelectorAll('.notes a'), function (a) { return a.getAttribute('href'); });
+  r.noteHandlers = Array.prototype.filter.call(doc.querySelectorAll('.notes *'), function (e) {
+    return Array.prototype.some.call(e.attributes, function (a) { return /^on/i.test(a.name); });
+  }).length;
   r.brokenThumbnails = Array.prototype.filter.call(doc.querySelectorAll('.thumbs img'), function (img) { return img.complete && img.naturalWidth === 0; }).length;
   doc.querySelectorAll('button.visit-button')[1].click();
   setTimeout(function () {
     var title = doc.querySelector('.leaflet-popup-content h3');
     r.popupAfterTimelineClick = title ? title.textContent : null;
     r.popupInjectedBold = doc.querySelectorAll('.leaflet-popup-content b').length;
+    r.popupNoteStrong = doc.querySelectorAll('.leaflet-popup-content .notes strong').length;
+    r.popupNoteLinks = doc.querySelectorAll('.leaflet-popup-content .notes a').length;
     var icons = doc.querySelectorAll('.leaflet-marker-pane .visit-icon');
     icons[icons.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
     setTimeout(function () {
@@ -69,6 +77,7 @@ f.addEventListener('load', function () {
       r.daysShownOnSecondDay = doc.querySelectorAll('section.day:not([hidden])').length;
       doc.querySelector('.day-filter button[data-day="all"]').click();
       r.markersOnAllDays = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      r.title = doc.title;
       document.getElementById('result').textContent = JSON.stringify(r);
     }, 500);
   }, 2500);
@@ -88,16 +97,23 @@ f.addEventListener('load', function () {
         var injectedImages: Int
         var hostileNameAsText: Bool
         var hostileNoteAsText: Bool
+        var noteStrong: Int
+        var noteListItems: Int
+        var noteLinks: [String]
+        var noteHandlers: Int
         var brokenThumbnails: Int
         var popupAfterTimelineClick: String?
         var popupInjectedBold: Int
+        var popupNoteStrong: Int
+        var popupNoteLinks: Int
+        var title: String
         var selectedAfterMarkerClick: String?
         var markersOnSecondDay: Int
         var daysShownOnSecondDay: Int
         var markersOnAllDays: Int
     }
 
-    @Test("offline from file://: no console errors, every visit and leg drawn, names as text, clicks both ways, no sideways scroll at 390 px",
+    @Test("offline from file://: no console errors, every visit and leg drawn, names as text, notes formatted, clicks both ways, no sideways scroll at 390 px",
           .enabled(if: chromium != nil, skipMessage))
     func pageInBrowser() async throws {
         let folder = try TemporaryFolder()
@@ -117,6 +133,13 @@ f.addEventListener('load', function () {
         #expect(result.brokenThumbnails == 0)
         #expect(result.popupAfterTimelineClick == "2. \(SampleTripMap.hostileName)")
         #expect(result.popupInjectedBold == 0)
+        // The notes' Markdown is formatted, in the timeline and in the popup; the links a note
+        // may not make are words, and no HTML it holds is markup.
+        #expect(result.noteStrong == 1 && result.noteListItems == 2)
+        #expect(result.noteLinks == ["https://example.org/t?a=1&b=2"])
+        #expect(result.noteHandlers == 0)
+        #expect(result.popupNoteStrong == 1 && result.popupNoteLinks == 1)
+        #expect(result.title != "pwned")
         #expect(result.selectedAfterMarkerClick == visits.last?.id)
         let secondDay = rendered.input.days[1].date
         #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")

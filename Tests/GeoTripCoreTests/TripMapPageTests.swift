@@ -82,7 +82,7 @@ struct TripMapPageTests {
         let data = try Self.data(of: html)
         let visits = try #require(data["visits"] as? [[String: Any]])
         #expect(visits[0]["name"] as? String == name, "the data still holds the exact name")
-        #expect(visits[0]["notes"] as? String == notes)
+        #expect(visits[0]["notes"] == nil, "the popup shows the timeline's notes: the data holds none")
     }
 
     @Test("ScriptJSON escapes exactly <, >, &, U+2028 and U+2029, and parses back unchanged")
@@ -317,6 +317,13 @@ struct TripMapPageTests {
         var korean = other
         korean.dayKeys = keys
         #expect(korean.reusableDays(in: before).isEmpty, "another language: nothing taken")
+
+        // A note's own list in a day's part ends neither it nor the days after it.
+        var listed = TripMapPage(input: Self.pacificInput(notes: "1. one\n2. two\n\n- three"))
+        listed.dayKeys = keys
+        let listedPage = listed.render(with: resources)
+        #expect(listedPage.contains("<li>one</li>"))
+        #expect(listed.reusableDays(in: Array(listedPage.utf8)) == Set(keys.keys))
     }
 
     @Test("a page made again keeps the base layer of the page before only when that was made for the same window and data")
@@ -388,11 +395,12 @@ struct TripMapPageTests {
     @Test("a visit's timeline item is what the template made of it before the item was built in code")
     func visitItemAsTheTemplateMadeIt() throws {
         // The visit's markup as the page's template had it, rendered by swift-mustache from the
-        // visit's values: the truth the code-built item must equal, escaping included.
+        // visit's values: the truth the code-built item must equal, escaping included (its notes
+        // formatted by `NoteMarkup`, as the template's day notes are).
         let template = try MustacheTemplate(string: """
             {{#visits}}<li class="visit" data-visit="{{id}}">
             <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
-            {{#visitNotes}}<p class="notes">{{visitNotes}}</p>
+            {{#visitNotes}}<div class="notes">{{{visitNotes}}}</div>
             {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}</div>
             </li>
             {{/visits}}
@@ -427,7 +435,7 @@ struct TripMapPageTests {
                     },
                 ]
                 if let time = TripMapPage.timeSpan(visit) { entry["time"] = time }
-                if let notes = visit.notes { entry["visitNotes"] = notes }
+                if let notes = visit.notes { entry["visitNotes"] = NoteMarkup.html(notes, folder: "journal/", page: visit.localDate + ".md") }
                 return entry
             }
             let expected = template.render(["visits": entries, "colour": "#e6194b"])

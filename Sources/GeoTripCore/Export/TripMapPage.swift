@@ -27,7 +27,8 @@ public struct TripMapResources: Sendable {
 /// data and the base layer clipped to the trip are inline; thumbnails are beside it in
 /// `thumbs/`. The page is rendered from a Mustache template (`TripMapTemplate`), which escapes
 /// every string it inserts; the data the script draws from is JSON that cannot end its script
-/// element (`ScriptJSON`), and the script puts names and notes into the page as text only.
+/// element (`ScriptJSON`), and the script puts names into the page as text only. Notes are
+/// the person's Markdown, formatted (`NoteMarkup`); a popup shows the timeline's copy.
 public struct TripMapPage: Sendable {
     /// The trip as the page shows it.
     public var input: TripMapInput
@@ -152,13 +153,16 @@ public struct TripMapPage: Sendable {
 
         /// The elements' openings up to their keys, as the template writes them.
         static let itemsOpening = Array(#"<ol class="visits" data-key=""#.utf8)
+        /// The end of the visits' list, which a note's own list cannot end (notes are in its
+        /// items, and never hold a `</section>`).
+        static let itemsClosing = Array("</ol>\n</section>".utf8)
         static let jsonOpening = Array(#"<script type="application/json" class="trip-day" data-key=""#.utf8)
 
         /// The parts `page` (a page's bytes) holds whole, by what they were made from: both
         /// elements there with the same inputs, each holding what its fingerprint says.
         static func parts(in page: [UInt8]?) -> [String: DayPart] {
             guard let page else { return [:] }
-            let items = elements(itemsOpening, closing: Array("</ol>".utf8), in: page)
+            let items = elements(itemsOpening, closing: itemsClosing, in: page)
             guard !items.isEmpty else { return [:] }
             let json = elements(jsonOpening, closing: Array("</script>".utf8), in: page)
             var parts: [String: DayPart] = [:]
@@ -441,7 +445,7 @@ public struct TripMapPage: Sendable {
                 "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
                 "visitItems": part.items, "itemsKey": part.itemsKey, "json": part.json, "jsonKey": part.jsonKey,
             ]
-            if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = notes }
+            if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = Self.notesHTML(notes, day: day.date) }
             if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
             return entry
         }
@@ -474,7 +478,7 @@ public struct TripMapPage: Sendable {
         item += "<span class=\"visit-place\">\(Self.html(placeLine(visit)))</span>"
         let videos = visit.media.filter { $0.kind == .video }.count
         item += "<span class=\"visit-photos\">\(Self.html(words.mediaCount(visit.photoCount, videos: videos)))</span></span></button>\n"
-        if let notes = visit.notes, !notes.isEmpty { item += "<p class=\"notes\">\(Self.html(notes))</p>\n" }
+        if let notes = visit.notes, !notes.isEmpty { item += "<div class=\"notes\">\(Self.notesHTML(notes, day: visit.localDate))</div>\n" }
         item += "<div class=\"thumbs\">"
         for media in visit.media.prefix(thumbnailsPerVisit) {
             let label = Self.html(mediaLabel(media, words: words))
@@ -487,6 +491,12 @@ public struct TripMapPage: Sendable {
             if media.path != nil { item += "</a>" }
         }
         return item + "</div>\n</li>\n"
+    }
+
+    /// A note as the page shows it (`NoteMarkup`): its Markdown formatted, its links made
+    /// from the day's journal page, which sits in `journal/` beside the map.
+    static func notesHTML(_ notes: String, day: String) -> String {
+        NoteMarkup.html(notes, folder: ExportStage.journalFolder + "/", page: day + ".md")
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` as character references: what the template does
@@ -553,7 +563,6 @@ public struct TripMapPage: Sendable {
         var time: String?
         var photos: String
         var photoCount: Int
-        var notes: String?
         var lat: Double
         var lon: Double
         var media: [MediaData]
@@ -565,7 +574,6 @@ public struct TripMapPage: Sendable {
                 ("lat", .number(lat)), ("lon", .number(lon)), ("media", .array(media.map(\.json))),
             ]
             if let time { members.append(("time", .string(time))) }
-            if let notes { members.append(("notes", .string(notes))) }
             return .object(members)
         }
     }
@@ -645,7 +653,7 @@ public struct TripMapPage: Sendable {
     private func visitData(_ visit: TripMapInput.Visit, number: Int, day: Int, crossing: Bool, words: TripMapWords) -> VisitData {
         VisitData(id: visit.id, number: number, day: day, name: visit.name ?? words.unnamedPlace,
                   place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
-                  photoCount: visit.photoCount, notes: visit.notes?.isEmpty == false ? visit.notes : nil,
+                  photoCount: visit.photoCount,
                   lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
                   media: visit.media.prefix(4).map {
                       MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),

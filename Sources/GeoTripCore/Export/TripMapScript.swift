@@ -203,7 +203,8 @@ enum TripMapScript {
     if (visit.place) box.appendChild(el('p', null, visit.place));
     if (visit.time) box.appendChild(el('p', null, visit.time));
     box.appendChild(el('p', null, visit.photos));
-    if (visit.notes) box.appendChild(el('p', 'notes', visit.notes));
+    var notes = items[visit.id] && items[visit.id].querySelector('.notes');
+    if (notes) box.appendChild(notes.cloneNode(true));
     if (visit.media.length) {
       var thumbs = el('div', 'thumbs');
       visit.media.forEach(function (media) {

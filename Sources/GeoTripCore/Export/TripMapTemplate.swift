@@ -49,7 +49,7 @@ enum TripMapTemplate {
 <h2>{{words.timeline}}</h2>
 {{#days}}<section class="day" data-day="{{index}}">
 <h3><span class="swatch" style="background:{{colour}}"></span>{{heading}}</h3>
-{{#dayNotes}}<p class="notes">{{dayNotes}}</p>
+{{#dayNotes}}<div class="notes">{{{dayNotes}}}</div>
 {{/dayNotes}}{{#unplaced}}<p class="unplaced">{{unplaced}}</p>
 {{/unplaced}}<ol class="visits" data-key="{{itemsKey}}">{{{visitItems}}}</ol>
 </section>
@@ -112,7 +112,15 @@ h2{font-size:1.25rem}
 .badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center;text-shadow:0 0 2px rgba(0,0,0,.7)}
 .visit-text{display:flex;flex-direction:column;min-width:0}
 .visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
-.notes{white-space:pre-wrap;margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem}
+.notes{margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem;overflow-wrap:anywhere}
+.notes>*{margin:0 0 .5em}.notes>:last-child{margin-bottom:0}
+.notes h1,.notes h2,.notes h3,.notes h4,.notes h5,.notes h6{font-size:1em}
+.notes ul,.notes ol{padding-left:1.25rem}.notes ul{list-style:disc}.notes ul ul{list-style:circle}.notes li>ul,.notes li>ol{margin:0}
+.notes blockquote{margin-left:0;padding-left:.625rem;border-left:3px solid var(--line);color:var(--muted)}
+.notes pre{overflow-x:auto}.notes code{font-size:.875em}
+.notes img{max-width:100%;height:auto}
+.notes table{display:block;overflow-x:auto;border-collapse:collapse}.notes th,.notes td{border:1px solid var(--line);padding:.125rem .375rem}
+.notes hr{border:0;border-top:1px solid var(--line)}
 .thumbs{display:flex;flex-wrap:wrap;gap:.375rem}
 .thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}
 .no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem}

@@ -1,0 +1,149 @@
+import CMarkGFM
+import Foundation
+
+/// A note's Markdown as the trip map shows it: formatted, as the person wrote it in the
+/// journal, and never as markup of its own. GitHub's CommonMark parser (`cmark-gfm`, with its
+/// strikethrough, autolink, table and task-list extensions) reads it; before it is rendered,
+/// the tree is made safe and fit for the page:
+/// - HTML the note holds (`<b>`, `<script>`) becomes text, shown as written;
+/// - a link or image whose address is not `http`, `https` or `mailto` (an image may also be a
+///   `data:image/png`, `jpeg`, `gif` or `webp`) loses its address and keeps its words (a
+///   `javascript:` link is words, not a link);
+/// - a relative address was written from the journal's day page, so it is made relative to
+///   the map's folder (`journal/` before it; `#part` on the day's page).
+/// Line breaks are kept as the person made them (`CMARK_OPT_HARDBREAKS`); `~` alone does not
+/// strike (`~3 km`); footnotes are off, since many notes share one page.
+enum NoteMarkup {
+    /// The HTML of `markdown`, written on the journal page `page` (a file name in `folder`,
+    /// the journal's folder relative to the map: `journal/`).
+    static func html(_ markdown: String, folder: String, page: String) -> String {
+        _ = registered
+        let options = CMARK_OPT_HARDBREAKS | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+        guard let parser = cmark_parser_new(options) else { return TripMapPage.html(markdown) }
+        defer { cmark_parser_free(parser) }
+        for name in ["autolink", "strikethrough", "table", "tasklist"] {
+            if let extensionPointer = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, extensionPointer) }
+        }
+        var text = markdown
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { if let start = $0.baseAddress { cmark_parser_feed(parser, start, $0.count) } }
+        }
+        guard let root = cmark_parser_finish(parser) else { return TripMapPage.html(markdown) }
+        defer { cmark_node_free(root) }
+        makeSafe(root, folder: folder, page: page)
+        guard let rendered = cmark_render_html(root, options, cmark_parser_get_syntax_extensions(parser)) else {
+            return TripMapPage.html(markdown)
+        }
+        defer { free(rendered) }
+        return String(cString: rendered)
+    }
+
+    /// The extensions are found by name in a registry that is filled once, before any parser.
+    private static let registered: Void = cmark_gfm_core_extensions_ensure_registered()
+
+    /// The changes to `root`'s tree, made once it is walked (a node is changed after the walk
+    /// has left it, as `cmark_iter` requires).
+    private static func makeSafe(_ root: OpaquePointer, folder: String, page: String) {
+        var html: [OpaquePointer] = [], unlinked: [OpaquePointer] = []
+        guard let walk = cmark_iter_new(root) else { return }
+        while case let event = cmark_iter_next(walk), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(walk) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                html.append(node)
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if let address = address(url, image: cmark_node_get_type(node) == CMARK_NODE_IMAGE, folder: folder, page: page) {
+                    if address != url { cmark_node_set_url(node, address) }
+                } else {
+                    unlinked.append(node)
+                }
+            default:
+                break
+            }
+        }
+        cmark_iter_free(walk)
+        for node in html { asText(node) }
+        for node in unlinked { unwrap(node) }
+    }
+
+    /// An HTML block or inline HTML as the text it is: a paragraph of it, or its words in line.
+    private static func asText(_ node: OpaquePointer) {
+        let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+        guard let text = cmark_node_new(CMARK_NODE_TEXT) else { return }
+        if cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK {
+            cmark_node_set_literal(text, literal.hasSuffix("\n") ? String(literal.dropLast()) : literal)
+            guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else { cmark_node_free(text); return }
+            cmark_node_append_child(paragraph, text)
+            cmark_node_replace(node, paragraph)
+        } else {
+            cmark_node_set_literal(text, literal)
+            cmark_node_replace(node, text)
+        }
+        cmark_node_free(node)
+    }
+
+    /// A link or image without its address: a link's words stay where it was; an image's
+    /// description becomes its text.
+    private static func unwrap(_ node: OpaquePointer) {
+        if cmark_node_get_type(node) == CMARK_NODE_IMAGE {
+            var words = ""
+            if let walk = cmark_iter_new(node) {
+                while case let event = cmark_iter_next(walk), event != CMARK_EVENT_DONE {
+                    if event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(walk), let literal = cmark_node_get_literal(child) {
+                        words += String(cString: literal)
+                    }
+                }
+                cmark_iter_free(walk)
+            }
+            guard let text = cmark_node_new(CMARK_NODE_TEXT) else { return }
+            cmark_node_set_literal(text, words)
+            cmark_node_replace(node, text)
+        } else {
+            while let child = cmark_node_first_child(node) {
+                cmark_node_unlink(child)
+                cmark_node_insert_before(node, child)
+            }
+            cmark_node_unlink(node)
+        }
+        cmark_node_free(node)
+    }
+
+    /// The address the page uses for `url`, or nil when it may not be one: `http`, `https`
+    /// and `mailto` as they are (an image: `http`, `https` and the four image `data:` types),
+    /// an absolute path as it is, a relative one from the journal's folder. Anything else
+    /// with a scheme (`javascript:`, `file:`, `data:text/html`) is refused, as is an address
+    /// holding a control character, which a browser would drop before reading the scheme.
+    static func address(_ url: String, image: Bool, folder: String, page: String) -> String? {
+        guard !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+        if let scheme = scheme(of: url) {
+            switch scheme {
+            case "http", "https": return url
+            case "mailto": return image ? nil : url
+            case "data":
+                guard image else { return nil }
+                let kinds = ["data:image/png;", "data:image/jpeg;", "data:image/gif;", "data:image/webp;",
+                             "data:image/png,", "data:image/jpeg,", "data:image/gif,", "data:image/webp,"]
+                return kinds.contains(where: { url.lowercased().hasPrefix($0) }) ? url : nil
+            default: return nil
+            }
+        }
+        if url.isEmpty { return nil }
+        if url.hasPrefix("#") { return folder + page + url }
+        if url.hasPrefix("/") { return url }
+        return folder + url
+    }
+
+    /// The scheme of `url` in lower case (RFC 3986: a letter, then letters, digits, `+`, `-`
+    /// or `.`, up to the first `:`), or nil for a relative address (a colon after anything
+    /// else, as in `Day 2: Sintra.md`, belongs to the path, as a browser reads it).
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let name = url.utf8[..<colon]
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard let first = name.first, isLetter(first),
+              name.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        else { return nil }
+        return String(url[..<colon]).lowercased()
+    }
+}
