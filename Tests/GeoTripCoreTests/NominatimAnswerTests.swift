@@ -55,7 +55,7 @@ struct NominatimAnswerTests {
     }
 
     @Test("a body that does not decode is a typed error naming the field and the place, never a silent nil")
-    func broken() {
+    func broken() throws {
         #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "the field 'name' is not what Nominatim sends")) {
             try Self.name(#"{"name": 42}"#)
         }
@@ -65,5 +65,36 @@ struct NominatimAnswerTests {
         #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "it is not JSON")) {
             try Self.name("<html>Bad Gateway</html>")
         }
+        #expect(throws: GeoTripError.namingAnswerUnreadable(place: "p1", reason: "it is JSON, but not the object Nominatim sends")) {
+            try Self.name("[]")
+        }
+        // A field geotrip does not read spoils nothing.
+        #expect(try Self.name(#"{"place_rank": 30.5, "addresstype": 7, "address": {"city": "Lisboa"}}"#)?.name == "Lisboa")
+    }
+
+    @Test("a name, region or country sent empty or as spaces is no name: the offline one stays")
+    func blank() throws {
+        let name = try Self.name(#"{"name": "", "category": "tourism", "address": {"suburb": " ", "city": "", "state": "\n", "country": "", "country_code": " "}}"#)
+        #expect(name == PlaceName(name: nil, admin1: nil, country: nil, countryCode: nil))
+        #expect(try Self.name(#"{"address": {"suburb": "", "city": "Lisboa", "country": "  "}}"#)
+                == PlaceName(name: "Lisboa", admin1: nil, country: nil, countryCode: nil))
+    }
+
+    @Test("a runaway name is cut at 300 characters")
+    func longName() throws {
+        let long = String(repeating: "é", count: 5000)
+        let name = try #require(try Self.name(#"{"address": {"city": "\#(long)", "country": "\#(long)"}}"#))
+        #expect(name.name?.count == 300 && name.name?.hasSuffix("…") == true && name.country?.count == 300)
+    }
+
+    @Test("a bounding box with a number that is not finite holds nothing, and no answer with one stops the run")
+    func notFiniteBox() throws {
+        for box in [#"["nan","1","2","3"]"#, #"["0","inf","2","3"]"#, #"["-inf","nan","nan","nan"]"#, #"["1","2","3"]"#] {
+            let answer = try NominatimPlace.decode(NominatimPlace.self, from: Data(#"{"lat": "60", "lon": "2", "boundingbox": \#(box)}"#.utf8), subject: "p1")
+            #expect(answer.box == nil)
+            #expect(!answer.covers(Coordinate(latitude: 1.5, longitude: 2.5)))
+        }
+        let nan = try NominatimPlace.decode(NominatimPlace.self, from: Data(#"{"lat": "nan", "lon": "inf"}"#.utf8), subject: "p1")
+        #expect(nan.coordinate == nil)
     }
 }

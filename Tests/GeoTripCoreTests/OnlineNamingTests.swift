@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GRDB
 import GeoTripTestSupport
 import Synchronization
 import Testing
@@ -57,6 +58,25 @@ struct OnlineNamingTests {
         #expect(try two.claimTurn(server: "http://c", interval: 1, now: 101) == 101)
     }
 
+    @Test("a cache whose turns fail mid-run is said once, and the run's own turns keep the requests an interval apart")
+    func damagedCacheTurns() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let cache = try NamingCache.shared(environment: ["XDG_CACHE_HOME": temp.url.path])
+        // The file opened, then lost its table of turns (a damaged page reads as much).
+        try DatabaseQueue(path: try #require(cache.path)).write { try $0.execute(sql: "DROP TABLE serverTurn") }
+        let clock = VirtualClock()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? http.syncShutdown() }
+        let client = NominatimClient(settings: NamingSettings(geocoder: "nominatim", nominatimURL: "http://127.0.0.1:9", language: "en"),
+                                     http: http, cache: cache, clock: clock, requestsPerSecond: 2)
+        // Given requests that ask for their turns at the same moment, when the shared turns
+        // fail, then each still gets its own, half a second after the one before.
+        let turns = (0..<5).map { _ in client.claimTurn(at: clock.now()) }
+        #expect(zip(turns, turns.dropFirst()).allSatisfy { $1 - $0 >= 0.5 - 1e-9 }, "\(turns)")
+        #expect(client.tally.cacheProblem?.contains("serverTurn") == true, "\(client.tally.cacheProblem ?? "nil")")
+    }
+
     @Test("backoff doubles from half a second, is capped, spread by jitter, and honours Retry-After within reason")
     func backoff() {
         #expect(NominatimClient.backoff(afterTry: 1, retryAfter: 0, jitter: 1) == 0.5)
@@ -90,11 +110,44 @@ struct OnlineNamingTests {
         #expect(abs(waits[0] + waits[1] - 4) < 1e-6 && abs(waits[2] + waits[3] - 4) < 1e-6)
     }
 
+    @Test("a server that sends its head and then stalls runs out of time like one that sends nothing", .timeLimit(.minutes(1)))
+    func stalledBody() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "stall")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
+        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100, timeoutSeconds: 1)
+        let answers = try await NominatimPlaceNamer(client: client, concurrency: 1)
+            .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
+        try await http.shutdown()
+        guard case .failure(.namingUnavailable(_, let reason))? = answers.first else { Issue.record("\(answers)"); return }
+        #expect(reason == "it did not answer in time (3 tries)")
+        #expect(server.requests.count == 3)
+    }
+
+    @Test("an answer about somewhere else whose bounding box holds a NaN is that place's error, not a crash")
+    func notANumberBox() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "nanbox")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
+        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100)
+        let answers = try await NominatimPlaceNamer(client: client, concurrency: 1)
+            .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
+        try await http.shutdown()
+        guard case .failure(.namingAnswerUnreadable(_, let reason))? = answers.first else { Issue.record("\(answers)"); return }
+        #expect(reason.hasPrefix("it is about a place 2,22"), "\(reason)")
+    }
+
     @Test("the service's URL keeps its own query and path; redirects stay with its host; Retry-After in seconds or as an HTTP date")
     func urlsRedirectsAndRetryAfter() {
         #expect(NominatimClient.url("http://host/api?key=K", "reverse", [("lat", "1")]) == "http://host/api/reverse?key=K&lat=1")
         #expect(NominatimClient.url("http://host?key=abc", "search", [("q", "a b")]) == "http://host/search?key=abc&q=a%20b")
         #expect(NominatimClient.url("https://host/nominatim/", "reverse", [("a", "1")]) == "https://host/nominatim/reverse?a=1")
+        #expect(NominatimClient.url("http://host", "search", [("q", "C++ Bar & Grill")]) == "http://host/search?q=C%2B%2B%20Bar%20%26%20Grill",
+                "a + is not a space")
         // Messages show the URL without its query's values (a hosted service's key).
         #expect(NamingSettings(nominatimURL: "https://host/api?key=SECRET&x=1").shownURL == "https://host/api?key=…&x=…")
         #expect(NamingSettings(nominatimURL: "http://127.0.0.1:8080").shownURL == "http://127.0.0.1:8080")

@@ -425,6 +425,23 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.count == count)
     }
 
+    @Test("rename says the name the place shows: an online one in another language, kept through a refresh that failed")
+    func renameSaysTheNameShown() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        #expect(try Self.ingest(trip, server, ["--lang", "en"]).status == 0)
+        try server.control("mode?m=fail")
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--lang", "de", "--rate", "50"]).status == 0)
+        let place = try #require(try Self.places(trip).first { $0["nameSource"] as? String == "nominatim" })
+        let shown = try #require(place["name"] as? String), id = try #require(place["placeId"] as? String)
+        let renamed = try CommandRun.geotrip(["rename", trip.path, id, "Mine"])
+        #expect(renamed.status == 0 && renamed.stdout.contains("(was \(shown))."), "\(renamed.stdout)")
+        let cleared = try CommandRun.geotrip(["rename", trip.path, id, "--clear"])
+        #expect(cleared.status == 0 && cleared.stdout.contains("named automatically again: \(shown)."), "\(cleared.stdout)")
+    }
+
     @Test("tag --place searches the online service by a sight's name; ambiguity is shown; an outage falls back to the gazetteer")
     func tagByOnlineSearch() throws {
         let temp = try TemporaryFolder()
@@ -470,6 +487,17 @@ struct OnlineNamesCommandTests {
         let object = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Torre de Belém"])
         #expect(object.status == 1 && object.stderr.contains("it is JSON, but not the list of results Nominatim sends")
                 && object.stderr.contains("/search"), "\(object.stderr)")
+
+        // A name as the service sends it never reaches the terminal raw; a + in the query is one.
+        try server.control("mode?m=ok")
+        let hostile = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "C++ Bar"])
+        #expect(hostile.status == 0, "stderr: \(hostile.stderr)")
+        #expect(!hostile.stdout.contains("\u{1B}") && hostile.stdout.contains("Evil%1B]0;PWNED%07%1B[2J%0AFAKE"), "\(hostile.stdout)")
+        #expect(server.requests.contains { ($0["query"] as? [String: String])?["q"] == "C++ Bar" })
+        // No name names nothing: not sent, and refused as offline.
+        let asked = server.requests.count
+        let blank = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "  "])
+        #expect(blank.status == 1 && server.requests.count == asked, "\(blank.stderr)")
     }
 
     @Test("a run stopped while names are in flight (Ctrl-C, kill -9) loses nothing; the next run carries on")

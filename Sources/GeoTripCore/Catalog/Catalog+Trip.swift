@@ -157,11 +157,21 @@ extension Catalog {
     /// `Unable to geocode`, or a service whose extract does not reach the place) comes after the
     /// gazetteer's: it keeps the place from being asked again, and hides nothing. A name
     /// without a country takes the next one's (`PlaceLabel.fill`).
-    static let bestNamesSQL = """
-        SELECT placeId, name, admin1, country, countryCode, source FROM placeName
-        ORDER BY placeId, CASE WHEN source = 'manual' THEN 0 WHEN name IS NULL THEN 3 WHEN source = 'nominatim' THEN 1 ELSE 2 END,
-            language <> ?, language
-        """
+    static let bestNamesSQL = "SELECT placeId, name, admin1, country, countryCode, source FROM placeName ORDER BY placeId, " + bestFirst
+
+    /// The order of one place's names, best first, with the language preferred as its argument.
+    static let bestFirst = "CASE WHEN source = 'manual' THEN 0 WHEN name IS NULL THEN 3 WHEN source = 'nominatim' THEN 1 ELSE 2 END, language <> ?, language"
+
+    /// The name `place` shows when the person has given it none: its best name but theirs.
+    func automaticName(of place: String) throws(GeoTripError) -> String? {
+        let language = try storedNamingLanguage()
+        return try attempt {
+            try database.read { db in
+                try String.fetchOne(db, sql: "SELECT name FROM placeName WHERE placeId = ? AND source <> 'manual' ORDER BY " + Self.bestFirst + " LIMIT 1",
+                                    arguments: [place, language])
+            }
+        }
+    }
 
     /// A place's name as a visit shows it.
     private struct PlaceLabel {

@@ -334,6 +334,11 @@ struct TripDerivation {
         // Shutting the client down fails only if it already was; nothing to report then.
         try? await http.shutdown()
         result.named.requests = client.tally.requests
+        // A cache that opened but failed while the run used it (a damaged page): said once.
+        if let problem = client.tally.cacheProblem, let path = cache.path {
+            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .naming,
+                                                      message: GeoTripError.namingCacheUnusable(path: path, reason: problem).description))
+        }
         result.named.failed = failed.count
         if let failure {
             if Task.isCancelled { throw interrupted() }

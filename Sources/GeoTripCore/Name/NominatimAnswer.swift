@@ -1,7 +1,10 @@
 import Foundation
 
 /// The fields of a jsonv2 `/reverse` answer (or one `/search` result) that geotrip uses; every
-/// one may be absent. Shapes from Nominatim's "Place Output" documentation.
+/// one may be absent, and a text of only spaces counts as absent (`nonBlank`): a name or
+/// country sent empty never replaces the offline one. The fields geotrip does not use are not
+/// read, so an odd value there (`place_rank: 30.5`) spoils nothing. Shapes from Nominatim's
+/// "Place Output" documentation.
 struct NominatimPlace: Decodable, Sendable {
     struct Address: Decodable, Sendable {
         var amenity, tourism, historic, road, neighbourhood, suburb, quarter, village, town, city, municipality, state, country: String?
@@ -17,8 +20,6 @@ struct NominatimPlace: Decodable, Sendable {
     var displayName: String?
     var category: String?
     var type: String?
-    var addresstype: String?
-    var placeRank: Int?
     var address: Address?
     /// Decimal degrees as text, as Nominatim sends them.
     var lat: String?
@@ -29,9 +30,8 @@ struct NominatimPlace: Decodable, Sendable {
     var boundingbox: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case name, category, type, addresstype, address, error, lat, lon, boundingbox
+        case name, category, type, address, error, lat, lon, boundingbox
         case displayName = "display_name"
-        case placeRank = "place_rank"
     }
 
     /// Where the answer's object is, when it says so with a position: on the globe, and not
@@ -42,15 +42,21 @@ struct NominatimPlace: Decodable, Sendable {
         return Coordinate(latitude: lat, longitude: lon)
     }
 
+    /// `[south, north, west, east]` as numbers, when the answer has four finite ones.
+    var box: [Double]? {
+        guard let box = boundingbox?.compactMap(Double.init), box.count == 4, box.allSatisfy(\.isFinite) else { return nil }
+        return box
+    }
+
     /// Whether the object's bounding box holds `point` (a vast area's middle can lie far from
     /// a point inside it); false without a box.
     func covers(_ point: Coordinate) -> Bool {
-        guard let box = boundingbox?.compactMap(Double.init), box.count == 4 else { return false }
+        guard let box else { return false }
         return (box[0]...max(box[0], box[1])).contains(point.latitude) && (box[2]...max(box[2], box[3])).contains(point.longitude)
     }
 
-    /// The object's own name, when it has a non-empty one.
-    var ownName: String? { name.flatMap { $0.isEmpty ? nil : $0 } }
+    /// The object's own name, when it has one.
+    var ownName: String? { name.nonBlank }
 
     /// Whether the object is somewhere a traveller goes and names: see `NominatimPlace.sightCategories`.
     var isSight: Bool {
@@ -71,10 +77,20 @@ struct NominatimPlace: Decodable, Sendable {
     /// is known. Region and country are kept apart. Nil for the sea's error answer.
     var placeName: PlaceName? {
         if error != nil { return nil }
+        let a = address
         let display = (isSight ? ownName : nil)
-            ?? address?.neighbourhood ?? address?.suburb ?? address?.quarter
-            ?? address?.village ?? address?.town ?? address?.city ?? address?.municipality ?? ownName
-        return PlaceName(name: display, admin1: address?.state, country: address?.country, countryCode: address?.countryCode?.uppercased())
+            ?? a?.neighbourhood.nonBlank ?? a?.suburb.nonBlank ?? a?.quarter.nonBlank
+            ?? a?.village.nonBlank ?? a?.town.nonBlank ?? a?.city.nonBlank ?? a?.municipality.nonBlank ?? ownName
+        return PlaceName(name: display.map(Self.bounded), admin1: a?.state.nonBlank.map(Self.bounded), country: a?.country.nonBlank.map(Self.bounded),
+                         countryCode: a?.countryCode.nonBlank.map(Self.bounded)?.uppercased())
+    }
+
+    /// 300 characters: no place's name is longer (Bangkok's ceremonial one is 168), so a longer
+    /// one is cut there with "…", and a service's runaway text does not fill every output.
+    static let longestName = 300
+
+    static func bounded(_ text: String) -> String {
+        text.count <= longestName ? text : String(text.prefix(longestName - 1)) + "…"
     }
 
     /// Decodes one answer, or says which field is wrong for `subject` (a place id or a query).
@@ -90,7 +106,8 @@ struct NominatimPlace: Decodable, Sendable {
         switch error as? DecodingError {
         case .typeMismatch(let type, let context)? where context.codingPath.isEmpty:
             // JSON, but not the shape: an object where the search's list of results goes.
-            return "it is JSON, but not " + (type is any Collection.Type ? "the list of results" : "the object") + " Nominatim sends"
+            // (The type is the container expected: `[Any]` for a list, a dictionary for an object.)
+            return "it is JSON, but not " + (type is [Any].Type ? "the list of results" : "the object") + " Nominatim sends"
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             return field.isEmpty ? "it is not JSON" : "the field '\(field)' is not what Nominatim sends"
@@ -99,5 +116,13 @@ struct NominatimPlace: Decodable, Sendable {
         default:
             return "it is not JSON"
         }
+    }
+}
+
+extension Optional<String> {
+    /// The text, unless it is absent, empty or only spaces and line breaks.
+    var nonBlank: String? {
+        guard let self, !self.allSatisfy(\.isWhitespace) else { return nil }
+        return self
     }
 }

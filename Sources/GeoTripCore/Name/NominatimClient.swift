@@ -29,6 +29,8 @@ public struct NominatimClient: Sendable {
     let timeout: TimeAmount
     /// What this run sent and noticed.
     public let tally = NamingTally()
+    /// This run's own turns, taken once the shared cache fails (`turns`).
+    private let ownTurns = NamingCache.inMemory()
 
     /// The HTTP client the naming uses: a connection that cannot be made (refused, no route)
     /// fails the request at once rather than being tried again until the request's deadline,
@@ -98,6 +100,8 @@ public struct NominatimClient: Sendable {
         guard var components = URLComponents(string: service) else { return nil }
         components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/" + endpoint
         components.queryItems = (components.queryItems ?? []) + query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // `+` is left as it is in a query, where a server reads it as a space ("C++ Bar").
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         components.fragment = nil
         return components.url?.absoluteString
     }
@@ -141,8 +145,11 @@ public struct NominatimClient: Sendable {
             let started = tally.begin(at: clock.now())
             defer { tally.end(started, at: clock.now()) }
             do {
-                let response = try await http.execute(request, timeout: timeout)
-                let body = try await response.body.collect(upTo: Self.largestAnswer)
+                // One deadline for the head and the body: a server that sends its head and
+                // then nothing, or a byte a second, is as late as one that sends nothing.
+                let deadline = NIODeadline.now() + timeout
+                let response = try await http.execute(request, deadline: deadline)
+                let body = try await Self.collect(response.body, by: deadline)
                 if response.status == .ok { return Data(body.readableBytesView) }
                 if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
                     guard let next = Self.sameServer(request.url, location) else {
@@ -187,16 +194,51 @@ public struct NominatimClient: Sendable {
     }
 
     /// Waits for this request's turn in the machine's budget for the server, then until the
-    /// last request sent is `interval` behind (see `NamingCache.recordSend`). A cache that
-    /// cannot be written this moment (a very busy disk) delays by one interval, never fails.
+    /// last request sent is `interval` behind (see `NamingCache.recordSend`).
     private func waitForTurn() async throws {
-        let turn = (try? cache.claimTurn(server: settings.nominatimURL, interval: interval, now: clock.now())) ?? clock.now() + interval
-        try await clock.sleep(until: turn)
+        try await clock.sleep(until: claimTurn(at: clock.now()))
         while true {
             try Task.checkCancellation()
             let now = clock.now()
-            guard let later = (try? cache.recordSend(server: settings.nominatimURL, interval: interval, now: now)) ?? nil else { return }
+            guard let later = turns({ try $0.recordSend(server: settings.nominatimURL, interval: interval, now: now) }) else { return }
             try await clock.sleep(until: later)
+        }
+    }
+
+    /// This request's turn, claimed at `now` (`NamingCache.claimTurn`).
+    func claimTurn(at now: Double) -> Double {
+        turns { try $0.claimTurn(server: settings.nominatimURL, interval: interval, now: now) }
+    }
+
+    /// `use` on the shared cache's turns; once they fail (a damaged file, a disk that stays
+    /// busy), on this run's own for the rest of the run, said once (`NamingTally.cacheProblem`).
+    /// Every request of the run then still waits its turn: without one, the few in flight at
+    /// once would each wait an interval and go out together.
+    private func turns<T>(_ use: (NamingCache) throws -> T) -> T {
+        if tally.cacheProblem == nil {
+            do {
+                return try use(cache)
+            } catch {
+                tally.noteCacheProblem(Catalog.reason(of: error))
+            }
+        }
+        // A cache in memory fails only when memory runs out (`NamingCache.inMemory`).
+        return try! use(ownTurns)
+    }
+
+    /// `body` whole, up to `largestAnswer`, unless `deadline` passes first: then
+    /// `HTTPClientError.deadlineExceeded`, and reading it stops.
+    static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: largestAnswer) }
+            group.addTask {
+                let left = deadline - NIODeadline.now()
+                if left.nanoseconds > 0 { try await Task.sleep(for: .nanoseconds(left.nanoseconds)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let collected = first else { throw HTTPClientError.deadlineExceeded }
+            return collected
         }
     }
 
@@ -229,6 +271,7 @@ public final class NamingTally: Sendable {
         var nextToken = 0
         var inFlight: [Int: Double] = [:]
         var cachedPlaces: Set<String> = []
+        var cacheProblem: String?
     }
 
     private let counts = Mutex(Counts())
@@ -251,6 +294,11 @@ public final class NamingTally: Sendable {
             if let start = $0.inFlight.removeValue(forKey: token) { $0.slowest = max($0.slowest, moment - start) }
         }
     }
+
+    /// Why the shared cache's turns failed this run, the first time; nil while they work.
+    public var cacheProblem: String? { counts.withLock { $0.cacheProblem } }
+
+    func noteCacheProblem(_ reason: String) { counts.withLock { $0.cacheProblem = $0.cacheProblem ?? reason } }
 
     /// Records that a place's answers all came from the cache.
     func markCached(_ placeID: String) { counts.withLock { _ = $0.cachedPlaces.insert(placeID) } }

@@ -49,23 +49,21 @@ public struct NominatimPlaceSearch: Sendable {
     /// One `/search` result: a place with its bounding box.
     struct SearchResult: Decodable {
         var place: NominatimPlace
-        /// `[south, north, west, east]` as text, as Nominatim sends it.
-        var boundingbox: [String]? { place.boundingbox }
-
         init(from decoder: any Decoder) throws {
             place = try NominatimPlace(from: decoder)
         }
 
         /// The place's name, the first words of its full name when it has none, and its country.
         var label: String {
-            let name = place.ownName ?? place.displayName?.split(separator: ",").first.map(String.init) ?? "?"
-            let within = [place.address?.city ?? place.address?.town ?? place.address?.village, place.address?.country].compactMap { $0 }
+            let a = place.address
+            let name = place.ownName ?? place.displayName.nonBlank?.split(separator: ",").first.map(String.init) ?? "?"
+            let within = [a?.city.nonBlank ?? a?.town.nonBlank ?? a?.village.nonBlank, a?.country.nonBlank].compactMap { $0 }
                 .filter { $0 != name }
-            return ([name] + within).joined(separator: ", ") + (place.address?.countryCode.map { " (\($0.uppercased()))" } ?? "")
+            return ([name] + within).joined(separator: ", ") + (a?.countryCode.nonBlank.map { " (\($0.uppercased()))" } ?? "")
         }
 
         var uncertaintyMeters: Double? {
-            guard let box = boundingbox?.compactMap(Double.init), box.count == 4 else { return nil }
+            guard let box = place.box else { return nil }
             let diagonal = GreatCircle.distance(Coordinate(latitude: box[0], longitude: box[2]), Coordinate(latitude: box[1], longitude: box[3]))
             return min(20_000, max(50, diagonal / 2))
         }

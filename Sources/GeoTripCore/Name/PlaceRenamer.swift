@@ -24,11 +24,10 @@ public struct PlaceRenamer: Sendable {
             throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(placeID))
         }
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
-        // The names as `places` shows them: the person's, else the online one in the trip's
-        // language, else the gazetteer's.
+        // The names as `places` shows them: the person's, else the best of the others (an
+        // online one, in the trip's language first, else the gazetteer's: `bestFirst`).
         let manual = try catalog.placeNames(source: .manual)[placeID]?.name.name
-        let online = try catalog.placeNames(source: .nominatim, language: catalog.storedNamingLanguage())[placeID]?.name.name
-        let automaticName = online ?? automatic?.name
+        let automaticName = try catalog.automaticName(of: placeID)
         let sentence: String
         if let name {
             // The region and country stay the namer's: the person renames the place, not the map.

@@ -102,6 +102,8 @@ public struct PhotoTagger: Sendable {
     /// places online, else (or when it cannot be used now) by the gazetteer's town search.
     /// Returns the sentence saying where.
     private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer) async throws(GeoTripError) -> String {
+        // No name names nothing, online or off (a service would answer with something).
+        guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query) }
         let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
         let naming = try catalog.storedNamingSettings()
         // Why the trip's online service could not answer, when it could not.

@@ -30,6 +30,9 @@ Modes (also set while running with GET /_control/mode?m=MODE):
              (POI requests) or an object with no name and no address (address requests)
   sights     answers every POI request with a named sight at the point asked about (so each
              small place takes one request: `make bench` uses it)
+  stall      sends the head of every answer and a few bytes of its body, then nothing for a minute
+  nanbox     answers requests about Spain with an object 20 degrees farther north whose bounding
+             box holds a "nan"
 GET /_control/count answers the number of requests logged.
 
 Answers take their shape from Nominatim's jsonv2 output (nominatim.org, "Place Output"), in
@@ -113,6 +116,9 @@ def search(q, names):
         # Positions no place has: 0,0 (a service with nothing there) and a latitude past the pole.
         return [dict(street(0, 0, names), name=q.title(), display_name=q.title(),
                      lat="0" if q == "null island" else "999", lon="0")]
+    if q == "c++ bar":
+        # A name that would steer a terminal: a title, a cleared screen, a line of its own.
+        return [dict(street(38.7075, -9.1365, names), name="Evil\x1b]0;PWNED\x07\x1b[2J\nFAKE", display_name="Evil bar")]
     if q == "centro":
         # Ambiguous: two places of that name.
         madrid = dict(street(40.4168, -3.7038, names), name="Centro", display_name="Centro, Madrid, España",
@@ -181,6 +187,14 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(3.5)
         if mode == "hold":
             RELEASED.wait()
+        if mode == "stall":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"name": ')
+            self.wfile.flush()
+            time.sleep(60)
+            return
         names = NAMES["ko" if self.headers.get("Accept-Language", "en").startswith("ko") else "en"]
         if url.path == "/search":
             answer = search(query.get("q", ""), names)
@@ -195,6 +209,9 @@ class Handler(BaseHTTPRequestHandler):
                 answer = dict(tower(names), lat=str(lat), lon=str(lon), name=f"Sight {lat:.4f},{lon:.4f}")
             if mode == "elsewhere" and lon > -7.5:
                 answer["lat"] = str(lat + 20)
+            if mode == "nanbox" and lon > -7.5:
+                answer["lat"] = str(lat + 20)
+                answer["boundingbox"] = ["nan", "1", "2", "3"]
             if mode == "vast" and lon > -7.5:
                 answer["lat"] = str(lat + 4)
                 answer["boundingbox"] = [str(lat - 1), str(lat + 5), str(lon - 1), str(lon + 1)]
