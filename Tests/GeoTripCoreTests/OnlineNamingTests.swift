@@ -112,32 +112,32 @@ struct OnlineNamingTests {
 
     @Test("a server that sends its head and then stalls runs out of time like one that sends nothing", .timeLimit(.minutes(1)))
     func stalledBody() async throws {
+        let (answer, requests) = try await Self.nameMadrid(mode: "stall", timeoutSeconds: 1)
+        guard case .failure(.namingUnavailable(_, let reason)) = answer else { Issue.record("\(answer)"); return }
+        #expect(reason == "it did not answer in time (3 tries)")
+        #expect(requests == 3)
+    }
+
+    /// A place in Madrid named by a fake server in `mode`, on a virtual clock: its answer, and
+    /// how many requests the server had.
+    static func nameMadrid(mode: String, timeoutSeconds: Int64 = 10) async throws -> (Result<PlaceName?, GeoTripError>, Int) {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let server = try FakeNominatim(in: temp, mode: "stall")
+        let server = try FakeNominatim(in: temp, mode: mode)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
-        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100, timeoutSeconds: 1)
+        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100,
+                                     timeoutSeconds: timeoutSeconds)
         let answers = try await NominatimPlaceNamer(client: client, concurrency: 1)
             .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
         try await http.shutdown()
-        guard case .failure(.namingUnavailable(_, let reason))? = answers.first else { Issue.record("\(answers)"); return }
-        #expect(reason == "it did not answer in time (3 tries)")
-        #expect(server.requests.count == 3)
+        return (try #require(answers.first), server.requests.count)
     }
 
     @Test("an answer about somewhere else whose bounding box holds a NaN is that place's error, not a crash")
     func notANumberBox() async throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let server = try FakeNominatim(in: temp, mode: "nanbox")
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
-        let client = NominatimClient(settings: settings, http: http, cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100)
-        let answers = try await NominatimPlaceNamer(client: client, concurrency: 1)
-            .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
-        try await http.shutdown()
-        guard case .failure(.namingAnswerUnreadable(_, let reason))? = answers.first else { Issue.record("\(answers)"); return }
+        let (answer, _) = try await Self.nameMadrid(mode: "nanbox")
+        guard case .failure(.namingAnswerUnreadable(_, let reason)) = answer else { Issue.record("\(answer)"); return }
         #expect(reason.hasPrefix("it is about a place 2,22"), "\(reason)")
     }
 
