@@ -48,7 +48,7 @@ struct Export: AsyncParsableCommand {
         exporter.home = export.homePoint
         exporter.hideHome = export.hideHome
         exporter.forgetOldHomes = forgetOldHomes
-        let progress: any IngestProgressReporting = (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
+        let progress: any IngestProgressReporting = TerminalProgress.reporter(quiet: quiet)
         // Ctrl-C stops as it does in `ingest`'s export: no trip is begun after it, the trips
         // written are recorded, and the next `export` writes the rest.
         let run = exporter

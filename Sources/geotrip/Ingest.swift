@@ -151,7 +151,7 @@ struct Ingest: AsyncParsableCommand {
         options.catalogGiven = location.catalog != nil
         let pipeline = IngestPipeline(options: options)
         let progress: any IngestProgressReporting =
-            (!quiet && TerminalProgress.isTerminal) ? TerminalProgress() : SilentProgress()
+            TerminalProgress.reporter(quiet: quiet)
 
         let task = Task { try await pipeline.run(progress: progress) }
         let signals = Diagnostics.cancelOnSignals(task)

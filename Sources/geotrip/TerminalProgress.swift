@@ -48,3 +48,20 @@ final class TerminalProgress: IngestProgressReporting {
         if drawn { StandardError.write("\r\u{1B}[K") }
     }
 }
+
+/// For standard error that is not a terminal (a log, a pipe): no progress line, but a notice
+/// (the place-name service is slow) is said as it happens, one line, as on a terminal.
+struct NoticeLines: IngestProgressReporting {
+    func report(_ progress: IngestProgress) {}
+    func finish() {}
+    func notice(_ sentence: String) { StandardError.write("geotrip: " + sentence + "\n") }
+}
+
+extension TerminalProgress {
+    /// What a run shows as it goes: nothing with `--quiet`, the live line on a terminal, the
+    /// notices alone elsewhere.
+    static func reporter(quiet: Bool) -> any IngestProgressReporting {
+        if quiet { return SilentProgress() }
+        return isTerminal ? TerminalProgress() : NoticeLines()
+    }
+}

@@ -381,6 +381,8 @@ struct OnlineNamesCommandTests {
         let kinds = try #require(summary["diagnosticKinds"] as? [[String: Any]])
         #expect(kinds.first { $0["kind"] as? String == "naming-slow" }?["count"] as? Int == 1)
         #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("queued") == true } == true)
+        // Said as it happens on standard error too, once, though it is not a terminal.
+        #expect(run.stderr.components(separatedBy: "queued").count == 2 && run.stderr.hasPrefix("geotrip: "), "stderr: \(run.stderr)")
     }
 
     @Test("while names are in flight, rename and tag work from another terminal and win over the answers")
