@@ -68,6 +68,14 @@ struct HardeningCommandTests {
         #expect(photos.contains { $0["path"] as? String == name })
     }
 
+    /// geotrip run as the user `nobody` when the tests run as root (for whom permissions do
+    /// not bite), else as the tests' own user.
+    static func asNobody(_ arguments: [String]) throws -> CommandRun {
+        if getuid() != 0 { return try CommandRun.geotrip(arguments) }
+        return try CommandRun.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                  ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary.path] + arguments)
+    }
+
     @Test("photos and places list a catalog on a read-only disk, WAL mode and no -shm file included")
     func readOnlyCatalog() throws {
         let temp = try TemporaryFolder()
@@ -88,22 +96,67 @@ struct HardeningCommandTests {
         // Nothing under the trip can be written. Root writes anyway, so the commands run as
         // nobody when the tests run as root.
         #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "a-w,a+rX", temp.path]).status == 0)
-        func asReader(_ arguments: [String]) throws -> CommandRun {
-            if getuid() != 0 { return try CommandRun.geotrip(arguments) }
-            return try CommandRun.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                      ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary.path] + arguments)
-        }
-        let photos = try asReader(["photos", trip.path, "--json"])
+        let photos = try Self.asNobody(["photos", trip.path, "--json"])
         #expect(photos.status == 0, "stderr: \(photos.stderr)")
         #expect(photos.stdout.contains("IMG_0031.JPG"))
-        let places = try asReader(["places", trip.path])
+        let places = try Self.asNobody(["places", trip.path])
         #expect(places.status == 0, "stderr: \(places.stderr)")
         #expect(places.stdout == expected)
         #expect(!FileManager.default.fileExists(atPath: catalog + "-shm"))
         // A command that writes still says it cannot.
-        let ingest = try asReader(["ingest", trip.path])
+        let ingest = try Self.asNobody(["ingest", trip.path])
         #expect(ingest.status != 0)
         #expect(ingest.stderr.contains("cannot be written"), "stderr: \(ingest.stderr)")
+    }
+
+    @Test("a folder that cannot be read keeps its photos and their day; a sidecar that could not be written is written by the next run")
+    func unreadableFolderAndFailedSidecar() throws {
+        let temp = try TemporaryFolder()
+        defer {
+            _ = try? CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwx", temp.path])
+            temp.remove()
+        }
+        let trip = try temp.copySampleImages()
+        // Permissions bite only a user who is not root: as root, the trip is given to nobody
+        // and the commands run as nobody.
+        if getuid() == 0 { #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", temp.path]).status == 0) }
+        func run(_ arguments: [String]) throws -> CommandRun { try Self.asNobody(arguments) }
+        func chmod(_ mode: String, _ folder: String) throws {
+            #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), [mode, trip.appendingPathComponent(folder).path]).status == 0)
+        }
+        func listing(_ folder: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: trip.appendingPathComponent(folder).path).sorted()
+        }
+        #expect(try run(["ingest", trip.path, "--write-xmp", "--quiet"]).status == 0)
+        let pages = try listing("geotrip/journal"), thumbnails = try listing("geotrip/thumbs")
+
+        // Given a folder of the trip that cannot be read, when the trip is ingested again,
+        // then its photos are neither gone nor changed, and their day stays in the journal.
+        try chmod("000", "Sevilla – día 3")
+        let unread = try run(["ingest", trip.path, "--json"])
+        try chmod("755", "Sevilla – día 3")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(unread.stdout.utf8)) as? [String: Any], "\(unread.stderr)")
+        #expect(summary["removed"] as? Int == 0 && summary["new"] as? Int == 0, "\(summary)")
+        #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("Sevilla – día 3/: folder could not be read") == true } == true)
+        #expect(try listing("geotrip/journal") == pages && listing("geotrip/thumbs") == thumbnails)
+        #expect(!(summary["diagnostics"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "sidecar-failed" }, "no sidecar tried there")
+
+        // Given the camera's photos placed anew (its clock corrected) while their folder cannot
+        // be written, when the folder is writable again, then the next run writes their sidecars.
+        try chmod("555", "2025-06-10 Lisboa")
+        let failed = try run(["ingest", trip.path, "--clock-offset", "FUJIFILM X-T30=+00:02:00", "--json"])
+        try chmod("755", "2025-06-10 Lisboa")
+        #expect(failed.stdout.contains("sidecar-failed"), "\(failed.stdout)")
+        #expect(try run(["ingest", trip.path, "--quiet"]).status == 0)
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(try run(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        let camera = try #require(photos.first { $0["path"] as? String == "2025-06-10 Lisboa/DSCF1001.JPG" })
+        let latitude = try #require(camera["latitude"] as? Double)
+        let sidecar = try String(contentsOf: trip.appendingPathComponent("2025-06-10 Lisboa/DSCF1001.JPG.xmp"), encoding: .utf8)
+        // exif:GPSLatitude="38,41.497890N": degrees, then minutes.
+        let written = try #require(sidecar.range(of: #"GPSLatitude="(\d+),([\d.]+)N""#, options: .regularExpression).map { String(sidecar[$0]) })
+        let parts = written.dropFirst("GPSLatitude=\"".count).dropLast(2).split(separator: ",")
+        let degrees = try #require(Double(parts[0])) + (try #require(Double(parts[1]))) / 60
+        #expect(abs(degrees - latitude) < 1e-5, "the sidecar says \(written), the catalog \(latitude)")
     }
 
     @Test("where says when standard input cannot be read, and quotes only the start of an overlong line")

@@ -26,6 +26,10 @@ struct SidecarSync {
         var problems: [PhotoDiagnostic] = []
         /// False when the run was cancelled part-way; the stage is then still pending.
         var finished = true
+        /// False when a sidecar could not be written or removed, or a photo's folder could not
+        /// be read: some sidecar may still say an old position, so the next run syncs again
+        /// (and says again what failed) until every one is in step.
+        var complete = true
     }
 
     /// Brings every sidecar in line with `photos` (every photo present and read, resolved).
@@ -33,19 +37,25 @@ struct SidecarSync {
     /// the photos are removed when they are geotrip's; only such a full sync counts as complete
     /// for the pipeline (`geotrip tag` updates the photos' sidecars without it). `leftovers` are
     /// temporary files of geotrip's own naming to remove. `progress` is told how far it got.
-    func run(_ photos: [ResolvedPhoto], sidecarFiles: [String]? = nil, leftovers: [String] = [],
+    /// Photos in `unreadFolders` (relative paths: folders the scan could not read) are left
+    /// for a later run.
+    func run(_ photos: [ResolvedPhoto], sidecarFiles: [String]? = nil, leftovers: [String] = [], unreadFolders: [String] = [],
              progress: (Int, Int) -> Void = { _, _ in }) -> Result {
         var result = Result()
         let root = URL(fileURLWithPath: folder)
         for leftover in leftovers where unlink(root.appendingPathComponent(leftover).path) != 0 && errno != ENOENT {
             result.problems.append(PhotoDiagnostic(path: leftover, kind: .sidecarFailed, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
         }
-        let rows = photos
+        func unread(_ path: String) -> Bool { unreadFolders.contains { $0.isEmpty || path.hasPrefix($0 + "/") } }
+        let rows = photos.filter { !unread($0.path) }
+        if rows.count < photos.count { result.complete = false }
         if let sidecarFiles {
             // First the sidecars of photos that left the folder or were renamed (before writing,
-            // so a photo that took another's name gets its own sidecar).
+            // so a photo that took another's name gets its own sidecar). Only a name geotrip
+            // gives its own can be one (`IMG_1.JPG.xmp`): `IMG_1.xmp` is another program's.
             let described = Set(rows.map { PathKey($0.path + ".xmp") })
-            for sidecar in sidecarFiles where sidecar.hasSuffix(".xmp") && !described.contains(PathKey(sidecar)) {
+            for sidecar in sidecarFiles where sidecar.hasSuffix(".xmp") && !described.contains(PathKey(sidecar))
+                && FileKind.namesMedia(String(sidecar.dropLast(4))) {
                 let photo = root.appendingPathComponent(String(sidecar.dropLast(4)))
                 do {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)
@@ -93,6 +103,7 @@ struct SidecarSync {
             }
         }
         progress(rows.count, rows.count)
+        if result.problems.contains(where: { $0.kind == .sidecarFailed }) { result.complete = false }
         return result
     }
 }

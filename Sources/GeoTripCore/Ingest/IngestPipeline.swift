@@ -153,7 +153,7 @@ public struct IngestPipeline: Sendable {
         let gazetteer = RunGazetteer()
         do {
             var plan = try await stages.run(.plan) {
-                try ReadPlan(files: listing.files, readerVersion: MetadataReader.version) { settled throws(GeoTripError) in
+                try ReadPlan(files: listing.files, readerVersion: MetadataReader.version, unreadFolders: listing.unreadFolders) { settled throws(GeoTripError) in
                     try catalog.files(unlessSettled: settled)
                 }
             }

@@ -123,16 +123,19 @@ struct TripDerivation {
                 // Without --write-xmp the stage is not one of the run's listed stages: done quietly.
                 let synced = settings.writeXMP
                     ? try await stages.run(.sidecars) {
-                        sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? []) {
+                        sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
+                                 unreadFolders: listing?.unreadFolders ?? []) {
                             stages.report(.sidecars, done: $0, total: $1)
                         }
                     }
-                    : sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [])
+                    : sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
+                               unreadFolders: listing?.unreadFolders ?? [])
                 result.sidecarsWritten = synced.written
                 result.diagnostics += synced.problems
                 guard synced.finished else { throw interrupted() }
-                // Only a full sync (the scan's sidecars known) is complete.
-                if listing != nil { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
+                // Only a full sync (the scan's sidecars known) in which every sidecar is now in
+                // step is complete; after a failure the next run syncs again.
+                if listing != nil, synced.complete { try catalog.setSetting(Catalog.SettingKey.sidecarsSynced, to: target) }
             } else if settings.writeXMP {
                 stages.report(.sidecars)
             }

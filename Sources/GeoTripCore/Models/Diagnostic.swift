@@ -37,6 +37,8 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case sidecarFailed = "sidecar-failed"
     /// Another program's XMP sidecar is in the way; it was left alone.
     case sidecarForeign = "sidecar-foreign"
+    /// A photo's XMP sidecar could not be read or is damaged: the photo is read without it.
+    case sidecarUnreadable = "sidecar-unreadable"
     /// A folder (or a name in it) could not be scanned.
     case folder
     /// A run input (a track file) could not be used.
@@ -53,7 +55,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     /// Problems first: damage, unreadable files and inputs, failed writes.
     public var severity: DiagnosticSeverity {
         switch self {
-        case .unreadable, .damaged, .sidecarFailed, .folder, .input, .naming, .thumbnail, .output: return .problem
+        case .unreadable, .damaged, .sidecarFailed, .sidecarUnreadable, .folder, .input, .naming, .thumbnail, .output: return .problem
         default: return .note
         }
     }
@@ -74,6 +76,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .valueIgnored: return "a value of the wrong type or out of range, ignored"
         case .sidecarFailed: return "XMP sidecar could not be written"
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"
+        case .sidecarUnreadable: return "XMP sidecar damaged or unreadable, not used"
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"
         case .thumbnail: return "no thumbnail could be made"

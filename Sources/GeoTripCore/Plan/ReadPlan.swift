@@ -66,7 +66,11 @@ struct ReadPlan {
     /// its argument of each row's stamp whether the file is settled (rule 1: present, unchanged,
     /// read by this reader) and returns only the rows that are not, so the catalog is never
     /// held whole: what the plan keeps grows with what changed, not with the library.
-    init<Failure: Error>(files: [ScannedFile], readerVersion: Int,
+    ///
+    /// A present row under a folder that could not be read (`unreadFolders`, relative paths)
+    /// counts as settled: its photo was not seen, which is not the same as gone, so it is kept
+    /// as it is.
+    init<Failure: Error>(files: [ScannedFile], readerVersion: Int, unreadFolders: [String] = [],
                          rows: (_ settled: (CatalogedStamp) -> Bool) throws(Failure) -> [CatalogedFile]) throws(Failure) {
         var index: [PathKey: Int] = [:]
         index.reserveCapacity(files.count)
@@ -74,6 +78,11 @@ struct ReadPlan {
         var settled = [Bool](repeating: false, count: files.count)
         var settledCount = 0
         let known = try rows { stamp in
+            if !stamp.removed, !unreadFolders.isEmpty, index[PathKey(stamp.path)] == nil,
+               unreadFolders.contains(where: { $0.isEmpty || stamp.path.hasPrefix($0 + "/") }) {
+                settledCount += 1
+                return true
+            }
             guard !stamp.removed, !stamp.unreadable, stamp.readerVersion >= readerVersion,
                   let position = index[PathKey(stamp.path)] else { return false }
             let file = files[position]

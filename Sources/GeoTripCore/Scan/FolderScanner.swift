@@ -82,6 +82,9 @@ public struct FolderScanner: Sendable {
         public var files: [ScannedFile] = []
         /// One sentence per subfolder that could not be read.
         public var problems: [String] = []
+        /// The subfolders that could not be read (relative paths): what the catalog holds
+        /// under them is kept as it is, not taken for gone (`ReadPlan`).
+        public var unreadFolders: [String] = []
         /// XMP sidecars (`*.xmp`, any case), relative paths: not photos, but the sidecar stage
         /// looks among them for geotrip's own sidecars of photos that are gone, and each photo's
         /// `sidecars` are found among them.
@@ -94,6 +97,7 @@ public struct FolderScanner: Sendable {
         /// Takes in what a folder held besides its entries.
         fileprivate mutating func absorb(_ contents: FolderContents) {
             problems += contents.problems
+            unreadFolders += contents.unreadFolders
             sidecars += contents.sidecars
             sidecarStats.merge(contents.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += contents.leftoverTemporaryFiles
@@ -103,6 +107,7 @@ public struct FolderScanner: Sendable {
         fileprivate mutating func absorb(_ subtree: Listing) {
             files += subtree.files
             problems += subtree.problems
+            unreadFolders += subtree.unreadFolders
             sidecars += subtree.sidecars
             sidecarStats.merge(subtree.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += subtree.leftoverTemporaryFiles
@@ -187,6 +192,7 @@ public struct FolderScanner: Sendable {
         /// The entries, each with where its name lies in the folder's name buffer (for sorting).
         var entries: [(name: NameRef, entry: Entry)] = []
         var problems: [String] = []
+        var unreadFolders: [String] = []
         var sidecars: [String] = []
         var sidecarStats: [String: ScannedSidecar] = [:]
         var leftoverTemporaryFiles: [String] = []
@@ -269,6 +275,7 @@ public struct FolderScanner: Sendable {
                 contents.problems.append(folder.relative.isEmpty
                     ? ".: folder could not be read (\(reason)); its photos were not scanned"
                     : "\(folder.relative)/: folder could not be read (\(reason)); its photos were not scanned")
+                contents.unreadFolders.append(folder.relative)
                 return contents
             }
             defer { closedir(directory) }
@@ -380,12 +387,6 @@ public struct FolderScanner: Sendable {
             }
         }
 
-        /// Whether a name has a photo's or a video's extension (`FileKind.photoExtensions`).
-        private static func namesMedia(_ path: String) -> Bool {
-            guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-            return FileKind.photoExtensions.contains(path[path.index(after: dot)...].lowercased())
-        }
-
         /// Classifies one entry of a folder: skipped, a sidecar, a leftover, a file or a folder.
         private func add(_ nameBytes: UnsafeBufferPointer<UInt8>, _ cName: UnsafePointer<CChar>, _ ref: NameRef, type: UInt8, descriptor: Int32,
                          prefix: String, rawPrefix: [UInt8]?, to contents: inout FolderContents) {
@@ -433,7 +434,7 @@ public struct FolderScanner: Sendable {
                 var target = stat()
                 guard fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFREG else {
                     let code = errno
-                    if Self.namesMedia(relative) {
+                    if FileKind.namesMedia(relative) {
                         let what = fstatat(descriptor, cName, &target, 0) == 0 ? "a link to \(FileSystemKind(mode: target.st_mode).phrase)"
                             : code == ELOOP ? "a symbolic link that loops" : "a symbolic link to nothing (\(String(cString: strerror(code)).lowercased()))"
                         contents.problems.append("\(relative): not read: it is \(what), not a photo file")
@@ -453,7 +454,7 @@ public struct FolderScanner: Sendable {
                                                                  rawPath: rawRelative))))
             default:
                 // Sockets, FIFOs, devices: not photos, and said so when named like one.
-                if Self.namesMedia(relative) {
+                if FileKind.namesMedia(relative) {
                     contents.problems.append("\(relative): not read: it is \(FileSystemKind(mode: info.st_mode).phrase), not a photo file")
                 }
             }
