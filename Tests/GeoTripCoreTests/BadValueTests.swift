@@ -94,6 +94,50 @@ struct BadValueTests {
         }
     }
 
+    @Test("an offset tag without digits is said and not used, but Z is UTC; the blank one EXIF writes for \"not known\" is no news",
+          arguments: [("Z\0\0\0\0\0", 0, false), ("UTC\0\0\0", nil, true), ("+1\0\0\0\0", nil, true), ("   :  ", nil, false), ("\0\0\0\0\0\0", nil, false)])
+    func offsetWithoutDigits(text: String, minutes: Int?, said: Bool) throws {
+        // offset-bad.jpg's OffsetTimeOriginal ("+25:00", seven bytes with its NUL) written over.
+        var bytes = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("offset-bad.jpg"))
+        let at = try #require(bytes.range(of: Data("+25:00".utf8)))
+        bytes.replaceSubrange(at, with: Data(text.utf8))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("offset.jpg")
+        try bytes.write(to: url)
+        let m = MetadataReader().read(path: url.path).metadata
+        #expect(m.offset?.minutes == minutes)
+        #expect(m.diagnostics.contains { $0.kind == .timeIgnored && $0.message.contains("OffsetTimeOriginal") } == said, "\(m.diagnostics)")
+    }
+
+    @Test("an altitude goes with its position: none without one, and none past the edge of space")
+    func altitudeWithItsPosition() throws {
+        let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("south-west.jpg"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        func read(_ patch: (inout Data) throws -> Void) throws -> PhotoMetadata {
+            var bytes = original
+            try patch(&bytes)
+            let url = temp.url.appendingPathComponent("patched.jpg")
+            try bytes.write(to: url)
+            return MetadataReader().read(path: url.path).metadata
+        }
+        #expect(try read { _ in }.altitude == 23.5)
+        // GPSLatitudeRef (tag 1, ASCII, count 2) "S" made "X": the position is refused.
+        let refused = try read { bytes in
+            let entry = try #require(bytes.range(of: Data([0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x53])))
+            bytes[entry.upperBound - 1] = 0x58
+        }
+        #expect(refused.coordinate == nil && refused.altitude == nil)
+        // GPSAltitude 47/2 made 2147483647/2 m.
+        let high = try read { bytes in
+            let value = try #require(bytes.range(of: Data([0x00, 0x00, 0x00, 0x2F, 0x00, 0x00, 0x00, 0x02])))
+            bytes.replaceSubrange(value.lowerBound..<value.lowerBound + 4, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        }
+        #expect(high.coordinate != nil && high.altitude == nil)
+        #expect(high.diagnostics.contains { $0.kind == .altitudeIgnored && $0.message.contains("1,073,741,824 m") }, "\(high.diagnostics)")
+    }
+
     @Test("bytes flipped one at a time in the EXIF block never crash the reader")
     func flippedBytes() throws {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("gps-little-endian.jpg"))

@@ -380,6 +380,15 @@ struct TrackLogTests {
         #expect(fromMemory?.description.hasPrefix("\(name) declares XML entities") == true)
     }
 
+    @Test("a bare & or < in a track's text is said as such", arguments: ["Rock < Roll", "Rock & Roll"])
+    func bareCharacters(name: String) {
+        let document = """
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>\(name)</name></trk></gpx>
+            """
+        let error = #expect(throws: TrackError.self) { try TrackLog.load(data: Data(document.utf8), name: "bare.gpx") }
+        #expect(error?.description.contains("a bare & or < in text (they must be written &amp; and &lt;)") == true, "\(String(describing: error))")
+    }
+
     @Test("a parameter-entity bomb in the internal subset is refused before it expands")
     func parameterEntities() {
         // Each %lN; between declarations expands to two %l(N-1);s: 2³⁰ declarations if read.

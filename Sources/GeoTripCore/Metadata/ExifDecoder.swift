@@ -36,7 +36,8 @@ enum ExifDecoder {
 
         metadata.coordinate = reader.coordinate()
         metadata.positionSource = metadata.coordinate == nil ? nil : .exif
-        metadata.altitude = reader.altitude()
+        // An altitude belongs to its fix: without a usable position there is no fix to keep it for.
+        metadata.altitude = metadata.coordinate == nil ? nil : reader.altitude()
         metadata.gpsTime = reader.gpsTime()
         if let (field, time, offset) = reader.captureTime() {
             metadata.timeField = field
@@ -234,14 +235,25 @@ private struct EntryReader {
             return nil
         }
         let metres = Double(parts[0].numerator) / Double(parts[0].denominator)
+        let altitude: Double
         switch integer(EXIF_IFD_GPS, Tag.gpsAltitudeRef) {
-        case nil, 0: return metres
-        case 1: return -metres
+        case nil, 0: altitude = metres
+        case 1: altitude = -metres
         case let other?:
             diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitudeRef is \(other), not 0 (above sea level) or 1 (below); no altitude recorded"))
             return nil
         }
+        guard Self.plausibleAltitudes.contains(altitude) else {
+            diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitude is \(Int(altitude.rounded()).grouped) m, outside -1,000 to 100,000 m "
+                                          + "(the Dead Sea's shore to the edge of space); no altitude recorded"))
+            return nil
+        }
+        return altitude
     }
+
+    /// The Dead Sea's shore (-430 m) and a mine's depth to the edge of space: a photo taken on
+    /// an airliner (12 km) or a high balloon (40 km) is in, a garbled value is not.
+    static let plausibleAltitudes = -1_000.0...100_000.0
 
     // MARK: Time
 
@@ -321,7 +333,8 @@ private struct EntryReader {
                 }
             }
             var offset: UTCOffset?
-            if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), offsetText.contains(where: \.isNumber) {
+            // "   :  " (or nothing) is how EXIF writes an offset not known; any other text is a value.
+            if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), !offsetText.allSatisfy({ $0 == " " || $0 == ":" }) {
                 offset = UTCOffset(parsing: offsetText)
                 if offset == nil {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored"))

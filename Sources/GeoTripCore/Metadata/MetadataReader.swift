@@ -40,8 +40,10 @@ public struct MetadataReader: Sendable {
     /// Raised whenever a change to the reader can change what it reports: files read by an
     /// older version are read again on the next ingest, whether or not they changed.
     /// 2: XMP, embedded and in other programs' sidecars; TIFF directories anywhere; SRATIONAL
-    /// GPS; videos (version 1 skipped them as "not read yet").
-    public static let version = 2
+    /// GPS; videos (version 1 skipped them as "not read yet"). 3: an offset of `Z` is UTC and
+    /// one of other text is said; an altitude goes with its position, and one outside -1 km to
+    /// 100 km is said; a sidecar's damage is the sidecar's (`sidecarUnreadable`).
+    public static let version = 3
 
     /// Creates a reader.
     public init() {}

@@ -190,8 +190,11 @@ enum XMLEventStream {
             return "the document ends early, or goes on after its last element"
         case XML_ERR_INVALID_CHAR:
             return "a character XML does not allow"
-        case XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY, XML_ERR_NAME_REQUIRED:
+        case XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY:
             return "an unknown or malformed entity (a bare & must be written &amp;)"
+        case XML_ERR_NAME_REQUIRED:
+            // libxml2's code both for `& ` and for `< ` in text.
+            return "a bare & or < in text (they must be written &amp; and &lt;)"
         case XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_INVALID_ENCODING:
             return "text that is not in the declared encoding"
         case XML_ERR_ATTRIBUTE_NOT_STARTED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE,
