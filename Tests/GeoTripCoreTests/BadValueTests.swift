@@ -138,6 +138,30 @@ struct BadValueTests {
         #expect(high.diagnostics.contains { $0.kind == .altitudeIgnored && $0.message.contains("1,073,741,824 m") }, "\(high.diagnostics)")
     }
 
+    @Test("a HEIC cut short anywhere gives its metadata when its Exif item is whole, never made-up values, and says so")
+    func everyHEICTruncation() throws {
+        let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("heic-gps.heic"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("cut.heic")
+        var firstRead: Int?
+        for length in 0..<original.count {
+            try original.prefix(length).write(to: url)
+            let reading = MetadataReader().read(path: url.path)
+            if reading.status == .unreadable { #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)") }
+            guard let coordinate = reading.metadata.coordinate else {
+                #expect(firstRead == nil, "read when cut at \(firstRead ?? 0) bytes, not at \(length)")
+                continue
+            }
+            firstRead = firstRead ?? length
+            #expect(coordinate.latitude.isClose(to: 35.6586) && coordinate.longitude.isClose(to: 139.7454), "cut at \(length)")
+            #expect(reading.metadata.localTime?.iso8601 == "2024-04-05T15:30:00.250", "cut at \(length)")
+            #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged && $0.message.contains("cut short") }, "cut at \(length)")
+        }
+        // The picture's data is last: a file missing its last bytes keeps its metadata.
+        #expect(try #require(firstRead) < original.count - 56)
+    }
+
     @Test("bytes flipped one at a time in the EXIF block never crash the reader")
     func flippedBytes() throws {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("gps-little-endian.jpg"))

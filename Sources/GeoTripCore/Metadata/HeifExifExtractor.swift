@@ -1,4 +1,5 @@
 import CHeif
+import Foundation
 
 /// Every libheif call geotrip makes (reading metadata, and the still for a thumbnail). libheif parses the box structure (and follows `iloc`,
 /// so an Exif item stored after the image data at the end of the file is found like any other)
@@ -15,8 +16,58 @@ enum HeifExifExtractor {
             throw UnreadableContainer(reason: "libheif could not allocate a decoding context")
         }
         defer { heif_context_free(context) }
-        try check(heif_context_read_from_file(context, path, nil), doing: "read the HEIF structure")
+        let opened = heif_context_read_from_file(context, path, nil)
+        // A file cut short in its image data (a copy stopped part-way) is refused by libheif
+        // as a whole, though its boxes and metadata items may all lie before the cut: it is
+        // read again with something in place of what is missing, and only items read whole are used.
+        if opened.code != heif_error_Ok, opened.subcode == heif_suberror_End_of_data {
+            return try cutShort(path: path, refused: opened)
+        }
+        try check(opened, doing: "read the HEIF structure")
+        return try contents(of: context)
+    }
 
+    /// At most this much is read past the end of a HEIF file cut short: more than any phone's
+    /// picture data, so a file that claims more is refused as before.
+    static let largestMissingPart: Int64 = 64 << 20
+
+    /// The metadata of a HEIF file cut short (`GTPaddedFile`), with a sentence saying so. It is
+    /// read twice, the missing part as zeros and then as 0xFF: an item that differs between
+    /// the two ran past the cut, and is not used.
+    private static func cutShort(path: [CChar], refused: heif_error) throws(UnreadableContainer) -> ContainerContents {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+        var readings: [ContainerContents] = []
+        for fill: UInt8 in [0x00, 0xFF] {
+            var file = GTPaddedFile(fd: descriptor, size: Int64(info.st_size), padded: Int64(info.st_size) + largestMissingPart, position: 0, fill: fill)
+            guard let context = heif_context_alloc() else { throw UnreadableContainer(reason: "libheif could not allocate a decoding context") }
+            defer { heif_context_free(context) }
+            let padded = withUnsafePointer(to: gt_padded_reader) { reader in heif_context_read_from_reader(context, reader, &file, nil) }
+            // Not a file cut in its picture data: what libheif said of the file as it is.
+            guard padded.code == heif_error_Ok else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+            readings.append(try contents(of: context))
+        }
+        var contents = readings[0]
+        let cut = "the file is cut short: its picture data runs past its end (a copy stopped part-way?)"
+        if contents.xmpPacket != readings[1].xmpPacket {
+            contents.xmpPacket = nil
+            contents.diagnostics.append(Diagnostic(.damaged, "the file ends inside its XMP item; its XMP was not read"))
+        }
+        if contents.exif?.bytes != readings[1].exif?.bytes {
+            contents.exif = nil
+            contents.diagnostics = [Diagnostic(.damaged, cut + "; so does its Exif item, which was not read")]
+                + contents.diagnostics.filter { $0.message.contains("XMP") }
+            return contents
+        }
+        contents.diagnostics.insert(Diagnostic(.damaged, cut + "; its metadata, before the cut, was read"), at: 0)
+        return contents
+    }
+
+    /// The size, XMP and Exif of the primary image of `context`.
+    private static func contents(of context: OpaquePointer) throws(UnreadableContainer) -> ContainerContents {
         var handle: OpaquePointer?
         try check(heif_context_get_primary_image_handle(context, &handle), doing: "find the primary image")
         guard let handle else { throw UnreadableContainer(reason: "libheif found no primary image") }
