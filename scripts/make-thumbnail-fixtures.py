@@ -12,6 +12,8 @@ independent reader. The tests check geotrip's thumbnails against the same quadra
                          exiftool whose quadrants are magenta/cyan/white/black, so a test can tell
                          which of the two images a thumbnail came from
   truncated.jpg          orientation-1.jpg cut to its first 40% (a copy cut short)
+  cmyk.jpg               the upright picture in CMYK (as a print workflow saves it: Pillow
+                         writes Adobe's APP14 marker and inverted ink values, as Photoshop does)
   not-a-jpeg.jpg         text with a .jpg name
   exiftool.json          what exiftool reads back from them (-j -n)
 
@@ -77,6 +79,11 @@ def main():
     upright.transpose(STORE[6]).save(path, quality=85)
     exiftool("-Orientation#=6", f"-ThumbnailImage<={thumb}", str(path))
     thumb.unlink()
+    check_upright(path, UPRIGHT)
+
+    path = OUT / "cmyk.jpg"
+    upright.convert("CMYK").save(path, quality=85)
+    assert Image.open(path).mode == "CMYK"
     check_upright(path, UPRIGHT)
 
     whole = (OUT / "orientation-1.jpg").read_bytes()

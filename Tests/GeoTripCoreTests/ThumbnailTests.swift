@@ -70,6 +70,18 @@ struct ThumbnailTests {
         Self.expectQuadrants(image, Self.upright, "orientation \(orientation)")
     }
 
+    @Test("a CMYK JPEG (Adobe's inverted inks, as print workflows save it) makes a thumbnail in its colours")
+    func cmyk() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let outcome = ThumbnailMaker(tripFolder: Self.folder, outputFolder: output.url).make(try Self.source("cmyk.jpg"))
+        #expect(outcome.status == .madeFromImage && outcome.diagnostic == nil, "\(String(describing: outcome.diagnostic))")
+        Self.expectQuadrants(try Self.decoded(output.url, outcome), Self.upright, "cmyk")
+        // Without Adobe's marker the inks are as stored: none is white, full black is black.
+        #expect(TurboJPEG.rgb(fromCMYK: [0, 0, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0], inverted: false) == [255, 255, 255, 0, 0, 0, 0, 255, 255])
+        #expect(TurboJPEG.rgb(fromCMYK: [255, 255, 255, 255, 0, 255, 255, 255], inverted: true) == [255, 255, 255, 0, 255, 255])
+    }
+
     @Test("the embedded EXIF thumbnail is used when there is one, and turned upright too")
     func embeddedThumbnail() throws {
         let output = try TemporaryFolder()

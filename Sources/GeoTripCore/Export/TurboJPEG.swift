@@ -58,9 +58,12 @@ enum TurboJPEG {
         guard outWidth * outHeight <= scaledPixelLimit else {
             throw ImageCodingFailure(reason: "it claims \(Int(width).grouped) x \(Int(height).grouped) pixels, more than geotrip decodes for a thumbnail")
         }
-        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        // A print workflow's CMYK (or YCCK) JPEG has no RGB conversion in libjpeg: it is decoded
+        // as ink and turned into light here (`rgb(fromCMYK:)`).
+        let ink = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
+        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * (ink ? 4 : 3))
         let status = tjDecompress2(handle, jpeg, UInt(jpeg.count), &pixels, Int32(outWidth), 0, Int32(outHeight),
-                                   Int32(TJPF_RGB.rawValue), TJFLAG_FASTDCT)
+                                   Int32((ink ? TJPF_CMYK : TJPF_RGB).rawValue), TJFLAG_FASTDCT)
         var warning: String?
         if status != 0 {
             // A warning (a file cut short, a corrupt segment) still leaves a picture; an error does not.
@@ -69,7 +72,40 @@ enum TurboJPEG {
             }
             warning = message(handle)
         }
+        if ink { pixels = rgb(fromCMYK: pixels, inverted: hasAdobeMarker(jpeg)) }
         return Decoded(image: RGBImage(width: outWidth, height: outHeight, pixels: pixels), warning: warning)
+    }
+
+    /// RGB from CMYK pixels as libjpeg gives them: each channel's light is what its ink and the
+    /// black leave, (1 - C)(1 - K). Adobe's files (an APP14 `Adobe` marker: Photoshop's, and
+    /// every program that writes like it) store the inks inverted, 255 for none, so there the
+    /// light is the stored values' product.
+    static func rgb(fromCMYK pixels: [UInt8], inverted: Bool) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: pixels.count / 4 * 3)
+        for pixel in 0..<pixels.count / 4 {
+            let k = Int(inverted ? pixels[4 * pixel + 3] : 255 - pixels[4 * pixel + 3])
+            for channel in 0..<3 {
+                let left = Int(inverted ? pixels[4 * pixel + channel] : 255 - pixels[4 * pixel + channel])
+                rgb[3 * pixel + channel] = UInt8((left * k + 127) / 255)
+            }
+        }
+        return rgb
+    }
+
+    /// Whether `jpeg` has Adobe's APP14 segment before its first scan.
+    static func hasAdobeMarker(_ jpeg: [UInt8]) -> Bool {
+        var index = 2
+        while index + 4 <= jpeg.count {
+            guard jpeg[index] == 0xFF else { index += 1; continue }
+            let marker = jpeg[index + 1]
+            if marker == 0xFF { index += 1; continue }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { index += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            if marker == 0xEE, index + 9 <= jpeg.count, jpeg[index + 4..<index + 9].elementsEqual("Adobe".utf8) { return true }
+            index += 2 + length
+        }
+        return false
     }
 
     /// Whether the first frame header of `jpeg` is progressive (SOF2, SOF6, SOF10, SOF14:
