@@ -420,6 +420,12 @@ struct OversizedPictureTests {
         #expect(throws: ImageCodingFailure(reason: "it is a progressive JPEG of 46,340 x 46,340 pixels, more than the 120 megapixels geotrip decodes for a thumbnail")) {
             try TurboJPEG.decode(bytes, atLeast: 320)
         }
+        // Within the bound, a header claiming more pixels than its bytes can hold is refused too
+        // (each such decode held hundreds of MB).
+        #expect(throws: ImageCodingFailure(reason: "it claims 10,900 x 10,900 pixels in \(bytes.count.grouped) bytes, fewer than any picture of "
+                                           + "that size takes (a damaged or crafted header); not decoded")) {
+            try TurboJPEG.decode(try Self.jpeg(marker: 0xC2, width: 10_900, height: 10_900), atLeast: 320)
+        }
         // Within the bound it is decoded (what the data holds).
         #expect(TurboJPEG.isProgressive(try Self.jpeg(marker: 0xC2, width: 16, height: 16)) == true)
         // A baseline header claiming 65,500 pixels a side would still ask for 200 MB at 1/8.

@@ -23,6 +23,10 @@ enum TurboJPEG {
     /// few rows at a time, at 1/8 scale for a thumbnail, so its size needs no such bound.
     static let progressivePixelLimit = 120_000_000
 
+    /// 10,000 pixels to a byte: a JPEG of one flat colour takes more (each 8 x 8 block has
+    /// bits of its own), so a header claiming that many over so few bytes is not a picture.
+    static let pixelsPerByteAtMost = 10_000
+
     /// The most pixels a JPEG is decoded to (after the scaling that gives a thumbnail its
     /// size): 1/8 of a 2-gigapixel picture.
     static let scaledPixelLimit = 36_000_000
@@ -38,9 +42,16 @@ enum TurboJPEG {
             throw ImageCodingFailure(reason: "not a readable JPEG (\(message(handle)))")
         }
         // In Int: a picture of 2^31 pixels or more (libjpeg takes sides up to 65,500) overflows Int32.
-        if Int(width) * Int(height) > progressivePixelLimit, isProgressive(jpeg) != false {
+        let claimed = Int(width) * Int(height)
+        if claimed > progressivePixelLimit, isProgressive(jpeg) != false {
             throw ImageCodingFailure(reason: "it is a progressive JPEG of \(Int(width).grouped) x \(Int(height).grouped) pixels, more than the "
                                      + "\(progressivePixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail")
+        }
+        // A progressive picture is held whole while it decodes (hundreds of MB near the bound
+        // above); one whose file could not hold that many pixels is not a picture of them.
+        if claimed > 16_000_000, jpeg.count < claimed / pixelsPerByteAtMost, isProgressive(jpeg) != false {
+            throw ImageCodingFailure(reason: "it claims \(Int(width).grouped) x \(Int(height).grouped) pixels in \(jpeg.count.grouped) bytes, "
+                                     + "fewer than any picture of that size takes (a damaged or crafted header); not decoded")
         }
         var (outWidth, outHeight) = (Int(width), Int(height))
         var count: Int32 = 0

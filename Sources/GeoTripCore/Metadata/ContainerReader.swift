@@ -371,6 +371,8 @@ enum ContainerReader {
             }
             position = bodyStart + length + 4  // + CRC
         }
-        return contents
+        // No picture has this many chunks before its end (an animated one has two a frame):
+        // said, rather than taken for a PNG without EXIF.
+        throw UnreadableContainer(reason: "the PNG has more than 100,000 chunks before its end or an eXIf chunk; geotrip reads no further")
     }
 }
