@@ -68,6 +68,11 @@ struct JournalTests {
             #expect(document.isIntact && note.hasPrefix("리스본 at noon\n"), "\(document.notes)")
             #expect(document.notes == JournalDocument(text: noted).notes)
         }
+        // A classic Mac page with a line pasted in from elsewhere (ending in \n or \r\n) is one too.
+        for pasted in ["pasted line\n", "pasted line\r\n"] {
+            let mixed = JournalDocument(bytes: Array(classicMac.replacingOccurrences(of: "리스본 at noon\r", with: "리스본 at noon\r" + pasted).utf8))
+            #expect(mixed.notes["v1"]?.hasPrefix("리스본 at noon\npasted line\n") == true, "\(mixed.notes)")
+        }
         // Damaged UTF-16 (a byte cut off, an unpaired surrogate) is not read as text: the page is
         // not intact, so it is kept as a backup before it is written again.
         #expect(!JournalDocument(bytes: little.dropLast()).isIntact)

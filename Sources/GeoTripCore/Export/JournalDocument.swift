@@ -115,10 +115,31 @@ struct JournalDocument: Sendable, Equatable {
             }
             if let text = String(validating: units, as: UTF16.self) { return asUTF8Lines(Array(text.utf8)) }
         }
-        if !bytes.contains(UInt8(ascii: "\n")), bytes.contains(UInt8(ascii: "\r")) {
-            return bytes.map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : $0 }
+        return classicMacLinesAsLF(bytes)
+    }
+
+    /// A page whose lines mostly end in a lone `\r` (classic Mac OS), with every such `\r` as
+    /// `\n`, so a line pasted into it with another ending does not leave the rest one line; a
+    /// page of `\n` or `\r\n` lines as it is (a `\r` inside one of its lines is the note's,
+    /// and `\r`s before a `\n` are part of the line's end: `content`).
+    static func classicMacLinesAsLF(_ bytes: [UInt8]) -> [UInt8] {
+        let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        guard bytes.contains(cr) else { return bytes }
+        // Each `\r` that no run of `\r`s leads on to a `\n` is a lone one.
+        var lone = [Bool](repeating: false, count: bytes.count)
+        var followedByLF = false
+        for index in bytes.indices.reversed() {
+            if bytes[index] == lf {
+                followedByLF = true
+            } else if bytes[index] == cr {
+                lone[index] = !followedByLF
+            } else {
+                followedByLF = false
+            }
         }
-        return bytes
+        let loneCount = lone.lazy.filter { $0 }.count
+        guard loneCount > bytes.lazy.filter({ $0 == lf }).count else { return bytes }
+        return bytes.indices.map { lone[$0] ? lf : bytes[$0] }
     }
 
     /// Reads text (as geotrip renders it).
