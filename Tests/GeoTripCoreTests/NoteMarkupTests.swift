@@ -28,8 +28,10 @@ struct NoteMarkupTests {
         #expect(Self.html("a <b>bold</b> <img src=x onerror=alert(1)>")
             == "<p>a &lt;b&gt;bold&lt;/b&gt; &lt;img src=x onerror=alert(1)&gt;</p>\n")
         #expect(Self.html("<script>alert(1)</script>") == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n")
-        #expect(Self.html("<div onclick=\"x\">\nblock\n</div>") == "<p>&lt;div onclick=&quot;x&quot;&gt;\nblock\n&lt;/div&gt;</p>\n")
+        #expect(Self.html("<div onclick=\"x\">\nblock\n</div>") == "<p>&lt;div onclick=&quot;x&quot;&gt;<br />\nblock<br />\n&lt;/div&gt;</p>\n")
         #expect(Self.html("<!-- a comment -->") == "<p>&lt;!-- a comment --&gt;</p>\n")
+        // A block of HTML keeps its lines, as the person's other lines are kept.
+        #expect(Self.html("<div>\nline two\n</div>") == "<p>&lt;div&gt;<br />\nline two<br />\n&lt;/div&gt;</p>\n")
     }
 
     @Test("links: the web and mail as they are, a journal-relative one from the map's folder, any other scheme words only",
@@ -42,6 +44,8 @@ struct NoteMarkupTests {
               ("[a](2025-06-12.md)", "<a href=\"journal/2025-06-12.md\">a</a>"),
               ("[a](#lisbon)", "<a href=\"journal/2025-06-11.md#lisbon\">a</a>"),
               ("[a](/home/me/photo.jpg)", "<a href=\"/home/me/photo.jpg\">a</a>"),
+              ("[a](//evil.example/x)", "<p>a</p>"),
+              ("[a](/\\evil.example/x)", "<p>a</p>"),
               ("[a](javascript:alert(1))", "<p>a</p>"),
               ("[a](JaVaScRiPt:alert(1))", "<p>a</p>"),
               ("[a](vbscript:msgbox)", "<p>a</p>"),
@@ -63,6 +67,19 @@ struct NoteMarkupTests {
         #expect(Self.html("![svg](data:image/svg+xml;base64,PHN2Zz4=)") == "<p>svg</p>\n")
         #expect(Self.html("![a *b*](javascript:x)") == "<p>a b</p>\n")
         #expect(Self.html("![mail](mailto:me@example.org)") == "<p>mail</p>\n")
+        #expect(Self.html("![far](//evil.example/x.png)") == "<p>far</p>\n")
+        // Refused links and images inside refused images: each unwrapped, innermost first
+        // (an image freed with a link still listed in it was freed twice).
+        #expect(Self.html("Photo: ![view from [the tower]()]()") == "<p>Photo: view from the tower</p>\n")
+        #expect(Self.html("![[a](javascript:x)](javascript:y)") == "<p>a</p>\n")
+        #expect(Self.html("![![b](javascript:x)](javascript:y) [![c](javascript:x)](javascript:y)") == "<p>b c</p>\n")
+    }
+
+    @Test("a line of hundreds of cells is no table (GitHub's table extension takes the square of a row's cells in time)")
+    func manyCells() {
+        let row = String(repeating: "|", count: 300)
+        #expect(!Self.html("|a|\n|-|\n" + row).contains("<table>"))
+        #expect(Self.html("|a|b|\n|-|-|\n|1|2|").contains("<table>"))
     }
 
     @Test("an address's scheme is read as a browser reads it: a letter, then letters, digits, + - ., up to the first colon")

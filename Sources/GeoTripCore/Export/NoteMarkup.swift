@@ -10,7 +10,8 @@ import Foundation
 ///   `data:image/png`, `jpeg`, `gif` or `webp`) loses its address and keeps its words (a
 ///   `javascript:` link is words, not a link);
 /// - a relative address was written from the journal's day page, so it is made relative to
-///   the map's folder (`journal/` before it; `#part` on the day's page).
+///   the map's folder (`journal/` before it; `#part` on the day's page); one naming another
+///   host (`//host/x`) is refused like a scheme.
 /// Line breaks are kept as the person made them (`CMARK_OPT_HARDBREAKS`); `~` alone does not
 /// strike (`~3 km`); footnotes are off, since many notes share one page.
 enum NoteMarkup {
@@ -21,7 +22,10 @@ enum NoteMarkup {
         let options = CMARK_OPT_HARDBREAKS | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         guard let parser = cmark_parser_new(options) else { return TripMapPage.html(markdown) }
         defer { cmark_parser_free(parser) }
-        for name in ["autolink", "strikethrough", "table", "tasklist"] {
+        // GitHub's table extension takes time that grows with the square of a row's cells: a
+        // line of thousands of `|` (no table has so many columns) took seconds on every run.
+        let tables = !markdown.utf8.split(separator: UInt8(ascii: "\n")).contains { line in line.lazy.filter { $0 == UInt8(ascii: "|") }.count > 256 }
+        for name in ["autolink", "strikethrough", "tasklist"] + (tables ? ["table"] : []) {
             if let extensionPointer = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, extensionPointer) }
         }
         var text = markdown
@@ -64,19 +68,26 @@ enum NoteMarkup {
         }
         cmark_iter_free(walk)
         for node in html { asText(node) }
-        for node in unlinked { unwrap(node) }
+        // Innermost first: unwrapping an image frees what it holds, a link within it included.
+        for node in unlinked.reversed() { unwrap(node) }
     }
 
-    /// An HTML block or inline HTML as the text it is: a paragraph of it, or its words in line.
+    /// An HTML block or inline HTML as the text it is: a paragraph of its lines (each break
+    /// kept, as the person's line breaks are), or its words in line.
     private static func asText(_ node: OpaquePointer) {
         let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-        guard let text = cmark_node_new(CMARK_NODE_TEXT) else { return }
         if cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK {
-            cmark_node_set_literal(text, literal.hasSuffix("\n") ? String(literal.dropLast()) : literal)
-            guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else { cmark_node_free(text); return }
-            cmark_node_append_child(paragraph, text)
+            guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else { return }
+            let lines = (literal.hasSuffix("\n") ? String(literal.dropLast()) : literal).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                if index > 0, let lineBreak = cmark_node_new(CMARK_NODE_LINEBREAK) { cmark_node_append_child(paragraph, lineBreak) }
+                guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+                cmark_node_set_literal(text, String(line))
+                cmark_node_append_child(paragraph, text)
+            }
             cmark_node_replace(node, paragraph)
         } else {
+            guard let text = cmark_node_new(CMARK_NODE_TEXT) else { return }
             cmark_node_set_literal(text, literal)
             cmark_node_replace(node, text)
         }
@@ -111,7 +122,8 @@ enum NoteMarkup {
 
     /// The address the page uses for `url`, or nil when it may not be one: `http`, `https`
     /// and `mailto` as they are (an image: `http`, `https` and the four image `data:` types),
-    /// an absolute path as it is, a relative one from the journal's folder. Anything else
+    /// an absolute path as it is, a relative one from the journal's folder. Another host
+    /// (`//host`), anything else
     /// with a scheme (`javascript:`, `file:`, `data:text/html`) is refused, as is an address
     /// holding a control character, which a browser would drop before reading the scheme.
     static func address(_ url: String, image: Bool, folder: String, page: String) -> String? {
@@ -129,8 +141,12 @@ enum NoteMarkup {
             }
         }
         if url.isEmpty { return nil }
+        // `//host/x` (or with backslashes, which a browser reads as slashes) names another
+        // host: from a page opened from the disk, a file share that loads without a click.
+        let start = url.prefix(2)
+        if start.count == 2, start.allSatisfy({ $0 == "/" || $0 == "\\" }) { return nil }
         if url.hasPrefix("#") { return folder + page + url }
-        if url.hasPrefix("/") { return url }
+        if url.hasPrefix("/") || url.hasPrefix("\\") { return url }
         return folder + url
     }
 

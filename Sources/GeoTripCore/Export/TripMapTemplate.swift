@@ -112,7 +112,7 @@ h2{font-size:1.25rem}
 .badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center;text-shadow:0 0 2px rgba(0,0,0,.7)}
 .visit-text{display:flex;flex-direction:column;min-width:0}
 .visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
-.notes{margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem;overflow-wrap:anywhere}
+.notes{margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem;overflow-wrap:anywhere;overflow-x:auto}
 .notes>*{margin:0 0 .5em}.notes>:last-child{margin-bottom:0}
 .notes h1,.notes h2,.notes h3,.notes h4,.notes h5,.notes h6{font-size:1em}
 .notes ul,.notes ol{padding-left:1.25rem}.notes ul{list-style:disc}.notes ul ul{list-style:circle}.notes li>ul,.notes li>ol{margin:0}
