@@ -141,6 +141,32 @@ struct HardeningCommandTests {
         #expect(try listing("geotrip/journal") == pages && listing("geotrip/thumbs") == thumbnails)
         #expect(!(summary["diagnostics"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "sidecar-failed" }, "no sidecar tried there")
 
+        // Nor when the folder was renamed while it cannot be read (its photos are not where
+        // they were, but may be in it), and a photo moved out of it meanwhile keeps its
+        // identity and its tag, with no second copy of it while the folder stays unread.
+        func photos() throws -> [[String: Any]] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try run(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        }
+        #expect(try run(["tag", trip.path, "2025-06-11 Sintra/IMG_0021.JPG", "--at", "38.8,-9.2"]).status == 0)
+        let count = try photos().count
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0021.JPG"), to: trip.appendingPathComponent("IMG_0021.JPG"))
+        try chmod("000", "2025-06-11 Sintra")
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("2025-06-11 Sintra"), to: trip.appendingPathComponent("Sintra, renamed"))
+        let renamed = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(renamed?["removed"] as? Int == 0 && renamed?["moved"] as? Int == 1, "\(String(describing: renamed))")
+        #expect(try listing("geotrip/journal") == pages)
+        var moved = try photos()
+        #expect(moved.count == count && moved.first { $0["path"] as? String == "IMG_0021.JPG" }?["locationSource"] as? String == "manual")
+        try chmod("755", "Sintra, renamed")
+        let readable = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(readable?["removed"] as? Int == 0, "\(String(describing: readable))")
+        moved = try photos()
+        #expect(moved.count == count && moved.first { $0["path"] as? String == "IMG_0021.JPG" }?["locationSource"] as? String == "manual")
+        #expect(moved.contains { ($0["path"] as? String)?.hasPrefix("Sintra, renamed/") == true })
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("Sintra, renamed"), to: trip.appendingPathComponent("2025-06-11 Sintra"))
+        try FileManager.default.moveItem(at: trip.appendingPathComponent("IMG_0021.JPG"), to: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0021.JPG"))
+        #expect(try run(["ingest", trip.path, "--quiet"]).status == 0)
+
         // Given the camera's photos placed anew (its clock corrected) while their folder cannot
         // be written, when the folder is writable again, then the next run writes their sidecars.
         try chmod("555", "2025-06-10 Lisboa")

@@ -171,6 +171,8 @@ public struct IngestPipeline: Sendable {
                                       commit: { try catalog.save(new: $0.new, updated: $0.updated) })
             }
             await preloaded
+            // Photos not seen because a folder could not be read are kept: counted as they were.
+            summary.unchanged += plan.unseenKept
         }
         try stages.timed("the read's last transaction") {
             try catalog.finish(new: read.remaining.new, updated: read.remaining.updated, removing: read.gone, at: Date())

@@ -67,9 +67,10 @@ struct ReadPlan {
     /// read by this reader) and returns only the rows that are not, so the catalog is never
     /// held whole: what the plan keeps grows with what changed, not with the library.
     ///
-    /// A present row under a folder that could not be read (`unreadFolders`, relative paths)
-    /// counts as settled: its photo was not seen, which is not the same as gone, so it is kept
-    /// as it is.
+    /// When a folder could not be read (`unreadFolders`, relative paths), no row is removed:
+    /// a photo not seen may be in it (there all along, or moved or renamed into it), which is
+    /// not the same as gone. Such rows still take a photo found elsewhere with their content
+    /// (one moved out of the folder keeps its identity, its tag and its notes).
     init<Failure: Error>(files: [ScannedFile], readerVersion: Int, unreadFolders: [String] = [],
                          rows: (_ settled: (CatalogedStamp) -> Bool) throws(Failure) -> [CatalogedFile]) throws(Failure) {
         var index: [PathKey: Int] = [:]
@@ -78,11 +79,6 @@ struct ReadPlan {
         var settled = [Bool](repeating: false, count: files.count)
         var settledCount = 0
         let known = try rows { stamp in
-            if !stamp.removed, !unreadFolders.isEmpty, index[PathKey(stamp.path)] == nil,
-               unreadFolders.contains(where: { $0.isEmpty || stamp.path.hasPrefix($0 + "/") }) {
-                settledCount += 1
-                return true
-            }
             guard !stamp.removed, !stamp.unreadable, stamp.readerVersion >= readerVersion,
                   let position = index[PathKey(stamp.path)] else { return false }
             let file = files[position]
@@ -93,6 +89,7 @@ struct ReadPlan {
             return true
         }
         unchangedCount = settledCount
+        keepsUnseen = !unreadFolders.isEmpty
 
         var byPath: [PathKey: CatalogedFile] = [:]
         var displacedByPath: [CatalogedFile] = []
@@ -187,8 +184,14 @@ struct ReadPlan {
         return resolved
     }
 
+    /// Whether rows not seen are kept rather than removed (`unreadFolders`).
+    private var keepsUnseen = false
+
     /// Present rows to mark removed once everything is resolved.
-    var stillMissing: [Int64] { homeless.subtracting(claimed).sorted() }
+    var stillMissing: [Int64] { keepsUnseen ? [] : homeless.subtracting(claimed).sorted() }
+
+    /// Present rows not seen and kept, because a folder could not be read.
+    var unseenKept: Int { keepsUnseen ? homeless.subtracting(claimed).count : 0 }
 
     /// The best unclaimed row with this fingerprint: the same file name first (a folder was
     /// renamed), then a row that was present at the last run, then the oldest.
