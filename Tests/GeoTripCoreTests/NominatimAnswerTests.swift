@@ -78,6 +78,9 @@ struct NominatimAnswerTests {
         #expect(name == PlaceName(name: nil, admin1: nil, country: nil, countryCode: nil))
         #expect(try Self.name(#"{"address": {"suburb": "", "city": "Lisboa", "country": "  "}}"#)
                 == PlaceName(name: "Lisboa", admin1: nil, country: nil, countryCode: nil))
+        // Characters that show nothing are no name either; control characters are no part of one.
+        #expect(try Self.name(#"{"address": {"suburb": "\u200b\u200b", "city": "Lis\u001b[2Jboa\u0007", "country": "\u2060"}}"#)
+                == PlaceName(name: "Lis[2Jboa", admin1: nil, country: nil, countryCode: nil))
     }
 
     @Test("a runaway name is cut at 300 characters")

@@ -90,7 +90,13 @@ struct NominatimPlace: Decodable, Sendable {
     static let longestName = 300
 
     static func bounded(_ text: String) -> String {
-        text.count <= longestName ? text : String(text.prefix(longestName - 1)) + "…"
+        // Control characters (an escape sequence, a line break) belong in no name, and would
+        // reach the journal's headings and a terminal's `cat` of them as they are.
+        var text = text
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        }
+        return text.count <= longestName ? text : String(text.prefix(longestName - 1)) + "…"
     }
 
     /// Decodes one answer, or says which field is wrong for `subject` (a place id or a query).
@@ -120,9 +126,12 @@ struct NominatimPlace: Decodable, Sendable {
 }
 
 extension Optional<String> {
-    /// The text, unless it is absent, empty or only spaces and line breaks.
+    /// The text, unless it is absent, empty, or only spaces, line breaks and characters that
+    /// show nothing (a zero-width space, a control character).
     var nonBlank: String? {
-        guard let self, !self.allSatisfy(\.isWhitespace) else { return nil }
+        guard let self, !self.unicodeScalars.allSatisfy({
+            $0.properties.isWhitespace || $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
+        }) else { return nil }
         return self
     }
 }
