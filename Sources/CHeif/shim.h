@@ -52,4 +52,8 @@ static enum heif_reader_grow_status gt_padded_wait(int64_t target, void *userdat
 
 static const struct heif_reader gt_padded_reader = {1, gt_padded_position, gt_padded_read, gt_padded_seek, gt_padded_wait};
 
+/// The table's address, which libheif keeps (with the `GTPaddedFile`) for as long as its
+/// context lives: a static's, never a copy's.
+static inline const struct heif_reader *gt_padded_reader_table(void) { return &gt_padded_reader; }
+
 #endif

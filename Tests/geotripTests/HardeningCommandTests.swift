@@ -141,9 +141,9 @@ struct HardeningCommandTests {
         #expect(try listing("geotrip/journal") == pages && listing("geotrip/thumbs") == thumbnails)
         #expect(!(summary["diagnostics"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "sidecar-failed" }, "no sidecar tried there")
 
-        // Nor when the folder was renamed while it cannot be read (its photos are not where
-        // they were, but may be in it), and a photo moved out of it meanwhile keeps its
-        // identity and its tag, with no second copy of it while the folder stays unread.
+        // A photo moved out of a folder that cannot be read keeps its identity and its tag,
+        // with no second copy of it while the folder stays unread; and a folder never readable
+        // (lost+found at a drive's root) keeps no photo deleted elsewhere.
         func photos() throws -> [[String: Any]] {
             try #require(try JSONSerialization.jsonObject(with: Data(try run(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
         }
@@ -151,19 +151,20 @@ struct HardeningCommandTests {
         let count = try photos().count
         try FileManager.default.moveItem(at: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0021.JPG"), to: trip.appendingPathComponent("IMG_0021.JPG"))
         try chmod("000", "2025-06-11 Sintra")
-        try FileManager.default.moveItem(at: trip.appendingPathComponent("2025-06-11 Sintra"), to: trip.appendingPathComponent("Sintra, renamed"))
-        let renamed = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
-        #expect(renamed?["removed"] as? Int == 0 && renamed?["moved"] as? Int == 1, "\(String(describing: renamed))")
+        try FileManager.default.createDirectory(at: trip.appendingPathComponent("lost+found"), withIntermediateDirectories: false)
+        try chmod("000", "lost+found")
+        let movedOut = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(movedOut?["removed"] as? Int == 0 && movedOut?["moved"] as? Int == 1, "\(String(describing: movedOut))")
         #expect(try listing("geotrip/journal") == pages)
         var moved = try photos()
         #expect(moved.count == count && moved.first { $0["path"] as? String == "IMG_0021.JPG" }?["locationSource"] as? String == "manual")
-        try chmod("755", "Sintra, renamed")
+        try chmod("755", "2025-06-11 Sintra")
+        try FileManager.default.removeItem(at: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0022.JPG"))
         let readable = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
-        #expect(readable?["removed"] as? Int == 0, "\(String(describing: readable))")
+        #expect(readable?["removed"] as? Int == 1, "the deleted photo goes, lost+found unread or not: \(String(describing: readable))")
         moved = try photos()
-        #expect(moved.count == count && moved.first { $0["path"] as? String == "IMG_0021.JPG" }?["locationSource"] as? String == "manual")
-        #expect(moved.contains { ($0["path"] as? String)?.hasPrefix("Sintra, renamed/") == true })
-        try FileManager.default.moveItem(at: trip.appendingPathComponent("Sintra, renamed"), to: trip.appendingPathComponent("2025-06-11 Sintra"))
+        #expect(moved.count == count - 1 && moved.first { $0["path"] as? String == "IMG_0021.JPG" }?["locationSource"] as? String == "manual")
+        try chmod("755", "lost+found")
         try FileManager.default.moveItem(at: trip.appendingPathComponent("IMG_0021.JPG"), to: trip.appendingPathComponent("2025-06-11 Sintra/IMG_0021.JPG"))
         #expect(try run(["ingest", trip.path, "--quiet"]).status == 0)
 

@@ -1,5 +1,6 @@
 import CMarkGFM
 import Foundation
+import Synchronization
 
 /// A note's Markdown as the trip map shows it: formatted, as the person wrote it in the
 /// journal, and never as markup of its own. GitHub's CommonMark parser (`cmark-gfm`, with its
@@ -19,6 +20,15 @@ enum NoteMarkup {
     /// the journal's folder relative to the map: `journal/`).
     static func html(_ markdown: String, folder: String, page: String) -> String {
         _ = registered
+        return oneAtATime.withLock { _ in render(markdown, folder: folder, page: page) }
+    }
+
+    /// cmark-gfm 0.29 turns its extensions' special characters on and off in tables shared by
+    /// every parser (`cmark_manage_extensions_special_characters`: a parse that finishes takes
+    /// `~` out while another still reads it), so notes are parsed one at a time. They are small.
+    private static let oneAtATime = Mutex(())
+
+    private static func render(_ markdown: String, folder: String, page: String) -> String {
         let options = CMARK_OPT_HARDBREAKS | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         guard let parser = cmark_parser_new(options) else { return TripMapPage.html(markdown) }
         defer { cmark_parser_free(parser) }

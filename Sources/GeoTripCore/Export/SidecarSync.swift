@@ -51,11 +51,16 @@ struct SidecarSync {
         if rows.count < photos.count { result.complete = false }
         if let sidecarFiles {
             // First the sidecars of photos that left the folder or were renamed (before writing,
-            // so a photo that took another's name gets its own sidecar). Only a name geotrip
-            // gives its own can be one (`IMG_1.JPG.xmp`): `IMG_1.xmp` is another program's.
+            // so a photo that took another's name gets its own sidecar). A photo's other
+            // sidecar (`IMG_1.xmp` beside `IMG_1.JPG`, Lightroom's name) is another program's,
+            // of a photo that is here: not one to look at.
             let described = Set(rows.map { PathKey($0.path + ".xmp") })
+            let othersOfPresent = Set(photos.compactMap { photo -> PathKey? in
+                guard let dot = photo.path.lastIndex(of: "."), !photo.path[dot...].contains("/") else { return nil }
+                return PathKey(photo.path[..<dot] + ".xmp")
+            })
             for sidecar in sidecarFiles where sidecar.hasSuffix(".xmp") && !described.contains(PathKey(sidecar))
-                && FileKind.namesMedia(String(sidecar.dropLast(4))) {
+                && !othersOfPresent.contains(PathKey(sidecar)) {
                 let photo = root.appendingPathComponent(String(sidecar.dropLast(4)))
                 do {
                     _ = try XMPSidecar.remove(forPhotoAt: photo)

@@ -339,13 +339,14 @@ enum ContainerReader {
     private static func png(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
         var contents = ContainerContents()
         var position = 8
+        var type = ""
         for _ in 0..<100_000 {
             let header = Array(file.bytes(at: position, count: 8))
             guard header.count == 8 else {
                 throw UnreadableContainer(reason: "the PNG ends at byte \(file.size) before its IEND chunk and no eXIf chunk was found (truncated file)")
             }
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            let type = String(decoding: header[4...7], as: UTF8.self)
+            type = String(decoding: header[4...7], as: UTF8.self)
             let bodyStart = position + 8
             switch type {
             case "IHDR":
@@ -371,8 +372,10 @@ enum ContainerReader {
             }
             position = bodyStart + length + 4  // + CRC
         }
-        // No picture has this many chunks before its end (an animated one has two a frame):
-        // said, rather than taken for a PNG without EXIF.
+        // A very large picture's data can run to this many chunks (libpng writes 8 KiB ones):
+        // a PNG whose EXIF, if any, comes after it is taken for one without. Any other run of
+        // so many chunks is no picture's (an animated one has two a frame): said.
+        if type == "IDAT" { return contents }
         throw UnreadableContainer(reason: "the PNG has more than 100,000 chunks before its end or an eXIf chunk; geotrip reads no further")
     }
 }

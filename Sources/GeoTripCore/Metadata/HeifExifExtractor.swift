@@ -35,34 +35,40 @@ enum HeifExifExtractor {
     /// read twice, the missing part as zeros and then as 0xFF: an item that differs between
     /// the two ran past the cut, and is not used.
     private static func cutShort(path: [CChar], refused: heif_error) throws(UnreadableContainer) -> ContainerContents {
+        // Not a file cut in its picture data after all: what libheif said of the file as it is.
+        let refusal = UnreadableContainer(reason: "libheif could not read the HEIF structure: \(Self.message(refused))")
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+        guard descriptor >= 0 else { throw refusal }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+        guard fstat(descriptor, &info) == 0 else { throw refusal }
         var readings: [ContainerContents] = []
         for fill: UInt8 in [0x00, 0xFF] {
-            var file = GTPaddedFile(fd: descriptor, size: Int64(info.st_size), padded: Int64(info.st_size) + largestMissingPart, position: 0, fill: fill)
+            // libheif keeps the reader and its file for as long as the context lives: both
+            // outlive it here (the context's `defer`, declared later, runs first).
+            let file = UnsafeMutablePointer<GTPaddedFile>.allocate(capacity: 1)
+            file.initialize(to: GTPaddedFile(fd: descriptor, size: Int64(info.st_size), padded: Int64(info.st_size) + largestMissingPart,
+                                             position: 0, fill: fill))
+            defer { file.deallocate() }
             guard let context = heif_context_alloc() else { throw UnreadableContainer(reason: "libheif could not allocate a decoding context") }
             defer { heif_context_free(context) }
-            let padded = withUnsafePointer(to: gt_padded_reader) { reader in heif_context_read_from_reader(context, reader, &file, nil) }
-            // Not a file cut in its picture data: what libheif said of the file as it is.
-            guard padded.code == heif_error_Ok else { try check(refused, doing: "read the HEIF structure"); return ContainerContents() }
+            guard heif_context_read_from_reader(context, gt_padded_reader_table(), file, nil).code == heif_error_Ok else { throw refusal }
             readings.append(try contents(of: context))
         }
         var contents = readings[0]
+        var said: [Diagnostic] = []
         let cut = "the file is cut short: its picture data runs past its end (a copy stopped part-way?)"
         if contents.xmpPacket != readings[1].xmpPacket {
             contents.xmpPacket = nil
-            contents.diagnostics.append(Diagnostic(.damaged, "the file ends inside its XMP item; its XMP was not read"))
+            said.append(Diagnostic(.damaged, "the file ends inside its XMP item; its XMP was not read"))
         }
         if contents.exif?.bytes != readings[1].exif?.bytes {
+            // What was said of the Exif item was said of bytes that are not there.
             contents.exif = nil
-            contents.diagnostics = [Diagnostic(.damaged, cut + "; so does its Exif item, which was not read")]
-                + contents.diagnostics.filter { $0.message.contains("XMP") }
+            contents.diagnostics = [Diagnostic(.damaged, cut + "; so does its Exif item, which was not read")] + said
             return contents
         }
-        contents.diagnostics.insert(Diagnostic(.damaged, cut + "; its metadata, before the cut, was read"), at: 0)
+        contents.diagnostics = [Diagnostic(.damaged, cut + "; its metadata, before the cut, was read")] + said + contents.diagnostics
         return contents
     }
 

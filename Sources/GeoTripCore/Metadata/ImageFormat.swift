@@ -26,16 +26,16 @@ enum FileKind: Equatable {
     /// File name extensions of photos and videos; a file with one of these that is not a
     /// readable image or video is an error (a damaged file), while other unknown files are
     /// merely skipped.
+    static let photoExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "tif", "tiff", "dng", "nef", "cr2",
+        "arw", "orf", "rw2", "pef", "srw", "raf", "cr3", "png", "mov", "mp4", "m4v", "3gp", "3g2", "qt",
+    ]
+
     /// Whether a name has a photo's or a video's extension (`photoExtensions`).
     static func namesMedia(_ path: String) -> Bool {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
         return photoExtensions.contains(path[path.index(after: dot)...].lowercased())
     }
-
-    static let photoExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "tif", "tiff", "dng", "nef", "cr2",
-        "arw", "orf", "rw2", "pef", "srw", "raf", "cr3", "png", "mov", "mp4", "m4v", "3gp", "3g2", "qt",
-    ]
 
     /// Major brands of ISO base media files that are HEIF still images.
     private static let heifBrands: Set<String> = [

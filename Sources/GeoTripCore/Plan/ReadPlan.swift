@@ -67,10 +67,11 @@ struct ReadPlan {
     /// read by this reader) and returns only the rows that are not, so the catalog is never
     /// held whole: what the plan keeps grows with what changed, not with the library.
     ///
-    /// When a folder could not be read (`unreadFolders`, relative paths), no row is removed:
-    /// a photo not seen may be in it (there all along, or moved or renamed into it), which is
-    /// not the same as gone. Such rows still take a photo found elsewhere with their content
-    /// (one moved out of the folder keeps its identity, its tag and its notes).
+    /// A present row under a folder that could not be read (`unreadFolders`, relative paths)
+    /// is not removed: its photo was not seen, which is not the same as gone. It still takes
+    /// a photo found elsewhere with its content (one moved out of the folder keeps its
+    /// identity, its tag and its notes). Only those rows: a folder that is never readable
+    /// (`lost+found` at a drive's root) must not keep every deleted photo of the library.
     init<Failure: Error>(files: [ScannedFile], readerVersion: Int, unreadFolders: [String] = [],
                          rows: (_ settled: (CatalogedStamp) -> Bool) throws(Failure) -> [CatalogedFile]) throws(Failure) {
         var index: [PathKey: Int] = [:]
@@ -89,7 +90,6 @@ struct ReadPlan {
             return true
         }
         unchangedCount = settledCount
-        keepsUnseen = !unreadFolders.isEmpty
 
         var byPath: [PathKey: CatalogedFile] = [:]
         var displacedByPath: [CatalogedFile] = []
@@ -119,6 +119,9 @@ struct ReadPlan {
         for (key, row) in byPath where index[key] == nil {
             addCandidate(row)
             if !row.removed { homeless.insert(row.id) }
+            if !row.removed, !unreadFolders.isEmpty, unreadFolders.contains(where: { $0.isEmpty || row.path.hasPrefix($0 + "/") }) {
+                unseen.insert(row.id)
+            }
         }
         for row in displacedByPath { addCandidate(row) }
     }
@@ -184,14 +187,14 @@ struct ReadPlan {
         return resolved
     }
 
-    /// Whether rows not seen are kept rather than removed (`unreadFolders`).
-    private var keepsUnseen = false
+    /// Present rows under a folder that could not be read: kept unless something claims them.
+    private var unseen: Set<Int64> = []
 
     /// Present rows to mark removed once everything is resolved.
-    var stillMissing: [Int64] { keepsUnseen ? [] : homeless.subtracting(claimed).sorted() }
+    var stillMissing: [Int64] { homeless.subtracting(claimed).subtracting(unseen).sorted() }
 
-    /// Present rows not seen and kept, because a folder could not be read.
-    var unseenKept: Int { keepsUnseen ? homeless.subtracting(claimed).count : 0 }
+    /// Present rows not seen and kept, because their folder could not be read.
+    var unseenKept: Int { unseen.subtracting(claimed).count }
 
     /// The best unclaimed row with this fingerprint: the same file name first (a folder was
     /// renamed), then a row that was present at the last run, then the oldest.

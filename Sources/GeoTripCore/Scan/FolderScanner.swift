@@ -97,7 +97,7 @@ public struct FolderScanner: Sendable {
         /// Takes in what a folder held besides its entries.
         fileprivate mutating func absorb(_ contents: FolderContents) {
             problems += contents.problems
-            unreadFolders += contents.unreadFolders
+            for folder in contents.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
             sidecars += contents.sidecars
             sidecarStats.merge(contents.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += contents.leftoverTemporaryFiles
@@ -107,7 +107,7 @@ public struct FolderScanner: Sendable {
         fileprivate mutating func absorb(_ subtree: Listing) {
             files += subtree.files
             problems += subtree.problems
-            unreadFolders += subtree.unreadFolders
+            for folder in subtree.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
             sidecars += subtree.sidecars
             sidecarStats.merge(subtree.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += subtree.leftoverTemporaryFiles
@@ -284,12 +284,21 @@ public struct FolderScanner: Sendable {
             var nameBuffer: [UInt8] = []
             var entries: [(start: Int, count: Int, type: UInt8)] = []
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            errno = 0
             while let entry = readdir(directory) {
                 let cName = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
                 let count = strlen(cName)
                 entries.append((nameBuffer.count, count, entry.pointee.d_type))
                 nameBuffer.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: count))
                 nameBuffer.append(0)
+                errno = 0
+            }
+            // A listing that failed part-way (a share that went away) is a folder not read
+            // whole: what it did not list is not gone.
+            if errno != 0 {
+                contents.problems.append("\(folder.relative.isEmpty ? "." : folder.relative + "/"): folder could not be read to its end "
+                                         + "(\(String(cString: strerror(errno)))); its other photos were not scanned")
+                contents.unreadFolders.append(folder.relative)
             }
             let names = nameBuffer, found = entries
             let prefix = folder.relative.isEmpty ? "" : folder.relative + "/"
@@ -426,7 +435,11 @@ public struct FolderScanner: Sendable {
             }
             var info = stat()
             guard fstatat(descriptor, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                contents.problems.append("\(relative): could not be examined (\(String(cString: strerror(errno))))")
+                let code = errno
+                contents.problems.append("\(relative): could not be examined (\(String(cString: strerror(code))))")
+                // A name seen that cannot be looked at (a folder readable but not searchable)
+                // may be a photo that is there: not gone. One that went meanwhile is gone.
+                if code != ENOENT { contents.unreadFolders.append(prefix.isEmpty ? "" : String(prefix.dropLast())) }
                 return
             }
             if info.st_mode & S_IFMT == S_IFLNK {
