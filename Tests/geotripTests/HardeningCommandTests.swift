@@ -140,6 +140,12 @@ struct HardeningCommandTests {
         #expect((summary["diagnostics"] as? [[String: Any]])?.contains { ($0["message"] as? String)?.contains("Sevilla – día 3/: folder could not be read") == true } == true)
         #expect(try listing("geotrip/journal") == pages && listing("geotrip/thumbs") == thumbnails)
         #expect(!(summary["diagnostics"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "sidecar-failed" }, "no sidecar tried there")
+        // Nor one whose names can be listed but not looked at (read, not search, permission).
+        try chmod("644", "Sevilla – día 3")
+        let unsearchable = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        try chmod("755", "Sevilla – día 3")
+        #expect(unsearchable?["removed"] as? Int == 0, "\(String(describing: unsearchable))")
+        #expect(try listing("geotrip/journal") == pages)
 
         // A photo moved out of a folder that cannot be read keeps its identity and its tag,
         // with no second copy of it while the folder stays unread; and a folder never readable
