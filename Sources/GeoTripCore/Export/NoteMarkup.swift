@@ -133,9 +133,9 @@ enum NoteMarkup {
     /// The address the page uses for `url`, or nil when it may not be one: `http`, `https`
     /// and `mailto` as they are (an image: `http`, `https` and the four image `data:` types),
     /// an absolute path as it is, a relative one from the journal's folder. Another host
-    /// (`//host`), anything else
-    /// with a scheme (`javascript:`, `file:`, `data:text/html`) is refused, as is an address
-    /// holding a control character, which a browser would drop before reading the scheme.
+    /// (`//host`), any other scheme (`javascript:`, `file:`, `data:text/html`) and an address
+    /// holding a control character (which a browser drops before it reads the scheme) are
+    /// refused.
     static func address(_ url: String, image: Bool, folder: String, page: String) -> String? {
         guard !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
         if let scheme = scheme(of: url) {
