@@ -76,15 +76,20 @@ struct BadValueTests {
         }
     }
 
+    /// What the reader makes of `bytes` written to `name` in `temp`.
+    static func read(_ bytes: Data, as name: String, in temp: TemporaryFolder) throws -> FileReading {
+        let url = temp.url.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return MetadataReader().read(path: url.path)
+    }
+
     @Test("each truncation of a photo is read or rejected with a sentence, never a crash")
     func everyTruncation() throws {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("thumbnail.jpg"))
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let url = temp.url.appendingPathComponent("cut.jpg")
         for length in 0..<original.count {
-            try original.prefix(length).write(to: url)
-            let reading = MetadataReader().read(path: url.path)
+            let reading = try Self.read(original.prefix(length), as: "cut.jpg", in: temp)
             if reading.status == .unreadable {
                 #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)")
             }
@@ -103,9 +108,7 @@ struct BadValueTests {
         bytes.replaceSubrange(at, with: Data(text.utf8))
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let url = temp.url.appendingPathComponent("offset.jpg")
-        try bytes.write(to: url)
-        let m = MetadataReader().read(path: url.path).metadata
+        let m = try Self.read(bytes, as: "offset.jpg", in: temp).metadata
         #expect(m.offset?.minutes == minutes)
         #expect(m.diagnostics.contains { $0.kind == .timeIgnored && $0.message.contains("OffsetTimeOriginal") } == said, "\(m.diagnostics)")
     }
@@ -118,9 +121,7 @@ struct BadValueTests {
         func read(_ patch: (inout Data) throws -> Void) throws -> PhotoMetadata {
             var bytes = original
             try patch(&bytes)
-            let url = temp.url.appendingPathComponent("patched.jpg")
-            try bytes.write(to: url)
-            return MetadataReader().read(path: url.path).metadata
+            return try Self.read(bytes, as: "patched.jpg", in: temp).metadata
         }
         #expect(try read { _ in }.altitude == 23.5)
         // GPSLatitudeRef (tag 1, ASCII, count 2) "S" made "X": the position is refused.
@@ -143,11 +144,9 @@ struct BadValueTests {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("heic-gps.heic"))
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let url = temp.url.appendingPathComponent("cut.heic")
         var firstRead: Int?
         for length in 0..<original.count {
-            try original.prefix(length).write(to: url)
-            let reading = MetadataReader().read(path: url.path)
+            let reading = try Self.read(original.prefix(length), as: "cut.heic", in: temp)
             if reading.status == .unreadable { #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)") }
             guard let coordinate = reading.metadata.coordinate else {
                 #expect(firstRead == nil, "read when cut at \(firstRead ?? 0) bytes, not at \(length)")
@@ -172,9 +171,7 @@ struct BadValueTests {
             var bytes = png.prefix(33)
             for _ in 0..<100_000 { bytes += Data([0, 0, 0, 0]) + Data(type.utf8) + Data([0, 0, 0, 0]) }
             bytes += png.dropFirst(33)
-            let url = temp.url.appendingPathComponent("many.png")
-            try bytes.write(to: url)
-            return MetadataReader().read(path: url.path)
+            return try Self.read(bytes, as: "many.png", in: temp)
         }
         let reading = try read("zzZz")
         #expect(reading.status == .unreadable)
@@ -189,12 +186,10 @@ struct BadValueTests {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("gps-little-endian.jpg"))
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let url = temp.url.appendingPathComponent("flipped.jpg")
         for index in 2..<min(original.count, 600) {
             var bytes = original
             bytes[index] ^= 0xFF
-            try bytes.write(to: url)
-            let reading = MetadataReader().read(path: url.path)
+            let reading = try Self.read(bytes, as: "flipped.jpg", in: temp)
             if let coordinate = reading.metadata.coordinate {
                 #expect(abs(coordinate.latitude) <= 90 && abs(coordinate.longitude) <= 180)
                 #expect(!(coordinate.latitude == 0 && coordinate.longitude == 0))

@@ -68,6 +68,12 @@ struct HardeningCommandTests {
         #expect(photos.contains { $0["path"] as? String == name })
     }
 
+    /// Removes `temp` after a test that took permissions away inside it.
+    static func removeLocked(_ temp: TemporaryFolder) {
+        _ = try? CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwx", temp.path])
+        temp.remove()
+    }
+
     /// geotrip run as the user `nobody` when the tests run as root (for whom permissions do
     /// not bite), else as the tests' own user.
     static func asNobody(_ arguments: [String]) throws -> CommandRun {
@@ -79,10 +85,7 @@ struct HardeningCommandTests {
     @Test("photos and places list a catalog on a read-only disk, WAL mode and no -shm file included")
     func readOnlyCatalog() throws {
         let temp = try TemporaryFolder()
-        defer {
-            _ = try? CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", temp.path])
-            temp.remove()
-        }
+        defer { Self.removeLocked(temp) }
         let trip = try temp.copySampleImages()
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
         let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
@@ -112,10 +115,7 @@ struct HardeningCommandTests {
     @Test("a folder that cannot be read keeps its photos and their day; a sidecar that could not be written is written by the next run")
     func unreadableFolderAndFailedSidecar() throws {
         let temp = try TemporaryFolder()
-        defer {
-            _ = try? CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwx", temp.path])
-            temp.remove()
-        }
+        defer { Self.removeLocked(temp) }
         let trip = try temp.copySampleImages()
         // Permissions bite only a user who is not root: as root, the trip is given to nobody
         // and the commands run as nobody.

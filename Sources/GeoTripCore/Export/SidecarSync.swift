@@ -46,10 +46,9 @@ struct SidecarSync {
         for leftover in leftovers where unlink(root.appendingPathComponent(leftover).path) != 0 && errno != ENOENT {
             result.problems.append(PhotoDiagnostic(path: leftover, kind: .sidecarFailed, message: "geotrip's temporary sidecar file left by an interrupted run could not be removed: \(String(cString: strerror(errno)))"))
         }
-        func unread(_ path: String) -> Bool { unreadFolders.contains { $0.isEmpty || path.hasPrefix($0 + "/") } }
-        let rows = photos.filter { !unread($0.path) }
+        let rows = unreadFolders.isEmpty ? photos : photos.filter { !FolderScanner.Listing.lies($0.path, inOneOf: unreadFolders) }
         if rows.count < photos.count { result.complete = false }
-        if let sidecarFiles {
+        if let sidecarFiles, !sidecarFiles.isEmpty {
             // First the sidecars of photos that left the folder or were renamed (before writing,
             // so a photo that took another's name gets its own sidecar). A photo's other
             // sidecar (`IMG_1.xmp` beside `IMG_1.JPG`, Lightroom's name) is another program's,

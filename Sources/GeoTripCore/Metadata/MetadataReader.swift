@@ -169,18 +169,13 @@ public struct MetadataReader: Sendable {
         var geotrips: [Int] = [], found = false
         for (index, sidecar) in sidecars.enumerated() {
             let name = fileName(sidecar)
-            var values: XMPValues
+            let values: XMPValues
             do {
-                values = XMPDecoder.decode(try contents(ofSidecar: sidecar), origin: "sidecar \(name)")
+                values = XMPDecoder.decode(try contents(ofSidecar: sidecar), origin: "sidecar \(name)", damage: .sidecarUnreadable)
             } catch {
                 metadata.diagnostics.append(Diagnostic(.sidecarUnreadable, "its XMP sidecar \(name) could not be read: \(error.description)"))
                 continue
             }
-            // The sidecar's damage is the sidecar's: the photo itself may be whole.
-            metadata.diagnostics += values.diagnostics.map {
-                $0.kind == .damaged || $0.kind == .unreadable ? Diagnostic(.sidecarUnreadable, $0.message) : $0
-            }
-            values.diagnostics = []
             if values.isGeotrips {
                 geotrips.append(index)
                 continue

@@ -57,11 +57,13 @@ enum XMPDecoder {
     static let xmpNamespace = "http://ns.adobe.com/xap/1.0/"
     static let noteNamespace = "http://ns.adobe.com/xmp/note/"
 
-    /// Decodes `packet`; `origin` names it in diagnostics ("XMP", "sidecar IMG_1234.xmp").
-    static func decode(_ packet: [UInt8], origin: String) -> XMPValues {
+    /// Decodes `packet`; `origin` names it in diagnostics ("XMP", "sidecar IMG_1234.xmp"), and
+    /// `damage` is the kind said of a packet that cannot be read (a sidecar's damage is the
+    /// sidecar's, `sidecarUnreadable`: the photo itself may be whole).
+    static func decode(_ packet: [UInt8], origin: String, damage: DiagnosticKind = .damaged) -> XMPValues {
         var values = XMPValues()
         guard packet.count <= maximumPacketSize else {
-            values.diagnostics.append(Diagnostic(.damaged, "\(origin) is \(packet.count) bytes, more than the \(maximumPacketSize >> 20) MiB geotrip reads; not read"))
+            values.diagnostics.append(Diagnostic(damage, "\(origin) is \(packet.count) bytes, more than the \(maximumPacketSize >> 20) MiB geotrip reads; not read"))
             return values
         }
         // Some writers pad the segment after the packet with NUL bytes, which XML does not allow.
@@ -78,13 +80,13 @@ enum XMPDecoder {
         case .finished, .stoppedByHandler:
             break
         case .empty:
-            values.diagnostics.append(Diagnostic(.damaged, "\(origin) is empty"))
+            values.diagnostics.append(Diagnostic(damage, "\(origin) is empty"))
             return values
         case .declaresEntities(let line), .declaresDocumentType(let line):
-            values.diagnostics.append(Diagnostic(.damaged, "\(origin) has a DOCTYPE or entity declaration (line \(line)), which XMP never uses and which could expand without bound or reach other files; not read"))
+            values.diagnostics.append(Diagnostic(damage, "\(origin) has a DOCTYPE or entity declaration (line \(line)), which XMP never uses and which could expand without bound or reach other files; not read"))
             return values
         case .malformed(let problem, let line):
-            values.diagnostics.append(Diagnostic(.damaged, "\(origin) is not well-formed XML (\(problem), line \(line)); not read"))
+            values.diagnostics.append(Diagnostic(damage, "\(origin) is not well-formed XML (\(problem), line \(line)); not read"))
             return values
         case .readFailed:
             return values  // memory is never a failed read

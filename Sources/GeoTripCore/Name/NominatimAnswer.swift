@@ -81,13 +81,16 @@ struct NominatimPlace: Decodable, Sendable {
         let display = (isSight ? ownName : nil)
             ?? a?.neighbourhood.nonBlank ?? a?.suburb.nonBlank ?? a?.quarter.nonBlank
             ?? a?.village.nonBlank ?? a?.town.nonBlank ?? a?.city.nonBlank ?? a?.municipality.nonBlank ?? ownName
-        return PlaceName(name: display.map(Self.bounded), admin1: a?.state.nonBlank.map(Self.bounded), country: a?.country.nonBlank.map(Self.bounded),
-                         countryCode: a?.countryCode.nonBlank.map(Self.bounded)?.uppercased())
+        return PlaceName(name: display.map(Self.bounded), admin1: Self.text(a?.state), country: Self.text(a?.country),
+                         countryCode: Self.text(a?.countryCode)?.uppercased())
     }
 
     /// 300 characters: no place's name is longer (Bangkok's ceremonial one is 168), so a longer
     /// one is cut there with "…", and a service's runaway text does not fill every output.
     static let longestName = 300
+
+    /// `text` as a name's part, when it is one (`nonBlank`, `bounded`).
+    static func text(_ text: String?) -> String? { text.nonBlank.map(bounded) }
 
     static func bounded(_ text: String) -> String {
         // Control characters (an escape sequence, a line break) belong in no name, and would

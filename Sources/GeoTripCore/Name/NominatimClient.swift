@@ -29,8 +29,9 @@ public struct NominatimClient: Sendable {
     let timeout: TimeAmount
     /// What this run sent and noticed.
     public let tally = NamingTally()
-    /// This run's own turns, taken once the shared cache fails (`turns`).
-    private let ownTurns = NamingCache.inMemory()
+    /// The process's own turns, taken once the shared cache fails (`turns`): made the first
+    /// time they are needed.
+    private static let ownTurns = NamingCache.inMemory()
 
     /// The HTTP client the naming uses: a connection that cannot be made (refused, no route)
     /// fails the request at once rather than being tried again until the request's deadline,
@@ -223,7 +224,7 @@ public struct NominatimClient: Sendable {
             }
         }
         // A cache in memory fails only when memory runs out (`NamingCache.inMemory`).
-        return try! use(ownTurns)
+        return try! use(Self.ownTurns)
     }
 
     /// `body` whole, up to `largestAnswer`, unless `deadline` passes first: then

@@ -59,7 +59,9 @@ public struct NominatimPlaceSearch: Sendable {
             let name = place.ownName ?? place.displayName.nonBlank?.split(separator: ",").first.map(String.init) ?? "?"
             let within = [a?.city.nonBlank ?? a?.town.nonBlank ?? a?.village.nonBlank, a?.country.nonBlank].compactMap { $0 }
                 .filter { $0 != name }
-            return ([name] + within).joined(separator: ", ") + (a?.countryCode.nonBlank.map { " (\($0.uppercased()))" } ?? "")
+            // Bounded as the names are (no control characters, at most 300 characters a part).
+            return ([name] + within).map(NominatimPlace.bounded).joined(separator: ", ")
+                + (NominatimPlace.text(a?.countryCode).map { " (\($0.uppercased()))" } ?? "")
         }
 
         var uncertaintyMeters: Double? {

@@ -119,7 +119,7 @@ struct ReadPlan {
         for (key, row) in byPath where index[key] == nil {
             addCandidate(row)
             if !row.removed { homeless.insert(row.id) }
-            if !row.removed, !unreadFolders.isEmpty, unreadFolders.contains(where: { $0.isEmpty || row.path.hasPrefix($0 + "/") }) {
+            if !row.removed, FolderScanner.Listing.lies(row.path, inOneOf: unreadFolders) {
                 unseen.insert(row.id)
             }
         }

@@ -83,8 +83,13 @@ public struct FolderScanner: Sendable {
         /// One sentence per subfolder that could not be read.
         public var problems: [String] = []
         /// The subfolders that could not be read (relative paths): what the catalog holds
-        /// under them is kept as it is, not taken for gone (`ReadPlan`).
+        /// under them is kept as it is, not taken for gone (`ReadPlan`, `SidecarSync`).
         public var unreadFolders: [String] = []
+
+        /// Whether `path` (relative) lies in one of `folders` (relative; "" is the whole tree).
+        static func lies(_ path: String, inOneOf folders: [String]) -> Bool {
+            folders.contains { $0.isEmpty || path.hasPrefix($0 + "/") }
+        }
         /// XMP sidecars (`*.xmp`, any case), relative paths: not photos, but the sidecar stage
         /// looks among them for geotrip's own sidecars of photos that are gone, and each photo's
         /// `sidecars` are found among them.
