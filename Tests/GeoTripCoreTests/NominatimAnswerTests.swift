@@ -81,6 +81,10 @@ struct NominatimAnswerTests {
         // Characters that show nothing are no name either; control characters are no part of one.
         #expect(try Self.name(#"{"address": {"suburb": "\u200b\u200b", "city": "Lis\u001b[2Jboa\u0007", "country": "\u2060"}}"#)
                 == PlaceName(name: "Lis[2Jboa", admin1: nil, country: nil, countryCode: nil))
+        // Nor are bidirectional overrides, embeddings and isolates, which would turn the rest of a
+        // journal heading around them, or line separators.
+        #expect(try Self.name(#"{"address": {"city": "\u202eLisboa\u2066x\u2069\u2028", "state": "Lis\u202aboa\u202c", "country": "\u202e"}}"#)
+                == PlaceName(name: "Lisboax", admin1: "Lisboa", country: nil, countryCode: nil))
     }
 
     @Test("a runaway name is cut at 300 characters")

@@ -93,11 +93,12 @@ struct NominatimPlace: Decodable, Sendable {
     static func text(_ text: String?) -> String? { text.nonBlank.map(bounded) }
 
     static func bounded(_ text: String) -> String {
-        // Control characters (an escape sequence, a line break) belong in no name, and would
-        // reach the journal's headings and a terminal's `cat` of them as they are.
+        // Control characters (an escape sequence, a line break) and bidirectional overrides
+        // belong in no name, and would reach the journal's headings and a terminal's `cat` of
+        // them as they are.
         var text = text
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        if text.unicodeScalars.contains(where: \.reordersOrBreaksLines) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.reordersOrBreaksLines }))
         }
         return text.count <= longestName ? text : String(text.prefix(longestName - 1)) + "…"
     }

@@ -1,0 +1,11 @@
+extension Unicode.Scalar {
+    /// C0 controls, DEL and C1 controls (Unicode's general category Cc), and the invisible
+    /// characters that reorder or break a line on screen: bidirectional marks, embeddings,
+    /// overrides and isolates (`rlo\u{202E}gpj.JPG` shows as `rlogpj.JPG` reversed), and the
+    /// line and paragraph separators. The terminal shows them escaped; a place's name from a
+    /// service drops them, since an override left open turns the rest of a journal's heading.
+    public var reordersOrBreaksLines: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x200E || value == 0x200F
+            || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+}
