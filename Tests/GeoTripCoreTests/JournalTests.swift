@@ -213,6 +213,14 @@ struct JournalTests {
         #expect(unseen.gone.last?.ownerID == "v2" && unseen.gone.last?.localDate == "2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: "2025-06-10") == "Visit v2, 2025-06-10")
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: "Sintra", date: "2025-06-10") == "Visit v2: Sintra, 2025-06-10")
+        // When the visit comes back with its photos, the note goes back with it: the photos
+        // its visit holds on its return are no evidence against it (the note never knew any).
+        let photos = VisitPhotos(ofEachVisit: { ids in ids.contains("v2") ? ["v2": [(id: 21, path: "a.jpg")]] : [:] },
+                                 visitOfPhotos: { ids in ids.contains(21) ? [21: "v2"] : [:] })
+        let waiting = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
+        let cameBack = JournalNotes(trip: back, days: [:], unplaced: [waiting], stored: unseen.all, photos: photos)
+        #expect(cameBack.all["v2"]?.text == "two\n" && cameBack.gone.isEmpty && cameBack.setApart.isEmpty)
+        #expect(cameBack.moved == [MovedNote(visit: "v2", from: nil, to: "2025-06-10")])
         // One whose day was never known says so, in words.
         #expect(JournalWords(language: "en").goneVisit(id: "v2", place: nil, date: nil) == "Visit v2, day unknown")
         #expect(JournalWords(language: "ko").goneVisit(id: "v2", place: nil, date: nil) == "방문 v2, 날짜 모름")

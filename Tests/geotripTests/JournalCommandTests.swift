@@ -209,6 +209,25 @@ struct JournalCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
     }
 
+    @Test("a note written in the run its visit's photo goes waits on the page of unplaced notes, and goes back when the photo does")
+    func noteWrittenAsItsVisitGoes() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let single = "2025-06-11 Sintra/IMG_0015.JPG"
+        let lone = try #require(try trip.visits().first { ($0["photos"] as? [String]) == [single] }?["id"] as? String)
+        try trip.write(note: "Early coffee by the river.\n", for: lone, in: "2025-06-11")
+        let aside = trip.temp.url.appendingPathComponent("IMG_0015.JPG")
+        try FileManager.default.moveItem(at: trip.folder.appendingPathComponent(single), to: aside)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(Trip.note(lone, in: try trip.text("unplaced-notes.md")) == "Early coffee by the river.\n")
+        try FileManager.default.moveItem(at: aside, to: trip.folder.appendingPathComponent(single))
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(try trip.visits().first { ($0["photos"] as? [String]) == [single] }?["id"] as? String == lone)
+        #expect(Trip.note(lone, in: try trip.text("2025-06-11.md")) == "Early coffee by the river.\n")
+        #expect(!((try? trip.text("unplaced-notes.md")) ?? "").contains("Early coffee"))
+    }
+
     @Test("ingest writes a journal per day and trip.geojson; an unchanged rerun touches nothing")
     func firstExport() throws {
         let trip = try Trip()

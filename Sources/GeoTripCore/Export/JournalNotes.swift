@@ -272,7 +272,9 @@ struct JournalNotes: Equatable {
         var apart: [String] = []
         for owner in all.keys.sorted() where all[owner]!.hasWords && !JournalNote.isDay(owner) && !owner.contains("@") {
             let alive = dayOf[owner] != nil, isWaiting = waiting.contains(owner)
-            if let members = all[owner]!.members ?? stored[owner]?.members, !members.isEmpty {
+            // A waiting note is told by the photos it was remembered with, never by those its
+            // id's visit holds now (`init` gives it those, to remember if it goes back).
+            if let members = isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members, !members.isEmpty {
                 var counts: [String: Int] = [:]
                 for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
                 let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
