@@ -49,12 +49,14 @@ struct Trips: AsyncParsableCommand {
         } catch {
             throw Diagnostics.fail(error)
         }
-        // Named and measured as the page of trips does: not after a home or another private
-        // place, and without the legs to and from one.
+        // Named, counted and measured as the page of trips and the maps do: not after a home or
+        // another private place, without its country or visits, and without the legs to and
+        // from one.
         let distances = library.trips.map { $0.trip.distanceKilometres(outside: privacy) }
         let lines = zip(library.trips, distances).map { trip, distance in
             Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
-                 places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries, visits: trip.trip.visits.count,
+                 places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries(leavingOut: privacy),
+                 visits: trip.trip.visitsAndPlaces(leavingOut: privacy).visits,
                  photos: trip.trip.photoCount, distanceKilometres: (distance * 10).rounded() / 10, folder: trip.folder)
         }
         if json {

@@ -284,6 +284,8 @@ struct LibraryExportTests {
             .rename(house.placeId, to: "Our flat, Kastanienallee 12")
         let index = try String(contentsOf: library.out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("Lisbon") && !index.contains("Kastanienallee"), "\(index)")
+        // Nor does home lend it a country or a place: the page counts what the trip's map does.
+        #expect(!index.contains("Netherlands") && index.contains("Portugal"), "\(index)")
         let trips = try TripSplitting.split(catalog.trip()).trips
         #expect(trips.first?.trip.visits.contains { $0.placeId == house.placeId } == true)  // it is the trip's visit, kept private
         let map = try String(contentsOf: library.tripFolder(1).appendingPathComponent("trip.geojson"), encoding: .utf8)
@@ -299,6 +301,8 @@ struct LibraryExportTests {
         #expect(index.contains("· \(shown)</p>"), "\(shown) in \(index)")
         let tripMap = try String(contentsOf: library.tripFolder(1).appendingPathComponent("index.html"), encoding: .utf8)
         #expect(tripMap.contains(">\(shown)<"), "\(shown) on the trip's map")
+        let places = Set(visits.filter { $0.placeId != house.placeId }.map(\.placeId)).count
+        #expect(places > 0 && index.contains("\(places) places"), "\(places) places in \(index)")
     }
 
     @Test("a night added at home, a few metres from the house, writes no trip again: home's zone stays where it was")

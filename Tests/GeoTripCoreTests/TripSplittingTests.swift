@@ -117,6 +117,19 @@ struct TripSplittingTests {
         #expect(library.homeDays == plans.filter { if case .home = $0 { true } else { false } }.count)
     }
 
+    @Test("the page of trips gives the years from the first trip's first day to the last trip's last")
+    func yearsOnThePageOfTrips() throws {
+        // A trip over New Year: 2023-12-28 to 2024-01-03.
+        let plans: [Plan] = Array(repeating: .home, count: 40) + Array(repeating: .away(trip: 1, region: Self.lisbon), count: 7)
+            + Array(repeating: .home, count: 30)
+        let library = TripSplitting.split(Self.trip(from: "2023-11-18", plans))
+        let trip = try #require(library.trips.first)
+        #expect(library.trips.count == 1 && trip.firstDay == "2023-12-28" && trip.lastDay == "2024-01-03")
+        let page = LibraryIndexPage(entries: [.init(number: 1, folder: trip.folder, trip: trip.trip)], words: JournalWords(language: "en"),
+                                    language: "en").render()
+        #expect(page.contains("1 trip, 2023 to 2024, 7 days away"), "\(page)")
+    }
+
     @Test("a day out within 50 km of home is a home day, not a trip")
     func dayOutNearHome() {
         var trip = Self.trip(from: "2024-03-01", Self.quarter)
@@ -323,11 +336,17 @@ struct TripSplittingTests {
         trip.days[first].visits[0].latitude = Self.amsterdam.latitude
         trip.days[first].visits[0].longitude = Self.amsterdam.longitude
         trip.days[first].visits[0].name = "Our flat"
+        trip.days[first].visits[0].countryCode = "NL"
+        trip.days[first].visits[1].countryCode = "PT"
         let library = TripSplitting.split(trip)
         let part = try #require(library.trips.first?.trip)
         #expect(part.mainPlaceNames(limit: 10).contains("Our flat"))
         let privacy = ExportSettings().privacy(for: library)
         #expect(!part.mainPlaceNames(limit: 10, leavingOut: privacy).contains("Our flat"))
+        // Nor does home lend it a country, a visit or a place, as on its map.
+        #expect(part.countries(leavingOut: PrivacyZones()) == ["NL", "PT"] && part.countries(leavingOut: privacy) == ["PT"])
+        let all = part.visitsAndPlaces(leavingOut: PrivacyZones()), outside = part.visitsAndPlaces(leavingOut: privacy)
+        #expect(all.visits == part.visits.count && outside.visits == all.visits - 1 && outside.places == all.places - 1)
     }
 
     @Test("a home photographed on few nights keeps its place against six weeks somewhere else")

@@ -20,18 +20,21 @@ struct LibraryIndexPage {
     let words: JournalWords
     /// The page's `lang`.
     var language: String
-    /// The zones kept out of everything shared: no trip is called after a place in one, and
-    /// no trip's distance counts the legs to and from one.
+    /// The zones kept out of everything shared: no trip is called after a place in one, its
+    /// countries and places count none in one, and no trip's distance counts the legs to and
+    /// from one.
     var privacy = PrivacyZones()
 
     /// The whole page.
     func render() -> String {
         let trips = entries.reversed().map(view)
-        let years = entries.map { String($0.trip.days.first?.date.prefix(4) ?? "") }
+        // From the first trip's first day to the last day of any (a trip over New Year ends
+        // in the next year).
+        let firstYear = String(entries.first?.trip.days.first?.date.prefix(4) ?? "")
+        let lastYear = entries.compactMap { $0.trip.days.last.map { String($0.date.prefix(4)) } }.max() ?? firstYear
         let away = entries.map(\.trip.calendarDays).reduce(0, +)
         let page = PageView(language: language, title: words.tripsTitle,
-                            summary: words.tripsSummary(trips: entries.count, firstYear: years.first ?? "", lastYear: years.last ?? "",
-                                                        daysAway: away),
+                            summary: words.tripsSummary(trips: entries.count, firstYear: firstYear, lastYear: lastYear, daysAway: away),
                             trips: trips, credit: "Place names: GeoNames (geonames.org), CC BY 4.0"
                                 + (entries.contains { $0.trip.places.contains { $0.nameSource == NameSource.nominatim.rawValue } }
                                    ? "; © OpenStreetMap contributors, ODbL" : ""))
@@ -43,10 +46,12 @@ struct LibraryIndexPage {
         let trip = entry.trip
         let first = trip.days.first?.date ?? "", last = trip.days.last?.date ?? ""
         let names = trip.mainPlaceNames(leavingOut: privacy)
-        let countries = trip.countries.compactMap { code in words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country) }
+        let countries = trip.countries(leavingOut: privacy).compactMap { code in
+            words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country)
+        }
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
-                        countries: countries.joined(separator: ", "), places: words.placeCount(trip.places.count),
+                        countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
                         photos: words.photoCount(trip.photoCount), distance: words.distance(kilometres: trip.distanceKilometres(outside: privacy)),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)

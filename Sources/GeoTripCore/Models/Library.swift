@@ -98,6 +98,19 @@ enum LocalDate {
 }
 
 extension Trip {
+    /// The country codes of the visits outside `privacy`, sorted: a trip's countries as its
+    /// shared outputs give them, and as its map does (a trip whose only other country is
+    /// home's, or a hidden address's, does not name it).
+    public func countries(leavingOut privacy: PrivacyZones) -> [String] {
+        Array(Set(visits.filter { !privacy.contains($0.centre) }.compactMap(\.countryCode))).sorted()
+    }
+
+    /// The visits outside `privacy`, and the places they are at: what a trip's map counts.
+    public func visitsAndPlaces(leavingOut privacy: PrivacyZones) -> (visits: Int, places: Int) {
+        let shown = visits.filter { !privacy.contains($0.centre) }
+        return (shown.count, Set(shown.map(\.placeId)).count)
+    }
+
     /// Up to `limit` place names, those with the most photos first (first visited on a tie):
     /// what a trip is called in a list of trips. Visits inside `privacy` lend it no name (the
     /// journal calls them "Private place").
