@@ -757,15 +757,26 @@ struct LibraryExportTests {
         let library = try Library()
         defer { library.temp.remove() }
         try await library.ingest()
-        try library.writeNote("Tram 28 up to the castle.\n", trip: 1, day: "2024-01-16")
+        let file = try library.writeNote("Tram 28 up to the castle.\n", trip: 1, day: "2024-01-16")
         let block = "<!-- notes 2024-01-16 -->\nTram 28 up to the castle.\n<!-- end notes 2024-01-16 -->"
+        // And one on the day's first visit, where the new home will be.
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path))
+        let visit = try #require(try catalog.visits().first { $0.localDate == "2024-01-16" })
+        catalog.releaseLock()
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text.insert(contentsOf: "The flat's view.\n", at: try #require(text.range(of: "<!-- notes \(visit.id) -->\n")).upperBound)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        try await library.ingest()  // the notes taken in, the visit's with its place's name
         // Home is Lisbon now: its days are days at home, in no trip's journal.
         var options = IngestOptions(folder: library.folder.path)
-        options.home = .some(Coordinate(latitude: 38.7139, longitude: -9.1334))
+        options.home = .some(visit.centre)
         let moved = try await IngestPipeline(options: options).run(progress: SilentProgress())
         let unplaced = library.out.appendingPathComponent("journal/unplaced-notes.md")
-        #expect(try String(contentsOf: unplaced, encoding: .utf8).contains(block))
-        #expect(moved.export?.unplacedNotes == 1)
+        let waiting = try String(contentsOf: unplaced, encoding: .utf8)
+        #expect(waiting.contains(block) && waiting.contains("<!-- notes \(visit.id) -->\nThe flat's view.\n"))
+        // The visit at home is named no more, as a day's page calls it "Private place".
+        #expect(waiting.contains("## Visit \(visit.id), 2024-01-16\n") && !waiting.contains("Lisbon"), "\(waiting)")
+        #expect(moved.export?.unplacedNotes == 2)
         let journals = library.files(under: library.out).filter { $0.hasSuffix("/2024-01-16.md") }
         #expect(journals.isEmpty, "\(journals)")
         // Home found again: the note is back in its day's page, and the page of notes is gone.
@@ -775,6 +786,7 @@ struct LibraryExportTests {
         #expect(try String(contentsOf: page, encoding: .utf8).contains(block))
         #expect(!FileManager.default.fileExists(atPath: unplaced.path))
         #expect(try library.storedNotes()["2024-01-16"] == "Tram 28 up to the castle.\n")
+        #expect(try library.storedNotes()[visit.id] == "The flat's view.\n")
     }
 
     @Test("what a run stopped while writing left (a page's or a thumbnail's temporary file) goes when the trip is written again")

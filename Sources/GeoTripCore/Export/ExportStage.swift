@@ -357,10 +357,17 @@ public struct ExportStage: Sendable {
         let visitPhotos = VisitPhotos(ofEachVisit: { visits in asked { () throws(GeoTripError) in try catalog.photos(ofEachVisit: visits) } },
                                       everyPhoto: { asked { () throws(GeoTripError) in try catalog.visitOfEveryPhoto() } },
                                       visitOfPhotos: { ids in asked { () throws(GeoTripError) in try catalog.visits(ofPhotos: ids) } })
-        let notes = JournalNotes(trip: shown, days: dayFiles,
+        var notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
                                  stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: layout.privacy, photos: visitPhotos)
         if let error = failure.error { throw error }
+        // A gone note whose visit is still in the catalog, on a day now at home or inside a
+        // private place, loses the name it was remembered with (a day's page shows such a
+        // visit as "Private place").
+        let named = Set(notes.gone.filter { $0.placeName != nil }.map(\.ownerID))
+        if !named.isEmpty {
+            notes.forgetPlaces(of: Set(layout.whole.visits.filter { named.contains($0.id) && layout.privacy.contains($0.centre) }.map(\.id)))
+        }
         // Copies another copy outranked (`JournalNotes.replaced`) go beside the journal first.
         if !notes.replaced.isEmpty {
             try output.create(Self.journalFolder)

@@ -475,6 +475,14 @@ struct JournalNotes: Equatable {
 
     /// The text of each note, by owner id.
     var texts: [String: String] { all.mapValues(\.text) }
+
+    /// Forgets the place names the notes of `owners` were remembered with (their visits are
+    /// private now).
+    mutating func forgetPlaces(of owners: Set<String>) {
+        guard !owners.isEmpty else { return }
+        for owner in owners { all[owner]?.placeName = nil }
+        for index in gone.indices where owners.contains(gone[index].ownerID) { gone[index].placeName = nil }
+    }
 }
 
 /// The photos of visits as the catalog has them now, for `JournalNotes` (the catalog's
