@@ -69,5 +69,10 @@ struct Export: AsyncParsableCommand {
         } else if !quiet {
             print(SummaryText.exportLines(summary).joined(separator: "\n"))
         }
+        // What needs the person's eye (a thumbnail that could not be made, an option not
+        // followed), as `tag` says it: the JSON holds them as `problems`.
+        if !json {
+            for problem in summary.problems { StandardError.write("geotrip: \(problem.path.terminalSafe): \(problem.message.terminalSafe)\n") }
+        }
     }
 }

@@ -80,6 +80,8 @@ enum SummaryText {
             lines.append("  no longer kept private, as asked (--forget-old-homes): \(plural(e.forgottenHomes.count, "earlier home")) that "
                 + "\(e.forgottenHomes.count == 1 ? "is" : "are") no home now, at "
                 + e.forgottenHomes.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) }.joined(separator: "; "))
+        } else if e.forgettingFollowed {
+            lines.append("  --forget-old-homes: no place is kept private as an earlier home that is not a home now; nothing was forgotten")
         }
         if !e.backups.isEmpty {
             lines.append("  \(plural(e.backups.count, "journal file")) had been edited outside the notes blocks, or held words "

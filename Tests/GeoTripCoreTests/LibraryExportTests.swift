@@ -382,7 +382,10 @@ struct LibraryExportTests {
         var exporter = TripExport(folder: library.folder.path, catalogPath: catalogPath)
         exporter.forgetOldHomes = true
         let forgetting = try await exporter.run()
-        #expect(forgetting.forgottenHomes == [hotel])
+        #expect(forgetting.forgottenHomes == [hotel] && forgetting.forgettingFollowed && !hidden.forgettingFollowed)
+        // Asked again, there is nothing left to forget, which the summary says.
+        let again = try await exporter.run()
+        #expect(again.forgottenHomes.isEmpty && again.forgettingFollowed)
         #expect(try files(showing: shownHotel).contains("trips/\(LibraryFixture.trips[0].0)/trip.geojson"))
         #expect(try files(showing: house).isEmpty, "files that show the house")
         let kept = try Catalog.open(at: catalogPath, access: .readOnly).keptHomes()
@@ -396,7 +399,7 @@ struct LibraryExportTests {
         try FileManager.default.removeItem(at: library.folder.appendingPathComponent("2024-01 Lisboa"))
         try await library.ingest()
         let refused = try await exporter.run()
-        #expect(refused.forgottenHomes.isEmpty)
+        #expect(refused.forgottenHomes.isEmpty && !refused.forgettingFollowed)
         #expect(refused.problems.contains { $0.message.contains("--forget-old-homes was not followed") })
         #expect(try files(showing: house).isEmpty, "files that show the house")
         // The setting changed by hand into something unreadable: nothing forgotten, the house

@@ -97,6 +97,15 @@ struct LibraryCommandTests {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/" + name).path))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("geotrip/trips").path))
+        // Asked to forget earlier homes, it says there is none.
+        let forgetting = try CommandRun.geotrip(["export", folder.path, "--forget-old-homes"])
+        #expect(forgetting.status == 0 && forgetting.stdout.contains("--forget-old-homes: no place is kept private as an earlier home"), "\(forgetting.stdout)")
+        // With a home once given and now found again (none, in one trip): the option is not
+        // followed, and the export says why.
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--home", "38.7110483,-9.137098", "--quiet"]).status == 0)
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--home", "auto", "--quiet"]).status == 0)
+        let refused = try CommandRun.geotrip(["export", folder.path, "--forget-old-homes"])
+        #expect(refused.status == 0 && refused.stderr.contains("--forget-old-homes was not followed: the folder has no home now"), "\(refused.stderr)")
         // With a home given, only a folder without a dated photo is one trip, and says so.
         let empty = temp.url.appendingPathComponent("Empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

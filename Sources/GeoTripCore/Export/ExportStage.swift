@@ -629,6 +629,7 @@ public struct ExportStage: Sendable {
             let forgotten = ExportSettings.earlier(kept, than: current)
             let homes = ExportSettings.merged(kept.filter { !forgotten.contains($0) }, current)
             summary.forgottenHomes = forgotten
+            summary.forgettingFollowed = true
             if homes != kept { try catalog.keepHomes(homes) }
             return homes
         }

@@ -43,6 +43,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Places kept private as earlier homes that this export stopped hiding (`geotrip export
     /// --forget-old-homes`): none of today's homes, nor within 50 m of one.
     public var forgottenHomes: [Coordinate] = []
+    /// Whether `--forget-old-homes` was followed (it is not in a folder with no home now: a
+    /// problem says why); with no `forgottenHomes`, there was nothing to forget.
+    public var forgettingFollowed = false
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
     public var namesInOtherLanguages = 0
     /// The language of the journal's words and names.
