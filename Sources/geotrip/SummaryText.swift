@@ -93,7 +93,7 @@ enum SummaryText {
         }
         for unread in e.unreadBlocks {
             lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read: "
-                + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed or deleted. "
+                + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated. "
                 + "Copy what they say into the new page's blocks")
         }
         if let replaced = e.replacedNotes {

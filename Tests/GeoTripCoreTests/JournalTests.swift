@@ -51,6 +51,11 @@ struct JournalTests {
         #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "")).unclosed == ["v1"])
         #expect(JournalDocument(text: file).unclosed.isEmpty)
         #expect(!JournalDocument(text: file + JournalDocument.block(id: "v1", text: "again\n")).isIntact)
+        // A repeated block with other words is named as not read; one that repeats the first's
+        // words, or holds none, loses nothing.
+        #expect(JournalDocument(text: file + JournalDocument.block(id: "v1", text: "again\n")).unclosed == ["v1"])
+        #expect(JournalDocument(text: file + JournalDocument.block(id: "v1", text: "a\n")).unclosed.isEmpty)
+        #expect(JournalDocument(text: file + JournalDocument.block(id: "v1", text: " \n")).unclosed.isEmpty)
         // CRLF written by an editor is not an edit, nor a byte order mark before the first line.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "\n", with: "\r\n")).isIntact)
         #expect(JournalDocument(bytes: [0xEF, 0xBB, 0xBF] + Array(file.utf8)).isIntact)

@@ -265,7 +265,16 @@ struct JournalDocument: Sendable, Equatable {
                     }
                     var text = String(decoding: bytes, as: UTF8.self)
                     if text.utf8.contains(0) { text.removeAll { $0 == "\0" } }
-                    if seen.insert(id).inserted { blocks.append(Block(id: id, text: text, photoLinks: links)) } else { complete = false }
+                    if seen.insert(id).inserted {
+                        blocks.append(Block(id: id, text: text, photoLinks: links))
+                    } else {
+                        // A block repeated (pasted twice): only the first is read; a copy with
+                        // other words is said, as an unread block is.
+                        complete = false
+                        if text.contains(where: { !$0.isWhitespace }), blocks.first(where: { $0.id == id })?.text != text, !unclosed.contains(id) {
+                            unclosed.append(id)
+                        }
+                    }
                     links = []
                     skeleton.append(line)
                     skeleton.append(markerContent(lines[close]))
