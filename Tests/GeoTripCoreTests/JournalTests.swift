@@ -92,8 +92,17 @@ struct JournalTests {
         #expect(!JournalDocument(text: fake + file).isIntact)
         #expect(!JournalDocument(text: file + fake).isIntact)
         #expect(!JournalDocument(text: file + footerLine + "\n").isIntact)
-        // Not UTF-8: kept as a backup rather than trusted.
+        // A line added below the footer, in bytes that are not UTF-8, is an edit like any other.
         #expect(!JournalDocument(bytes: Array(file.utf8) + [0xE9, 0x0A]).isIntact)
+        // A note saved by an editor set to Latin-1 (Windows-1252) among the page's UTF-8: each
+        // byte that is no UTF-8 is its Windows-1252 character, the page's own UTF-8 stays as
+        // it is, and nothing outside the block changed.
+        let parts = file.components(separatedBy: "<!-- notes v1 -->\na")
+        #expect(parts.count == 2)
+        let saved = Array((parts[0] + "<!-- notes v1 -->\n").utf8) + [0x43, 0x61, 0x66, 0xE9, 0x20, 0x80, 0x81, 0x93, 0xC3, 0x20]
+            + Array(("día" + parts[1]).utf8)
+        #expect(JournalDocument(bytes: saved).notes == ["v1": "Caf\u{E9} \u{20AC}\u{81}\u{201C}\u{C3} día\n"])
+        #expect(JournalDocument(bytes: saved).isIntact)
         // Blanks an editor leaves at the end of marker lines: the block is read, the page intact.
         let blanks = file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 --> \t\n")
             .replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "<!-- end notes v1 -->  \r\n")

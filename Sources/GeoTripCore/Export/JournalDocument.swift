@@ -96,8 +96,8 @@ struct JournalDocument: Sendable, Equatable {
         unclosed = reading.unclosed
         writtenNotes = reading.writtenNotes.notes
         writtenNotesDamaged = reading.writtenNotes.damaged
-        let valid = String(validating: bytes, as: UTF8.self) != nil
-        isIntact = valid && reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
+        // (The bytes are UTF-8 now: `asUTF8Lines` read any that were not as Windows-1252.)
+        isIntact = reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
     }
 
     /// `bytes` as UTF-8 lines ending in `\n`, as the reader takes them: without a UTF-8 byte
@@ -115,8 +115,43 @@ struct JournalDocument: Sendable, Equatable {
             }
             if let text = String(validating: units, as: UTF16.self) { return asUTF8Lines(Array(text.utf8)) }
         }
-        return classicMacLinesAsLF(bytes)
+        return classicMacLinesAsLF(windows1252Repaired(bytes))
     }
+
+    /// `bytes` with each byte that is no part of valid UTF-8 read as the Windows-1252 (Latin-1)
+    /// character it is: an editor set to Latin-1 saves `é` as one byte 0xE9 among the page's
+    /// UTF-8, which would otherwise become U+FFFD in the note. Every byte maps to a character of
+    /// its own (the five Windows-1252 leaves undefined to the C1 control of that number), so
+    /// nothing is lost, whatever the encoding really was.
+    static func windows1252Repaired(_ bytes: [UInt8]) -> [UInt8] {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
+        var repaired: [UInt8] = []
+        repaired.reserveCapacity(bytes.count + bytes.count / 8)
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var position = 0
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded):
+                repaired += encoded
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<position + length] {
+                    let scalar = Unicode.Scalar(byte >= 0x80 && byte < 0xA0 ? windows1252C1[Int(byte - 0x80)] : UInt16(byte))!
+                    repaired += Array(String(Character(scalar)).utf8)
+                }
+                position += length
+            case .emptyInput:
+                return repaired
+            }
+        }
+    }
+
+    /// Windows-1252's characters for the bytes 0x80 to 0x9F.
+    private static let windows1252C1: [UInt16] = [
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+    ]
 
     /// A page whose lines mostly end in a lone `\r` (classic Mac OS), with every such `\r` as
     /// `\n`, so a line pasted into it with another ending does not leave the rest one line; a
