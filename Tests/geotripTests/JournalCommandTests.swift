@@ -471,6 +471,23 @@ struct JournalCommandTests {
         let linked = try trip.run(["export", "DIR"])
         #expect(linked.stdout.contains("never written through") && linked.stdout.contains("journal/2025-06-12.md"), "\(linked.stdout)")
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
+        // And said again by every ingest after, though nothing else changed.
+        for _ in 0..<2 {
+            let again = try trip.run(["ingest", "DIR"])
+            #expect(again.stdout.contains("never written through") && again.stdout.contains("journal/2025-06-12.md"), "\(again.stdout)")
+        }
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
+
+        // The whole journal folder a link to a folder elsewhere (a notes app's): the export
+        // stops before it writes anything there, and says how to mend it.
+        try FileManager.default.removeItem(at: url)
+        let vault = trip.temp.url.appendingPathComponent("vault")
+        try FileManager.default.moveItem(at: trip.journal, to: vault)
+        try FileManager.default.createSymbolicLink(at: trip.journal, withDestinationURL: vault)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: vault.path).sorted()
+        let refused = try trip.run(["ingest", "DIR"], expecting: 1)
+        #expect(refused.stderr.contains("journal is a symbolic link to a folder") && refused.stderr.contains("--out PATH"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vault.path).sorted() == pages)
     }
 
     @Test("what geotrip cannot read is said: a note whose end line went, a page renamed; a read-only page stays read-only; a bogus --lang is refused")

@@ -29,12 +29,23 @@ extension ExportStage {
         return [xmp, xmp.dropLast(3) + Array("XMP".utf8)].first(where: FolderScanner.entryExists)
     }
 
+    /// An output folder as `listing(of:)` finds it.
+    struct Listing {
+        /// One fingerprint of every file's path, size and time, and of the links.
+        var key: String
+        /// How many files are documents (not thumbnails).
+        var documents: Int
+        var files: [String: FileStamp]
+        /// The symbolic links in it, relative, sorted.
+        var links: [String]
+    }
+
     /// Every file under `folder` with its size and modification time, as one fingerprint, and
     /// how many of them are documents (not thumbnails).
     /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
     /// library has hundreds of thousands, and they are checked whenever their trip is rendered;
     /// their folders' times are in the key.
-    static func listing(of folder: String, documentsOnly: Bool = false) -> (key: String, documents: Int, files: [String: FileStamp]) {
+    static func listing(of folder: String, documentsOnly: Bool = false) -> Listing {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
@@ -42,8 +53,14 @@ extension ExportStage {
         if documentsOnly {
             scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
         }
-        guard let files = try? scanner.scan().files else { return ("", 0, [:]) }
+        guard let listing = try? scanner.scan() else { return Listing(key: "", documents: 0, files: [:], links: []) }
+        let files = listing.files
         var lines: [UInt8] = []
+        // Links are no files geotrip wrote (a page replaced by one is refused on every run that
+        // writes its trip, and said): in the key as links, whatever they lead to.
+        let links = listing.links.sorted()
+        for link in links { lines += Array("\(link) link\n".utf8) }
+        let linked = Set(links)
         // The scan skips hidden names; what a stopped run left in a journal folder (a person's
         // save among it: `journalNames`) is in the key, so the run that finds it reads it.
         for journal in [journalFolder] + trips.map({ tripsFolder + "/" + $0 + "/" + journalFolder }) {
@@ -58,7 +75,9 @@ extension ExportStage {
         for file in files {
             stamps[file.relativePath] = FileStamp(size: file.size, modifiedNanos: file.modifiedNanos)
             let thumbnails = ThumbnailMaker.folderName + "/"
-            if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) { documents += 1 }
+            if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) && !linked.contains(file.relativePath) {
+                documents += 1
+            }
             lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
         }
         // The thumbnails' folders by their own times, which a thumbnail added, deleted or
@@ -68,7 +87,23 @@ extension ExportStage {
             var info = stat()
             if lstat(folder + "/" + excluded, &info) == 0 { lines += Array("\(excluded)/ \(FileStamp(info).modifiedNanos)\n".utf8) }
         }
-        return (Fingerprint.of(lines, fileSize: lines.count), documents, stamps)
+        return Listing(key: Fingerprint.of(lines, fileSize: lines.count), documents: documents, files: stamps, links: links)
+    }
+
+    /// The first of `links` (relative to the output folder `root`) that leads to a folder geotrip
+    /// writes in: `journal`, `thumbs`, `trips`, a trip's folder or its `journal` or `thumbs`.
+    /// Such a folder's files would be written through the link but listed as nothing, so
+    /// pages would never be read back, replaced or removed: the export stops before it writes
+    /// anything, and says how to mend it.
+    static func linkedOwnFolder(_ links: [String], in root: String) -> String? {
+        links.first { link in
+            let parts = link.split(separator: "/", omittingEmptySubsequences: false)
+            let own = [journalFolder, ThumbnailMaker.folderName]
+            let isOwn = parts.count == 1 ? (own + [tripsFolder]).contains(String(parts[0]))
+                : parts[0] == tripsFolder && (parts.count == 2 || parts.count == 3 && own.contains(String(parts[2])))
+            var info = stat()
+            return isOwn && stat(root + "/" + link, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        }
     }
 
     /// A day's page: its fingerprint, and its text unless its file already holds it.

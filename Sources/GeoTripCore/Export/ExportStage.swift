@@ -100,7 +100,13 @@ public struct ExportStage: Sendable {
         // file in the output folder as the last export left it, notes included): nothing to do.
         let inputs = try self.inputs(settings: settings, language: language)
         let before = Self.listing(of: output.path, documentsOnly: true)
-        if !checkEverything, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
+        if let linked = Self.linkedOwnFolder(before.links, in: output.path) {
+            throw .outputUnusable(path: output.path, reason: "\(linked) is a symbolic link to a folder, and geotrip never writes through links "
+                + "(its pages would be written there but never read back); move the folder back in its place, "
+                + "or give --out PATH to put the whole output folder where it leads")
+        }
+        // With a link in it (a page replaced by one), the export runs, to say it again.
+        if !checkEverything, before.links.isEmpty, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             return summary
@@ -145,7 +151,7 @@ public struct ExportStage: Sendable {
         /// The files this run wrote, with their stamps (`isAsWritten`).
         var written: WrittenFiles
         /// The output folder's documents as the run found them.
-        var before: (key: String, documents: Int, files: [String: FileStamp])
+        var before: Listing
         /// The run's time, which dates backups and the notes taken in.
         var now: Date
         /// The export's settings (`ExportSettings`).
@@ -311,7 +317,10 @@ public struct ExportStage: Sendable {
                 let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true)
                 let listing = listed.key
                 listings[folder] = listing
-                documentsIn[folder] = listed.documents
+                // The output folder's own pages of unplaced notes and undated photos are counted
+                // when they are written, after the trips.
+                documentsIn[folder] = listed.documents - (folder.isEmpty ? [Self.unplacedNotesFile, Self.undatedPhotosFile]
+                    .filter { listed.files[Self.journalFolder + "/" + $0] != nil }.count : 0)
                 if !run.checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary, withLinks: withLinks)

@@ -98,6 +98,9 @@ public struct FolderScanner: Sendable {
         var sidecarStats: [String: ScannedSidecar] = [:]
         /// geotrip's own temporary sidecar files left by a killed run (`XMPSidecar.isOwnTemporaryFile`).
         public var leftoverTemporaryFiles: [String] = []
+        /// The symbolic links met, relative paths: one to a file is listed as that file, one to
+        /// anything else is not (the export never writes through either: `ExportStage.listing`).
+        public var links: [String] = []
 
         /// Takes in what a folder held besides its entries.
         fileprivate mutating func absorb(_ contents: FolderContents) {
@@ -106,6 +109,7 @@ public struct FolderScanner: Sendable {
             sidecars += contents.sidecars
             sidecarStats.merge(contents.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += contents.leftoverTemporaryFiles
+            links += contents.links
         }
 
         /// Appends a subtree's listing, which comes after everything already here.
@@ -116,6 +120,7 @@ public struct FolderScanner: Sendable {
             sidecars += subtree.sidecars
             sidecarStats.merge(subtree.sidecarStats) { first, _ in first }
             leftoverTemporaryFiles += subtree.leftoverTemporaryFiles
+            links += subtree.links
         }
     }
 
@@ -201,6 +206,7 @@ public struct FolderScanner: Sendable {
         var sidecars: [String] = []
         var sidecarStats: [String: ScannedSidecar] = [:]
         var leftoverTemporaryFiles: [String] = []
+        var links: [String] = []
 
         var subfolders: [Subfolder] {
             entries.compactMap { if case .folder(let folder) = $0.entry { folder } else { nil } }
@@ -332,6 +338,8 @@ public struct FolderScanner: Sendable {
                 for (_, part) in parts.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
                     contents.entries += part.entries
                     contents.problems += part.problems
+                    for folder in part.unreadFolders where !contents.unreadFolders.contains(folder) { contents.unreadFolders.append(folder) }
+                    contents.links += part.links
                     contents.sidecars += part.sidecars
                     contents.sidecarStats.merge(part.sidecarStats) { first, _ in first }
                     contents.leftoverTemporaryFiles += part.leftoverTemporaryFiles
@@ -448,6 +456,7 @@ public struct FolderScanner: Sendable {
                 return
             }
             if info.st_mode & S_IFMT == S_IFLNK {
+                contents.links.append(relative)
                 // Follow links to files; never links to folders.
                 var target = stat()
                 guard fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFREG else {
