@@ -146,6 +146,16 @@ struct HardeningCommandTests {
         try chmod("755", "Sevilla – día 3")
         #expect(unsearchable?["removed"] as? Int == 0, "\(String(describing: unsearchable))")
         #expect(try listing("geotrip/journal") == pages)
+        // Also one of more than 8,192 names, whose entries are looked at on both cores.
+        let crowded = trip.appendingPathComponent("Sevilla – día 3")
+        for index in 0..<8_200 { FileManager.default.createFile(atPath: crowded.appendingPathComponent("note-\(index).txt").path, contents: nil) }
+        if getuid() == 0 { #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", crowded.path]).status == 0) }
+        try chmod("644", "Sevilla – día 3")
+        let crowdedRun = try JSONSerialization.jsonObject(with: Data(try run(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        try chmod("755", "Sevilla – día 3")
+        #expect(crowdedRun?["removed"] as? Int == 0, "\(String(describing: crowdedRun))")
+        for index in 0..<8_200 { try FileManager.default.removeItem(at: crowded.appendingPathComponent("note-\(index).txt")) }
+        #expect(try listing("geotrip/journal") == pages)
 
         // A photo moved out of a folder that cannot be read keeps its identity and its tag,
         // with no second copy of it while the folder stays unread; and a folder never readable
