@@ -11,12 +11,23 @@ struct Photos: AsyncParsableCommand {
     @Flag(help: "Print a JSON array, one object per photo.")
     var json = false
 
+    @Flag(help: "List the folder's other files, those that are no photo geotrip reads, each with why, in place of the photos.")
+    var skipped = false
+
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
         // Printed as the rows are read: a library of a million photos is never held at once.
         do {
-            if json {
+            if skipped {
+                if json {
+                    var stream = JSONArrayStream { FileHandle.standardOutput.write($0) }
+                    try catalog.forEachSkippedFile { try stream.append($0) }
+                    stream.finish()
+                } else {
+                    try catalog.forEachSkippedFile { print("\($0.path.terminalSafe): \(($0.reason ?? "not a photo geotrip reads").terminalSafe)") }
+                }
+            } else if json {
                 var stream = JSONArrayStream { FileHandle.standardOutput.write($0) }
                 // A capture time resolution refused is said with the photo's own sentences.
                 var implausible = try catalog.implausibleTimes()

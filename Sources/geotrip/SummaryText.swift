@@ -53,6 +53,9 @@ enum SummaryText {
         if s.diagnosticKinds.contains(where: { !notOfPhotos.contains($0.kind) }) {
             lines.append("  `geotrip photos \(folder.terminalSafe) --json` lists every photo's own sentences")
         }
+        if s.skipped > 0 {
+            lines.append("  `geotrip photos \(folder.terminalSafe) --skipped` lists the \(plural(s.skipped, "file")) skipped, and why")
+        }
         lines.append("Catalog: \(s.catalog.terminalSafe)")
         return lines.joined(separator: "\n")
     }

@@ -94,6 +94,32 @@ struct CommandLineTests {
         #expect(byPath["notes.txt"] == nil)
     }
 
+    @Test("every file of the folder is a photo or a file skipped, said with why, never both; the summary points to the list")
+    func skippedFiles() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let ingest = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(ingest.stdout.contains("`geotrip photos \(trip.path) --skipped` lists the "), "\(ingest.stdout)")
+        // The folder's own files, as the file system has them (geotrip's folders aside).
+        var files: Set<String> = []
+        let walker = try #require(FileManager.default.enumerator(atPath: trip.path))
+        while let path = walker.nextObject() as? String {
+            guard !path.hasPrefix("geotrip") && !path.hasPrefix(".geotrip") else { continue }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: trip.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue { files.insert(path) }
+        }
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        let skipped = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--skipped", "--json"]).stdout.utf8))
+                                   as? [[String: Any]])
+        let photoPaths = Set(photos.compactMap { $0["path"] as? String }), skippedPaths = Set(skipped.compactMap { $0["path"] as? String })
+        #expect(photoPaths.isDisjoint(with: skippedPaths) && photoPaths.union(skippedPaths) == files, "\(files.subtracting(photoPaths))")
+        #expect(skippedPaths.contains("notes.txt") && skipped.allSatisfy { ($0["reason"] as? String)?.isEmpty == false })
+        #expect(ingest.stdout.contains("\(skipped.count) skipped"))
+        let text = try CommandRun.geotrip(["photos", trip.path, "--skipped"]).stdout
+        #expect(text.contains("notes.txt: not an image format geotrip reads\n"), "\(text)")
+    }
+
     @Test("a mistyped command is answered with the one meant; a word far from every command is left to the parser")
     func mistypedCommand() throws {
         for (typed, meant) in [("inget", "ingest"), ("place", "places"), ("Trips", "trips"), ("expotr", "export")] {

@@ -766,6 +766,31 @@ extension Catalog {
         }
     }
 
+    /// A file of the folder that is no photo geotrip reads (`geotrip photos --skipped`).
+    public struct SkippedFile: Sendable, Equatable, Encodable {
+        public var path: String
+        /// Why it was not read as a photo ("not an image format geotrip reads").
+        public var reason: String?
+        public var fileSize: Int64
+    }
+
+    /// Calls `body` with each file present that was skipped, by path: the rows are read as
+    /// they are printed.
+    public func forEachSkippedFile(_ body: (SkippedFile) throws -> Void) throws(GeoTripError) {
+        do {
+            try database.read { db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT path, skipReason, fileSize FROM photo WHERE removedAt IS NULL AND status = 'skipped' ORDER BY path
+                    """)
+                while let row = try rows.next() { try body(SkippedFile(path: row[0], reason: row[1], fileSize: row[2])) }
+            }
+        } catch let error as GeoTripError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
     /// Each present Live Photo video's id and its still's path.
     static let livePhotoStillsSQL = """
         SELECT v.id, s.path FROM photo v JOIN photo s ON s.id = v.liveStillId
