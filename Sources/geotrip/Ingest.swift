@@ -87,8 +87,17 @@ struct Ingest: AsyncParsableCommand {
         for (name, values) in [("--clock-offset", clockOffsets), ("--track", tracks)] where values.count > 1 && values.contains(IngestOptions.forget) {
             throw ValidationError("\(name) none forgets the remembered ones: give it alone.")
         }
+        var given: [String: String] = [:]
         for text in clockOffsets where clockOffsets != [IngestOptions.forget] {
-            do { _ = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
+            let correction: ClockCorrection
+            do { correction = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
+            // Two offsets for one camera (or two for all): which is meant cannot be told.
+            let camera = correction.camera?.lowercased() ?? ""
+            if let earlier = given[camera] {
+                throw ValidationError("--clock-offset '\(earlier)' and '\(text)' both correct \(correction.camera.map { "the camera \($0)" } ?? "every camera"): "
+                    + "give one offset for it.")
+            }
+            given[camera] = text
         }
         let radii = ClusteringOptions.radiusRange
         let gaps = ClusteringOptions.gapRange.lowerBound / 60...ClusteringOptions.gapRange.upperBound / 60

@@ -146,11 +146,12 @@ enum SummaryText {
     /// apart (`120 photos (3 Live Photos with their videos) and 14 videos`): a Live Photo is one
     /// moment.
     static func media(_ s: IngestSummary) -> String {
+        // Photos and videos add up to the files with and without GPS that follow.
         let photos = plural(s.withGPS + s.withoutGPS - s.videos, "photo")
         guard s.videos > 0 else { return photos }
-        let live = s.livePhotoVideos == 0 ? ""
-            : s.livePhotoVideos == 1 ? " (1 a Live Photo with its video)" : " (\(n(s.livePhotoVideos)) Live Photos with their videos)"
-        return "\(photos)\(live) and \(plural(s.videos - s.livePhotoVideos, "video"))"
+        let live = s.livePhotoVideos == 0 ? "" : s.livePhotoVideos == s.videos ? (s.videos == 1 ? " (of a Live Photo)" : " (all of Live Photos)")
+            : " (\(n(s.livePhotoVideos)) of \(s.livePhotoVideos == 1 ? "a Live Photo" : "Live Photos"))"
+        return "\(photos) and \(plural(s.videos, "video"))\(live)"
     }
 
     /// `1 photo`, `4,210 photos`.

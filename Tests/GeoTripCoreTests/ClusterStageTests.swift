@@ -54,6 +54,28 @@ struct ClusterStageTests {
         #expect(second == first)
     }
 
+    @Test("a visit's photos are of its day, the day of its arrival: a night out past the day's start makes no day of its own")
+    func nightOut() {
+        // A bar in Lisbon from 23:30 to 04:30 (WEST, +01:00) on the night of 2025-06-10: a photo
+        // every half hour, the day starting at 04:00; then a photo alone at 09:00 elsewhere.
+        let arrival = Date(timeIntervalSince1970: 1_749_594_600)  // 2025-06-10T22:30:00Z
+        var photos = (0..<11).map { index in
+            ResolvedPhoto(id: Int64(index + 1), utc: arrival.addingTimeInterval(Double(index) * 1_800), zone: "Europe/Lisbon", cameraTime: nil,
+                          coordinate: Self.lisbon, uncertaintyMeters: 10)
+        }
+        photos.append(ResolvedPhoto(id: 12, utc: arrival.addingTimeInterval(9.5 * 3_600), zone: "Europe/Lisbon", cameraTime: nil,
+                                    coordinate: ClusteringTests.offset(Self.lisbon, north: 5_000, east: 0), uncertaintyMeters: 10))
+        let layout = ClusterStage.layout(photos, known: KnownLayout(), options: ClusteringOptions())
+        #expect(layout.visits.count == 2 && layout.visits.first?.cluster.photoIDs.count == 11)
+        #expect(layout.visits.map(\.localDate) == ["2025-06-10", "2025-06-11"])
+        #expect(layout.days == ["2025-06-10", "2025-06-11"])
+        #expect((1...11).allSatisfy { layout.photoDays[Int64($0)] == "2025-06-10" } && layout.photoDays[12] == "2025-06-11")
+        // The same night changed around its last photo: the days it gives are the full pass's.
+        let known = Self.known(after: layout)
+        let rework = ClusterStage.rework(photos, visits: known.visits.map { $0 }, changed: [11], options: ClusteringOptions())
+        #expect(rework.photoDays.allSatisfy { $0.value == layout.photoDays[$0.key] }, "\(rework.photoDays)")
+    }
+
     @Test("thresholds changed: a split visit keeps its id in the larger part, with the next revision")
     func thresholdsChanged() {
         let first = ClusterStage.layout(Self.photos(), known: KnownLayout(), options: ClusteringOptions())

@@ -404,6 +404,13 @@ struct HardeningTests {
         let gps = try #require(again.diagnostics.first { $0.path == "receiver.jpg" })
         #expect(gps.message.contains("2999-01-01T12:00:00Z is outside"), "\(gps.message)")
         #expect(try listed()["receiver.jpg"] == [gps.message])
+        // A camera's own offset, its name in another case, is said as one too.
+        let late = Date(timeIntervalSince1970: 40_000_000_000)
+        for name in ["FUJIFILM X-T30", "fujifilm x-t30"] {
+            let message = PlausibleCaptureTime.problem(late, written: "3237-07-23T03:00:00", cameraTime: true, camera: "FUJIFILM X-T30",
+                                                       corrections: [try ClockCorrection(parsing: "\(name)=+1000 00:00:00")], latest: Date())
+            #expect(message?.contains("(after --clock-offset)") == true, "\(String(describing: message))")
+        }
     }
 
     @Test("a photo dated just past tomorrow is refused, and given its time by the first run after that time became plausible, as a fresh ingest would")

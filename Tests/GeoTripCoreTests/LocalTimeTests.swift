@@ -103,12 +103,13 @@ struct LocalTimeTests {
         defer { temp.remove() }
         let trip = temp.url.appendingPathComponent("trip")
         try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
-        // A photo at 03:30 local with GPS, and one without GPS a day later at 03:30.
+        // A photo at 03:30 local with GPS (in Madrid, at +02:00 in June), and one without GPS
+        // a day later at 03:30.
         for (name, date, gps) in [("placed.jpg", "2025:06:10 03:30:00", true), ("unplaced.jpg", "2025:06:12 03:30:00", false)] {
             let photo = trip.appendingPathComponent(name)
             try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
             _ = try XMPSidecarTests.run(XMPSidecarTests.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(date)",
-                                                                  "-OffsetTimeOriginal=+01:00"] + (gps ? [] : ["-GPS:all="]) + [photo.path])
+                                                                  "-OffsetTimeOriginal=+02:00"] + (gps ? [] : ["-GPS:all="]) + [photo.path])
         }
         func days(clockOffset: String?) async throws -> (visit: String?, trip: [String], unplaced: String?) {
             var options = IngestOptions(folder: trip.path)

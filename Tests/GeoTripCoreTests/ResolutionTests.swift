@@ -24,7 +24,7 @@ struct TimeResolutionTests {
                      zoneAt: Self.zone)
     }
 
-    @Test("an offset tag decides, and the zone is named when the position's zone agrees")
+    @Test("an offset tag decides the instant; the position's zone, when known, is the zone, whatever the offset")
     func offsetTag() {
         var r = resolver()
         let t = r.resolve(local: local("2025-06-10T08:12:05.123"), offset: UTCOffset(parsing: "+01:00"), gpsTime: nil, position: Self.lisbon, camera: nil)
@@ -34,6 +34,10 @@ struct TimeResolutionTests {
         let kyoto = r.resolve(local: local("2025-06-10T08:00:00"), offset: UTCOffset(parsing: "+09:00"), gpsTime: nil, position: nil, camera: nil)
         #expect(kyoto.utc?.geotripISO8601 == "2025-06-09T23:00:00Z")
         #expect(kyoto.zone == "+09:00")
+        // A camera kept on home time (and its offset) in Kyoto: 02:05 at +01:00 is 01:05Z, on
+        // Kyoto's clock 10:05 of that day, not 02:05 of the day before the day starts.
+        let home = r.resolve(local: local("2024-01-15T02:05:00"), offset: UTCOffset(parsing: "+01:00"), gpsTime: nil, position: Self.kyoto, camera: nil)
+        #expect(home.source == .offsetTag && home.utc?.geotripISO8601 == "2024-01-15T01:05:00Z" && home.zone == "Asia/Tokyo")
     }
 
     @Test("the position's zone applies daylight saving: Paris in July is +2, in January +1")

@@ -120,6 +120,18 @@ struct CommandLineTests {
         #expect(text.contains("notes.txt: not an image format geotrip reads\n"), "\(text)")
     }
 
+    @Test("two clock offsets for one camera, in any case, or two for every camera, are refused with both named")
+    func clockOffsetsThatDisagree() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for offsets in [["FUJIFILM X-T30=-05:00:00", "fujifilm x-t30=+05:00:00"], ["+01:00:00", "-01:00:00"]] {
+            let run = try CommandRun.geotrip(["ingest", temp.path] + offsets.flatMap { ["--clock-offset", $0] })
+            #expect(run.status == 64 && run.stderr.contains("'\(offsets[0])' and '\(offsets[1])' both correct"), "\(run.stderr)")
+        }
+        // One for a camera and one for the others is what the option is for.
+        #expect(try CommandRun.geotrip(["ingest", temp.path, "--clock-offset", "FUJIFILM X-T30=-05:00:00", "--clock-offset", "+01:00:00", "--quiet"]).status == 0)
+    }
+
     @Test("a mistyped command is answered with the one meant; a word far from every command is left to the parser")
     func mistypedCommand() throws {
         for (typed, meant) in [("inget", "ingest"), ("place", "places"), ("Trips", "trips"), ("expotr", "export")] {

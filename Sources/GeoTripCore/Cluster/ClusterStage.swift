@@ -108,6 +108,19 @@ public enum ClusterStage {
                               timeZone: visit.photoIDs.lazy.compactMap { byID[$0]?.zone }.first)
         }
         rework.replaced = known.indices.filter { touchedVisits.contains($0) || runs.contains(known[$0].start) }.map { known[$0] }
+        // A photo in a visit is of its visit's day, the day of its arrival, whatever its own
+        // clock says: a night out past the day's start, or a camera kept on another zone's
+        // clock, makes no day of its own. A photo that left its visit is of its own day again.
+        var inVisits = Set<Int64>()
+        for visit in rework.visits {
+            for id in visit.cluster.photoIDs {
+                inVisits.insert(id)
+                rework.photoDays[id] = .some(visit.localDate)
+            }
+        }
+        for visit in rework.replaced {
+            for member in visit.members where !inVisits.contains(member) && byID[member] != nil { rework.photoDays[member] = .some(localDate(member)) }
+        }
         return rework
     }
 

@@ -153,9 +153,11 @@ public struct TimeResolver: Sendable {
         let wall = local.readAsUTC.addingTimeInterval(TimeInterval(correction(for: camera)))
         // The wall clock read as if it were UTC; subtracting an offset gives the instant.
         if let offset {
+            // The offset decides the instant; the place, when known, the zone its day and hours
+            // are read in: a camera whose clock (and offset) stayed on home time abroad took
+            // the photo at that instant, but on the place's clock.
             let utc = wall.addingTimeInterval(-TimeInterval(offset.minutes * 60))
-            return ResolvedTime(utc: utc, zone: name(positionZone, ifItsOffsetAt: utc, is: offset.minutes) ?? offset.description,
-                                source: .offsetTag)
+            return ResolvedTime(utc: utc, zone: positionZone ?? offset.description, source: .offsetTag)
         }
         if let gps = gpsTime?.date {
             let gap = wall.timeIntervalSince(gps)

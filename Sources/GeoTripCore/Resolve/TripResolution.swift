@@ -71,7 +71,8 @@ enum PlausibleCaptureTime {
     static func problem(_ instant: Date, written: String?, cameraTime: Bool, camera: String?, corrections: [ClockCorrection],
                         latest: Date) -> String? {
         guard instant < earliest || instant > latest else { return nil }
-        let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.camera == camera }
+        // Cameras are named in any case, as `TimeResolver.correction` matches them.
+        let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.camera?.lowercased() == camera?.lowercased() }
         return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to tomorrow, "
             + "so it was not used; fix the camera's date or the clock offset"
     }
@@ -193,7 +194,9 @@ public struct ImplausibleTimes {
     mutating func instant(of photo: CatalogPhoto) -> Date? {
         guard photo.status == .read, photo.utcTime == nil, photo.localTime != nil || photo.gpsTime != nil else { return nil }
         let wall = photo.localTime.map { resolver.wallClock($0, camera: photo.camera) }
-        if photo.timeField == .quickTimeCreateDate, let wall, !localVideoCameras.contains(photo.camera ?? "") { return wall }
+        if photo.timeField == .quickTimeCreateDate, let wall, !localVideoCameras.contains(VideoClock.voter(camera: photo.camera, videoID: photo.id)) {
+            return wall
+        }
         let resolved = resolver.resolve(local: photo.localTime, offset: photo.offset, gpsTime: photo.gpsTime,
                                         position: tags[photo.id] ?? photo.ownCoordinate, camera: photo.camera)
         return resolved.utc ?? wall
@@ -208,10 +211,15 @@ public struct ImplausibleTimes {
 struct TripResolution: Sendable {
     /// What the settings and the track files looked like: resolution runs again when this (or
     /// the catalog's generation) differs from what the last run stored. An edited log counts.
+    /// The rules' revision, in every resolution's key: a catalog resolved by other rules is
+    /// resolved again. 2: a photo's zone is its place's when known, whatever its offset tag
+    /// says; a `--tz` reading stands unless the place it puts the photo reads the clock alike.
+    static let rulesRevision = 2
+
     static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The zone index decides the zone of every positioned photo: a new one resolves again.
-        let inputs = encoded + "|" + ZoneIndex.sourceKey() + settings.tracks.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
+        let inputs = "rules \(rulesRevision)|" + encoded + "|" + ZoneIndex.sourceKey() + settings.tracks.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
         return (encoded, inputs)
     }
 
@@ -317,7 +325,9 @@ struct TripResolution: Sendable {
                 isMovieTime.contains(index) || !decided.contains(times[index].source) ? nil
                     : times[index].utc.map { VideoClock.Anchor(instant: $0, position: tags[rows[index].id]?.coordinate ?? rows[index].exifCoordinate) }
             }.sorted { $0.instant < $1.instant }
-            func camera(_ index: Int) -> String { PhotoMetadata(make: rows[index].make, model: rows[index].model).camera ?? "" }
+            func camera(_ index: Int) -> String {
+                VideoClock.voter(camera: PhotoMetadata(make: rows[index].make, model: rows[index].model).camera, videoID: rows[index].id)
+            }
             for index in movieTimes {
                 let candidate = VideoClock.Candidate(camera: camera(index), asUTC: walls[index]!,
                                                      asLocal: times[index].source == .location ? times[index].utc : neighbours[index],
@@ -353,26 +363,50 @@ struct TripResolution: Sendable {
         // read as UTC has no wall clock to compare.
         // Made in a function of their own, so that their arrays (16 bytes a photo each) are gone
         // before the results are made.
-        func locate() -> [ResolvedLocation?] {
+        // `trying`: instants to place some photos at instead (by index).
+        func locate(trying: [Int: Date] = [:]) -> [ResolvedLocation?] {
             let wallClocks = rows.indices.map { times[$0].source == .movieHeaderUTC ? nil : walls[$0] }
             // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
             let guessed = times.map { $0.source == .assumed || $0.source == .none }
             let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: wallClocks)
             return LocationResolver(track: positioner).resolve(rows.indices.map { index in
-                PositionEvidence(utc: provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
+                PositionEvidence(utc: trying[index] ?? provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
                                  ownSource: rows[index].positionSource, manual: tags[rows[index].id])
             })
         }
-        let locations = locate()
-        walls = []
+        var locations = locate()
         // A photo placed by a track or its neighbours can now take its zone from that place
-        // when nothing better decided its time.
+        // when nothing better decided its time: its clock read again in that place's zone. That
+        // moves its instant when the guess it was placed by was wrong (a `--tz` other than its
+        // camera's clock), so it is placed again at the new instant, and the new reading stands
+        // only where that place reads its clock the same (the two agree); else the guess it was
+        // placed by stands (a camera kept on `--tz`'s clock in another zone).
+        var rereadings: [Int: ResolvedTime] = [:]
         for index in rows.indices where (times[index].source == .assumed || times[index].source == .none) && !implausible.contains(index) {
             if let location = locations[index], location.source == .track || location.source == .interpolated {
                 let again = resolveTime(rows[index], position: location.coordinate)
-                if again.source == .location { times[index] = again }
+                guard again.source == .location, let utc = again.utc else { continue }
+                if utc == times[index].utc { times[index] = again } else { rereadings[index] = again }
             }
         }
+        // One whose offset decided its instant takes the zone of the place it was put, as a
+        // photo with its own position does.
+        for index in rows.indices where times[index].source == .offsetTag && !implausible.contains(index) {
+            if let location = locations[index], location.source == .track || location.source == .interpolated,
+               let zone = gazetteer.timeZone(for: location.coordinate) {
+                times[index].zone = zone
+            }
+        }
+        if !rereadings.isEmpty {
+            let placedAgain = locate(trying: rereadings.compactMapValues(\.utc))
+            for (index, again) in rereadings {
+                guard let place = placedAgain[index], place.source == .track || place.source == .interpolated,
+                      resolveTime(rows[index], position: place.coordinate).utc == again.utc else { continue }
+                times[index] = again
+                locations[index] = place
+            }
+        }
+        walls = []
         // A video read as UTC takes the zone of the place it was put.
         for index in rows.indices where times[index].source == .movieHeaderUTC && times[index].zone == nil {
             if let location = locations[index] { times[index].zone = gazetteer.timeZone(for: location.coordinate) }

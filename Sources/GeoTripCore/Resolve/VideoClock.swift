@@ -50,6 +50,13 @@ enum VideoClock {
     /// they say nothing about the camera.
     static let indistinct: TimeInterval = 60
 
+    /// The name a video's vote is counted under: its camera's; a video with no make or model
+    /// (most phones' and action cameras' alike) votes alone, under its own id, so that a
+    /// phone's clip in UTC is not outvoted by another device's local clips.
+    static func voter(camera: String?, videoID: Int64) -> String {
+        camera ?? "\u{1F}video \(videoID)"
+    }
+
     /// The cameras whose `mvhd` times are local wall clocks, by the votes of all their videos
     /// (`vote`). `anchors` are the instants of the trip's photos (not these videos) whose time
     /// an offset tag, a GPS time or a position's zone decided.
