@@ -106,6 +106,11 @@ struct GeoJSONTests {
         // Every arc vertex lies on the great circle: the distances along it add up to the whole.
         #expect(abs(TripRoute.length(arc) - route.legs[0].distanceMeters) < 1)
         #expect(route.flownMeters > 480_000 && route.groundMeters < 20_000)
+        // London to Dubai (5,470 km) with two days between the last photo and the next: flown,
+        // however slow; Lisbon to Madrid over the same two days is a drive.
+        let slow = TripRoute(visits: [Self.visit("v1", 51.5074, -0.1278, at: 8), Self.visit("v2", 25.2048, 55.2708, at: 56),
+                                      Self.visit("v3", 38.7742, -9.1342, at: 60), Self.visit("v4", 40.4168, -3.7038, at: 108)])
+        #expect(slow.legs.map(\.kind) == [.flight, .flight, .direct], "\(slow.legs.map(\.distanceMeters))")
     }
 
     @Test("with a track between two visits the leg follows it, simplified to about 10 m")

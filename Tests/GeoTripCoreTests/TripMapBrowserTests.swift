@@ -67,6 +67,14 @@ f.addEventListener('load', function () {
     r.popupInjectedBold = doc.querySelectorAll('.leaflet-popup-content b').length;
     r.popupNoteStrong = doc.querySelectorAll('.leaflet-popup-content .notes strong').length;
     r.popupNoteLinks = doc.querySelectorAll('.leaflet-popup-content .notes a').length;
+    // Scrolled down to the last visit, the map stays in view above the timeline.
+    var buttons = doc.querySelectorAll('button.visit-button');
+    buttons[buttons.length - 1].scrollIntoView({ block: 'end' });
+    r.pageScrolled = f.contentWindow.scrollY;
+    r.mapTopWhenScrolled = Math.round(doc.getElementById('map').getBoundingClientRect().top);
+    f.contentWindow.scrollTo(0, 0);
+    var chipTops = Array.prototype.map.call(doc.querySelectorAll('.day-filter button'), function (b) { return b.offsetTop; });
+    r.dayChipRows = chipTops.filter(function (top, i) { return chipTops.indexOf(top) === i; }).length;
     var icons = doc.querySelectorAll('.leaflet-marker-pane .visit-icon');
     icons[icons.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
     setTimeout(function () {
@@ -109,6 +117,9 @@ f.addEventListener('load', function () {
         var markersOnSecondDay: Int
         var daysShownOnSecondDay: Int
         var markersOnAllDays: Int
+        var pageScrolled: Int
+        var mapTopWhenScrolled: Int
+        var dayChipRows: Int
     }
 
     @Test("offline from file://: no console errors, every visit and leg drawn, names as text, notes formatted, clicks both ways, no sideways scroll at 390 px",
@@ -142,6 +153,10 @@ f.addEventListener('load', function () {
         #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")
         #expect(result.daysShownOnSecondDay == 1)
         #expect(result.markersOnAllDays == visits.count)
+        // On a phone the map stays at the top of the screen while the timeline scrolls, and the
+        // days are one row that scrolls sideways on its own.
+        #expect(result.pageScrolled > 1000 && result.mapTopWhenScrolled == 0, "scrolled \(result.pageScrolled), map at \(result.mapTopWhenScrolled)")
+        #expect(result.dayChipRows == 1)
     }
 
     /// Clicks the first video marker and reports the markers and the popup's link.

@@ -525,7 +525,7 @@ extension ExportStage {
     /// ends on a zone's circle, and a visit or photo placed from a hidden neighbour is hidden
     /// (outputs an earlier build wrote could give a home away). 8: the map shows notes' Markdown
     /// formatted (`NoteMarkup`), and its script's data no longer holds them.
-    static let outputRevision = 8
+    static let outputRevision = 9
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

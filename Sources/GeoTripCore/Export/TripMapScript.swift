@@ -280,9 +280,11 @@ enum TripMapScript {
       var id = button.getAttribute('data-visit'), marker = markers[id];
       if (!marker) return;
       select(id, false);
-      var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), 13);
+      // Closer with tiles shown; the offline base map's coasts are drawn for a region, not a street.
+      var close = Object.keys(overlays).some(function (name) { return map.hasLayer(overlays[name]); }) ? 13 : 11;
+      var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), close);
       var open = function () { marker.openPopup(); };
-      if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= 13) { open(); return; }
+      if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= close) { open(); return; }
       if (calm) { map.setView(target, zoom, { animate: false }); open(); return; }
       map.once('moveend', open);
       map.flyTo(target, zoom, { duration: 0.8 });

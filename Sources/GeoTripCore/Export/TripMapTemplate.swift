@@ -93,14 +93,15 @@ h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
 .overview{flex:1 1 14rem;max-width:24rem;margin:0}
 #overview{height:9rem;border-radius:.5rem;background:var(--sea)}
 .overview figcaption{font-size:.8125rem;color:var(--muted)}
-.day-filter{display:flex;flex-wrap:wrap;gap:.375rem;margin-top:.75rem}
-.day-filter button{font:inherit;font-size:.875rem;border:1px solid var(--line);background:var(--card);color:var(--fg);border-radius:999px;padding:.25rem .75rem;cursor:pointer;display:inline-flex;align-items:center;gap:.375rem}
+.day-filter{display:flex;gap:.375rem;margin-top:.75rem;overflow-x:auto;padding-bottom:.25rem;scrollbar-width:thin}
+.day-filter button{flex:none;white-space:nowrap;font:inherit;font-size:.875rem;border:1px solid var(--line);background:var(--card);color:var(--fg);border-radius:999px;padding:.25rem .75rem;cursor:pointer;display:inline-flex;align-items:center;gap:.375rem}
 .day-filter button[aria-pressed=true]{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent);font-weight:650}
 .swatch{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;flex:none}
-main{display:grid;grid-template-columns:minmax(0,1fr);max-width:80rem;margin:0 auto}
+main{max-width:80rem;margin:0 auto}
 #map{height:62vh;min-height:18rem;background:var(--sea)}
 #timeline{padding:0 1rem 1rem;max-width:42rem}
-@media (min-width:60rem){main{grid-template-columns:minmax(0,1fr) minmax(20rem,26rem);gap:0 1.5rem;padding:0 1rem}#map{height:max(24rem,calc(100vh - 19rem));position:sticky;top:1rem;border-radius:.5rem}#timeline{padding:0}}
+@media (max-width:59.99rem){#map{position:sticky!important;top:0;z-index:500;height:45vh;min-height:14rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}}
+@media (min-width:60rem){main{display:grid;grid-template-columns:minmax(0,1fr) minmax(20rem,26rem);gap:0 1.5rem;padding:0 1rem}#map{height:max(24rem,calc(100vh - 19rem));position:sticky!important;top:1rem;border-radius:.5rem}#timeline{padding:0}}
 h2{font-size:1.25rem}
 .day h3{font-size:1.0625rem;display:flex;align-items:center;gap:.5rem;margin:1.25rem 0 .5rem}
 .day[hidden]{display:none}
@@ -119,7 +120,9 @@ h2{font-size:1.25rem}
 .notes blockquote{margin-left:0;padding-left:.625rem;border-left:3px solid var(--line);color:var(--muted)}
 .notes pre{overflow-x:auto}.notes code{font-size:.875em}
 .notes img{max-width:100%;height:auto}
-.notes table{display:block;overflow-x:auto;border-collapse:collapse}.notes th,.notes td{border:1px solid var(--line);padding:.125rem .375rem}
+.notes table{display:block;overflow-x:auto;border-collapse:collapse}.notes th,.notes td{border:1px solid var(--line);padding:.125rem .375rem;overflow-wrap:normal}
+.notes li:has(>input[type=checkbox]){list-style:none;margin-left:-1.25rem}
+.notes p,.notes li,.notes h1,.notes h2,.notes h3,.notes h4,.notes h5,.notes h6,.notes blockquote,.notes td,.notes th{unicode-bidi:plaintext;text-align:start}
 .notes hr{border:0;border-top:1px solid var(--line)}
 .thumbs{display:flex;flex-wrap:wrap;gap:.375rem}
 .thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}

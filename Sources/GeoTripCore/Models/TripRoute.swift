@@ -11,7 +11,7 @@ public struct TripRoute: Sendable, Equatable {
         case track
         /// Straight from visit to visit: nothing better is known.
         case direct
-        /// Faster than `flightSpeed`: drawn as a great-circle arc, not as a road.
+        /// Faster than `flightSpeed`, or `flightDistance` or longer: drawn as a great-circle arc, not as a road.
         case flight
     }
 
@@ -50,6 +50,11 @@ public struct TripRoute: Sendable, Equatable {
     /// About 300 km/h, in metres a second: faster than any road or train most trips take, so a
     /// leg between two visits at this speed or more was flown.
     public static let flightSpeed = 300_000.0 / 3600
+    /// 2,000 km: a leg this long was flown whatever the time between its visits (a quiet day
+    /// or two before the flight, without a photo), as no one goes that far by road or rail
+    /// without a photo on the way. Shorter hops over sea with such a day between them (Fiji to
+    /// Tonga) are drawn straight.
+    public static let flightDistance = 2_000_000.0
     /// Track legs are simplified so no dropped point was more than 10 m off the line: finer
     /// than a street's width, and a day's walk keeps a few hundred points, not thousands.
     public static let trackTolerance = 10.0
@@ -82,7 +87,7 @@ public struct TripRoute: Sendable, Equatable {
             let distance = GreatCircle.distance(start, end)
             // A minute at least, so two visits stamped at the same second are not a flight.
             let seconds = max(60, (arrival ?? .distantFuture).timeIntervalSince(departure ?? .distantPast))
-            if distance / seconds > Self.flightSpeed {
+            if distance / seconds > Self.flightSpeed || distance >= Self.flightDistance {
                 legs.append(Leg(from: a.id, to: b.id, localDate: b.localDate, kind: .flight,
                                 coordinates: Self.arc(start, end, distance: distance), distanceMeters: distance))
             } else {
