@@ -146,15 +146,36 @@ struct TripMapPageTests {
         let santiago = Coordinate(latitude: -33.4489, longitude: -70.6693)
         let input = TripMapInput(
             language: "en",
-            visits: [paris, sydney, santiago].enumerated().map { index, c in
+            visits: [paris, sydney, santiago, paris].enumerated().map { index, c in
                 .init(id: "v\(index)", placeId: "p\(index)", name: "Stop \(index)", latitude: c.latitude, longitude: c.longitude,
                       localDate: "2025-01-0\(index + 1)", photoCount: 1)
             },
-            days: (1...3).map { .init(date: "2025-01-0\($0)") },
+            days: (1...4).map { .init(date: "2025-01-0\($0)") },
             legs: [.init(localDate: "2025-01-02", kind: .flight, coordinates: [paris, sydney]),
-                   .init(localDate: "2025-01-03", kind: .flight, coordinates: [sydney, santiago])])
+                   .init(localDate: "2025-01-03", kind: .flight, coordinates: [sydney, santiago]),
+                   .init(localDate: "2025-01-04", kind: .flight, coordinates: [santiago, paris])])
         let page = TripMapPage(input: input)
-        #expect(!page.crossesAntimeridian, "from 2° E round to 71° W is further than from 71° W to 151° E")
+        #expect(!page.crossesAntimeridian, "round the world, no stretch of longitude is free to cut the map at")
+        // Without the way home, the Atlantic is free: the map is cut there, the Pacific whole.
+        var oneWay = input
+        oneWay.legs.removeLast()
+        oneWay.visits.removeLast()
+        let cut = try #require(TripMapPage(input: oneWay).seam)
+        #expect(cut > -70.6693 && cut < 2.3522, "\(cut)")
+        // London round to Honolulu by Dubai, Seoul, Fiji and Samoa: cut in the Americas, so
+        // the window holds the British Isles whole beside London.
+        let stops = [(51.5074, -0.1278), (25.2048, 55.2708), (37.5665, 126.9780), (-18.1248, 178.4501), (-13.8333, -171.7667), (21.3069, -157.8583)]
+        var world = input
+        world.visits = stops.enumerated().map { index, stop in
+            .init(id: "w\(index)", placeId: "q\(index)", name: "Stop \(index)", latitude: stop.0, longitude: stop.1, localDate: "2025-01-01", photoCount: 1)
+        }
+        world.legs = zip(stops, stops.dropFirst()).map { a, b in
+            .init(localDate: "2025-01-01", kind: .flight, coordinates: [Coordinate(latitude: a.0, longitude: a.1), Coordinate(latitude: b.0, longitude: b.1)])
+        }
+        let round = TripMapPage(input: world)
+        let seam = try #require(round.seam)
+        #expect(seam > -157.8583 && seam < -0.1278, "\(seam)")
+        #expect(round.window.west < -11 && round.window.east > 202, "\(round.window)")
         let legs = try #require(try Self.data(of: page.render(with: try resources()))["legs"] as? [[String: Any]])
         #expect((legs[0]["pieces"] as? [[Double]])?.count == 1)
         let pieces = try #require(legs[1]["pieces"] as? [[Double]])
@@ -338,7 +359,7 @@ struct TripMapPageTests {
         // The layer that is reused is the one in the file: one made to look right for this
         // window (same key, its own fingerprint) is carried over as it is.
         let window = pacific.window
-        let inputs = TripMapPage.BaseLayer.inputsKey(window: window, resources: resources, townLimit: pacific.townLimit)
+        let inputs = TripMapPage.BaseLayer.inputsKey(window: window, seam: pacific.seam, resources: resources, townLimit: pacific.townLimit)
         let fresh = pacific.baseLayer(window: window, resources: resources, inputs: inputs)
         #expect(fresh.key.hasPrefix(inputs + "-"))
         let planted = TripMapPage.BaseLayer(json: fresh.json.replacingOccurrences(of: "\"Tokyo\"", with: "\"Planted\""), inputs: inputs)

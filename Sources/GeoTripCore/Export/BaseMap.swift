@@ -77,8 +77,9 @@ public struct BaseMap: Sendable {
     /// A window whose east edge lies beyond 180° (a trip across the Pacific, drawn on a map that
     /// runs from its west edge to 360° further east) is cut in two at the antimeridian and its
     /// eastern part moved 360° east, so the map draws one continuous region; countries wholly
-    /// west of Greenwich move with it, so the Americas lie east of Asia on that map.
-    public func extract(window: GeoBox, detail: Double = 4000) -> BaseMapExtract {
+    /// west of the map's cut (`seam`; Greenwich when nil) move with it, so the Americas lie east
+    /// of Asia on that map.
+    public func extract(window: GeoBox, seam: Double? = nil, detail: Double = 4000) -> BaseMapExtract {
         let s = Double(scale)
         func scaledBox(_ box: GeoBox) -> ScaledBox {
             ScaledBox(west: Int32((box.west * s).rounded(.down)), south: Int32((box.south * s).rounded(.down)),
@@ -100,7 +101,8 @@ public struct BaseMap: Sendable {
             switch kind {
             case .country, .countryHole:
                 let ring = BaseMapGeometry.simplify(decode(), tolerance: overviewTolerance, closed: true)
-                let shift = wraps && box.east <= 0 ? Int32(360 * scale) : 0
+                // The overview's countries wholly west of the map's cut move with it.
+                let shift = wraps && box.east <= Int32(((seam ?? 0) * s).rounded()) ? Int32(360 * scale) : 0
                 if ring.count >= 4 { extract.countries.append(BaseMapShape(kind: kind, code: code, points: moved(ring, by: shift))) }
             case .border:
                 for part in parts where box.intersects(part.clip) {

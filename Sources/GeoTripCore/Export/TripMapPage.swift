@@ -63,12 +63,12 @@ public struct TripMapPage: Sendable {
     public func render(with resources: TripMapResources, previous: [UInt8]? = nil) -> String {
         let words = TripMapWords.forLanguage(input.language)
         let window = self.window
-        let inputs = BaseLayer.inputsKey(window: window, resources: resources, townLimit: townLimit)
+        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit)
         let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, resources: resources, inputs: inputs)
         let reusable = DayPart.parts(in: previous)
-        let crossing = crossesAntimeridian
-        let parts = dayPlaces(crossing: crossing).map { place in
-            place.inputs.flatMap { reusable[$0] } ?? dayPart(place, crossing: crossing, words: words)
+        let seam = self.seam
+        let parts = dayPlaces(seam: seam).map { place in
+            place.inputs.flatMap { reusable[$0] } ?? dayPart(place, seam: seam, words: words)
         }
         var context = templateContext(words: words, parts: parts)
         context["leafletStyle"] = resources.leaflet.style
@@ -87,7 +87,7 @@ public struct TripMapPage: Sendable {
     public func reusableDays(in previous: [UInt8]?) -> Set<String> {
         let reusable = DayPart.parts(in: previous)
         guard !reusable.isEmpty else { return [] }
-        return Set(dayPlaces(crossing: crossesAntimeridian).compactMap { place in
+        return Set(dayPlaces(seam: seam).compactMap { place in
             place.inputs.flatMap { reusable[$0] }.map { _ in place.date }
         })
     }
@@ -104,7 +104,7 @@ public struct TripMapPage: Sendable {
     }
 
     /// Every day's place, in order.
-    func dayPlaces(crossing: Bool) -> [DayPlace] {
+    func dayPlaces(seam: Double?) -> [DayPlace] {
         var visitsByDay: [String: [TripMapInput.Visit]] = [:]
         for visit in input.visits { visitsByDay[visit.localDate, default: []].append(visit) }
         var number = 1
@@ -112,14 +112,14 @@ public struct TripMapPage: Sendable {
             let visits = visitsByDay[day.date] ?? []
             defer { number += visits.count }
             return DayPlace(date: day.date, index: index, firstNumber: number, visits: visits,
-                            inputs: dayKeys[day.date].map { partInputs(dayKey: $0, index: index, firstNumber: number, crossing: crossing) })
+                            inputs: dayKeys[day.date].map { partInputs(dayKey: $0, index: index, firstNumber: number, seam: seam) })
         }
     }
 
     /// What a day's part is made from besides its day key: the page's language, the day's
-    /// place on it, whether the map runs across 180°, how many thumbnails a visit shows, and
+    /// place on it, where the map is cut (`seam`), how many thumbnails a visit shows, and
     /// geotrip's version and outputs' revision (for the code that writes it).
-    func partInputs(dayKey: String, index: Int, firstNumber: Int, crossing: Bool) -> String {
+    func partInputs(dayKey: String, index: Int, firstNumber: Int, seam: Double?) -> String {
         var key = ExportStage.KeyBytes()
         key.add("trip-day")
         key.add(GeoTripVersion.current)
@@ -129,7 +129,7 @@ public struct TripMapPage: Sendable {
         key.add(Int64(index))
         key.add(Self.dayColours[index % Self.dayColours.count])
         key.add(Int64(firstNumber))
-        key.add(crossing ? Int64(1) : Int64(0))
+        key.add(seam.map { String($0) })
         key.add(Int64(thumbnailsPerVisit))
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }
@@ -194,15 +194,15 @@ public struct TripMapPage: Sendable {
     }
 
     /// A day's part made from the input: its visits' items and data.
-    func dayPart(_ place: DayPlace, crossing: Bool, words: TripMapWords) -> DayPart {
+    func dayPart(_ place: DayPlace, seam: Double?, words: TripMapWords) -> DayPart {
         let colour = Self.dayColours[place.index % Self.dayColours.count]
         // From the line break after the list's opening tag, as the page had it when the
         // template wrote that break.
         let items = "\n" + place.visits.enumerated().map { visitItem(place.firstNumber + $0, $1, colour: colour, words: words) }.joined()
         let visits = place.visits.enumerated().map { offset, visit in
-            visitData(visit, number: place.firstNumber + offset, day: place.index, crossing: crossing, words: words).json
+            visitData(visit, number: place.firstNumber + offset, day: place.index, seam: seam, words: words).json
         }
-        let videos = place.visits.flatMap { videoData($0, day: place.index, crossing: crossing, words: words).map(\.json) }
+        let videos = place.visits.flatMap { videoData($0, day: place.index, seam: seam, words: words).map(\.json) }
         let json = ScriptJSON.escape(JSONValue.object([("visits", .array(visits)), ("videos", .array(videos))]).text)
         return DayPart(items: items, json: json, inputs: place.inputs)
     }
@@ -211,7 +211,7 @@ public struct TripMapPage: Sendable {
     /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element. `inputs` is
     /// `BaseLayer.inputsKey` of the same.
     func baseLayer(window: GeoBox, resources: TripMapResources, inputs: String) -> BaseLayer {
-        let extract = resources.baseMap.extract(window: window)
+        let extract = resources.baseMap.extract(window: window, seam: seam)
         let towns = nearbyTowns(resources.gazetteer, in: window).map { town in
             TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
                      tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
@@ -243,11 +243,12 @@ public struct TripMapPage: Sendable {
 
         /// What the base layer is made from: the window, how many towns, the base map's and
         /// the gazetteer's checksums, and geotrip's version (for the code that cuts them).
-        static func inputsKey(window: GeoBox, resources: TripMapResources, townLimit: Int) -> String {
+        static func inputsKey(window: GeoBox, seam: Double? = nil, resources: TripMapResources, townLimit: Int) -> String {
             var key = ExportStage.KeyBytes()
             key.add("trip-base")
             key.add(GeoTripVersion.current)
             for edge in [window.south, window.west, window.north, window.east] { key.add(edge) }
+            key.add(seam.map { String($0) })
             key.add(Int64(townLimit))
             key.add(Int64(resources.baseMap.checksum))
             key.add(resources.gazetteer.map { Int64($0.file.checksum) })
@@ -303,21 +304,41 @@ public struct TripMapPage: Sendable {
         input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } + input.legs.flatMap(\.coordinates)
     }
 
-    /// Whether the trip is drawn on a map that runs across 180° (longitudes west of Greenwich
-    /// moved 360° east): when that spans fewer degrees than the usual map from -180° to 180°,
-    /// as for a trip from Tokyo to Honolulu, which would otherwise sit at both ends of the world.
-    public var crossesAntimeridian: Bool {
-        let longitudes = positions.map(\.longitude)
-        guard let low = longitudes.min(), let high = longitudes.max() else { return false }
-        let moved = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
-        // At least a degree narrower: a trip wholly west of Greenwich is as wide either way, and
-        // rounding must not move it.
-        return moved.max()! - moved.min()! < high - low - 1
+    /// Whether the trip is drawn on a map that runs across 180° (`seam`).
+    public var crossesAntimeridian: Bool { seam != nil }
+
+    /// Where the trip's map is cut when not at 180°: the middle of the widest stretch of
+    /// longitude the trip never reaches, longitudes west of it moved 360° east. Nil when that
+    /// stretch holds 180° (the usual map from -180° to 180°), or cutting there spares less
+    /// than a degree. So a trip from Tokyo to Honolulu is one stretch of the Pacific, not both
+    /// ends of the world, and one from London round to Honolulu is cut in the Americas, with
+    /// Europe whole beside London.
+    public var seam: Double? {
+        // The stretches of longitude the trip covers: each visit's, and each leg's from point to
+        // point the shorter way round (one across 180° in two), merged in order.
+        var covered: [(west: Double, east: Double)] = input.visits.map { ($0.longitude, $0.longitude) }
+        for leg in input.legs {
+            for (a, b) in zip(leg.coordinates, leg.coordinates.dropFirst()) {
+                let (west, east) = (min(a.longitude, b.longitude), max(a.longitude, b.longitude))
+                if east - west <= 180 { covered.append((west, east)) } else { covered += [(east, 180), (-180, west)] }
+            }
+        }
+        covered.sort { $0.west < $1.west }
+        guard var reach = covered.first?.east, let first = covered.first?.west else { return nil }
+        var widest = (gap: 0.0, seam: Double?.none)
+        for stretch in covered.dropFirst() {
+            if stretch.west - reach > widest.gap { widest = (stretch.west - reach, (stretch.west + reach) / 2) }
+            reach = max(reach, stretch.east)
+        }
+        // Across 180°, from the easternmost reach round to the westernmost start: the usual map
+        // unless another stretch is wider by a degree.
+        return widest.gap > first + 360 - reach + 1 ? widest.seam : nil
     }
 
-    /// A longitude on the page's map.
-    private func mapLongitude(_ longitude: Double, crossing: Bool) -> Double {
-        crossing && longitude < 0 ? longitude + 360 : longitude
+    /// A longitude on the page's map: those west of the `seam` moved 360° east.
+    private func mapLongitude(_ longitude: Double, seam: Double?) -> Double {
+        guard let seam, longitude < seam else { return longitude }
+        return longitude + 360
     }
 
     /// The trip's extent (visits and route) on the page's map, made a square on the screen
@@ -327,8 +348,8 @@ public struct TripMapPage: Sendable {
     /// phone showed the coarse world beyond it (a straight coast, slivers between countries)
     /// above and below the trip. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
     public var window: GeoBox {
-        let crossing = crossesAntimeridian
-        let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, crossing: crossing)) }
+        let seam = self.seam
+        let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, seam: seam)) }
         guard let box = GeoBox(enclosing: points) else { return .world }
         // Latitudes as the map draws them: y in degrees of longitude's measure.
         let limit = 85.0
@@ -338,8 +359,8 @@ public struct TripMapPage: Sendable {
         let side = max(box.width, top - bottom)
         let half = max(side / 2 + side * 0.75, 0.3)
         let (midX, midY) = ((box.west + box.east) / 2, (bottom + top) / 2)
-        let west = max(crossing ? box.east - 360 : -180, midX - half)
-        let east = min(crossing ? west + 360 : 180, midX + half)
+        let west = max(seam.map { max($0, box.east - 360) } ?? -180, midX - half)
+        let east = min(seam != nil ? west + 360 : 180, midX + half)
         let south = midY - half <= y(-limit) ? -90 : latitude(midY - half)
         let north = midY + half >= y(limit) ? 90 : latitude(midY + half)
         return GeoBox(south: south, west: west, north: north, east: east)
@@ -650,11 +671,11 @@ public struct TripMapPage: Sendable {
     private static func rounded(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
 
     /// A visit as the script's data holds it: `number` in the trip, on the day of index `day`.
-    private func visitData(_ visit: TripMapInput.Visit, number: Int, day: Int, crossing: Bool, words: TripMapWords) -> VisitData {
+    private func visitData(_ visit: TripMapInput.Visit, number: Int, day: Int, seam: Double?, words: TripMapWords) -> VisitData {
         VisitData(id: visit.id, number: number, day: day, name: visit.name ?? words.unnamedPlace,
                   place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                   photoCount: visit.photoCount,
-                  lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, crossing: crossing)),
+                  lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, seam: seam)),
                   media: visit.media.prefix(4).map {
                       MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
                                 label: mediaLabel($0, words: words))
@@ -662,19 +683,19 @@ public struct TripMapPage: Sendable {
     }
 
     /// The markers of a visit's videos that have a position of their own.
-    private func videoData(_ visit: TripMapInput.Visit, day: Int, crossing: Bool, words: TripMapWords) -> [VideoData] {
+    private func videoData(_ visit: TripMapInput.Visit, day: Int, seam: Double?, words: TripMapWords) -> [VideoData] {
         visit.media.compactMap { media -> VideoData? in
             guard media.kind == .video, let at = media.coordinate else { return nil }
             let name = media.path.map { ($0 as NSString).lastPathComponent }
             return VideoData(visit: visit.id, day: day, lat: Self.rounded(at.latitude),
-                             lon: Self.rounded(mapLongitude(at.longitude, crossing: crossing)), href: Self.href(media),
+                             lon: Self.rounded(mapLongitude(at.longitude, seam: seam)), href: Self.href(media),
                              label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
         }
     }
 
     private func pageData(words: TripMapWords) -> PageData {
         let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
-        let crossing = crossesAntimeridian
+        let seam = self.seam
         let legs: [LegData] = input.legs.compactMap { leg in
             guard leg.coordinates.count >= 2 else { return nil }
             // The route model gives flights as arcs already; a flight given by its two ends only
@@ -685,8 +706,8 @@ public struct TripMapPage: Sendable {
             // On the usual map a line across 180° is cut there; on a map that runs across 180°
             // it continues, each point taken on the side nearer the one before.
             let pieces: [[Coordinate]]
-            if crossing {
-                var previous = mapLongitude(line[0].longitude, crossing: true)
+            if seam != nil {
+                var previous = mapLongitude(line[0].longitude, seam: seam)
                 pieces = [line.map { point in
                     var longitude = point.longitude
                     while longitude - previous > 180 { longitude -= 360 }
