@@ -252,7 +252,8 @@ enum TripMapScript {
       icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
       title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true
     });
-    marker.bindPopup(popupContent(visit), { maxWidth: 280, autoPanPadding: [16, 16] });
+    // At least three thumbnails wide: measured before its images load, a popup was a column.
+    marker.bindPopup(popupContent(visit), { maxWidth: 280, minWidth: 272, autoPanPadding: [16, 16] });
     marker.on('click', function () { select(visit.id, true); });
     marker.on('popupopen', function () { select(visit.id, true); });
     markers[visit.id] = marker;
@@ -262,7 +263,9 @@ enum TripMapScript {
   (data.videos || []).forEach(function (video) {
     var face = el('div', 'video-marker', '\u25B6');
     var marker = L.marker([video.lat, video.lon], {
-      icon: L.divIcon({ className: 'video-icon', html: face, iconSize: [18, 18], iconAnchor: [9, 9], popupAnchor: [0, -9] }),
+      // Its corner on the place it was made, below and right of it, so a clip made where its
+      // visit's marker stands does not hide the visit's number.
+      icon: L.divIcon({ className: 'video-icon', html: face, iconSize: [18, 18], iconAnchor: [-4, -4], popupAnchor: [13, 4] }),
       title: video.label, alt: video.label, keyboard: true
     });
     var box = el('div', 'popup');
