@@ -209,13 +209,13 @@ public struct ImplausibleTimes {
 /// runs (`inputsKey`) and stores what changed. The only files it reads are the track logs the
 /// settings name.
 struct TripResolution: Sendable {
-    /// What the settings and the track files looked like: resolution runs again when this (or
-    /// the catalog's generation) differs from what the last run stored. An edited log counts.
     /// The rules' revision, in every resolution's key: a catalog resolved by other rules is
     /// resolved again. 2: a photo's zone is its place's when known, whatever its offset tag
     /// says; a `--tz` reading stands unless the place it puts the photo reads the clock alike.
     static let rulesRevision = 2
 
+    /// What the settings and the track files looked like: resolution runs again when this (or
+    /// the catalog's generation) differs from what the last run stored. An edited log counts.
     static func inputsKey(_ settings: ResolutionSettings) -> (settings: String, inputs: String) {
         let encoded = String(decoding: (try? JSONEncoder.sorted.encode(settings)) ?? Data(), as: UTF8.self)
         // The zone index decides the zone of every positioned photo: a new one resolves again.
@@ -363,18 +363,27 @@ struct TripResolution: Sendable {
         // read as UTC has no wall clock to compare.
         // Made in a function of their own, so that their arrays (16 bytes a photo each) are gone
         // before the results are made.
-        // `trying`: instants to place some photos at instead (by index).
-        func locate(trying: [Int: Date] = [:]) -> [ResolvedLocation?] {
+        // `trying`: instants to place some photos at instead (by index). Also the instant each
+        // photo whose time was guessed (`--tz`, or none) was placed at by a track or neighbours.
+        func locate(trying: [Int: Date] = [:]) -> (locations: [ResolvedLocation?], guessedAt: [Int: Date]) {
             let wallClocks = rows.indices.map { times[$0].source == .movieHeaderUTC ? nil : walls[$0] }
             // An assumed zone (--tz) is a weaker guess than a neighbour's offset on the same day.
             let guessed = times.map { $0.source == .assumed || $0.source == .none }
             let provisional = Self.provisionalTimes(times: times.indices.map { guessed[$0] ? nil : times[$0].utc }, walls: wallClocks)
-            return LocationResolver(track: positioner).resolve(rows.indices.map { index in
-                PositionEvidence(utc: trying[index] ?? provisional[index] ?? times[index].utc, exif: rows[index].exifCoordinate,
+            let instants = rows.indices.map { trying[$0] ?? provisional[$0] ?? times[$0].utc }
+            let locations = LocationResolver(track: positioner).resolve(rows.indices.map { index in
+                PositionEvidence(utc: instants[index], exif: rows[index].exifCoordinate,
                                  ownSource: rows[index].positionSource, manual: tags[rows[index].id])
             })
+            var guessedAt: [Int: Date] = [:]
+            for index in rows.indices where guessed[index] && (locations[index]?.source == .track || locations[index]?.source == .interpolated) {
+                guessedAt[index] = instants[index]
+            }
+            return (locations, guessedAt)
         }
-        var locations = locate()
+        let located = locate()
+        var locations = located.locations
+        let guessedAt = located.guessedAt
         // A photo placed by a track or its neighbours can now take its zone from that place
         // when nothing better decided its time: its clock read again in that place's zone. That
         // moves its instant when the guess it was placed by was wrong (a `--tz` other than its
@@ -386,7 +395,8 @@ struct TripResolution: Sendable {
             if let location = locations[index], location.source == .track || location.source == .interpolated {
                 let again = resolveTime(rows[index], position: location.coordinate)
                 guard again.source == .location, let utc = again.utc else { continue }
-                if utc == times[index].utc { times[index] = again } else { rereadings[index] = again }
+                // Read as it was placed (the usual case): nothing to check.
+                if utc == guessedAt[index] { times[index] = again } else { rereadings[index] = again }
             }
         }
         // One whose offset decided its instant takes the zone of the place it was put, as a
@@ -398,7 +408,7 @@ struct TripResolution: Sendable {
             }
         }
         if !rereadings.isEmpty {
-            let placedAgain = locate(trying: rereadings.compactMapValues(\.utc))
+            let placedAgain = locate(trying: rereadings.compactMapValues(\.utc)).locations
             for (index, again) in rereadings {
                 guard let place = placedAgain[index], place.source == .track || place.source == .interpolated,
                       resolveTime(rows[index], position: place.coordinate).utc == again.utc else { continue }
