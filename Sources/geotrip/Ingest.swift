@@ -92,7 +92,7 @@ struct Ingest: AsyncParsableCommand {
             let correction: ClockCorrection
             do { correction = try ClockCorrection(parsing: text) } catch { throw ValidationError(error.description) }
             // Two offsets for one camera (or two for all): which is meant cannot be told.
-            let camera = correction.camera?.lowercased() ?? ""
+            let camera = correction.cameraKey
             if let earlier = given[camera] {
                 throw ValidationError("--clock-offset '\(earlier)' and '\(text)' both correct \(correction.camera.map { "the camera \($0)" } ?? "every camera"): "
                     + "give one offset for it.")

@@ -142,9 +142,8 @@ enum SummaryText {
     /// A count with the progress line's digit grouping (`4,210`, in every locale).
     static func n(_ value: Int) -> String { value.grouped }
 
-    /// `120 photos`, or with videos `120 photos and 14 videos`, and the Live Photos' videos
-    /// apart (`120 photos (3 Live Photos with their videos) and 14 videos`): a Live Photo is one
-    /// moment.
+    /// `120 photos`, or with videos `120 photos and 14 videos (3 of Live Photos)`: together
+    /// the files with and without GPS that the line goes on to count.
     static func media(_ s: IngestSummary) -> String {
         // Photos and videos add up to the files with and without GPS that follow.
         let photos = plural(s.withGPS + s.withoutGPS - s.videos, "photo")

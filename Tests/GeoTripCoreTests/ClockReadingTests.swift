@@ -62,6 +62,25 @@ struct ClockReadingTests {
         #expect(try GreatCircle.distance(#require(camera.coordinate), expected) < 20, "\(String(describing: camera.coordinate))")
     }
 
+    @Test("a camera on --tz's clock placed by a neighbour's borrowed offset is placed at its own instant")
+    func placedByBorrowedOffset() throws {
+        // The phone in Tokyo in the morning and 5 km away in the evening; a camera kept on
+        // home time (with its offset) at 10:06; the camera without GPS or offset at 10:05 on
+        // Tokyo's clock (--tz Asia/Tokyo): 01:05Z, in the morning's place.
+        let evening = Coordinate(latitude: 35.6900, longitude: 139.7000)
+        func phone(_ id: Int64, _ local: String, _ at: Coordinate) -> PhotoEvidence {
+            PhotoEvidence(id: id, path: "IMG_\(id).jpg", localTime: local, utcOffset: "+09:00", gpsTime: nil, make: "Apple", model: "iPhone 13",
+                          exifCoordinate: at)
+        }
+        let home = PhotoEvidence(id: 5, path: "H5.jpg", localTime: "2024-01-15T10:06:00", utcOffset: "+01:00", gpsTime: nil, make: "Canon",
+                                 model: "R5", exifCoordinate: nil)
+        let photos = [phone(1, "2024-01-15T10:00:00", Self.tokyo), phone(2, "2024-01-15T10:20:00", Self.tokyo),
+                      phone(3, "2024-01-15T18:00:00", evening), phone(4, "2024-01-15T18:20:00", evening), home, Self.camera(6, "2024-01-15T10:05:00")]
+        let camera = try #require(try Self.resolve(photos, ResolutionSettings(assumedZone: "Asia/Tokyo"))[6])
+        #expect(camera.utc?.geotripISO8601?.hasPrefix("2024-01-15T01:05:00") == true, "\(String(describing: camera.utc))")
+        #expect(GreatCircle.distance(try #require(camera.coordinate), Self.tokyo) < 100)
+    }
+
     @Test("a clip with no make or model votes alone: a phone's UTC clip is not outvoted by another device's local ones")
     func videosWithoutCamera() throws {
         func clip(_ id: Int64, _ movieTime: String, at coordinate: Coordinate?) -> PhotoEvidence {

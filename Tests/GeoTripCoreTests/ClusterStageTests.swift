@@ -232,6 +232,7 @@ struct ClusterStageTests {
                 #expect(incremental.visits == expected.visits, "library \(library), round \(round) (\(kind)): visits differ")
                 #expect(incremental.places == expected.places, "library \(library), round \(round) (\(kind)): places differ")
                 #expect(layout.days == full.days)
+                #expect(layout.photoDays == full.photoDays, "library \(library), round \(round) (\(kind)): photo days differ")
                 // Every visit as a full recompute makes it: centre, times, day, zone.
                 let fullVisits = Dictionary(uniqueKeysWithValues: full.visits.map { (Set($0.cluster.photoIDs), $0) })
                 for visit in layout.visits {

@@ -612,6 +612,25 @@ struct LibraryExportTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: journal.appendingPathComponent("2024-03-30.md").path) == outside.path)
     }
 
+    @Test("a day page of a library trip replaced by a link is refused, and said, on every run; nothing is written through it")
+    func linkedPageInLibraryTrip() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let journal = library.tripFolder(1).appendingPathComponent("journal")
+        let day = try #require(try FileManager.default.contentsOfDirectory(atPath: journal.path).sorted().first { $0.hasSuffix(".md") && $0.count == 13 })
+        let page = journal.appendingPathComponent(day)
+        let elsewhere = library.temp.url.appendingPathComponent("mine.md")
+        try "mine\n".write(to: elsewhere, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: page)
+        try FileManager.default.createSymbolicLink(at: page, withDestinationURL: elsewhere)
+        for _ in 0..<3 {
+            let refused = try await library.ingest().export?.refused ?? []
+            #expect(refused.contains { $0.hasSuffix("journal/" + day) }, "\(refused)")
+        }
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
+    }
+
     @Test("a note saved in a trip's page while the export runs is read back by the next run, not taken as the export's own")
     func noteSavedWhileExporting() async throws {
         let library = try Library()

@@ -176,6 +176,17 @@ struct TripMapPageTests {
         let seam = try #require(round.seam)
         #expect(seam > -157.8583 && seam < -0.1278, "\(seam)")
         #expect(round.window.west < -11 && round.window.east > 202, "\(round.window)")
+        // The overview's countries mostly west of the cut move whole: the United States with
+        // Alaska and Hawaii, and Mexico beside it; Brazil stays beside Africa.
+        let extract = try resources().baseMap.extract(window: round.window, seam: seam)
+        func span(_ code: String) -> ClosedRange<Double>? {
+            let longitudes = extract.countries.filter { $0.code == code }.flatMap { $0.coordinates(scale: extract.scale).map(\.longitude) }
+            guard let low = longitudes.min(), let high = longitudes.max() else { return nil }
+            return low...high
+        }
+        let us = try #require(span("US")), mexico = try #require(span("MX")), brazil = try #require(span("BR"))
+        #expect(us.lowerBound > 180 && us.upperBound - us.lowerBound < 120, "\(us)")
+        #expect(mexico.lowerBound > 180 && brazil.upperBound < 0, "\(mexico) \(brazil)")
         let legs = try #require(try Self.data(of: page.render(with: try resources()))["legs"] as? [[String: Any]])
         #expect((legs[0]["pieces"] as? [[Double]])?.count == 1)
         let pieces = try #require(legs[1]["pieces"] as? [[Double]])

@@ -76,7 +76,7 @@ public struct BaseMap: Sendable {
     ///
     /// A window whose east edge lies beyond 180° (a trip across the Pacific, drawn on a map that
     /// runs from its west edge to 360° further east) is cut in two at the antimeridian and its
-    /// eastern part moved 360° east, so the map draws one continuous region; countries wholly
+    /// eastern part moved 360° east, so the map draws one continuous region; countries mostly
     /// west of the map's cut (`seam`; Greenwich when nil) move with it, so the Americas lie east
     /// of Asia on that map.
     public func extract(window: GeoBox, seam: Double? = nil, detail: Double = 4000) -> BaseMapExtract {
@@ -97,12 +97,17 @@ public struct BaseMap: Sendable {
             shift == 0 ? points : points.map { ScaledPoint(lon: $0.lon + shift, lat: $0.lat) }
         }
         var extract = BaseMapExtract(window: window, scale: scale)
+        let cut = Int32(((seam ?? 0) * s).rounded())
+        var ringShift: Int32 = 0
         forEachFeature { kind, code, box, decode in
             switch kind {
             case .country, .countryHole:
                 let ring = BaseMapGeometry.simplify(decode(), tolerance: overviewTolerance, closed: true)
-                // The overview's countries wholly west of the map's cut move with it.
-                let shift = wraps && box.east <= Int32(((seam ?? 0) * s).rounded()) ? Int32(360 * scale) : 0
+                // The overview's countries mostly west of the map's cut move with it, whole (the
+                // United States with Alaska and Hawaii, east of the Pacific); a hole moves with
+                // the ring before it.
+                if kind == .country { ringShift = wraps && Int64(cut) - Int64(box.west) > Int64(box.east) - Int64(cut) ? Int32(360 * scale) : 0 }
+                let shift = ringShift
                 if ring.count >= 4 { extract.countries.append(BaseMapShape(kind: kind, code: code, points: moved(ring, by: shift))) }
             case .border:
                 for part in parts where box.intersects(part.clip) {

@@ -49,6 +49,7 @@ extension ExportStage {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
+        scanner.collectsLinks = true
         let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder))?.filter { !$0.hasPrefix(".") } ?? []
         if documentsOnly {
             scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
@@ -88,6 +89,12 @@ extension ExportStage {
             if lstat(folder + "/" + excluded, &info) == 0 { lines += Array("\(excluded)/ \(FileStamp(info).modifiedNanos)\n".utf8) }
         }
         return Listing(key: Fingerprint.of(lines, fileSize: lines.count), documents: documents, files: stamps, links: links)
+    }
+
+    /// Whether `path` (relative to an output or trip folder) names a page of a journal
+    /// folder: `journal/NAME.md`, a trip's `trips/DAY/journal/NAME.md`.
+    static func isJournalPage(_ path: String) -> Bool {
+        path.hasSuffix(".md") && (path.hasPrefix(journalFolder + "/") || path.contains("/" + journalFolder + "/"))
     }
 
     /// The first of `links` (relative to the output folder `root`) that leads to a folder geotrip

@@ -524,11 +524,14 @@ extension ExportStage {
     /// and counts a trip's days from first to last. 7: no leg runs to a hidden place, no route
     /// ends on a zone's circle, and a visit or photo placed from a hidden neighbour is hidden
     /// (outputs an earlier build wrote could give a home away). 8: the map shows notes' Markdown
-    /// formatted (`NoteMarkup`), and its script's data no longer holds them.
+    /// formatted (`NoteMarkup`), and its script's data no longer holds them. 9: the map stays
+    /// in view on a phone, is cut where the trip never goes (`TripMapPage.seam`), and draws a
+    /// leg of 2,000 km or more as a flight.
     static let outputRevision = 9
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance
-    /// leaves out the legs to and from private places, as its map does.
-    static let indexPageRevision = 2
+    /// leaves out the legs to and from private places, as its map does. 3: nor its countries
+    /// and places a private visit's, and the years run to the last trip's last day.
+    static let indexPageRevision = 3
 }

@@ -105,8 +105,9 @@ public struct ExportStage: Sendable {
                 + "(its pages would be written there but never read back); move the folder back in its place, "
                 + "or give --out PATH to put the whole output folder where it leads")
         }
-        // With a link in it (a page replaced by one), the export runs, to say it again.
-        if !checkEverything, before.links.isEmpty, try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
+        // With a journal page replaced by a link, the export runs, to say it again.
+        if !checkEverything, !before.links.contains(where: Self.isJournalPage),
+           try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             return summary
@@ -320,8 +321,11 @@ public struct ExportStage: Sendable {
                 // The output folder's own pages of unplaced notes and undated photos are counted
                 // when they are written, after the trips.
                 documentsIn[folder] = listed.documents - (folder.isEmpty ? [Self.unplacedNotesFile, Self.undatedPhotosFile]
-                    .filter { listed.files[Self.journalFolder + "/" + $0] != nil }.count : 0)
-                if !run.checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing) { continue }
+                    .map { Self.journalFolder + "/" + $0 }.filter { listed.files[$0] != nil && !listed.links.contains($0) }.count : 0)
+                // A trip's folder as its last export left it is not read, unless a page there is
+                // a link now (read, it is refused, and said, on every run).
+                if !run.checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing),
+                   !listed.links.contains(where: Self.isJournalPage) { continue }
             }
             journals[folder] = readJournal(in: folder, output, &summary, withLinks: withLinks)
         }

@@ -107,8 +107,9 @@ struct JournalDocument: Sendable, Equatable {
     /// as a backup of an edit outside the blocks.
     static func asUTF8Lines(_ bytes: [UInt8]) -> [UInt8] {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return asUTF8Lines(Array(bytes.dropFirst(3))) }
-        // Only whole, valid UTF-16 is read so: a damaged page stays as it is, not UTF-8 (and
-        // not intact), so it is kept as a backup before it is written again.
+        // Only whole, valid UTF-16 is read so: a damaged page is read as bytes (what is no
+        // UTF-8 as Windows-1252), which leaves it not intact, so it is kept as a backup before
+        // it is written again.
         if bytes.count % 2 == 0, let little = bytes.starts(with: [0xFF, 0xFE]) ? true : bytes.starts(with: [0xFE, 0xFF]) ? false : nil {
             let units = stride(from: 2, to: bytes.count, by: 2).map { index in
                 little ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])

@@ -332,7 +332,9 @@ public struct TripMapPage: Sendable {
         }
         // Across 180°, from the easternmost reach round to the westernmost start: the usual map
         // unless another stretch is wider by a degree.
-        return widest.gap > first + 360 - reach + 1 ? widest.seam : nil
+        // In whole degrees (the stretch is over a degree wide), so a visit added near its edge
+        // moves no cut, and no day's part is made again for it.
+        return widest.gap > first + 360 - reach + 1 ? widest.seam.map { $0.rounded() } : nil
     }
 
     /// A longitude on the page's map: those west of the `seam` moved 360° east.

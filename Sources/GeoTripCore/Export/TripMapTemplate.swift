@@ -100,7 +100,7 @@ h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
 main{max-width:80rem;margin:0 auto}
 #map{height:62vh;min-height:18rem;background:var(--sea)}
 #timeline{padding:0 1rem 1rem;max-width:42rem}
-@media (max-width:59.99rem){#map{position:sticky!important;top:0;z-index:500;height:45vh;min-height:14rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}}
+@media (max-width:59.99rem){#map{position:sticky!important;top:0;z-index:500;height:45vh;min-height:14rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}#timeline .visit,#timeline .day h3{scroll-margin-top:calc(max(45vh,14rem) + .5rem)}}
 @media (min-width:60rem){main{display:grid;grid-template-columns:minmax(0,1fr) minmax(20rem,26rem);gap:0 1.5rem;padding:0 1rem}#map{height:max(24rem,calc(100vh - 19rem));position:sticky!important;top:1rem;border-radius:.5rem}#timeline{padding:0}}
 h2{font-size:1.25rem}
 .day h3{font-size:1.0625rem;display:flex;align-items:center;gap:.5rem;margin:1.25rem 0 .5rem}

@@ -25,6 +25,13 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
     /// Seconds to add to the camera's clock.
     public var seconds: Int
 
+    /// The camera it corrects as compared: names match in any case (`fujifilm x-t30` is
+    /// `FUJIFILM X-T30`); "" for every camera.
+    public var cameraKey: String { camera?.lowercased() ?? "" }
+
+    /// Whether it is `camera`'s own correction.
+    func isOwn(of camera: String?) -> Bool { self.camera != nil && cameraKey == camera?.lowercased() }
+
     /// Parses `±[D ]HH:MM:SS`, optionally after `CAMERA=`.
     public init(parsing text: String) throws(ClockCorrectionError) {
         var value = Substring(text)
@@ -135,7 +142,7 @@ public struct TimeResolver: Sendable {
 
     /// The camera's clock correction: a camera's own wins over the one for all cameras.
     func correction(for camera: String?) -> Int {
-        if let camera, let own = corrections.first(where: { $0.camera?.lowercased() == camera.lowercased() }) { return own.seconds }
+        if let own = corrections.first(where: { $0.isOwn(of: camera) }) { return own.seconds }
         return corrections.first(where: { $0.camera == nil })?.seconds ?? 0
     }
 

@@ -71,8 +71,7 @@ enum PlausibleCaptureTime {
     static func problem(_ instant: Date, written: String?, cameraTime: Bool, camera: String?, corrections: [ClockCorrection],
                         latest: Date) -> String? {
         guard instant < earliest || instant > latest else { return nil }
-        // Cameras are named in any case, as `TimeResolver.correction` matches them.
-        let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.camera?.lowercased() == camera?.lowercased() }
+        let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.isOwn(of: camera) }
         return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to tomorrow, "
             + "so it was not used; fix the camera's date or the clock offset"
     }
@@ -395,8 +394,9 @@ struct TripResolution: Sendable {
             if let location = locations[index], location.source == .track || location.source == .interpolated {
                 let again = resolveTime(rows[index], position: location.coordinate)
                 guard again.source == .location, let utc = again.utc else { continue }
-                // Read as it was placed (the usual case): nothing to check.
-                if utc == guessedAt[index] { times[index] = again } else { rereadings[index] = again }
+                // Read as it was placed (the usual case), or with no `--tz` reading to keep
+                // instead: nothing to check.
+                if utc == guessedAt[index] || times[index].source == .none { times[index] = again } else { rereadings[index] = again }
             }
         }
         // One whose offset decided its instant takes the zone of the place it was put, as a

@@ -20,7 +20,7 @@ import Foundation
 enum VideoClock {
     /// One video with an `mvhd` time.
     struct Candidate {
-        /// "Make Model", or "" for videos that name no camera (they are decided together).
+        /// "Make Model", or for a video that names no camera one of its own (`voter`).
         var camera: String
         /// The time read as UTC.
         var asUTC: Date
@@ -113,7 +113,7 @@ enum VideoClock {
 /// A video's vote on how its camera's movie-header times are read (`VideoClock.vote`), as the
 /// catalog keeps it.
 struct VideoClockVote: Sendable, Equatable {
-    /// "Make Model", or "" for videos that name no camera.
+    /// "Make Model", or for a video that names no camera one of its own (`voter`).
     var camera: String
     /// +1 for the local wall clock, −1 for UTC, 0 for neither.
     var vote: Int

@@ -66,6 +66,9 @@ public struct FolderScanner: Sendable {
     public var excludedPaths: Set<String>
     /// Relative folders never entered (geotrip's output folder when `--out` puts it inside the trip folder).
     public var excludedFolders: Set<String> = []
+    /// Whether the listing names the symbolic links met (`Listing.links`): the export's listing
+    /// of its own folder does; a library's scan, where they may be a million, does not.
+    public var collectsLinks = false
 
     /// The name of geotrip's output folder at the top of a trip folder.
     public static let outputFolderName = "geotrip"
@@ -98,8 +101,9 @@ public struct FolderScanner: Sendable {
         var sidecarStats: [String: ScannedSidecar] = [:]
         /// geotrip's own temporary sidecar files left by a killed run (`XMPSidecar.isOwnTemporaryFile`).
         public var leftoverTemporaryFiles: [String] = []
-        /// The symbolic links met, relative paths: one to a file is listed as that file, one to
-        /// anything else is not (the export never writes through either: `ExportStage.listing`).
+        /// The symbolic links met, relative paths, when the scanner `collectsLinks`: one to a
+        /// file is listed as that file, one to anything else is not (the export never writes
+        /// through either: `ExportStage.listing`).
         public var links: [String] = []
 
         /// Takes in what a folder held besides its entries.
@@ -141,7 +145,8 @@ public struct FolderScanner: Sendable {
         defer { close(rootDescriptor) }
         // An exclusion with a dot component can never match: dot entries are skipped first.
         var walker = Walker(root: rootDescriptor, excludedFolders: excludedFolders,
-                            excludedPaths: excludedPaths.filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } })
+                            excludedPaths: excludedPaths.filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } },
+                            collectsLinks: collectsLinks)
         walker.topContents[""] = walker.read(Subfolder(relative: "", raw: nil))
         var level = walker.topContents[""]!.subfolders
         let wanted = 8 * Self.cores
@@ -218,13 +223,15 @@ public struct FolderScanner: Sendable {
         let root: Int32
         let excludedFolders: Set<String>
         let excludedPaths: Set<String>
+        let collectsLinks: Bool
         /// The folders read before the parallel part, by relative path.
         var topContents: [String: FolderContents] = [:]
 
-        init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>) {
+        init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>, collectsLinks: Bool) {
             self.root = root
             self.excludedFolders = excludedFolders
             self.excludedPaths = excludedPaths
+            self.collectsLinks = collectsLinks
         }
 
         /// The subtrees under `folders`, each walked whole, on every core. `concurrentPerform`
@@ -456,7 +463,7 @@ public struct FolderScanner: Sendable {
                 return
             }
             if info.st_mode & S_IFMT == S_IFLNK {
-                contents.links.append(relative)
+                if collectsLinks { contents.links.append(relative) }
                 // Follow links to files; never links to folders.
                 var target = stat()
                 guard fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFREG else {
