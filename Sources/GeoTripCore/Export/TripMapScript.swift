@@ -378,7 +378,9 @@ enum TripMapScript {
   if (tripBounds) styledLayer(L.rectangle(tripBounds.pad(0.1), { renderer: overviewRenderer, interactive: false }), function () {
     return { weight: 2, color: css('--accent'), fill: false };
   }).addTo(overview);
-  var overviewFocus = visitedBounds || tripBounds;
+  // The countries visited and the trip's box, all of it.
+  var overviewFocus = visitedBounds && tripBounds ? L.latLngBounds(visitedBounds.getSouthWest(), visitedBounds.getNorthEast()).extend(tripBounds.pad(0.1))
+    : visitedBounds || tripBounds;
   if (overviewFocus) overview.fitBounds(overviewFocus.pad(1.2), { maxZoom: 5, animate: false });
   else overview.fitWorld({ animate: false });
 
