@@ -433,7 +433,7 @@ struct TripMapPageTests {
             {{#visits}}<li class="visit" data-visit="{{id}}">
             <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
             {{#visitNotes}}<div class="notes">{{{visitNotes}}}</div>
-            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}</div>
+            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media">+{{more}}</span>{{/more}}</div>
             </li>
             {{/visits}}
             """)
@@ -467,6 +467,8 @@ struct TripMapPageTests {
                     },
                 ]
                 if let time = TripMapPage.timeSpan(visit) { entry["time"] = time }
+                // The rest counted after the thumbnails shown: 13 of the first visit's, 8 shown.
+                if visit.media.count > page.thumbnailsPerVisit { entry["more"] = visit.media.count - page.thumbnailsPerVisit }
                 if let notes = visit.notes { entry["visitNotes"] = NoteMarkup.html(notes, folder: "journal/", page: visit.localDate + ".md") }
                 return entry
             }

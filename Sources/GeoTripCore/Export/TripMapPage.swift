@@ -36,6 +36,8 @@ public struct TripMapPage: Sendable {
     public var townLimit = 150
     /// How many thumbnails a visit shows in the timeline.
     public var thumbnailsPerVisit = 8
+    /// Photos and videos a visit's popup shows.
+    static let popupMedia = 4
     /// Each day's content key, by date (`ExportStage.dayKeys`): a fingerprint of everything the
     /// day's part of the page (its visits in the timeline and in the script's data) is made
     /// from, media included. A day whose part the previous page holds, made from the same key
@@ -513,6 +515,8 @@ public struct TripMapPage: Sendable {
             }
             if media.path != nil { item += "</a>" }
         }
+        // How many more the visit holds than it shows (`+492`): its journal page shows them all.
+        if visit.media.count > thumbnailsPerVisit { item += "<span class=\"more-media\">+\(visit.media.count - thumbnailsPerVisit)</span>" }
         return item + "</div>\n</li>\n"
     }
 
@@ -589,6 +593,8 @@ public struct TripMapPage: Sendable {
         var lat: Double
         var lon: Double
         var media: [MediaData]
+        /// How many of the visit's photos and videos its popup does not show.
+        var more: Int
 
         var json: JSONValue {
             var members: [(String, JSONValue)] = [
@@ -597,6 +603,7 @@ public struct TripMapPage: Sendable {
                 ("lat", .number(lat)), ("lon", .number(lon)), ("media", .array(media.map(\.json))),
             ]
             if let time { members.append(("time", .string(time))) }
+            if more > 0 { members.append(("more", .integer(Int64(more)))) }
             return .object(members)
         }
     }
@@ -678,10 +685,10 @@ public struct TripMapPage: Sendable {
                   place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                   photoCount: visit.photoCount,
                   lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, seam: seam)),
-                  media: visit.media.prefix(4).map {
+                  media: visit.media.prefix(Self.popupMedia).map {
                       MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
                                 label: mediaLabel($0, words: words))
-                  })
+                  }, more: max(0, visit.media.count - Self.popupMedia))
     }
 
     /// The markers of a visit's videos that have a position of their own.

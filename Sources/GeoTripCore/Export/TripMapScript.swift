@@ -219,6 +219,7 @@ enum TripMapScript {
           holder.appendChild(el('span', 'no-thumb', media.label));
         }
       });
+      if (visit.more) thumbs.appendChild(el('span', 'more-media', '+' + visit.more));
       box.appendChild(thumbs);
     }
     return box;

@@ -126,6 +126,8 @@ h2{font-size:1.25rem}
 .notes hr{border:0;border-top:1px solid var(--line)}
 .thumbs{display:flex;flex-wrap:wrap;gap:.375rem}
 .thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}
+.more-media{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);color:var(--muted);font-weight:650}
+.popup .more-media{width:5rem;height:3.75rem}
 .no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem}
 footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.875rem}
 footer h2{font-size:1rem}
