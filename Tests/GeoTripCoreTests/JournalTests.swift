@@ -495,7 +495,19 @@ extension JournalTests {
             let run = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s|' " + word + " > '\(out.path)'"])
             #expect(run.status == 0, "\(word): \(run.stderr)")
             #expect(Array(try Data(contentsOf: out)) == name + [UInt8(ascii: "|")], "\(word)")
+            // A path in the home folder is written from `~/`, and the shell finds it there.
+            let home = "/home/al'ice /x"
+            let path = Array((home + "/Photos/").utf8) + name
+            let short = MarkdownText.shellPath(bytes: path, home: home + "/")
+            #expect(short.hasPrefix("~/") && !short.contains("al'ice") && !short.contains("al'\\''ice"), "\(short)")
+            let expanded = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/env"), ["HOME=" + home, "/bin/sh", "-c", "printf '%s|' " + short + " > '\(out.path)'"])
+            #expect(expanded.status == 0, "\(short): \(expanded.stderr)")
+            #expect(Array(try Data(contentsOf: out)) == path + [UInt8(ascii: "|")], "\(short)")
         }
+        // Outside it, or with no home, the path as it is.
+        #expect(MarkdownText.shellPath(bytes: Array("/homework/a.jpg".utf8), home: "/home") == "'/homework/a.jpg'")
+        #expect(MarkdownText.shellPath(bytes: Array("/a.jpg".utf8), home: "/") == "'/a.jpg'")
+        #expect(MarkdownText.shellPath(bytes: Array("/a.jpg".utf8), home: nil) == "'/a.jpg'")
     }
 }
 

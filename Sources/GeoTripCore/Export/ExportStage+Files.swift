@@ -288,8 +288,8 @@ extension ExportStage {
 
     /// `geotrip tag 'FOLDER'` (with `--catalog 'PATH'` when the trip's catalog is elsewhere).
     func tagCommand() -> String {
-        var command = "geotrip tag " + MarkdownText.shellQuoted(Self.resolved(folder))
-        if let explicitCatalog { command += " --catalog " + MarkdownText.shellQuoted(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path) }
+        var command = "geotrip tag " + MarkdownText.shellPath(bytes: Array(Self.resolved(folder).utf8))
+        if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         return command
     }
 

@@ -370,8 +370,8 @@ struct JournalRenderer: Sendable {
         // The sidecar is named in full (exiftool's `%d` cannot hold a line break); exiftool
         // refuses to write over one that is there: a photo with one gets the date added to it.
         let command = example.map { example in
-            example.sidecar.map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellQuoted(bytes: $0) }
-                ?? "exiftool -o " + MarkdownText.shellQuoted(bytes: example.newSidecar) + " " + date + " " + MarkdownText.shellQuoted(bytes: example.photo)
+            example.sidecar.map { "exiftool -overwrite_original " + date + " " + MarkdownText.shellPath(bytes: $0) }
+                ?? "exiftool -o " + MarkdownText.shellPath(bytes: example.newSidecar) + " " + date + " " + MarkdownText.shellPath(bytes: example.photo)
         }
         let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
                                      hint: example != nil ? words.undatedHint : namesToRename ? words.undatedRenameHint : words.undatedClockHint,

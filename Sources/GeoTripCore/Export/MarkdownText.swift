@@ -115,6 +115,19 @@ struct MarkdownText: MustacheContentType {
         return shellQuoted(bytes: Array(text.utf8))
     }
 
+    /// An absolute path as one word for a POSIX shell (`shellQuoted(bytes:)`), the part of it
+    /// in the home folder `home` written after `~/`, which the shell expands: `~/'Photos/Lisbon'`.
+    /// The journal's commands name the trip's folder and photos in full, and a folder shared
+    /// as it is should not name the person's home (`/home/alice`).
+    static func shellPath(bytes path: [UInt8], home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+        var prefix = Array((home ?? "").utf8)
+        while prefix.count > 1, prefix.last == UInt8(ascii: "/") { prefix.removeLast() }
+        guard prefix.count > 1, prefix.first == UInt8(ascii: "/") else { return shellQuoted(bytes: path) }
+        prefix.append(UInt8(ascii: "/"))
+        guard path.count > prefix.count, path.starts(with: prefix) else { return shellQuoted(bytes: path) }
+        return "~/" + shellQuoted(bytes: Array(path.dropFirst(prefix.count)))
+    }
+
     /// Bytes as one word for a POSIX shell, on one line: single-quoted, with each `'` written
     /// `'\''`; bytes that are not UTF-8, or that hold a control character (a line break in a
     /// file name), as `"$(printf '%b' '…')"` with those bytes as octal escapes (`\0351`),
