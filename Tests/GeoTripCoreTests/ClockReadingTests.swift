@@ -34,12 +34,12 @@ struct ClockReadingTests {
         let camera = try #require(resolved[2])
         #expect(camera.utc?.geotripISO8601 == "2024-01-15T01:05:00.000Z" || camera.utc?.geotripISO8601 == "2024-01-15T01:05:00Z",
                 "\(String(describing: camera.utc))")
-        #expect(camera.locationSource == .interpolated)
+        #expect(camera.locationSource == .interpolated && camera.timeSource == .assumed && camera.zone == "Asia/Tokyo")
         #expect(try GreatCircle.distance(#require(camera.coordinate), Self.tokyo) < 100)
     }
 
-    @Test("a camera on the place's clock, given the wrong --tz, is read on the place's clock and placed again at that instant")
-    func wrongAssumedZone() throws {
+    @Test("--tz is the zone the camera's clock showed: a camera kept on it is read so wherever a track puts it, on the place's clock and day")
+    func cameraOnTzClockAlongTrack() throws {
         // The track: at Tokyo Tower from 01:00Z to 01:10Z, then 5 km away from 09:00Z to 09:10Z.
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -52,13 +52,14 @@ struct ClockReadingTests {
             <trkpt lat="35.6900" lon="139.7050"><time>2024-01-15T09:10:00Z</time></trkpt></trkseg>
             </trk></gpx>
             """.write(to: track, atomically: true, encoding: .utf8)
-        // 10:05 on Tokyo's clock is 01:05Z, halfway along the first stretch; read on Berlin's
-        // (the --tz given) it would be 09:05Z, on the second.
+        // Kept on Berlin's clock: 10:05 there is 09:05Z, halfway along the second stretch,
+        // though Tokyo's clock showing 10:05 would be 01:05Z, on the first (which the track
+        // also covers: both readings place the photo, and the one the person gave stands).
         let resolved = try Self.resolve([Self.camera(1, "2024-01-15T10:05:00")], ResolutionSettings(assumedZone: "Europe/Berlin", tracks: [track.path]))
         let camera = try #require(resolved[1])
-        #expect(camera.utc.map { Int($0.timeIntervalSince1970) } == Int(UTCTimestamp(iso8601: "2024-01-15T01:05:00Z")!.date.timeIntervalSince1970))
-        #expect(camera.timeSource == .location && camera.zone == "Asia/Tokyo" && camera.locationSource == .track)
-        let expected = Coordinate(latitude: 35.6586, longitude: 139.7477)
+        #expect(camera.utc.map { Int($0.timeIntervalSince1970) } == Int(UTCTimestamp(iso8601: "2024-01-15T09:05:00Z")!.date.timeIntervalSince1970))
+        #expect(camera.timeSource == .assumed && camera.zone == "Asia/Tokyo" && camera.locationSource == .track)
+        let expected = Coordinate(latitude: 35.6900, longitude: 139.7025)
         #expect(try GreatCircle.distance(#require(camera.coordinate), expected) < 20, "\(String(describing: camera.coordinate))")
     }
 

@@ -210,7 +210,7 @@ public struct ImplausibleTimes {
 struct TripResolution: Sendable {
     /// The rules' revision, in every resolution's key: a catalog resolved by other rules is
     /// resolved again. 2: a photo's zone is its place's when known, whatever its offset tag
-    /// says; a `--tz` reading stands unless the place it puts the photo reads the clock alike.
+    /// or `--tz` says; a `--tz` reading stands where it places the photo itself.
     static let rulesRevision = 2
 
     /// What the settings and the track files looked like: resolution runs again when this (or
@@ -382,38 +382,43 @@ struct TripResolution: Sendable {
         }
         let located = locate()
         var locations = located.locations
-        let guessedAt = located.guessedAt
-        // A photo placed by a track or its neighbours can now take its zone from that place
-        // when nothing better decided its time: its clock read again in that place's zone. That
-        // moves its instant when the guess it was placed by was wrong (a `--tz` other than its
-        // camera's clock), so it is placed again at the new instant, and the new reading stands
-        // only where that place reads its clock the same (the two agree); else the guess it was
-        // placed by stands (a camera kept on `--tz`'s clock in another zone).
-        var rereadings: [Int: ResolvedTime] = [:]
-        for index in rows.indices where (times[index].source == .assumed || times[index].source == .none) && !implausible.contains(index) {
-            if let location = locations[index], location.source == .track || location.source == .interpolated {
+        // A photo placed by a track or its neighbours:
+        // - one whose time nothing decided has its clock read in that place's zone;
+        // - one with a `--tz` reading (the zone its camera's clock showed) placed at that very
+        //   instant keeps it, on the place's clock and day (a camera kept on home time abroad);
+        //   placed at a neighbour's borrowed offset instead, it is read in that place's zone
+        //   when that gives the instant it was placed at (the neighbours showed its clock was
+        //   the place's), else placed again at its `--tz` instant (a neighbour of another
+        //   clock misled it);
+        // - one whose instant an offset tag decided keeps it, in the place's zone.
+        var replacing: [Int: Date] = [:]
+        for index in rows.indices where !implausible.contains(index) {
+            guard let location = locations[index], location.source == .track || location.source == .interpolated else { continue }
+            switch times[index].source {
+            case .none:
                 let again = resolveTime(rows[index], position: location.coordinate)
-                guard again.source == .location, let utc = again.utc else { continue }
-                // Read as it was placed (the usual case), or with no `--tz` reading to keep
-                // instead: nothing to check.
-                if utc == guessedAt[index] || times[index].source == .none { times[index] = again } else { rereadings[index] = again }
+                if again.source == .location { times[index] = again }
+            case .assumed:
+                if located.guessedAt[index] == times[index].utc {
+                    if let zone = gazetteer.timeZone(for: location.coordinate) { times[index].zone = zone }
+                } else if case let again = resolveTime(rows[index], position: location.coordinate), again.source == .location,
+                          again.utc == located.guessedAt[index] {
+                    times[index] = again
+                } else if let own = times[index].utc {
+                    replacing[index] = own
+                }
+            case .offsetTag:
+                if let zone = gazetteer.timeZone(for: location.coordinate) { times[index].zone = zone }
+            default:
+                break
             }
         }
-        // One whose offset decided its instant takes the zone of the place it was put, as a
-        // photo with its own position does.
-        for index in rows.indices where times[index].source == .offsetTag && !implausible.contains(index) {
-            if let location = locations[index], location.source == .track || location.source == .interpolated,
-               let zone = gazetteer.timeZone(for: location.coordinate) {
-                times[index].zone = zone
-            }
-        }
-        if !rereadings.isEmpty {
-            let placedAgain = locate(trying: rereadings.compactMapValues(\.utc)).locations
-            for (index, again) in rereadings {
-                guard let place = placedAgain[index], place.source == .track || place.source == .interpolated,
-                      resolveTime(rows[index], position: place.coordinate).utc == again.utc else { continue }
-                times[index] = again
+        if !replacing.isEmpty {
+            let placedAgain = locate(trying: replacing).locations
+            for index in replacing.keys {
+                guard let place = placedAgain[index], place.source == .track || place.source == .interpolated else { continue }
                 locations[index] = place
+                if let zone = gazetteer.timeZone(for: place.coordinate) { times[index].zone = zone }
             }
         }
         walls = []
