@@ -21,6 +21,8 @@ struct NoteMarkupTests {
         #expect(Self.html("| a |\n|---|\n| 1 |").contains("<td>1</td>"))
         #expect(!Self.html("a[^1]\n\n[^1]: note").contains("footnote"), "no footnotes: notes share one page")
         #expect(Self.html("") == "")
+        // Words in their own order: an override would show "evil" as "live"; a mark stays.
+        #expect(Self.html("an \u{202E}evil\u{202C} \u{2067}word\u{2069} \u{200F}mark") == "<p>an evil word \u{200F}mark</p>\n")
     }
 
     @Test("HTML a note holds is shown as the text it is")

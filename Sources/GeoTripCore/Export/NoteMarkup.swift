@@ -20,6 +20,13 @@ enum NoteMarkup {
     /// the journal's folder relative to the map: `journal/`).
     static func html(_ markdown: String, folder: String, page: String) -> String {
         _ = registered
+        // Bidirectional embeddings, overrides and isolates turn the text after them around
+        // (`\u{202E}evil` reads "live"): the map shows a note's words in their own order; the
+        // journal keeps them as written.
+        var markdown = markdown
+        if markdown.unicodeScalars.contains(where: \.isBidiControl) {
+            markdown = String(String.UnicodeScalarView(markdown.unicodeScalars.filter { !$0.isBidiControl }))
+        }
         return oneAtATime.withLock { _ in render(markdown, folder: folder, page: page) }
     }
 

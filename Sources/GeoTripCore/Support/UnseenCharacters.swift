@@ -9,3 +9,10 @@ extension Unicode.Scalar {
             || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 }
+
+extension Unicode.Scalar {
+    /// The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069),
+    /// which reorder the text after them; the marks (U+200E, U+200F) only nudge what is
+    /// beside them.
+    var isBidiControl: Bool { (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) }
+}
