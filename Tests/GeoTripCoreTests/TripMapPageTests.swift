@@ -371,7 +371,7 @@ struct TripMapPageTests {
         // window (same key, its own fingerprint) is carried over as it is.
         let window = pacific.window
         let inputs = TripMapPage.BaseLayer.inputsKey(window: window, seam: pacific.seam, resources: resources, townLimit: pacific.townLimit)
-        let fresh = pacific.baseLayer(window: window, resources: resources, inputs: inputs)
+        let fresh = pacific.baseLayer(window: window, seam: pacific.seam, resources: resources, inputs: inputs)
         #expect(fresh.key.hasPrefix(inputs + "-"))
         let planted = TripMapPage.BaseLayer(json: fresh.json.replacingOccurrences(of: "\"Tokyo\"", with: "\"Planted\""), inputs: inputs)
         let withPlanted = page.replacingOccurrences(of: fresh.key + "\">" + fresh.json, with: planted.key + "\">" + planted.json)

@@ -747,18 +747,24 @@ extension Catalog {
     /// library's listing is printed without holding the catalog in memory. An error `body`
     /// throws stops the reading and is passed on.
     public func forEachPhoto(_ body: (CatalogPhoto) throws -> Void) throws(GeoTripError) {
-        do {
-            try database.read { db in
-                // The stills of Live Photos' videos, by the video's id (a few rows).
-                var stills: [Int64: String] = [:]
-                for row in try Row.fetchAll(db, sql: Self.livePhotoStillsSQL) { stills[row[0]] = row[1] }
-                let records = try Self.presentPhotosByPath.fetchCursor(db)
-                while let record = try records.next() {
-                    var photo = CatalogPhoto(record)
-                    photo.livePhotoStill = record.id.flatMap { stills[$0] }
-                    try body(photo)
-                }
+        try streaming { db in
+            // The stills of Live Photos' videos, by the video's id (a few rows).
+            var stills: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: Self.livePhotoStillsSQL) { stills[row[0]] = row[1] }
+            let records = try Self.presentPhotosByPath.fetchCursor(db)
+            while let record = try records.next() {
+                var photo = CatalogPhoto(record)
+                photo.livePhotoStill = record.id.flatMap { stills[$0] }
+                try body(photo)
             }
+        }
+    }
+
+    /// `body` in one read, its rows handed on as they come: the catalog's errors said as the
+    /// catalog's, a `GeoTripError` of the body's as it is.
+    private func streaming(_ body: (Database) throws -> Void) throws(GeoTripError) {
+        do {
+            try database.read(body)
         } catch let error as GeoTripError {
             throw error
         } catch {
@@ -777,17 +783,11 @@ extension Catalog {
     /// Calls `body` with each file present that was skipped, by path: the rows are read as
     /// they are printed.
     public func forEachSkippedFile(_ body: (SkippedFile) throws -> Void) throws(GeoTripError) {
-        do {
-            try database.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT path, skipReason, fileSize FROM photo WHERE removedAt IS NULL AND status = 'skipped' ORDER BY path
-                    """)
-                while let row = try rows.next() { try body(SkippedFile(path: row[0], reason: row[1], fileSize: row[2])) }
-            }
-        } catch let error as GeoTripError {
-            throw error
-        } catch {
-            throw Self.classify(error, path: path)
+        try streaming { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT path, skipReason, fileSize FROM photo WHERE removedAt IS NULL AND status = 'skipped' ORDER BY path
+                """)
+            while let row = try rows.next() { try body(SkippedFile(path: row[0], reason: row[1], fileSize: row[2])) }
         }
     }
 

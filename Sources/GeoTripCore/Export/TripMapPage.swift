@@ -64,11 +64,12 @@ public struct TripMapPage: Sendable {
     /// the others are made from `input`.
     public func render(with resources: TripMapResources, previous: [UInt8]? = nil) -> String {
         let words = TripMapWords.forLanguage(input.language)
-        let window = self.window
-        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit)
-        let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, resources: resources, inputs: inputs)
-        let reusable = DayPart.parts(in: previous)
+        // Where the map is cut, found once: every longitude the page carries is moved by it.
         let seam = self.seam
+        let window = self.window(seam: seam)
+        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit)
+        let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, seam: seam, resources: resources, inputs: inputs)
+        let reusable = DayPart.parts(in: previous)
         let parts = dayPlaces(seam: seam).map { place in
             place.inputs.flatMap { reusable[$0] } ?? dayPart(place, seam: seam, words: words)
         }
@@ -79,7 +80,7 @@ public struct TripMapPage: Sendable {
         context["script"] = TripMapScript.source
         context["baseKey"] = layer.key
         context["base"] = layer.json
-        context["data"] = ScriptJSON.escape(pageData(words: words).json.text)
+        context["data"] = ScriptJSON.escape(pageData(words: words, seam: seam).json.text)
         return TripMapTemplate.page.render(context)
     }
 
@@ -212,7 +213,7 @@ public struct TripMapPage: Sendable {
     /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
     /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element. `inputs` is
     /// `BaseLayer.inputsKey` of the same.
-    func baseLayer(window: GeoBox, resources: TripMapResources, inputs: String) -> BaseLayer {
+    func baseLayer(window: GeoBox, seam: Double?, resources: TripMapResources, inputs: String) -> BaseLayer {
         let extract = resources.baseMap.extract(window: window, seam: seam)
         let towns = nearbyTowns(resources.gazetteer, in: window).map { town in
             TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
@@ -351,8 +352,10 @@ public struct TripMapPage: Sendable {
     /// desktop a wide one, so the detail must reach past the trip both ways; grown by half, a
     /// phone showed the coarse world beyond it (a straight coast, slivers between countries)
     /// above and below the trip. Across 180° its east edge lies beyond 180° (see `BaseMap.extract`).
-    public var window: GeoBox {
-        let seam = self.seam
+    public var window: GeoBox { window(seam: seam) }
+
+    /// `window` for the map cut at `seam`.
+    private func window(seam: Double?) -> GeoBox {
         let points = positions.map { Coordinate(latitude: $0.latitude, longitude: mapLongitude($0.longitude, seam: seam)) }
         guard let box = GeoBox(enclosing: points) else { return .world }
         // Latitudes as the map draws them: y in degrees of longitude's measure.
@@ -702,9 +705,8 @@ public struct TripMapPage: Sendable {
         }
     }
 
-    private func pageData(words: TripMapWords) -> PageData {
+    private func pageData(words: TripMapWords, seam: Double?) -> PageData {
         let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
-        let seam = self.seam
         let legs: [LegData] = input.legs.compactMap { leg in
             guard leg.coordinates.count >= 2 else { return nil }
             // The route model gives flights as arcs already; a flight given by its two ends only

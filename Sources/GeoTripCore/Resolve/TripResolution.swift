@@ -392,6 +392,9 @@ struct TripResolution: Sendable {
         //   clock misled it);
         // - one whose instant an offset tag decided keeps it, in the place's zone.
         var replacing: [Int: Date] = [:]
+        func takeZone(of place: ResolvedLocation, _ index: Int) {
+            if let zone = gazetteer.timeZone(for: place.coordinate) { times[index].zone = zone }
+        }
         for index in rows.indices where !implausible.contains(index) {
             guard let location = locations[index], location.source == .track || location.source == .interpolated else { continue }
             switch times[index].source {
@@ -400,7 +403,7 @@ struct TripResolution: Sendable {
                 if again.source == .location { times[index] = again }
             case .assumed:
                 if located.guessedAt[index] == times[index].utc {
-                    if let zone = gazetteer.timeZone(for: location.coordinate) { times[index].zone = zone }
+                    takeZone(of: location, index)
                 } else if case let again = resolveTime(rows[index], position: location.coordinate), again.source == .location,
                           again.utc == located.guessedAt[index] {
                     times[index] = again
@@ -408,7 +411,7 @@ struct TripResolution: Sendable {
                     replacing[index] = own
                 }
             case .offsetTag:
-                if let zone = gazetteer.timeZone(for: location.coordinate) { times[index].zone = zone }
+                takeZone(of: location, index)
             default:
                 break
             }
@@ -418,7 +421,7 @@ struct TripResolution: Sendable {
             for index in replacing.keys {
                 guard let place = placedAgain[index], place.source == .track || place.source == .interpolated else { continue }
                 locations[index] = place
-                if let zone = gazetteer.timeZone(for: place.coordinate) { times[index].zone = zone }
+                takeZone(of: place, index)
             }
         }
         walls = []

@@ -5,8 +5,8 @@ extension Unicode.Scalar {
     /// line and paragraph separators. The terminal shows them escaped; a place's name from a
     /// service drops them, since an override left open turns the rest of a journal's heading.
     public var reordersOrBreaksLines: Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x200E || value == 0x200F
-            || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x200E || value == 0x200F || value == 0x2028 || value == 0x2029
+            || isBidiControl
     }
 }
 
