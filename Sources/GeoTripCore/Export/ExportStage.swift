@@ -101,9 +101,7 @@ public struct ExportStage: Sendable {
         let inputs = try self.inputs(settings: settings, language: language)
         let before = Self.listing(of: output.path, documentsOnly: true)
         if let linked = Self.linkedOwnFolder(before.links, in: output.path) {
-            throw .outputUnusable(path: output.path, reason: "\(linked) is a symbolic link to a folder, and geotrip never writes through links "
-                + "(its pages would be written there but never read back); move the folder back in its place, "
-                + "or give --out PATH to put the whole output folder where it leads")
+            throw .outputFolderLinked(path: output.path, folder: linked)
         }
         // With a journal page replaced by a link, the export runs, to say it again.
         if !checkEverything, !before.links.contains(where: Self.isJournalPage),

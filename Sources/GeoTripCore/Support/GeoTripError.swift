@@ -44,6 +44,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case settingUnreadable(catalog: String, key: String, options: String)
     /// `--out` (given or remembered) names something geotrip cannot write its output into.
     case outputUnusable(path: String, reason: String)
+    /// A folder of geotrip's own in the output folder (`journal`, `trips/…`) is a symbolic link.
+    case outputFolderLinked(path: String, folder: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
     indirect case stageFailed(stage: String, number: Int, count: Int, error: GeoTripError)
 
@@ -147,6 +149,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputUnusable(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
+        case .outputFolderLinked(let path, let folder):
+            return "The output folder \(path) cannot be used: \(folder) is a symbolic link to a folder, and geotrip never writes through links "
+                + "(its pages would be written there but never read back). No page was written. Move the folder back in its place, "
+                + "or give --out PATH to put the whole output folder where it leads."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(let saved):
