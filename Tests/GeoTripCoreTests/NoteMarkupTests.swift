@@ -19,6 +19,8 @@ struct NoteMarkupTests {
         #expect(Self.html("see https://example.org/a?b=1&c=2.") == "<p>see <a href=\"https://example.org/a?b=1&amp;c=2\">https://example.org/a?b=1&amp;c=2</a>.</p>\n")
         #expect(Self.html("- [x] tram 28").contains("<input type=\"checkbox\" checked=\"\" disabled=\"\" /> tram 28"))
         #expect(Self.html("| a |\n|---|\n| 1 |").contains("<td>1</td>"))
+        // A note's headings sit below the day's h3 on the page: `#` is h4, and none goes past h6.
+        #expect(Self.html("# Arrival\n\n## Castelo\n\n#### Tram") == "<h4>Arrival</h4>\n<h5>Castelo</h5>\n<h6>Tram</h6>\n")
         #expect(!Self.html("a[^1]\n\n[^1]: note").contains("footnote"), "no footnotes: notes share one page")
         #expect(Self.html("") == "")
         // Words in their own order: an override would show "evil" as "live"; a mark stays.

@@ -62,7 +62,7 @@ f.addEventListener('load', function () {
   r.brokenThumbnails = Array.prototype.filter.call(doc.querySelectorAll('.thumbs img'), function (img) { return img.complete && img.naturalWidth === 0; }).length;
   doc.querySelectorAll('button.visit-button')[1].click();
   setTimeout(function () {
-    var title = doc.querySelector('.leaflet-popup-content h3');
+    var title = doc.querySelector('.leaflet-popup-content .popup-title');
     r.popupAfterTimelineClick = title ? title.textContent : null;
     r.popupInjectedBold = doc.querySelectorAll('.leaflet-popup-content b').length;
     r.popupNoteStrong = doc.querySelectorAll('.leaflet-popup-content .notes strong').length;
@@ -263,6 +263,111 @@ f.addEventListener('load', function () {
         let file = shots.appendingPathComponent("ko-pacific-desktop-light.png")
         _ = try Self.chromium(page, ["--window-size=1280,900", "--screenshot=\(file.path)"])
         #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// Uses the map in a 390 px frame as a keyboard and a screen reader would, and measures
+    /// the numbers' contrast by WCAG 2's formula from the colours the browser computed.
+    static let accessProbe = #"""
+<!DOCTYPE html><meta charset="utf-8"><title>access</title>
+<iframe id="f" src="geotrip/index.html" style="width:390px;height:844px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+function channels(colour) { return colour.match(/[0-9.]+/g).slice(0, 3).map(Number); }
+function luminance(colour) {
+  var c = channels(colour).map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+function contrast(a, b) { var x = luminance(a), y = luminance(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, win = f.contentWindow, r = {};
+  r.alts = Array.prototype.map.call(doc.querySelectorAll('.thumbs img'), function (img) { return img.getAttribute('alt'); });
+  r.markerRoles = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('role'); });
+  r.markerLabels = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('aria-label'); });
+  var numbers = Array.prototype.slice.call(doc.querySelectorAll('.badge, .visit-marker'));
+  r.lowestContrast = Math.min.apply(null, numbers.map(function (n) {
+    var style = win.getComputedStyle(n);
+    return contrast(style.color, style.backgroundColor);
+  }));
+  // A marker reached with the Tab key: focused, then the key's release, on which Leaflet sets
+  // the element's own outline to none.
+  var marker = doc.querySelectorAll('.leaflet-marker-pane .visit-icon')[0];
+  marker.focus();
+  marker.dispatchEvent(new KeyboardEvent('keyup', { key: 'Tab', bubbles: true }));
+  r.focusedOutline = win.getComputedStyle(marker).outlineStyle;
+  marker.dispatchEvent(new KeyboardEvent('keypress', { key: 'Enter', keyCode: 13, which: 13, bubbles: true }));
+  setTimeout(function () {
+    r.popupOpen = !!doc.querySelector('.leaflet-popup');
+    r.focusAfterEnter = doc.activeElement ? doc.activeElement.className : null;
+    var close = doc.querySelector('.leaflet-popup-close-button');
+    r.closeRole = close && close.getAttribute('role');
+    r.closeLabel = close && close.getAttribute('aria-label');
+    doc.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }));
+    setTimeout(function () {
+      r.popupAfterEscape = !!doc.querySelector('.leaflet-popup');
+      r.focusBackOnMarker = doc.activeElement === marker;
+      // The skip link's target lands below the map pinned at the top, not under it.
+      doc.querySelector('.skip').click();
+      setTimeout(function () {
+        r.timelineHeadingTop = Math.round(doc.querySelector('#timeline h2').getBoundingClientRect().top);
+        r.mapBottom = Math.round(doc.getElementById('map').getBoundingClientRect().bottom);
+        document.getElementById('result').textContent = JSON.stringify(r);
+      }, 300);
+    }, 300);
+  }, 500);
+});
+</script>
+"""#
+
+    struct AccessResult: Decodable {
+        var alts: [String]
+        var markerRoles: [String?]
+        var markerLabels: [String?]
+        var lowestContrast: Double
+        var focusedOutline: String
+        var popupOpen: Bool
+        var focusAfterEnter: String?
+        var closeRole: String?
+        var closeLabel: String?
+        var popupAfterEscape: Bool
+        var focusBackOnMarker: Bool
+        var timelineHeadingTop: Int
+        var mapBottom: Int
+    }
+
+    @Test("for keyboards and screen readers: thumbnails named, markers are buttons that open a popup the keyboard can leave, focus shown, numbers at 4.5:1",
+          .enabled(if: chromium != nil, skipMessage))
+    func accessible() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let rendered = try await SampleTripMap.render(in: folder)
+        let root = rendered.page.deletingLastPathComponent().deletingLastPathComponent()
+        let probe = root.appendingPathComponent("access.html")
+        try Self.accessProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",
+                                            "--window-size=800,1000", "--dump-dom"])
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        let result: AccessResult = try Self.result(of: run)
+        // Each thumbnail says which photo of which visit it is, by the file's name.
+        let visits = rendered.input.visits
+        #expect(!result.alts.isEmpty)
+        for alt in result.alts {
+            #expect(alt != "Open the original" && alt.contains(" of "), "\(alt)")
+            #expect(visits.contains { visit in
+                (visit.name.map { alt.hasSuffix(", " + $0) } ?? false)
+                    && visit.media.contains { $0.path.map { alt.hasPrefix(($0 as NSString).lastPathComponent + ",") } ?? false }
+            }, "\(alt)")
+        }
+        #expect(result.markerRoles.count == visits.count && result.markerRoles.allSatisfy { $0 == "button" })
+        for (label, visit) in zip(result.markerLabels, visits) {
+            #expect(label?.contains(visit.name ?? "Unnamed place") == true, "\(label ?? "none")")
+        }
+        #expect(result.lowestContrast >= 4.5, "a visit's number at \(result.lowestContrast):1")
+        #expect(result.focusedOutline == "solid", "a focused marker shows no outline")
+        #expect(result.popupOpen && result.focusAfterEnter?.contains("popup-title") == true, "focus: \(result.focusAfterEnter ?? "none")")
+        #expect(result.closeRole == "button" && result.closeLabel == "Close")
+        #expect(!result.popupAfterEscape && result.focusBackOnMarker)
+        #expect(result.timelineHeadingTop >= result.mapBottom, "the timeline's heading at \(result.timelineHeadingTop), under the map ending at \(result.mapBottom)")
     }
 
     /// Reports, for each visit marker on the map, its number and how many lines its text

@@ -254,6 +254,18 @@ struct TripMapPageTests {
         }
         #expect(TripMapWords.forLanguage("ko-KR").language == "ko")
         #expect(TripMapWords.forLanguage("fr").language == "en", "untranslated languages get English words")
+        // Words in the page's own language carry no lang of their own.
+        #expect(!html.contains("<h2 lang="))
+    }
+
+    @Test("a page in a language with no words of its own says which elements are in English")
+    func englishWordsMarked() throws {
+        let html = TripMapPage(input: Self.pacificInput(language: "pt-BR")).render(with: try resources())
+        #expect(html.contains("<html lang=\"pt-BR\">"))
+        for element in ["<a class=\"skip\" href=\"#timeline\" lang=\"en\">", "<h2 lang=\"en\">Timeline</h2>", "<footer id=\"credits\" lang=\"en\">",
+                        "aria-pressed=\"true\" lang=\"en\">All days", "<dt lang=\"en\">days</dt>"] {
+            #expect(html.contains(element), "missing: \(element)")
+        }
     }
 
     @Test("credits: GeoNames, the carried base layer, OpenStreetMap only when its names are shown; tiles offered as given")
@@ -431,9 +443,9 @@ struct TripMapPageTests {
         // formatted by `NoteMarkup`, as the template's day notes are).
         let template = try MustacheTemplate(string: """
             {{#visits}}<li class="visit" data-visit="{{id}}">
-            <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
+            <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}};color:{{ink}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
             {{#visitNotes}}<div class="notes">{{{visitNotes}}}</div>
-            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media">+{{more}}</span>{{/more}}</div>
+            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}" title="{{openOriginal}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media" aria-label="{{moreLabel}}">+{{more}}</span>{{/more}}</div>
             </li>
             {{/visits}}
             """)
@@ -459,8 +471,13 @@ struct TripMapPageTests {
                     "place": [visit.admin1, visit.countryCode.flatMap { locale.localizedString(forRegionCode: $0) } ?? visit.country]
                         .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", "),
                     "photos": words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
-                    "media": visit.media.prefix(page.thumbnailsPerVisit).map { media -> [String: Any] in
-                        var item: [String: Any] = ["label": media.kind == .video ? "\(words.video), 1:15" : words.openOriginal]
+                    "media": visit.media.prefix(page.thumbnailsPerVisit).enumerated().map { index, media -> [String: Any] in
+                        // Its file's name when linked, which of the visit's it is, a video's length, the visit.
+                        let which = language == "ko" ? "\(media.kind == .video ? "동영상" : "사진") \(index + 1)/\(visit.media.count)"
+                            : "\(media.kind == .video ? "video" : "photo") \(index + 1) of \(visit.media.count)"
+                        let label = [media.path.map { String($0.split(separator: "/").last!) }, which,
+                                     media.kind == .video ? "\(words.video), 1:15" : nil, visit.name ?? words.unnamedPlace]
+                        var item: [String: Any] = ["label": label.compactMap { $0 }.joined(separator: ", ")]
                         if let path = media.path { item["href"] = TripMapPage.urlReference(path) }
                         if let thumbnail = media.thumbnail { item["thumb"] = TripMapPage.urlReference(thumbnail) }
                         return item
@@ -468,11 +485,15 @@ struct TripMapPageTests {
                 ]
                 if let time = TripMapPage.timeSpan(visit) { entry["time"] = time }
                 // The rest counted after the thumbnails shown: 13 of the first visit's, 8 shown.
-                if visit.media.count > page.thumbnailsPerVisit { entry["more"] = visit.media.count - page.thumbnailsPerVisit }
+                if visit.media.count > page.thumbnailsPerVisit {
+                    entry["more"] = visit.media.count - page.thumbnailsPerVisit
+                    entry["moreLabel"] = language == "ko" ? "\(visit.media.count - page.thumbnailsPerVisit)개 더" : "\(visit.media.count - page.thumbnailsPerVisit) more"
+                }
                 if let notes = visit.notes { entry["visitNotes"] = NoteMarkup.html(notes, folder: "journal/", page: visit.localDate + ".md") }
                 return entry
             }
-            let expected = template.render(["visits": entries, "colour": "#e6194b"])
+            // Black on this red is 4.61:1 by WCAG 2's formula, white 4.56:1.
+            let expected = template.render(["visits": entries, "colour": "#e6194b", "ink": "#000", "openOriginal": words.openOriginal])
             let built = visits.enumerated().map { page.visitItem($0 + 1, $1, colour: "#e6194b", words: words) }.joined()
             #expect(built == expected)
         }

@@ -526,12 +526,14 @@ extension ExportStage {
     /// (outputs an earlier build wrote could give a home away). 8: the map shows notes' Markdown
     /// formatted (`NoteMarkup`), and its script's data no longer holds them. 9: the map stays
     /// in view on a phone, is cut where the trip never goes (`TripMapPage.seam`), and draws a
-    /// leg of 2,000 km or more as a flight.
-    static let outputRevision = 9
+    /// leg of 2,000 km or more as a flight. 10: the map for keyboards and screen readers
+    /// (thumbnails named, markers as buttons, focus shown, numbers in a colour that contrasts).
+    static let outputRevision = 10
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance
     /// leaves out the legs to and from private places, as its map does. 3: nor its countries
-    /// and places a private visit's, and the years run to the last trip's last day.
-    static let indexPageRevision = 3
+    /// and places a private visit's, and the years run to the last trip's last day. 4: the
+    /// cover, a second link to the map, is out of the keyboard's way; the credit contrasts 5.5:1.
+    static let indexPageRevision = 4
 }

@@ -134,7 +134,7 @@ struct LibraryIndexPage {
         .about p { margin: .1rem 0; color: #444; }
         .figures { color: #666; font-size: .92rem; }
         .links a { color: #1f5fa8; }
-        footer { margin-top: 1.5rem; color: #777; font-size: .85rem; }
+        footer { margin-top: 1.5rem; color: #666; font-size: .85rem; }
         </style>
         </head>
         <body>
@@ -142,7 +142,7 @@ struct LibraryIndexPage {
         <ol class="trips">
         {{#trips}}
         <li class="trip" id="trip-{{number}}">
-        <a class="cover" href="{{map}}">{{#cover}}<img src="{{cover}}" alt="" loading="lazy">{{/cover}}</a>
+        <a class="cover" href="{{map}}" aria-hidden="true" tabindex="-1">{{#cover}}<img src="{{cover}}" alt="" loading="lazy">{{/cover}}</a>
         <div class="about">
         <h2><a href="{{map}}">{{title}}</a></h2>
         <p class="dates">{{dates}} · {{days}}</p>

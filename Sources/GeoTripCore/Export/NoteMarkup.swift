@@ -72,6 +72,9 @@ enum NoteMarkup {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
                 html.append(node)
+            case CMARK_NODE_HEADING:
+                // Under the page's own headings: a note sits below its day's h3, so its `#` is h4.
+                cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + 3))
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 if let address = address(url, image: cmark_node_get_type(node) == CMARK_NODE_IMAGE, folder: folder, page: page) {

@@ -50,6 +50,21 @@ public struct TripMapPage: Sendable {
     static let dayColours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
                              "#42d4f4", "#f032e6", "#9a6324", "#469990", "#808000"]
 
+    /// The text colour for a number on `colour` (a badge, a marker): white or black, whichever
+    /// contrasts more by WCAG 2's relative luminance, so every day's numbers reach 4.5:1 (white
+    /// on the green or the orange is 2.6:1).
+    static func ink(on colour: String) -> String {
+        let hex = colour.dropFirst()
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return "#fff" }
+        func linear(_ channel: UInt32) -> Double {
+            let c = Double(channel & 0xff) / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * linear(value >> 16) + 0.7152 * linear(value >> 8) + 0.0722 * linear(value)
+        // Against white (1.05 / (L + 0.05)) or against black ((L + 0.05) / 0.05).
+        return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#fff" : "#000"
+    }
+
     /// Creates the page of `input`.
     public init(input: TripMapInput) {
         self.input = input
@@ -487,9 +502,14 @@ public struct TripMapPage: Sendable {
         if let tiles = input.tiles { credits.append("\(words.onlineTiles): \(tiles.attribution)") }
         var context: [String: Any] = [
             "lang": input.language, "title": title, "words": wordsContext(words),
+            "overviewLabel": countryNames.isEmpty ? words.overview : words.overview + ": " + countryNames.joined(separator: ", "),
             "figures": figureCards, "dayChips": chips, "days": dayEntries, "credits": credits,
         ]
         if let index = input.libraryIndex { context["libraryIndex"] = ["href": Self.urlReference(index), "label": "← " + words.allTrips] }
+        // The page's words are English for a language they are not written in: said so, for a
+        // screen reader's voice, on each element that holds them.
+        let primary = input.language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
+        if primary != words.language { context["uiLang"] = words.language }
         return context
     }
 
@@ -500,7 +520,7 @@ public struct TripMapPage: Sendable {
     func visitItem(_ number: Int, _ visit: TripMapInput.Visit, colour: String, words: TripMapWords) -> String {
         let id = Self.html(visit.id)
         var item = "<li class=\"visit\" data-visit=\"\(id)\">\n<button type=\"button\" class=\"visit-button\" data-visit=\"\(id)\">"
-        item += "<span class=\"badge\" style=\"background:\(Self.html(colour))\">\(number)</span><span class=\"visit-text\">"
+        item += "<span class=\"badge\" style=\"background:\(Self.html(colour));color:\(Self.ink(on: colour))\">\(number)</span><span class=\"visit-text\">"
         item += "<span class=\"visit-name\">\(Self.html(visit.name ?? words.unnamedPlace))</span>"
         if let time = Self.timeSpan(visit) { item += "<span class=\"visit-time\">\(Self.html(time))</span>" }
         item += "<span class=\"visit-place\">\(Self.html(placeLine(visit)))</span>"
@@ -508,9 +528,9 @@ public struct TripMapPage: Sendable {
         item += "<span class=\"visit-photos\">\(Self.html(words.mediaCount(visit.photoCount, videos: videos)))</span></span></button>\n"
         if let notes = visit.notes, !notes.isEmpty { item += "<div class=\"notes\">\(Self.notesHTML(notes, day: visit.localDate))</div>\n" }
         item += "<div class=\"thumbs\">"
-        for media in visit.media.prefix(thumbnailsPerVisit) {
-            let label = Self.html(mediaLabel(media, words: words))
-            if let href = Self.href(media) { item += "<a href=\"\(Self.html(href))\">" }
+        for (index, media) in visit.media.prefix(thumbnailsPerVisit).enumerated() {
+            let label = Self.html(mediaLabel(media, index, of: visit, words: words))
+            if let href = Self.href(media) { item += "<a href=\"\(Self.html(href))\" title=\"\(Self.html(words.openOriginal))\">" }
             if let thumbnail = media.thumbnail {
                 item += "<img src=\"\(Self.html(Self.urlReference(thumbnail)))\" alt=\"\(label)\" loading=\"lazy\" width=\"96\" height=\"72\">"
             } else {
@@ -519,7 +539,10 @@ public struct TripMapPage: Sendable {
             if media.path != nil { item += "</a>" }
         }
         // How many more the visit holds than it shows (`+492`): its journal page shows them all.
-        if visit.media.count > thumbnailsPerVisit { item += "<span class=\"more-media\">+\(visit.media.count - thumbnailsPerVisit)</span>" }
+        if visit.media.count > thumbnailsPerVisit {
+            let more = visit.media.count - thumbnailsPerVisit
+            item += "<span class=\"more-media\" aria-label=\"\(Self.html(words.more(more)))\">+\(more)</span>"
+        }
         return item + "</div>\n</li>\n"
     }
 
@@ -548,10 +571,18 @@ public struct TripMapPage: Sendable {
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    private func mediaLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
-        guard media.kind == .video else { return words.openOriginal }
-        guard let length = MediaDuration.text(media.durationSeconds) else { return words.video }
-        return "\(words.video), \(length)"
+    /// What a thumbnail shows, as its text: the file's name when the page links it, which of
+    /// the visit's it is, and the visit ("IMG_0004.JPG, photo 2 of 7, Lisbon"); a video's length.
+    private func mediaLabel(_ media: TripMapInput.Media, _ index: Int, of visit: TripMapInput.Visit, words: TripMapWords) -> String {
+        let name = media.path.map { ($0 as NSString).lastPathComponent }
+        let which = words.mediaOf(media.kind == .video, index + 1, visit.media.count)
+        return [name, which, mediaLength(media, words: words), visit.name ?? words.unnamedPlace].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// A video's word and length ("Video, 0:12"), or nil for a photo.
+    private func mediaLength(_ media: TripMapInput.Media, words: TripMapWords) -> String? {
+        guard media.kind == .video else { return nil }
+        return MediaDuration.text(media.durationSeconds).map { "\(words.video), \($0)" } ?? words.video
     }
 
     private func wordsContext(_ w: TripMapWords) -> [String: String] {
@@ -598,6 +629,8 @@ public struct TripMapPage: Sendable {
         var media: [MediaData]
         /// How many of the visit's photos and videos its popup does not show.
         var more: Int
+        /// `more` in words, for a screen reader ("4 more").
+        var moreLabel: String
 
         var json: JSONValue {
             var members: [(String, JSONValue)] = [
@@ -606,7 +639,7 @@ public struct TripMapPage: Sendable {
                 ("lat", .number(lat)), ("lon", .number(lon)), ("media", .array(media.map(\.json))),
             ]
             if let time { members.append(("time", .string(time))) }
-            if more > 0 { members.append(("more", .integer(Int64(more)))) }
+            if more > 0 { members += [("more", .integer(Int64(more))), ("moreLabel", .string(moreLabel))] }
             return .object(members)
         }
     }
@@ -647,7 +680,7 @@ public struct TripMapPage: Sendable {
         var date: String
         var colour: String
 
-        var json: JSONValue { .object([("date", .string(date)), ("colour", .string(colour))]) }
+        var json: JSONValue { .object([("date", .string(date)), ("colour", .string(colour)), ("ink", .string(TripMapPage.ink(on: colour)))]) }
     }
 
     private struct LegData {
@@ -688,10 +721,10 @@ public struct TripMapPage: Sendable {
                   place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                   photoCount: visit.photoCount,
                   lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, seam: seam)),
-                  media: visit.media.prefix(Self.popupMedia).map {
-                      MediaData(thumb: $0.thumbnail.map(Self.urlReference), href: Self.href($0),
-                                label: mediaLabel($0, words: words))
-                  }, more: max(0, visit.media.count - Self.popupMedia))
+                  media: visit.media.prefix(Self.popupMedia).enumerated().map { index, media in
+                      MediaData(thumb: media.thumbnail.map(Self.urlReference), href: Self.href(media),
+                                label: mediaLabel(media, index, of: visit, words: words))
+                  }, more: max(0, visit.media.count - Self.popupMedia), moreLabel: words.more(max(0, visit.media.count - Self.popupMedia)))
     }
 
     /// The markers of a visit's videos that have a position of their own.
@@ -701,7 +734,7 @@ public struct TripMapPage: Sendable {
             let name = media.path.map { ($0 as NSString).lastPathComponent }
             return VideoData(visit: visit.id, day: day, lat: Self.rounded(at.latitude),
                              lon: Self.rounded(mapLongitude(at.longitude, seam: seam)), href: Self.href(media),
-                             label: [name, mediaLabel(media, words: words)].compactMap { $0 }.joined(separator: " · "))
+                             label: [name, mediaLength(media, words: words)].compactMap { $0 }.joined(separator: " · "))
         }
     }
 
@@ -738,6 +771,6 @@ public struct TripMapPage: Sendable {
             legs: legs, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
             words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
-                    "allDays": words.allDays])
+                    "allDays": words.allDays, "close": words.close, "openOriginal": words.openOriginal])
     }
 }

@@ -38,7 +38,8 @@ enum TripMapScript {
   }
 
   // ---- The map and its panes: the offline base below everything, tiles above it.
-  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, worldCopyJump: false, preferCanvas: false });
+  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, worldCopyJump: false, preferCanvas: false,
+                           zoomAnimation: !calm, fadeAnimation: !calm, markerZoomAnimation: !calm });
   map.attributionControl.setPrefix(false);
   var mapElement = map.getContainer();
   map.createPane('base');
@@ -175,6 +176,11 @@ enum TripMapScript {
     var colour = data.days[leg.day] ? data.days[leg.day].colour : '#555';
     var pieces = leg.pieces.map(function (flat) { return pairs(flat, 1); });
     pieces.forEach(function (line) {
+      // A casing in the page's colour first, so a light line stands out from the land.
+      dayLayers[leg.day].addLayer(styledLayer(L.polyline(line, {
+        renderer: routeRenderer, weight: (leg.kind === 'flight' ? 2.5 : 4) + 3, opacity: 0.85, lineCap: 'round', lineJoin: 'round',
+        interactive: false, className: 'route-casing'
+      }), function () { return { color: css('--bg') }; }));
       dayLayers[leg.day].addLayer(L.polyline(line, {
         renderer: routeRenderer, color: colour, weight: leg.kind === 'flight' ? 2.5 : 4, opacity: 0.9,
         dashArray: leg.kind === 'flight' ? '8 7' : null, lineCap: 'round', lineJoin: 'round', interactive: false,
@@ -199,7 +205,9 @@ enum TripMapScript {
   document.querySelectorAll('li.visit').forEach(function (li) { items[li.getAttribute('data-visit')] = li; });
   function popupContent(visit) {
     var box = el('div', 'popup');
-    box.appendChild(el('h3', null, visit.number + '. ' + visit.name));
+    var title = el('p', 'popup-title', visit.number + '. ' + visit.name);
+    title.setAttribute('tabindex', '-1');
+    box.appendChild(title);
     if (visit.place) box.appendChild(el('p', null, visit.place));
     if (visit.time) box.appendChild(el('p', null, visit.time));
     box.appendChild(el('p', null, visit.photos));
@@ -209,7 +217,12 @@ enum TripMapScript {
       var thumbs = el('div', 'thumbs');
       visit.media.forEach(function (media) {
         var holder = thumbs;
-        if (media.href) { holder = el('a'); holder.setAttribute('href', media.href); thumbs.appendChild(holder); }
+        if (media.href) {
+          holder = el('a');
+          holder.setAttribute('href', media.href);
+          holder.setAttribute('title', words.openOriginal);
+          thumbs.appendChild(holder);
+        }
         if (media.thumb) {
           var img = el('img');
           img.setAttribute('src', media.thumb);
@@ -219,20 +232,25 @@ enum TripMapScript {
           holder.appendChild(el('span', 'no-thumb', media.label));
         }
       });
-      if (visit.more) thumbs.appendChild(el('span', 'more-media', '+' + visit.more));
+      if (visit.more) {
+        var more = el('span', 'more-media', '+' + visit.more);
+        more.setAttribute('aria-label', visit.moreLabel);
+        thumbs.appendChild(more);
+      }
       box.appendChild(thumbs);
     }
     return box;
   }
   var selectedId = null;
   function select(id, fromMap) {
-    if (selectedId && items[selectedId]) items[selectedId].classList.remove('selected');
+    if (selectedId && items[selectedId]) { items[selectedId].classList.remove('selected'); items[selectedId].removeAttribute('aria-current'); }
     if (selectedId && markers[selectedId] && markers[selectedId].getElement()) markers[selectedId].getElement().classList.remove('selected');
     selectedId = id;
     var li = items[id], marker = markers[id];
     if (li) {
       li.classList.add('selected');
-      if (fromMap) li.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      li.setAttribute('aria-current', 'true');
+      if (fromMap) li.scrollIntoView({ block: 'nearest', behavior: calm ? 'auto' : 'smooth' });
     }
     if (marker && marker.getElement()) marker.getElement().classList.add('selected');
   }
@@ -249,6 +267,8 @@ enum TripMapScript {
     face.style.width = size + 'px';
     face.style.height = size + 'px';
     face.style.background = colour;
+    face.style.color = data.days[visit.day] ? data.days[visit.day].ink : '#fff';
+    if (face.style.color !== 'rgb(255, 255, 255)') face.style.textShadow = 'none';
     var marker = L.marker([visit.lat, visit.lon], {
       icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
       title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true
@@ -257,6 +277,12 @@ enum TripMapScript {
     marker.bindPopup(popupContent(visit), { maxWidth: 280, minWidth: 272, autoPanPadding: [16, 16] });
     marker.on('click', function () { select(visit.id, true); });
     marker.on('popupopen', function () { select(visit.id, true); });
+    // A marker is a button to a screen reader, named as the timeline names its visit.
+    marker.on('add', function () {
+      var element = marker.getElement();
+      element.setAttribute('role', 'button');
+      element.setAttribute('aria-label', [visit.number + '. ' + visit.name, visit.time, visit.photos].filter(Boolean).join(', '));
+    });
     markers[visit.id] = marker;
     dayLayers[visit.day].addLayer(marker);
   });
@@ -278,6 +304,25 @@ enum TripMapScript {
     dayLayers[video.day].addLayer(marker);
   });
   dayLayers.forEach(function (layer) { layer.addTo(map); });
+
+  // ---- Popups for keyboards: a popup opened from a focused marker takes the focus, its close
+  // button is a named button, and Escape closes it and gives the focus back to the marker.
+  var popupOwner = null;
+  map.on('popupopen', function (event) {
+    var popup = event.popup.getElement(), owner = event.popup._source && event.popup._source.getElement();
+    var close = popup && popup.querySelector('.leaflet-popup-close-button');
+    if (close) { close.setAttribute('role', 'button'); close.setAttribute('aria-label', words.close); }
+    popupOwner = owner || null;
+    var title = popup && popup.querySelector('.popup-title');
+    if (owner && document.activeElement === owner && title) title.focus({ preventScroll: true });
+  });
+  map.on('popupclose', function () { popupOwner = null; });
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== 'Escape' || !map._popup || !map.hasLayer(map._popup)) return;
+    var owner = popupOwner;
+    map.closePopup();
+    if (owner) owner.focus({ preventScroll: true });
+  });
 
   document.querySelectorAll('button.visit-button').forEach(function (button) {
     button.addEventListener('click', function () {
@@ -395,6 +440,11 @@ enum TripMapScript {
       if (overviewFocus) overview.fitBounds(overviewFocus.pad(1.2), { maxZoom: 5, animate: false });
     }).observe(mapElement);
   }
+
+  // The drawing surfaces are pictures of what the markers and the timeline say in words.
+  document.querySelectorAll('#map svg, #map canvas, #overview svg, #overview canvas').forEach(function (surface) {
+    surface.setAttribute('aria-hidden', 'true');
+  });
 
   // ---- Dark and light follow the system while the page is open.
   if (window.matchMedia) {

@@ -28,34 +28,34 @@ enum TripMapTemplate {
 <style>{{{style}}}</style>
 </head>
 <body>
-<a class="skip" href="#timeline">{{words.skipToTimeline}}</a>
+<a class="skip" href="#timeline"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{words.skipToTimeline}}</a>
 <header>
 {{#libraryIndex}}<p class="up"><a href="{{href}}">{{label}}</a></p>
 {{/libraryIndex}}<h1>{{title}}</h1>
 <section class="summary" aria-label="{{words.figuresHeading}}">
 <dl class="figures">
-{{#figures}}<div class="figure"><dt>{{label}}</dt><dd class="value">{{value}}</dd>{{#detail}}<dd class="detail">{{detail}}</dd>{{/detail}}</div>
+{{#figures}}<div class="figure"><dt{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{label}}</dt><dd class="value">{{value}}</dd>{{#detail}}<dd class="detail">{{detail}}</dd>{{/detail}}</div>
 {{/figures}}</dl>
-<figure class="overview"><div id="overview" role="img" aria-label="{{words.overview}}"></div><figcaption>{{words.overview}}</figcaption></figure>
+<figure class="overview"><div id="overview" role="img" aria-label="{{overviewLabel}}"></div><figcaption aria-hidden="true"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{words.overview}}</figcaption></figure>
 </section>
-<nav class="day-filter" aria-label="{{words.dayFilter}}">
-<button type="button" data-day="all" aria-pressed="true">{{words.allDays}}</button>
+<div class="day-filter" role="group" aria-label="{{words.dayFilter}}">
+<button type="button" data-day="all" aria-pressed="true"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{words.allDays}}</button>
 {{#dayChips}}<button type="button" data-day="{{index}}" aria-pressed="false"><span class="swatch" style="background:{{colour}}"></span>{{label}}</button>
-{{/dayChips}}</nav>
+{{/dayChips}}</div>
 </header>
 <main>
 <div id="map" role="region" aria-label="{{words.mapLabel}}"></div>
 <section id="timeline" aria-label="{{words.timeline}}">
-<h2>{{words.timeline}}</h2>
+<h2{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{words.timeline}}</h2>
 {{#days}}<section class="day" data-day="{{index}}">
 <h3><span class="swatch" style="background:{{colour}}"></span>{{heading}}</h3>
 {{#dayNotes}}<div class="notes">{{{dayNotes}}}</div>
-{{/dayNotes}}{{#unplaced}}<p class="unplaced">{{unplaced}}</p>
+{{/dayNotes}}{{#unplaced}}<p class="unplaced"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{unplaced}}</p>
 {{/unplaced}}<ol class="visits" data-key="{{itemsKey}}">{{{visitItems}}}</ol>
 </section>
 {{/days}}</section>
 </main>
-<footer id="credits">
+<footer id="credits"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>
 <h2>{{words.credits}}</h2>
 <ul>
 {{#credits}}<li>{{.}}</li>
@@ -100,7 +100,8 @@ h1{font-size:1.5rem;margin:0 0 .75rem;line-height:1.25}
 main{max-width:80rem;margin:0 auto}
 #map{height:62vh;min-height:18rem;background:var(--sea)}
 #timeline{padding:0 1rem 1rem;max-width:42rem}
-@media (max-width:59.99rem){#map{position:sticky!important;top:0;z-index:500;height:45vh;min-height:14rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}#timeline .visit,#timeline .day h3{scroll-margin-top:calc(max(45vh,14rem) + .5rem)}}
+@media (max-width:59.99rem){#map{height:45vh;min-height:14rem}}
+@media (max-width:59.99rem) and (min-height:30rem){#map{position:sticky!important;top:0;z-index:500;box-shadow:0 2px 6px rgba(0,0,0,.25)}html{scroll-padding-top:calc(max(45vh,14rem) + .5rem)}}
 @media (min-width:60rem){main{display:grid;grid-template-columns:minmax(0,1fr) minmax(20rem,26rem);gap:0 1.5rem;padding:0 1rem}#map{height:max(24rem,calc(100vh - 19rem));position:sticky!important;top:1rem;border-radius:.5rem}#timeline{padding:0}}
 h2{font-size:1.25rem}
 .day h3{font-size:1.0625rem;display:flex;align-items:center;gap:.5rem;margin:1.25rem 0 .5rem}
@@ -110,6 +111,7 @@ h2{font-size:1.25rem}
 .visit.selected{border-left-color:var(--accent);background:var(--card)}
 .visit-button{font:inherit;color:inherit;background:none;border:0;padding:.25rem 0;text-align:left;display:flex;gap:.625rem;align-items:flex-start;cursor:pointer;width:100%}
 .visit-button:focus-visible,.day-filter button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.leaflet-container:focus-visible,.leaflet-container .leaflet-marker-icon:focus-visible,.leaflet-container a:focus-visible,.popup-title:focus-visible{outline:3px solid var(--accent)!important;outline-offset:2px}
 .badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center;text-shadow:0 0 2px rgba(0,0,0,.7)}
 .visit-text{display:flex;flex-direction:column;min-width:0}
 .visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
@@ -131,7 +133,7 @@ h2{font-size:1.25rem}
 .no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem}
 footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.875rem}
 footer h2{font-size:1rem}
-a{color:var(--accent)}
+a,.leaflet-container a{color:var(--accent)}
 .leaflet-container{font:inherit;font-size:.8125rem;background:var(--sea)}
 .visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);text-shadow:0 0 2px rgba(0,0,0,.8);font-size:.75rem;line-height:1;white-space:nowrap}
 .visit-marker.selected{outline:3px solid var(--accent);outline-offset:1px}
@@ -140,11 +142,13 @@ a{color:var(--accent)}
 .leaflet-tooltip.town-label{background:none;border:0;box-shadow:none;padding:0 0 0 .125rem;color:var(--town);font-size:.75rem;text-shadow:0 0 2px var(--halo),0 0 2px var(--halo),0 0 3px var(--halo)}
 .leaflet-tooltip.town-label:before{display:none}
 .town-label.tier-1{font-weight:650;font-size:.8125rem}
-.popup h3{margin:0 0 .25rem;font-size:1rem}.popup p{margin:.125rem 0}
+.popup p{margin:.125rem 0}.popup .popup-title{margin:0 0 .25rem;font-size:1rem;font-weight:650}
 .popup .notes{max-height:8rem;overflow:auto}
 .popup .thumbs img{width:5rem;height:3.75rem}
 .leaflet-popup-content-wrapper,.leaflet-popup-tip{background:var(--bg);color:var(--fg)}
 .leaflet-bar a,.leaflet-bar a:hover,.leaflet-control-layers,.leaflet-control-layers-expanded{background-color:var(--card);color:var(--fg)}
-.leaflet-container .leaflet-control-attribution{background:var(--bg);color:var(--muted)}
+.leaflet-container .leaflet-control-attribution{background:var(--bg);color:var(--muted);font-size:.75rem}
+.leaflet-container a.leaflet-popup-close-button{color:var(--muted)}
+@media (prefers-reduced-motion:reduce){.leaflet-container *{transition:none!important}}
 """#
 }

@@ -23,7 +23,10 @@ public struct TripMapWords: Sendable, Equatable {
     var unnamedPlace: String
     var notes: String
     var video: String
+    /// The title of a thumbnail's link to its original.
     var openOriginal: String
+    /// The label of a popup's close button.
+    var close: String
     var offlineMap: String
     var onlineTiles: String
     var credits: String
@@ -39,6 +42,10 @@ public struct TripMapWords: Sendable, Equatable {
     let videoCount: @Sendable (Int) -> String
     /// "2 photos without a position".
     let unplacedCount: @Sendable (Int) -> String
+    /// Which of a visit's media a thumbnail is: "photo 2 of 7" / "사진 2/7" (true for a video).
+    let mediaOf: @Sendable (Bool, Int, Int) -> String
+    /// The thumbnails a visit does not show: "4 more" / "4개 더".
+    let more: @Sendable (Int) -> String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
     public static func forLanguage(_ language: String) -> TripMapWords {
@@ -54,7 +61,7 @@ public struct TripMapWords: Sendable, Equatable {
         places: { $0 == 1 ? "place" : "places" },
         ground: "on the ground", flown: "flown", countries: { $0 == 1 ? "country" : "countries" }, overview: "Where in the world",
         mapLabel: "Map of the trip", dayFilter: "Show a day", allDays: "All days", timeline: "Timeline",
-        unnamedPlace: "Unnamed place", notes: "Notes", video: "Video", openOriginal: "Open the original",
+        unnamedPlace: "Unnamed place", notes: "Notes", video: "Video", openOriginal: "Open the original", close: "Close",
         offlineMap: "Offline map", onlineTiles: "Online map tiles", credits: "Credits",
         creditPlaceNames: "Place and town names: GeoNames (CC BY 4.0)",
         creditOpenStreetMap: "Place names from OpenStreetMap: © OpenStreetMap contributors (ODbL 1.0)",
@@ -63,14 +70,16 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
-        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" })
+        unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
+        mediaOf: { "\($0 ? "video" : "photo") \($1) of \($2)" },
+        more: { "\($0) more" })
 
     static let korean = TripMapWords(
         language: "ko", pageTitle: "여행 지도", allTrips: "모든 여행", skipToTimeline: "일정으로 건너뛰기",
         figuresHeading: "숫자로 보는 여행", days: { _ in "일" }, visits: { _ in "방문" }, places: { _ in "장소" },
         ground: "지상 이동", flown: "비행", countries: { _ in "국가" }, overview: "세계 지도에서 보기",
         mapLabel: "여행 지도", dayFilter: "날짜 선택", allDays: "모든 날짜", timeline: "일정",
-        unnamedPlace: "이름 없는 장소", notes: "메모", video: "동영상", openOriginal: "원본 열기",
+        unnamedPlace: "이름 없는 장소", notes: "메모", video: "동영상", openOriginal: "원본 열기", close: "닫기",
         offlineMap: "오프라인 지도", onlineTiles: "온라인 지도 타일", credits: "출처",
         creditPlaceNames: "장소와 도시 이름: GeoNames (CC BY 4.0)",
         creditOpenStreetMap: "OpenStreetMap 장소 이름: © OpenStreetMap 기여자 (ODbL 1.0)",
@@ -79,7 +88,9 @@ public struct TripMapWords: Sendable, Equatable {
         creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
-        unplacedCount: { "위치 없는 사진 \($0)장" })
+        unplacedCount: { "위치 없는 사진 \($0)장" },
+        mediaOf: { "\($0 ? "동영상" : "사진") \($1)/\($2)" },
+        more: { "\($0)개 더" })
 
     /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).
     func mediaCount(_ count: Int, videos: Int) -> String {
