@@ -264,6 +264,21 @@ struct GeoJSONTests {
         ]
         let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: hidden).text())
         #expect(features.compactMap { $0["id"] as? String }.filter { $0.hasPrefix("photo-") } == ["photo-3", "photo-5"])
+        // A small zone (100 m) at the door, and the phone's photo there joined to a visit 195 m on,
+        // which is shown: the camera's photo placed between it and the visit is no point either
+        // (its position and uncertainty run back to the door), nor is the door's photo.
+        let door = PrivacyZones([PrivacyZones.Zone(centre: home, radiusMeters: 100)])
+        let street = Self.visit("v7", 45.7600, 4.8425, at: 7.75, for: 15)
+        let doorPhotos = [
+            TripPhoto(id: 6, path: "door.jpg", utcTime: at(7.8), coordinate: home, locationSource: "exif", visitID: "v7"),
+            TripPhoto(id: 7, path: "cam4.jpg", utcTime: at(7.85), coordinate: Coordinate(latitude: 45.7600, longitude: 4.8414),
+                      locationSource: "interpolated", uncertaintyMeters: 119, visitID: "v7"),
+            TripPhoto(id: 8, path: "street.jpg", utcTime: at(7.9), coordinate: street.centre, locationSource: "exif", visitID: "v7"),
+        ]
+        #expect(!door.contains(street.centre) && !door.contains(doorPhotos[1].coordinate!))
+        let doorFeatures = try Self.checkedFeatures(GeoJSONDocument(visits: [street], route: TripRoute(visits: [street]), photos: doorPhotos,
+                                                                    notes: [:], privacy: door).text())
+        #expect(doorFeatures.compactMap { $0["id"] as? String }.filter { $0.hasPrefix("photo-") } == ["photo-8"])
         // Nothing hidden, nothing asked.
         var none = 0
         #expect(try PrivacyZones().hidingNeighbours(of: visits) { _ in none += 1; return [] } == PrivacyZones())

@@ -436,6 +436,32 @@ struct TripMapPageTests {
         #expect(LeafletAssets.withoutComments("/* one */ /* two */ x();\r\ry();\n/*\n*/\n  \n//") == "/* two */ x();\ny();")
     }
 
+    @Test("a photo taken inside a privacy zone is neither shown nor linked, though its visit's centre is outside")
+    func photoInsideZoneLeftOut() {
+        // Home, hidden within 500 m; a visit 540-590 m east of it whose third photo was taken 470 m
+        // from home, inside the zone.
+        let home = Coordinate(latitude: 38.7107, longitude: -9.1365)
+        func east(_ metres: Double) -> Coordinate {
+            Coordinate(latitude: home.latitude, longitude: home.longitude + metres / (111_195 * cos(home.latitude * .pi / 180)))
+        }
+        let distances: [Double] = [540, 560, 470, 580, 590]
+        let photos = distances.enumerated().map { index, metres in
+            TripPhoto(id: Int64(index + 1), path: "IMG_000\(index + 1).JPG", coordinate: east(metres), visitID: "v1")
+        }
+        let centre = east(548)
+        let visit = TripVisit(id: "v1", placeId: "p1", revision: 1, latitude: centre.latitude, longitude: centre.longitude, radiusMeters: 80,
+                              arrival: "2025-06-10T09:00:00Z", departure: "2025-06-10T09:20:00Z", localDate: "2025-06-10",
+                              timeZone: "Europe/Lisbon", localArrival: nil, localDeparture: nil, photoCount: 5, photos: photos.map(\.path),
+                              name: "Café", admin1: nil, country: nil, countryCode: "PT", nameSource: nil)
+        let trip = Trip(visits: [visit], outside: [], days: [])
+        let privacy = PrivacyZones([.init(centre: home, radiusMeters: 500)])
+        #expect(!privacy.contains(centre) && privacy.contains(photos[2].coordinate!))
+        let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], photos: photos,
+                                    thumbnails: [1: "thumbs/1.jpg", 2: "thumbs/2.jpg", 4: "thumbs/4.jpg", 5: "thumbs/5.jpg"],
+                                    tripFolderLink: "..", privacy: privacy, language: "en", tiles: nil)
+        #expect(map.visits.map { $0.media.compactMap(\.path) } == [["../IMG_0001.JPG", "../IMG_0002.JPG", "../IMG_0004.JPG", "../IMG_0005.JPG"]])
+    }
+
     @Test("a visit's timeline item is what the template made of it before the item was built in code")
     func visitItemAsTheTemplateMadeIt() throws {
         // The visit's markup as the page's template had it, rendered by swift-mustache from the

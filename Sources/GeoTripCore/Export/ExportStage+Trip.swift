@@ -527,7 +527,9 @@ extension ExportStage {
     /// formatted (`NoteMarkup`), and its script's data no longer holds them. 9: the map stays
     /// in view on a phone, is cut where the trip never goes (`TripMapPage.seam`), and draws a
     /// leg of 2,000 km or more as a flight. 10: the map for keyboards and screen readers
-    /// (thumbnails named, markers as buttons, focus shown, numbers in a colour that contrasts).
+    /// (thumbnails named, markers as buttons, focus shown, numbers in a colour that contrasts),
+    /// and no photo taken inside a zone is linked from the map, nor is a photo placed beside
+    /// one a point in the GeoJSON (outputs an earlier build wrote could show them).
     static let outputRevision = 10
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

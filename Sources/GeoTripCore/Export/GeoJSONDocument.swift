@@ -97,9 +97,14 @@ struct GeoJSONDocument {
         // its neighbours within their reach of a hidden visit lies on the line from that visit,
         // at the share of the time: its point, with the times published, would run back to the
         // door (its uncertainty is its distance from the nearer neighbour, too).
+        // So does one placed beside a photo taken inside a zone that joined a visit outside it
+        // (at a visit's edge, or with a small zone).
         let hiddenSpans = visits.filter { !shown.contains($0.id) }.compactMap { visit -> ClosedRange<Date>? in
             guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
             return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
+        } + photos.compactMap { photo -> ClosedRange<Date>? in
+            guard let coordinate = photo.coordinate, privacy.contains(coordinate), let time = UTCTimestamp.date(photo.utcTime) else { return nil }
+            return time.addingTimeInterval(-PrivacyZones.neighbourReach)...time.addingTimeInterval(PrivacyZones.neighbourReach)
         }
         func besideHidden(_ photo: TripPhoto) -> Bool {
             guard photo.locationSource == LocationSource.interpolated.rawValue, let time = UTCTimestamp.date(photo.utcTime) else { return false }

@@ -29,8 +29,11 @@ extension TripMapInput {
                   localArrival: visit.localArrival, localDeparture: visit.localDeparture,
                   zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
                   photoCount: visit.photoCount, notes: notes[visit.id],
-                  media: visit.photos.map { path in
+                  // Photos taken inside a zone are neither linked nor shown, whatever visit they
+                  // joined (one at the edge of a visit whose centre is outside), as in the journal.
+                  media: visit.photos.compactMap { path -> Media? in
                       let photo = byPath[path], isVideo = photo?.format == .video
+                      if photo?.coordinate.map(privacy.contains) ?? false { return nil }
                       var media = Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
                                         thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
                                         coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
