@@ -125,9 +125,58 @@ struct ClusteringTests {
         let visits = VisitClustering.visits(trip.photos)
         #expect(visits.count == 1)
         #expect(GreatCircle.distance(visits[0].centre, centre) < 10)
-        vague.uncertaintyMeters = 10  // a sure position 300 m away is another visit
+        // A sure position 300 m away after the last photo, with none back, is another visit.
+        vague.uncertaintyMeters = 10
+        vague.utc = trip.start.addingTimeInterval(30 * 60)
         trip.photos[trip.photos.count - 1] = vague
-        #expect(VisitClustering.visits(trip.photos).count == 3)
+        #expect(VisitClustering.visits(trip.photos).count == 2)
+    }
+
+    @Test("a position that jumps for a moment is a stray in its visit; two photos away, one away for an hour, or one the next photos side with, are not")
+    func strays() {
+        var trip = Trip()
+        let cafe = Coordinate(latitude: 37.5700, longitude: 126.9920)
+        trip.visit(cafe, at: 0, count: 120, every: 2, spread: 30)  // four hours at one table
+        // Strays (the photo's minute, metres north): 400 m, 2 km and 350 m off, each between two
+        // of the visit's photos.
+        let jumps: [(minute: Double, north: Double)] = [(31, 400), (91, 2000), (151, 350)]
+        for (index, jump) in jumps.enumerated() {
+            trip.photos.append(ClusterPhoto(id: 1000 + Int64(index), utc: trip.start.addingTimeInterval(jump.minute * 60),
+                                            coordinate: Self.offset(cafe, north: jump.north, east: 0), uncertaintyMeters: 10))
+        }
+        let visits = VisitClustering.visits(trip.photos)
+        #expect(visits.count == 1)
+        #expect(visits.first?.photoIDs.count == 123)
+        // The strays move neither the centre nor the radius.
+        #expect(GreatCircle.distance(visits[0].centre, cafe) < 10)
+        #expect(visits[0].radiusMeters <= 35)
+
+        // Two photos in a row at one spot 2 km off, then back: a stop of its own (a quick look
+        // across the border), between two visits at the café.
+        var two = trip
+        for index in 0..<2 {
+            two.photos.append(ClusterPhoto(id: 2000 + Int64(index), utc: trip.start.addingTimeInterval((201 + Double(index) * 0.5) * 60),
+                                           coordinate: Self.offset(cafe, north: 2000, east: 0), uncertaintyMeters: 10))
+        }
+        #expect(VisitClustering.visits(two.photos).map(\.photoIDs.count) == [104, 2, 19])
+
+        // One photo 1 km off with nothing for 40 minutes either side: an outing, not a stray.
+        var outing = Trip()
+        outing.visit(cafe, at: 0, count: 10, every: 3)
+        outing.visit(Self.offset(cafe, north: 1000, east: 0), at: 67, count: 1)
+        outing.visit(cafe, at: 107, count: 10, every: 3)
+        #expect(VisitClustering.visits(outing.photos).map(\.photoIDs.count) == [10, 1, 10])
+
+        // Arriving at a museum 800 m on with a second camera still on the café's position for one
+        // photo: the museum's first photo starts its visit, and the camera's is the stray, there.
+        var arrival = Trip()
+        let museum = Self.offset(cafe, north: 800, east: 0)
+        arrival.visit(cafe, at: 0, count: 16, every: 2, spread: 10)              // 09:00-09:30
+        arrival.visit(museum, at: 40, count: 1, spread: 0)                       // the phone, 09:40
+        arrival.visit(cafe, at: 42, count: 1, spread: 0)                         // the camera, 09:42
+        arrival.visit(museum, at: 45, count: 5, every: 2, spread: 10)            // 09:45 on
+        #expect(VisitClustering.visits(arrival.photos).map(\.photoIDs.count) == [16, 7])
+        #expect(VisitClustering.visits(arrival.photos).last.map { GreatCircle.distance($0.centre, museum) < 15 } == true)
     }
 
     @Test("nearby visits are one place anywhere: Tokyo, Sydney, across the antimeridian, near the pole", arguments: [

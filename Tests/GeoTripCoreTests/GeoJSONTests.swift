@@ -1,4 +1,5 @@
 import Foundation
+import GeoTripTestSupport
 import Testing
 @testable import GeoTripCore
 
@@ -230,6 +231,37 @@ struct GeoJSONTests {
             #expect(abs(trip.distanceKilometres(outside: privacy) - expected) < 1e-9, "round \(round): \(visits.map(\.centre)) \(zones)")
             #expect(trip.distanceKilometres(outside: PrivacyZones()) == trip.distanceKilometres)
         }
+    }
+
+    @Test("a visit placed from a hidden home stays hidden when a phone's bad fix joins it as a stray", .timeLimit(.minutes(2)))
+    func strayJoiningNeighboursVisit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let trip = folder.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // Home in Lisbon (hidden within 500 m) at 09:00-09:10; a camera without GPS at 09:16 and
+        // 09:18 on the way to a café 2 km east (09:30, 09:35), so placed on the line from home;
+        // between them, at 09:17, the phone's one bad fix 2 km north-east.
+        let home = (38.7107, -9.1365)
+        func at(north: Double, east: Double) -> (Double, Double) {
+            (home.0 + north / 111_195, home.1 + east / (111_195 * cos(home.0 * .pi / 180)))
+        }
+        let shots: [(String, String, (Double, Double)?)] = [
+            ("a", "09:00", home), ("b", "09:05", home), ("c", "09:10", home), ("d", "09:16", nil),
+            ("e", "09:17", at(north: 1500, east: 1500)), ("f", "09:18", nil), ("g", "09:30", at(north: 0, east: 2000)),
+            ("h", "09:35", at(north: 0, east: 2000)),
+        ]
+        for (name, time, spot) in shots {
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(name + ".jpg"), dateTime: "2025:06:10 \(time):00", offset: "+01:00",
+                                            at: spot.map { (latitude: $0.0, longitude: $0.1) }))
+        }
+        let ingest = try CommandRun.geotrip(["ingest", trip.path, "--no-thumbnails", "--hide-near", "\(home.0),\(home.1),500"])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let text = try String(contentsOf: trip.appendingPathComponent("geotrip/trip.geojson"), encoding: .utf8)
+        let visits = try Self.checkedFeatures(text).filter { ($0["geometry"] as? [String: Any])?["type"] as? String == "Point" }
+            .compactMap { $0["properties"] as? [String: Any] }.filter { $0["placeId"] != nil }
+        // The café alone: the visit of the camera's photos and the stray runs back to the door.
+        #expect(visits.map { $0["photoCount"] as? Int } == [2], "\(visits)")
     }
 
     @Test("a visit placed only from a hidden neighbour is hidden too, and one placed from it; one with a photo of its own place, or out of reach, is not")

@@ -101,7 +101,10 @@ public struct VisitCluster: Sendable, Equatable {
 /// within `visitRadius` (250 m) of the visit's centre and of the visit's first photo, and at
 /// most `visitGap` (2 h) after its last photo; otherwise it starts a new visit. The first-photo
 /// test is what keeps a slow walking tour from chaining into one visit across a city: a visit
-/// spans at most twice the radius. The centre is the mean of the members weighted by
+/// spans at most twice the radius. One photo out of reach followed by one back within reach,
+/// within 30 minutes of the visit's last photo, is a stray (a phone's position jumping for a
+/// moment indoors) unless the photo after that sides with it: it joins the visit without
+/// moving its centre or widening its radius, so one bad position does not cut a visit in three. The centre is the mean of the members weighted by
 /// 1/uncertainty², so a photo placed by its neighbours (hundreds of metres of uncertainty)
 /// cannot drag it. Photos out of file order or from two interleaved cameras are sorted by UTC
 /// first, so they cluster as if shot in one stream.
@@ -118,6 +121,8 @@ public enum VisitClustering {
         let sorted = photos.sorted(by: ClusterPhoto.precedes)
         var visits: [VisitCluster] = []
         var members: [ClusterPhoto] = []
+        /// The members that are strays (below): they count for neither the centre nor the radius.
+        var strays: Set<Int64> = []
         var sum = SIMD3<Double>.zero, weights = 0.0
         var centre = Coordinate(latitude: 0, longitude: 0)
 
@@ -126,32 +131,62 @@ public enum VisitClustering {
             // The centre as the catalog keeps it (1e-7°): a rerun groups the visits it keeps by
             // their stored centres, so a fresh run must group by the same values.
             centre = Coordinate(latitude: Catalog.rounded(centre.latitude), longitude: Catalog.rounded(centre.longitude))
-            let radius = members.filter { $0.uncertaintyMeters <= options.visitRadius }
+            let radius = members.filter { $0.uncertaintyMeters <= options.visitRadius && !strays.contains($0.id) }
                 .map { GreatCircle.distance($0.coordinate, centre) }.max() ?? 0
             visits.append(VisitCluster(photoIDs: members.map(\.id), centre: centre, radiusMeters: radius,
                                        arrival: first.utc, departure: last.utc))
             members.removeAll(keepingCapacity: true)
+            strays.removeAll(keepingCapacity: true)
             sum = .zero
             weights = 0
         }
 
-        for photo in sorted {
-            if let first = members.first, let last = members.last {
-                let reach = options.visitRadius + min(photo.uncertaintyMeters, options.visitRadius)
-                let joins = photo.utc.timeIntervalSince(last.utc) <= options.visitGap
-                    && GreatCircle.distance(photo.coordinate, centre) <= reach
-                    && GreatCircle.distance(photo.coordinate, first.coordinate) <= reach
-                if !joins { close() }
+        /// Whether `photo` joins the current visit, `since` its last photo.
+        func joins(_ photo: ClusterPhoto, since last: ClusterPhoto, within gap: TimeInterval) -> Bool {
+            guard let first = members.first else { return false }
+            let reach = options.visitRadius + min(photo.uncertaintyMeters, options.visitRadius)
+            return photo.utc.timeIntervalSince(last.utc) <= gap
+                && GreatCircle.distance(photo.coordinate, centre) <= reach
+                && GreatCircle.distance(photo.coordinate, first.coordinate) <= reach
+        }
+
+        var index = sorted.startIndex
+        while index < sorted.endIndex {
+            let photo = sorted[index]
+            if let last = members.last, !joins(photo, since: last, within: options.visitGap) {
+                // A stray: one photo out of reach, after which the next is back within reach,
+                // within `strayWindow` of the visit's last photo (a phone's position jumping for
+                // a moment indoors), and the one after that does not side with the stray (a
+                // second camera still on the last place's position as the person arrives at the
+                // next). It joins the visit without moving its centre or its radius, rather than
+                // cutting it in three.
+                let window = min(VisitClustering.strayWindow, options.visitGap)
+                if index + 1 < sorted.endIndex, joins(sorted[index + 1], since: last, within: window),
+                   !(index + 2 < sorted.endIndex && sorted[index + 2].utc.timeIntervalSince(sorted[index + 1].utc) <= options.visitGap
+                     && GreatCircle.distance(sorted[index + 2].coordinate, photo.coordinate) <= options.visitRadius
+                     && !joins(sorted[index + 2], since: sorted[index + 1], within: options.visitGap)) {
+                    members.append(photo)
+                    strays.insert(photo.id)
+                    index += 1
+                    continue
+                }
+                close()
             }
             members.append(photo)
             let weight = 1 / pow(max(photo.uncertaintyMeters, 10), 2)
             sum += weight * GreatCircle.unitVector(photo.coordinate)
             weights += weight
             centre = Self.coordinate(of: sum / weights)
+            index += 1
         }
         close()
         return visits
     }
+
+    /// A stray is taken only when the photo back within reach comes at most this long after the
+    /// visit's last photo (30 minutes, or the visit gap when that is shorter): a photo an hour
+    /// away and back is an outing, not a moment of bad position.
+    static let strayWindow: TimeInterval = 30 * 60
 
     /// For each visit (by index), the index of its place (places numbered in order of their
     /// first visit).
