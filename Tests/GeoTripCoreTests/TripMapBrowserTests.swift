@@ -311,7 +311,17 @@ f.addEventListener('load', function () {
       setTimeout(function () {
         r.timelineHeadingTop = Math.round(doc.querySelector('#timeline h2').getBoundingClientRect().top);
         r.mapBottom = Math.round(doc.getElementById('map').getBoundingClientRect().bottom);
-        document.getElementById('result').textContent = JSON.stringify(r);
+        // A visit opened from the timeline: Escape closes its popup and leaves the focus there.
+        var button = doc.querySelectorAll('button.visit-button')[2];
+        button.focus();
+        button.click();
+        setTimeout(function () {
+          r.popupFromTimeline = !!doc.querySelector('.leaflet-popup');
+          button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }));
+          r.popupAfterTimelineEscape = !!doc.querySelector('.leaflet-popup');
+          r.focusStaysInTimeline = doc.activeElement === button;
+          document.getElementById('result').textContent = JSON.stringify(r);
+        }, 300);
       }, 300);
     }, 300);
   }, 500);
@@ -333,6 +343,9 @@ f.addEventListener('load', function () {
         var focusBackOnMarker: Bool
         var timelineHeadingTop: Int
         var mapBottom: Int
+        var popupFromTimeline: Bool
+        var popupAfterTimelineEscape: Bool
+        var focusStaysInTimeline: Bool
     }
 
     @Test("for keyboards and screen readers: thumbnails named, markers are buttons that open a popup the keyboard can leave, focus shown, numbers at 4.5:1",
@@ -368,6 +381,7 @@ f.addEventListener('load', function () {
         #expect(result.closeRole == "button" && result.closeLabel == "Close")
         #expect(!result.popupAfterEscape && result.focusBackOnMarker)
         #expect(result.timelineHeadingTop >= result.mapBottom, "the timeline's heading at \(result.timelineHeadingTop), under the map ending at \(result.mapBottom)")
+        #expect(result.popupFromTimeline && !result.popupAfterTimelineEscape && result.focusStaysInTimeline)
     }
 
     /// Reports, for each visit marker on the map, its number and how many lines its text

@@ -699,6 +699,12 @@ extension Catalog {
             try database.read { db in
                 var placed = Set<String>()
                 for id in ids {
+                    // Most visits are all one or the other; only a mixed one is looked at photo by photo.
+                    guard let tally = try Row.fetchOne(db, sql: """
+                        SELECT count(*), sum(p.locationSource = 'interpolated') FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+                        WHERE vp.visitId = ?
+                        """, arguments: [id]), let count: Int = tally[0], count > 0, let interpolated: Int = tally[1], interpolated > 0 else { continue }
+                    if interpolated == count { placed.insert(id); continue }
                     let rows = try Row.fetchAll(db, sql: """
                         SELECT p.locationSource = 'interpolated', p.resolvedLatitude, p.resolvedLongitude, v.latitude, v.longitude, v.radiusMeters
                         FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId JOIN visit v ON v.id = vp.visitId

@@ -574,9 +574,15 @@ public struct TripMapPage: Sendable {
     /// What a thumbnail shows, as its text: the file's name when the page links it, which of
     /// the visit's it is, and the visit ("IMG_0004.JPG, photo 2 of 7, Lisbon"); a video's length.
     private func mediaLabel(_ media: TripMapInput.Media, _ index: Int, of visit: TripMapInput.Visit, words: TripMapWords) -> String {
-        let name = media.path.map { ($0 as NSString).lastPathComponent }
-        let which = words.mediaOf(media.kind == .video, index + 1, visit.media.count)
-        return [name, which, mediaLength(media, words: words), visit.name ?? words.unnamedPlace].compactMap { $0 }.joined(separator: ", ")
+        // Built in place: a 100,000-photo trip makes 60,000 of these.
+        var label = ""
+        if let path = media.path {
+            label += path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...]
+            label += ", "
+        }
+        label += words.mediaOf(media.kind == .video, index + 1, visit.media.count)
+        if let length = mediaLength(media, words: words) { label += ", " + length }
+        return label + ", " + (visit.name ?? words.unnamedPlace)
     }
 
     /// A video's word and length ("Video, 0:12"), or nil for a photo.

@@ -319,9 +319,12 @@ enum TripMapScript {
   map.on('popupclose', function () { popupOwner = null; });
   document.addEventListener('keydown', function (event) {
     if (event.key !== 'Escape' || !map._popup || !map.hasLayer(map._popup)) return;
-    var owner = popupOwner;
+    // The focus goes back to the marker only from the popup or the marker: a reader in the
+    // timeline stays there.
+    var owner = popupOwner, popup = map._popup.getElement();
+    var fromPopup = (popup && popup.contains(document.activeElement)) || document.activeElement === owner;
     map.closePopup();
-    if (owner) owner.focus({ preventScroll: true });
+    if (owner && fromPopup) owner.focus({ preventScroll: true });
   });
 
   document.querySelectorAll('button.visit-button').forEach(function (button) {
