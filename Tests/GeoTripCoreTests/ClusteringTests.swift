@@ -177,6 +177,17 @@ struct ClusteringTests {
         arrival.visit(museum, at: 45, count: 5, every: 2, spread: 10)            // 09:45 on
         #expect(VisitClustering.visits(arrival.photos).map(\.photoIDs.count) == [16, 7])
         #expect(VisitClustering.visits(arrival.photos).last.map { GreatCircle.distance($0.centre, museum) < 15 } == true)
+
+        // A position the person gave (`geotrip tag`) never jumped: a photo tagged 800 m off is a
+        // stop of its own, and the strays are named.
+        var tagged = Trip()
+        tagged.visit(cafe, at: 0, count: 6, every: 2, spread: 10)
+        tagged.photos.append(ClusterPhoto(id: 500, utc: tagged.start.addingTimeInterval(13 * 60), coordinate: museum, uncertaintyMeters: 10,
+                                          mayStray: false))
+        tagged.visit(cafe, at: 16, count: 6, every: 2, spread: 10)
+        #expect(VisitClustering.visits(tagged.photos).map(\.photoIDs.count) == [6, 1, 6])
+        tagged.photos[6].mayStray = true
+        #expect(VisitClustering.visits(tagged.photos).map(\.strayIDs) == [[500]])
     }
 
     @Test("nearby visits are one place anywhere: Tokyo, Sydney, across the antimeridian, near the pole", arguments: [

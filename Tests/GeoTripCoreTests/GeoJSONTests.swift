@@ -233,8 +233,14 @@ struct GeoJSONTests {
         }
     }
 
-    @Test("a visit placed from a hidden home stays hidden when a phone's bad fix joins it as a stray", .timeLimit(.minutes(2)))
-    func strayJoiningNeighboursVisit() throws {
+    @Test("a visit placed from a hidden home stays hidden when a phone's bad fix joins it as a stray", .timeLimit(.minutes(2)),
+          arguments: [
+            // The camera's photos close to the café: one of them sure enough to give the visit a radius.
+            ["a 09:00 home", "b 09:05 home", "c 09:10 home", "d 09:16 -", "e 09:17 stray", "f 09:18 -", "g 09:30 cafe", "h 09:35 cafe"],
+            // The camera's photos far from both (over 250 m of uncertainty each): the visit's radius is 0.
+            ["a 09:00 home", "b 09:05 home", "c 09:10 home", "d 09:13 -", "e 09:20 stray", "f 09:34 -", "g 09:40 near", "h 09:45 near"],
+          ])
+    func strayJoiningNeighboursVisit(shots: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let trip = folder.url.appendingPathComponent("trip")
@@ -246,12 +252,12 @@ struct GeoJSONTests {
         func at(north: Double, east: Double) -> (Double, Double) {
             (home.0 + north / 111_195, home.1 + east / (111_195 * cos(home.0 * .pi / 180)))
         }
-        let shots: [(String, String, (Double, Double)?)] = [
-            ("a", "09:00", home), ("b", "09:05", home), ("c", "09:10", home), ("d", "09:16", nil),
-            ("e", "09:17", at(north: 1500, east: 1500)), ("f", "09:18", nil), ("g", "09:30", at(north: 0, east: 2000)),
-            ("h", "09:35", at(north: 0, east: 2000)),
-        ]
-        for (name, time, spot) in shots {
+        // A shot is "NAME HH:MM WHERE": at home, a bad fix 2 km north-east, a café 2 km or 600 m
+        // east, or without GPS (-).
+        let spots = ["home": home, "stray": at(north: 1500, east: 1500), "cafe": at(north: 0, east: 2000), "near": at(north: 0, east: 600)]
+        for shot in shots {
+            let parts = shot.split(separator: " ").map(String.init)
+            let (name, time, spot) = (parts[0], parts[1], spots[parts[2]])
             #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(name + ".jpg"), dateTime: "2025:06:10 \(time):00", offset: "+01:00",
                                             at: spot.map { (latitude: $0.0, longitude: $0.1) }))
         }

@@ -281,7 +281,9 @@ function contrast(a, b) { var x = luminance(a), y = luminance(b); return (Math.m
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
   var doc = f.contentDocument, win = f.contentWindow, r = {};
-  r.alts = Array.prototype.map.call(doc.querySelectorAll('.thumbs img'), function (img) { return img.getAttribute('alt'); });
+  r.alts = Array.prototype.map.call(doc.querySelectorAll('li.visit'), function (li) {
+    return Array.prototype.map.call(li.querySelectorAll('.thumbs img'), function (img) { return img.getAttribute('alt'); });
+  });
   r.markerRoles = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('role'); });
   r.markerLabels = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('aria-label'); });
   var numbers = Array.prototype.slice.call(doc.querySelectorAll('.badge, .visit-marker'));
@@ -320,7 +322,20 @@ f.addEventListener('load', function () {
           button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }));
           r.popupAfterTimelineEscape = !!doc.querySelector('.leaflet-popup');
           r.focusStaysInTimeline = doc.activeElement === button;
-          document.getElementById('result').textContent = JSON.stringify(r);
+          // Space on a marker opens it too; its close button gives the focus back to the marker.
+          var second = doc.querySelectorAll('.leaflet-marker-pane .visit-icon')[1];
+          second.focus();
+          second.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true, cancelable: true }));
+          setTimeout(function () {
+            r.popupAfterSpace = !!doc.querySelector('.leaflet-popup');
+            r.focusInPopupAfterSpace = !!doc.activeElement && !!doc.activeElement.closest('.leaflet-popup');
+            doc.querySelector('.leaflet-popup-close-button').click();
+            setTimeout(function () {
+              r.popupAfterClose = !!doc.querySelector('.leaflet-popup');
+              r.focusBackAfterClose = doc.activeElement === second;
+              document.getElementById('result').textContent = JSON.stringify(r);
+            }, 300);
+          }, 300);
         }, 300);
       }, 300);
     }, 300);
@@ -330,7 +345,7 @@ f.addEventListener('load', function () {
 """#
 
     struct AccessResult: Decodable {
-        var alts: [String]
+        var alts: [[String]]
         var markerRoles: [String?]
         var markerLabels: [String?]
         var lowestContrast: Double
@@ -346,6 +361,10 @@ f.addEventListener('load', function () {
         var popupFromTimeline: Bool
         var popupAfterTimelineEscape: Bool
         var focusStaysInTimeline: Bool
+        var popupAfterSpace: Bool
+        var focusInPopupAfterSpace: Bool
+        var popupAfterClose: Bool
+        var focusBackAfterClose: Bool
     }
 
     @Test("for keyboards and screen readers: thumbnails named, markers are buttons that open a popup the keyboard can leave, focus shown, numbers at 4.5:1",
@@ -361,15 +380,18 @@ f.addEventListener('load', function () {
                                             "--window-size=800,1000", "--dump-dom"])
         #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
         let result: AccessResult = try Self.result(of: run)
-        // Each thumbnail says which photo of which visit it is, by the file's name.
+        // Each thumbnail says which photo of its visit it is, by the file's name, in order; the
+        // names isolated from the words around them.
         let visits = rendered.input.visits
-        #expect(!result.alts.isEmpty)
-        for alt in result.alts {
-            #expect(alt != "Open the original" && alt.contains(" of "), "\(alt)")
-            #expect(visits.contains { visit in
-                (visit.name.map { alt.hasSuffix(", " + $0) } ?? false)
-                    && visit.media.contains { $0.path.map { alt.hasPrefix(($0 as NSString).lastPathComponent + ",") } ?? false }
-            }, "\(alt)")
+        #expect(result.alts.count == visits.count)
+        for (alts, visit) in zip(result.alts, visits) {
+            // Every photo of the sample has a thumbnail on the page the export wrote.
+            let shown = Array(visit.media.prefix(TripMapPage(input: rendered.input).thumbnailsPerVisit))
+            #expect(alts.count == shown.count)
+            for (position, (alt, media)) in zip(alts, shown).enumerated() {
+                let file = (media.path! as NSString).lastPathComponent
+                #expect(alt == "\u{2068}\(file)\u{2069}, photo \(position + 1) of \(visit.media.count), \u{2068}\(visit.name ?? "Unnamed place")\u{2069}", "\(alt)")
+            }
         }
         #expect(result.markerRoles.count == visits.count && result.markerRoles.allSatisfy { $0 == "button" })
         for (label, visit) in zip(result.markerLabels, visits) {
@@ -382,6 +404,8 @@ f.addEventListener('load', function () {
         #expect(!result.popupAfterEscape && result.focusBackOnMarker)
         #expect(result.timelineHeadingTop >= result.mapBottom, "the timeline's heading at \(result.timelineHeadingTop), under the map ending at \(result.mapBottom)")
         #expect(result.popupFromTimeline && !result.popupAfterTimelineEscape && result.focusStaysInTimeline)
+        #expect(result.popupAfterSpace && result.focusInPopupAfterSpace)
+        #expect(!result.popupAfterClose && result.focusBackAfterClose)
     }
 
     /// Reports, for each visit marker on the map, its number and how many lines its text

@@ -244,7 +244,7 @@ struct TripMapPageTests {
     func korean() throws {
         let html = TripMapPage(input: Self.pacificInput(language: "ko")).render(with: try resources())
         #expect(html.contains("<html lang=\"ko\">"))
-        for word in ["여행 지도", "모든 날짜", "일정", "사진 3장, 동영상 1개", "대한민국", "출처", "2025년 3월 1일", "위치 없는 사진 2장", "동영상, 0:12"] {
+        for word in ["여행 지도", "모든 날짜", "일정", "사진 3장, 동영상 1개", "대한민국", "출처", "2025년 3월 1일", "위치 없는 사진 2장", "동영상 2/2, 0:12"] {
             #expect(html.contains(word), "missing: \(word)")
         }
         let korean = Mirror(reflecting: TripMapWords.korean).children, english = Mirror(reflecting: TripMapWords.english).children
@@ -263,7 +263,7 @@ struct TripMapPageTests {
         let html = TripMapPage(input: Self.pacificInput(language: "pt-BR")).render(with: try resources())
         #expect(html.contains("<html lang=\"pt-BR\">"))
         for element in ["<a class=\"skip\" href=\"#timeline\" lang=\"en\">", "<h2 lang=\"en\">Timeline</h2>", "<footer id=\"credits\" lang=\"en\">",
-                        "aria-pressed=\"true\" lang=\"en\">All days", "<dt lang=\"en\">days</dt>"] {
+                        "aria-pressed=\"true\" lang=\"en\">All days", "<dt lang=\"en\">days</dt>", "<span class=\"visit-photos\" lang=\"en\">"] {
             #expect(html.contains(element), "missing: \(element)")
         }
     }
@@ -460,6 +460,8 @@ struct TripMapPageTests {
                                     thumbnails: [1: "thumbs/1.jpg", 2: "thumbs/2.jpg", 4: "thumbs/4.jpg", 5: "thumbs/5.jpg"],
                                     tripFolderLink: "..", privacy: privacy, language: "en", tiles: nil)
         #expect(map.visits.map { $0.media.compactMap(\.path) } == [["../IMG_0001.JPG", "../IMG_0002.JPG", "../IMG_0004.JPG", "../IMG_0005.JPG"]])
+        // Nor counted: "4 photos" beside photos 1 to 4 of 4.
+        #expect(map.visits.map(\.photoCount) == [4])
     }
 
     @Test("a visit's timeline item is what the template made of it before the item was built in code")
@@ -471,7 +473,7 @@ struct TripMapPageTests {
             {{#visits}}<li class="visit" data-visit="{{id}}">
             <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}};color:{{ink}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
             {{#visitNotes}}<div class="notes">{{{visitNotes}}}</div>
-            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}" title="{{openOriginal}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb">{{label}}</span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media" aria-label="{{moreLabel}}">+{{more}}</span>{{/more}}</div>
+            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}" title="{{openOriginal}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb"><span aria-hidden="true">{{short}}</span><span class="visually-hidden">{{label}}</span></span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media"><span aria-hidden="true">+{{more}}</span><span class="visually-hidden">{{moreLabel}}</span></span>{{/more}}</div>
             </li>
             {{/visits}}
             """)
@@ -498,12 +500,15 @@ struct TripMapPageTests {
                         .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", "),
                     "photos": words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                     "media": visit.media.prefix(page.thumbnailsPerVisit).enumerated().map { index, media -> [String: Any] in
-                        // Its file's name when linked, which of the visit's it is, a video's length, the visit.
+                        // Its file's name when linked, which of the visit's it is, a video's length, the
+                        // visit; the names isolated (U+2068 to U+2069) from the words around them.
+                        let name = media.path.map { "\u{2068}" + String($0.split(separator: "/").last!) + "\u{2069}" }
                         let which = language == "ko" ? "\(media.kind == .video ? "동영상" : "사진") \(index + 1)/\(visit.media.count)"
                             : "\(media.kind == .video ? "video" : "photo") \(index + 1) of \(visit.media.count)"
-                        let label = [media.path.map { String($0.split(separator: "/").last!) }, which,
-                                     media.kind == .video ? "\(words.video), 1:15" : nil, visit.name ?? words.unnamedPlace]
-                        var item: [String: Any] = ["label": label.compactMap { $0 }.joined(separator: ", ")]
+                        let label = [name, which, media.kind == .video ? "1:15" : nil, "\u{2068}" + (visit.name ?? words.unnamedPlace) + "\u{2069}"]
+                        // A box without a thumbnail shows the file's name, or what a video is.
+                        let short = media.path.map { String($0.split(separator: "/").last!) } ?? (media.kind == .video ? "\(words.video), 1:15" : words.openOriginal)
+                        var item: [String: Any] = ["label": label.compactMap { $0 }.joined(separator: ", "), "short": short]
                         if let path = media.path { item["href"] = TripMapPage.urlReference(path) }
                         if let thumbnail = media.thumbnail { item["thumb"] = TripMapPage.urlReference(thumbnail) }
                         return item

@@ -360,12 +360,16 @@ extension Catalog {
                 }
                 // The visits' photos after all the visits' old ones are cleared: a photo is in
                 // one visit, so the order between visits does not matter.
-                _ = try db.executeInGroups(change.visits.lazy.flatMap { visit in visit.cluster.photoIDs.lazy.map { ($0, visit.id) } }, width: 2) {
-                    "INSERT INTO visitPhoto (photoId, visitId) VALUES \(Database.valuesList($0, width: 2)) "
-                        + "ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId"
+                _ = try db.executeInGroups(change.visits.lazy.flatMap { visit in
+                    let strays = Set(visit.cluster.strayIDs)
+                    return visit.cluster.photoIDs.lazy.map { ($0, visit.id, strays.contains($0)) }
+                }, width: 3) {
+                    "INSERT INTO visitPhoto (photoId, visitId, stray) VALUES \(Database.valuesList($0, width: 3)) "
+                        + "ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId, stray = excluded.stray"
                 } values: { member, values in
                     values.append(member.0.databaseValue)
                     values.append(member.1.databaseValue)
+                    values.append(member.2.databaseValue)
                 }
                 let move = try db.cachedStatement(sql: "UPDATE visit SET placeId = ? WHERE id = ?")
                 for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
@@ -460,7 +464,8 @@ extension Catalog {
         var unchanged = Set<Int>()
         var result = rework
         result.visits = rework.visits.filter { visit in
-            guard let first = visit.cluster.photoIDs.min(), let index = replacedByPhoto[first] else { return true }
+            // A visit with strays is written again: which photos are strays is not in its row.
+            guard visit.cluster.strayIDs.isEmpty, let first = visit.cluster.photoIDs.min(), let index = replacedByPhoto[first] else { return true }
             let old = rework.replaced[index]
             guard let record = stored[old.id], old.members.count == visit.cluster.photoIDs.count,
                   visit.cluster.photoIDs.allSatisfy(old.members.contains),

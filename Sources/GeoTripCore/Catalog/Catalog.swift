@@ -690,35 +690,19 @@ extension Catalog {
     }
 
     /// Of the visits `ids`, those whose every photo was placed by its neighbours in time
-    /// (`interpolated`), strays aside (`VisitClustering.visits`: a photo farther from the centre
-    /// than the visit's radius, which they do not widen; a visit of neighbours' positions is no
-    /// less one for a phone's bad fix that joined it): read through `visitPhoto_on_visitId`, a
-    /// visit at a time.
+    /// (`interpolated`), strays aside (`VisitCluster.strayIDs`: a visit of neighbours' positions
+    /// is no less one for a phone's bad fix that joined it): read through
+    /// `visitPhoto_on_visitId`, a visit at a time.
     func visitsPlacedByNeighbours(_ ids: [String]) throws(GeoTripError) -> Set<String> {
         try attempt {
             try database.read { db in
                 var placed = Set<String>()
                 for id in ids {
-                    // Most visits are all one or the other; only a mixed one is looked at photo by photo.
-                    guard let tally = try Row.fetchOne(db, sql: """
+                    let row = try Row.fetchOne(db, sql: """
                         SELECT count(*), sum(p.locationSource = 'interpolated') FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
-                        WHERE vp.visitId = ?
-                        """, arguments: [id]), let count: Int = tally[0], count > 0, let interpolated: Int = tally[1], interpolated > 0 else { continue }
-                    if interpolated == count { placed.insert(id); continue }
-                    let rows = try Row.fetchAll(db, sql: """
-                        SELECT p.locationSource = 'interpolated', p.resolvedLatitude, p.resolvedLongitude, v.latitude, v.longitude, v.radiusMeters
-                        FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId JOIN visit v ON v.id = vp.visitId
-                        WHERE vp.visitId = ?
+                        WHERE vp.visitId = ? AND NOT vp.stray
                         """, arguments: [id])
-                    let members = rows.map { row -> (interpolated: Bool, distance: Double, radius: Double) in
-                        let centre = Coordinate(latitude: row[3], longitude: row[4])
-                        let at = (row[1] as Double?).flatMap { latitude in (row[2] as Double?).map { Coordinate(latitude: latitude, longitude: $0) } }
-                        return (row[0] ?? false, at.map { GreatCircle.distance($0, centre) } ?? 0, row[5])
-                    }
-                    // 1 m over the radius: the centre is stored rounded (1e-7°).
-                    let counted = members.filter { $0.distance <= $0.radius + 1 }
-                    let judged = counted.isEmpty ? members : counted
-                    if !judged.isEmpty, judged.allSatisfy(\.interpolated) { placed.insert(id) }
+                    if let row, let count: Int = row[0], count > 0, let interpolated: Int = row[1], interpolated == count { placed.insert(id) }
                 }
                 return placed
             }

@@ -603,6 +603,11 @@ enum CatalogMigrations {
                 try db.execute(sql: "UPDATE journalNote SET text = replace(text, char(13, 10), char(10)) WHERE instr(text, char(13, 10)) > 0")
             } while db.changesCount > 0
         }
+        migrator.registerMigration("v28-visit-strays") { db in
+            // Which of a visit's photos are strays (`VisitCluster.strayIDs`): the clustering
+            // rules' revision (`places6`) reclusters every photo on the next run, which fills it.
+            try db.alter(table: "visitPhoto") { t in t.add(column: "stray", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

@@ -70,7 +70,8 @@ public enum ClusterStage {
                 rework.photoDays[photo.id] = day
             }
             if let utc = photo.utc, let coordinate = photo.coordinate {
-                clustered.append(ClusterPhoto(id: photo.id, utc: utc, coordinate: coordinate, uncertaintyMeters: photo.uncertaintyMeters))
+                clustered.append(ClusterPhoto(id: photo.id, utc: utc, coordinate: coordinate, uncertaintyMeters: photo.uncertaintyMeters,
+                                              mayStray: photo.locationSource == .exif || photo.locationSource == .quicktime))
             }
         }
         clustered.sort(by: ClusterPhoto.precedes)

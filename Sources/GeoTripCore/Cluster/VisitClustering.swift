@@ -8,12 +8,17 @@ public struct ClusterPhoto: Sendable, Equatable {
     public var coordinate: Coordinate
     /// Metres; inferred positions carry large ones and must not drag a visit's centre.
     public var uncertaintyMeters: Double
+    /// Whether its position is a device's own fix, which can jump for a moment and so be a
+    /// stray (`VisitClustering.visits`); a position the person gave, or one inferred from a log
+    /// or from neighbours, never jumped.
+    public var mayStray: Bool
 
-    public init(id: Int64, utc: Date, coordinate: Coordinate, uncertaintyMeters: Double) {
+    public init(id: Int64, utc: Date, coordinate: Coordinate, uncertaintyMeters: Double, mayStray: Bool = true) {
         self.id = id
         self.utc = utc
         self.coordinate = coordinate
         self.uncertaintyMeters = uncertaintyMeters
+        self.mayStray = mayStray
     }
 
     /// The order photos are clustered in: by instant, and photos of the same instant by where
@@ -88,10 +93,13 @@ public struct VisitCluster: Sendable, Equatable {
     /// Member photo ids, in time order.
     public var photoIDs: [Int64]
     public var centre: Coordinate
-    /// Farthest member from the centre, metres (members with large uncertainty aside).
+    /// Farthest member from the centre, metres (members with large uncertainty and strays aside).
     public var radiusMeters: Double
     public var arrival: Date
     public var departure: Date
+    /// The members that are strays (`VisitClustering.visits`), in time order: kept in the
+    /// catalog, so what is judged of a visit's own photos leaves them out.
+    public var strayIDs: [Int64] = []
 }
 
 /// Groups photos into visits and visits into places.
@@ -134,7 +142,7 @@ public enum VisitClustering {
             let radius = members.filter { $0.uncertaintyMeters <= options.visitRadius && !strays.contains($0.id) }
                 .map { GreatCircle.distance($0.coordinate, centre) }.max() ?? 0
             visits.append(VisitCluster(photoIDs: members.map(\.id), centre: centre, radiusMeters: radius,
-                                       arrival: first.utc, departure: last.utc))
+                                       arrival: first.utc, departure: last.utc, strayIDs: members.map(\.id).filter(strays.contains)))
             members.removeAll(keepingCapacity: true)
             strays.removeAll(keepingCapacity: true)
             sum = .zero
@@ -161,7 +169,7 @@ public enum VisitClustering {
                 // next). It joins the visit without moving its centre or its radius, rather than
                 // cutting it in three.
                 let window = min(VisitClustering.strayWindow, options.visitGap)
-                if index + 1 < sorted.endIndex, joins(sorted[index + 1], since: last, within: window),
+                if photo.mayStray, index + 1 < sorted.endIndex, joins(sorted[index + 1], since: last, within: window),
                    !(index + 2 < sorted.endIndex && sorted[index + 2].utc.timeIntervalSince(sorted[index + 1].utc) <= options.visitGap
                      && GreatCircle.distance(sorted[index + 2].coordinate, photo.coordinate) <= options.visitRadius
                      && !joins(sorted[index + 2], since: sorted[index + 1], within: options.visitGap)) {

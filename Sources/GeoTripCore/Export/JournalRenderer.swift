@@ -212,9 +212,12 @@ struct JournalRenderer: Sendable {
             let shown = visit.photos.filter { path in
                 !hidden && !(context.photos[path]?.coordinate.map(context.privacy.contains) ?? false)
             }
-            let videos = visit.photos.filter { context.photos[$0]?.format == .video }.count
+            // What is shown is counted: a photo taken inside a zone is not, nor said to be there.
+            let counted = hidden ? visit.photos : shown
+            let videos = counted.filter { context.photos[$0]?.format == .video }.count
+            let photos = visit.photoCount - (visit.photos.count - counted.count) - videos
             return VisitView(time: visit.localTimeSpan, place: place,
-                             photoCount: words.mediaCount(photos: visit.photoCount - videos, videos: videos),
+                             photoCount: words.mediaCount(photos: photos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
                              photoLines: shown.map { photoLine($0, context, item: false) }.joined(),
                              notes: JournalDocument.block(id: visit.id, text: text))

@@ -24,19 +24,23 @@ extension TripMapInput {
         let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
         let visible = trip.visits.filter { !privacy.contains($0.centre) }
         let visits = visible.map { visit in
+            // Photos taken inside a zone are neither linked nor shown, whatever visit they
+            // joined (one at the edge of a visit whose centre is outside, a stray), nor counted.
+            let outside = visit.photos.filter { !(byPath[$0]?.coordinate.map(privacy.contains) ?? false) }
             var shown = Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
                   countryCode: visit.countryCode, latitude: visit.latitude, longitude: visit.longitude, localDate: visit.localDate,
                   localArrival: visit.localArrival, localDeparture: visit.localDeparture,
                   zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
-                  photoCount: visit.photoCount, notes: notes[visit.id],
-                  // Photos taken inside a zone are neither linked nor shown, whatever visit they
-                  // joined (one at the edge of a visit whose centre is outside), as in the journal.
-                  media: visit.photos.compactMap { path -> Media? in
+                  photoCount: visit.photoCount - (visit.photos.count - outside.count), notes: notes[visit.id],
+                  media: outside.map { path in
                       let photo = byPath[path], isVideo = photo?.format == .video
-                      if photo?.coordinate.map(privacy.contains) ?? false { return nil }
                       var media = Media(kind: isVideo ? .video : .photo, path: tripFolderLink.isEmpty ? path : tripFolderLink + "/" + path,
                                         thumbnail: photo.flatMap { thumbnails[$0.id] }, durationSeconds: photo?.durationSeconds,
-                                        coordinate: isVideo ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
+                                        // A video's own marker stands where it was made: not where its
+                                        // neighbours placed it (on the line from the place before,
+                                        // which may be a hidden one).
+                                        coordinate: isVideo && photo?.locationSource != LocationSource.interpolated.rawValue
+                                            ? photo?.coordinate.flatMap { privacy.contains($0) ? nil : $0 } : nil)
                       media.pathBytes = rawNames[path].map { prefix + $0 }
                       return media
                   })

@@ -508,8 +508,7 @@ public struct TripMapPage: Sendable {
         if let index = input.libraryIndex { context["libraryIndex"] = ["href": Self.urlReference(index), "label": "← " + words.allTrips] }
         // The page's words are English for a language they are not written in: said so, for a
         // screen reader's voice, on each element that holds them.
-        let primary = input.language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
-        if primary != words.language { context["uiLang"] = words.language }
+        if let language = interfaceLanguage { context["uiLang"] = language }
         return context
     }
 
@@ -525,7 +524,7 @@ public struct TripMapPage: Sendable {
         if let time = Self.timeSpan(visit) { item += "<span class=\"visit-time\">\(Self.html(time))</span>" }
         item += "<span class=\"visit-place\">\(Self.html(placeLine(visit)))</span>"
         let videos = visit.media.filter { $0.kind == .video }.count
-        item += "<span class=\"visit-photos\">\(Self.html(words.mediaCount(visit.photoCount, videos: videos)))</span></span></button>\n"
+        item += "<span class=\"visit-photos\"\(uiLanguage)>\(Self.html(words.mediaCount(visit.photoCount, videos: videos)))</span></span></button>\n"
         if let notes = visit.notes, !notes.isEmpty { item += "<div class=\"notes\">\(Self.notesHTML(notes, day: visit.localDate))</div>\n" }
         item += "<div class=\"thumbs\">"
         for (index, media) in visit.media.prefix(thumbnailsPerVisit).enumerated() {
@@ -534,14 +533,16 @@ public struct TripMapPage: Sendable {
             if let thumbnail = media.thumbnail {
                 item += "<img src=\"\(Self.html(Self.urlReference(thumbnail)))\" alt=\"\(label)\" loading=\"lazy\" width=\"96\" height=\"72\">"
             } else {
-                item += "<span class=\"no-thumb\">\(label)</span>"
+                // The box shows the file's name (or the video's length); a screen reader hears the whole label.
+                item += "<span class=\"no-thumb\"><span aria-hidden=\"true\">\(Self.html(shortLabel(media, words: words)))</span>"
+                    + "<span class=\"visually-hidden\">\(label)</span></span>"
             }
             if media.path != nil { item += "</a>" }
         }
         // How many more the visit holds than it shows (`+492`): its journal page shows them all.
         if visit.media.count > thumbnailsPerVisit {
             let more = visit.media.count - thumbnailsPerVisit
-            item += "<span class=\"more-media\" aria-label=\"\(Self.html(words.more(more)))\">+\(more)</span>"
+            item += "<span class=\"more-media\"><span aria-hidden=\"true\">+\(more)</span><span class=\"visually-hidden\">\(Self.html(words.more(more)))</span></span>"
         }
         return item + "</div>\n</li>\n"
     }
@@ -572,17 +573,26 @@ public struct TripMapPage: Sendable {
     }
 
     /// What a thumbnail shows, as its text: the file's name when the page links it, which of
-    /// the visit's it is, and the visit ("IMG_0004.JPG, photo 2 of 7, Lisbon"); a video's length.
-    private func mediaLabel(_ media: TripMapInput.Media, _ index: Int, of visit: TripMapInput.Visit, words: TripMapWords) -> String {
+    /// the visit's it is, a video's length, and the visit ("IMG_0004.JPG, photo 2 of 7,
+    /// Lisbon"). The names are isolated (U+2068 to U+2069): one that runs right to left, or
+    /// holds a direction override, cannot turn the words after it around.
+    func mediaLabel(_ media: TripMapInput.Media, _ index: Int, of visit: TripMapInput.Visit, words: TripMapWords) -> String {
         // Built in place: a 100,000-photo trip makes 60,000 of these.
         var label = ""
-        if let path = media.path {
-            label += path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...]
-            label += ", "
-        }
-        label += words.mediaOf(media.kind == .video, index + 1, visit.media.count)
-        if let length = mediaLength(media, words: words) { label += ", " + length }
-        return label + ", " + (visit.name ?? words.unnamedPlace)
+        if let name = Self.fileName(media) { label += "\u{2068}" + name + "\u{2069}, " }
+        label += words.mediaOf(media.kind, index + 1, visit.media.count)
+        if media.kind == .video, let length = MediaDuration.text(media.durationSeconds) { label += ", " + length }
+        return label + ", \u{2068}" + (visit.name ?? words.unnamedPlace) + "\u{2069}"
+    }
+
+    /// The last part of a media's path, when the page links it.
+    static func fileName(_ media: TripMapInput.Media) -> Substring? {
+        media.path.map { path in path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...] }
+    }
+
+    /// What the box of a media without a thumbnail shows: its file's name, or a video's word and length.
+    func shortLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
+        Self.fileName(media).map(String.init) ?? mediaLength(media, words: words) ?? words.openOriginal
     }
 
     /// A video's word and length ("Video, 0:12"), or nil for a photo.
@@ -590,6 +600,17 @@ public struct TripMapPage: Sendable {
         guard media.kind == .video else { return nil }
         return MediaDuration.text(media.durationSeconds).map { "\(words.video), \($0)" } ?? words.video
     }
+
+    /// The language of the page's own words when it is not the page's (a language geotrip has
+    /// no words for gets English ones), else nil.
+    var interfaceLanguage: String? {
+        let words = TripMapWords.forLanguage(input.language)
+        let primary = input.language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
+        return primary == words.language ? nil : words.language
+    }
+
+    /// `interfaceLanguage` as an element's attribute (` lang="en"`), or nothing.
+    var uiLanguage: String { interfaceLanguage.map { " lang=\"\($0)\"" } ?? "" }
 
     private func wordsContext(_ w: TripMapWords) -> [String: String] {
         ["skipToTimeline": w.skipToTimeline, "figuresHeading": w.figuresHeading, "overview": w.overview,
@@ -633,9 +654,8 @@ public struct TripMapPage: Sendable {
         var lat: Double
         var lon: Double
         var media: [MediaData]
-        /// How many of the visit's photos and videos its popup does not show.
+        /// How many of the visit's photos and videos its popup does not show, and that in words.
         var more: Int
-        /// `more` in words, for a screen reader ("4 more").
         var moreLabel: String
 
         var json: JSONValue {
@@ -673,9 +693,11 @@ public struct TripMapPage: Sendable {
         var thumb: String?
         var href: String?
         var label: String
+        /// What a box without a thumbnail shows (`shortLabel`).
+        var short: String
 
         var json: JSONValue {
-            var members: [(String, JSONValue)] = [("label", .string(label))]
+            var members: [(String, JSONValue)] = [("label", .string(label)), ("short", .string(short))]
             if let thumb { members.append(("thumb", .string(thumb))) }
             if let href { members.append(("href", .string(href))) }
             return .object(members)
@@ -723,14 +745,15 @@ public struct TripMapPage: Sendable {
 
     /// A visit as the script's data holds it: `number` in the trip, on the day of index `day`.
     private func visitData(_ visit: TripMapInput.Visit, number: Int, day: Int, seam: Double?, words: TripMapWords) -> VisitData {
-        VisitData(id: visit.id, number: number, day: day, name: visit.name ?? words.unnamedPlace,
+        let more = max(0, visit.media.count - Self.popupMedia)
+        return VisitData(id: visit.id, number: number, day: day, name: visit.name ?? words.unnamedPlace,
                   place: placeLine(visit), time: Self.timeSpan(visit), photos: words.mediaCount(visit.photoCount, videos: visit.media.filter { $0.kind == .video }.count),
                   photoCount: visit.photoCount,
                   lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, seam: seam)),
                   media: visit.media.prefix(Self.popupMedia).enumerated().map { index, media in
                       MediaData(thumb: media.thumbnail.map(Self.urlReference), href: Self.href(media),
-                                label: mediaLabel(media, index, of: visit, words: words))
-                  }, more: max(0, visit.media.count - Self.popupMedia), moreLabel: words.more(max(0, visit.media.count - Self.popupMedia)))
+                                label: mediaLabel(media, index, of: visit, words: words), short: shortLabel(media, words: words))
+                  }, more: more, moreLabel: words.more(more))
     }
 
     /// The markers of a visit's videos that have a position of their own.

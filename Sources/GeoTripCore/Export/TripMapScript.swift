@@ -46,6 +46,8 @@ enum TripMapScript {
   map.getPane('base').style.zIndex = 150;
   map.createPane('towns');
   map.getPane('towns').style.zIndex = 390;
+  // The drawing panes are pictures of what the markers and the timeline say in words.
+  ['base', 'towns', 'overlayPane', 'tooltipPane'].forEach(function (name) { map.getPane(name).setAttribute('aria-hidden', 'true'); });
   var baseRenderer = L.canvas({ pane: 'base', padding: 0.5 });
   var townRenderer = L.canvas({ pane: 'towns', padding: 0.5 });
   var routeRenderer = L.svg({ padding: 0.5 });
@@ -229,16 +231,45 @@ enum TripMapScript {
           img.setAttribute('alt', media.label);
           holder.appendChild(img);
         } else {
-          holder.appendChild(el('span', 'no-thumb', media.label));
+          holder.appendChild(spoken('no-thumb', media.short, media.label));
         }
       });
-      if (visit.more) {
-        var more = el('span', 'more-media', '+' + visit.more);
-        more.setAttribute('aria-label', visit.moreLabel);
-        thumbs.appendChild(more);
-      }
+      if (visit.more) thumbs.appendChild(spoken('more-media', '+' + visit.more, visit.moreLabel));
       box.appendChild(thumbs);
     }
+    return box;
+  }
+  // A marker as a button named `label`: Enter (Leaflet's) and Space open its popup, which
+  // remembers the marker to give the focus back to (`shownPopup`).
+  var shownPopup = null;
+  function asButton(marker, label) {
+    marker.on('add', function () {
+      var element = marker.getElement();
+      element.setAttribute('role', 'button');
+      element.setAttribute('aria-label', label);
+      if (element.dataset.keys) return;
+      element.dataset.keys = '1';
+      element.addEventListener('keydown', function (event) {
+        if (event.key !== ' ') return;
+        event.preventDefault();
+        marker.openPopup();
+      });
+    });
+    marker.on('popupopen', function (event) {
+      var owner = marker.getElement(), element = event.popup.getElement();
+      shownPopup = { popup: event.popup, owner: owner };
+      var close = element && element.querySelector('.leaflet-popup-close-button');
+      if (close) { close.setAttribute('role', 'button'); close.setAttribute('aria-label', words.close); }
+      var first = element && element.querySelector('.popup-title, a');
+      if (document.activeElement === owner && first) first.focus({ preventScroll: true });
+    });
+  }
+  // A box that shows `shown` and is read as `said` (a span takes no aria-label).
+  function spoken(className, shown, said) {
+    var box = el('span', className), face = el('span', null, shown);
+    face.setAttribute('aria-hidden', 'true');
+    box.appendChild(face);
+    box.appendChild(el('span', 'visually-hidden', said));
     return box;
   }
   var selectedId = null;
@@ -268,7 +299,6 @@ enum TripMapScript {
     face.style.height = size + 'px';
     face.style.background = colour;
     face.style.color = data.days[visit.day] ? data.days[visit.day].ink : '#fff';
-    if (face.style.color !== 'rgb(255, 255, 255)') face.style.textShadow = 'none';
     var marker = L.marker([visit.lat, visit.lon], {
       icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
       title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true
@@ -277,12 +307,7 @@ enum TripMapScript {
     marker.bindPopup(popupContent(visit), { maxWidth: 280, minWidth: 272, autoPanPadding: [16, 16] });
     marker.on('click', function () { select(visit.id, true); });
     marker.on('popupopen', function () { select(visit.id, true); });
-    // A marker is a button to a screen reader, named as the timeline names its visit.
-    marker.on('add', function () {
-      var element = marker.getElement();
-      element.setAttribute('role', 'button');
-      element.setAttribute('aria-label', [visit.number + '. ' + visit.name, visit.time, visit.photos].filter(Boolean).join(', '));
-    });
+    asButton(marker, [visit.number + '. ' + visit.name, visit.time, visit.place, visit.photos].filter(Boolean).join(', '));
     markers[visit.id] = marker;
     dayLayers[visit.day].addLayer(marker);
   });
@@ -301,30 +326,27 @@ enum TripMapScript {
     box.appendChild(link);
     marker.bindPopup(box, { maxWidth: 280 });
     marker.on('click', function () { select(video.visit, true); });
+    asButton(marker, video.label);
     dayLayers[video.day].addLayer(marker);
   });
   dayLayers.forEach(function (layer) { layer.addTo(map); });
 
-  // ---- Popups for keyboards: a popup opened from a focused marker takes the focus, its close
-  // button is a named button, and Escape closes it and gives the focus back to the marker.
-  var popupOwner = null;
-  map.on('popupopen', function (event) {
-    var popup = event.popup.getElement(), owner = event.popup._source && event.popup._source.getElement();
-    var close = popup && popup.querySelector('.leaflet-popup-close-button');
-    if (close) { close.setAttribute('role', 'button'); close.setAttribute('aria-label', words.close); }
-    popupOwner = owner || null;
-    var title = popup && popup.querySelector('.popup-title');
-    if (owner && document.activeElement === owner && title) title.focus({ preventScroll: true });
+  // ---- Popups for keyboards (`asButton`): a popup opened from a focused marker takes the
+  // focus, its close button is a named button, and Escape or the close button gives the focus
+  // back to the marker (from the popup or the marker only: a reader in the timeline stays there).
+  map.on('popupclose', function (event) {
+    if (!shownPopup || shownPopup.popup !== event.popup) return;
+    var owner = shownPopup.owner;
+    shownPopup = null;
+    // Closed under the focus (its close button): the focus would fall to the page.
+    if (!document.activeElement || document.activeElement === document.body) owner.focus({ preventScroll: true });
   });
-  map.on('popupclose', function () { popupOwner = null; });
   document.addEventListener('keydown', function (event) {
-    if (event.key !== 'Escape' || !map._popup || !map.hasLayer(map._popup)) return;
-    // The focus goes back to the marker only from the popup or the marker: a reader in the
-    // timeline stays there.
-    var owner = popupOwner, popup = map._popup.getElement();
-    var fromPopup = (popup && popup.contains(document.activeElement)) || document.activeElement === owner;
-    map.closePopup();
-    if (owner && fromPopup) owner.focus({ preventScroll: true });
+    if (event.key !== 'Escape' || !shownPopup) return;
+    var element = shownPopup.popup.getElement(), owner = shownPopup.owner;
+    var fromPopup = (element && element.contains(document.activeElement)) || document.activeElement === owner;
+    map.closePopup(shownPopup.popup);
+    if (fromPopup) owner.focus({ preventScroll: true });
   });
 
   document.querySelectorAll('button.visit-button').forEach(function (button) {
@@ -443,11 +465,6 @@ enum TripMapScript {
       if (overviewFocus) overview.fitBounds(overviewFocus.pad(1.2), { maxZoom: 5, animate: false });
     }).observe(mapElement);
   }
-
-  // The drawing surfaces are pictures of what the markers and the timeline say in words.
-  document.querySelectorAll('#map svg, #map canvas, #overview svg, #overview canvas').forEach(function (surface) {
-    surface.setAttribute('aria-hidden', 'true');
-  });
 
   // ---- Dark and light follow the system while the page is open.
   if (window.matchMedia) {

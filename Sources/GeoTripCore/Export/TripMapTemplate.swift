@@ -74,7 +74,9 @@ enum TripMapTemplate {
 """#
 
     /// The page's own style: light and dark (prefers-color-scheme), sizes in rem so text
-    /// follows the reader's font size, nothing wider than the screen at 390 px.
+    /// follows the reader's font size, nothing wider than the screen at 390 px. The map's focus
+    /// ring is `!important`: Leaflet sets an element's own outline to none on every key and click
+    /// (`preventOutline`), which a style sheet's rule otherwise loses to.
     static let style = #"""
 :root{--bg:#fbfaf7;--fg:#1c2126;--muted:#56606b;--card:#efece5;--line:#d6d1c6;--sea:#c6dcee;--land:#f4f1e8;--coast:#6f93b0;--border:#9b7f95;--visited:#e8a33d;--overview-land:#d9d4c7;--accent:#0a5fbd;--town:#343a40;--halo:#fbfaf7;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#121619;--fg:#e7eaee;--muted:#a4aeb9;--card:#1d2328;--line:#333c44;--sea:#0d2130;--land:#272c28;--coast:#4d7796;--border:#a58fa5;--visited:#b9802a;--overview-land:#3b413d;--accent:#7db9ff;--town:#d8dde2;--halo:#121619}}
@@ -112,7 +114,7 @@ h2{font-size:1.25rem}
 .visit-button{font:inherit;color:inherit;background:none;border:0;padding:.25rem 0;text-align:left;display:flex;gap:.625rem;align-items:flex-start;cursor:pointer;width:100%}
 .visit-button:focus-visible,.day-filter button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .leaflet-container:focus-visible,.leaflet-container .leaflet-marker-icon:focus-visible,.leaflet-container a:focus-visible,.popup-title:focus-visible{outline:3px solid var(--accent)!important;outline-offset:2px}
-.badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center;text-shadow:0 0 2px rgba(0,0,0,.7)}
+.badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center}
 .visit-text{display:flex;flex-direction:column;min-width:0}
 .visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
 .notes{margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem;overflow-wrap:anywhere;overflow-x:auto}
@@ -130,12 +132,13 @@ h2{font-size:1.25rem}
 .thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}
 .more-media{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);color:var(--muted);font-weight:650}
 .popup .more-media{width:5rem;height:3.75rem}
-.no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem}
+.no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem;overflow:hidden;overflow-wrap:anywhere;line-height:1.2}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.875rem}
 footer h2{font-size:1rem}
 a,.leaflet-container a{color:var(--accent)}
 .leaflet-container{font:inherit;font-size:.8125rem;background:var(--sea)}
-.visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);text-shadow:0 0 2px rgba(0,0,0,.8);font-size:.75rem;line-height:1;white-space:nowrap}
+.visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);font-size:.75rem;line-height:1;white-space:nowrap}
 .visit-marker.selected{outline:3px solid var(--accent);outline-offset:1px}
 .video-marker{width:18px;height:18px;border-radius:4px;background:#222;color:#fff;border:1px solid #fff;display:flex;align-items:center;justify-content:center;font-size:10px;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.5)}
 .route-arrow span{display:block;width:0;height:0;border-left:6px solid transparent;border-right:6px solid transparent;border-bottom:11px solid #000}

@@ -42,8 +42,8 @@ public struct TripMapWords: Sendable, Equatable {
     let videoCount: @Sendable (Int) -> String
     /// "2 photos without a position".
     let unplacedCount: @Sendable (Int) -> String
-    /// Which of a visit's media a thumbnail is: "photo 2 of 7" / "사진 2/7" (true for a video).
-    let mediaOf: @Sendable (Bool, Int, Int) -> String
+    /// Which of a visit's media a thumbnail is: "photo 2 of 7" / "사진 2/7".
+    let mediaOf: @Sendable (TripMapInput.Media.Kind, Int, Int) -> String
     /// The thumbnails a visit does not show: "4 more" / "4개 더".
     let more: @Sendable (Int) -> String
 
@@ -71,7 +71,7 @@ public struct TripMapWords: Sendable, Equatable {
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
         unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
-        mediaOf: { "\($0 ? "video" : "photo") \($1) of \($2)" },
+        mediaOf: { "\($0 == .video ? "video" : "photo") \($1) of \($2)" },
         more: { "\($0) more" })
 
     static let korean = TripMapWords(
@@ -89,7 +89,7 @@ public struct TripMapWords: Sendable, Equatable {
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
         unplacedCount: { "위치 없는 사진 \($0)장" },
-        mediaOf: { "\($0 ? "동영상" : "사진") \($1)/\($2)" },
+        mediaOf: { "\($0 == .video ? "동영상" : "사진") \($1)/\($2)" },
         more: { "\($0)개 더" })
 
     /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).

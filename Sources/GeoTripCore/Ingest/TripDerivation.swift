@@ -142,10 +142,10 @@ struct TripDerivation {
         }
 
         // Cluster, when the photos, their resolution or the options changed since the last time:
-        // only around the photos that changed, unless the options (or the rules, `places5`) did.
+        // only around the photos that changed, unless the options (or the rules, `places6`) did.
         // A few changes are read around themselves (`Catalog.clusteringNeighbourhood`); a full
         // recompute, or changes too many for reading around each to pay, read the whole layout.
-        let rules = "places5|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+        let rules = "places6|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
         let key = rules + generation + "|" + inputs
         var changed = false
         let clusteredFor = try catalog.setting(Catalog.SettingKey.clusteredFor)
