@@ -153,9 +153,12 @@ struct ClusterStageTests {
     static func randomPhoto(id: Int64, at time: Date, near spot: Coordinate, _ random: inout SplitMix) -> ResolvedPhoto {
         let placed = random.uniform(0, 1) > 0.03
         let inferred = random.uniform(0, 1) < 0.1
+        // One GPS fix in twenty jumps 300 m to 1.5 km for a moment: strays.
+        let jump = !inferred && random.uniform(0, 1) < 0.05 ? random.uniform(300, 1_500) : 0
         return ResolvedPhoto(id: id, utc: random.uniform(0, 1) > 0.01 ? time : nil, zone: "Europe/Lisbon", cameraTime: nil,
-                             coordinate: placed ? ClusteringTests.offset(spot, north: random.uniform(-60, 60), east: random.uniform(-60, 60)) : nil,
-                             uncertaintyMeters: inferred ? random.uniform(100, 600) : 10, path: "IMG_\(id).JPG")
+                             coordinate: placed ? ClusteringTests.offset(spot, north: random.uniform(-60, 60) + jump, east: random.uniform(-60, 60)) : nil,
+                             uncertaintyMeters: inferred ? random.uniform(100, 600) : 10, path: "IMG_\(id).JPG",
+                             locationSource: inferred ? .interpolated : .exif)
     }
 
     /// One random change of the kind a rerun sees, and the ids it changed.
@@ -222,7 +225,7 @@ struct ClusterStageTests {
             var nextID = Int64(photos.count + 1)
             var layout = ClusterStage.layout(photos, known: KnownLayout(), options: ClusteringOptions())
             var known = Self.known(after: layout)
-            var reworked = 0, total = 0
+            var reworked = 0, total = 0, strays = 0
             for round in 0..<25 {
                 let (kind, changed) = Self.randomChange(&photos, nextID: &nextID, &random)
                 let change = ClusterStage.change(photos, known: known, changed: changed, options: ClusteringOptions())
@@ -245,11 +248,13 @@ struct ClusterStageTests {
                 #expect(Set(layout.visits.map(\.placeID)) == Set(layout.places.map(\.id)))
                 reworked += change.visits.count
                 total += layout.visits.count
+                strays += layout.visits.map(\.cluster.strayIDs.count).reduce(0, +)
                 known = Self.known(after: layout, before: known)
             }
             // A change reworks the visits around it, not the library's (the clock-offset
             // changes move a third of all photos, so this is an average over all kinds).
             #expect(Double(reworked) < 0.5 * Double(total), "library \(library): \(reworked) of \(total) visits reworked")
+            #expect(strays > 0, "library \(library): the changes made no stray to check")
         }
     }
 

@@ -188,6 +188,20 @@ struct ClusteringTests {
         #expect(VisitClustering.visits(tagged.photos).map(\.photoIDs.count) == [6, 1, 6])
         tagged.photos[6].mayStray = true
         #expect(VisitClustering.visits(tagged.photos).map(\.strayIDs) == [[500]])
+
+        // The window: the photo back within reach at 30 minutes after the visit's last is in it,
+        // at 31 it is not; with a visit gap of 20 minutes the window is 20.
+        func window(returnAfter minutes: Double, gap: Double = 120) -> [Int] {
+            var trip = Trip()
+            trip.visit(cafe, at: 0, count: 5, every: 2, spread: 10)                         // 09:00-09:08
+            trip.visit(museum, at: 8 + minutes / 2, count: 1, spread: 0)                    // the jump
+            trip.visit(cafe, at: 8 + minutes, count: 5, every: 2, spread: 10)
+            return VisitClustering.visits(trip.photos, options: ClusteringOptions(visitGap: gap * 60)).map(\.photoIDs.count)
+        }
+        #expect(window(returnAfter: 30) == [11])
+        #expect(window(returnAfter: 31) == [5, 1, 5])
+        #expect(window(returnAfter: 20, gap: 20) == [11])
+        #expect(window(returnAfter: 22, gap: 20) == [5, 1, 5])
     }
 
     @Test("nearby visits are one place anywhere: Tokyo, Sydney, across the antimeridian, near the pole", arguments: [

@@ -169,10 +169,17 @@ public enum VisitClustering {
                 // next). It joins the visit without moving its centre or its radius, rather than
                 // cutting it in three.
                 let window = min(VisitClustering.strayWindow, options.visitGap)
+                /// Whether the photo after the one back sides with the stray: near it, within the
+                /// gap, and out of the visit's reach.
+                func sidesWithStray(after back: Int) -> Bool {
+                    guard back + 1 < sorted.endIndex else { return false }
+                    let next = sorted[back + 1]
+                    return next.utc.timeIntervalSince(sorted[back].utc) <= options.visitGap
+                        && GreatCircle.distance(next.coordinate, photo.coordinate) <= options.visitRadius
+                        && !joins(next, since: sorted[back], within: options.visitGap)
+                }
                 if photo.mayStray, index + 1 < sorted.endIndex, joins(sorted[index + 1], since: last, within: window),
-                   !(index + 2 < sorted.endIndex && sorted[index + 2].utc.timeIntervalSince(sorted[index + 1].utc) <= options.visitGap
-                     && GreatCircle.distance(sorted[index + 2].coordinate, photo.coordinate) <= options.visitRadius
-                     && !joins(sorted[index + 2], since: sorted[index + 1], within: options.visitGap)) {
+                   !sidesWithStray(after: index + 1) {
                     members.append(photo)
                     strays.insert(photo.id)
                     index += 1

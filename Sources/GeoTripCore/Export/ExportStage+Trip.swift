@@ -167,7 +167,7 @@ extension ExportStage {
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
         async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: c.settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()
-        let visible = photos.filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let visible = photos.filter { !privacy.hides($0) }
         // A library trip's thumbnails, thousands for a few changed days, are found by one read
         // of its folder; a single trip's, and every one by `geotrip export`, are each looked at.
         // Those of the days not rendered stay as they are.
@@ -412,7 +412,7 @@ extension ExportStage {
                 return kept
             } else {
                 let photos = try catalog.tripPhotos(ofVisits: [visit.id], ids: [])
-                    .filter { $0.visitID == visit.id && !($0.coordinate.map(privacy.contains) ?? false) }
+                    .filter { $0.visitID == visit.id && !privacy.hides($0) }
                 keeping.formUnion(photos.map(\.id))
                 let found = try await thumbnails.thumbnails(for: photos, in: partOutput.path, checkingEach: false, keepingAlso: keeping)
                 summary.thumbnails += found.made
@@ -431,7 +431,7 @@ extension ExportStage {
         guard !missing.isEmpty else { return }
         let gone = try catalog.stillIDs(among: missing)
         guard !gone.isEmpty else { return }
-        let photos = try catalog.tripPhotos(ofVisits: [], ids: Array(gone)).filter { !($0.coordinate.map(privacy.contains) ?? false) }
+        let photos = try catalog.tripPhotos(ofVisits: [], ids: Array(gone)).filter { !privacy.hides($0) }
         let again = try await thumbnails.thumbnails(for: photos, in: partOutput.path, checkingEach: false,
                                                     keepingAlso: kept.union(visible.map(\.id)))
         summary.thumbnails += again.made

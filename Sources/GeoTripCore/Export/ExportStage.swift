@@ -517,7 +517,7 @@ public struct ExportStage: Sendable {
     private func writeUndatedPhotos(privacy: PrivacyZones, texts: [String: String], renderer: JournalRenderer, _ run: RunContext,
                                     _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
-        let undatedRows = try catalog.undatedPhotos(rule: run.rule, now: run.now).filter { !($0.photo.coordinate.map(privacy.contains) ?? false) }
+        let undatedRows = try catalog.undatedPhotos(rule: run.rule, now: run.now).filter { !privacy.hides($0.photo) }
         let undated = undatedRows.map(\.photo)
         let undatedPath = Self.journalFolder + "/" + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)

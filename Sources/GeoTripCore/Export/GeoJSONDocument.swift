@@ -103,7 +103,7 @@ struct GeoJSONDocument {
             guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
             return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
         } + photos.compactMap { photo -> ClosedRange<Date>? in
-            guard let coordinate = photo.coordinate, privacy.contains(coordinate), let time = UTCTimestamp.date(photo.utcTime) else { return nil }
+            guard privacy.hides(photo), let time = UTCTimestamp.date(photo.utcTime) else { return nil }
             return time.addingTimeInterval(-PrivacyZones.neighbourReach)...time.addingTimeInterval(PrivacyZones.neighbourReach)
         }
         func besideHidden(_ photo: TripPhoto) -> Bool {

@@ -210,7 +210,7 @@ struct JournalRenderer: Sendable {
             }
             // Photos taken inside a zone are neither linked nor shown, whatever visit they joined.
             let shown = visit.photos.filter { path in
-                !hidden && !(context.photos[path]?.coordinate.map(context.privacy.contains) ?? false)
+                !hidden && !(context.photos[path].map(context.privacy.hides) ?? false)
             }
             // What is shown is counted: a photo taken inside a zone is not, nor said to be there.
             let counted = hidden ? visit.photos : shown

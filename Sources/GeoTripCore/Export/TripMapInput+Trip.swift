@@ -26,7 +26,7 @@ extension TripMapInput {
         let visits = visible.map { visit in
             // Photos taken inside a zone are neither linked nor shown, whatever visit they
             // joined (one at the edge of a visit whose centre is outside, a stray), nor counted.
-            let outside = visit.photos.filter { !(byPath[$0]?.coordinate.map(privacy.contains) ?? false) }
+            let outside = visit.photos.filter { !(byPath[$0].map(privacy.hides) ?? false) }
             var shown = Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
                   countryCode: visit.countryCode, latitude: visit.latitude, longitude: visit.longitude, localDate: visit.localDate,
                   localArrival: visit.localArrival, localDeparture: visit.localDeparture,

@@ -66,6 +66,13 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
         }
     }
 
+    /// Whether `photo` was taken inside a zone: then it is neither linked, shown nor counted,
+    /// whatever visit it joined (one at the edge of a visit whose centre is outside, a stray).
+    /// A photo without a position is not.
+    func hides(_ photo: TripPhoto) -> Bool {
+        photo.coordinate.map(contains) ?? false
+    }
+
     /// Metres in a degree of latitude on geotrip's sphere.
     static let metresPerDegree = GreatCircle.earthRadius * .pi / 180
 
