@@ -110,11 +110,11 @@ public struct VisitCluster: Sendable, Equatable {
 /// most `visitGap` (2 h) after its last photo; otherwise it starts a new visit. The first-photo
 /// test is what keeps a slow walking tour from chaining into one visit across a city: a visit
 /// spans at most twice the radius. One photo out of reach followed by one back within reach,
-/// within 30 minutes of the visit's last photo, is a stray (a phone's position jumping for a
-/// moment indoors) unless the photo after that sides with it: it joins the visit without
-/// moving its centre or widening its radius, so one bad position does not cut a visit in three. The centre is the mean of the members weighted by
-/// 1/uncertainty², so a photo placed by its neighbours (hundreds of metres of uncertainty)
-/// cannot drag it. Photos out of file order or from two interleaved cameras are sorted by UTC
+/// within 30 minutes of the visit's last photo, is a stray (a device's fix jumping for a moment
+/// indoors) unless the photo after that sides with it: it joins the visit without moving its
+/// centre or widening its radius, so one bad position does not cut a visit in three. The
+/// centre is the mean of the members weighted by 1/uncertainty², so a photo placed by its
+/// neighbours (hundreds of metres of uncertainty) cannot drag it. Photos out of file order or from two interleaved cameras are sorted by UTC
 /// first, so they cluster as if shot in one stream.
 ///
 /// A run of photos with no gap longer than `visitGap` is clustered on its own: what happens
