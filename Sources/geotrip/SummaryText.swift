@@ -18,6 +18,9 @@ enum SummaryText {
             lines.append("  times: \(list(r.timeSources)); positions: \(list(r.locationSources))" + trackPoints(r))
         }
         if let trip = s.trip, let line = tripLine(trip, trips: s.export?.trips ?? 0) { lines.append(line) }
+        if s.reclusteredByNewRules {
+            lines.append("  visits and places made again from every photo: this geotrip groups them by newer rules (README, Visits and places)")
+        }
         if let line = namingLine(s.named) { lines.append(line) }
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let export = s.export { lines += exportLines(export) }
@@ -122,12 +125,16 @@ enum SummaryText {
                 + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))
         }
         if !apart.isEmpty {
-            lines.append("  \(plural(apart.count, "note")) found under an id that names another visit now could go with no visit "
-                + "and \(apart.count == 1 ? "waits" : "wait") in unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
+            lines.append("  \(plural(apart.count, "note")) under \(apart.count == 1 ? "a visit's id" : "visits' ids") that no longer "
+                + "name\(apart.count == 1 ? "s" : "") \(apart.count == 1 ? "its visit" : "their visits") (merged into another, or split) found no visit "
+                + "of \(apart.count == 1 ? "its" : "their") own and \(apart.count == 1 ? "waits" : "wait") in journal/unplaced-notes.md: "
+                + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
-        if e.unplacedNotes > 0 {
+        // The notes on that page besides those just named, each said once.
+        let gone = max(0, e.unplacedNotes - apart.count)
+        if gone > 0 {
             // In a library, a day that became a day at home (home moved there) is in no trip.
-            lines.append("  \(plural(e.unplacedNotes, "note")) whose visit or day is "
+            lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
         if e.namesInOtherLanguages > 0 {

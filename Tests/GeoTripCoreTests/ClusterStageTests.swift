@@ -275,6 +275,27 @@ struct ClusterStageTests {
         for _ in 0..<5 { #expect(groups(visits.shuffled(using: &random)) == expected) }
     }
 
+    @Test("a catalog clustered by older rules is clustered again, and the run says so; other options and reruns do not say it")
+    func newerRulesSaid() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let first = try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        #expect(!first.reclusteredByNewRules, "a fresh catalog has no older rules")
+        var options = IngestOptions(folder: trip.path)
+        options.visitGap = 90 * 60
+        #expect(try await !IngestPipeline(options: options).run(progress: SilentProgress()).reclusteredByNewRules, "options the person gave")
+        // As an older geotrip left it: its rules' name in front of the same options.
+        do {
+            let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.path))
+            defer { catalog.releaseLock() }
+            let key = try #require(try catalog.setting(Catalog.SettingKey.clusteredFor))
+            try catalog.setSetting(Catalog.SettingKey.clusteredFor, to: "places1" + key.drop { $0 != "|" })
+        }
+        #expect(try await IngestPipeline(options: options).run(progress: SilentProgress()).reclusteredByNewRules)
+        #expect(try await !IngestPipeline(options: options).run(progress: SilentProgress()).reclusteredByNewRules, "said once")
+    }
+
     @Test("a name survives a recluster; one made for an older revision is detected; a move over 50 m asks again")
     func namingSeam() async throws {
         let temp = try TemporaryFolder()

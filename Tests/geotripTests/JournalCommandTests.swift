@@ -112,6 +112,29 @@ struct JournalCommandTests {
         }
     }
 
+    @Test("visits merged under notes: each note set apart is said once, in a sentence, not again as one whose visit is gone")
+    func mergedVisitsNotesSaidOnce() throws {
+        let trip = try Trip()
+        try trip.run(["ingest", "DIR", "--quiet"])
+        let day = "2025-06-10"
+        let ids = try trip.visits().filter { $0["localDate"] as? String == day }.compactMap { $0["id"] as? String }
+        #expect(ids.count >= 2)
+        for id in ids { try trip.write(note: "NOTE \(id)\n", for: id, in: day) }
+        // A visit radius of 5 km makes one visit of the day's Lisbon visits: one note keeps it,
+        // the others wait on the page of unplaced notes.
+        let merged = try trip.run(["ingest", "DIR", "--visit-radius", "5000"])
+        let unplaced = try trip.text("unplaced-notes.md")
+        let waiting = ids.filter { unplaced.contains("NOTE \($0)") }
+        #expect(!waiting.isEmpty, "\(merged.stdout)")
+        let said = merged.stdout.split(separator: "\n").filter { $0.contains("unplaced-notes.md") }
+        #expect(said.count == 1, "\(merged.stdout)")
+        #expect(said.first?.contains("\(waiting.count == 1 ? "1 note" : "\(waiting.count) notes") under") == true, "\(merged.stdout)")
+        #expect(!merged.stdout.contains("whose visit or day is gone"), "\(merged.stdout)")
+        // Every note is somewhere.
+        let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).map { try trip.text($0) }.joined()
+        for id in ids { #expect(pages.contains("NOTE \(id)"), "\(id)") }
+    }
+
     @Test("a page of gigabytes (a damaged disk, a stray copy) is left alone and named, never read whole or written over")
     func hugePageLeftAlone() throws {
         let trip = try Trip()

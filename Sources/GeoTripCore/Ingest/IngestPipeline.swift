@@ -196,6 +196,7 @@ public struct IngestPipeline: Sendable {
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
+        summary.reclusteredByNewRules = derived.reclusteredByNewRules
         summary.named = derived.named
         if Task.isCancelled { throw GeoTripError.interrupted(savedPhotos: present) }
 

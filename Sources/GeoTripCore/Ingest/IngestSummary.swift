@@ -91,6 +91,9 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var resolution: ResolutionSummary?
     /// Days, visits, places, countries and distance, when clustering ran.
     public var trip: TripOverview?
+    /// Whether every photo was clustered again because this geotrip's clustering rules are
+    /// newer than those the catalog was clustered by (visits and places may have changed).
+    public var reclusteredByNewRules = false
     /// XMP sidecars written (with `--write-xmp`).
     public var sidecarsWritten = 0
     /// What the naming stage did: places named online, from the cache, offline; manual names;

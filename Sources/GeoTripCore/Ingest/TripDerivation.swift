@@ -7,6 +7,8 @@ struct DerivationResult {
     var resolution: ResolutionSummary?
     var sidecarsWritten = 0
     var trip: TripOverview?
+    /// Every photo clustered again for newer clustering rules (`IngestSummary.reclusteredByNewRules`).
+    var reclusteredByNewRules = false
     var diagnostics: [PhotoDiagnostic] = []
     /// What naming did.
     var named = NamingCounts()
@@ -151,6 +153,8 @@ struct TripDerivation {
         let clusteredFor = try catalog.setting(Catalog.SettingKey.clusteredFor)
         if clusteredFor != key {
             let pending = clusteredFor?.hasPrefix(rules) == true ? try catalog.photosPendingClustering() : nil
+            // Clustered before by older rules (not other options, which the person gave): said.
+            if let clusteredFor, !clusteredFor.hasPrefix(rules.prefix { $0 != "|" } + "|") { result.reclusteredByNewRules = true }
             let change: LayoutChange
             if let pending, pending.count <= Self.localClusteringLimit {
                 change = try await stages.run(.cluster) { () throws -> LayoutChange in
