@@ -135,6 +135,41 @@ struct JournalCommandTests {
         for id in ids { #expect(pages.contains("NOTE \(id)"), "\(id)") }
     }
 
+    @Test("notes written before a run that merges their visits: the merged visit takes the note beside most of its photos, not the first on the page")
+    func mergedVisitsTakeTheWeightiestNote() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Three stops along a street in Lisbon, 300 m apart: a café (3 photos), one photo, a shop (5).
+        func east(_ metres: Double) -> (latitude: Double, longitude: Double) { (38.7107, -9.1365 + metres / (111_195 * cos(38.7107 * .pi / 180))) }
+        let shots: [(String, String, Double)] = [("a1", "09:00", 0), ("a2", "09:05", 0), ("a3", "09:10", 0), ("b1", "09:20", 300),
+                                                 ("c1", "09:30", 600), ("c2", "09:32", 600), ("c3", "09:34", 600), ("c4", "09:36", 600), ("c5", "09:38", 600)]
+        for (name, time, metres) in shots {
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent(name + ".jpg"), dateTime: "2025:06:10 \(time):00", offset: "+01:00", at: east(metres)))
+        }
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--quiet", "--no-thumbnails"]).status == 0)
+        let places = try CommandRun.geotrip(["places", folder.path, "--json"])
+        let visits = try #require(try JSONSerialization.jsonObject(with: Data(places.stdout.utf8)) as? [[String: Any]])
+        #expect(visits.map { ($0["photos"] as? [Any])?.count } == [3, 1, 5], "\(places.stdout)")
+        let ids = visits.compactMap { $0["id"] as? String }
+        // Notes beside the lone photo and beside the shop, written before the next run.
+        let page = folder.appendingPathComponent("geotrip/journal/2025-06-10.md")
+        var text = try String(contentsOf: page, encoding: .utf8)
+        for (id, note) in [(ids[1], "NOTE lone photo\n"), (ids[2], "NOTE shop\n")] {
+            let marker = try #require(text.range(of: "<!-- notes \(id) -->\n"))
+            text.insert(contentsOf: note, at: marker.upperBound)
+        }
+        try text.write(to: page, atomically: true, encoding: .utf8)
+        // A radius of 1 km makes the street one visit, under the café's id (the oldest).
+        let merged = try CommandRun.geotrip(["ingest", folder.path, "--visit-radius", "1000", "--no-thumbnails"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let after = try String(contentsOf: page, encoding: .utf8)
+        #expect(JournalCommandTests.Trip.note(ids[0], in: after) == "NOTE shop\n", "\(after)")
+        let unplaced = try String(contentsOf: folder.appendingPathComponent("geotrip/journal/unplaced-notes.md"), encoding: .utf8)
+        #expect(unplaced.contains("NOTE lone photo"), "\(unplaced)")
+    }
+
     @Test("a page of gigabytes (a damaged disk, a stray copy) is left alone and named, never read whole or written over")
     func hugePageLeftAlone() throws {
         let trip = try Trip()

@@ -417,13 +417,22 @@ struct JournalNotes: Equatable {
         var found: [RehomedNote] = []
         var to: [String: String] = [:]
         var given = Set<String>()
-        for suspect in suspects {
+        // Each suspect's claim: the visit holding most of the photos above it, with its share of
+        // them and their count. Visits go to the greatest share, then the most photos, then the
+        // first on the pages, as they do for the notes the catalog knows (`settle`): a note
+        // beside one photo that joined a visit does not take it from the note beside five.
+        let claims = suspects.enumerated().map { index, suspect -> (index: Int, best: String?, share: Double, count: Int) in
             let block = days[suspect.date]![suspect.file].blocks[suspect.block]
             var counts: [String: Int] = [:]
             for link in block.photoLinks {
                 if let visit = visit(of: link, in: visitOf) ?? byName[fileName(link)] ?? nil { counts[visit, default: 0] += 1 }
             }
-            let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }
+            return (index, best?.key, Double(best?.value ?? 0) / Double(block.photoLinks.count), best?.value ?? 0)
+        }
+        for claim in claims.sorted(by: { ($0.share, $0.count, $1.index) > ($1.share, $1.count, $0.index) }) {
+            let suspect = suspects[claim.index], best = claim.best
+            let block = days[suspect.date]![suspect.file].blocks[suspect.block]
             // Its own visit after all (its photos found by name only, a folder renamed); or no
             // visit holds them and its id names none now (its photos went in the same run): it
             // waits under its id, and goes back with its visit. Unless geotrip wrote it there
