@@ -125,10 +125,10 @@ enum SummaryText {
                 + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))
         }
         if !apart.isEmpty {
-            lines.append("  \(plural(apart.count, "note")) under \(apart.count == 1 ? "a visit's id" : "visits' ids") that no longer "
-                + "name\(apart.count == 1 ? "s" : "") \(apart.count == 1 ? "its visit" : "their visits") (merged into another, or split) found no visit "
-                + "of \(apart.count == 1 ? "its" : "their") own and \(apart.count == 1 ? "waits" : "wait") in journal/unplaced-notes.md: "
-                + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
+            let said = apart.count == 1
+                ? "1 note under a visit's id that no longer names its visit (merged into another, or split) found no visit of its own and waits"
+                : "\(n(apart.count)) notes under visits' ids that no longer name their visits (merged into another, or split) found no visit of their own and wait"
+            lines.append("  \(said) in journal/unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
         // The notes on that page besides those just named, each said once.
         let gone = max(0, e.unplacedNotes - apart.count)

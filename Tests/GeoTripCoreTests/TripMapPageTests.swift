@@ -105,7 +105,7 @@ struct TripMapPageTests {
     func flightAcrossThePacific() throws {
         let input = Self.pacificInput()
         let page = TripMapPage(input: input)
-        #expect(page.crossesAntimeridian)
+        #expect(page.seam != nil)
         #expect(page.window.west < 126.9 && page.window.east > 202.2 && page.window.east - page.window.west <= 360)
         let html = page.render(with: try resources())
         let data = try Self.data(of: html)
@@ -155,7 +155,7 @@ struct TripMapPageTests {
                    .init(localDate: "2025-01-03", kind: .flight, coordinates: [sydney, santiago]),
                    .init(localDate: "2025-01-04", kind: .flight, coordinates: [santiago, paris])])
         let page = TripMapPage(input: input)
-        #expect(!page.crossesAntimeridian, "round the world, no stretch of longitude is free to cut the map at")
+        #expect(page.seam == nil, "round the world, no stretch of longitude is free to cut the map at")
         // Without the way home, the Atlantic is free: the map is cut there, the Pacific whole.
         var oneWay = input
         oneWay.legs.removeLast()
@@ -507,7 +507,7 @@ struct TripMapPageTests {
                             : "\(media.kind == .video ? "video" : "photo") \(index + 1) of \(visit.media.count)"
                         let label = [name, which, media.kind == .video ? "1:15" : nil, "\u{2068}" + (visit.name ?? words.unnamedPlace) + "\u{2069}"]
                         // A box without a thumbnail shows the file's name, or what a video is.
-                        let short = media.path.map { String($0.split(separator: "/").last!) } ?? (media.kind == .video ? "\(words.video), 1:15" : words.openOriginal)
+                        let short = media.path.map { String($0.split(separator: "/").last!) } ?? (media.kind == .video ? "\(words.video), 1:15" : which)
                         var item: [String: Any] = ["label": label.compactMap { $0 }.joined(separator: ", "), "short": short]
                         if let path = media.path { item["href"] = TripMapPage.urlReference(path) }
                         if let thumbnail = media.thumbnail { item["thumb"] = TripMapPage.urlReference(thumbnail) }
@@ -575,7 +575,7 @@ struct TripMapPageTests {
         }
         #expect(rendered.html.hasPrefix("<!DOCTYPE html>"))
         // Wholly west of Greenwich, the trip stays on the usual map (no shift by 360°).
-        #expect(!TripMapPage(input: rendered.input).crossesAntimeridian)
+        #expect(TripMapPage(input: rendered.input).seam == nil)
         let visits = try #require(try Self.data(of: rendered.html)["visits"] as? [[String: Any]])
         #expect(visits.allSatisfy { ($0["lon"] as? Double ?? 0) < 0 })
         #expect(rendered.html.utf8.count < 700_000, "the sample trip's page: \(rendered.html.utf8.count) bytes")

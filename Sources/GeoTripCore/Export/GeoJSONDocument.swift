@@ -99,16 +99,32 @@ struct GeoJSONDocument {
         // door (its uncertainty is its distance from the nearer neighbour, too).
         // So does one placed beside a photo taken inside a zone that joined a visit outside it
         // (at a visit's edge, or with a small zone).
-        let hiddenSpans = visits.filter { !shown.contains($0.id) }.compactMap { visit -> ClosedRange<Date>? in
+        let spans = visits.filter { !shown.contains($0.id) }.compactMap { visit -> ClosedRange<Date>? in
             guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
             return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
         } + photos.compactMap { photo -> ClosedRange<Date>? in
             guard privacy.hides(photo), let time = UTCTimestamp.date(photo.utcTime) else { return nil }
             return time.addingTimeInterval(-PrivacyZones.neighbourReach)...time.addingTimeInterval(PrivacyZones.neighbourReach)
         }
+        // Merged in time order and searched by halves: a trip's days at home hold thousands of
+        // hidden photos, each a span, asked of every placed photo.
+        var hiddenSpans: [ClosedRange<Date>] = []
+        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = hiddenSpans.last, span.lowerBound <= last.upperBound {
+                hiddenSpans[hiddenSpans.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                hiddenSpans.append(span)
+            }
+        }
         func besideHidden(_ photo: TripPhoto) -> Bool {
             guard photo.locationSource == LocationSource.interpolated.rawValue, let time = UTCTimestamp.date(photo.utcTime) else { return false }
-            return hiddenSpans.contains { $0.contains(time) }
+            // The last span starting at or before `time` is the only one that can hold it.
+            var low = 0, high = hiddenSpans.count
+            while low < high {
+                let middle = (low + high) / 2
+                if hiddenSpans[middle].lowerBound <= time { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 && hiddenSpans[low - 1].contains(time)
         }
         let hiddenVisits = Set(visits.map(\.id)).subtracting(shown)
         for photo in photos where photo.liveStillID == nil {

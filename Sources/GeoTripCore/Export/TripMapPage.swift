@@ -322,9 +322,6 @@ public struct TripMapPage: Sendable {
         input.visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } + input.legs.flatMap(\.coordinates)
     }
 
-    /// Whether the trip is drawn on a map that runs across 180° (`seam`).
-    public var crossesAntimeridian: Bool { seam != nil }
-
     /// Where the trip's map is cut when not at 180°: the middle of the widest stretch of
     /// longitude the trip never reaches, longitudes west of it moved 360° east. Nil when that
     /// stretch holds 180° (the usual map from -180° to 180°), or cutting there spares less
@@ -534,7 +531,7 @@ public struct TripMapPage: Sendable {
                 item += "<img src=\"\(Self.html(Self.urlReference(thumbnail)))\" alt=\"\(label)\" loading=\"lazy\" width=\"96\" height=\"72\">"
             } else {
                 // The box shows the file's name (or the video's length); a screen reader hears the whole label.
-                item += "<span class=\"no-thumb\"><span aria-hidden=\"true\">\(Self.html(shortLabel(media, words: words)))</span>"
+                item += "<span class=\"no-thumb\"><span aria-hidden=\"true\">\(Self.html(shortLabel(media, index, of: visit, words: words)))</span>"
                     + "<span class=\"visually-hidden\">\(label)</span></span>"
             }
             if media.path != nil { item += "</a>" }
@@ -590,9 +587,10 @@ public struct TripMapPage: Sendable {
         media.path.map { path in path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...] }
     }
 
-    /// What the box of a media without a thumbnail shows: its file's name, or a video's word and length.
-    func shortLabel(_ media: TripMapInput.Media, words: TripMapWords) -> String {
-        Self.fileName(media).map(String.init) ?? mediaLength(media, words: words) ?? words.openOriginal
+    /// What the box of a media without a thumbnail shows: its file's name, or when the page
+    /// leaves the originals out, a video's word and length, or which of the visit's photos it is.
+    func shortLabel(_ media: TripMapInput.Media, _ index: Int, of visit: TripMapInput.Visit, words: TripMapWords) -> String {
+        Self.fileName(media).map(String.init) ?? mediaLength(media, words: words) ?? words.mediaOf(media.kind, index + 1, visit.media.count)
     }
 
     /// A video's word and length ("Video, 0:12"), or nil for a photo.
@@ -752,7 +750,7 @@ public struct TripMapPage: Sendable {
                   lat: Self.rounded(visit.latitude), lon: Self.rounded(mapLongitude(visit.longitude, seam: seam)),
                   media: visit.media.prefix(Self.popupMedia).enumerated().map { index, media in
                       MediaData(thumb: media.thumbnail.map(Self.urlReference), href: Self.href(media),
-                                label: mediaLabel(media, index, of: visit, words: words), short: shortLabel(media, words: words))
+                                label: mediaLabel(media, index, of: visit, words: words), short: shortLabel(media, index, of: visit, words: words))
                   }, more: more, moreLabel: words.more(more))
     }
 
@@ -760,10 +758,9 @@ public struct TripMapPage: Sendable {
     private func videoData(_ visit: TripMapInput.Visit, day: Int, seam: Double?, words: TripMapWords) -> [VideoData] {
         visit.media.compactMap { media -> VideoData? in
             guard media.kind == .video, let at = media.coordinate else { return nil }
-            let name = media.path.map { ($0 as NSString).lastPathComponent }
             return VideoData(visit: visit.id, day: day, lat: Self.rounded(at.latitude),
                              lon: Self.rounded(mapLongitude(at.longitude, seam: seam)), href: Self.href(media),
-                             label: [name, mediaLength(media, words: words)].compactMap { $0 }.joined(separator: " · "))
+                             label: [Self.fileName(media).map(String.init), mediaLength(media, words: words)].compactMap { $0 }.joined(separator: " · "))
         }
     }
 

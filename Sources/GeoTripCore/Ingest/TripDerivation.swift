@@ -144,17 +144,17 @@ struct TripDerivation {
         }
 
         // Cluster, when the photos, their resolution or the options changed since the last time:
-        // only around the photos that changed, unless the options (or the rules, `places6`) did.
+        // only around the photos that changed, unless the options (or the rules, `clusteringRules`) did.
         // A few changes are read around themselves (`Catalog.clusteringNeighbourhood`); a full
         // recompute, or changes too many for reading around each to pay, read the whole layout.
-        let rules = "places6|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
+        let rules = "\(Self.clusteringRules)|\(clustering.visitRadius)|\(clustering.visitGap)|\(clustering.placeRadius)|\(clustering.dayRule.dayStartMinutes)|"
         let key = rules + generation + "|" + inputs
         var changed = false
         let clusteredFor = try catalog.setting(Catalog.SettingKey.clusteredFor)
         if clusteredFor != key {
             let pending = clusteredFor?.hasPrefix(rules) == true ? try catalog.photosPendingClustering() : nil
             // Clustered before by older rules (not other options, which the person gave): said.
-            if let clusteredFor, !clusteredFor.hasPrefix(rules.prefix { $0 != "|" } + "|") { result.reclusteredByNewRules = true }
+            if let clusteredFor, !clusteredFor.hasPrefix(Self.clusteringRules + "|") { result.reclusteredByNewRules = true }
             let change: LayoutChange
             if let pending, pending.count <= Self.localClusteringLimit {
                 change = try await stages.run(.cluster) { () throws -> LayoutChange in
@@ -518,6 +518,11 @@ struct TripDerivation {
     /// The most changed photos clustering reads around one by one; more, and it reads the
     /// whole layout at once (a lookup per photo costs more than a pass then).
     static let localClusteringLimit = 20_000
+
+    /// The clustering rules' revision, first in the key the layout was made for: a catalog
+    /// clustered by other rules is clustered again from every photo, and the run says so.
+    /// `places6`: strays, kept in the catalog.
+    static let clusteringRules = "places6"
 
     /// The slow notice: how long, how many queued, and how long they take: a request at a
     /// time per `interval` (the rate) at best, and no faster than `concurrency` requests each
