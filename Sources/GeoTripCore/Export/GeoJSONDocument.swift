@@ -108,23 +108,12 @@ struct GeoJSONDocument {
         }
         // Merged in time order and searched by halves: a trip's days at home hold thousands of
         // hidden photos, each a span, asked of every placed photo.
-        var hiddenSpans: [ClosedRange<Date>] = []
-        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = hiddenSpans.last, span.lowerBound <= last.upperBound {
-                hiddenSpans[hiddenSpans.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
-            } else {
-                hiddenSpans.append(span)
-            }
-        }
+        let hiddenSpans = ResolutionWindow.merged(spans)
         func besideHidden(_ photo: TripPhoto) -> Bool {
             guard photo.locationSource == LocationSource.interpolated.rawValue, let time = UTCTimestamp.date(photo.utcTime) else { return false }
-            // The last span starting at or before `time` is the only one that can hold it.
-            var low = 0, high = hiddenSpans.count
-            while low < high {
-                let middle = (low + high) / 2
-                if hiddenSpans[middle].lowerBound <= time { low = middle + 1 } else { high = middle }
-            }
-            return low > 0 && hiddenSpans[low - 1].contains(time)
+            // The first span ending at or after `time` is the only one that can hold it.
+            let index = hiddenSpans.partitioningIndex { $0.upperBound >= time }
+            return index < hiddenSpans.endIndex && hiddenSpans[index].contains(time)
         }
         let hiddenVisits = Set(visits.map(\.id)).subtracting(shown)
         for photo in photos where photo.liveStillID == nil {
