@@ -32,20 +32,61 @@ struct TripMapBrowserTests {
         run.stderr.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") && $0.contains("source: file://") }
     }
 
+    /// A probe page's opening: the page at `source` in a frame of that size, the element the
+    /// probe writes its JSON into, and the start of its script.
+    static func framed(_ source: String, width: Int, height: Int) -> String {
+        """
+        <!DOCTYPE html><meta charset="utf-8"><title>probe</title>
+        <iframe id="f" src="\(source)" style="width:\(width)px;height:\(height)px;border:0"></iframe>
+        <pre id="result">pending</pre>
+        <script>
+
+        """
+    }
+
+    /// Writes the map of `input` to `folder/geotrip/index.html` (no towns) and returns it.
+    static func writePage(_ input: TripMapInput, in folder: URL) throws -> URL {
+        let page = folder.appendingPathComponent("geotrip/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try TripMapPage(input: input).render(with: try TripMapResources.load(gazetteer: nil)).write(to: page, atomically: true, encoding: .utf8)
+        return page
+    }
+
+    /// Functions the probes share: the visits the map shows, each on its own marker or in a
+    /// group (which says how many it holds), and whether any two markers or groups overlap.
+    static let shared = #"""
+function visitIcons(doc) { return doc.querySelectorAll('.leaflet-marker-pane .visit-icon'); }
+function groupIcons(doc) { return doc.querySelectorAll('.leaflet-marker-pane .group-icon'); }
+function reachable(doc) {
+  var n = visitIcons(doc).length;
+  groupIcons(doc).forEach(function (g) { n += Number(g.getAttribute('data-visits')); });
+  return n;
+}
+function overlapping(doc) {
+  // A group faded while its visits are fanned out around it is their hub, not a marker.
+  var nodes = Array.prototype.filter.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon, .leaflet-marker-pane .group-icon, .leaflet-marker-pane .video-icon'),
+                                          function (node) { return Number(node.ownerDocument.defaultView.getComputedStyle(node).opacity) === 1; });
+  var boxes = nodes.map(function (node) { return node.getBoundingClientRect(); });
+  var pairs = 0;
+  for (var i = 0; i < boxes.length; i++) for (var j = i + 1; j < boxes.length; j++) {
+    var a = boxes[i], b = boxes[j];
+    if (a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top) pairs += 1;
+  }
+  return pairs;
+}
+"""#
+
     /// A page that opens the map in a 390 px frame, acts as a person would (clicks a visit in
     /// the timeline, then a marker on the map) and writes what it found as JSON.
-    static let probe = #"""
-<!DOCTYPE html><meta charset="utf-8"><title>probe</title>
-<iframe id="f" src="geotrip/index.html" style="width:390px;height:844px;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
+    static let probe = framed("geotrip/index.html", width: 390, height: 844) + shared + #"""
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
   var doc = f.contentDocument, r = {};
   r.lang = doc.documentElement.lang;
-  r.visitMarkers = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+  r.visitMarkers = reachable(doc);
+  r.overlapping = overlapping(doc);
   r.routeLines = doc.querySelectorAll('.leaflet-overlay-pane path.route-line').length;
-  r.arrows = doc.querySelectorAll('.leaflet-marker-pane .route-arrow').length;
+  r.arrows = doc.querySelectorAll('.route-arrow').length;
   r.timelineVisits = doc.querySelectorAll('li.visit').length;
   r.scrollWidth = doc.documentElement.scrollWidth;
   r.clientWidth = doc.documentElement.clientWidth;
@@ -75,16 +116,19 @@ f.addEventListener('load', function () {
     f.contentWindow.scrollTo(0, 0);
     var chipTops = Array.prototype.map.call(doc.querySelectorAll('.day-filter button'), function (b) { return b.offsetTop; });
     r.dayChipRows = chipTops.filter(function (top, i) { return chipTops.indexOf(top) === i; }).length;
-    var icons = doc.querySelectorAll('.leaflet-marker-pane .visit-icon');
-    icons[icons.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
+    // The timeline's visit is shown alone on the map (its group zoomed into or fanned out).
+    var icons = visitIcons(doc);
+    r.clickedMarker = icons.length ? parseInt(icons[icons.length - 1].getAttribute('aria-label'), 10) : null;
+    if (icons.length) icons[icons.length - 1].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
     setTimeout(function () {
       var selected = doc.querySelector('li.visit.selected');
       r.selectedAfterMarkerClick = selected ? selected.getAttribute('data-visit') : null;
       doc.querySelector('.day-filter button[data-day="1"]').click();
-      r.markersOnSecondDay = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      r.markersOnSecondDay = reachable(doc);
       r.daysShownOnSecondDay = doc.querySelectorAll('section.day:not([hidden])').length;
       doc.querySelector('.day-filter button[data-day="all"]').click();
-      r.markersOnAllDays = doc.querySelectorAll('.leaflet-marker-pane .visit-icon').length;
+      r.markersOnAllDays = reachable(doc);
+      r.overlappingOnAllDays = overlapping(doc);
       document.getElementById('result').textContent = JSON.stringify(r);
     }, 500);
   }, 2500);
@@ -113,7 +157,10 @@ f.addEventListener('load', function () {
         var popupInjectedBold: Int
         var popupNoteStrong: Int
         var popupNoteLinks: Int
+        var clickedMarker: Int?
         var selectedAfterMarkerClick: String?
+        var overlapping: Int
+        var overlappingOnAllDays: Int
         var markersOnSecondDay: Int
         var daysShownOnSecondDay: Int
         var markersOnAllDays: Int
@@ -148,7 +195,11 @@ f.addEventListener('load', function () {
         #expect(result.noteLinks == ["https://example.org/t?a=1&b=2"])
         #expect(result.noteHandlers == 0)
         #expect(result.popupNoteStrong == 1 && result.popupNoteLinks == 1)
-        #expect(result.selectedAfterMarkerClick == visits.last?.id)
+        // Clicking a visit's marker selects that visit in the timeline.
+        let clicked = try #require(result.clickedMarker, "no visit stood alone on the map after the timeline's click")
+        #expect(result.selectedAfterMarkerClick == visits[clicked - 1].id)
+        // Visits whose markers would overlap are grouped: every visit on the map, no two overlapping.
+        #expect(result.overlapping == 0 && result.overlappingOnAllDays == 0, "\(result.overlapping), \(result.overlappingOnAllDays) pairs overlap")
         let secondDay = rendered.input.days[1].date
         #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")
         #expect(result.daysShownOnSecondDay == 1)
@@ -160,17 +211,24 @@ f.addEventListener('load', function () {
     }
 
     /// Clicks the first video marker and reports the markers and the popup's link.
-    static let videoProbe = #"""
-<!DOCTYPE html><meta charset="utf-8"><title>probe</title>
-<iframe id="f" src="trip/geotrip/index.html" style="width:900px;height:800px;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
+    static let videoProbe = framed("trip/geotrip/index.html", width: 900, height: 800) + shared + #"""
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
   var doc = f.contentDocument, r = {};
-  var icons = doc.querySelectorAll('.leaflet-marker-pane .video-icon');
-  r.videoMarkers = icons.length;
-  icons[0].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
+  var click = function (node) { node.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow })); };
+  var videos = doc.querySelectorAll('.leaflet-marker-pane .video-icon').length;
+  groupIcons(doc).forEach(function (g) { videos += Number(g.getAttribute('data-videos')); });
+  r.videoMarkers = videos;
+  // Groups clicked (zoomed into, or fanned out) until a video's marker stands alone.
+  r.groupsOpened = 0;
+  (function open(then) {
+    var group = Array.prototype.filter.call(groupIcons(doc), function (g) { return g.getAttribute('data-videos') !== '0'; })[0];
+    if (doc.querySelector('.leaflet-marker-pane .video-icon') || !group || r.groupsOpened >= 8) { then(); return; }
+    click(group);
+    r.groupsOpened += 1;
+    setTimeout(function () { open(then); }, 300);
+  })(function () {
+  click(doc.querySelector('.leaflet-marker-pane .video-icon'));
   setTimeout(function () {
     var link = doc.querySelector('.leaflet-popup-content a');
     r.popupLink = link ? decodeURIComponent(link.getAttribute('href')) : null;
@@ -178,6 +236,7 @@ f.addEventListener('load', function () {
     r.selected = doc.querySelectorAll('li.visit.selected').length;
     document.getElementById('result').textContent = JSON.stringify(r);
   }, 500);
+  });
 });
 </script>
 """#
@@ -267,11 +326,7 @@ f.addEventListener('load', function () {
 
     /// Uses the map in a 390 px frame as a keyboard and a screen reader would, and measures
     /// the numbers' contrast by WCAG 2's formula from the colours the browser computed.
-    static let accessProbe = #"""
-<!DOCTYPE html><meta charset="utf-8"><title>access</title>
-<iframe id="f" src="geotrip/index.html" style="width:390px;height:844px;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
+    static let accessProbe = framed("geotrip/index.html", width: 390, height: 844) + shared + #"""
 function channels(colour) { return colour.match(/[0-9.]+/g).slice(0, 3).map(Number); }
 function luminance(colour) {
   var c = channels(colour).map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
@@ -284,16 +339,30 @@ f.addEventListener('load', function () {
   r.alts = Array.prototype.map.call(doc.querySelectorAll('li.visit'), function (li) {
     return Array.prototype.map.call(li.querySelectorAll('.thumbs img'), function (img) { return img.getAttribute('alt'); });
   });
-  r.markerRoles = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('role'); });
-  r.markerLabels = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon'), function (m) { return m.getAttribute('aria-label'); });
-  var numbers = Array.prototype.slice.call(doc.querySelectorAll('.badge, .visit-marker'));
+  var both = doc.querySelectorAll('.leaflet-marker-pane .visit-icon, .leaflet-marker-pane .group-icon');
+  r.markerRoles = Array.prototype.map.call(both, function (m) { return m.getAttribute('role'); });
+  r.markerLabels = Array.prototype.map.call(both, function (m) { return m.getAttribute('aria-label'); });
+  r.groupsAtFirst = groupIcons(doc).length;
+  var numbers = Array.prototype.slice.call(doc.querySelectorAll('.badge, .visit-marker, .group-marker'));
   r.lowestContrast = Math.min.apply(null, numbers.map(function (n) {
     var style = win.getComputedStyle(n);
     return contrast(style.color, style.backgroundColor);
   }));
+  // Groups opened with Enter (zoomed into) until two visits stand alone.
+  r.groupsOpened = 0;
+  (function openGroups(then) {
+    var group = groupIcons(doc)[0];
+    if (visitIcons(doc).length >= 2 || !group || r.groupsOpened >= 8) { then(); return; }
+    group.focus();
+    group.dispatchEvent(new KeyboardEvent('keypress', { key: 'Enter', keyCode: 13, which: 13, bubbles: true }));
+    r.groupsOpened += 1;
+    setTimeout(function () { openGroups(then); }, 300);
+  })(function () {
+  r.aloneAfterOpening = visitIcons(doc).length;
+  r.focusAfterOpening = doc.activeElement ? doc.activeElement.id : null;
   // A marker reached with the Tab key: focused, then the key's release, on which Leaflet sets
   // the element's own outline to none.
-  var marker = doc.querySelectorAll('.leaflet-marker-pane .visit-icon')[0];
+  var marker = visitIcons(doc)[0];
   marker.focus();
   marker.dispatchEvent(new KeyboardEvent('keyup', { key: 'Tab', bubbles: true }));
   r.focusedOutline = win.getComputedStyle(marker).outlineStyle;
@@ -323,7 +392,7 @@ f.addEventListener('load', function () {
           r.popupAfterTimelineEscape = !!doc.querySelector('.leaflet-popup');
           r.focusStaysInTimeline = doc.activeElement === button;
           // Space on a marker opens it too; its close button gives the focus back to the marker.
-          var second = doc.querySelectorAll('.leaflet-marker-pane .visit-icon')[1];
+          var second = visitIcons(doc)[1];
           second.focus();
           second.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true, cancelable: true }));
           setTimeout(function () {
@@ -340,6 +409,7 @@ f.addEventListener('load', function () {
       }, 300);
     }, 300);
   }, 500);
+  });
 });
 </script>
 """#
@@ -348,6 +418,10 @@ f.addEventListener('load', function () {
         var alts: [[String]]
         var markerRoles: [String?]
         var markerLabels: [String?]
+        var groupsAtFirst: Int
+        var groupsOpened: Int
+        var aloneAfterOpening: Int
+        var focusAfterOpening: String?
         var lowestContrast: Double
         var focusedOutline: String
         var popupOpen: Bool
@@ -393,10 +467,17 @@ f.addEventListener('load', function () {
                 #expect(alt == "\u{2068}\(file)\u{2069}, photo \(position + 1) of \(visit.media.count), \u{2068}\(visit.name ?? "Unnamed place")\u{2069}", "\(alt)")
             }
         }
-        #expect(result.markerRoles.count == visits.count && result.markerRoles.allSatisfy { $0 == "button" })
-        for (label, visit) in zip(result.markerLabels, visits) {
-            #expect(label?.contains(visit.name ?? "Unnamed place") == true, "\(label ?? "none")")
+        // Every marker and group is a button; together their labels name every visit, by
+        // number and name ("3. Lisbon, …" alone; "7 visits: 1. Lisbon, 2. Sintra, …" in a group).
+        #expect(result.markerRoles.allSatisfy { $0 == "button" }, "\(result.markerRoles)")
+        #expect(result.groupsAtFirst > 0, "the sample's Lisbon visits overlap at the opening view, so they are grouped")
+        let labels = result.markerLabels.compactMap { $0 }.joined(separator: " | ")
+        for (index, visit) in visits.enumerated() {
+            #expect(labels.contains("\(index + 1). \(visit.name ?? "Unnamed place")"), "visit \(index + 1) is named by no marker or group: \(labels)")
         }
+        // Enter on a group zooms in; the focus goes back to the map.
+        #expect(result.groupsOpened > 0 && result.aloneAfterOpening >= 2, "\(result.groupsOpened) groups opened, \(result.aloneAfterOpening) visits alone")
+        #expect(result.focusAfterOpening == "map")
         #expect(result.lowestContrast >= 4.5, "a visit's number at \(result.lowestContrast):1")
         #expect(result.focusedOutline == "solid", "a focused marker shows no outline")
         #expect(result.popupOpen && result.focusAfterEnter?.contains("popup-title") == true, "focus: \(result.focusAfterEnter ?? "none")")
@@ -410,19 +491,16 @@ f.addEventListener('load', function () {
 
     /// Reports, for each visit marker on the map, its number and how many lines its text
     /// takes, and whether it stays inside its circle.
-    static let markerProbe = #"""
-<!DOCTYPE html><meta charset="utf-8"><title>markers</title>
-<iframe id="f" src="geotrip/index.html" style="width:1280px;height:900px;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
+    static let markerProbe = framed("geotrip/index.html", width: 1280, height: 900) + #"""
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
   setTimeout(function () {
     var doc = f.contentDocument;
-    var faces = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-marker'), function (face) {
+    var faces = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-marker, .leaflet-marker-pane .group-marker'), function (face) {
       var range = doc.createRange();
       range.selectNodeContents(face);
-      return { text: face.textContent, lines: range.getClientRects().length,
+      return { text: face.textContent, lines: range.getClientRects().length, group: face.classList.contains('group-marker'),
+               visits: Number(face.parentNode.getAttribute('data-visits') || 1),
                inside: face.scrollWidth <= face.clientWidth && face.scrollHeight <= face.clientHeight };
     });
     document.getElementById('result').textContent = JSON.stringify(faces);
@@ -434,43 +512,104 @@ f.addEventListener('load', function () {
     struct MarkerFace: Decodable {
         var text: String
         var lines: Int
+        var group: Bool
+        var visits: Int
         var inside: Bool
     }
 
-    @Test("a long trip's visit numbers (three and four digits) stay on one line inside the smallest markers",
+    @Test("a long trip's visit numbers (three and four digits) and a group of 997 stay on one line inside their markers",
           .enabled(if: chromium != nil, skipMessage))
     func longTripMarkers() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        // 1,002 visits of one photo each (the smallest marker), a day of them around Lisbon.
+        // 1,002 visits of one photo each (the smallest marker), a day of them around Lisbon:
+        // visits 1, 10, 100, 1000 and 1002 on their own, 100 km apart, the rest packed together
+        // (one group).
+        let alone: [Int: (Double, Double)] = [0: (38.2, -9.9), 9: (38.2, -8.4), 99: (39.2, -9.9), 999: (39.2, -8.4), 1001: (38.7, -9.9)]
         var visits: [TripMapInput.Visit] = []
         for index in 0..<1002 {
+            let (latitude, longitude) = alone[index] ?? (38.70 + Double(index % 40) * 0.0005, -9.16 + Double(index / 40) * 0.0005)
             visits.append(.init(id: "v\(index)", placeId: "p\(index)", name: "Place \(index)", countryCode: "PT",
-                                latitude: 38.70 + Double(index % 40) * 0.002, longitude: -9.16 + Double(index / 40) * 0.002,
-                                localDate: "2025-06-10", photoCount: 1))
+                                latitude: latitude, longitude: longitude, localDate: "2025-06-10", photoCount: 1))
         }
         let input = TripMapInput(language: "en", visits: visits, days: [.init(date: "2025-06-10")], legs: [])
-        let page = folder.url.appendingPathComponent("geotrip/index.html")
-        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try TripMapPage(input: input).render(with: try TripMapResources.load(gazetteer: nil)).write(to: page, atomically: true, encoding: .utf8)
+        _ = try Self.writePage(input, in: folder.url)
         let probe = folder.url.appendingPathComponent("probe.html")
         try Self.markerProbe.write(to: probe, atomically: true, encoding: .utf8)
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--window-size=1300,950", "--dump-dom"])
         let faces: [MarkerFace] = try Self.result(of: run)
-        #expect(faces.count == 1002)
-        for digits in [1, 2, 3, 4] {
-            #expect(faces.contains { $0.text.count == digits }, "a marker with \(digits) digits")
-        }
+        #expect(faces.map(\.visits).reduce(0, +) == 1002, "every visit on its own marker or in a group")
+        #expect(faces.filter { !$0.group }.map(\.text).sorted() == ["1", "10", "100", "1000", "1002"])
+        #expect(faces.filter(\.group).map(\.text) == ["997"])
         let wrapped = faces.filter { $0.lines != 1 || !$0.inside }.map(\.text)
         #expect(wrapped.isEmpty, "markers whose number wraps or spills: \(wrapped.prefix(5))")
     }
 
+    /// Opens the group of visits on one spot (a click fans them out), then asks the timeline
+    /// for one of them while they are grouped again.
+    static let spotProbe = framed("geotrip/index.html", width: 900, height: 700) + shared + #"""
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  r.groups = Array.prototype.map.call(groupIcons(doc), function (g) { return g.getAttribute('aria-label'); });
+  r.aloneAtFirst = Array.prototype.map.call(visitIcons(doc), function (m) { return parseInt(m.getAttribute('aria-label'), 10); });
+  var group = groupIcons(doc)[0];
+  if (group) group.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: f.contentWindow }));
+  setTimeout(function () {
+    r.aloneAfterClick = Array.prototype.map.call(visitIcons(doc), function (m) { return parseInt(m.getAttribute('aria-label'), 10); }).sort();
+    r.overlappingAfterClick = overlapping(doc);
+    doc.querySelector('.day-filter button[data-day="all"]').click();
+    r.groupsAgain = groupIcons(doc).length;
+    doc.querySelector('li.visit[data-visit="v3"] button.visit-button').click();
+    setTimeout(function () {
+      var title = doc.querySelector('.leaflet-popup-content .popup-title');
+      r.popupFromTimeline = title ? title.textContent : null;
+      document.getElementById('result').textContent = JSON.stringify(r);
+    }, 1000);
+  }, 500);
+});
+</script>
+"""#
+
+    struct SpotResult: Decodable {
+        var groups: [String]
+        var aloneAtFirst: [Int]
+        var aloneAfterClick: [Int]
+        var overlappingAfterClick: Int
+        var groupsAgain: Int
+        var popupFromTimeline: String?
+    }
+
+    @Test("visits on one spot (a hotel each night) are one group that fans out, and the timeline opens each of them",
+          .enabled(if: chromium != nil, skipMessage))
+    func visitsOnOneSpot() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The hotel on three evenings, the same coordinates each time; a day out in between.
+        let hotel = (38.7139, -9.1394), day = (38.7967, -9.3880)
+        let stops: [(String, (Double, Double), String)] = [("Hotel Avenida", hotel, "2025-06-10"), ("Sintra", day, "2025-06-11"),
+                                                           ("Hotel Avenida", hotel, "2025-06-11"), ("Hotel Avenida", hotel, "2025-06-12")]
+        let visits: [TripMapInput.Visit] = stops.enumerated().map { index, stop in
+            .init(id: "v\(index + 1)", placeId: stop.0 == "Sintra" ? "p2" : "p1", name: stop.0, countryCode: "PT",
+                  latitude: stop.1.0, longitude: stop.1.1, localDate: stop.2, photoCount: 3)
+        }
+        let input = TripMapInput(language: "en", visits: visits, days: ["2025-06-10", "2025-06-11", "2025-06-12"].map { .init(date: $0) }, legs: [])
+        _ = try Self.writePage(input, in: folder.url)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.spotProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,800", "--dump-dom"])
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        let result: SpotResult = try Self.result(of: run)
+        #expect(result.groups == ["3 visits: 1. Hotel Avenida, 3. Hotel Avenida, 4. Hotel Avenida. Show them one by one"], "\(result.groups)")
+        #expect(result.aloneAtFirst == [2])
+        #expect(result.aloneAfterClick == [1, 2, 3, 4], "the hotel's visits fanned out")
+        #expect(result.overlappingAfterClick == 0)
+        #expect(result.groupsAgain == 1)
+        #expect(result.popupFromTimeline == "3. Hotel Avenida")
+    }
+
     /// Turns on the page's one online tile layer and reports what happened.
-    static let tileProbe = #"""
-<!DOCTYPE html><meta charset="utf-8"><title>tiles</title>
-<iframe id="f" src="geotrip/index.html" style="width:800px;height:700px;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
+    static let tileProbe = framed("geotrip/index.html", width: 800, height: 700) + #"""
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
   var doc = f.contentDocument, r = {};

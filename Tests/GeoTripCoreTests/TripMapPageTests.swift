@@ -76,9 +76,9 @@ struct TripMapPageTests {
         #expect(!html.contains("<b>x"))
         #expect(html.contains("&lt;/script&gt;&lt;b&gt;x"), "the timeline shows the name, escaped")
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        // Exactly the page's own script elements close: two scripts, the data, the base layer,
-        // and each of the three days' visits.
-        #expect(html.components(separatedBy: "</script>").count - 1 == 7)
+        // Exactly the page's own script elements close: three scripts (Leaflet, its marker
+        // groups, the page's), the data, the base layer, and each of the three days' visits.
+        #expect(html.components(separatedBy: "</script>").count - 1 == 8)
         let data = try Self.data(of: html)
         let visits = try #require(data["visits"] as? [[String: Any]])
         #expect(visits[0]["name"] as? String == name, "the data still holds the exact name")
@@ -415,19 +415,29 @@ struct TripMapPageTests {
         #expect((try Self.data(of: bare)["towns"] as? [Any])?.isEmpty == true)
     }
 
-    @Test("Leaflet missing is a sentence naming the package")
+    @Test("Leaflet or its marker groups missing is a sentence naming both packages")
     func leafletMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         #expect(throws: GeoTripError.leafletMissing(path: folder.url.appendingPathComponent("leaflet.js").path)) {
             try LeafletAssets.load(from: folder.url)
         }
-        #expect(GeoTripError.leafletMissing(path: "/x").description.contains("libjs-leaflet"))
+        // Leaflet there, the plugin not (its own Debian package).
+        for name in ["leaflet.js", "leaflet.css"] {
+            try FileManager.default.copyItem(at: LeafletAssets.debianFolder.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        #expect(throws: GeoTripError.leafletMissing(path: folder.url.appendingPathComponent("leaflet.markercluster.js").path)) {
+            try LeafletAssets.load(from: folder.url)
+        }
+        let message = GeoTripError.leafletMissing(path: "/x").description
+        #expect(message.contains("libjs-leaflet ") && message.contains("libjs-leaflet.markercluster"), "\(message)")
     }
 
     @Test("Leaflet is inlined with its images and without comments")
     func leafletInlined() throws {
         let leaflet = try resources().leaflet
+        #expect(leaflet.clusterScript.contains("MarkerClusterGroup") && !leaflet.clusterScript.contains("sourceMappingURL"))
+        #expect(leaflet.clusterStyle.contains(".leaflet-cluster-anim") && !leaflet.clusterStyle.contains("sourceMappingURL"))
         #expect(!leaflet.style.contains("url(images/"))
         #expect(leaflet.style.contains("data:image/png;base64,"))
         #expect(!leaflet.script.contains("sourceMappingURL"))

@@ -529,8 +529,9 @@ extension ExportStage {
     /// leg of 2,000 km or more as a flight. 10: the map for keyboards and screen readers
     /// (thumbnails named, markers as buttons, focus shown, numbers in a colour that contrasts),
     /// and no photo taken inside a zone is linked from the map, nor is a photo placed beside
-    /// one a point in the GeoJSON (outputs an earlier build wrote could show them).
-    static let outputRevision = 10
+    /// one a point in the GeoJSON (outputs an earlier build wrote could show them). 11: markers
+    /// that would overlap are grouped (Leaflet.markercluster), and visits on one spot fan out.
+    static let outputRevision = 11
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

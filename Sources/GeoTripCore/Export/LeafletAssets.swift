@@ -1,10 +1,11 @@
 import Foundation
 
-/// Leaflet's script and style sheet from Debian's `libjs-leaflet` (a system dependency, as
-/// libexif is), ready to inline: the page must work from `file://` with no network, so nothing
-/// is linked. The images the style sheet names are inlined as `data:` URIs.
+/// Leaflet's script and style sheet from Debian's `libjs-leaflet`, and its marker-grouping
+/// plugin from `libjs-leaflet.markercluster` (system dependencies, as libexif is), ready to
+/// inline: the page must work from `file://` with no network, so nothing is linked. The images
+/// the style sheet names are inlined as `data:` URIs.
 public struct LeafletAssets: Sendable, Equatable {
-    /// Where Debian installs Leaflet.
+    /// Where Debian installs Leaflet and its plugins.
     public static let debianFolder = URL(fileURLWithPath: "/usr/share/javascript/leaflet")
 
     /// The script: Debian's readable `leaflet.js` without its comments and indentation.
@@ -13,6 +14,12 @@ public struct LeafletAssets: Sendable, Equatable {
     public var script: String
     /// The style sheet with its `url(images/…)` references replaced by `data:` URIs.
     public var style: String
+    /// Leaflet.markercluster's readable `leaflet.markercluster.js`, without its comments: it
+    /// gathers markers that would overlap into one, opened by zooming in (or, for markers on
+    /// one spot, by fanning them out).
+    public var clusterScript: String
+    /// Its animation rules (`MarkerCluster.css`); the groups' look is the page's own.
+    public var clusterStyle: String
 
     /// Reads Leaflet from `folder`; a missing or unreadable file is `.leafletMissing`.
     public static func load(from folder: URL = debianFolder) throws(GeoTripError) -> LeafletAssets {
@@ -21,15 +28,19 @@ public struct LeafletAssets: Sendable, Equatable {
             do { return try Data(contentsOf: url) } catch { throw .leafletMissing(path: url.path) }
         }
         guard var script = String(data: try read("leaflet.js"), encoding: .utf8),
-              var style = String(data: try read("leaflet.css"), encoding: .utf8) else {
+              var style = String(data: try read("leaflet.css"), encoding: .utf8),
+              var clusterScript = String(data: try read("leaflet.markercluster.js"), encoding: .utf8),
+              var clusterStyle = String(data: try read("MarkerCluster.css"), encoding: .utf8) else {
             throw .leafletMissing(path: folder.path)
         }
         script = Self.withoutComments(script)
         style = Self.withoutSourceMap(style)
+        clusterScript = Self.withoutComments(clusterScript)
+        clusterStyle = Self.withoutSourceMap(clusterStyle)
         // A script that could close its own element would break the page; Leaflet has none, and
         // a later package that did would be refused here rather than shipped broken.
-        guard script.range(of: "</script", options: .caseInsensitive) == nil,
-              style.range(of: "</style", options: .caseInsensitive) == nil else {
+        guard [script, clusterScript].allSatisfy({ $0.range(of: "</script", options: .caseInsensitive) == nil }),
+              [style, clusterStyle].allSatisfy({ $0.range(of: "</style", options: .caseInsensitive) == nil }) else {
             throw .leafletMissing(path: folder.path)
         }
         for name in ["layers.png", "layers-2x.png", "marker-icon.png", "marker-icon-2x.png", "marker-shadow.png"] {
@@ -38,7 +49,7 @@ public struct LeafletAssets: Sendable, Equatable {
             let data = try read("images/\(name)")
             style = style.replacingOccurrences(of: reference, with: "url(data:image/png;base64,\(data.base64EncodedString()))")
         }
-        return LeafletAssets(script: script, style: style)
+        return LeafletAssets(script: script, style: style, clusterScript: clusterScript, clusterStyle: clusterStyle)
     }
 
     /// Drops whole-line comments (`// …` and `/* … */` blocks that start a line), blank lines

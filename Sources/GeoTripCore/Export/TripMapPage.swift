@@ -91,6 +91,8 @@ public struct TripMapPage: Sendable {
         var context = templateContext(words: words, parts: parts)
         context["leafletStyle"] = resources.leaflet.style
         context["leafletScript"] = resources.leaflet.script
+        context["clusterStyle"] = resources.leaflet.clusterStyle
+        context["clusterScript"] = resources.leaflet.clusterScript
         context["style"] = TripMapTemplate.style
         context["script"] = TripMapScript.source
         context["baseKey"] = layer.key
@@ -797,6 +799,9 @@ public struct TripMapPage: Sendable {
             legs: legs, visited: figures.countries,
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
             words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
-                    "allDays": words.allDays, "close": words.close, "openOriginal": words.openOriginal])
+                    "allDays": words.allDays, "close": words.close, "openOriginal": words.openOriginal,
+                    "groupVisit": words.groupVisits.one, "groupVisits": words.groupVisits.many,
+                    "groupVideo": words.groupVideos.one, "groupVideos": words.groupVideos.many,
+                    "groupAnd": words.groupAnd, "groupMore": words.groupMore, "groupOpen": words.groupOpen])
     }
 }

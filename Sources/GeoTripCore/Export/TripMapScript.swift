@@ -38,7 +38,11 @@ enum TripMapScript {
   }
 
   // ---- The map and its panes: the offline base below everything, tiles above it.
-  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, worldCopyJump: false, preferCanvas: false,
+  // A zoom limit, which the marker groups need: a street's with online tiles to show, a
+  // town's on the offline base map alone, whose coasts are drawn for a region (visits closer
+  // than that are fanned out around their spot instead).
+  var withTiles = !!data.tiles || /^https?:$/.test(location.protocol);
+  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, maxZoom: withTiles ? 18 : 15, worldCopyJump: false, preferCanvas: false,
                            zoomAnimation: !calm, fadeAnimation: !calm, markerZoomAnimation: !calm });
   map.attributionControl.setPrefix(false);
   var mapElement = map.getContainer();
@@ -46,8 +50,11 @@ enum TripMapScript {
   map.getPane('base').style.zIndex = 150;
   map.createPane('towns');
   map.getPane('towns').style.zIndex = 390;
+  // The legs' arrows above the legs, below every marker and group.
+  map.createPane('arrows');
+  map.getPane('arrows').style.zIndex = 450;
   // The drawing panes are pictures of what the markers and the timeline say in words.
-  ['base', 'towns', 'overlayPane', 'tooltipPane'].forEach(function (name) { map.getPane(name).setAttribute('aria-hidden', 'true'); });
+  ['base', 'towns', 'arrows', 'overlayPane', 'tooltipPane'].forEach(function (name) { map.getPane(name).setAttribute('aria-hidden', 'true'); });
   var baseRenderer = L.canvas({ pane: 'base', padding: 0.5 });
   var townRenderer = L.canvas({ pane: 'towns', padding: 0.5 });
   var routeRenderer = L.svg({ padding: 0.5 });
@@ -139,9 +146,8 @@ enum TripMapScript {
   function overlaps(a, b) { return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top; }
   function declutter() {
     var placed = [];
-    Object.keys(markers).forEach(function (id) {
-      var node = markers[id].getElement();
-      if (node && map.hasLayer(markers[id])) placed.push(node.getBoundingClientRect());
+    mapElement.querySelectorAll('.leaflet-marker-pane .visit-icon, .leaflet-marker-pane .group-icon').forEach(function (node) {
+      placed.push(node.getBoundingClientRect());
     });
     townDots.forEach(function (dot) {
       var tip = dot.getTooltip(), node = tip && tip.getElement();
@@ -152,11 +158,11 @@ enum TripMapScript {
       else placed.push(box);
     });
   }
-  map.on('zoomend', showTiers);
-  map.on('moveend', declutter);
 
   // ---- The route: each leg in its day's colour, flights dashed, an arrow halfway along each.
   var dayLayers = data.days.map(function () { return L.layerGroup(); });
+  // Each day's visit and video markers, which go into the marker groups below.
+  var dayMarkers = data.days.map(function () { return []; });
   var project = function (p) { return L.CRS.EPSG3857.project(L.latLng(p[0], p[1])); };
   function midpointAndBearing(line) {
     var lengths = [], total = 0;
@@ -197,7 +203,7 @@ enum TripMapScript {
       arrow.style.transform = 'rotate(' + middle.degrees.toFixed(1) + 'deg)';
       dayLayers[leg.day].addLayer(L.marker(middle.at, {
         icon: L.divIcon({ className: 'route-arrow', html: arrow, iconSize: [12, 11], iconAnchor: [6, 5.5] }),
-        interactive: false, keyboard: false
+        pane: 'arrows', interactive: false, keyboard: false
       }));
     }
   });
@@ -301,7 +307,7 @@ enum TripMapScript {
     face.style.color = data.days[visit.day] ? data.days[visit.day].ink : '#fff';
     var marker = L.marker([visit.lat, visit.lon], {
       icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
-      title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true
+      title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true, visit: visit, day: visit.day
     });
     // At least three thumbnails wide: measured before its images load, a popup was a column.
     marker.bindPopup(popupContent(visit), { maxWidth: 280, minWidth: 272, autoPanPadding: [16, 16] });
@@ -309,7 +315,7 @@ enum TripMapScript {
     marker.on('popupopen', function () { select(visit.id, true); });
     asButton(marker, [visit.number + '. ' + visit.name, visit.time, visit.place, visit.photos].filter(Boolean).join(', '));
     markers[visit.id] = marker;
-    dayLayers[visit.day].addLayer(marker);
+    dayMarkers[visit.day].push(marker);
   });
   // ---- Videos: a marker of their own where each was made, opening the clip.
   (data.videos || []).forEach(function (video) {
@@ -318,7 +324,7 @@ enum TripMapScript {
       // Its corner on the place it was made, below and right of it, so a clip made where its
       // visit's marker stands does not hide the visit's number.
       icon: L.divIcon({ className: 'video-icon', html: face, iconSize: [18, 18], iconAnchor: [-4, -4], popupAnchor: [13, 4] }),
-      title: video.label, alt: video.label, keyboard: true
+      title: video.label, alt: video.label, keyboard: true, day: video.day
     });
     var box = el('div', 'popup');
     var link = el(video.href ? 'a' : 'span', null, '\u25B6 ' + video.label);
@@ -327,9 +333,70 @@ enum TripMapScript {
     marker.bindPopup(box, { maxWidth: 280 });
     marker.on('click', function () { select(video.visit, true); });
     asButton(marker, video.label);
-    dayLayers[video.day].addLayer(marker);
+    dayMarkers[video.day].push(marker);
   });
   dayLayers.forEach(function (layer) { layer.addTo(map); });
+
+  // ---- Markers that would overlap are one group (Leaflet.markercluster), which shows how
+  // many visits it holds and is a button named by them. Opening it zooms in until they part,
+  // or fans out markers that stand on one spot.
+  var GroupIcon = L.DivIcon.extend({
+    createIcon: function (old) {
+      var icon = L.DivIcon.prototype.createIcon.call(this, old);
+      icon.setAttribute('role', 'button');
+      icon.setAttribute('aria-label', this.options.label);
+      icon.setAttribute('title', this.options.label);
+      icon.setAttribute('data-visits', String(this.options.visits));
+      icon.setAttribute('data-videos', String(this.options.videos));
+      if (!icon.dataset.keys) {
+        icon.dataset.keys = '1';
+        // Enter is the plugin's; Space opens it too, and the focus goes back to the map.
+        icon.addEventListener('keydown', function (event) {
+          if (event.key !== ' ') return;
+          event.preventDefault();
+          icon.click();
+          mapElement.focus({ preventScroll: true });
+        });
+      }
+      return icon;
+    }
+  });
+  function counted(n, one, many) { return n === 1 ? one : many.replace('{n}', String(n)); }
+  function groupIcon(group) {
+    var visits = [], videos = 0, days = {};
+    group.getAllChildMarkers().forEach(function (marker) {
+      if (marker.options.visit) visits.push(marker.options.visit); else videos += 1;
+      days[marker.options.day] = true;
+    });
+    visits.sort(function (a, b) { return a.number - b.number; });
+    var parts = [];
+    if (visits.length) parts.push(counted(visits.length, words.groupVisit, words.groupVisits));
+    if (videos) parts.push(counted(videos, words.groupVideo, words.groupVideos));
+    var names = visits.slice(0, 8).map(function (visit) { return visit.number + '. ' + visit.name; });
+    if (visits.length > 8) names.push(counted(visits.length - 8, words.groupMore, words.groupMore));
+    var label = parts.join(words.groupAnd) + (names.length ? ': ' + names.join(', ') : '') + '. ' + words.groupOpen;
+    var shown = visits.length || videos;
+    var size = Math.round(Math.min(48, 26 + 5 * Math.sqrt(shown)));
+    var face = el('div', 'group-marker', (visits.length ? '' : '\u25B6') + String(shown));
+    var only = Object.keys(days);
+    var day = only.length === 1 ? data.days[Number(only[0])] : null;
+    var colour = day ? day.colour : '#3d4650';
+    face.style.width = size + 'px';
+    face.style.height = size + 'px';
+    face.style.background = colour;
+    face.style.color = day ? day.ink : '#fff';
+    // Drawn as a stack: a second disc of its colour behind it.
+    face.style.boxShadow = '5px -5px 0 -2px ' + colour + ', 5px -5px 0 0 #fff, 0 1px 4px rgba(0,0,0,.5)';
+    return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos });
+  }
+  var clusters = L.markerClusterGroup({
+    maxClusterRadius: 50, showCoverageOnHover: false, spiderfyOnMaxZoom: true, zoomToBoundsOnClick: true,
+    animate: !calm, iconCreateFunction: groupIcon,
+    spiderfyDistanceMultiplier: 1.8, spiderLegPolylineOptions: { weight: 1.5, color: '#56606b', opacity: 0.8, interactive: false }
+  });
+  function markersOf(dayIndex) {
+    return dayMarkers.reduce(function (all, list, i) { return dayIndex === null || i === dayIndex ? all.concat(list) : all; }, []);
+  }
 
   // ---- Popups for keyboards (`asButton`): a popup opened from a focused marker takes the
   // focus, its close button is a named button, and Escape or the close button gives the focus
@@ -357,7 +424,21 @@ enum TripMapScript {
       // Closer with tiles shown; the offline base map's coasts are drawn for a region, not a street.
       var close = Object.keys(overlays).some(function (name) { return map.hasLayer(overlays[name]); }) ? 13 : 11;
       var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), close);
-      var open = function () { marker.openPopup(); };
+      if (!clusters.hasLayer(marker)) return;
+      // In a group at that zoom: zoomed in further, or fanned out, until it stands alone. A
+      // fan the plugin opens at the end of its own zoom is closed again by its handler of that
+      // zoom's end, so a marker not on the map by then is fanned out once the zoom is over.
+      var open = function () {
+        clusters.zoomToShowLayer(marker, function () {
+          setTimeout(function () {
+            if (map.hasLayer(marker)) { marker.openPopup(); return; }
+            var group = clusters.getVisibleParent(marker);
+            if (!group || !group.spiderfy) return;
+            clusters.once('spiderfied', function () { marker.openPopup(); });
+            group.spiderfy();
+          }, 0);
+        });
+      };
       if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= close) { open(); return; }
       if (calm) { map.setView(target, zoom, { animate: false }); open(); return; }
       map.once('moveend', open);
@@ -389,6 +470,8 @@ enum TripMapScript {
       if (dayIndex === null || i === dayIndex) { if (!map.hasLayer(layer)) layer.addTo(map); }
       else if (map.hasLayer(layer)) map.removeLayer(layer);
     });
+    clusters.clearLayers();
+    clusters.addLayers(markersOf(dayIndex));
     daySections.forEach(function (section) {
       section.hidden = !(dayIndex === null || Number(section.getAttribute('data-day')) === dayIndex);
     });
@@ -400,6 +483,13 @@ enum TripMapScript {
   chips.forEach(function (chip) { chip.addEventListener('click', function () { showDay(chip.getAttribute('data-day')); }); });
   var shownDay = null, pristine = true;
   fit(null);
+  // Grouped once the map has a view; the towns' labels then make way for the groups too.
+  clusters.addLayers(markersOf(null));
+  clusters.addTo(map);
+  clusters.on('animationend', declutter);
+  map.on('zoomend', showTiers);
+  map.on('moveend', declutter);
+  showTiers();
   map.on('dragstart', function () { pristine = false; });
   mapElement.addEventListener('wheel', function () { pristine = false; }, { passive: true });
   mapElement.addEventListener('touchstart', function () { pristine = false; }, { passive: true });

@@ -46,6 +46,14 @@ public struct TripMapWords: Sendable, Equatable {
     let mediaOf: @Sendable (TripMapInput.Media.Kind, Int, Int) -> String
     /// The thumbnails a visit does not show: "4 more" / "4개 더".
     let more: @Sendable (Int) -> String
+    /// A group of markers that would overlap (the script counts them, so `{n}` stands for the
+    /// number): its visits and videos, "and" between them, the names it leaves out, and what
+    /// opening it does.
+    var groupVisits: (one: String, many: String)
+    var groupVideos: (one: String, many: String)
+    var groupAnd: String
+    var groupMore: String
+    var groupOpen: String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).
     public static func forLanguage(_ language: String) -> TripMapWords {
@@ -67,12 +75,14 @@ public struct TripMapWords: Sendable, Equatable {
         creditOpenStreetMap: "Place names from OpenStreetMap: © OpenStreetMap contributors (ODbL 1.0)",
         creditShores: "Coastlines, lakes and borders: GSHHG by Wessel and Smith (LGPL 3.0)",
         creditCountries: "Countries of the overview: Natural Earth (public domain)",
-        creditLeaflet: "Map library: Leaflet (BSD 2-Clause)", madeWith: "Made by geotrip from the trip's photos.",
+        creditLeaflet: "Map library: Leaflet (BSD 2-Clause) and Leaflet.markercluster (MIT)", madeWith: "Made by geotrip from the trip's photos.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
         unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
         mediaOf: { "\($0 == .video ? "video" : "photo") \($1) of \($2)" },
-        more: { "\($0) more" })
+        more: { "\($0) more" },
+        groupVisits: ("1 visit", "{n} visits"), groupVideos: ("1 video", "{n} videos"), groupAnd: " and ",
+        groupMore: "and {n} more", groupOpen: "Show them one by one")
 
     static let korean = TripMapWords(
         language: "ko", pageTitle: "여행 지도", allTrips: "모든 여행", skipToTimeline: "일정으로 건너뛰기",
@@ -85,12 +95,14 @@ public struct TripMapWords: Sendable, Equatable {
         creditOpenStreetMap: "OpenStreetMap 장소 이름: © OpenStreetMap 기여자 (ODbL 1.0)",
         creditShores: "해안선, 호수, 국경: GSHHG, Wessel and Smith (LGPL 3.0)",
         creditCountries: "개요 지도의 국가: Natural Earth (퍼블릭 도메인)",
-        creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
+        creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause), Leaflet.markercluster (MIT)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
         unplacedCount: { "위치 없는 사진 \($0)장" },
         mediaOf: { "\($0 == .video ? "동영상" : "사진") \($1)/\($2)" },
-        more: { "\($0)개 더" })
+        more: { "\($0)개 더" },
+        groupVisits: ("방문 1곳", "방문 {n}곳"), groupVideos: ("동영상 1개", "동영상 {n}개"), groupAnd: ", ",
+        groupMore: "외 {n}곳", groupOpen: "하나씩 보기")
 
     /// "3 photos, 1 video": a visit's photos and videos (`count` holds both).
     func mediaCount(_ count: Int, videos: Int) -> String {

@@ -38,7 +38,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case zoneIndexDamaged(path: String, reason: String)
     case baseMapMissing(tried: [String])
     case baseMapDamaged(path: String, reason: String)
-    /// Debian's `libjs-leaflet` is not installed (the map page inlines it).
+    /// Debian's `libjs-leaflet` or `libjs-leaflet.markercluster` is not installed (the map page
+    /// inlines both).
     case leafletMissing(path: String)
     case settingInvalid(catalog: String, option: String, problem: String)
     case settingUnreadable(catalog: String, key: String, options: String)
@@ -142,7 +143,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .baseMapDamaged(let path, let reason):
             return "The map's base layer data at \(path) is damaged: \(Self.clause(reason)). Reinstall geotrip, or regenerate it with scripts/make-basemap.py."
         case .leafletMissing(let path):
-            return "The map page needs Leaflet, which geotrip reads from \(path), and it is not there. Install Debian's libjs-leaflet (`sudo apt-get install libjs-leaflet`, or `make deps`) and export again."
+            return "The map page needs Leaflet and its marker groups, which geotrip reads from \(path), and they are not there. Install Debian's libjs-leaflet and libjs-leaflet.markercluster (`sudo apt-get install libjs-leaflet libjs-leaflet.markercluster`, or `make deps`) and export again."
         case .settingInvalid(let catalog, let option, let problem):
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
         case .settingUnreadable(let catalog, let key, let options):
