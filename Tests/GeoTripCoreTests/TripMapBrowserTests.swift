@@ -86,6 +86,11 @@ f.addEventListener('load', function () {
   r.visitMarkers = reachable(doc);
   r.overlapping = overlapping(doc);
   r.routeLines = doc.querySelectorAll('.leaflet-overlay-pane path.route-line').length;
+  // Every leg's casing lies under every leg (a pane below theirs), so no casing cuts a leg it crosses.
+  var paneLevel = function (path) { return Number(f.contentWindow.getComputedStyle(path.closest('.leaflet-pane')).zIndex); };
+  var casings = Array.prototype.slice.call(doc.querySelectorAll('path.route-casing')), lines = Array.prototype.slice.call(doc.querySelectorAll('path.route-line'));
+  r.casings = casings.length;
+  r.casingsUnderLines = casings.every(function (c) { return lines.every(function (l) { return paneLevel(c) < paneLevel(l); }); });
   r.arrows = doc.querySelectorAll('.route-arrow').length;
   r.timelineVisits = doc.querySelectorAll('li.visit').length;
   r.scrollWidth = doc.documentElement.scrollWidth;
@@ -140,6 +145,8 @@ f.addEventListener('load', function () {
         var lang: String
         var visitMarkers: Int
         var routeLines: Int
+        var casings: Int
+        var casingsUnderLines: Bool
         var arrows: Int
         var timelineVisits: Int
         var scrollWidth: Int
@@ -182,6 +189,7 @@ f.addEventListener('load', function () {
         #expect(result.visitMarkers == visits.count)
         #expect(result.timelineVisits == visits.count)
         #expect(result.routeLines == rendered.input.legs.count)
+        #expect(result.casings == result.routeLines && result.casingsUnderLines)
         #expect(result.arrows == rendered.input.legs.count)
         #expect(result.scrollWidth <= result.clientWidth, "the page scrolls sideways at 390 px: \(result.scrollWidth) > \(result.clientWidth)")
         #expect(result.boldElements == 0 && result.injectedImages == 0, "hostile text became markup")

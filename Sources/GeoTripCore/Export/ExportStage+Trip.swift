@@ -530,7 +530,8 @@ extension ExportStage {
     /// (thumbnails named, markers as buttons, focus shown, numbers in a colour that contrasts),
     /// and no photo taken inside a zone is linked from the map, nor is a photo placed beside
     /// one a point in the GeoJSON (outputs an earlier build wrote could show them). 11: markers
-    /// that would overlap are grouped (Leaflet.markercluster), and visits on one spot fan out.
+    /// that would overlap are grouped (Leaflet.markercluster), visits on one spot fan out, and
+    /// the legs' casings lie under every leg.
     static let outputRevision = 11
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

@@ -50,14 +50,19 @@ enum TripMapScript {
   map.getPane('base').style.zIndex = 150;
   map.createPane('towns');
   map.getPane('towns').style.zIndex = 390;
+  // The legs' casings under every leg, so a later leg's casing does not cut an earlier leg
+  // where they cross.
+  map.createPane('casings');
+  map.getPane('casings').style.zIndex = 395;
   // The legs' arrows above the legs, below every marker and group.
   map.createPane('arrows');
   map.getPane('arrows').style.zIndex = 450;
   // The drawing panes are pictures of what the markers and the timeline say in words.
-  ['base', 'towns', 'arrows', 'overlayPane', 'tooltipPane'].forEach(function (name) { map.getPane(name).setAttribute('aria-hidden', 'true'); });
+  ['base', 'towns', 'casings', 'arrows', 'overlayPane', 'tooltipPane'].forEach(function (name) { map.getPane(name).setAttribute('aria-hidden', 'true'); });
   var baseRenderer = L.canvas({ pane: 'base', padding: 0.5 });
   var townRenderer = L.canvas({ pane: 'towns', padding: 0.5 });
   var routeRenderer = L.svg({ padding: 0.5 });
+  var casingRenderer = L.svg({ padding: 0.5, pane: 'casings' });
 
   // ---- Base layer: the world's countries, the window's sea, its land and lakes, coasts, borders.
   var styled = [];
@@ -184,9 +189,9 @@ enum TripMapScript {
     var colour = data.days[leg.day] ? data.days[leg.day].colour : '#555';
     var pieces = leg.pieces.map(function (flat) { return pairs(flat, 1); });
     pieces.forEach(function (line) {
-      // A casing in the page's colour first, so a light line stands out from the land.
+      // A casing in the page's colour below it, so a light line stands out from the land.
       dayLayers[leg.day].addLayer(styledLayer(L.polyline(line, {
-        renderer: routeRenderer, weight: (leg.kind === 'flight' ? 2.5 : 4) + 3, opacity: 0.85, lineCap: 'round', lineJoin: 'round',
+        pane: 'casings', renderer: casingRenderer, weight: (leg.kind === 'flight' ? 2.5 : 4) + 3, opacity: 0.85, lineCap: 'round', lineJoin: 'round',
         interactive: false, className: 'route-casing'
       }), function () { return { color: css('--bg') }; }));
       dayLayers[leg.day].addLayer(L.polyline(line, {
