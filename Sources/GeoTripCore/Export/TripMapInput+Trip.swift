@@ -22,7 +22,7 @@ extension TripMapInput {
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?,
                      libraryIndex: String? = nil, rawNames: [String: [UInt8]] = [:]) -> TripMapInput {
         let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]
-        let visible = trip.visits.filter { !privacy.contains($0.centre) }
+        let visible = trip.visits(leavingOut: privacy)
         let visits = visible.map { visit in
             // Photos taken inside a zone are neither linked nor shown, whatever visit they
             // joined (one at the edge of a visit whose centre is outside, a stray), nor counted.

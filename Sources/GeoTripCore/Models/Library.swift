@@ -98,16 +98,22 @@ enum LocalDate {
 }
 
 extension Trip {
+    /// The visits whose centres are outside `privacy`, in time order: the visits a trip's
+    /// shared outputs (its map, the page of trips, `trips`) show, name and count.
+    public func visits(leavingOut privacy: PrivacyZones) -> [TripVisit] {
+        privacy.isEmpty ? visits : visits.filter { !privacy.contains($0.centre) }
+    }
+
     /// The country codes of the visits outside `privacy`, sorted: a trip's countries as its
     /// shared outputs give them, and as its map does (a trip whose only other country is
     /// home's, or a hidden address's, does not name it).
     public func countries(leavingOut privacy: PrivacyZones) -> [String] {
-        Array(Set(visits.filter { !privacy.contains($0.centre) }.compactMap(\.countryCode))).sorted()
+        Array(Set(visits(leavingOut: privacy).compactMap(\.countryCode))).sorted()
     }
 
     /// The visits outside `privacy`, and the places they are at: what a trip's map counts.
     public func visitsAndPlaces(leavingOut privacy: PrivacyZones) -> (visits: Int, places: Int) {
-        let shown = visits.filter { !privacy.contains($0.centre) }
+        let shown = visits(leavingOut: privacy)
         return (shown.count, Set(shown.map(\.placeId)).count)
     }
 
@@ -117,7 +123,7 @@ extension Trip {
     public func mainPlaceNames(limit: Int = 3, leavingOut privacy: PrivacyZones = PrivacyZones()) -> [String] {
         var photos: [String: Int] = [:]
         var order: [String] = []
-        for visit in visits where !privacy.contains(visit.centre) {
+        for visit in visits(leavingOut: privacy) {
             guard let name = visit.name else { continue }
             if photos[name] == nil { order.append(name) }
             photos[name, default: 0] += visit.photoCount
