@@ -385,13 +385,13 @@ enum TripMapScript {
     var face = el('div', 'group-marker', (visits.length ? '' : '\u25B6') + String(shown));
     var only = Object.keys(days);
     var day = only.length === 1 ? data.days[Number(only[0])] : null;
-    var colour = day ? day.colour : '#3d4650';
+    var colour = day ? day.colour : css('--muted');
     face.style.width = size + 'px';
     face.style.height = size + 'px';
-    face.style.background = colour;
-    face.style.color = day ? day.ink : '#fff';
-    // Drawn as a stack: a second disc of its colour behind it.
-    face.style.boxShadow = '5px -5px 0 -2px ' + colour + ', 5px -5px 0 0 #fff, 0 1px 4px rgba(0,0,0,.5)';
+    // Unlike a visit's marker (a disc of its day's colour with its number), a group is drawn
+    // in the page's colours, ringed in its day's, as a stack: a second ring behind it.
+    face.style.borderColor = colour;
+    face.style.boxShadow = '5px -5px 0 -1px ' + css('--bg') + ', 5px -5px 0 2px ' + colour + ', 0 1px 4px rgba(0,0,0,.5)';
     return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos });
   }
   var clusters = L.markerClusterGroup({
