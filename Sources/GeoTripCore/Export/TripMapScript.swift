@@ -378,7 +378,7 @@ enum TripMapScript {
     if (visits.length) parts.push(counted(visits.length, words.groupVisit, words.groupVisits));
     if (videos) parts.push(counted(videos, words.groupVideo, words.groupVideos));
     var names = visits.slice(0, 8).map(function (visit) { return visit.number + '. ' + visit.name; });
-    if (visits.length > 8) names.push(counted(visits.length - 8, words.groupMore, words.groupMore));
+    if (visits.length > 8) names.push(words.groupMore.replace('{n}', String(visits.length - 8)));
     var label = parts.join(words.groupAnd) + (names.length ? ': ' + names.join(', ') : '') + '. ' + words.groupOpen;
     var shown = visits.length || videos;
     var size = Math.round(Math.min(48, 26 + 5 * Math.sqrt(shown)));
@@ -397,7 +397,7 @@ enum TripMapScript {
   var clusters = L.markerClusterGroup({
     maxClusterRadius: 50, showCoverageOnHover: false, spiderfyOnMaxZoom: true, zoomToBoundsOnClick: true,
     animate: !calm, iconCreateFunction: groupIcon,
-    spiderfyDistanceMultiplier: 1.8, spiderLegPolylineOptions: { weight: 1.5, color: '#56606b', opacity: 0.8, interactive: false }
+    spiderfyDistanceMultiplier: 1.8, spiderLegPolylineOptions: { weight: 1.5, color: css('--muted'), opacity: 0.8, interactive: false }
   });
   function markersOf(dayIndex) {
     return dayMarkers.reduce(function (all, list, i) { return dayIndex === null || i === dayIndex ? all.concat(list) : all; }, []);
@@ -424,12 +424,12 @@ enum TripMapScript {
   document.querySelectorAll('button.visit-button').forEach(function (button) {
     button.addEventListener('click', function () {
       var id = button.getAttribute('data-visit'), marker = markers[id];
-      if (!marker) return;
+      // A visit of a day the filter hides is not on the map (nor is its button in view).
+      if (!marker || !clusters.hasLayer(marker)) return;
       select(id, false);
       // Closer with tiles shown; the offline base map's coasts are drawn for a region, not a street.
       var close = Object.keys(overlays).some(function (name) { return map.hasLayer(overlays[name]); }) ? 13 : 11;
       var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), close);
-      if (!clusters.hasLayer(marker)) return;
       // In a group at that zoom: zoomed in further, or fanned out, until it stands alone. A
       // fan the plugin opens at the end of its own zoom is closed again by its handler of that
       // zoom's end, so a marker not on the map by then is fanned out once the zoom is over.
