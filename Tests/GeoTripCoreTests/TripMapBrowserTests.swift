@@ -553,8 +553,9 @@ f.addEventListener('load', function () {
         #expect(wrapped.isEmpty, "markers whose number wraps or spills: \(wrapped.prefix(5))")
     }
 
-    /// Opens the group of visits on one spot (a click fans them out), then asks the timeline
-    /// for one of them while they are grouped again.
+    /// Opens the group of visits on one spot (a click fans them out), asks the timeline for one
+    /// of them while they are grouped again, then for three visits at once, and uses a group
+    /// from the keyboard.
     static let spotProbe = framed("geotrip/index.html", width: 900, height: 700) + shared + #"""
 var f = document.getElementById('f');
 f.addEventListener('load', function () {
@@ -569,10 +570,40 @@ f.addEventListener('load', function () {
     doc.querySelector('.day-filter button[data-day="all"]').click();
     r.groupsAgain = groupIcons(doc).length;
     doc.querySelector('li.visit[data-visit="v3"] button.visit-button').click();
+    var popupTitle = function () { var title = doc.querySelector('.leaflet-popup-content .popup-title'); return title ? title.textContent : null; };
+    var key = function (node, type, name, code) { node.dispatchEvent(new KeyboardEvent(type, { key: name, keyCode: code, which: code, bubbles: true, cancelable: true })); };
     setTimeout(function () {
-      var title = doc.querySelector('.leaflet-popup-content .popup-title');
-      r.popupFromTimeline = title ? title.textContent : null;
-      document.getElementById('result').textContent = JSON.stringify(r);
+      r.popupFromTimeline = popupTitle();
+      // Three visits asked for in a row, the map at its closest: the last one asked opens.
+      ['v1', 'v13', 'v4'].forEach(function (id) { doc.querySelector('li.visit[data-visit="' + id + '"] button.visit-button').click(); });
+      setTimeout(function () {
+        r.popupAfterThree = popupTitle();
+        r.selectedAfterThree = Array.prototype.map.call(doc.querySelectorAll('li.visit.selected'), function (li) { return li.getAttribute('data-visit'); });
+        // Escape closes the popup, then folds the fan.
+        key(doc, 'keydown', 'Escape', 27);
+        key(doc, 'keydown', 'Escape', 27);
+        r.popupAfterEscapes = popupTitle();
+        r.fannedAfterEscapes = doc.querySelectorAll('.group-icon[aria-expanded]').length + visitIcons(doc).length;
+        doc.querySelector('.day-filter button[data-day="all"]').click();
+        // The café's group from the keyboard: Enter fans it out, the focus on its first visit;
+        // Escape folds it, the focus back on the group. The markers are in the visits' order.
+        var cafe = Array.prototype.filter.call(groupIcons(doc), function (g) { return g.getAttribute('aria-label').indexOf('Café') >= 0; })[0];
+        r.cafeLabel = cafe ? cafe.getAttribute('aria-label') : null;
+        if (!cafe) { document.getElementById('result').textContent = JSON.stringify(r); return; }
+        cafe.focus();
+        key(cafe, 'keydown', 'Enter', 13);
+        key(cafe, 'keypress', 'Enter', 13);
+        setTimeout(function () {
+          var focused = doc.activeElement;
+          r.focusAfterEnter = focused && focused.getAttribute('aria-label');
+          r.cafeExpanded = cafe.getAttribute('aria-expanded');
+          r.order = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane > [data-order]'), function (node) { return Number(node.getAttribute('data-order')); });
+          key(focused, 'keydown', 'Escape', 27);
+          r.focusAfterEscape = doc.activeElement && doc.activeElement.getAttribute('aria-label');
+          r.cafeExpandedAfter = cafe.getAttribute('aria-expanded');
+          document.getElementById('result').textContent = JSON.stringify(r);
+        }, 500);
+      }, 1500);
     }, 1000);
   }, 500);
 });
@@ -586,19 +617,31 @@ f.addEventListener('load', function () {
         var overlappingAfterClick: Int
         var groupsAgain: Int
         var popupFromTimeline: String?
+        var popupAfterThree: String?
+        var selectedAfterThree: [String]
+        var popupAfterEscapes: String?
+        var fannedAfterEscapes: Int
+        var cafeLabel: String?
+        var focusAfterEnter: String?
+        var cafeExpanded: String?
+        var order: [Double]
+        var focusAfterEscape: String?
+        var cafeExpandedAfter: String?
     }
 
-    @Test("visits on one spot (a hotel each night) are one group that fans out, and the timeline opens each of them",
+    @Test("visits on one spot (a hotel each night) are one group that fans out, the timeline opens each of them, quick clicks end on the last, and a group works from the keyboard",
           .enabled(if: chromium != nil, skipMessage))
     func visitsOnOneSpot() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        // The hotel on three evenings, the same coordinates each time; a day out in between.
-        let hotel = (38.7139, -9.1394), day = (38.7967, -9.3880)
+        // The hotel on three evenings, the same coordinates each time; a day out in between;
+        // then nine visits to a café 5 km away, on one spot too.
+        let hotel = (38.7139, -9.1394), day = (38.7967, -9.3880), cafe = (38.7223, -9.0800)
         let stops: [(String, (Double, Double), String)] = [("Hotel Avenida", hotel, "2025-06-10"), ("Sintra", day, "2025-06-11"),
                                                            ("Hotel Avenida", hotel, "2025-06-11"), ("Hotel Avenida", hotel, "2025-06-12")]
+            + Array(repeating: ("Café", cafe, "2025-06-12"), count: 9)
         let visits: [TripMapInput.Visit] = stops.enumerated().map { index, stop in
-            .init(id: "v\(index + 1)", placeId: stop.0 == "Sintra" ? "p2" : "p1", name: stop.0, countryCode: "PT",
+            .init(id: "v\(index + 1)", placeId: ["Sintra": "p2", "Café": "p3"][stop.0] ?? "p1", name: stop.0, countryCode: "PT",
                   latitude: stop.1.0, longitude: stop.1.1, localDate: stop.2, photoCount: 3)
         }
         let input = TripMapInput(language: "en", visits: visits, days: ["2025-06-10", "2025-06-11", "2025-06-12"].map { .init(date: $0) }, legs: [])
@@ -608,12 +651,20 @@ f.addEventListener('load', function () {
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,800", "--dump-dom"])
         #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
         let result: SpotResult = try Self.result(of: run)
-        #expect(result.groups == ["3 visits: 1. Hotel Avenida, 3. Hotel Avenida, 4. Hotel Avenida. Show them one by one"], "\(result.groups)")
+        let cafeLabel = "9 visits: " + (5...12).map { "\($0). Café" }.joined(separator: ", ") + ", and 1 more. Show them one by one"
+        #expect(result.groups == ["3 visits: 1. Hotel Avenida, 3. Hotel Avenida, 4. Hotel Avenida. Show them one by one", cafeLabel], "\(result.groups)")
         #expect(result.aloneAtFirst == [2])
         #expect(result.aloneAfterClick == [1, 2, 3, 4], "the hotel's visits fanned out")
         #expect(result.overlappingAfterClick == 0)
-        #expect(result.groupsAgain == 1)
+        #expect(result.groupsAgain == 2)
         #expect(result.popupFromTimeline == "3. Hotel Avenida")
+        #expect(result.popupAfterThree == "4. Hotel Avenida" && result.selectedAfterThree == ["v4"])
+        #expect(result.popupAfterEscapes == nil && result.fannedAfterEscapes == 0, "Escape closed the popup, then folded the hotel's fan")
+        #expect(result.cafeLabel == cafeLabel)
+        #expect(result.focusAfterEnter?.hasPrefix("5. Café") == true, "\(result.focusAfterEnter ?? "none")")
+        #expect(result.cafeExpanded == "true")
+        #expect(result.order == result.order.sorted(), "markers in the visits' order: \(result.order)")
+        #expect(result.focusAfterEscape == cafeLabel && result.cafeExpandedAfter == nil)
     }
 
     /// Turns on the page's one online tile layer and reports what happened.

@@ -38,11 +38,10 @@ enum TripMapScript {
   }
 
   // ---- The map and its panes: the offline base below everything, tiles above it.
-  // A zoom limit, which the marker groups need: a street's with online tiles to show, a
-  // town's on the offline base map alone, whose coasts are drawn for a region (visits closer
-  // than that are fanned out around their spot instead).
-  var withTiles = !!data.tiles || /^https?:$/.test(location.protocol);
-  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, maxZoom: withTiles ? 18 : 15, worldCopyJump: false, preferCanvas: false,
+  // A zoom limit, which the marker groups need: a town's on the offline base map, whose coasts
+  // are drawn for a region (visits closer than that are fanned out around their spot
+  // instead), a street's while online tiles are shown (`zoomLimit`).
+  var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, maxZoom: 15, worldCopyJump: false, preferCanvas: false,
                            zoomAnimation: !calm, fadeAnimation: !calm, markerZoomAnimation: !calm });
   map.attributionControl.setPrefix(false);
   var mapElement = map.getContainer();
@@ -312,12 +311,18 @@ enum TripMapScript {
     face.style.color = data.days[visit.day] ? data.days[visit.day].ink : '#fff';
     var marker = L.marker([visit.lat, visit.lon], {
       icon: L.divIcon({ className: 'visit-icon', html: face, iconSize: [size, size], iconAnchor: [size / 2, size / 2], popupAnchor: [0, -size / 2] }),
-      title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true, visit: visit, day: visit.day
+      title: visit.number + '. ' + visit.name, alt: visit.name, riseOnHover: true, keyboard: true, visit: visit, day: visit.day,
+      order: visit.number
     });
     // At least three thumbnails wide: measured before its images load, a popup was a column.
     marker.bindPopup(popupContent(visit), { maxWidth: 280, minWidth: 272, autoPanPadding: [16, 16] });
     marker.on('click', function () { select(visit.id, true); });
     marker.on('popupopen', function () { select(visit.id, true); });
+    // A marker's element is made again each time the groups give it back to the map.
+    marker.on('add', function () {
+      marker.getElement().classList.toggle('selected', selectedId === visit.id);
+      marker.getElement().setAttribute('data-order', String(visit.number));
+    });
     asButton(marker, [visit.number + '. ' + visit.name, visit.time, visit.place, visit.photos].filter(Boolean).join(', '));
     markers[visit.id] = marker;
     dayMarkers[visit.day].push(marker);
@@ -329,8 +334,11 @@ enum TripMapScript {
       // Its corner on the place it was made, below and right of it, so a clip made where its
       // visit's marker stands does not hide the visit's number.
       icon: L.divIcon({ className: 'video-icon', html: face, iconSize: [18, 18], iconAnchor: [-4, -4], popupAnchor: [13, 4] }),
-      title: video.label, alt: video.label, keyboard: true, day: video.day
+      title: video.label, alt: video.label, keyboard: true, day: video.day,
+      // Read after its visit's marker.
+      order: (markers[video.visit] ? markers[video.visit].options.order : 0) + 0.5
     });
+    marker.on('add', function () { marker.getElement().setAttribute('data-order', String(marker.options.order)); });
     var box = el('div', 'popup');
     var link = el(video.href ? 'a' : 'span', null, '\u25B6 ' + video.label);
     if (video.href) link.setAttribute('href', video.href);
@@ -353,10 +361,19 @@ enum TripMapScript {
       icon.setAttribute('title', this.options.label);
       icon.setAttribute('data-visits', String(this.options.visits));
       icon.setAttribute('data-videos', String(this.options.videos));
+      icon.setAttribute('data-order', String(this.options.order));
       if (!icon.dataset.keys) {
         icon.dataset.keys = '1';
-        // Enter is the plugin's; Space opens it too, and the focus goes back to the map.
+        // Enter (the plugin's) or Space opens it: zoomed into, the focus goes to the map; fanned
+        // out, to its first visit (`spiderfied` below). On a group fanned out, either folds it.
         icon.addEventListener('keydown', function (event) {
+          if (event.key !== ' ' && event.key !== 'Enter') return;
+          if (fanned && fanned.getElement() === icon) {
+            event.preventDefault();
+            clusters.unspiderfy();
+            return;
+          }
+          openedByKey = Date.now();
           if (event.key !== ' ') return;
           event.preventDefault();
           icon.click();
@@ -374,6 +391,7 @@ enum TripMapScript {
       days[marker.options.day] = true;
     });
     visits.sort(function (a, b) { return a.number - b.number; });
+    var order = visits.length ? visits[0].number : Math.min.apply(null, group.getAllChildMarkers().map(function (m) { return m.options.order; }));
     var parts = [];
     if (visits.length) parts.push(counted(visits.length, words.groupVisit, words.groupVisits));
     if (videos) parts.push(counted(videos, words.groupVideo, words.groupVideos));
@@ -392,7 +410,7 @@ enum TripMapScript {
     // in the page's colours, ringed in its day's, as a stack: a second ring behind it.
     face.style.borderColor = colour;
     face.style.boxShadow = '5px -5px 0 -1px ' + css('--bg') + ', 5px -5px 0 2px ' + colour + ', 0 1px 4px rgba(0,0,0,.5)';
-    return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos });
+    return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos, order: order });
   }
   var clusters = L.markerClusterGroup({
     maxClusterRadius: 50, showCoverageOnHover: false, spiderfyOnMaxZoom: true, zoomToBoundsOnClick: true,
@@ -401,6 +419,51 @@ enum TripMapScript {
   });
   function markersOf(dayIndex) {
     return dayMarkers.reduce(function (all, list, i) { return dayIndex === null || i === dayIndex ? all.concat(list) : all; }, []);
+  }
+  // The group fanned out (at most one), and when a key last opened a group.
+  var fanned = null, openedByKey = 0;
+  clusters.on('spiderfied', function (event) {
+    fanned = event.cluster;
+    var icon = fanned.getElement();
+    if (icon) icon.setAttribute('aria-expanded', 'true');
+    // The fan drawn inside the map: moved in by what it overhangs (the plugin fans out around
+    // the spot, wherever that is in the map's box).
+    var size = map.getSize(), margin = 28, dx = 0, dy = 0;
+    event.markers.forEach(function (marker) {
+      var p = map.latLngToContainerPoint(marker.getLatLng());
+      dx = Math.max(dx, margin - p.x);
+      dx = Math.min(dx, size.x - margin - p.x);
+      dy = Math.max(dy, margin - p.y);
+      dy = Math.min(dy, size.y - margin - p.y);
+    });
+    if (dx || dy) map.panBy([-dx, -dy], { animate: !calm });
+    orderMarkers();
+    declutter();
+    // Opened from the keyboard: the focus goes to its first visit (after the plugin's own
+    // handling of the key, which gives it to the map).
+    if (Date.now() - openedByKey < 2000) {
+      openedByKey = 0;
+      var first = event.markers.slice().sort(function (a, b) { return a.options.order - b.options.order; })[0];
+      setTimeout(function () { if (first.getElement()) first.getElement().focus({ preventScroll: true }); }, 0);
+    }
+  });
+  clusters.on('unspiderfied', function (event) {
+    var icon = event.cluster.getElement();
+    if (icon) icon.removeAttribute('aria-expanded');
+    if (fanned === event.cluster) fanned = null;
+    declutter();
+  });
+  // The markers and groups in the order of their visits, for the Tab key and screen readers
+  // (the plugin adds them in the order of its grid). One that had the focus gets it back:
+  // moving it takes the focus away.
+  function orderMarkers() {
+    var pane = map.getPane('markerPane'), focused = document.activeElement;
+    var nodes = Array.prototype.slice.call(pane.children);
+    var key = function (node) { return Number(node.getAttribute('data-order')) || 0; };
+    var sorted = nodes.slice().sort(function (a, b) { return key(a) - key(b); });
+    if (sorted.every(function (node, i) { return node === nodes[i]; })) return;
+    sorted.forEach(function (node) { pane.appendChild(node); });
+    if (focused && pane.contains(focused) && document.activeElement !== focused) focused.focus({ preventScroll: true });
   }
 
   // ---- Popups for keyboards (`asButton`): a popup opened from a focused marker takes the
@@ -414,7 +477,15 @@ enum TripMapScript {
     if (!document.activeElement || document.activeElement === document.body) owner.focus({ preventScroll: true });
   });
   document.addEventListener('keydown', function (event) {
-    if (event.key !== 'Escape' || !shownPopup) return;
+    if (event.key !== 'Escape') return;
+    // With no popup open, Escape folds a fan, and gives the focus from the map to its group.
+    if (!shownPopup && fanned) {
+      var group = fanned, inMap = mapElement.contains(document.activeElement);
+      clusters.unspiderfy();
+      if (inMap && group.getElement()) group.getElement().focus({ preventScroll: true });
+      return;
+    }
+    if (!shownPopup) return;
     var element = shownPopup.popup.getElement(), owner = shownPopup.owner;
     var fromPopup = (element && element.contains(document.activeElement)) || document.activeElement === owner;
     map.closePopup(shownPopup.popup);
@@ -428,28 +499,50 @@ enum TripMapScript {
       if (!marker || !clusters.hasLayer(marker)) return;
       select(id, false);
       // Closer with tiles shown; the offline base map's coasts are drawn for a region, not a street.
-      var close = Object.keys(overlays).some(function (name) { return map.hasLayer(overlays[name]); }) ? 13 : 11;
+      var close = tilesShown() ? 13 : 11;
       var target = marker.getLatLng(), zoom = Math.max(map.getZoom(), close);
-      // In a group at that zoom: zoomed in further, or fanned out, until it stands alone. A
-      // fan the plugin opens at the end of its own zoom is closed again by its handler of that
-      // zoom's end, so a marker not on the map by then is fanned out once the zoom is over.
-      var open = function () {
-        clusters.zoomToShowLayer(marker, function () {
-          setTimeout(function () {
-            if (map.hasLayer(marker)) { marker.openPopup(); return; }
-            var group = clusters.getVisibleParent(marker);
-            if (!group || !group.spiderfy) return;
-            clusters.once('spiderfied', function () { marker.openPopup(); });
-            group.spiderfy();
-          }, 0);
-        });
-      };
+      var request = ++revealing;
+      var open = function () { reveal(marker, request, function () { marker.openPopup(); }); };
       if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= close) { open(); return; }
       if (calm) { map.setView(target, zoom, { animate: false }); open(); return; }
-      map.once('moveend', open);
+      afterMove(request, open);
       map.flyTo(target, zoom, { duration: 0.8 });
     });
   });
+
+  // ---- One visit's marker shown on its own: its group zoomed into until the marker stands
+  // alone, or fanned out where the group cannot part (its markers on one spot, or the map at
+  // its closest). Each request (`revealing`) cancels the ones before, so quick clicks in the
+  // timeline end on the last visit clicked, and nothing waits on a move that another began.
+  // (The plugin's own `zoomToShowLayer` leaves its waits behind when interrupted, and a fan it
+  // opens at the end of a zoom is closed again by its handler of that zoom's end.)
+  var revealing = 0;
+  function reveal(marker, request, then) {
+    (function step(tries) {
+      if (request !== revealing || !clusters.hasLayer(marker)) return;
+      if (map.hasLayer(marker)) { then(); return; }
+      var group = clusters.getVisibleParent(marker);
+      if (!group || !group.spiderfy || tries > 12) return;
+      var bounds = group.getBounds();
+      var zoom = Math.min(map.getMaxZoom(), map.getBoundsZoom(bounds.pad(0.3)));
+      if (zoom <= map.getZoom() + 0.01) {
+        clusters.once('spiderfied', function () { if (request === revealing && map.hasLayer(marker)) then(); });
+        group.spiderfy();
+        return;
+      }
+      afterMove(request, function () { step(tries + 1); });
+      map.setView(bounds.getCenter(), zoom, { animate: !calm });
+    })(0);
+  }
+  // Calls `next` for `request` once the map's move and the groups' regrouping after it (the
+  // plugin's 0.3 s animation) are over; a later request drops it.
+  function afterMove(request, next) {
+    var done = function () {
+      map.off('moveend', done);
+      setTimeout(function () { if (request === revealing) next(); }, calm ? 0 : 350);
+    };
+    map.on('moveend', done);
+  }
 
   // ---- Bounds and the day filter.
   function boundsOf(dayIndex) {
@@ -477,6 +570,7 @@ enum TripMapScript {
     });
     clusters.clearLayers();
     clusters.addLayers(markersOf(dayIndex));
+    if (selectedId && markers[selectedId] && !clusters.hasLayer(markers[selectedId])) select(null, false);
     daySections.forEach(function (section) {
       section.hidden = !(dayIndex === null || Number(section.getAttribute('data-day')) === dayIndex);
     });
@@ -491,10 +585,19 @@ enum TripMapScript {
   // Grouped once the map has a view; the towns' labels then make way for the groups too.
   clusters.addLayers(markersOf(null));
   clusters.addTo(map);
-  clusters.on('animationend', declutter);
+  clusters.on('animationend', function () { orderMarkers(); declutter(); });
   map.on('zoomend', showTiers);
-  map.on('moveend', declutter);
+  map.on('moveend', function () { orderMarkers(); declutter(); });
+  orderMarkers();
   showTiers();
+  // Leaflet greys a zoom button out at the limit; it is said too.
+  function zoomButtons() {
+    mapElement.querySelectorAll('.leaflet-control-zoom a').forEach(function (a) {
+      a.setAttribute('aria-disabled', String(a.classList.contains('leaflet-disabled')));
+    });
+  }
+  map.on('zoomend zoomlevelschange', zoomButtons);
+  zoomButtons();
   map.on('dragstart', function () { pristine = false; });
   mapElement.addEventListener('wheel', function () { pristine = false; }, { passive: true });
   mapElement.addEventListener('touchstart', function () { pristine = false; }, { passive: true });
@@ -524,6 +627,16 @@ enum TripMapScript {
     overlays[el('span', null, words.onlineTiles).innerHTML] = new OriginTiles(data.tiles.url, tileOptions(attribution));
   }
   if (Object.keys(overlays).length) L.control.layers(null, overlays, { collapsed: true }).addTo(map);
+  // Closer with tiles shown: the limit follows them, and the groups are made again for it
+  // (the plugin plans its groups for the limit it finds).
+  function tilesShown() { return Object.keys(overlays).some(function (name) { return map.hasLayer(overlays[name])}); }
+  map.on('overlayadd overlayremove', function () {
+    var limit = tilesShown() ? 18 : 15;
+    if (limit === map.getMaxZoom()) return;
+    map.setMaxZoom(limit);
+    clusters.clearLayers();
+    clusters.addLayers(markersOf(shownDay));
+  });
 
   // ---- The overview: the world's countries, the visited ones highlighted, the trip's box.
   var overview = L.map('overview', {

@@ -141,7 +141,7 @@ footer h2{font-size:1rem}
 a,.leaflet-container a{color:var(--accent)}
 .leaflet-container{font:inherit;font-size:.8125rem;background:var(--sea)}
 .visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);font-size:.75rem;line-height:1;white-space:nowrap}
-.visit-marker.selected{outline:3px solid var(--accent);outline-offset:1px}
+.visit-icon.selected .visit-marker{outline:3px solid var(--accent);outline-offset:1px}
 .group-marker{border-radius:50%;border:3px solid;background:var(--bg);color:var(--fg);font-weight:700;display:flex;align-items:center;justify-content:center;font-size:.8125rem;line-height:1;white-space:nowrap}
 .video-marker{width:18px;height:18px;border-radius:4px;background:#222;color:#fff;border:1px solid #fff;display:flex;align-items:center;justify-content:center;font-size:10px;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.5)}
 .route-arrow span{display:block;width:0;height:0;border-left:6px solid transparent;border-right:6px solid transparent;border-bottom:11px solid #000}
@@ -153,6 +153,7 @@ a,.leaflet-container a{color:var(--accent)}
 .popup .thumbs img{width:5rem;height:3.75rem}
 .leaflet-popup-content-wrapper,.leaflet-popup-tip{background:var(--bg);color:var(--fg)}
 .leaflet-bar a,.leaflet-bar a:hover,.leaflet-control-layers,.leaflet-control-layers-expanded{background-color:var(--card);color:var(--fg)}
+.leaflet-bar a.leaflet-disabled{background-color:var(--card);color:var(--muted);opacity:.5}
 .leaflet-container .leaflet-control-attribution{background:var(--bg);color:var(--muted);font-size:.75rem}
 .leaflet-container a.leaflet-popup-close-button{color:var(--muted)}
 @media (prefers-reduced-motion:reduce){.leaflet-container *{transition:none!important}}
