@@ -440,15 +440,16 @@ extension OversizedPictureTests {
     /// `heic-grid.heic` (a 1x1 grid of one 64 x 48 tile) rebuilt as a grid of `rows` x `columns`
     /// references to its one 64 x 64 tile: a file of kilobytes whose picture is gigantic. The
     /// byte ranges are that fixture's boxes (Fixtures/README.md): hdlr, pitm, iinf, iprp (with
-    /// the grid's ispe at 410), and the tile's and Exif's data from 512 on.
-    static func heifGrid(rows: Int, columns: Int) throws -> [UInt8] {
+    /// the grid's ispe at 410), and the tile's and Exif's data from 512 on. `canvas` gives the
+    /// grid's descriptor another output size than its tiles and `ispe` make (a crafted file).
+    static func heifGrid(rows: Int, columns: Int, canvas: (width: Int, height: Int)? = nil) throws -> [UInt8] {
         let fixture = [UInt8](try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("heic-grid.heic")))
         func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
         func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(8 + body.count) + Array(type.utf8) + body }
         func full(_ type: String, _ version: Int, _ body: [UInt8]) -> [UInt8] { box(type, be32(version << 24) + body) }
         let (width, height) = (columns * 64, rows * 64)
-        let idat = box("idat", [0, 1, UInt8(rows - 1), UInt8(columns - 1)] + be32(width) + be32(height))
+        let idat = box("idat", [0, 1, UInt8(rows - 1), UInt8(columns - 1)] + be32(canvas?.width ?? width) + be32(canvas?.height ?? height))
         let count = rows * columns
         let dimg = box("dimg", be16(2) + be16(count) + (0..<count).flatMap { _ in be16(1) })
         let cdsc: [UInt8] = [0, 0, 0, 0x0e, 0x63, 0x64, 0x73, 0x63, 0, 3, 0, 1, 0, 2]
@@ -478,11 +479,42 @@ extension OversizedPictureTests {
         try Data(try Self.heifGrid(rows: 2, columns: 2)).write(to: small)
         try Data(try Self.heifGrid(rows: 255, columns: 256)).write(to: huge)
         // The construction makes what it says: a 2 x 2 grid decodes at 128 x 128.
-        let decoded = try HeifExifExtractor.still(path: Array(small.path.utf8CString), atLeast: 320)
+        let decoded = try Self.heifStill(small)
         #expect(decoded.width == 128 && decoded.height == 128)
         #expect(throws: ImageCodingFailure(reason: "its picture is 16,384 x 16,320 pixels, more than the 120 megapixels geotrip decodes for a thumbnail, and it holds no smaller one")) {
-            try HeifExifExtractor.still(path: Array(huge.path.utf8CString), atLeast: 320)
+            try Self.heifStill(huge)
         }
+    }
+
+    /// The thumbnail maker's still of the HEIF file at `url`, its derived images read first.
+    static func heifStill(_ url: URL) throws -> RGBImage {
+        let path = Array(url.path.utf8CString)
+        let file = try PhotoFile(path: path)
+        return try HeifExifExtractor.still(path: path, derived: HeifDerivedImages(file: file), atLeast: 320)
+    }
+
+    @Test("a HEIF grid whose descriptor asks for more pixels than its ispe says is refused by the descriptor's size, before libheif builds (or overflows on) its canvas")
+    func heifGridLargerThanItSays() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // One 64 x 64 tile; ispe 64 x 64; the descriptor says 30,000 x 30,000 (libheif 1.15
+        // crashed converting it to RGB) or 16,384 x 12,288 (1.2 GB to decode).
+        for canvas in [(width: 30_000, height: 30_000), (width: 16_384, height: 12_288)] {
+            let url = temp.url.appendingPathComponent("crafted-\(canvas.width).heic")
+            try Data(try Self.heifGrid(rows: 1, columns: 1, canvas: canvas)).write(to: url)
+            let derived = HeifDerivedImages(file: try PhotoFile(path: Array(url.path.utf8CString)))
+            #expect(derived.primary.map { derived.canvases[$0]?.width } == canvas.width)
+            #expect(throws: ImageCodingFailure(reason: "its picture is \(canvas.width.grouped) x \(canvas.height.grouped) pixels, more than the "
+                                               + "120 megapixels geotrip decodes for a thumbnail, and it holds no smaller one")) {
+                try Self.heifStill(url)
+            }
+        }
+        // The fixture as it is: its grid's canvas read from its descriptor in idat (64 x 48).
+        let fixture = TestPaths.fixtures.appendingPathComponent("heic-grid.heic")
+        let derived = HeifDerivedImages(file: try PhotoFile(path: Array(fixture.path.utf8CString)))
+        #expect(derived.canvases.count == 1 && derived.primary.map { derived.canvases[$0]?.width } == 64
+                && derived.primary.map { derived.canvases[$0]?.height } == 48)
+        #expect(try Self.heifStill(fixture).width == 64)
     }
 }
 
@@ -502,6 +534,6 @@ extension OversizedPictureTests {
         try Data(try Self.heifGrid(rows: 1, columns: 3)).write(to: photo)
         let contents = try ContainerReader.contents(of: file, format: .heif, path: path)
         #expect(contents.width == 128 && contents.height == 128)
-        #expect(try HeifExifExtractor.still(path: opened, atLeast: 320).width == 128)
+        #expect(try HeifExifExtractor.still(path: opened, derived: HeifDerivedImages(file: file), atLeast: 320).width == 128)
     }
 }

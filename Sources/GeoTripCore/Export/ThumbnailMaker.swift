@@ -504,7 +504,8 @@ public struct ThumbnailMaker: Sendable {
             // would block it).
             // The descriptor stays open while libheif reads through its /proc name.
             return Still(image: try withExtendedLifetime(file) { () throws(ImageCodingFailure) in
-                try HeifExifExtractor.still(path: file.openedPath(else: Array(path.utf8CString)), atLeast: longSide)
+                try HeifExifExtractor.still(path: file.openedPath(else: Array(path.utf8CString)), derived: HeifDerivedImages(file: file),
+                                            atLeast: longSide)
             }, fromEmbedded: false, warning: nil)
         }
         // The embedded thumbnail (160 x 120 from most cameras) saves decoding megapixels.

@@ -155,13 +155,21 @@ enum HeifExifExtractor {
     /// The most pixels of a HEIF picture decoded for a thumbnail: 120 megapixels holds every
     /// phone's and camera's (48 on an iPhone, 108 on the largest Android sensors).
     static let pixelLimit = 120_000_000
+    /// The longest side libheif is let decode, whatever a file says (its own security limit):
+    /// below the 26,754 x 26,754 at which libheif 1.15's RGB conversion overflows a 32-bit
+    /// index, and above any phone's panorama. `HeifDerivedImages` holds the area to
+    /// `pixelLimit`; this holds what it cannot see.
+    static let sideLimit: Int32 = 26_000
 
     /// The picture of a HEIF file for a thumbnail: its stored thumbnail image when that is at
     /// least `longSide` on its longer side (or as large as the picture itself), else the primary
     /// image, decoded whole. libheif applies the container's rotation and mirroring (`irot`,
     /// `imir`) as it decodes, so the result is upright; HEIF's EXIF Orientation only repeats
     /// them and must not be applied again (ISO/IEC 23008-12, 6.5.10 and annex A).
-    static func still(path: [CChar], atLeast longSide: Int) throws(ImageCodingFailure) -> RGBImage {
+    ///
+    /// `derived` is what the file's grid and overlay descriptors declare (`HeifDerivedImages`):
+    /// the sizes libheif decodes such images at, where the handles give the `ispe`'s.
+    static func still(path: [CChar], derived: HeifDerivedImages, atLeast longSide: Int) throws(ImageCodingFailure) -> RGBImage {
         _ = initialized
         func fail(_ error: heif_error, _ action: String) throws(ImageCodingFailure) {
             guard error.code != heif_error_Ok else { return }
@@ -169,6 +177,7 @@ enum HeifExifExtractor {
         }
         guard let context = heif_context_alloc() else { throw ImageCodingFailure(reason: "libheif could not allocate a decoding context") }
         defer { heif_context_free(context) }
+        heif_context_set_maximum_image_size_limit(context, sideLimit)
         try fail(heif_context_read_from_file(context, path, nil), "read the HEIF structure")
         var primary: OpaquePointer?
         try fail(heif_context_get_primary_image_handle(context, &primary), "find the primary image")
@@ -187,13 +196,22 @@ enum HeifExifExtractor {
                 if long >= min(Int32(longSide), primaryLong) { chosen = thumbnail }
             }
         }
+        // The size each is decoded at: a derived image's descriptor's (see `HeifDerivedImages`),
+        // else its handle's.
+        func size(_ handle: OpaquePointer) -> (width: Int, height: Int) {
+            let claimed = (width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+            let canvas = handle == primary ? derived.primary.flatMap { derived.canvases[$0] } : derived.largestOther
+            guard let canvas, canvas.width * canvas.height > claimed.width * claimed.height else { return claimed }
+            return canvas
+        }
         // Decoded whole, at about 6 bytes a pixel: a grid of one small tile repeated can claim
         // 16,384 x 16,320 pixels in 131 KB (1.6 GB to decode). Its stored thumbnail, however
         // small, is then the better source.
-        if let thumbnail, Int(heif_image_handle_get_width(primary)) * Int(heif_image_handle_get_height(primary)) > pixelLimit {
+        let primarySize = size(primary)
+        if let thumbnail, primarySize.width * primarySize.height > pixelLimit {
             chosen = thumbnail
         }
-        let (width, height) = (Int(heif_image_handle_get_width(chosen)), Int(heif_image_handle_get_height(chosen)))
+        let (width, height) = size(chosen)
         guard width * height <= pixelLimit else {
             throw ImageCodingFailure(reason: "its picture is \(width.grouped) x \(height.grouped) pixels, more than the "
                                      + "\(pixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail, and it holds no smaller one")
