@@ -174,4 +174,33 @@ struct VideoDamageTests {
         #expect(reading.status == .unreadable)
         #expect(reading.metadata.diagnostics.first?.kind == .damaged)
     }
+
+    @Test("a movie header's duration of more than a week, or in a timescale of 0, is said and not kept; an altitude past 100 km neither")
+    func implausibleValues() throws {
+        let original = try Self.fixture("video-iphone.mov")
+        let mvhd = try #require(Self.box("mvhd", in: original))
+        #expect(original[mvhd + 8] == 0, "a version 0 mvhd: 32-bit times, timescale at body offset 12, duration at 16")
+        func patched(timescale: UInt32, duration: UInt32) -> [UInt8] {
+            var bytes = original
+            Self.setSize(timescale, at: mvhd + 8 + 12, in: &bytes)
+            Self.setSize(duration, at: mvhd + 8 + 16, in: &bytes)
+            return bytes
+        }
+        // 136 years at one unit a second.
+        let long = try Self.readDamaged(patched(timescale: 1, duration: 0xFFFF_FFFE), saying: "lasts 4,294,967,294 seconds, more than a week")
+        #expect(long.metadata.durationSeconds == nil && long.metadata.coordinate != nil)
+        let noScale = try Self.readDamaged(patched(timescale: 0, duration: 5), saying: "in a timescale of 0 units a second")
+        #expect(noScale.metadata.durationSeconds == nil)
+        // A week exactly is kept.
+        #expect(try Self.read(patched(timescale: 1, duration: 7 * 86_400)).metadata.durationSeconds == 7 * 86_400)
+        // Its position's altitude (+657.000, Madrid) made a billion metres, the string's length kept.
+        var high = original
+        let xyz = Array("+40.415179-003.684831+657.000/".utf8), far = Array("+40.415179-003.684831+9999999/".utf8)
+        let at = try #require((0...(high.count - xyz.count)).first { high[$0..<$0 + xyz.count].elementsEqual(xyz) })
+        high.replaceSubrange(at..<at + xyz.count, with: far)
+        let reading = try Self.read(high, named: "high.mov")
+        #expect(reading.metadata.coordinate != nil && reading.metadata.altitude == nil)
+        #expect(reading.metadata.diagnostics.contains { $0.kind == .altitudeIgnored && $0.message.contains("9,999,999 m, outside -1,000 to 100,000 m") },
+                "\(reading.metadata.diagnostics)")
+    }
 }

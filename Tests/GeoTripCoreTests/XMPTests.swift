@@ -222,6 +222,28 @@ struct XMPTests {
         #expect(reading.metadata.localTime == nil)
     }
 
+    @Test("an XMP altitude outside -1 km to 100 km is said and not kept, as EXIF's is; none is kept without a position")
+    func implausibleAltitude() {
+        func xmp(_ properties: String) -> [UInt8] {
+            Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                   + "<rdf:Description xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" \(properties)/></rdf:RDF></x:xmpmeta>").utf8)
+        }
+        let position = #"exif:GPSLatitude="38,42.8340N" exif:GPSLongitude="9,8.3640W" "#
+        for (altitude, ref, said) in [("99999999999999999999999999999999", "0", "is 1e+32 m"), ("88888888888888888888888888888888", "1", "is -8.88888888888889e+31 m"),
+                                      ("123456789/1", "0", "is 123,456,789 m"), ("1/0.00000000000000000000000000001", "0", "is 1.0000000000000001e+29 m")] {
+            let values = XMPDecoder.decode(xmp(position + "exif:GPSAltitude=\"\(altitude)\" exif:GPSAltitudeRef=\"\(ref)\""), origin: "sidecar")
+            #expect(values.coordinate != nil && values.altitude == nil)
+            #expect(values.diagnostics.contains { $0.kind == .altitudeIgnored && $0.message.contains(said) && $0.message.contains("outside -1,000 to 100,000 m") },
+                    "\(values.diagnostics)")
+        }
+        // Within the bounds: a summit, and the Dead Sea's shore below the sea.
+        #expect(XMPDecoder.decode(xmp(position + #"exif:GPSAltitude="8848/1" exif:GPSAltitudeRef="0""#), origin: "sidecar").altitude == 8848)
+        #expect(XMPDecoder.decode(xmp(position + #"exif:GPSAltitude="430" exif:GPSAltitudeRef="1""#), origin: "sidecar").altitude == -430)
+        // Without a position there is no fix to keep an altitude for.
+        let alone = XMPDecoder.decode(xmp(#"exif:GPSAltitude="120/1""#), origin: "sidecar")
+        #expect(alone.coordinate == nil && alone.altitude == nil)
+    }
+
     @Test("a sidecar geotrip writes now is recognised as its own")
     func ownSidecarFresh() throws {
         let text = try XMPSidecar.document(photo: "IMG.JPG", coordinate: Coordinate(latitude: 38.7, longitude: -9.1), altitude: 5,

@@ -9,6 +9,18 @@ import CExif
 /// - Any invalid value (zero denominator, minutes or seconds of 60 and more, |lat| > 90,
 ///   |lon| > 180, exactly 0,0, an impossible date) leaves the field nil and a diagnostic.
 enum ExifDecoder {
+    /// The Dead Sea's shore (-430 m) and a mine's depth to the edge of space: a photo taken on
+    /// an airliner (12 km) or a high balloon (40 km) is in, a garbled value is not. The bounds
+    /// of every altitude read (EXIF, XMP, a video's position).
+    static let plausibleAltitudes = -1_000.0...100_000.0
+
+    /// "GPSAltitude is 123,456 m, outside …": an altitude out of bounds, as a sentence says it
+    /// (whole metres grouped; one too large for that, or not finite, as Swift prints it).
+    static func altitudeOutOfBounds(_ altitude: Double) -> String {
+        let metres = abs(altitude) < 1e15 ? Int(altitude.rounded()).grouped : "\(altitude)"
+        return "\(metres) m, outside -1,000 to 100,000 m (the Dead Sea's shore to the edge of space)"
+    }
+
     /// Decodes `block` into `metadata`, appending a diagnostic for every value it rejects.
     static func decode(_ block: ExifBlock, into metadata: inout PhotoMetadata) {
         let sink = UnsafeMutablePointer<GTExifLogSink>.allocate(capacity: 1)
@@ -243,17 +255,12 @@ private struct EntryReader {
             diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitudeRef is \(other), not 0 (above sea level) or 1 (below); no altitude recorded"))
             return nil
         }
-        guard Self.plausibleAltitudes.contains(altitude) else {
-            diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitude is \(Int(altitude.rounded()).grouped) m, outside -1,000 to 100,000 m "
-                                          + "(the Dead Sea's shore to the edge of space); no altitude recorded"))
+        guard ExifDecoder.plausibleAltitudes.contains(altitude) else {
+            diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitude is \(ExifDecoder.altitudeOutOfBounds(altitude)); no altitude recorded"))
             return nil
         }
         return altitude
     }
-
-    /// The Dead Sea's shore (-430 m) and a mine's depth to the edge of space: a photo taken on
-    /// an airliner (12 km) or a high balloon (40 km) is in, a garbled value is not.
-    static let plausibleAltitudes = -1_000.0...100_000.0
 
     // MARK: Time
 

@@ -42,8 +42,10 @@ public struct MetadataReader: Sendable {
     /// 2: XMP, embedded and in other programs' sidecars; TIFF directories anywhere; SRATIONAL
     /// GPS; videos (version 1 skipped them as "not read yet"). 3: an offset of `Z` is UTC and
     /// one of other text is said; an altitude goes with its position, and one outside -1 km to
-    /// 100 km is said; a sidecar's damage is the sidecar's (`sidecarUnreadable`).
-    public static let version = 3
+    /// 100 km is said; a sidecar's damage is the sidecar's (`sidecarUnreadable`). 4: the same
+    /// altitude bounds for XMP and a video's position, and XMP's altitude goes with its position
+    /// too; a video's duration of more than a week, or in a timescale of 0, is said and not kept.
+    public static let version = 4
 
     /// Creates a reader.
     public init() {}

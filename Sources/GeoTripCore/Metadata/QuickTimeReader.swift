@@ -98,6 +98,10 @@ enum QuickTimeReader {
         var loci: Coordinate?
         var lociAltitude: Double?
 
+        /// The longest a video's duration is believed: a week (a dashcam's or a time-lapse's day
+        /// is well within it).
+        static let longestDuration = 7 * 86_400.0
+
         /// `mvhd` (ISO/IEC 14496-12 8.2.2): version 0 with 32-bit times and duration, or 1 with 64-bit.
         mutating func movieHeader(_ body: [UInt8], diagnostics: inout [Diagnostic]) {
             guard let version = body.first else { return }
@@ -113,7 +117,18 @@ enum QuickTimeReader {
             movieTime = creation
             // A duration of all ones means "unknown" (14496-12); a zero timescale, nothing.
             let unknown = version == 1 ? length == -1 : length == 0xFFFF_FFFF
-            if timescale > 0, !unknown, length >= 0 { duration = Double(length) / Double(timescale) }
+            guard !unknown else { return }
+            guard timescale > 0, length >= 0 else {
+                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box gives a duration of \(length) in a timescale of \(timescale) units a second; its length was not read"))
+                return
+            }
+            let seconds = Double(length) / Double(timescale)
+            // Longer than any camera records in one file: a damaged or crafted header.
+            guard seconds <= Self.longestDuration else {
+                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box says it lasts \(seconds < 1e15 ? Int(seconds).grouped : "\(seconds)") seconds, more than a week; its length was not read"))
+                return
+            }
+            duration = seconds
         }
 
         /// The metadata, sources in their order: Apple's keys, then `©xyz`, then `loci` for the
@@ -146,7 +161,12 @@ enum QuickTimeReader {
                     continue
                 }
                 m.coordinate = coordinate
-                m.altitude = altitude
+                // The same bounds as a photo's EXIF altitude.
+                if let altitude, !ExifDecoder.plausibleAltitudes.contains(altitude) {
+                    m.diagnostics.append(Diagnostic(.altitudeIgnored, "the video's altitude is \(ExifDecoder.altitudeOutOfBounds(altitude)); no altitude recorded"))
+                } else {
+                    m.altitude = altitude
+                }
                 return
             }
         }

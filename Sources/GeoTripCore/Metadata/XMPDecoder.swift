@@ -97,7 +97,8 @@ enum XMPDecoder {
         }
         var reader = PropertyReader(properties: collector.properties, origin: origin)
         values.coordinate = reader.coordinate()
-        values.altitude = reader.altitude()
+        // An altitude belongs to its fix, as in EXIF: none kept without a position.
+        values.altitude = values.coordinate == nil ? nil : reader.altitude()
         values.gpsTime = reader.gpsTime()
         values.captureTime = reader.captureTime()
         values.extendedGUID = collector.properties[.init(noteNamespace, "HasExtendedXMP")]
@@ -266,13 +267,19 @@ private struct PropertyReader {
             guard let plain = Self.decimal(text[...]) else { return reject("is not a rational") }
             metres = plain
         }
+        let altitude: Double
         switch value(XMPDecoder.exifNamespace, "GPSAltitudeRef") {
-        case nil, "0": return metres
-        case "1": return -metres
+        case nil, "0": altitude = metres
+        case "1": altitude = -metres
         case let other?:
             diagnostics.append(Diagnostic(.altitudeIgnored, "\(origin) exif:GPSAltitudeRef is '\(other)', not 0 (above sea level) or 1 (below); no altitude recorded"))
             return nil
         }
+        // The same bounds as EXIF's (`ExifDecoder.plausibleAltitudes`).
+        guard ExifDecoder.plausibleAltitudes.contains(altitude) else {
+            return reject("is \(ExifDecoder.altitudeOutOfBounds(altitude))")
+        }
+        return altitude
     }
 
     // MARK: Time
