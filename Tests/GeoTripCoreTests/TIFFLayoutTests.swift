@@ -107,12 +107,24 @@ struct TIFFLayoutTests {
         Damage(file: "damaged-ifd-loop.tif", status: .read, kind: .valueIgnored, says: "loop", keepsTime: true),
         Damage(file: "damaged-exif-loop.tif", status: .read, kind: .valueIgnored, says: "loop", keepsTime: false),
         Damage(file: "damaged-absurd-count.tif", status: .read, kind: .positionIgnored, says: "65535 entries", keepsTime: false),
-        Damage(file: "damaged-gps-past-end.tif", status: .read, kind: .positionIgnored, says: "outside the file", keepsTime: false),
-        Damage(file: "damaged-value-past-end.tif", status: .read, kind: .valueIgnored, says: "beyond the end of the file", keepsTime: false),
-        Damage(file: "damaged-ifd0-past-end.tif", status: .unreadable, kind: .damaged, says: "outside the file", keepsTime: false),
+        Damage(file: "damaged-gps-past-end.tif", status: .read, kind: .positionIgnored, says: "past the end of the file's", keepsTime: false),
+        Damage(file: "damaged-value-past-end.tif", status: .read, kind: .valueIgnored, says: "past the end of the file's", keepsTime: false),
+        Damage(file: "damaged-ifd0-past-end.tif", status: .unreadable, kind: .damaged, says: "past the end of the file's", keepsTime: false),
         Damage(file: "damaged-srational-negative.jpg", status: .read, kind: .positionIgnored, says: "negative", keepsTime: true),
         Damage(file: "damaged-cr3-gps-not-tiff.cr3", status: .read, kind: .positionIgnored, says: "CMT4 box holds no TIFF header", keepsTime: true),
     ]
+
+    @Test("a first directory said to start in the header is named as in the header, not outside the file")
+    func directoryInHeader() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("header.tif")
+        try Data([0x49, 0x49, 0x2A, 0x00, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 100)).write(to: url)
+        let reading = MetadataReader().read(path: url.path)
+        #expect(reading.status == .unreadable)
+        #expect(reading.metadata.diagnostics.contains { $0.message.contains("is said to start at byte 0, inside the file's 8-byte header") },
+                "\(reading.metadata.diagnostics)")
+    }
 
     @Test("a damaged layout is a diagnostic, and the rest is still read", arguments: damages)
     func damaged(_ damage: Damage) {

@@ -244,6 +244,20 @@ struct TrackLogTests {
         }
     }
 
+    @Test("a second XML declaration is named as what it is, not by libxml2's number")
+    func secondDeclaration() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let twice = temp.url.appendingPathComponent("twice.gpx")
+        try "<?xml version=\"1.0\"?>\n<?xml version=\"1.0\"?>\n<gpx/>".write(to: twice, atomically: true, encoding: .utf8)
+        #expect {
+            try TrackLog.read(contentsOf: twice)
+        } throws: { error in
+            let message = (error as? TrackError)?.description ?? ""
+            return message.contains("an XML declaration (<?xml …?>) that is not at the very start") && !message.contains("XML parser error")
+        }
+    }
+
     @Test("XML that is neither GPX nor KML: the message names the file and its root element")
     func neitherGPXNorKML() {
         #expect {

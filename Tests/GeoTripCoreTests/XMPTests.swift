@@ -239,6 +239,9 @@ struct XMPTests {
         // Within the bounds: a summit, and the Dead Sea's shore below the sea.
         #expect(XMPDecoder.decode(xmp(position + #"exif:GPSAltitude="8848/1" exif:GPSAltitudeRef="0""#), origin: "sidecar").altitude == 8848)
         #expect(XMPDecoder.decode(xmp(position + #"exif:GPSAltitude="430" exif:GPSAltitudeRef="1""#), origin: "sidecar").altitude == -430)
+        // A 15 MB attribute: past libxml2's limit, said as such.
+        let long = XMPDecoder.decode(xmp(#"exif:GPSAltitude=""# + String(repeating: "9", count: 15 << 20) + "\""), origin: "sidecar")
+        #expect(long.diagnostics.contains { $0.message.contains("a value or text longer than the XML parser takes (10 MB)") }, "\(long.diagnostics)")
         // Without a position there is no fix to keep an altitude for.
         let alone = XMPDecoder.decode(xmp(#"exif:GPSAltitude="120/1""#), origin: "sidecar")
         #expect(alone.coordinate == nil && alone.altitude == nil)

@@ -180,7 +180,7 @@ struct TIFFDirectoryReader {
         let offset = Int(u32(entry.field, 0))
         let packet = Array(file.bytes(at: offset, count: count))
         guard packet.count == count else {
-            diagnostics.append(Diagnostic(.valueIgnored, "the XMP packet is said to lie at byte \(offset), beyond the end of the file; it was not read"))
+            diagnostics.append(Diagnostic(.valueIgnored, "the XMP packet is said to be \(count) bytes from byte \(offset), past the end of the file's \(file.size) bytes; it was not read"))
             return nil
         }
         return packet
@@ -190,7 +190,8 @@ struct TIFFDirectoryReader {
     /// entry; nil (and a diagnostic) when it cannot be read or was read already.
     private mutating func directory(at offset: Int, name: String, kind: DiagnosticKind = .damaged) -> Directory? {
         guard offset >= 8, offset < file.size else {
-            diagnostics.append(Diagnostic(kind, "the \(name) is said to start at byte \(offset), outside the file's \(file.size) bytes; its values were not read"))
+            let place = offset < 8 ? "inside the file's 8-byte header" : "past the end of the file's \(file.size) bytes"
+            diagnostics.append(Diagnostic(kind, "the \(name) is said to start at byte \(offset), \(place); its values were not read"))
             return nil
         }
         guard visited.insert(offset).inserted else {
@@ -328,7 +329,7 @@ struct TIFFDirectoryReader {
             let offset = Int(u32(entry.field, 0))
             let value = Array(file.bytes(at: offset, count: total))
             guard value.count == total else {
-                diagnostics.append(Diagnostic(.valueIgnored, "the value of TIFF tag \(tagName(entry.tag)) is said to lie at byte \(offset), beyond the end of the file; ignored"))
+                diagnostics.append(Diagnostic(.valueIgnored, "the value of TIFF tag \(tagName(entry.tag)) is said to be \(total) bytes from byte \(offset), past the end of the file's \(file.size) bytes; ignored"))
                 return nil
             }
             return (entry, value)

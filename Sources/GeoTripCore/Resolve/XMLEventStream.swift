@@ -206,6 +206,11 @@ enum XMLEventStream {
             return "a closing tag that does not match its opening tag"
         case XML_ERR_EXTRA_CONTENT:
             return "content after the last element"
+        case XML_ERR_RESERVED_XML_NAME:
+            return "an XML declaration (<?xml …?>) that is not at the very start"
+        case XML_ERR_INTERNAL_ERROR:
+            // libxml2's code for its own limits (a name, value or text of more than 10 MB).
+            return "a value or text longer than the XML parser takes (10 MB)"
         default:
             return "XML parser error \(code)"
         }
