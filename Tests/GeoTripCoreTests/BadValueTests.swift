@@ -181,6 +181,20 @@ struct BadValueTests {
         #expect(MetadataReader().read(path: TestPaths.fixtures.appendingPathComponent("png-exif.png").path).metadata.coordinate != nil)
     }
 
+    @Test("a PNG whose IHDR gives a side past 2^31 - 1 is said, and no size is kept; its EXIF still is")
+    func pngOfImpossibleSize() throws {
+        var png = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("png-exif.png"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        #expect(png[12..<16].elementsEqual("IHDR".utf8))
+        png.replaceSubrange(16..<24, with: [UInt8](repeating: 0xFF, count: 8))
+        let reading = try Self.read(png, as: "huge.png", in: temp)
+        #expect(reading.metadata.width == nil && reading.metadata.height == nil)
+        #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged && $0.message.contains("4294967295 x 4294967295, outside 1 to 2,147,483,647 a side") },
+                "\(reading.metadata.diagnostics)")
+        #expect(reading.metadata.coordinate != nil)
+    }
+
     @Test("bytes flipped one at a time in the EXIF block never crash the reader")
     func flippedBytes() throws {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("gps-little-endian.jpg"))

@@ -352,8 +352,15 @@ enum ContainerReader {
             case "IHDR":
                 let body = Array(file.bytes(at: bodyStart, count: 8))
                 if body.count == 8 {
-                    contents.width = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
-                    contents.height = Int(body[4]) << 24 | Int(body[5]) << 16 | Int(body[6]) << 8 | Int(body[7])
+                    let width = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
+                    let height = Int(body[4]) << 24 | Int(body[5]) << 16 | Int(body[6]) << 8 | Int(body[7])
+                    // Each is 1 to 2^31 - 1 (PNG, 11.2.2): anything else is a damaged header.
+                    if (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) {
+                        (contents.width, contents.height) = (width, height)
+                    } else {
+                        contents.diagnostics.append(Diagnostic(.damaged, "the PNG's IHDR chunk gives a size of \(width) x \(height), "
+                                                               + "outside 1 to 2,147,483,647 a side; no size recorded"))
+                    }
                 }
             case "eXIf":
                 let body = file.bytes(at: bodyStart, count: length)
