@@ -282,6 +282,27 @@ struct HardeningTests {
         ])
     }
 
+    @Test("sidecars that are no files (a FIFO, a link to a device, a dangling link) are each said; a folder named like one is a folder")
+    func specialSidecars() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url
+        #expect(mkfifo(folder.appendingPathComponent("a.xmp").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("b.xmp").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("c.xmp").path, withDestinationPath: "nowhere.xmp")
+        let album = folder.appendingPathComponent("d.xmp")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-10 Lisboa/IMG_0001.JPG"),
+                                        to: album.appendingPathComponent("IMG_0001.JPG"))
+        let listing = try FolderScanner(root: folder.path).scan()
+        #expect(listing.files.map(\.relativePath) == ["d.xmp/IMG_0001.JPG"])
+        #expect(listing.problems.sorted() == [
+            "a.xmp: not read: it is a named pipe (FIFO), not a sidecar file",
+            "b.xmp: not read: it is a link to a device, not a sidecar file",
+            "c.xmp: not read: it is a symbolic link to nothing, not a sidecar file",
+        ])
+    }
+
     /// A JPEG whose EXIF is a big-endian TIFF built here: IFD0 (Make, Model, `ifd0Extra`, and the
     /// Exif and GPS pointers), an Exif directory with DateTimeOriginal and its offset, and a GPS
     /// directory at 38°42'40"N 9°8'13"W; the pixels are the sample photo's.

@@ -426,18 +426,27 @@ public struct FolderScanner: Sendable {
                 }
                 return
             }
-            // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos.
+            // XMP sidecars (geotrip's own or darktable's) describe photos; they are not photos. A
+            // folder so named is a folder; anything else but a file (a FIFO, a device, a link to
+            // nothing) is said, as one named like a photo is.
             if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) {
-                if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
-                    contents.sidecars.append(prefix + name)
-                    var info = stat()
-                    if fstatat(descriptor, cName, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG {
-                        let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-                        contents.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
-                                                                              modifiedNanos: modified)
+                var info = stat()
+                let examined = fstatat(descriptor, cName, &info, 0) == 0
+                if !(examined && info.st_mode & S_IFMT == S_IFDIR) {
+                    if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
+                        contents.sidecars.append(prefix + name)
+                        if examined, info.st_mode & S_IFMT == S_IFREG {
+                            let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+                            contents.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
+                                                                                  modifiedNanos: modified)
+                        } else {
+                            let kind = FileSystemKind(mode: info.st_mode).phrase
+                            let what = !examined ? "a symbolic link to nothing" : type == UInt8(DT_LNK) ? "a link to \(kind)" : kind
+                            contents.problems.append("\(prefix + name): not read: it is \(what), not a sidecar file")
+                        }
                     }
+                    return
                 }
-                return
             }
             let decoded = String(validating: nameBytes, as: UTF8.self)
             let name = decoded ?? FolderScanner.escaped(Array(nameBytes))
