@@ -736,7 +736,8 @@ enum ISO8601Instant {
               let year = ASCIIDigits.parse(bytes[0..<4]), let month = ASCIIDigits.parse(bytes[5..<7]),
               let day = ASCIIDigits.parse(bytes[8..<10]), let hour = ASCIIDigits.parse(bytes[11..<13]),
               let minute = ASCIIDigits.parse(bytes[14..<16]), let second = ASCIIDigits.parse(bytes[17..<19]),
-              (1...12).contains(month), (1...LocalDateTime.daysIn(month: month, year: year)).contains(day),
+              // Year 0000 is no year of XML Schema's dateTime, which GPX and KML use.
+              year >= 1, (1...12).contains(month), (1...LocalDateTime.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute),
               // 60 is a leap second (ISO 8601 §4.2.1); it counts as the next minute's first.
               (0...60).contains(second)
