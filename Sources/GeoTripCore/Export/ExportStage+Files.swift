@@ -298,7 +298,9 @@ extension ExportStage {
     func trackPoints(_ paths: [String]) -> [TrackPoint] {
         var points: [TrackPoint] = []
         for path in paths {
-            if let file = try? TrackLog.load(contentsOf: URL(fileURLWithPath: path)) { points += file.points }
+            guard let file = try? TrackLog.load(contentsOf: URL(fileURLWithPath: path)) else { continue }
+            // The first log's points taken as they are: a copy of a 200 MB log's held both at once.
+            if points.isEmpty { points = file.points } else { points += file.points }
         }
         return TrackLog.sortedByTime(points)
     }
