@@ -40,7 +40,7 @@ enum TripMapScript {
   // ---- The map and its panes: the offline base below everything, tiles above it.
   // A zoom limit, which the marker groups need: a town's on the offline base map, whose coasts
   // are drawn for a region (visits closer than that are fanned out around their spot
-  // instead), a street's while online tiles are shown (`zoomLimit`).
+  // instead), a street's while online tiles are shown (`tilesShown`, below).
   var map = L.map('map', { zoomSnap: 0.25, zoomDelta: 0.5, maxZoom: 15, worldCopyJump: false, preferCanvas: false,
                            zoomAnimation: !calm, fadeAnimation: !calm, markerZoomAnimation: !calm });
   map.attributionControl.setPrefix(false);
