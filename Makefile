@@ -7,9 +7,8 @@ SAMPLES    := SampleImages
 RELEASE    := .build/release/geotrip
 # Libraries geotrip links (cmark-gfm formats the notes' Markdown on the map), tzdata (whose
 # zone files give local times their names) and Leaflet with its marker groups (which the map
-# page inlines); and tools
-# the tests and the benchmark compare against (GDAL's ogrinfo for the GeoJSON; a headless
-# browser for the map page, with a Korean font).
+# page inlines); and tools the tests and the benchmark compare against (GDAL's ogrinfo for the
+# GeoJSON; a headless browser for the map page, with a Korean font).
 BUILD_PKGS := pkg-config libexif-dev libheif-dev libsqlite3-dev libxml2-dev tzdata libturbojpeg0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libjs-leaflet libjs-leaflet.markercluster
 TEST_PKGS  := libimage-exiftool-perl python3 gdal-bin chromium fonts-noto-cjk
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
