@@ -290,8 +290,16 @@ struct XMPTests {
         #expect(XMPDate.parse("2024") == .dayOnly)
         #expect(XMPDate.parse("2024-02-30T10:00") == .invalid)
         #expect(XMPDate.parse("2024-05-01T25:00") == .invalid)
-        #expect(XMPDate.parse("2024-05-01T10:00+25:00") == .invalid)
+        // A real date and time with an offset that is not one is said as such.
+        #expect(XMPDate.parse("2024-05-01T10:00+25:00") == .invalidOffset("+25:00"))
+        #expect(XMPDate.parse("2025-06-10T14:00:00+14:59") == .invalidOffset("+14:59"))
+        #expect(XMPDate.parse("2024-05-01T25:00+01:00") == .invalid)
         #expect(XMPDate.parse("yesterday") == .invalid)
+        let said = XMPDecoder.decode(Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:DateTimeOriginal=\"2025-06-10T14:00:00+14:59\"/></rdf:RDF></x:xmpmeta>").utf8),
+                                     origin: "sidecar").diagnostics.map(\.message)
+        #expect(said == ["sidecar XMP-exif:DateTimeOriginal '2025-06-10T14:00:00+14:59' ends in '+14:59', not an offset between -12:00 and +14:00; not used"],
+                "\(said)")
         let late = LocalDateTime(year: 2024, month: 12, day: 31, hour: 23, minute: 30, second: 0)!
         #expect(XMPDate.utc(late, offset: UTCOffset(minutes: -60))?.iso8601 == "2025-01-01T00:30:00")
     }

@@ -44,7 +44,8 @@ public struct MetadataReader: Sendable {
     /// one of other text is said; an altitude goes with its position, and one outside -1 km to
     /// 100 km is said; a sidecar's damage is the sidecar's (`sidecarUnreadable`). 4: the same
     /// altitude bounds for XMP and a video's position, and XMP's altitude goes with its position
-    /// too; a video's duration of more than a week, or in a timescale of 0, is said and not kept.
+    /// too; a video's duration of more than a week, or in a timescale of 0, is said and not kept;
+    /// an XMP date's offset out of range is said as that, not as a date that is not real.
     public static let version = 4
 
     /// Creates a reader.

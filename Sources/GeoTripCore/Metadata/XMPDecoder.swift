@@ -298,6 +298,8 @@ private struct PropertyReader {
             diagnostics.append(Diagnostic(.gpsTimeIgnored, "\(origin) exif:GPSTimeStamp '\(text)' has no time of day; GPS time not recorded"))
         case .invalid:
             diagnostics.append(Diagnostic(.gpsTimeIgnored, "\(origin) exif:GPSTimeStamp '\(text)' is not a real date and time; GPS time not recorded"))
+        case .invalidOffset(let zone):
+            diagnostics.append(Diagnostic(.gpsTimeIgnored, "\(origin) exif:GPSTimeStamp '\(text)' ends in '\(zone)', not an offset between -12:00 and +14:00; GPS time not recorded"))
         }
         return nil
     }
@@ -318,6 +320,8 @@ private struct PropertyReader {
                 diagnostics.append(Diagnostic(.timeIgnored, "\(origin) \(field.rawValue) '\(text)' names a day but no time of day; not used as a capture time"))
             case .invalid:
                 diagnostics.append(Diagnostic(.timeIgnored, "\(origin) \(field.rawValue) '\(text)' is not a real date and time; not used"))
+            case .invalidOffset(let zone):
+                diagnostics.append(Diagnostic(.timeIgnored, "\(origin) \(field.rawValue) '\(text)' ends in '\(zone)', not an offset between -12:00 and +14:00; not used"))
             }
         }
         return nil
@@ -335,6 +339,9 @@ enum XMPDate: Equatable {
     case dayOnly
     /// Not an XMP Date, or not a real one.
     case invalid
+    /// A real date and time whose offset (the text after the time) is not one: outside
+    /// -12:00 to +14:00, or not `Z` or `±hh:mm`.
+    case invalidOffset(String)
 
     static func parse(_ text: String) -> XMPDate {
         let b = Array(text.utf8)
@@ -366,7 +373,12 @@ enum XMPDate: Equatable {
         }
         var offset: UTCOffset?
         if index < b.count {
-            guard let zone = UTCOffset(parsing: String(decoding: b[index...], as: UTF8.self)) else { return .invalid }
+            let zoneText = String(decoding: b[index...], as: UTF8.self)
+            guard let zone = UTCOffset(parsing: zoneText) else {
+                let real = LocalDateTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute,
+                                         second: second, millisecond: millisecond) != nil
+                return real ? .invalidOffset(zoneText) : .invalid
+            }
             offset = zone
         }
         guard let time = LocalDateTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute,
