@@ -498,8 +498,9 @@ extension OversizedPictureTests {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         // One 64 x 64 tile; ispe 64 x 64; the descriptor says 30,000 x 30,000 (libheif 1.15
-        // crashed converting it to RGB) or 16,384 x 12,288 (1.2 GB to decode).
-        for canvas in [(width: 30_000, height: 30_000), (width: 16_384, height: 12_288)] {
+        // crashed converting it to RGB), 16,384 x 12,288 (1.2 GB to decode), or the largest
+        // 32-bit sides (whose product overflows a 64-bit integer).
+        for canvas in [(width: 30_000, height: 30_000), (width: 16_384, height: 12_288), (width: 4_294_967_295, height: 4_294_967_295)] {
             let url = temp.url.appendingPathComponent("crafted-\(canvas.width).heic")
             try Data(try Self.heifGrid(rows: 1, columns: 1, canvas: canvas)).write(to: url)
             let derived = HeifDerivedImages(file: try PhotoFile(path: Array(url.path.utf8CString)))

@@ -11,6 +11,8 @@ struct HeifDerivedImages {
     var primary: UInt32?
     /// The canvas of each derived item whose descriptor could be read, by item id.
     var canvases: [UInt32: (width: Int, height: Int)] = [:]
+    /// Every derived item `iinf` lists, its descriptor read or not.
+    var derivedIDs: Set<UInt32> = []
 
     /// The derived images of `file`; none when its boxes cannot be read (libheif then refuses
     /// the file too, or decodes no derived image).
@@ -27,6 +29,7 @@ struct HeifDerivedImages {
             if let version = cursor.integer(1), cursor.skip(3) { primary = cursor.integer(version == 0 ? 2 : 4).map(UInt32.init) }
         }
         let derived = Self.derivedItems(boxes.first { $0.is("iinf") }, walker: &walker)
+        derivedIDs = Set(derived.keys)
         guard !derived.isEmpty, let iloc = body("iloc") else { return }
         let idat = boxes.first { $0.is("idat") }?.body
         for location in Self.locations(iloc) where derived[location.item] != nil {
@@ -45,7 +48,13 @@ struct HeifDerivedImages {
 
     /// The largest canvas of the items other than the primary (a stored thumbnail, a tile).
     var largestOther: (width: Int, height: Int)? {
-        canvases.filter { $0.key != primary }.values.max { $0.width * $0.height < $1.width * $1.height }
+        canvases.filter { $0.key != primary }.values.max { Self.area($0) < Self.area($1) }
+    }
+
+    /// Width times height, or `Int.max` past it: a descriptor's sides are 32-bit.
+    static func area(_ size: (width: Int, height: Int)) -> Int {
+        let (product, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        return overflow ? Int.max : product
     }
 
     /// The ids of the `grid` and `iovl` items listed in `iinf`, with their type.

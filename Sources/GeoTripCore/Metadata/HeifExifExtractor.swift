@@ -201,20 +201,26 @@ enum HeifExifExtractor {
         func size(_ handle: OpaquePointer) -> (width: Int, height: Int) {
             let claimed = (width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
             let canvas = handle == primary ? derived.primary.flatMap { derived.canvases[$0] } : derived.largestOther
-            guard let canvas, canvas.width * canvas.height > claimed.width * claimed.height else { return claimed }
+            guard let canvas, HeifDerivedImages.area(canvas) > HeifDerivedImages.area(claimed) else { return claimed }
             return canvas
         }
         // Decoded whole, at about 6 bytes a pixel: a grid of one small tile repeated can claim
         // 16,384 x 16,320 pixels in 131 KB (1.6 GB to decode). Its stored thumbnail, however
         // small, is then the better source.
         let primarySize = size(primary)
-        if let thumbnail, primarySize.width * primarySize.height > pixelLimit {
+        if let thumbnail, HeifDerivedImages.area(primarySize) > pixelLimit {
             chosen = thumbnail
         }
         let (width, height) = size(chosen)
-        guard width * height <= pixelLimit else {
+        guard HeifDerivedImages.area((width, height)) <= pixelLimit else {
             throw ImageCodingFailure(reason: "its picture is \(width.grouped) x \(height.grouped) pixels, more than the "
                                      + "\(pixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail, and it holds no smaller one")
+        }
+        // A derived primary is held to the sides read above (its descriptor's, else its `ispe`'s):
+        // a canvas this reading missed (a descriptor split across extents, or not found) is
+        // refused by libheif rather than built. libheif refuses a side equal to its limit.
+        if chosen == primary, let id = derived.primary, derived.derivedIDs.contains(id), max(width, height) > 0 {
+            heif_context_set_maximum_image_size_limit(context, Int32(min(Int(sideLimit), max(width, height) + 1)))
         }
         var image: OpaquePointer?
         try fail(heif_decode_image(chosen, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil), "decode the image")
