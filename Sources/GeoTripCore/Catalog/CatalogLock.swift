@@ -15,29 +15,16 @@ public final class CatalogLock: Sendable {
     /// The lock file's descriptor while the lock is held; -1 after `release()`.
     private let descriptor: Mutex<Int32>
 
-    /// Takes the lock for the catalog at `catalogPath`, or throws `catalogBusy` within
-    /// `settling` seconds. The lock file sits beside the real catalog file, found through
-    /// symbolic links, so the same catalog named two ways (a linked folder, a link to the
-    /// file) is one lock.
-    ///
-    /// A lock given up a moment ago may still be held for an instant: a process this one starts
-    /// meanwhile (another thread's) holds a copy of the descriptor from its fork until its exec
-    /// closes it, and `flock` belongs to the descriptor's open file, which the copy shares. A
-    /// run right after another in one process (a program built on GeoTripCore, the tests) waits
-    /// that out; a second run at the terminal is told at once after it.
-    public init(catalogPath: String, settling: Double = 0.5) throws(GeoTripError) {
+    /// Takes the lock for the catalog at `catalogPath`, or throws `catalogBusy` at once.
+    /// The lock file sits beside the real catalog file, found through symbolic links, so the
+    /// same catalog named two ways (a linked folder, a link to the file) is one lock.
+    public init(catalogPath: String) throws(GeoTripError) {
         let lockPath = Self.resolved(catalogPath) + ".lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .catalogUnwritable(path: catalogPath, reason: String(cString: strerror(errno)))
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(settling * 1000))
-        var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-        while !locked, errno == EWOULDBLOCK, ContinuousClock.now < deadline {
-            usleep(20_000)
-            locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-        }
-        guard locked else {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.readPID(descriptor)
             close(descriptor)
             throw .catalogBusy(path: catalogPath, pid: holder)
@@ -55,7 +42,7 @@ public final class CatalogLock: Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int64(patience * 1000))
         while true {
             do {
-                let fresh = try CatalogLock(catalogPath: catalogPath, settling: 0)
+                let fresh = try CatalogLock(catalogPath: catalogPath)
                 // Take the new lock's descriptor over; the fresh object must not close it.
                 let taken = fresh.descriptor.withLock { value in
                     let taken = value
@@ -76,7 +63,12 @@ public final class CatalogLock: Sendable {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             _ = ftruncate(descriptor, 0)
-            close(descriptor)  // releases the flock
+            // Unlocked before it is closed: a process another thread starts meanwhile holds a
+            // copy of the descriptor from its fork to its exec, and the lock belongs to the open
+            // file that copy shares, so closing ours alone could leave it held for that instant
+            // (a run right after this one in the same process was refused as busy).
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
             descriptor = -1
         }
     }
