@@ -432,7 +432,8 @@ public struct FolderScanner: Sendable {
             if nameBytes.count > 4, nameBytes.suffix(4).map({ $0 | 0x20 }).elementsEqual(".xmp".utf8) {
                 var info = stat()
                 let examined = fstatat(descriptor, cName, &info, 0) == 0
-                if !(examined && info.st_mode & S_IFMT == S_IFDIR) {
+                let failure = examined ? 0 : errno
+                if !(examined && info.st_mode & S_IFMT == S_IFDIR) && type != UInt8(DT_DIR) {
                     if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
                         contents.sidecars.append(prefix + name)
                         if examined, info.st_mode & S_IFMT == S_IFREG {
@@ -441,8 +442,15 @@ public struct FolderScanner: Sendable {
                                                                                   modifiedNanos: modified)
                         } else {
                             let kind = FileSystemKind(mode: info.st_mode).phrase
-                            let what = !examined ? "a symbolic link to nothing" : type == UInt8(DT_LNK) ? "a link to \(kind)" : kind
-                            contents.problems.append("\(prefix + name): not read: it is \(what), not a sidecar file")
+                            if !examined, failure == ENOENT, type == UInt8(DT_REG) {
+                                // Gone since the folder was listed: nothing to read, nothing to say.
+                            } else if examined || failure == ENOENT || failure == ELOOP {
+                                let what = !examined ? (failure == ELOOP ? "a symbolic link that loops" : "a symbolic link to nothing")
+                                    : type == UInt8(DT_LNK) ? "a link to \(kind)" : kind
+                                contents.problems.append("\(prefix + name): not read: it is \(what), not a sidecar file")
+                            } else {
+                                contents.problems.append("\(prefix + name): could not be examined (\(String(cString: strerror(failure))))")
+                            }
                         }
                     }
                     return
