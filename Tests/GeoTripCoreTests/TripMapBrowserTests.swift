@@ -629,23 +629,26 @@ f.addEventListener('load', function () {
         var cafeExpandedAfter: String?
     }
 
+    /// A hotel on three evenings, the same coordinates each time, with a day out (Sintra, 23 km
+    /// away) in between; then `cafeVisits` visits to a café 5 km away, on one spot too.
+    static func hotelEvenings(cafeVisits: Int) -> TripMapInput {
+        let hotel = (38.7139, -9.1394), day = (38.7967, -9.3880), cafe = (38.7223, -9.0800)
+        let stops: [(String, (Double, Double), String)] = [("Hotel Avenida", hotel, "2025-06-10"), ("Sintra", day, "2025-06-11"),
+                                                           ("Hotel Avenida", hotel, "2025-06-11"), ("Hotel Avenida", hotel, "2025-06-12")]
+            + Array(repeating: ("Café", cafe, "2025-06-12"), count: cafeVisits)
+        let visits: [TripMapInput.Visit] = stops.enumerated().map { index, stop in
+            .init(id: "v\(index + 1)", placeId: ["Sintra": "p2", "Café": "p3"][stop.0] ?? "p1", name: stop.0, countryCode: "PT",
+                  latitude: stop.1.0, longitude: stop.1.1, localDate: stop.2, photoCount: 3)
+        }
+        return TripMapInput(language: "en", visits: visits, days: ["2025-06-10", "2025-06-11", "2025-06-12"].map { .init(date: $0) }, legs: [])
+    }
+
     @Test("visits on one spot (a hotel each night) are one group that fans out, the timeline opens each of them, quick clicks end on the last, and a group works from the keyboard",
           .enabled(if: chromium != nil, skipMessage))
     func visitsOnOneSpot() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        // The hotel on three evenings, the same coordinates each time; a day out in between;
-        // then nine visits to a café 5 km away, on one spot too.
-        let hotel = (38.7139, -9.1394), day = (38.7967, -9.3880), cafe = (38.7223, -9.0800)
-        let stops: [(String, (Double, Double), String)] = [("Hotel Avenida", hotel, "2025-06-10"), ("Sintra", day, "2025-06-11"),
-                                                           ("Hotel Avenida", hotel, "2025-06-11"), ("Hotel Avenida", hotel, "2025-06-12")]
-            + Array(repeating: ("Café", cafe, "2025-06-12"), count: 9)
-        let visits: [TripMapInput.Visit] = stops.enumerated().map { index, stop in
-            .init(id: "v\(index + 1)", placeId: ["Sintra": "p2", "Café": "p3"][stop.0] ?? "p1", name: stop.0, countryCode: "PT",
-                  latitude: stop.1.0, longitude: stop.1.1, localDate: stop.2, photoCount: 3)
-        }
-        let input = TripMapInput(language: "en", visits: visits, days: ["2025-06-10", "2025-06-11", "2025-06-12"].map { .init(date: $0) }, legs: [])
-        _ = try Self.writePage(input, in: folder.url)
+        _ = try Self.writePage(Self.hotelEvenings(cafeVisits: 9), in: folder.url)
         let probe = folder.url.appendingPathComponent("probe.html")
         try Self.spotProbe.write(to: probe, atomically: true, encoding: .utf8)
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,800", "--dump-dom"])
@@ -665,6 +668,60 @@ f.addEventListener('load', function () {
         #expect(result.cafeExpanded == "true")
         #expect(result.order == result.order.sorted(), "markers in the visits' order: \(result.order)")
         #expect(result.focusAfterEscape == cafeLabel && result.cafeExpandedAfter == nil)
+    }
+
+    /// Asks the timeline for a visit in a group and drags the map while the reveal is under way
+    /// (in the same turn of the page's loop, before the reveal's next step: with reduced motion
+    /// the moves are instant, and headless Chromium's virtual time never ends an animated one),
+    /// reports whether a popup opened anyway; then asks for another and leaves the map alone.
+    static let gestureProbe = framed("geotrip/index.html", width: 900, height: 700) + shared + #"""
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, win = f.contentWindow, r = {};
+  var popupTitle = function () { var title = doc.querySelector('.leaflet-popup-content .popup-title'); return title ? title.textContent : null; };
+  var mouse = function (node, type, x, y) {
+    node.dispatchEvent(new win.MouseEvent(type, { bubbles: true, cancelable: true, view: win, clientX: x, clientY: y, button: 0, buttons: type === 'mouseup' ? 0 : 1, which: 1 }));
+  };
+  setTimeout(function () {
+    doc.querySelector('li.visit[data-visit="v1"] button.visit-button').click();
+    var map = doc.getElementById('map'), pane = map.querySelector('.leaflet-map-pane'), box = map.getBoundingClientRect();
+    var x = box.left + box.width / 2, y = box.top + box.height / 2;
+    mouse(pane, 'mousedown', x, y);
+    for (var step = 1; step <= 8; step++) mouse(pane, 'mousemove', x - 15 * step, y - 10 * step);
+    mouse(pane, 'mouseup', x - 120, y - 80);
+    setTimeout(function () {
+      r.popupAfterDrag = popupTitle();
+      r.fannedAfterDrag = doc.querySelectorAll('.group-icon[aria-expanded]').length;
+      doc.querySelector('li.visit[data-visit="v3"] button.visit-button').click();
+      setTimeout(function () {
+        r.popupLeftAlone = popupTitle();
+        document.getElementById('result').textContent = JSON.stringify(r);
+      }, 1000);
+    }, 1000);
+  }, 500);
+});
+</script>
+"""#
+
+    struct GestureResult: Decodable {
+        var popupAfterDrag: String?
+        var fannedAfterDrag: Int
+        var popupLeftAlone: String?
+    }
+
+    @Test("a drag while the map moves to a visit the timeline asked for leaves the map with the reader: no popup opens later",
+          .enabled(if: chromium != nil, skipMessage))
+    func dragDuringReveal() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try Self.writePage(Self.hotelEvenings(cafeVisits: 0), in: folder.url)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.gestureProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,800", "--dump-dom"])
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        let result: GestureResult = try Self.result(of: run)
+        #expect(result.popupAfterDrag == nil && result.fannedAfterDrag == 0, "the reveal went on after the drag: \(result)")
+        #expect(result.popupLeftAlone == "3. Hotel Avenida", "a reveal left alone opens its visit")
     }
 
     /// Turns on the page's one online tile layer and reports what happened.

@@ -531,8 +531,9 @@ extension ExportStage {
     /// and no photo taken inside a zone is linked from the map, nor is a photo placed beside
     /// one a point in the GeoJSON (outputs an earlier build wrote could show them). 11: markers
     /// that would overlap are grouped (Leaflet.markercluster), visits on one spot fan out, and
-    /// the legs' casings lie under every leg.
-    static let outputRevision = 11
+    /// the legs' casings lie under every leg. 12: a group's rings and a fan's legs follow the
+    /// system into dark and back, and a drag, the wheel or the map's keys end a visit's reveal.
+    static let outputRevision = 12
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

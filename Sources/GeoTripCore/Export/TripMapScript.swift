@@ -403,19 +403,20 @@ enum TripMapScript {
     var face = el('div', 'group-marker', (visits.length ? '' : '\u25B6') + String(shown));
     var only = Object.keys(days);
     var day = only.length === 1 ? data.days[Number(only[0])] : null;
-    var colour = day ? day.colour : css('--muted');
+    // The page's colours as variables, so a group follows the system into dark and back.
+    var colour = day ? day.colour : 'var(--muted)';
     face.style.width = size + 'px';
     face.style.height = size + 'px';
     // Unlike a visit's marker (a disc of its day's colour with its number), a group is drawn
     // in the page's colours, ringed in its day's, as a stack: a second ring behind it.
     face.style.borderColor = colour;
-    face.style.boxShadow = '5px -5px 0 -1px ' + css('--bg') + ', 5px -5px 0 2px ' + colour + ', 0 1px 4px rgba(0,0,0,.5)';
+    face.style.boxShadow = '5px -5px 0 -1px var(--bg), 5px -5px 0 2px ' + colour + ', 0 1px 4px rgba(0,0,0,.5)';
     return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos, order: order });
   }
   var clusters = L.markerClusterGroup({
     maxClusterRadius: 50, showCoverageOnHover: false, spiderfyOnMaxZoom: true, zoomToBoundsOnClick: true,
     animate: !calm, iconCreateFunction: groupIcon,
-    spiderfyDistanceMultiplier: 1.8, spiderLegPolylineOptions: { weight: 1.5, color: css('--muted'), opacity: 0.8, interactive: false }
+    spiderfyDistanceMultiplier: 1.8, spiderLegPolylineOptions: { weight: 1.5, className: 'spider-leg', opacity: 0.8, interactive: false }
   });
   function markersOf(dayIndex) {
     return dayMarkers.reduce(function (all, list, i) { return dayIndex === null || i === dayIndex ? all.concat(list) : all; }, []);
@@ -424,6 +425,8 @@ enum TripMapScript {
   var fanned = null, openedByKey = 0;
   clusters.on('spiderfied', function (event) {
     fanned = event.cluster;
+    var asked = fanAsked;
+    fanAsked = null;
     var icon = fanned.getElement();
     if (icon) icon.setAttribute('aria-expanded', 'true');
     // The fan drawn inside the map: moved in by what it overhangs (the plugin fans out around
@@ -446,6 +449,7 @@ enum TripMapScript {
       var first = event.markers.slice().sort(function (a, b) { return a.options.order - b.options.order; })[0];
       setTimeout(function () { if (first.getElement()) first.getElement().focus({ preventScroll: true }); }, 0);
     }
+    if (asked && asked.request === revealing && asked.group === event.cluster && map.hasLayer(asked.marker)) asked.then();
   });
   clusters.on('unspiderfied', function (event) {
     var icon = event.cluster.getElement();
@@ -516,7 +520,9 @@ enum TripMapScript {
   // timeline end on the last visit clicked, and nothing waits on a move that another began.
   // (The plugin's own `zoomToShowLayer` leaves its waits behind when interrupted, and a fan it
   // opens at the end of a zoom is closed again by its handler of that zoom's end.)
-  var revealing = 0;
+  // A fan asked for by the request `fanAsked.request`: when that group fans out (`spiderfied`),
+  // its marker's `then` runs; any other fan, or a later request, drops it.
+  var revealing = 0, fanAsked = null;
   function reveal(marker, request, then) {
     (function step(tries) {
       if (request !== revealing || !clusters.hasLayer(marker)) return;
@@ -526,7 +532,7 @@ enum TripMapScript {
       var bounds = group.getBounds();
       var zoom = Math.min(map.getMaxZoom(), map.getBoundsZoom(bounds.pad(0.3)));
       if (zoom <= map.getZoom() + 0.01) {
-        clusters.once('spiderfied', function () { if (request === revealing && map.hasLayer(marker)) then(); });
+        fanAsked = { request: request, group: group, marker: marker, then: then };
         group.spiderfy();
         return;
       }
@@ -543,6 +549,15 @@ enum TripMapScript {
     };
     map.on('moveend', done);
   }
+  // The reader taking the map in hand (a drag, the wheel, a pinch, its keys) ends a reveal under
+  // way: the map stays where they take it, and no popup opens there later.
+  function cancelReveal() { revealing += 1; fanAsked = null; }
+  ['mousedown', 'touchstart', 'wheel'].forEach(function (type) {
+    mapElement.addEventListener(type, cancelReveal, { passive: true, capture: true });
+  });
+  mapElement.addEventListener('keydown', function (event) {
+    if (/^(Arrow(Up|Down|Left|Right)|\+|-|=|_|PageUp|PageDown|Home|End)$/.test(event.key)) cancelReveal();
+  }, true);
 
   // ---- Bounds and the day filter.
   function boundsOf(dayIndex) {
