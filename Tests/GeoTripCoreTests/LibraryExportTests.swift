@@ -428,8 +428,8 @@ struct LibraryExportTests {
         await #expect {
             try await stopped.value
         } throws: { error in
-            guard case GeoTripError.interrupted(let saved) = error else { return false }
-            return saved > 0
+            guard case GeoTripError.interrupted(.afterReading(let present)) = error else { return false }
+            return present > 0
         }
         // Two trips at most were begun (two at once); the third was not, and the page of trips,
         // written last, is not there.

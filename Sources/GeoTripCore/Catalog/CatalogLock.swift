@@ -53,7 +53,7 @@ public final class CatalogLock: Sendable {
                 return
             } catch {
                 guard case .catalogBusy = error, ContinuousClock.now < deadline else { throw error }
-                do { try await Task.sleep(for: .milliseconds(100)) } catch { throw .interrupted(savedPhotos: 0) }
+                do { try await Task.sleep(for: .milliseconds(100)) } catch { throw .interrupted(.elsewhere) }
             }
         }
     }

@@ -487,7 +487,7 @@ public struct ExportStage: Sendable {
             var exported = exported
             for (part, state) in zip(parts, fresh) { exported[part.folder] = state }
             try catalog.saveExportedTrips(exported)
-            throw .interrupted(savedPhotos: 0)
+            throw .interrupted(.elsewhere)
         }
         return fresh
     }

@@ -315,7 +315,7 @@ public struct ThumbnailMaker: Sendable {
             }
         }
         let made = outcomes.compactMap { $0 }
-        guard made.count == sources.count else { throw .interrupted(savedPhotos: 0) }
+        guard made.count == sources.count else { throw .interrupted(.elsewhere) }
         return made
     }
 

@@ -192,13 +192,13 @@ public struct IngestPipeline: Sendable {
         if let now = options.now { derivation.now = now }
         let derived = try await derivation
             .run(settings: settings, clustering: clustering, naming: naming, export: exporting, listing: listing, stages: stages,
-                 interrupted: { .interrupted(savedPhotos: present) })
+                 interrupted: { .interrupted(.afterReading(present: present)) })
         summary.resolution = derived.resolution
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
         summary.reclusteredByNewRules = derived.reclusteredByNewRules
         summary.named = derived.named
-        if Task.isCancelled { throw GeoTripError.interrupted(savedPhotos: present) }
+        if Task.isCancelled { throw GeoTripError.interrupted(.afterReading(present: present)) }
 
         // The online naming phase gave the run lock up (see `CatalogLock`); the export writes
         // notes to the catalog and files beside it, so it takes the lock again first.
@@ -210,7 +210,7 @@ public struct IngestPipeline: Sendable {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
         } catch GeoTripError.interrupted {
             // The export stopped between trips (Ctrl-C): the next run writes the rest.
-            throw GeoTripError.interrupted(savedPhotos: present)
+            throw GeoTripError.interrupted(.afterReading(present: present))
         }
 
         let zoneFallback = gazetteer.zoneIndexProblem.map { problem in

@@ -84,7 +84,7 @@ public struct NominatimPlaceNamer: PlaceNamer {
         } catch let error as GeoTripError {
             throw error
         } catch is CancellationError {
-            throw .interrupted(savedPhotos: 0)
+            throw .interrupted(.elsewhere)
         } catch {
             throw .namingUnavailable(server: client.settings.shownURL, reason: "\(error)")
         }

@@ -102,7 +102,7 @@ struct ReadStage {
         try await committing?.value
         guard completed else {
             try commit(batch)
-            throw GeoTripError.interrupted(savedPhotos: done - deferred.count)
+            throw GeoTripError.interrupted(.reading(saved: done - deferred.count))
         }
         // Settle the known paths whose content changed; what left the folder is retired by the
         // pipeline in the same last transaction.

@@ -67,7 +67,7 @@ public struct PhotoTagger: Sendable {
         do {
             let derived = try await TripDerivation(catalog: catalog, folder: folder, gazetteer: gazetteer.get)
                 .run(settings: settings, clustering: try catalog.clusteringOptions(), listing: nil, stages: stages,
-                     interrupted: { .interrupted(savedPhotos: 0) })
+                     interrupted: { .interrupted(.elsewhere) })
             // The journal and map follow the new positions too.
             var problems = derived.diagnostics
             if let problem = gazetteer.zoneIndexProblem {

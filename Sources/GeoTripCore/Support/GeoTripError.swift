@@ -22,7 +22,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case namingAnswerUnreadable(place: String, reason: String)
     case namingCacheUnusable(path: String, reason: String)
     case catalogRejected(path: String, reason: String)
-    case interrupted(savedPhotos: Int)
+    case interrupted(Interruption)
     case gazetteerMissing(tried: [String])
     case notInCatalog(paths: [String], alike: [String] = [])
     /// Files of the folder geotrip could not read as photos: nothing can be tagged.
@@ -156,8 +156,26 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "or give --out PATH to put the whole output folder where it leads."
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
-        case .interrupted(let saved):
-            return "Interrupted. The catalog is consistent and holds \(saved) photos read so far; run the same command again to finish."
+        case .interrupted(.reading(let saved)):
+            let photos = saved == 1 ? "the photo" : "the \(saved) photos"
+            return saved == 0 ? "Interrupted while reading, before any photo was saved. The catalog is as the last run left it; run the same command again to read them."
+                : "Interrupted while reading. The catalog is consistent and keeps \(photos) this run read; run the same command again to read the rest and finish."
+        case .interrupted(.afterReading(let present)):
+            let photos = present == 1 ? "its one photo" : "all \(present) photos"
+            return "Interrupted. The catalog is consistent and holds \(photos) of the folder; run the same command again to finish."
+        case .interrupted(.elsewhere):
+            return "Interrupted. The catalog is consistent; run the same command again to finish."
         }
     }
+}
+
+/// How far a run stopped by Ctrl-C (or SIGTERM) had got, for what it says.
+public enum Interruption: Sendable, Equatable {
+    /// In the read: the photos this run had read by then (`saved`) are in the catalog.
+    case reading(saved: Int)
+    /// After the read: every photo of the folder (`present` of them) is in the catalog; what
+    /// is made from them (places, names, the journal and map) is finished by the next run.
+    case afterReading(present: Int)
+    /// Waiting for the catalog, tagging, or in a command that reads no photos.
+    case elsewhere
 }
