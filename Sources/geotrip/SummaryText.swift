@@ -110,10 +110,17 @@ enum SummaryText {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")
         }
-        if !e.movedNotes.isEmpty {
-            let each = e.movedNotes.prefix(5).map { "\($0.visit) \($0.from.map { "from \($0)" } ?? "back from unplaced-notes.md") to \($0.to)" }
-            lines.append("  \(plural(e.movedNotes.count, "note")) followed \(e.movedNotes.count == 1 ? "its visit" : "their visits") to another day's page: "
-                + each.joined(separator: ", ") + (e.movedNotes.count > 5 ? ", and \(n(e.movedNotes.count - 5)) more (--json lists them)" : ""))
+        let followed = e.movedNotes.filter { $0.from != nil }, back = e.movedNotes.filter { $0.from == nil }
+        if !followed.isEmpty {
+            let each = followed.prefix(5).map { "\($0.visit) from \($0.from ?? "") to \($0.to)" }
+            lines.append("  \(plural(followed.count, "note")) followed \(followed.count == 1 ? "its visit" : "their visits") to another day's page: "
+                + each.joined(separator: ", ") + (followed.count > 5 ? ", and \(n(followed.count - 5)) more (--json lists them)" : ""))
+        }
+        if !back.isEmpty {
+            // A day's own note is named by its day, which is also the page it went back to.
+            let each = back.prefix(5).map { $0.visit == $0.to ? "the note of the day \($0.to)" : "\($0.visit) to \($0.to)" }
+            lines.append("  \(plural(back.count, "note")) came back from journal/unplaced-notes.md to \(back.count == 1 ? "its day's page" : "their days' pages"): "
+                + each.joined(separator: ", ") + (back.count > 5 ? ", and \(n(back.count - 5)) more (--json lists them)" : ""))
         }
         // Notes found under an id that names another visit now: those put with the visit
         // holding their photos, then those waiting apart, each in a sentence of its own.

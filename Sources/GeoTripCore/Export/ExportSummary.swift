@@ -79,7 +79,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
 
 /// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).
 public struct MovedNote: Sendable, Equatable, Encodable {
-    /// The visit's id (`v17`).
+    /// The visit's id (`v17`); for a day's own note, its day (`YYYY-MM-DD`, as its block is named).
     public var visit: String
     /// The day whose page held it (`YYYY-MM-DD`), or nil: the page of notes whose visit is gone.
     public var from: String?

@@ -148,7 +148,11 @@ struct JournalNotes: Equatable {
                 waitingOwners.insert(owner)
             }
             if let day = dayOf[owner] {
-                if !JournalNote.isDay(owner), note.hasWords {
+                if JournalNote.isDay(owner), note.hasWords, held.contains(where: { $0.date == nil }) {
+                    // A day's own note back from the page of unplaced notes (its day is in the
+                    // trip again): said with the visits' notes that came back.
+                    moved.append(MovedNote(visit: owner, from: nil, to: day))
+                } else if !JournalNote.isDay(owner), note.hasWords {
                     if held.contains(where: { $0.date == nil }) {
                         moved.append(MovedNote(visit: owner, from: nil, to: day))
                     } else if let before = stored[owner]?.localDate
