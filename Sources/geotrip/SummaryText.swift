@@ -102,6 +102,12 @@ enum SummaryText {
                 + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated. "
                 + "Copy what they say into the new page's blocks")
         }
+        if !e.leftInFormerTrips.isEmpty {
+            let shown = e.leftInFormerTrips.prefix(5).map(\.terminalSafe).joined(separator: ", ")
+            let more = e.leftInFormerTrips.count > 5 ? ", and \(n(e.leftInFormerTrips.count - 5)) more (--json lists them)" : ""
+            lines.append("  \(plural(e.leftInFormerTrips.count, "file")) geotrip did not write \(e.leftInFormerTrips.count == 1 ? "stays" : "stay") "
+                + "in a folder that is no trip now, and nothing links to it: \(shown)\(more). Move \(e.leftInFormerTrips.count == 1 ? "it" : "them") where you keep them")
+        }
         if let replaced = e.replacedNotes {
             lines.append("  \(plural(e.replacedNoteCount, "note")) written differently in two copies (the latest edit counts): "
                 + "the words outranked are kept in \(replaced.terminalSafe)")

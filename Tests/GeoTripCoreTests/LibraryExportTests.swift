@@ -698,6 +698,23 @@ struct LibraryExportTests {
         #expect(try String(contentsOf: moved, encoding: .utf8) == kept)
     }
 
+    @Test("a person's own files in a trip's folder that goes keep the folder and are said once; geotrip's files there go")
+    func ownFilesInAFormerTrip() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let oldFolder = library.tripFolder(1)
+        try "# packing list\n".write(to: oldFolder.appendingPathComponent("journal/packing.md"), atomically: true, encoding: .utf8)
+        try "tickets\n".write(to: oldFolder.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        try library.addLisbonDayBefore()
+        let moved = try await library.ingest()
+        let old = "trips/" + oldFolder.lastPathComponent
+        #expect(moved.export?.leftInFormerTrips == [old + "/README.txt", old + "/journal/packing.md"], "\(moved.export?.leftInFormerTrips ?? [])")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: oldFolder.path).sorted()
+        #expect(left == ["README.txt", "journal", "journal/packing.md"], "only the person's files stay: \(left)")
+        #expect(try await library.ingest().export?.leftInFormerTrips == [], "said once")
+    }
+
     @Test("a note stays through runs that change other trips (its trip's files are not read back) and one that renders its trip again")
     func notesOfUnchangedTrips() async throws {
         let library = try Library()
@@ -724,6 +741,29 @@ struct LibraryExportTests {
         let again = try String(contentsOf: day, encoding: .utf8)
         #expect(again.contains(note))
         #expect(again.contains("lisbon-more/2024-01-16-0.jpg"))
+    }
+
+    @Test("a typo put right in a note, the page's size and time kept (touch -r, a sync tool), is read: the trip's folder is weighed by its pages' change times too")
+    func editKeepingSizeAndTime() async throws {
+        let library = try Library()
+        defer { library.temp.remove() }
+        try await library.ingest()
+        let day = try library.writeNote("Tram 82 up to the castle.\n", trip: 1, day: "2024-01-16")
+        try await library.ingest()
+        var before = stat()
+        #expect(lstat(day.path, &before) == 0)
+        let text = try String(contentsOf: day, encoding: .utf8)
+        try text.replacingOccurrences(of: "Tram 82", with: "Tram 28").write(to: day, atomically: false, encoding: .utf8)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, day.path, &times, AT_SYMLINK_NOFOLLOW) == 0)
+        var after = stat()
+        #expect(lstat(day.path, &after) == 0 && after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec
+                && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec, "size and time as they were")
+        let run = try await library.ingest()
+        #expect(run.export?.backups == [], "no edit outside the notes")
+        let catalog = try Catalog.open(at: IngestOptions.defaultCatalogPath(for: library.folder.path), access: .readOnly)
+        #expect(try catalog.journalNotes()["2024-01-16"]?.text == "Tram 28 up to the castle.\n")
+        #expect(try String(contentsOf: library.tripFolder(1).appendingPathComponent("index.html"), encoding: .utf8).contains("Tram 28 up to the castle."))
     }
 
     @Test("a page an editor saves with CRLF line endings, a word changed or none, is no edit outside the notes: no backup, the note kept without the \\r")

@@ -40,8 +40,8 @@ extension ExportStage {
         var links: [String]
     }
 
-    /// Every file under `folder` with its size and modification time, as one fingerprint, and
-    /// how many of them are documents (not thumbnails).
+    /// Every file under `folder` with its size and modification time (a journal page's change
+    /// time too), as one fingerprint, and how many of them are documents (not thumbnails).
     /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
     /// library has hundreds of thousands, and they are checked whenever their trip is rendered;
     /// their folders' times are in the key.
@@ -79,7 +79,16 @@ extension ExportStage {
             if !file.relativePath.hasPrefix(thumbnails) && !file.relativePath.contains("/" + thumbnails) && !linked.contains(file.relativePath) {
                 documents += 1
             }
-            lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)\n".utf8)
+            lines += Array("\(file.relativePath) \(file.size) \(file.modifiedNanos)".utf8)
+            // A journal page by its change time too, which no one can set: an edit that keeps the
+            // page's size and puts its time back (`touch -r`, a sync tool keeping times) makes
+            // the folder read. (A link made to the page, or its mode changed, does too: it is read
+            // back once, and its new listing kept.)
+            var info = stat()
+            if isJournalPage(file.relativePath), lstat(folder + "/" + file.relativePath, &info) == 0 {
+                lines += Array(" \(Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec))".utf8)
+            }
+            lines.append(UInt8(ascii: "\n"))
         }
         // The thumbnails' folders by their own times, which a thumbnail added, deleted or
         // renamed moves: one deleted by hand gets its trip written again (and made again)

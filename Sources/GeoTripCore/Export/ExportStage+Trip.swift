@@ -301,6 +301,16 @@ extension ExportStage {
         for empty in [prefix + ThumbnailMaker.folderName, prefix + Self.journalFolder, folder] {
             rmdir(output.url(empty).path)  // only when empty: a backup or a person's file keeps it
         }
+        // What keeps it is said, unless said already: no page links to this folder any more.
+        let said = Set(summary.backups + summary.unreadPages + summary.refused)
+        let left = (FileManager.default.enumerator(atPath: output.url(folder).path)?.compactMap { item -> String? in
+            guard let relative = item as? String else { return nil }
+            var info = stat()
+            let path = prefix + relative
+            guard lstat(output.url(path).path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, !said.contains(path) else { return nil }
+            return path
+        }) ?? []
+        summary.leftInFormerTrips += left.sorted()
     }
 
     /// A part as it is rendered: its trip with every visit's photos and every day's unplaced

@@ -24,6 +24,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Markdown files in a journal folder that are not geotrip's pages (a page renamed by the
     /// person) but hold words in notes blocks, which geotrip does not read (relative paths).
     public var unreadPages: [String] = []
+    /// Files geotrip did not write (a person's own, a backup of an earlier run) in a library
+    /// trip's folder that no trip writes any more, which stays for them (relative paths; not
+    /// those said otherwise: this run's backups, `unreadPages`, `refused`).
+    public var leftInFormerTrips: [String] = []
     /// The file (relative to the output folder) keeping the words of notes that another copy
     /// outranked (`JournalNotes.replaced`; `replacedNoteCount` notes), when there were any.
     public var replacedNotes: String?
@@ -71,6 +75,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         backups += other.backups
         unreadBlocks += other.unreadBlocks
         unreadPages += other.unreadPages
+        leftInFormerTrips += other.leftInFormerTrips
         rescued += other.rescued
         refused += other.refused.filter { !refused.contains($0) }
         problems += other.problems
