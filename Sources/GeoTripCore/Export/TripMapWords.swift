@@ -46,13 +46,17 @@ public struct TripMapWords: Sendable, Equatable {
     let mediaOf: @Sendable (TripMapInput.Media.Kind, Int, Int) -> String
     /// The thumbnails a visit does not show: "4 more" / "4개 더".
     let more: @Sendable (Int) -> String
-    /// A group of markers that would overlap (the script counts them, so `{n}` stands for the
-    /// number): its visits and videos, "and" between them, the names it leaves out, and what
-    /// opening it does.
+    // A group of markers that would overlap is named by the script, which counts them: `{n}`
+    // stands for a number it fills in.
+    /// A group's visits: "1 visit" / "{n} visits".
     var groupVisits: (one: String, many: String)
+    /// A group's videos: "1 video" / "{n} videos".
     var groupVideos: (one: String, many: String)
+    /// Between a group's visits and its videos: " and ".
     var groupAnd: String
+    /// The visits a group's name leaves out: "and {n} more".
     var groupMore: String
+    /// What opening a group does: "Show them one by one".
     var groupOpen: String
 
     /// The words for `language` (a BCP 47 code; only its first subtag is looked at).

@@ -14,6 +14,14 @@ struct HeifDerivedImages {
     /// Every derived item `iinf` lists, its descriptor read or not.
     var derivedIDs: Set<UInt32> = []
 
+    /// The two derived images whose descriptors declare a canvas.
+    private enum Kind {
+        /// `grid`: tiles laid out in rows and columns.
+        case grid
+        /// `iovl`: images laid over a canvas filled with one colour.
+        case overlay
+    }
+
     /// The derived images of `file`; none when its boxes cannot be read (libheif then refuses
     /// the file too, or decodes no derived image).
     init(file: PhotoFile) {
@@ -36,13 +44,17 @@ struct HeifDerivedImages {
             let item = location.item
             let start: Int
             switch location.method {
-            case 0: start = location.offset
-            case 1: guard let idat else { continue }; start = idat.lowerBound + location.offset
-            default: continue  // an item's data in another item: no derived image writer does that
+            case 0:
+                start = location.offset
+            case 1:
+                guard let idat else { continue }
+                start = idat.lowerBound + location.offset
+            default:
+                continue  // an item's data in another item: no derived image writer does that
             }
             guard start >= 0 else { continue }
             let descriptor = Array(file.bytes(at: start, count: 20))
-            if let canvas = Self.canvas(descriptor, overlay: derived[item] == "iovl") { canvases[item] = canvas }
+            if let canvas = Self.canvas(descriptor, overlay: derived[item] == .overlay) { canvases[item] = canvas }
         }
     }
 
@@ -57,20 +69,20 @@ struct HeifDerivedImages {
         return overflow ? Int.max : product
     }
 
-    /// The ids of the `grid` and `iovl` items listed in `iinf`, with their type.
-    private static func derivedItems(_ iinf: MediaBox?, walker: inout QuickTimeReader.Walker) -> [UInt32: String] {
+    /// The ids of the `grid` and `iovl` items listed in `iinf`, with their kind.
+    private static func derivedItems(_ iinf: MediaBox?, walker: inout QuickTimeReader.Walker) -> [UInt32: Kind] {
         guard let iinf, iinf.body.count > 6 else { return [:] }
         let version = Int(walker.body(of: iinf, limit: 1).first ?? 0)
         let entries = iinf.body.lowerBound + 4 + (version == 0 ? 2 : 4)
-        var found: [UInt32: String] = [:]
+        var found: [UInt32: Kind] = [:]
         for infe in walker.children(of: entries..<iinf.body.upperBound, depth: 2, parent: "'iinf'") where infe.is("infe") {
             var cursor = Cursor(walker.body(of: infe, limit: 16))
             // Versions 2 and 3 name an item's type; 0 and 1 are for files of the 2008 standard,
             // which had no derived images.
             guard let version = cursor.integer(1), version >= 2, cursor.skip(3),
                   let id = cursor.integer(version == 2 ? 2 : 4), cursor.skip(2), let type = cursor.bytes(4) else { continue }
-            if type.elementsEqual("grid".utf8) { found[UInt32(id)] = "grid" }
-            if type.elementsEqual("iovl".utf8) { found[UInt32(id)] = "iovl" }
+            if type.elementsEqual("grid".utf8) { found[UInt32(id)] = .grid }
+            if type.elementsEqual("iovl".utf8) { found[UInt32(id)] = .overlay }
         }
         return found
     }
