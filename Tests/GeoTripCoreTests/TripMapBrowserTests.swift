@@ -692,11 +692,21 @@ f.addEventListener('load', function () {
     setTimeout(function () {
       r.popupAfterDrag = popupTitle();
       r.fannedAfterDrag = doc.querySelectorAll('.group-icon[aria-expanded]').length;
-      doc.querySelector('li.visit[data-visit="v3"] button.visit-button').click();
+      // Space on the hotel's group, after that drag, opens it as Enter does.
+      var hotel = Array.prototype.filter.call(groupIcons(doc), function (g) { return g.getAttribute('aria-label').indexOf('Hotel') >= 0; })[0];
+      if (hotel) {
+        hotel.focus();
+        hotel.dispatchEvent(new win.KeyboardEvent('keydown', { key: ' ', keyCode: 32, which: 32, bubbles: true, cancelable: true }));
+      }
       setTimeout(function () {
-        r.popupLeftAlone = popupTitle();
-        document.getElementById('result').textContent = JSON.stringify(r);
-      }, 1000);
+        r.fannedAfterSpace = doc.querySelectorAll('.group-icon[aria-expanded]').length;
+        doc.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, which: 27, bubbles: true, cancelable: true }));
+        doc.querySelector('li.visit[data-visit="v3"] button.visit-button').click();
+        setTimeout(function () {
+          r.popupLeftAlone = popupTitle();
+          document.getElementById('result').textContent = JSON.stringify(r);
+        }, 1000);
+      }, 500);
     }, 1000);
   }, 500);
 });
@@ -706,10 +716,11 @@ f.addEventListener('load', function () {
     struct GestureResult: Decodable {
         var popupAfterDrag: String?
         var fannedAfterDrag: Int
+        var fannedAfterSpace: Int
         var popupLeftAlone: String?
     }
 
-    @Test("a drag while the map moves to a visit the timeline asked for leaves the map with the reader: no popup opens later",
+    @Test("a drag while the map moves to a visit the timeline asked for leaves the map with the reader: no popup opens later; Space opens a group after a drag",
           .enabled(if: chromium != nil, skipMessage))
     func dragDuringReveal() throws {
         let folder = try TemporaryFolder()
@@ -721,6 +732,7 @@ f.addEventListener('load', function () {
         #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
         let result: GestureResult = try Self.result(of: run)
         #expect(result.popupAfterDrag == nil && result.fannedAfterDrag == 0, "the reveal went on after the drag: \(result)")
+        #expect(result.fannedAfterSpace == 1, "Space on a group after a drag of the map opens it")
         #expect(result.popupLeftAlone == "3. Hotel Avenida", "a reveal left alone opens its visit")
     }
 

@@ -356,6 +356,8 @@ enum TripMapScript {
   var GroupIcon = L.DivIcon.extend({
     createIcon: function (old) {
       var icon = L.DivIcon.prototype.createIcon.call(this, old);
+      // The group it stands for now (the plugin gives an element to the next icon of its group).
+      icon.geotripGroup = this.options.group;
       icon.setAttribute('role', 'button');
       icon.setAttribute('aria-label', this.options.label);
       icon.setAttribute('title', this.options.label);
@@ -376,7 +378,10 @@ enum TripMapScript {
           openedByKey = Date.now();
           if (event.key !== ' ') return;
           event.preventDefault();
-          icon.click();
+          // As the plugin opens it on a click or Enter (its `fire` makes a group's 'click'
+          // 'clusterclick'); a click made by the script would be dropped by Leaflet after any
+          // drag of the map (until the next press of a button).
+          if (icon.geotripGroup) clusters.fire('click', { layer: icon.geotripGroup, propagatedFrom: icon.geotripGroup, originalEvent: event });
           mapElement.focus({ preventScroll: true });
         });
       }
@@ -411,7 +416,7 @@ enum TripMapScript {
     // in the page's colours, ringed in its day's, as a stack: a second ring behind it.
     face.style.borderColor = colour;
     face.style.boxShadow = '5px -5px 0 -1px var(--bg), 5px -5px 0 2px ' + colour + ', 0 1px 4px rgba(0,0,0,.5)';
-    return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos, order: order });
+    return new GroupIcon({ className: 'group-icon', html: face, iconSize: [size, size], label: label, visits: visits.length, videos: videos, order: order, group: group });
   }
   var clusters = L.markerClusterGroup({
     maxClusterRadius: 50, showCoverageOnHover: false, spiderfyOnMaxZoom: true, zoomToBoundsOnClick: true,
@@ -510,6 +515,7 @@ enum TripMapScript {
       if (map.getBounds().pad(-0.1).contains(target) && map.getZoom() >= close) { open(); return; }
       if (calm) { map.setView(target, zoom, { animate: false }); open(); return; }
       afterMove(request, open);
+      flying = true;
       map.flyTo(target, zoom, { duration: 0.8 });
     });
   });
@@ -522,7 +528,8 @@ enum TripMapScript {
   // opens at the end of a zoom is closed again by its handler of that zoom's end.)
   // A fan asked for by the request `fanAsked.request`: when that group fans out (`spiderfied`),
   // its marker's `then` runs; any other fan, or a later request, drops it.
-  var revealing = 0, fanAsked = null;
+  // `flying`: the map is on its way to a visit (`flyTo`).
+  var revealing = 0, fanAsked = null, flying = false;
   function reveal(marker, request, then) {
     (function step(tries) {
       if (request !== revealing || !clusters.hasLayer(marker)) return;
@@ -551,12 +558,25 @@ enum TripMapScript {
   }
   // The reader taking the map in hand (a drag, the wheel, a pinch, its keys) ends a reveal under
   // way: the map stays where they take it, and no popup opens there later.
-  function cancelReveal() { revealing += 1; fanAsked = null; }
+  function cancelReveal() {
+    revealing += 1;
+    fanAsked = null;
+    if (!flying) return;
+    // A flight stopped by Leaflet (a drag does so) ends without the events that tell the groups,
+    // the drawn lines and the popup the zoom changed: ended here at the zoom it had reached,
+    // snapped to the map's steps, as a flight's last frame ends it.
+    flying = false;
+    var zoom = Math.round(map.getZoom() * 4) / 4;
+    map.stop();
+    if (zoom !== map.getZoom()) map.setView(map.getCenter(), zoom, { animate: false });
+    else map.fire('zoomend').fire('moveend');
+  }
+  map.on('moveend', function () { flying = false; });
   ['mousedown', 'touchstart', 'wheel'].forEach(function (type) {
     mapElement.addEventListener(type, cancelReveal, { passive: true, capture: true });
   });
   mapElement.addEventListener('keydown', function (event) {
-    if (/^(Arrow(Up|Down|Left|Right)|\+|-|=|_|PageUp|PageDown|Home|End)$/.test(event.key)) cancelReveal();
+    if (/^(Arrow(Up|Down|Left|Right)|\+|-|=|_)$/.test(event.key)) cancelReveal();
   }, true);
 
   // ---- Bounds and the day filter.
