@@ -120,7 +120,9 @@ struct Ingest: AsyncParsableCommand {
         }
         if let rate, !(0.01...100).contains(rate) { throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate) is not.") }
         if let timeout, !(1...600).contains(timeout) { throw ValidationError("--timeout must be from 1 to 600 seconds; \(timeout) is not.") }
-        if let concurrency, !(1...16).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 16; \(concurrency) is not.") }
+        if let concurrency, !(1...NominatimClient.maximumConcurrency).contains(concurrency) {
+            throw ValidationError("--concurrency must be from 1 to \(NominatimClient.maximumConcurrency); \(concurrency) is not.")
+        }
         if let dayStarts, LocalDayRule(parsing: dayStarts) == nil {
             throw ValidationError("--day-starts \(dayStarts) is not a time of day: give HH:MM, such as 04:00 or 00:00 for midnight.")
         }

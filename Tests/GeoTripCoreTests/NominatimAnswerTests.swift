@@ -85,6 +85,17 @@ struct NominatimAnswerTests {
         // journal heading around them, or line separators.
         #expect(try Self.name(#"{"address": {"city": "\u202eLisboa\u2066x\u2069\u2028", "state": "Lis\u202aboa\u202c", "country": "\u202e"}}"#)
                 == PlaceName(name: "Lisboax", admin1: "Lisboa", country: nil, countryCode: nil))
+        // Letters drawn blank (Hangul fillers, the blank Braille pattern) are no name either.
+        #expect(try Self.name(#"{"address": {"suburb": "\u3164", "city": "\u115f\uffa0", "state": "\u2800", "country": "Portugal"}}"#)
+                == PlaceName(name: nil, admin1: nil, country: "Portugal", countryCode: nil))
+    }
+
+    @Test("a country code is two letters or none: the offline one stands for anything else")
+    func countryCodes() throws {
+        #expect(try Self.name(#"{"address": {"city": "Lisboa", "country_code": "pt"}}"#)?.countryCode == "PT")
+        for code in [String(repeating: "x", count: 5000), "p", "p1", "pté", "\u{e9}\u{e9}", " pt"] {
+            #expect(try Self.name(#"{"address": {"city": "Lisboa", "country_code": "\#(code)"}}"#)?.countryCode == nil, "\(code.prefix(8))")
+        }
     }
 
     @Test("a runaway name is cut at 300 characters")
@@ -92,6 +103,15 @@ struct NominatimAnswerTests {
         let long = String(repeating: "é", count: 5000)
         let name = try #require(try Self.name(#"{"address": {"city": "\#(long)", "country": "\#(long)"}}"#))
         #expect(name.name?.count == 300 && name.name?.hasSuffix("…") == true && name.country?.count == 300)
+        // One letter with 200,000 combining accents is one character of 400 KB: cut by scalars.
+        let stacked = "a" + String(repeating: "\u{301}", count: 200_000)
+        let cut = try #require(try Self.name(#"{"address": {"city": "\#(stacked)"}}"#)?.name)
+        #expect(cut.unicodeScalars.count == 300 && cut.hasSuffix("…") && cut.unicodeScalars.first == "a")
+        // Accents stay with their letters: 150 "é" written as e + U+0301 (300 scalars) and one
+        // more letter are cut before a letter, not between one and its accent.
+        let decomposed = String(repeating: "e\u{301}", count: 150) + "x"
+        let kept = try #require(try Self.name(#"{"address": {"city": "\#(decomposed)"}}"#)?.name)
+        #expect(kept.unicodeScalars.count <= 300 && kept.hasSuffix("e\u{301}…") && kept.count == 150)
     }
 
     @Test("a bounding box with a number that is not finite holds nothing, and no answer with one stops the run")

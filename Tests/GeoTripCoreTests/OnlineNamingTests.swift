@@ -134,6 +134,79 @@ struct OnlineNamingTests {
         return (try #require(answers.first), server.requests.count)
     }
 
+    @Test("a service behind a password (user:password@host) is sent them as HTTP Basic authentication (RFC 7617), not in the URL")
+    func basicAuthentication() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "ok")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let url = server.url.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let client = NominatimClient(settings: NamingSettings(geocoder: "nominatim", nominatimURL: url, language: "en"), http: http,
+                                     cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100)
+        _ = try await NominatimPlaceNamer(client: client, concurrency: 1)
+            .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
+        try await http.shutdown()
+        // base64("alice:s3cret"), as RFC 7617's example does it.
+        #expect(!server.requests.isEmpty && server.requests.allSatisfy { $0["authorization"] as? String == "Basic YWxpY2U6czNjcmV0" })
+        #expect(server.requests.allSatisfy { ($0["host"] as? String)?.contains("alice") == false })
+    }
+
+    @Test("a Retry-After holds back every request to the server, in every process sharing the cache, not only the one refused")
+    func retryAfterHoldsEveryone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let environment = ["XDG_CACHE_HOME": temp.url.path]
+        let one = try NamingCache.shared(environment: environment), two = try NamingCache.shared(environment: environment)
+        _ = try one.claimTurn(server: "http://a", interval: 0.5, now: 100)
+        try one.holdOff(server: "http://a", until: 110, interval: 0.5)
+        // A turn claimed now is not before the hold ends; a request whose turn came before it waits too.
+        #expect(try two.claimTurn(server: "http://a", interval: 0.5, now: 101) == 110)
+        #expect(try two.recordSend(server: "http://a", interval: 0.5, now: 102) == 110)
+        #expect(try two.recordSend(server: "http://a", interval: 0.5, now: 110) == nil)
+        // A shorter hold asked later does not shorten it; another server is not held.
+        try two.holdOff(server: "http://a", until: 105, interval: 0.5)
+        #expect(try one.claimTurn(server: "http://a", interval: 0.5, now: 103) >= 110)
+        #expect(try one.claimTurn(server: "http://b", interval: 0.5, now: 103) == 103)
+    }
+
+    @Test("sixteen requests in flight have sixteen connections: none waits inside the HTTP client for another's")
+    func aConnectionEach() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "hold")
+        let http = NominatimClient.makeHTTPClient()
+        let client = NominatimClient(settings: NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en"), http: http,
+                                     cache: .inMemory(), requestsPerSecond: 100)
+        let places = (0..<NominatimClient.maximumConcurrency).map {
+            NamedFor(placeID: "p\($0)", revision: 1, centre: Coordinate(latitude: 40 + Double($0) * 0.01, longitude: -3.7), radiusMeters: 500)
+        }
+        let naming = Task { try await NominatimPlaceNamer(client: client, concurrency: NominatimClient.maximumConcurrency).names(for: places) }
+        // The server holds every answer: all sixteen arrive only if each went on a connection
+        // of its own (the client's pool had 8 a host). Waited for without blocking a thread:
+        // the requests are sent from the same pool of threads.
+        for _ in 0..<100 where server.requests.count < NominatimClient.maximumConcurrency {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(server.requests.count == NominatimClient.maximumConcurrency)
+        try server.control("release")
+        _ = try await naming.value
+        try await http.shutdown()
+    }
+
+    @Test("runs making the shared cache at once all use it: none finds it damaged")
+    func cacheMadeAtOnce() async throws {
+        for _ in 0..<20 {
+            let temp = try TemporaryFolder()
+            defer { temp.remove() }
+            let environment = ["XDG_CACHE_HOME": temp.url.path]
+            let opened = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<6 { group.addTask { (try? NamingCache.shared(environment: environment)) != nil } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(opened == 6)
+        }
+    }
+
     @Test("an answer about somewhere else whose bounding box holds a NaN is that place's error, not a crash")
     func notANumberBox() async throws {
         let (answer, _) = try await Self.nameMadrid(mode: "nanbox")
@@ -151,6 +224,11 @@ struct OnlineNamingTests {
         // Messages show the URL without its query's values (a hosted service's key).
         #expect(NamingSettings(nominatimURL: "https://host/api?key=SECRET&x=1").shownURL == "https://host/api?key=…&x=…")
         #expect(NamingSettings(nominatimURL: "http://127.0.0.1:8080").shownURL == "http://127.0.0.1:8080")
+        // Nor its password (the user's name is no secret).
+        #expect(NamingSettings(nominatimURL: "https://alice:s3cret@host/api?key=K").shownURL == "https://alice:…@host/api?key=…")
+        #expect(NamingSettings(nominatimURL: "https://alice@host/a@b").shownURL == "https://alice@host/a@b")
+        #expect(NominatimClient.url("http://alice:s3cret@host/api", "reverse", [("a", "1")]) == "http://host/api/reverse?a=1")
+        #expect(NominatimClient.credentials("http://alice:s3%40cret@host") == "alice:s3@cret" && NominatimClient.credentials("http://host") == nil)
         #expect(NominatimClient.sameServer("http://Host/a/reverse?x=1", "https://host/b/reverse?x=1") == "https://host/b/reverse?x=1")
         #expect(NominatimClient.sameServer("https://host/reverse", "/moved/reverse") == "https://host/moved/reverse")
         #expect(NominatimClient.sameServer("https://host/reverse", "http://host/reverse") == nil)  // never down to http

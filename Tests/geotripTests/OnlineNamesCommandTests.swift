@@ -352,9 +352,13 @@ struct OnlineNamesCommandTests {
         #expect(Self.named(summary)["online"] == 11)
         let kinds = summary["diagnosticKinds"] as? [[String: Any]] ?? []
         #expect(!kinds.contains { $0["kind"] as? String == "naming-slow" }, "\(kinds)")
-        // It did wait: the second request about the first point came 4 s after the first.
+        // It did wait: the second request about the first point came 4 s after the first, and
+        // so did every other (two places are asked at once): none went while the server had
+        // asked to wait, but one sent before its answer came.
         let times = server.requests.compactMap { $0["t"] as? Double }
         #expect(times.count >= 2 && times.max()! - times.min()! >= 3.9)
+        let during = times.filter { $0 > times.min()! + 0.5 && $0 < times.min()! + 3.9 }
+        #expect(during.isEmpty, "\(during.count) requests while the server had asked to wait")
     }
 
     @Test("an answer about a vast area whose middle is far off, but whose box holds the place, names it")

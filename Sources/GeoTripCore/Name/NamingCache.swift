@@ -32,7 +32,17 @@ public struct NamingCache: Sendable {
             configuration.busyMode = .timeout(30)
             configuration.label = "geotrip.names"
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            // Two runs making the file at once: the migrator reads which migrations are applied
+            // before it takes the write lock, so the second to write finds the tables made by
+            // the first and fails. Asked again, it finds the migration applied.
+            for attempt in 1... {
+                do {
+                    try Self.migrator.migrate(pool)
+                    break
+                } catch where attempt < 3 {
+                    usleep(20_000)
+                }
+            }
             return NamingCache(path: path, database: pool)
         } catch {
             throw .namingCacheUnusable(path: path, reason: Catalog.reason(of: error))
@@ -125,6 +135,18 @@ public struct NamingCache: Sendable {
                 ON CONFLICT (server) DO UPDATE SET lastSent = excluded.lastSent
                 """, arguments: [server, now + interval, now])
             return nil
+        }
+    }
+
+    /// Holds every request to `server` back until `moment`, in every process (a `Retry-After`
+    /// the server sent): no turn is given before it, and no request whose turn was given goes
+    /// out before it.
+    func holdOff(server: String, until moment: Double, interval: Double) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO serverTurn (server, nextTurn, lastSent) VALUES (?1, ?2, ?2 - ?3)
+                ON CONFLICT (server) DO UPDATE SET nextTurn = max(nextTurn, excluded.nextTurn), lastSent = max(lastSent, excluded.lastSent)
+                """, arguments: [server, moment, interval])
         }
     }
 

@@ -33,12 +33,21 @@ public struct NamingSettings: Codable, Sendable, Equatable {
     public var online: Bool { geocoder == "nominatim" }
 
     /// The service's URL as messages show it: the values of its query (a hosted service's
-    /// key) left out, `https://host/api?key=…`.
+    /// key) and the password of its user left out, `https://user:…@host/api?key=…`.
     public var shownURL: String {
-        guard let mark = nominatimURL.firstIndex(of: "?") else { return nominatimURL }
-        let names = nominatimURL[nominatimURL.index(after: mark)...].split(separator: "#").first?
+        var url = nominatimURL
+        // The password between `://user:` and the `@` that ends the authority.
+        if let scheme = url.range(of: "://") {
+            let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+            if let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+               let colon = url[scheme.upperBound..<at].firstIndex(of: ":") {
+                url.replaceSubrange(url.index(after: colon)..<at, with: "…")
+            }
+        }
+        guard let mark = url.firstIndex(of: "?") else { return url }
+        let names = url[url.index(after: mark)...].split(separator: "#").first?
             .split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" } ?? []
-        return String(nominatimURL[..<mark]) + "?" + names.map { $0 + "=…" }.joined(separator: "&")
+        return String(url[..<mark]) + "?" + names.map { $0 + "=…" }.joined(separator: "&")
     }
 
     /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `ko_KR.UTF-8`

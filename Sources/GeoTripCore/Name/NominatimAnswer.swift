@@ -82,11 +82,25 @@ struct NominatimPlace: Decodable, Sendable {
             ?? a?.neighbourhood.nonBlank ?? a?.suburb.nonBlank ?? a?.quarter.nonBlank
             ?? a?.village.nonBlank ?? a?.town.nonBlank ?? a?.city.nonBlank ?? a?.municipality.nonBlank ?? ownName
         return PlaceName(name: display.map(Self.bounded), admin1: Self.text(a?.state), country: Self.text(a?.country),
-                         countryCode: Self.text(a?.countryCode)?.uppercased())
+                         countryCode: Self.countryCode(a?.countryCode))
     }
+
+    /// An ISO 3166-1 alpha-2 code (`pt` → `PT`), or nil for anything else a service sends (the
+    /// offline gazetteer's code for the place stands then).
+    static func countryCode(_ text: String?) -> String? {
+        guard let text, text.utf8.count == 2, text.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
+        return text.uppercased()
+    }
+
+    /// Letters and symbols drawn as blank space that Unicode does not class as spaces (so
+    /// `nonBlank` counts them as nothing shown): the Hangul fillers (U+115F, U+1160, U+3164,
+    /// U+FFA0) and the blank Braille pattern (U+2800).
+    static let showsNothing: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
 
     /// 300 characters: no place's name is longer (Bangkok's ceremonial one is 168), so a longer
     /// one is cut there with "…", and a service's runaway text does not fill every output.
+    /// Counted in Unicode scalars, not in what a reader sees as characters: a letter with
+    /// 200,000 combining marks after it is one character, and 400 KB.
     static let longestName = 300
 
     /// `text` as a name's part, when it is one (`nonBlank`, `bounded`).
@@ -100,7 +114,17 @@ struct NominatimPlace: Decodable, Sendable {
         if text.unicodeScalars.contains(where: \.reordersOrBreaksLines) {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.reordersOrBreaksLines }))
         }
-        return text.count <= longestName ? text : String(text.prefix(longestName - 1)) + "…"
+        guard text.unicodeScalars.count > longestName else { return text }
+        // Cut between characters (a letter keeps its accents), unless the first is itself too
+        // long: then between its scalars.
+        var kept = "", scalars = 0
+        for character in text {
+            scalars += character.unicodeScalars.count
+            guard scalars < longestName else { break }
+            kept.append(character)
+        }
+        if kept.isEmpty { kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(longestName - 1))) }
+        return kept + "…"
     }
 
     /// Decodes one answer, or says which field is wrong for `subject` (a place id or a query).
@@ -135,6 +159,7 @@ extension Optional<String> {
     var nonBlank: String? {
         guard let self, !self.unicodeScalars.allSatisfy({
             $0.properties.isWhitespace || $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
+                || NominatimPlace.showsNothing.contains($0.value)
         }) else { return nil }
         return self
     }

@@ -40,11 +40,18 @@ public struct NominatimClient: Sendable {
     public static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A connection for each request that may be in flight (8 by default): one that waited
+        // inside the client for another's connection would leave with the others at once, past
+        // its turn in the rate and with part of its time to answer gone.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConcurrency
         // Redirects are followed by `send`, only within the server named: places are sent
         // to no other.
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+
+    /// The most requests in flight at once that `--concurrency` allows.
+    public static let maximumConcurrency = 16
 
     /// Creates a client over a shared HTTP client. The rate is capped at 1 a second for the
     /// public server, the absolute maximum of its usage policy.
@@ -86,6 +93,12 @@ public struct NominatimClient: Sendable {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.headers.add(name: "User-Agent", value: userAgent)
         outgoing.headers.add(name: "Accept-Language", value: settings.language)
+        // A service behind a password (`https://user:password@host/`): sent as HTTP Basic
+        // authentication (RFC 7617), which is what such a URL asks for; the URL's user part is
+        // not sent on its own.
+        if let credentials = Self.credentials(settings.nominatimURL) {
+            outgoing.headers.add(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())
+        }
         let body = try await send(outgoing)
         let value = try read(body)
         // A cache that cannot be written costs a request next time, nothing more.
@@ -104,7 +117,15 @@ public struct NominatimClient: Sendable {
         // `+` is left as it is in a query, where a server reads it as a space ("C++ Bar").
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         components.fragment = nil
+        components.user = nil
+        components.password = nil
         return components.url?.absoluteString
+    }
+
+    /// `user:password` of a URL that names them (percent-decoded), else nil.
+    static func credentials(_ service: String) -> String? {
+        guard let components = URLComponents(string: service), let user = components.user else { return nil }
+        return user + ":" + (components.password ?? "")
     }
 
     /// At most this many redirects for one request.
@@ -171,6 +192,11 @@ public struct NominatimClient: Sendable {
                     throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: failure)
                 }
                 retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date(timeIntervalSince1970: clock.now()))
+                if retryAfter > 0 {
+                    // Asked of the server, not of this request: every request to it waits.
+                    let until = clock.now() + min(retryAfter, Self.maximumBackoff * 4)
+                    turns { try $0.holdOff(server: settings.nominatimURL, until: until, interval: interval) }
+                }
             } catch let error as GeoTripError {
                 throw error
             } catch {

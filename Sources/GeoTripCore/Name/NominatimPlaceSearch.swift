@@ -61,7 +61,7 @@ public struct NominatimPlaceSearch: Sendable {
                 .filter { $0 != name }
             // Bounded as the names are (no control characters, at most 300 characters a part).
             return ([name] + within).map(NominatimPlace.bounded).joined(separator: ", ")
-                + (NominatimPlace.text(a?.countryCode).map { " (\($0.uppercased()))" } ?? "")
+                + (NominatimPlace.countryCode(a?.countryCode).map { " (\($0))" } ?? "")
         }
 
         var uncertaintyMeters: Double? {

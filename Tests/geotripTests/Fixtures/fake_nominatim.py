@@ -3,7 +3,7 @@
 
 Usage: fake_nominatim.py LOG_FILE [MODE]. Prints the port it listens on, then serves until
 killed. Every request is appended to LOG_FILE as one JSON line (path, query, User-Agent,
-Accept-Language, and `t`, the server's monotonic clock when the request arrived), so tests see
+Host, Authorization, Accept-Language, and `t`, the server's monotonic clock when the request arrived), so tests see
 the spacing of requests as the server saw it.
 
 Modes (also set while running with GET /_control/mode?m=MODE):
@@ -157,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             with open(LOG, "a") as log:
                 log.write(json.dumps({"path": url.path, "query": query, "userAgent": self.headers.get("User-Agent"),
-                                      "host": self.headers.get("Host"),
+                                      "host": self.headers.get("Host"), "authorization": self.headers.get("Authorization"),
                                       "language": self.headers.get("Accept-Language"), "t": arrived}) + "\n")
             point = (url.path, query.get("lat"), query.get("lon"), query.get("layer"), query.get("q"))
             first_of_point = point not in SEEN
