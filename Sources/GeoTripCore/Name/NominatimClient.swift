@@ -124,7 +124,7 @@ public struct NominatimClient: Sendable {
 
     /// `user:password` of a URL that names them (percent-decoded), else nil.
     static func credentials(_ service: String) -> String? {
-        guard let components = URLComponents(string: service), let user = components.user else { return nil }
+        guard let components = URLComponents(string: service), let user = components.user, !user.isEmpty else { return nil }
         return user + ":" + (components.password ?? "")
     }
 
