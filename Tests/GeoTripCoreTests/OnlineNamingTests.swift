@@ -176,15 +176,16 @@ struct OnlineNamingTests {
         let server = try FakeNominatim(in: temp, mode: "hold")
         let http = NominatimClient.makeHTTPClient()
         let client = NominatimClient(settings: NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en"), http: http,
-                                     cache: .inMemory(), requestsPerSecond: 100)
+                                     cache: .inMemory(), requestsPerSecond: 100, timeoutSeconds: 300)
         let places = (0..<NominatimClient.maximumConcurrency).map {
             NamedFor(placeID: "p\($0)", revision: 1, centre: Coordinate(latitude: 40 + Double($0) * 0.01, longitude: -3.7), radiusMeters: 500)
         }
         let naming = Task { try await NominatimPlaceNamer(client: client, concurrency: NominatimClient.maximumConcurrency).names(for: places) }
         // The server holds every answer: all sixteen arrive only if each went on a connection
         // of its own (the client's pool had 8 a host). Waited for without blocking a thread:
-        // the requests are sent from the same pool of threads.
-        for _ in 0..<100 where server.requests.count < NominatimClient.maximumConcurrency {
+        // the requests are sent from the same pool of threads. (No request runs out of time
+        // meanwhile, on however slow a machine: none is sent twice.)
+        for _ in 0..<600 where server.requests.count < NominatimClient.maximumConcurrency {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(server.requests.count == NominatimClient.maximumConcurrency)
