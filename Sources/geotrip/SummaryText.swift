@@ -102,11 +102,13 @@ enum SummaryText {
                 + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated. "
                 + "Copy what they say into the new page's blocks")
         }
+        // Lists of which a sentence names the first five.
+        func more(_ count: Int) -> String { count > 5 ? ", and \(n(count - 5)) more (--json lists them)" : "" }
         if !e.leftInFormerTrips.isEmpty {
             let shown = e.leftInFormerTrips.prefix(5).map(\.terminalSafe).joined(separator: ", ")
-            let more = e.leftInFormerTrips.count > 5 ? ", and \(n(e.leftInFormerTrips.count - 5)) more (--json lists them)" : ""
             lines.append("  \(plural(e.leftInFormerTrips.count, "file")) geotrip did not write \(e.leftInFormerTrips.count == 1 ? "stays" : "stay") "
-                + "in a folder that is no trip now, and nothing links to it: \(shown)\(more). Move \(e.leftInFormerTrips.count == 1 ? "it" : "them") where you keep them")
+                + "in a folder that is no trip now, and nothing links to it: \(shown)\(more(e.leftInFormerTrips.count)). "
+                + "Move \(e.leftInFormerTrips.count == 1 ? "it" : "them") where you keep them")
         }
         if let replaced = e.replacedNotes {
             lines.append("  \(plural(e.replacedNoteCount, "note")) written differently in two copies (the latest edit counts): "
@@ -120,19 +122,18 @@ enum SummaryText {
         if !followed.isEmpty {
             let each = followed.prefix(5).map { "\($0.visit) from \($0.from ?? "") to \($0.to)" }
             lines.append("  \(plural(followed.count, "note")) followed \(followed.count == 1 ? "its visit" : "their visits") to another day's page: "
-                + each.joined(separator: ", ") + (followed.count > 5 ? ", and \(n(followed.count - 5)) more (--json lists them)" : ""))
+                + each.joined(separator: ", ") + more(followed.count))
         }
         if !back.isEmpty {
             // A day's own note is named by its day, which is also the page it went back to.
             let each = back.prefix(5).map { $0.visit == $0.to ? "the note of the day \($0.to)" : "\($0.visit) to \($0.to)" }
             lines.append("  \(plural(back.count, "note")) came back from journal/unplaced-notes.md to \(back.count == 1 ? "its day's page" : "their days' pages"): "
-                + each.joined(separator: ", ") + (back.count > 5 ? ", and \(n(back.count - 5)) more (--json lists them)" : ""))
+                + each.joined(separator: ", ") + more(back.count))
         }
         // Notes found under an id that names another visit now: those put with the visit
         // holding their photos, then those waiting apart, each in a sentence of its own.
         let went = e.rehomedNotes.filter { $0.visit != nil }, apart = e.rehomedNotes.filter { $0.visit == nil }
         func written(_ note: RehomedNote) -> String { note.written + (note.day.isEmpty ? "" : " (\(note.day))") }
-        func more(_ count: Int) -> String { count > 5 ? ", and \(n(count - 5)) more (--json lists them)" : "" }
         if !went.isEmpty {
             lines.append("  \(plural(went.count, "note")) went with the photos \(went.count == 1 ? "it was" : "they were") written beside to another visit: "
                 + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))

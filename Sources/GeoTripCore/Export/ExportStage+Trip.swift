@@ -302,15 +302,14 @@ extension ExportStage {
             rmdir(output.url(empty).path)  // only when empty: a backup or a person's file keeps it
         }
         // What keeps it is said, unless said already: no page links to this folder any more.
+        // (Listed by the scan's own walk, which passes over hidden names; a folder it cannot
+        // list names nothing here, and stays as it is.)
         let said = Set(summary.backups + summary.unreadPages + summary.refused)
-        let left = (FileManager.default.enumerator(atPath: output.url(folder).path)?.compactMap { item -> String? in
-            guard let relative = item as? String else { return nil }
-            var info = stat()
-            let path = prefix + relative
-            guard lstat(output.url(path).path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, !said.contains(path) else { return nil }
-            return path
-        }) ?? []
-        summary.leftInFormerTrips += left.sorted()
+        var scanner = FolderScanner(root: output.url(folder).path)
+        scanner.collectsLinks = true
+        if let listing = try? scanner.scan() {
+            summary.leftInFormerTrips += (listing.files.map(\.relativePath) + listing.links).map { prefix + $0 }.filter { !said.contains($0) }.sorted()
+        }
     }
 
     /// A part as it is rendered: its trip with every visit's photos and every day's unplaced

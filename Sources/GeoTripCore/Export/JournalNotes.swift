@@ -148,14 +148,11 @@ struct JournalNotes: Equatable {
                 waitingOwners.insert(owner)
             }
             if let day = dayOf[owner] {
-                if JournalNote.isDay(owner), note.hasWords, held.contains(where: { $0.date == nil }) {
-                    // A day's own note back from the page of unplaced notes (its day is in the
-                    // trip again): said with the visits' notes that came back.
-                    moved.append(MovedNote(visit: owner, from: nil, to: day))
-                } else if !JournalNote.isDay(owner), note.hasWords {
+                if note.hasWords {
                     if held.contains(where: { $0.date == nil }) {
+                        // Back from the page of unplaced notes, a visit's or a day's own.
                         moved.append(MovedNote(visit: owner, from: nil, to: day))
-                    } else if let before = stored[owner]?.localDate
+                    } else if !JournalNote.isDay(owner), let before = stored[owner]?.localDate
                                 ?? (rehomedOwners.contains(owner) ? nil : from.flatMap({ source in held.first { $0.file == source }?.date })),
                               before != day {
                         // Known, from the day it was on; written in this run, from the page it

@@ -27,6 +27,8 @@ public struct NominatimClient: Sendable {
     /// Seconds between two turns: 1/rate, never under 1 s for the public server.
     let interval: Double
     let timeout: TimeAmount
+    /// `Basic …` for a service behind a password (`https://user:password@host/`), else nil.
+    let authorization: String?
     /// What this run sent and noticed.
     public let tally = NamingTally()
     /// The process's own turns, taken once the shared cache fails (`turns`): made the first
@@ -64,6 +66,9 @@ public struct NominatimClient: Sendable {
         let rate = Self.isPublicServer(settings.nominatimURL) ? min(requestsPerSecond, 1) : requestsPerSecond
         self.interval = 1 / max(rate, 0.001)
         self.timeout = .seconds(timeoutSeconds)
+        // HTTP Basic authentication (RFC 7617), which is what such a URL asks for; the URL's
+        // user part is not sent on its own (`url`).
+        self.authorization = Self.credentials(settings.nominatimURL).map { "Basic " + Data($0.utf8).base64EncodedString() }
     }
 
     /// Whether `url` is OpenStreetMap's own server, whose policy caps the rate.
@@ -93,12 +98,7 @@ public struct NominatimClient: Sendable {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.headers.add(name: "User-Agent", value: userAgent)
         outgoing.headers.add(name: "Accept-Language", value: settings.language)
-        // A service behind a password (`https://user:password@host/`): sent as HTTP Basic
-        // authentication (RFC 7617), which is what such a URL asks for; the URL's user part is
-        // not sent on its own.
-        if let credentials = Self.credentials(settings.nominatimURL) {
-            outgoing.headers.add(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())
-        }
+        if let authorization { outgoing.headers.add(name: "Authorization", value: authorization) }
         let body = try await send(outgoing)
         let value = try read(body)
         // A cache that cannot be written costs a request next time, nothing more.
