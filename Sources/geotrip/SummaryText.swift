@@ -110,6 +110,10 @@ enum SummaryText {
                 + "in a folder that is no trip now, and nothing links to it: \(shown)\(more(e.leftInFormerTrips.count)). "
                 + "Move \(e.leftInFormerTrips.count == 1 ? "it" : "them") where you keep them")
         }
+        if let former = e.formerOutputFolder {
+            lines.append("  the outputs moved here from \(former.terminalSafe): its notes came along. That folder is left as it is, "
+                + "and what is written there from now on is not read")
+        }
         if let replaced = e.replacedNotes {
             lines.append("  \(plural(e.replacedNoteCount, "note")) written differently in two copies (the latest edit counts): "
                 + "the words outranked are kept in \(replaced.terminalSafe)")

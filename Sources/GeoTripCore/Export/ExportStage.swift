@@ -336,6 +336,7 @@ public struct ExportStage: Sendable {
             let left = OutputFolder(folder: folder, outputFolder: notesLeftIn.isEmpty ? nil : notesLeftIn)
             var elsewhere = ExportSummary()
             if left.path != output.path, FileManager.default.fileExists(atPath: left.path) {
+                summary.formerOutputFolder = left.path
                 for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
                     var journal = readJournal(in: sub, left, &elsewhere, withLinks: withLinks)
                     for date in journal.days.keys { journal.days[date]?.leftBehind = true }

@@ -28,6 +28,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// trip's folder that no trip writes any more, which stays for them (relative paths; not
     /// those said otherwise: this run's backups, `unreadPages`, `refused`).
     public var leftInFormerTrips: [String] = []
+    /// The output folder `--out` moved away from in this run (absolute), when it is still there:
+    /// its notes came along, and it is left as it is, never read again.
+    public var formerOutputFolder: String?
     /// The file (relative to the output folder) keeping the words of notes that another copy
     /// outranked (`JournalNotes.replaced`; `replacedNoteCount` notes), when there were any.
     public var replacedNotes: String?
