@@ -235,7 +235,7 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.contains { $0["path"] as? String == "/moved/search" })
     }
 
-    @Test("a cache folder that cannot be used is said in words, once, and the places are still named")
+    @Test("a cache folder that cannot be used is said in words, once, and the places are still named and searched")
     func unusableCache() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -252,6 +252,11 @@ struct OnlineNamesCommandTests {
         #expect(messages.filter { $0.contains("is a file, not a folder") }.count == 1, "\(messages)")
         #expect(!messages.contains { $0.contains("NSCocoaErrorDomain") })
         #expect(Self.named(summary)["online"] == 11)
+        // A search by name with the same cache folder: found, and the cache said once.
+        let tagged = try CommandRun.run(TestPaths.binary, ["tag", trip.path, "2025-06-11 Sintra/DSCF1004.JPG", "--place", "Torre de Belém"],
+                                        environment: ["XDG_CACHE_HOME": home.path])
+        #expect(tagged.status == 0 && tagged.stdout.contains("Belém Tower"), "\(tagged.stdout) \(tagged.stderr)")
+        #expect(tagged.stderr.components(separatedBy: "is a file, not a folder").count == 2, "\(tagged.stderr)")
     }
 
     @Test("answers that came in before the service went down are kept and counted")

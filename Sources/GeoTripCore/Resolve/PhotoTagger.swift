@@ -50,6 +50,8 @@ public struct PhotoTagger: Sendable {
         var seen = Set<String>()
         let paths = files.map(relativePath).filter { seen.insert($0).inserted }
         let sentence: String
+        // The shared cache of the online search, when it could not be used (said with the run's problems).
+        var searchProblems: [PhotoDiagnostic] = []
         switch target {
         case .clear:
             let cleared = try catalog.tag(paths: paths, with: nil, at: Date())
@@ -59,7 +61,7 @@ public struct PhotoTagger: Sendable {
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
-            sentence = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer)
+            sentence = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer, problems: &searchProblems)
         }
         // Visits follow the new positions at once, with the trip's remembered settings.
         let settings = try catalog.storedResolutionSettings()
@@ -69,7 +71,7 @@ public struct PhotoTagger: Sendable {
                 .run(settings: settings, clustering: try catalog.clusteringOptions(), listing: nil, stages: stages,
                      interrupted: { .interrupted(.elsewhere) })
             // The journal and map follow the new positions too.
-            var problems = derived.diagnostics
+            var problems = searchProblems + derived.diagnostics
             if let problem = gazetteer.zoneIndexProblem {
                 problems.append(PhotoDiagnostic(path: folder, kind: .folder, message: Gazetteer.fallbackSentence(problem)))
             }
@@ -101,7 +103,8 @@ public struct PhotoTagger: Sendable {
     /// Tags `paths` at the place `query` names: found by the trip's online service when it names
     /// places online, else (or when it cannot be used now) by the gazetteer's town search.
     /// Returns the sentence saying where.
-    private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer) async throws(GeoTripError) -> String {
+    private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer,
+                     problems: inout [PhotoDiagnostic]) async throws(GeoTripError) -> String {
         // No name names nothing, online or off (a service would answer with something).
         guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query) }
         let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
@@ -109,7 +112,9 @@ public struct PhotoTagger: Sendable {
         // Why the trip's online service could not answer, when it could not.
         var unavailable: String?
         if naming.online {
-            switch try await Self.searchOnline(query, naming: naming) {
+            let (answer, cacheProblem) = try await Self.searchOnline(query, naming: naming)
+            problems += cacheProblem.map { [$0] } ?? []
+            switch answer {
             case .success(let found):
                 try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
                 return "Tagged \(photos) at \(found.label), found by \(naming.shownURL)."
@@ -131,9 +136,19 @@ public struct PhotoTagger: Sendable {
 
     /// The place `query` names, found by the trip's online service; why not, when the service
     /// cannot be used now (the gazetteer is asked instead). Not found and ambiguous are thrown.
-    static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError) -> Result<NominatimPlaceSearch.Found, UnavailableReason> {
+    /// With the shared cache unusable, the search is paced by this process alone and kept by
+    /// none, as in an ingest: `cacheProblem` says so.
+    static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError)
+        -> (answer: Result<NominatimPlaceSearch.Found, UnavailableReason>, cacheProblem: PhotoDiagnostic?) {
         let http = NominatimClient.makeHTTPClient()
-        let cache = (try? NamingCache.shared()) ?? .inMemory()
+        let cache: NamingCache
+        var cacheProblem: PhotoDiagnostic?
+        do {
+            cache = try NamingCache.shared()
+        } catch {
+            cacheProblem = PhotoDiagnostic(path: naming.shownURL, kind: .naming, message: error.description)
+            cache = .inMemory()
+        }
         let search = NominatimPlaceSearch(client: NominatimClient(settings: naming, http: http, cache: cache,
                                                                   timeoutSeconds: Int64(naming.timeoutSeconds)))
         let result: Result<NominatimPlaceSearch.Found, any Error>
@@ -145,9 +160,9 @@ public struct PhotoTagger: Sendable {
         try? await http.shutdown()
         switch result {
         case .success(let found):
-            return .success(found)
+            return (.success(found), cacheProblem)
         case .failure(let error as GeoTripError):
-            if case .namingUnavailable(_, let reason) = error { return .failure(UnavailableReason(words: reason)) }
+            if case .namingUnavailable(_, let reason) = error { return (.failure(UnavailableReason(words: reason)), cacheProblem) }
             throw error
         case .failure(let error):
             throw .namingUnavailable(server: naming.shownURL, reason: "\(error)")
