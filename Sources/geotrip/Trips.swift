@@ -79,6 +79,9 @@ struct Trips: AsyncParsableCommand {
             print(String(format: "Home: %.3f, %.3f", home.centre.latitude, home.centre.longitude)
                   + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
                   + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")
+        } else {
+            print("No home found (no place's nights span more than 60 days, as in a folder of trips alone): every day with a placed photo "
+                  + "is a trip's, and no home is kept private; ingest --home LAT,LON sets one")
         }
         // Places slept at as often as a home near one (a flat moved to in the same city):
         // kept private too, which the person should be able to see.
@@ -107,7 +110,8 @@ struct Trips: AsyncParsableCommand {
     /// Why a folder that is not a library is one trip: with a home given (`ingest --home`),
     /// only a folder without a dated photo is.
     static func whyOneTrip(homeGiven: Bool) -> String {
-        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set; ingest --home LAT,LON sets one"
+        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set, "
+            + "or no home is found and they have no three days in a row without a placed photo; ingest --home LAT,LON sets one"
     }
 
     /// Why `--trip N` names no trip.

@@ -165,6 +165,51 @@ struct TripSplittingTests {
         #expect(TripSplitting.split(trip, givenHome: Self.lisbon).trips.map { [$0.firstDay, $0.lastDay] } == [["2024-01-21", "2024-02-09"]])
     }
 
+    @Test("a folder of trips alone has no home: a trip's hotel is no home, and each trip keeps all its days")
+    func tripsAlone() {
+        // Three trips a year apart, no photo at home: Lisbon's 8 nights are the most near one
+        // spot, but they span 7 days, so no home; every day is in its trip.
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon), kyoto = Plan.away(trip: 2, region: Self.kyoto)
+        let fiji = Plan.away(trip: 3, region: Self.taveuni)
+        let year = Array(repeating: Plan.nothing, count: 360)
+        let plans: [Plan] = Array(repeating: lisbon, count: 8) + year + Array(repeating: kyoto, count: 5) + year + Array(repeating: fiji, count: 6)
+        let library = TripSplitting.split(Self.trip(from: "2022-05-01", plans))
+        let expected = Self.expected(from: "2022-05-01", plans)
+        #expect(library.home == nil && library.homes.isEmpty && library.homeDays == 0)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == expected.map { [$0.0, $0.1] })
+        #expect(library.trips.map { $0.trip.days.count } == [8, 5, 6])
+
+        // One long journey without a home, 90 days with none more than two days apart: one trip.
+        let journey: [Plan] = Array(repeating: lisbon, count: 30) + Array(repeating: kyoto, count: 30) + Array(repeating: fiji, count: 30)
+        let one = TripSplitting.split(Self.trip(from: "2022-05-01", journey))
+        #expect(!one.isLibrary && one.home == nil)
+    }
+
+    @Test("a home photographed on a few nights over months is home, though a trip's hotel holds more nights")
+    func sparseHomeOverHotel() throws {
+        // Home: 10 nights over 150 days; the Kyoto trip: 12 nights in one spot.
+        let kyoto = Plan.away(trip: 1, region: Self.kyoto)
+        var plans: [Plan] = []
+        for _ in 0..<5 { plans += [.home] + Array(repeating: .nothing, count: 14) + [.home] + Array(repeating: .nothing, count: 14) }
+        plans += Array(repeating: kyoto, count: 12)
+        // The Kyoto nights in one spot (a hotel): the region's random spots, then each night's last visit moved there.
+        var trip = Self.trip(from: "2023-01-01", plans)
+        for index in trip.days.indices where trip.days[index].visits.contains(where: { GreatCircle.distance($0.centre, Self.kyoto) < 50_000 }) {
+            let last = trip.days[index].visits.count - 1
+            trip.days[index].visits[last].latitude = Self.kyoto.latitude
+            trip.days[index].visits[last].longitude = Self.kyoto.longitude
+        }
+        let library = TripSplitting.split(trip)
+        let home = try #require(library.home)
+        #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
+        #expect(library.trips.count == 1 && library.trips[0].trip.days.count == 12)
+        // Any span (as a folder that shrank to one trip finds its library's home): the hotel.
+        var anySpan = TripSplitting.Rules()
+        anySpan.homeSpanDays = nil
+        let hotel = try #require(TripSplitting.home(trip.days, rules: anySpan))
+        #expect(GreatCircle.distance(hotel.centre, Self.kyoto) < 1, "\(hotel.centre)")
+    }
+
     /// The date `offset` days after 2020-01-01.
     static func date(_ offset: Int) -> String {
         let civil = Date.civilDate(daysSince1970: LocalDate.dayNumber("2020-01-01")! + offset)
@@ -212,12 +257,16 @@ struct TripSplittingTests {
             }
             let spot = byPlace.values.max { ($0.count, -$0.first) < ($1.count, -$1.first) }!
             let expected = VisitClustering.coordinate(of: spot.sum / Double(spot.count))
-            #expect(TripSplitting.home(days, rules: TripSplitting.Rules())?.centre == expected, "round \(round)")
+            // Any span (the nights here are a few months at most): the grid is what is compared.
+            var anySpan = TripSplitting.Rules()
+            anySpan.homeSpanDays = nil
+            #expect(TripSplitting.home(days, rules: anySpan)?.centre == expected, "round \(round)")
         }
         // A limit too small for cells (zero) compares every pair: a night is near itself only,
         // so home is the first night's spot.
         var zero = TripSplitting.Rules()
         zero.awayMetres = 0
+        zero.homeSpanDays = nil
         let days = [Coordinate(latitude: 10, longitude: 20), Coordinate(latitude: -10, longitude: -20)].enumerated().map { index, night in
             Trip.Day(date: Self.date(index), visits: [TripVisit(id: "v\(index)", placeId: "p\(index)", revision: 1, latitude: night.latitude,
                                                                 longitude: night.longitude, radiusMeters: 20, arrival: "", departure: "",

@@ -81,6 +81,36 @@ struct LibraryCommandTests {
         #expect(bad.stderr.contains("--home north is not LAT,LON"))
     }
 
+    @Test("a folder of trips alone (no photo at home) has no home: every trip keeps all its days, and trips says why there is none")
+    func tripsAlone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Travel")
+        // Lisbon's six nights (two trips 58 days apart) are the most near one spot: once, they
+        // made Lisbon home, and both Lisbon trips vanished from the journal and the map.
+        // Kyoto two months later, so the folder spans 98 days.
+        let days = LibraryFixture.schedule.filter { $0.trip != nil }.map { day in
+            var day = day
+            if day.trip == 2 { day.date = day.date.replacingOccurrences(of: "2024-02-", with: "2024-04-") }
+            return day
+        }.sorted { $0.date < $1.date }
+        try LibraryFixture.write(into: folder, days: days)
+        let trips = (1...3).map { number in days.filter { $0.trip == number }.map(\.date) }
+        let ingest = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(ingest.status == 0 && ingest.stdout.contains("export: 3 trips in trips/"), "\(ingest.stdout) \(ingest.stderr)")
+        let text = try CommandRun.geotrip(["trips", folder.path]).stdout
+        #expect(text.contains("No home found (no place's nights span more than 60 days"), "\(text)")
+        #expect(!text.contains("Home:"))
+        for dates in trips {
+            let journal = folder.appendingPathComponent("geotrip/trips/\(dates[0])/journal")
+            let pages = try FileManager.default.contentsOfDirectory(atPath: journal.path).filter { $0.hasPrefix("20") }.sorted()
+            #expect(pages == dates.map { $0 + ".md" }, "\(dates[0]): \(pages)")
+        }
+        // No visit of Lisbon is hidden as a home's.
+        let page = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-03-11/journal/2024-03-13.md"), encoding: .utf8)
+        #expect(page.contains("## ") && !page.contains("Private place"), "\(page)")
+    }
+
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
     func sampleIsOneTrip() throws {
         let temp = try TemporaryFolder()

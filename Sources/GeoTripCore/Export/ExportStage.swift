@@ -618,7 +618,11 @@ public struct ExportStage: Sendable {
         // from its nights, when none is kept.
         func foundAgain(anyway: Bool = false) -> [Coordinate] {
             guard current.isEmpty, anyway || exported.keys.contains(where: { $0.hasPrefix(Self.tripsFolder + "/") }) else { return current }
-            return TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots)
+            // Any spot, however short its nights' span: the library's home may have been photographed
+            // on a few nights only of the weeks left.
+            var rules = TripSplitting.Rules()
+            rules.homeSpanDays = nil
+            return TripSplitting.homes(whole.days, rules: rules).flatMap(\.privateSpots)
         }
         let kept: [Coordinate]
         do {

@@ -4,12 +4,17 @@ import Foundation
 /// in, a `Library` out).
 ///
 /// - **A library or one trip.** A folder whose dated photos span more than `librarySpanDays`
-///   (60) from first day to last, or for which `--home` was given, is a library. A shorter
-///   folder is one trip, exported as before, even if it is several cities long.
+///   (60) from first day to last, or for which `--home` was given, is a library (unless it has
+///   no home and its days make one trip). A shorter folder is one trip, exported as before,
+///   even if it is several cities long.
 /// - **Home** is where most nights are spent: a day's night is where its last visit is, and
 ///   home is the night whose `awayMetres` (50 km) hold the most other nights (the earliest on a
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
-///   `--home LAT,LON` gives it instead.
+///   Only nights that span more than `homeSpanDays` (60) from first to last make a home: a spot
+///   whose nights do not (a trip's hotel, in a folder of trips alone) is passed over for the
+///   next densest. `--home LAT,LON` gives it instead.
+/// - **No home.** With no such spot, every placed day is away, and the trips are the runs of
+///   days apart by more than `gapDays` without a placed photo.
 /// - **Homes over the years.** A person who moved has a home for each stretch of years: a
 ///   spot holding at least `homeNights` (30) nights within `awayMetres` is a candidate (the
 ///   densest first, each night counted for one), and each night's home is the candidate with
@@ -43,6 +48,9 @@ public enum TripSplitting {
         public var homeWindowDays = 182
         /// The shortest stretch of years one home has.
         public var homeStretchDays = 182
+        /// Days that a spot's nights must span, first to last, to be a home (more than these);
+        /// nil: any spot, as a folder shrunk to one trip finds the home its library had.
+        public var homeSpanDays: Int? = 60
 
         /// The defaults.
         public init() {}
@@ -59,7 +67,6 @@ public enum TripSplitting {
             home.otherSpots = otherSpots(near: given, nights: Self.nights(trip.days), rules: rules, leavingOut: PrivacyZones.defaultRadius)
             return [home]
         } ?? Self.homes(trip.days, rules: rules)
-        guard !homes.isEmpty else { return Library() }
         // Each home from its first day (day numbers; the first home's from the beginning).
         let starts = homes.map { home in home.from.flatMap(LocalDate.dayNumber) ?? Int.min }
         let homeVectors = homes.map { GreatCircle.unitVector($0.centre) }
@@ -75,7 +82,7 @@ public enum TripSplitting {
         for (index, (day, number)) in dated.enumerated() {
             guard !day.visits.isEmpty else { continue }  // neither home nor away
             let home = starts.partitioningIndex { $0 > number } - 1
-            if day.visits.allSatisfy({ isNear($0, home: max(home, 0)) }) {
+            if !homes.isEmpty, day.visits.allSatisfy({ isNear($0, home: max(home, 0)) }) {
                 library.homeDays += 1
                 if let run = open { runs.append(run) }
                 open = nil
@@ -89,6 +96,9 @@ public enum TripSplitting {
             }
         }
         if let run = open { runs.append(run) }
+        // Without a home, every placed day is away: the trips are the runs of days apart by
+        // more than `gapDays` without a placed photo. One such run is one trip, as before.
+        if homes.isEmpty, runs.count < 2 { return Library() }
         library.trips = runs.enumerated().map { number, run in
             let firstDay = dated[run.first].0.date, lastDay = dated[run.last].0.date
             return Library.Trip(number: number + 1, firstDay: firstDay, lastDay: lastDay,
@@ -166,14 +176,19 @@ public enum TripSplitting {
         var candidates: [Int] = []  // each one's densest night
         var candidateOf = [Int?](repeating: nil, count: nights.count)
         var left = Array(nights.indices)
+        // A spot whose nights all fall within `homeSpanDays` is a stay, not a home (the hotel
+        // of a trip, in a folder of trips alone): passed over, its nights no candidate's.
         while !left.isEmpty, candidates.count < 64 {
             let (best, members) = densest(vectors, among: left, limit: limit)
             if !candidates.isEmpty, members.count < rules.homeNights { break }
-            for member in members { candidateOf[member] = candidates.count }
-            candidates.append(best)
             let taken = Set(members)
             left.removeAll(where: taken.contains)
+            let days = members.map { nights[$0].day }
+            if let span = rules.homeSpanDays, let first = days.min(), let last = days.max(), last - first <= span { continue }
+            for member in members { candidateOf[member] = candidates.count }
+            candidates.append(best)
         }
+        guard !candidates.isEmpty else { return [] }
 
         // Each night's home: the candidate with the most nights in the window around it, once
         // one holds `homeNights` there (a night before any does takes the first that does).
