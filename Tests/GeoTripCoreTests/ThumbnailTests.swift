@@ -520,6 +520,30 @@ extension OversizedPictureTests {
 }
 
 extension OversizedPictureTests {
+    @Test("a HEIF item whose data lies past any file in idat (offsets near Int.max) is passed over, not an overflow; the photo's thumbnail is made")
+    func heifIdatOffsetOverflow() throws {
+        let url = TestPaths.fixtures.appendingPathComponent("hostile/heic-idat-overflow.heic")
+        let derived = HeifDerivedImages(file: try PhotoFile(path: Array(url.path.utf8CString)))
+        #expect(derived.derivedIDs.contains(99) && derived.canvases[99] == nil)
+        #expect(try Self.heifStill(url).width > 0)
+    }
+
+    @Test("a HEIF Exif item claiming 500 MB is not read into memory: said, and the rest of the file is read")
+    func heifExifItemTooLarge() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("big.heic")
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("hostile/heic-exif-500mb.head"), to: url)
+        // Zeros to the size the item needs, as a sparse file (nothing written to the disk).
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 500_001_000)
+        try handle.close()
+        let contents = try HeifExifExtractor.contents(path: Array(url.path.utf8CString))
+        #expect(contents.diagnostics.map(\.message) == ["the HEIF Exif item is 500000000 bytes, more than the 16 MiB geotrip reads; not read"],
+                "\(contents.diagnostics)")
+        #expect(contents.width != nil)
+    }
+
     @Test("libheif opens the file the checked descriptor holds, not its name again (which a FIFO may have taken since)")
     func heifOpensTheCheckedFile() throws {
         let temp = try TemporaryFolder()

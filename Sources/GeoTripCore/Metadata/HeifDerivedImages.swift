@@ -47,8 +47,10 @@ struct HeifDerivedImages {
             case 0:
                 start = location.offset
             case 1:
-                guard let idat else { continue }
-                start = idat.lowerBound + location.offset
+                // An offset past any file (`locations` allows up to Int.max / 2, and so does
+                // the box's place) is nothing to read, not an overflow.
+                guard let idat, case let (sum, overflow) = idat.lowerBound.addingReportingOverflow(location.offset), !overflow else { continue }
+                start = sum
             default:
                 continue  // an item's data in another item: no derived image writer does that
             }

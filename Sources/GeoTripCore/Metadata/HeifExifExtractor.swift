@@ -97,6 +97,13 @@ enum HeifExifExtractor {
             contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item is empty"))
             return contents
         }
+        // Bounded as an XMP packet is: an item's declared size is read into memory whole (and
+        // libheif holds a copy), so a file claiming 500 MB took a gigabyte for one photo.
+        guard size <= XMPDecoder.maximumPacketSize else {
+            contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item is \(size) bytes, more than the "
+                + "\(XMPDecoder.maximumPacketSize >> 20) MiB geotrip reads; not read"))
+            return contents
+        }
         var item = [UInt8](repeating: 0, count: size)
         let error = heif_image_handle_get_metadata(handle, ids[0], &item)
         guard error.code == heif_error_Ok else {
