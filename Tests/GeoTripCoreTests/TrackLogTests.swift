@@ -394,6 +394,39 @@ struct TrackLogTests {
         #expect(fromMemory?.description.hasPrefix("\(name) declares XML entities") == true)
     }
 
+    @Test("a tag with 200,000 attributes (or namespace declarations) is refused before libxml2's quadratic check, even across chunks; 2,000 with = in quotes and comments are read")
+    func attributeFlood() throws {
+        func document(_ tag: String, padding: Int = 0) -> String {
+            """
+            <?xml version="1.0"?>
+            <!-- \(String(repeating: "x", count: padding)) a=1 b=2 -->
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><trkseg>\(tag)<time>2025-06-10T09:00:00Z</time></trkpt></trkseg></trk>
+            </gpx>
+            """
+        }
+        let attributes = (0..<200_000).map { " a\($0)=\"1\"" }.joined()
+        let declarations = (0..<200_000).map { " xmlns:n\($0)=\"urn:\($0)\"" }.joined()
+        for (name, tag) in [("attributes.gpx", "<trkpt lat=\"38.7\" lon=\"-9.1\"\(attributes)>"),
+                            ("declarations.gpx", "<trkpt lat=\"38.7\" lon=\"-9.1\"\(declarations)>")] {
+            let error = #expect(throws: TrackError.self) { try TrackLog.load(data: Data(document(tag).utf8), name: name) }
+            #expect(error?.description == "\(name) has an element with more than 2,000 attributes at line 4, which no GPX or KML writer makes "
+                    + "(the XML parser would take minutes over it); not read.", "\(String(describing: error))")
+        }
+        // The tag straddling two of the parser's 256 KB chunks, from a file: the count goes on.
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let straddling = temp.url.appendingPathComponent("straddling.gpx")
+        let some = (0..<2_001).map { " a\($0)=\"1\"" }.joined()
+        try document("<trkpt lat=\"38.7\" lon=\"-9.1\"\(some)>", padding: XMLEventStream.chunkSize - 1_000).write(to: straddling, atomically: true, encoding: .utf8)
+        let error = #expect(throws: TrackError.self) { try TrackLog.load(contentsOf: straddling) }
+        #expect(error?.description.contains("has an element with more than 2,000 attributes at line 4") == true, "\(String(describing: error))")
+        // At the limit (lat and lon make two), with = inside quoted values, and = in a comment: read.
+        let quoted = (0..<999).map { " a\($0)=\"x=y\" b\($0)='z'" }.joined()
+        let file = try TrackLog.load(data: Data(document("<trkpt lat=\"38.7\" lon=\"-9.1\"\(quoted)>").utf8), name: "many.gpx")
+        #expect(file.points.count == 1)
+    }
+
     @Test("a bare & or < in a track's text is said as such", arguments: ["Rock < Roll", "Rock & Roll"])
     func bareCharacters(name: String) {
         let document = """

@@ -247,6 +247,22 @@ struct XMPTests {
         #expect(alone.coordinate == nil && alone.altitude == nil)
     }
 
+    @Test("an XMP element of 200,000 attributes is refused at once (libxml2 compared each with every other: 30 s); a Lightroom-sized one is read")
+    func attributeFlood() {
+        func xmp(_ properties: String) -> [UInt8] {
+            Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                   + "<rdf:Description xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:GPSLatitude=\"38,42.8340N\" exif:GPSLongitude=\"9,8.3640W\" "
+                   + "\(properties)/></rdf:RDF></x:xmpmeta>").utf8)
+        }
+        let flood = XMPDecoder.decode(xmp((0..<200_000).map { "exif:a\($0)=\"1\"" }.joined(separator: " ")), origin: "the sidecar P.JPG.xmp")
+        #expect(flood.coordinate == nil)
+        #expect(flood.diagnostics.map(\.message) == ["the sidecar P.JPG.xmp has an element with more than 2,000 attributes (line 1), "
+                + "which no XMP writer makes and which the XML parser would take minutes over; not read"], "\(flood.diagnostics)")
+        // A few hundred, as Lightroom's develop settings are: read.
+        let lightroom = XMPDecoder.decode(xmp((0..<500).map { "exif:a\($0)=\"1\"" }.joined(separator: " ")), origin: "sidecar")
+        #expect(lightroom.coordinate != nil && lightroom.diagnostics.isEmpty, "\(lightroom.diagnostics)")
+    }
+
     @Test("a sidecar geotrip writes now is recognised as its own")
     func ownSidecarFresh() throws {
         let text = try XMPSidecar.document(photo: "IMG.JPG", coordinate: Coordinate(latitude: 38.7, longitude: -9.1), altitude: 5,

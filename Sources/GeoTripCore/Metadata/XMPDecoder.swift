@@ -88,6 +88,10 @@ enum XMPDecoder {
         case .malformed(let problem, let line):
             values.diagnostics.append(Diagnostic(damage, "\(origin) is not well-formed XML (\(problem), line \(line)); not read"))
             return values
+        case .tooManyAttributes(let line):
+            values.diagnostics.append(Diagnostic(damage, "\(origin) has an element with more than \(StartTagScanner.maximumAttributes.grouped) attributes "
+                + "(line \(line)), which no XMP writer makes and which the XML parser would take minutes over; not read"))
+            return values
         case .readFailed:
             return values  // memory is never a failed read
         }

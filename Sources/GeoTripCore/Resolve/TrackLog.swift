@@ -215,6 +215,9 @@ public enum TrackLog {
             throw TrackError(description: "\(name) is not a GPX or KML file: it is empty.")
         case .declaresEntities, .declaresDocumentType:
             throw TrackError(description: "\(name) declares XML entities, which geotrip does not read in track files (they can expand without bound or reach other files); remove the DOCTYPE and export the track again.")
+        case .tooManyAttributes(let line):
+            throw TrackError(description: "\(name) has an element with more than \(StartTagScanner.maximumAttributes.grouped) attributes at line \(line), "
+                + "which no GPX or KML writer makes (the XML parser would take minutes over it); not read.")
         case .malformed(let problem, let line):
             if let format = collector.reading.format {
                 throw TrackError(description: "\(name) is a \(format.rawValue) file that is damaged or cut short at line \(line) (\(problem)).")

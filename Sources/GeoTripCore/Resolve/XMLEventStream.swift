@@ -34,6 +34,65 @@ enum XMLEventStreamEnd: Equatable, Sendable {
     /// The document has a document type declaration (at `line`), which `refusingDocumentType`
     /// reading refuses; reading stopped there.
     case declaresDocumentType(line: Int)
+    /// A start tag (at `line`) has more than `StartTagScanner.maximumAttributes` attributes;
+    /// reading stopped before the parser saw it.
+    case tooManyAttributes(line: Int)
+}
+
+/// Counts the attributes of each start tag in the bytes about to go to libxml2, chunk after
+/// chunk. libxml2 2.9 checks each attribute against every earlier one of its tag, so one tag
+/// of 200,000 attributes (3 MB) took 30 s, and the 16 MiB an XMP packet may hold, or a track
+/// file of any size, would take many minutes, deaf to Ctrl-C. No writer makes tags anywhere
+/// near `maximumAttributes` (a Lightroom sidecar's largest has a few hundred). Namespace
+/// declarations count: libxml2 compares them alike. A `=` counts outside quotes, in a start
+/// tag; comments, CDATA, declarations, processing instructions and end tags are passed over
+/// (from `<!`, `<?` or `</` to the next `>`, which may stop early in a comment: only a flood
+/// would make that matter).
+struct StartTagScanner {
+    /// The most attributes a tag may have.
+    static let maximumAttributes = 2_000
+    private enum State: UInt8 { case text, opened, tag, doubleQuoted, singleQuoted, otherMarkup }
+    private var state = State.text
+    private var attributes = 0
+    /// The line the scan is on, from 1.
+    private(set) var line = 1
+
+    /// Whether `bytes` (the next of the document) complete a start tag with too many
+    /// attributes; the scan stops there, at `line`.
+    mutating func overflows(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            switch state {
+            case .text:
+                if byte == UInt8(ascii: "<") { state = .opened }
+            case .opened:
+                switch byte {
+                case UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "/"): state = .otherMarkup
+                case UInt8(ascii: ">"): state = .text
+                default:
+                    state = .tag
+                    attributes = 0
+                }
+            case .tag:
+                switch byte {
+                case UInt8(ascii: "\""): state = .doubleQuoted
+                case UInt8(ascii: "'"): state = .singleQuoted
+                case UInt8(ascii: ">"): state = .text
+                case UInt8(ascii: "="):
+                    attributes += 1
+                    if attributes > Self.maximumAttributes { return true }
+                default: break
+                }
+            case .doubleQuoted:
+                if byte == UInt8(ascii: "\"") { state = .tag }
+            case .singleQuoted:
+                if byte == UInt8(ascii: "'") { state = .tag }
+            case .otherMarkup:
+                if byte == UInt8(ascii: ">") { state = .text }
+            }
+        }
+        return false
+    }
 }
 
 /// One attribute of an element, as `XMLAttributes.all` copies it out.
@@ -155,8 +214,11 @@ enum XMLEventStream {
             xmlCtxtUseOptions(context, Int32((untrusted ? 0 : XML_PARSE_HUGE.rawValue) | XML_PARSE_NONET.rawValue))
             session.context = context
 
+            var scanner = StartTagScanner()
             var start = head
             while true {
+                // The chunk whole (its first bytes went in with the context, unscanned).
+                if scanner.overflows(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return .tooManyAttributes(line: scanner.line) }
                 let status = xmlParseChunk(context, buffer.baseAddress!.assumingMemoryBound(to: CChar.self) + start,
                                            Int32(count - start), 0)
                 if session.stopped || status != 0 { break }
