@@ -4,7 +4,7 @@ import GeoTripCore
 
 /// The export's options, shared by `ingest` and `export`; all remembered for the trip.
 struct ExportArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Where the journal and trip.geojson go (default: FOLDER/geotrip; remembered; 'default' goes back to it).", valueName: "path"),
+    @Option(help: ArgumentHelp("Where the outputs go: the journal, trip.geojson, the trip map (index.html) and its thumbnails (default: FOLDER/geotrip; remembered; 'default' goes back to it).", valueName: "path"),
             completion: .directory)
     var out: String?
 
