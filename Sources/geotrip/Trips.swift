@@ -80,8 +80,8 @@ struct Trips: AsyncParsableCommand {
                   + (home.given ? " (--home)" : " (the place of most nights; ingest --home LAT,LON sets it)")
                   + ", \(library.homeDays.grouped) day\(library.homeDays == 1 ? "" : "s") at home")
         } else {
-            print("No home found (no place's nights span more than 60 days, as in a folder of trips alone): every day with a placed photo "
-                  + "is a trip's, and no home is kept private; ingest --home LAT,LON sets one")
+            print("No home found (no place's nights span more than \(TripSplitting.Rules().homeSpanDays ?? 0) days, as in a folder of trips alone): "
+                  + "every day with a placed photo is a trip's, and no home is found to keep private; ingest --home LAT,LON sets one")
         }
         // Places slept at as often as a home near one (a flat moved to in the same city):
         // kept private too, which the person should be able to see.

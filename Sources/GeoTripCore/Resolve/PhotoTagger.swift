@@ -113,7 +113,7 @@ public struct PhotoTagger: Sendable {
         var unavailable: String?
         if naming.online {
             let (answer, cacheProblem) = try await Self.searchOnline(query, naming: naming)
-            problems += cacheProblem.map { [$0] } ?? []
+            if let cacheProblem { problems.append(cacheProblem) }
             switch answer {
             case .success(let found):
                 try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
