@@ -59,7 +59,8 @@ enum SummaryText {
         if s.skipped > 0 {
             lines.append("  `geotrip photos \(folder.terminalSafe) --skipped` lists the \(plural(s.skipped, "file")) skipped, and why")
         }
-        lines.append("Catalog: \(s.catalog.terminalSafe)")
+        lines.append("Catalog: \(s.catalog.terminalSafe)"
+                     + (s.catalogFollowedFrom.map { " (it was the catalog of \($0.terminalSafe), moved or copied here: it follows \(folder.terminalSafe) now)" } ?? ""))
         return lines.joined(separator: "\n")
     }
 

@@ -109,8 +109,9 @@ struct LibraryExportTests {
 
         let tripFolders = try FileManager.default.contentsOfDirectory(atPath: library.out.appendingPathComponent("trips").path).sorted()
         #expect(tripFolders == LibraryFixture.trips.map(\.0))
-        // No notes wait for a place: the library has no journal folder of its own.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.out.path).sorted() == ["index.html", "trips"])
+        // No notes wait for a place: the library has no journal folder of its own. The hidden
+        // file names the photo folder the outputs are of.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.out.path).sorted() == [OutputFolder.ownerFile, "index.html", "trips"])
         for (number, (first, _)) in LibraryFixture.trips.enumerated() {
             let planned = LibraryFixture.schedule.filter { $0.trip == number + 1 }.map { $0.date + ".md" }
             let journal = library.tripFolder(number + 1).appendingPathComponent("journal")

@@ -586,6 +586,65 @@ struct JournalCommandTests {
         try trip.run(["export", "DIR", "--lang", "pt-BR", "-q"])
     }
 
+    @Test("Another folder's catalog or output folder is refused with nothing changed; a folder moved or copied takes both along")
+    func anotherFoldersCatalog() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let own = trip.folder.resolvingSymlinksInPath().path
+        let catalog = trip.temp.url.appendingPathComponent("trip.sqlite").path
+        // Another folder that holds one day of the trip: 11 of the 58 files the trip's scan finds.
+        let other = trip.temp.url.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", trip.folder.appendingPathComponent("2025-06-11 Sintra").path, other.path]).status == 0)
+        #expect(try trip.run(["ingest", "DIR", "--catalog", catalog]).stdout.contains(": 58 files scanned"))
+        let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
+
+        // The other folder with the trip's catalog: refused by ingest and by export, the catalog as it was.
+        for command in ["ingest", "export"] {
+            let refused = try trip.run([command, other.path, "--catalog", catalog], expecting: 1)
+            #expect(refused.stderr.contains("The catalog at \(catalog) is the catalog of \(own), which is still there, and \(other.path) lacks 47 of the 58 "
+                + "of its photos looked for: reading \(other.path) into it would take \(own)'s photos, visits and places out of it. Nothing was changed."),
+                "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("geotrip").path))
+        let again = try trip.run(["ingest", "DIR", "--catalog", catalog]).stdout
+        #expect(again.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed") && !again.contains("it was the catalog"), "\(again)")
+
+        // The folder moved: its catalog follows it, and says so once; nothing is read again.
+        let moved = trip.temp.url.appendingPathComponent("trip-moved")
+        try FileManager.default.moveItem(at: trip.folder, to: moved)
+        let followed = try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog, "--out", trip.temp.url.appendingPathComponent("shared").path])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(followed.stdout.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed"), "\(followed.stdout)")
+        #expect(followed.stdout.contains("Catalog: \(catalog) (it was the catalog of \(own), moved or copied here: it follows \(moved.path) now)"),
+                "\(followed.stdout)")
+        #expect(!(try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog]).stdout.contains("it was the catalog")))
+
+        // A copy of the folder and of its catalog (`cp -a` of a library): the catalog follows the
+        // copy, whose photos are all there, but the --out it remembers holds the moved folder's
+        // journal: refused, the journal untouched. With the owner file deleted, taken.
+        let shared = trip.temp.url.appendingPathComponent("shared")
+        let copy = trip.temp.url.appendingPathComponent("trip-copy"), copyCatalog = trip.temp.url.appendingPathComponent("copy.sqlite").path
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", moved.path, copy.path]).status == 0)
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", catalog, copyCatalog]).status == 0)
+        let listing = try FileManager.default.subpathsOfDirectory(atPath: shared.path).sorted()
+        let stamp = try FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("trip.geojson").path)[.modificationDate] as? Date
+        let taken = try CommandRun.geotrip(["ingest", copy.path, "--catalog", copyCatalog])
+        #expect(taken.status == 1)
+        #expect(taken.stderr.contains("The output folder \(shared.path) holds the journal and map of \(moved.resolvingSymlinksInPath().path), which is still there, "
+            + "not of \(copy.path): geotrip does not write one folder's outputs over another's"), "\(taken.stderr)")
+        #expect(taken.stderr.contains("delete \(shared.appendingPathComponent(".geotrip-folder").path) and run again"), "\(taken.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: shared.path).sorted() == listing)
+        #expect(try FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("trip.geojson").path)[.modificationDate] as? Date == stamp)
+        // Given, it is refused too, and not remembered.
+        #expect(try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog, "--out", shared.path]).stderr.contains("holds the journal and map of"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("journal").path).sorted() == pages)
+        try FileManager.default.removeItem(at: shared.appendingPathComponent(".geotrip-folder"))
+        let copied = try CommandRun.geotrip(["ingest", copy.path, "--catalog", copyCatalog])
+        #expect(copied.status == 0 && copied.stdout.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed"), "\(copied.stdout)")
+        #expect(try String(contentsOf: shared.appendingPathComponent(".geotrip-folder"), encoding: .utf8) == copy.resolvingSymlinksInPath().path + "\n")
+    }
+
     @Test("--out: a file or an unwritable place is refused with the catalog untouched; inside the trip folder it is never scanned")
     func outputFolder() throws {
         let trip = try Trip()

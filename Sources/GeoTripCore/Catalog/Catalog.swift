@@ -440,6 +440,8 @@ extension Catalog {
         /// JSON of the sorted cameras whose movie-header times the stored resolution read as
         /// local wall clocks (`VideoClock`): what the votes decided when it ran.
         static let videoClockCameras = "videoClockCameras"
+        /// The photo folder the catalog is for, absolute with links resolved (`claim(folder:)`).
+        static let photoFolder = "photoFolder"
     }
 
     static func bumpGeneration(_ db: Database) throws {

@@ -92,6 +92,7 @@ public struct ExportStage: Sendable {
         // The output folder; its own journal folder only once something goes there (a
         // library's holds only the notes whose visit or day is gone, and the undated photos).
         try output.create("")
+        try output.claim(for: folder)
         var summary = ExportSummary()
         summary.outputFolder = output.path
         summary.language = language

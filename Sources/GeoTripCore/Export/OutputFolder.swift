@@ -76,6 +76,38 @@ public struct OutputFolder: Sendable {
         }
     }
 
+    /// The hidden file naming the photo folder (absolute, links resolved) whose journal and map
+    /// the folder holds: two folders' runs never write into one output folder, where each would
+    /// retire the other's trips and take the other's notes for its own.
+    public static let ownerFile = ".geotrip-folder"
+
+    /// Throws `.outputOfAnotherFolder` when the folder holds the outputs of another photo folder
+    /// that is still there. The outputs of a folder moved (gone from where it was), or of the
+    /// same folder under another name, are `photoFolder`'s; so are those inside `photoFolder`
+    /// (the default output folder, copied with the photos). Without the file (new, or written
+    /// by a geotrip before it), the folder is taken as it is.
+    public func checkOwner(photoFolder: String) throws(GeoTripError) {
+        guard let owner = owner() else { return }
+        let here = ExportStage.resolved(photoFolder)
+        guard owner != here, !ExportStage.resolved(path).hasPrefix(here + "/"), Catalog.isOtherFolder(owner, than: here) else { return }
+        throw .outputOfAnotherFolder(path: path, owner: owner, folder: photoFolder)
+    }
+
+    /// `checkOwner`, then names `photoFolder` in the owner file when it names another or none.
+    func claim(for photoFolder: String) throws(GeoTripError) {
+        try checkOwner(photoFolder: photoFolder)
+        let here = ExportStage.resolved(photoFolder)
+        guard owner() != here else { return }
+        _ = try store(Array((here + "\n").utf8), at: Self.ownerFile)
+    }
+
+    /// The photo folder the owner file names; nil without one (or one that is not a path).
+    private func owner() -> String? {
+        guard case .success(let bytes?) = contents(of: Self.ownerFile), bytes.count <= 65_536 else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+        return text.hasPrefix("/") && !text.contains("\n") ? text : nil
+    }
+
     /// Creates the folder and `subfolder` inside it, when missing.
     func create(_ subfolder: String) throws(GeoTripError) {
         do {

@@ -37,8 +37,13 @@ public struct TripExport: Sendable {
         defer { progress.finish() }
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
-        if let outputFolder { try OutputFolder(folder: folder, outputFolder: outputFolder).check() }
+        if let outputFolder {
+            let given = OutputFolder(folder: folder, outputFolder: outputFolder)
+            try given.check()
+            try given.checkOwner(photoFolder: folder)
+        }
         let catalog = try Catalog.open(at: catalogPath)
+        try catalog.claim(folder: folder, lookAtPhotos: catalogGiven)
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,

@@ -114,10 +114,16 @@ public struct IngestPipeline: Sendable {
         // Checked before the catalog folder is made, so a mistyped path creates nothing.
         try scanner.checkRoot()
         // A given --out is checked before the catalog is touched, so a bad one changes nothing.
-        if let out = options.outputFolder { try OutputFolder(folder: options.folder, outputFolder: out).check() }
+        if let out = options.outputFolder {
+            let given = OutputFolder(folder: options.folder, outputFolder: out)
+            try given.check()
+            try given.checkOwner(photoFolder: options.folder)
+        }
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()
         let catalog = try Catalog.open(at: options.catalogPath)
+        // Another folder's catalog is refused before anything is written to it.
+        let followedFrom = try catalog.claim(folder: options.folder, lookAtPhotos: options.catalogGiven)
         // Settled first, so a remembered setting out of range stops the run before any work.
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
                                                        placeRadius: options.placeRadius, dayRule: options.dayRule)
@@ -133,6 +139,7 @@ public struct IngestPipeline: Sendable {
                                                    home: options.home, hideHome: options.hideHome)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
+        try output.checkOwner(photoFolder: options.folder)
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
         for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {
@@ -142,6 +149,7 @@ public struct IngestPipeline: Sendable {
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
+        summary.catalogFollowedFrom = options.catalogGiven ? followedFrom : nil
 
         var listing = try await stages.run(.scan) { try scanner.scan() }
         summary.scanned = listing.files.count

@@ -79,6 +79,9 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var seconds = 0.0
     /// Where the catalog is.
     public var catalog = ""
+    /// The folder a catalog given with `--catalog` was remembered for, when this run found it
+    /// moved or copied to the folder ingested (`Catalog.claim`).
+    public var catalogFollowedFrom: String?
     /// How many diagnostics this run produced in all.
     public var diagnosticCount = 0
     /// The first diagnostics of this run (at most `IngestPipeline.diagnosticsShown`),

@@ -17,6 +17,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
     case catalogEmpty(path: String)
+    /// `--catalog` named the catalog of `owner`, a folder still there, for `folder`, which
+    /// lacks `missing` of the `sampled` photos of it looked for (`Catalog.claim`).
+    case catalogOfAnotherFolder(path: String, owner: String, folder: String, missing: Int, sampled: Int)
     case noSuchPlace(id: String, folder: String, placeOfVisit: String? = nil)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
@@ -45,6 +48,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case settingUnreadable(catalog: String, key: String, options: String)
     /// `--out` (given or remembered) names something geotrip cannot write its output into.
     case outputUnusable(path: String, reason: String)
+    /// The output folder holds the outputs of `owner`, a folder still there, not of `folder`
+    /// (`OutputFolder.claim`).
+    case outputOfAnotherFolder(path: String, owner: String, folder: String)
     /// A folder of geotrip's own in the output folder (`journal`, `trips/…`) is a symbolic link.
     case outputFolderLinked(path: String, folder: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
@@ -99,6 +105,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "The cache holds only answers that can be asked again: a damaged file can be deleted (geotrip makes it anew), or XDG_CACHE_HOME can name another folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
+        case .catalogOfAnotherFolder(let path, let owner, let folder, let missing, let sampled):
+            return "The catalog at \(path) is the catalog of \(owner), which is still there, and \(folder) lacks \(missing) of the \(sampled) of its photos looked for: "
+                + "reading \(folder) into it would take \(owner)'s photos, visits and places out of it. Nothing was changed. Leave out --catalog to give "
+                + "\(folder) its own (\(IngestOptions.defaultCatalogPath(for: folder))), or pass --catalog with a new file name."
         case .noSuchPlace(let id, let folder, let placeOfVisit):
             // A visit's id given (the journal's blocks are named by them): its place's.
             if let placeOfVisit {
@@ -150,6 +160,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputUnusable(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
+        case .outputOfAnotherFolder(let path, let owner, let folder):
+            return "The output folder \(path) holds the journal and map of \(owner), which is still there, not of \(folder): geotrip does not write "
+                + "one folder's outputs over another's (the notes written there would be taken for this folder's). Nothing was changed. Pass --out with "
+                + "another folder for \(folder) (it is remembered); or, if \(owner)'s outputs are no longer wanted there, delete "
+                + "\((path as NSString).appendingPathComponent(OutputFolder.ownerFile)) and run again."
         case .outputFolderLinked(let path, let folder):
             return "The output folder \(path) cannot be used: \(folder) is a symbolic link to a folder, and geotrip never writes through links "
                 + "(its pages would be written there but never read back). No page was written. Move the folder back in its place, "
