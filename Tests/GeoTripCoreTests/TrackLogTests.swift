@@ -218,6 +218,37 @@ struct TrackLogTests {
         #expect(kml.untimedCount == 2)
     }
 
+    @Test("gx:Track pairs its n-th <when> with its n-th <gx:coord> whatever their order, one track after another")
+    func trackPairsInAnyOrder() throws {
+        let kml = try Self.load("""
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <Placemark><gx:Track>
+            <when>2025-06-10T09:00:00Z</when><gx:coord>1 10 0</gx:coord><when>2025-06-10T09:00:01Z</when><gx:coord>1 11</gx:coord>
+            </gx:Track></Placemark>
+            <Placemark><gx:Track>
+            <gx:coord>2 20 0</gx:coord><gx:coord>2 21 0</gx:coord><gx:coord>2 22 0</gx:coord>
+            <when>2025-06-10T10:00:00Z</when><when>not a time</when>
+            </gx:Track></Placemark>
+            <Placemark><gx:Track>
+            <when>2025-06-10T11:00:00Z</when><when>2025-06-10T11:00:01Z</when><when>2025-06-10T11:00:02Z</when>
+            <gx:coord>3 30 0</gx:coord><gx:coord>3 31 0</gx:coord>
+            </gx:Track></Placemark>
+            <Placemark><gx:Track><gx:coord>4 40 0</gx:coord></gx:Track></Placemark>
+            </Document></kml>
+            """, name: "order.kml")
+        let start = Date(timeIntervalSince1970: 1_749_546_000)  // 2025-06-10T09:00:00Z
+        let expected: [(Double, Double, TimeInterval)] = [(10, 1, 0), (11, 1, 1), (20, 2, 3600), (30, 3, 7200), (31, 3, 7201)]
+        #expect(kml.points.count == expected.count)
+        for (point, (lat, lon, seconds)) in zip(kml.points.sorted { $0.time < $1.time }, expected) {
+            #expect(point.coordinate == Coordinate(latitude: lat, longitude: lon))
+            #expect(point.time == start.addingTimeInterval(seconds))
+        }
+        // 2 21 (its <when> is no time), 2 22 (none left for it) and 4 40 (no <when> at all); the
+        // third track's last <when> has no coordinate, and is no point.
+        #expect(kml.untimedCount == 3)
+        #expect(kml.invalidCount == 0)
+    }
+
     @Test("the reader is usable from parallel tasks")
     func parallelReads() async throws {
         let names = ["logger.gpx", "logger-gpx10.gpx", "logger-gpsbabel.kml", "track.kml", "route-and-waypoints.gpx"]

@@ -406,9 +406,16 @@ private struct TrackReading {
     private var gpxPoint: WrittenPoint?
     /// The Placemark being read, if any; its `<when>` and `<coordinates>` so far.
     private var placemark: WrittenPoint?
-    /// The `<when>` and `<gx:coord>` values of the open `gx:Track`, each in file order.
-    private var trackWhens: [String] = []
-    private var trackCoords: [String] = []
+    /// The open `gx:Track`'s `<when>`s not yet paired with a `<gx:coord>`, read as they come
+    /// (seconds since 2001, as `Date` keeps them; NaN for one that is not a time), from `trackTimesPaired` on; and its
+    /// coordinates read before their `<when>` (an order KML does not have, but pairs by index),
+    /// from `trackCoordsPaired` on. A pair becomes a point as soon as both halves are read, so
+    /// a long track's times are held as numbers, never as text (a track written as all its
+    /// `<when>`s, then all its coordinates, held both as text took three times the points).
+    private var trackTimes: [Double] = []
+    private var trackTimesPaired = 0
+    private var trackCoords: [WrittenPoint] = []
+    private var trackCoordsPaired = 0
 
     /// Whether any point was kept.
     var hasPoints: Bool { !points.isEmpty }
@@ -541,8 +548,7 @@ private struct TrackReading {
         case "Placemark":
             placemark = WrittenPoint()
         case "gx:Track":
-            trackWhens = []
-            trackCoords = []
+            endTrack()
         case "when":
             // gx:Track's own <when>s, or the Placemark's <TimeStamp> (in the KML namespace; the
             // one under LookAt is gx:TimeStamp, and a path check keeps it out as well).
@@ -562,9 +568,9 @@ private struct TrackReading {
         switch name {
         case "when":
             guard let text else { return }
-            if parent == "gx:Track" { trackWhens.append(text) } else { placemark?.time = text }
+            if parent == "gx:Track" { trackWhen(text) } else { placemark?.time = text }
         case "gx:coord":
-            if let text { trackCoords.append(text) }
+            if let text { trackCoord(text) }
         case "coordinates":
             guard let text else { return }
             // A Point has one tuple "lon,lat[,alt]". KML 2.2 allows no spaces inside a tuple,
@@ -581,25 +587,7 @@ private struct TrackReading {
             placemark?.latitude = fields[1]
             placemark?.elevation = fields.count == 3 ? fields[2] : nil
         case "gx:Track":
-            // KML 2.2 gx:Track: "The number of <when> elements must equal the number of
-            // <gx:coord> elements". When a writer breaks that, only full pairs are kept; a
-            // coordinate without its <when> is a point without a time.
-            for (index, coord) in trackCoords.enumerated() {
-                let fields = coord.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-                var point = WrittenPoint()
-                if fields.count == 2 || fields.count == 3 {
-                    point.longitude = String(fields[0])
-                    point.latitude = String(fields[1])
-                    point.elevation = fields.count == 3 ? String(fields[2]) : nil
-                } else {
-                    point.latitude = ""
-                    point.longitude = ""
-                }
-                point.time = index < trackWhens.count ? trackWhens[index] : nil
-                add(point, isFix: true)
-            }
-            trackWhens = []
-            trackCoords = []
+            endTrack()
         case "Placemark":
             // Only a Placemark with a Point is a position; one with a LineString or a gx:Track
             // has its coordinates elsewhere (or none with times).
@@ -610,11 +598,63 @@ private struct TrackReading {
         }
     }
 
+    /// A `<when>` of a `gx:Track`: the time of the first coordinate waiting for one, or held
+    /// for the next to come.
+    private mutating func trackWhen(_ text: String) {
+        let time = ISO8601Instant.parse(text)
+        if trackCoordsPaired < trackCoords.count {
+            add(trackCoords[trackCoordsPaired], time: time, isFix: true)
+            trackCoordsPaired += 1
+            if trackCoordsPaired == trackCoords.count { trackCoords.removeAll(keepingCapacity: true); trackCoordsPaired = 0 }
+        } else {
+            trackTimes.append(time?.timeIntervalSinceReferenceDate ?? .nan)
+        }
+    }
+
+    /// A `<gx:coord>` ("lon lat [alt]"): a point with the first `<when>` waiting, or held for
+    /// the next to come.
+    private mutating func trackCoord(_ text: String) {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        var point = WrittenPoint()
+        if fields.count == 2 || fields.count == 3 {
+            point.longitude = String(fields[0])
+            point.latitude = String(fields[1])
+            point.elevation = fields.count == 3 ? String(fields[2]) : nil
+        } else {
+            point.latitude = ""
+            point.longitude = ""
+        }
+        if trackTimesPaired < trackTimes.count {
+            let seconds = trackTimes[trackTimesPaired]
+            add(point, time: seconds.isNaN ? nil : Date(timeIntervalSinceReferenceDate: seconds), isFix: true)
+            trackTimesPaired += 1
+            if trackTimesPaired == trackTimes.count { trackTimes.removeAll(keepingCapacity: true); trackTimesPaired = 0 }
+        } else {
+            trackCoords.append(point)
+        }
+    }
+
+    /// The end (or a new start) of a `gx:Track`. KML 2.2: "The number of <when> elements must
+    /// equal the number of <gx:coord> elements". When a writer breaks that, only full pairs are
+    /// kept; a coordinate without its `<when>` is a point without a time.
+    private mutating func endTrack() {
+        for point in trackCoords[trackCoordsPaired...] { add(point, time: nil, isFix: true) }
+        trackTimes = []
+        trackTimesPaired = 0
+        trackCoords = []
+        trackCoordsPaired = 0
+    }
+
     // MARK: Checking values
 
     /// Checks a written point and keeps it, or counts why it was left out: the position first,
     /// whatever the time.
     private mutating func add(_ written: WrittenPoint, isFix: Bool) {
+        add(written, time: written.time.flatMap(ISO8601Instant.parse), isFix: isFix)
+    }
+
+    /// `add` with the time already read (nil: none, or not a time).
+    private mutating func add(_ written: WrittenPoint, time: Date?, isFix: Bool) {
         guard let latitude = Self.number(written.latitude), let longitude = Self.number(written.longitude),
               abs(latitude) <= 90, abs(longitude) <= 180
         else {
@@ -625,7 +665,7 @@ private struct TrackReading {
             dropped.nullIsland += 1
             return
         }
-        guard let text = written.time, let time = ISO8601Instant.parse(text) else {
+        guard let time else {
             dropped.untimed += 1
             return
         }
