@@ -85,6 +85,20 @@ f.addEventListener('load', function () {
   r.lang = doc.documentElement.lang;
   r.visitMarkers = reachable(doc);
   r.overlapping = overlapping(doc);
+  // The towns named, and how many of their labels cover a marker or one another.
+  var labels = Array.prototype.filter.call(doc.querySelectorAll('.town-label'), function (node) {
+    return f.contentWindow.getComputedStyle(node).visibility !== 'hidden';
+  });
+  r.townLabels = labels.map(function (node) { return node.textContent; });
+  var labelBoxes = labels.map(function (node) { return node.getBoundingClientRect(); });
+  var markerBoxes = Array.prototype.map.call(doc.querySelectorAll('.leaflet-marker-pane .visit-icon, .leaflet-marker-pane .group-icon'), function (node) {
+    return node.getBoundingClientRect();
+  });
+  var covers = function (a, b) { return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top; };
+  r.labelsCovering = 0;
+  labelBoxes.forEach(function (box, i) {
+    labelBoxes.slice(i + 1).concat(markerBoxes).forEach(function (other) { if (covers(box, other)) r.labelsCovering += 1; });
+  });
   r.routeLines = doc.querySelectorAll('.leaflet-overlay-pane path.route-line').length;
   // Every leg's casing lies under every leg (a pane below theirs), so no casing cuts a leg it crosses.
   var paneLevel = function (path) { return Number(f.contentWindow.getComputedStyle(path.closest('.leaflet-pane')).zIndex); };
@@ -144,6 +158,8 @@ f.addEventListener('load', function () {
     struct ProbeResult: Decodable {
         var lang: String
         var visitMarkers: Int
+        var townLabels: [String]
+        var labelsCovering: Int
         var routeLines: Int
         var casings: Int
         var casingsUnderLines: Bool
@@ -176,7 +192,7 @@ f.addEventListener('load', function () {
         var dayChipRows: Int
     }
 
-    @Test("offline from file://: no console errors, every visit and leg drawn, names as text, notes formatted, clicks both ways, no sideways scroll at 390 px",
+    @Test("offline from file://: no console errors, every visit and leg drawn, names as text, notes formatted, clicks both ways, no sideways scroll at 390 px, the towns visited named and no label covering a marker",
           .enabled(if: chromium != nil, skipMessage))
     func pageInBrowser() async throws {
         let folder = try TemporaryFolder()
@@ -206,6 +222,10 @@ f.addEventListener('load', function () {
         // Clicking a visit's marker selects that visit in the timeline.
         let clicked = try #require(result.clickedMarker, "no visit stood alone on the map after the timeline's click")
         #expect(result.selectedAfterMarkerClick == visits[clicked - 1].id)
+        // No town's label covers a marker or another label, and the towns visited are named:
+        // Lisbon's dot lies under the marker of the visits there, and is named beside it.
+        #expect(result.labelsCovering == 0, "\(result.labelsCovering) town labels cover a marker or another label")
+        #expect(result.townLabels.contains("Lisbon") && result.townLabels.contains("Sevilla"), "towns named: \(result.townLabels)")
         // Visits whose markers would overlap are grouped: every visit on the map, no two overlapping.
         #expect(result.overlapping == 0 && result.overlappingOnAllDays == 0, "\(result.overlapping), \(result.overlappingOnAllDays) pairs overlap")
         let secondDay = rendered.input.days[1].date

@@ -126,8 +126,10 @@ enum TripMapScript {
   baseLayer.addTo(map);
   map.attributionControl.addAttribution('<a href="#credits">GSHHG, Natural Earth, GeoNames</a>');
 
-  // ---- Nearby towns, by size as the map zooms in; a label that would cover a visit or a
-  // larger town's label is hidden (the towns come largest first).
+  // ---- Nearby towns, by size as the map zooms in. A label that would cover a visit or a
+  // larger town's label (the towns come largest first) is hidden, but for the largest town
+  // whose dot is under a visit's marker (often the very place visited): that one is named
+  // beside the marker, right of it, else left, below or above, wherever it covers nothing.
   var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
   var townDots = [];
   data.towns.forEach(function (town) {
@@ -153,13 +155,35 @@ enum TripMapScript {
     mapElement.querySelectorAll('.leaflet-marker-pane .visit-icon, .leaflet-marker-pane .group-icon').forEach(function (node) {
       placed.push(node.getBoundingClientRect());
     });
+    var markers = placed.slice(), named = [], frame = mapElement.getBoundingClientRect();
+    function clear(box) { return !placed.some(function (other) { return overlaps(box, other); }); }
+    function shifted(box, dx, dy) { return { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy }; }
     townDots.forEach(function (dot) {
       var tip = dot.getTooltip(), node = tip && tip.getElement();
       if (!node || !map.hasLayer(dot)) return;
       node.style.visibility = '';
+      node.style.translate = '';
       var box = node.getBoundingClientRect();
-      if (placed.some(function (other) { return overlaps(box, other); })) node.style.visibility = 'hidden';
-      else placed.push(box);
+      if (clear(box)) { placed.push(box); return; }
+      var at = map.latLngToContainerPoint(dot.getLatLng()), x = frame.left + at.x, y = frame.top + at.y;
+      var under = markers.filter(function (m) { return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom; });
+      var moves = [];
+      if (under.length && !under.some(function (m) { return named.indexOf(m) >= 0; })) {
+        named = named.concat(under);
+        var right = Math.max.apply(null, under.map(function (m) { return m.right; })), left = Math.min.apply(null, under.map(function (m) { return m.left; }));
+        var bottom = Math.max.apply(null, under.map(function (m) { return m.bottom; })), top = Math.min.apply(null, under.map(function (m) { return m.top; }));
+        var across = x - (box.left + box.right) / 2;
+        moves = [[right + 2 - box.left, 0], [left - 2 - box.right, 0], [across, bottom + 1 - box.top], [across, top - 1 - box.bottom]];
+      }
+      for (var i = 0; i < moves.length; i++) {
+        var moved = shifted(box, moves[i][0], moves[i][1]);
+        if (clear(moved)) {
+          node.style.translate = Math.round(moves[i][0]) + 'px ' + Math.round(moves[i][1]) + 'px';
+          placed.push(moved);
+          return;
+        }
+      }
+      node.style.visibility = 'hidden';
     });
   }
 
