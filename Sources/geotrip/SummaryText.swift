@@ -103,6 +103,12 @@ enum SummaryText {
                 + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated. "
                 + "Copy what they say into the new page's blocks")
         }
+        for over in e.headingsWrittenOver.prefix(5) {
+            lines.append("  in \(over.backup.terminalSafe), the heading of \(over.visit) was written over (\"\(over.heading.terminalSafe)\"), "
+                + "and geotrip writes headings anew on every run"
+                + (over.renameCommand.map { ". To give its place that name: \($0.terminalSafe)" } ?? "")
+                + ". Words about the visit go in its notes block")
+        }
         // Lists of which a sentence names the first five.
         func more(_ count: Int) -> String { count > 5 ? ", and \(n(count - 5)) more (--json lists them)" : "" }
         if !e.leftInFormerTrips.isEmpty {

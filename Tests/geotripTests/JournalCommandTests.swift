@@ -586,6 +586,33 @@ struct JournalCommandTests {
         try trip.run(["export", "DIR", "--lang", "pt-BR", "-q"])
     }
 
+    @Test("A visit's heading written over is named in the summary with the command that names its place; that command works as printed")
+    func headingWrittenOver() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let visit = try #require(try trip.visits().first)
+        let id = try #require(visit["id"] as? String), place = try #require(visit["placeId"] as? String), day = try #require(visit["localDate"] as? String)
+        // The day's first visit heading replaced by a title of the person's own; the second's
+        // place part changed, keeping geotrip's shape (geotrip may write such a change itself).
+        var lines = try trip.text(day + ".md").components(separatedBy: "\n")
+        let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
+        lines[headings[0]] = "## Breakfast by the river, it's 'ours'"
+        lines[headings[1]] = lines[headings[1]].replacingOccurrences(of: " · ", with: " · Somewhere, ")
+        try lines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
+        let out = try trip.run(["ingest", "DIR"]).stdout
+        let said = try #require(out.split(separator: "\n").first { $0.contains("was written over") }.map(String.init), "\(out)")
+        #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"Breakfast by the river, it's 'ours'\")"), "\(said)")
+        #expect(out.components(separatedBy: "was written over").count == 2, "only the heading not in geotrip's shape is said: \(out)")
+        let command = try #require(said.range(of: "To give its place that name: ").map { String(said[$0.upperBound...]) }?.components(separatedBy: ". Words about").first)
+        #expect(command.hasPrefix("geotrip rename ") && command.contains(" \(place) "), "\(command)")
+        // Run as printed, through a shell, with this build's geotrip first on the PATH.
+        let path = TestPaths.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let renamed = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": path])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(try trip.text(day + ".md").contains("· Breakfast by the river, it's 'ours'"))
+    }
+
     @Test("Another folder's catalog or output folder is refused with nothing changed; a folder moved or copied takes both along")
     func anotherFoldersCatalog() throws {
         let trip = try Trip()

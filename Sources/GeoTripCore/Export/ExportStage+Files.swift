@@ -225,6 +225,9 @@ extension ExportStage {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
             if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
+            summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
+                HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading)
+            }
             if expecting != nil { expecting = .some(nil) }
         }
         switch try output.store(bytes, at: relative, expecting: expecting) {
@@ -296,8 +299,16 @@ extension ExportStage {
     }
 
     /// `geotrip tag 'FOLDER'` (with `--catalog 'PATH'` when the trip's catalog is elsewhere).
-    func tagCommand() -> String {
-        var command = "geotrip tag " + MarkdownText.shellPath(bytes: Array(Self.resolved(folder).utf8))
+    func tagCommand() -> String { command("tag") }
+
+    /// `geotrip VERB 'FOLDER'`, then `arguments` as shell words, then `--catalog 'PATH'` when
+    /// the trip's catalog is elsewhere.
+    func command(_ verb: String, _ arguments: [String] = []) -> String {
+        var command = "geotrip \(verb) " + MarkdownText.shellPath(bytes: Array(Self.resolved(folder).utf8))
+        for argument in arguments {
+            let plain = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            command += " " + (plain ? argument : MarkdownText.shellQuoted(argument))
+        }
         if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         return command
     }

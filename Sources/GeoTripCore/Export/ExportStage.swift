@@ -129,6 +129,15 @@ public struct ExportStage: Sendable {
         let fresh = try await writeTrips(layout, gathered, run, renderer: renderer, resources: try loaded.resources.get(),
                                          track: trackPoints(inputs.trackFiles), &summary)
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
+        if !summary.headingsWrittenOver.isEmpty {
+            let places = Dictionary(layout.whole.visits.map { ($0.id, $0.placeId) }, uniquingKeysWith: { first, _ in first })
+            for index in summary.headingsWrittenOver.indices {
+                let heading = summary.headingsWrittenOver[index]
+                guard let place = places[heading.visit] else { continue }
+                summary.headingsWrittenOver[index].place = place
+                summary.headingsWrittenOver[index].renameCommand = command("rename", [place, heading.heading])
+            }
+        }
         let named = try catalog.placesNamed(inLanguage: language)
         summary.namesInOtherLanguages = layout.whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
 

@@ -21,6 +21,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Of those backups, the ones holding blocks opened and never closed (their end line
     /// changed or deleted): what was written there was not read as notes.
     public var unreadBlocks: [UnreadBlocks] = []
+    /// Visits' headings a person wrote over in those backups (`JournalDocument.headingsWrittenOver`):
+    /// geotrip writes headings anew, and the summary says how to name the place instead.
+    public var headingsWrittenOver: [HeadingWrittenOver] = []
     /// Markdown files in a journal folder that are not geotrip's pages (a page renamed by the
     /// person) but hold words in notes blocks, which geotrip does not read (relative paths).
     public var unreadPages: [String] = []
@@ -77,6 +80,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         removed += other.removed
         backups += other.backups
         unreadBlocks += other.unreadBlocks
+        headingsWrittenOver += other.headingsWrittenOver
         unreadPages += other.unreadPages
         leftInFormerTrips += other.leftInFormerTrips
         rescued += other.rescued
@@ -134,6 +138,20 @@ public struct RehomedNote: Sendable, Equatable, Encodable {
 
 /// A journal page kept as a backup whose blocks `ids` were never closed: what they held is
 /// there only (`ExportSummary.unreadBlocks`).
+/// A visit's heading a person wrote over in a journal page, found in the page's backup
+/// (`ExportSummary.headingsWrittenOver`).
+public struct HeadingWrittenOver: Sendable, Equatable, Encodable {
+    /// The backup, relative to the output folder.
+    public var backup: String
+    /// The visit whose section it heads (`v17`), and its place (`p4`; nil when the visit is gone).
+    public var visit: String
+    public var place: String?
+    /// The heading as the person wrote it, without its `## `.
+    public var heading: String
+    /// `geotrip rename FOLDER PLACE 'HEADING'`, which names the place so (nil with no place).
+    public var renameCommand: String?
+}
+
 public struct UnreadBlocks: Sendable, Equatable, Encodable {
     /// The backup, relative to the output folder.
     public var backup: String

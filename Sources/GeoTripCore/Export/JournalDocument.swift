@@ -417,6 +417,32 @@ struct JournalDocument: Sendable, Equatable {
         return String(decoding: hex, as: UTF8.self)
     }
 
+    /// The visits' section headings in a page that are no heading geotrip writes (`## TIME ·
+    /// PLACE`: a person wrote over one), each with the id of the visit's block below it.
+    /// Headings are written anew by every export, so what a person writes there does not stay.
+    static func headingsWrittenOver(_ bytes: [UInt8]) -> [(visit: String, heading: String)] {
+        let lines = lines(asUTF8Lines(bytes))
+        var found: [(visit: String, heading: String)] = []
+        var heading: String?
+        var index = 0
+        while index < lines.count {
+            let line = markerContent(lines[index])
+            if let (id, tag) = startMarker(line) {
+                if let heading, id.hasPrefix("v"), !heading.contains(" · ") { found.append((id, heading)) }
+                heading = nil
+                // The block's own lines are a note, whatever they look like.
+                let end = Array(endLine(id: id, tag: tag).utf8)
+                index = lines[(index + 1)...].firstIndex { markerContent($0).elementsEqual(end) }.map { $0 + 1 } ?? index + 1
+                continue
+            }
+            if line.starts(with: Array("## ".utf8)) {
+                heading = String(decoding: line.dropFirst(3), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            }
+            index += 1
+        }
+        return found.filter { !$0.heading.isEmpty }
+    }
+
     /// The file's lines, each with its `\n` (the last may have none).
     static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
