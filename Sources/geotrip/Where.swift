@@ -240,7 +240,7 @@ struct Find: AsyncParsableCommand {
                 let place = match.place
                 let region = [place.admin1, place.country].compactMap { $0 }.joined(separator: ", ")
                 let population = place.population > 0 ? "population \(place.population.grouped), " : ""
-                print("\(place.name), \(region) (\(place.countryCode ?? "?")): \(population)"
+                print(match.label("\(place.name), \(region) (\(place.countryCode ?? "?"))", query: name) + ": \(population)"
                       + String(format: "%.5f,%.5f", place.coordinate.latitude, place.coordinate.longitude)
                       + (place.timeZone.map { ", \($0)" } ?? ""))
             }

@@ -44,7 +44,7 @@ extension PlaceAnswer {
 
 extension PlaceMatch: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, admin1, country, countryCode, timeZone, population, latitude, longitude, match
+        case name, admin1, country, countryCode, timeZone, population, latitude, longitude, match, byOtherName
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,6 +58,7 @@ extension PlaceMatch: Encodable {
         try c.encode(place.coordinate.latitude, forKey: .latitude)
         try c.encode(place.coordinate.longitude, forKey: .longitude)
         try c.encode(quality.rawValue, forKey: .match)
+        try c.encode(byOtherName, forKey: .byOtherName)
     }
 }
 

@@ -6,6 +6,17 @@ public struct PlaceMatch: Sendable, Equatable {
     public enum Quality: String, Sendable { case exact, prefix }
     public var place: GazetteerPlace
     public var quality: Quality
+    /// Whether it was found by one of its other names (`Toledo` finds Cuba's Mantilla), not
+    /// by the name it is shown with: a list of matches says so, or it reads as a mistake.
+    public var byOtherName = false
+
+    /// `label`, with " (also called QUERY)" after the place's name when it was found by another
+    /// name exactly, or " (by another name)" when one starts with the query.
+    public func label(_ label: String, query: String) -> String {
+        guard byOtherName, label.hasPrefix(place.name) else { return label }
+        let name = query.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query
+        return place.name + (quality == .exact ? " (also called \(name))" : " (by another name)") + label.dropFirst(place.name.count)
+    }
 }
 
 extension Gazetteer {
@@ -81,6 +92,11 @@ extension Gazetteer {
             let (pa, pb) = (columns.population[a.index], columns.population[b.index])
             return pa != pb ? pa > pb : a.index < b.index
         }
-        return found.prefix(limit).map { PlaceMatch(place: place($0.index), quality: $0.quality) }
+        let folded = String(decoding: key, as: UTF8.self)
+        return found.prefix(limit).map { candidate in
+            let place = place(candidate.index), own = SearchKey.fold(place.name)
+            let byOther = candidate.quality == .exact ? own != folded : !own.hasPrefix(folded)
+            return PlaceMatch(place: place, quality: candidate.quality, byOtherName: byOther)
+        }
     }
 }

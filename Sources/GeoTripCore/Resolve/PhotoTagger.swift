@@ -176,7 +176,7 @@ public struct PhotoTagger: Sendable {
     static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {
         let exact = gazetteer.search(query, limit: 6).filter { $0.quality == .exact }
         guard let first = exact.first else { throw .placeNotFound(query: query) }
-        guard exact.count == 1 else { throw .placeAmbiguous(query: query, candidates: exact.map { label($0.place) }) }
+        guard exact.count == 1 else { throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) }) }
         return first.place
     }
 
