@@ -82,8 +82,10 @@ public struct TripMapPage: Sendable {
         // Where the map is cut, found once: every longitude the page carries is moved by it.
         let seam = self.seam
         let window = self.window(seam: seam)
-        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit)
-        let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, seam: seam, resources: resources, inputs: inputs)
+        let visited = visitedTowns(resources.gazetteer, seam: seam)
+        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit, visited: visited)
+        let layer = BaseLayer.reused(from: previous, key: inputs)
+            ?? baseLayer(window: window, seam: seam, resources: resources, visited: visited, inputs: inputs)
         let reusable = DayPart.parts(in: previous)
         let parts = dayPlaces(seam: seam).map { place in
             place.inputs.flatMap { reusable[$0] } ?? dayPart(place, seam: seam, words: words)
@@ -230,12 +232,18 @@ public struct TripMapPage: Sendable {
     /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
     /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element. `inputs` is
     /// `BaseLayer.inputsKey` of the same.
-    func baseLayer(window: GeoBox, seam: Double?, resources: TripMapResources, inputs: String) -> BaseLayer {
+    /// The towns are the visited ones (`visitedTowns`) first, then the largest in the window.
+    func baseLayer(window: GeoBox, seam: Double?, resources: TripMapResources, visited: [GazetteerPlace], inputs: String) -> BaseLayer {
         let extract = resources.baseMap.extract(window: window, seam: seam)
-        let towns = nearbyTowns(resources.gazetteer, in: window).map { town in
-            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude),
-                     tier: town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4)
+        func tier(_ town: GazetteerPlace) -> Int {
+            town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4
         }
+        func data(_ town: GazetteerPlace, tier: Int) -> TownData {
+            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude), tier: tier)
+        }
+        let first = visited.map { data($0, tier: min(2, tier($0))) }
+        let taken = Set(first.map { "\($0.name)|\($0.lat)|\($0.lon)" })
+        let towns = first + nearbyTowns(resources.gazetteer, in: window).map { data($0, tier: tier($0)) }.filter { !taken.contains("\($0.name)|\($0.lat)|\($0.lon)") }
         let base: String
         do {
             base = try extract.json()
@@ -263,13 +271,18 @@ public struct TripMapPage: Sendable {
 
         /// What the base layer is made from: the window, how many towns, the base map's and
         /// the gazetteer's checksums, and geotrip's version (for the code that cuts them).
-        static func inputsKey(window: GeoBox, seam: Double? = nil, resources: TripMapResources, townLimit: Int) -> String {
+        static func inputsKey(window: GeoBox, seam: Double? = nil, resources: TripMapResources, townLimit: Int, visited: [GazetteerPlace]) -> String {
             var key = ExportStage.KeyBytes()
             key.add("trip-base")
             key.add(GeoTripVersion.current)
             for edge in [window.south, window.west, window.north, window.east] { key.add(edge) }
             key.add(seam.map { String($0) })
             key.add(Int64(townLimit))
+            for town in visited {
+                key.add(town.name)
+                key.add(town.coordinate.latitude)
+                key.add(town.coordinate.longitude)
+            }
             key.add(Int64(resources.baseMap.checksum))
             key.add(resources.gazetteer.map { Int64($0.file.checksum) })
             return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
@@ -385,6 +398,23 @@ public struct TripMapPage: Sendable {
         let south = midY - half <= y(-limit) ? -90 : latitude(midY - half)
         let north = midY + half >= y(limit) ? 90 : latitude(midY + half)
         return GeoBox(south: south, west: west, north: north, east: east)
+    }
+
+    /// The town nearest each visit, when one is within 10 km, most populous first: named on the
+    /// map whatever its size, from the zoom of the second tier on (Sintra, beside Lisbon, is not
+    /// among the window's largest, and a visit there would go unnamed), and before the other
+    /// towns, so that its label is the one beside the visit's marker (the page's `declutter`).
+    func visitedTowns(_ gazetteer: Gazetteer?, seam: Double?) -> [GazetteerPlace] {
+        guard let gazetteer else { return [] }
+        var seen = Set<String>(), towns: [GazetteerPlace] = []
+        for visit in input.visits {
+            let (town, distance) = gazetteer.nearest(to: Coordinate(latitude: visit.latitude, longitude: visit.longitude))
+            guard distance <= 10_000, seen.insert("\(town.name)|\(town.coordinate.latitude)|\(town.coordinate.longitude)").inserted else { continue }
+            var moved = town
+            moved.coordinate.longitude = mapLongitude(town.coordinate.longitude, seam: seam)
+            towns.append(moved)
+        }
+        return towns.sorted { $0.population > $1.population }
     }
 
     /// The largest towns in the window; across 180° from both sides of it, those east of

@@ -126,10 +126,11 @@ enum TripMapScript {
   baseLayer.addTo(map);
   map.attributionControl.addAttribution('<a href="#credits">GSHHG, Natural Earth, GeoNames</a>');
 
-  // ---- Nearby towns, by size as the map zooms in. A label that would cover a visit or a
-  // larger town's label (the towns come largest first) is hidden, but for the largest town
-  // whose dot is under a visit's marker (often the very place visited): that one is named
-  // beside the marker, right of it, else left, below or above, wherever it covers nothing.
+  // ---- Nearby towns, by size as the map zooms in. They come the towns visited first, then
+  // the largest. A label that would cover a visit or an earlier town's label is hidden, but
+  // for the first town whose dot is under a visit's marker (the place visited, mostly): that
+  // one is named beside the marker, right of it, else left, below or above, wherever it
+  // covers nothing.
   var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
   var townDots = [];
   data.towns.forEach(function (town) {
