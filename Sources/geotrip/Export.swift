@@ -68,6 +68,7 @@ struct Export: AsyncParsableCommand {
             try Diagnostics.printJSON(summary)
         } else if !quiet {
             print(SummaryText.exportLines(summary).joined(separator: "\n"))
+            if let former = summary.catalogFollowedFrom { print(SummaryText.followed(former, folder: location.folderPath)) }
         }
         // What needs the person's eye (a thumbnail that could not be made, an option not
         // followed), as `tag` says it: the JSON holds them as `problems`.

@@ -619,57 +619,96 @@ struct JournalCommandTests {
         defer { trip.temp.remove() }
         let own = trip.folder.resolvingSymlinksInPath().path
         let catalog = trip.temp.url.appendingPathComponent("trip.sqlite").path
+        let cp = { (from: URL, to: URL) throws in #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", from.path, to.path]).status == 0) }
         // Another folder that holds one day of the trip: 11 of the 58 files the trip's scan finds.
         let other = trip.temp.url.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
-        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", trip.folder.appendingPathComponent("2025-06-11 Sintra").path, other.path]).status == 0)
+        try cp(trip.folder.appendingPathComponent("2025-06-11 Sintra"), other.appendingPathComponent("2025-06-11 Sintra"))
         #expect(try trip.run(["ingest", "DIR", "--catalog", catalog]).stdout.contains(": 58 files scanned"))
         let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
+        let visits = try trip.run(["places", "DIR", "--catalog", catalog, "--json"]).stdout
 
-        // The other folder with the trip's catalog: refused by ingest and by export, the catalog as it was.
-        for command in ["ingest", "export"] {
-            let refused = try trip.run([command, other.path, "--catalog", catalog], expecting: 1)
-            #expect(refused.stderr.contains("The catalog at \(catalog) is the catalog of \(own), which is still there, and \(other.path) lacks 47 of the 58 "
-                + "of its photos looked for: reading \(other.path) into it would take \(own)'s photos, visits and places out of it. Nothing was changed."),
-                "\(refused.stderr)")
+        // The other folder with the trip's catalog: refused by every command that writes, the
+        // catalog and both folders as they were.
+        let sentence = "The catalog at \(catalog) is the catalog of \(own), which is still there, and \(other.path) lacks 47 of the 58 of its files "
+            + "looked for (by name and size): it is not \(other.path)'s catalog. Used for \(other.path), \(own)'s photos, visits and places would leave it, "
+            + "and its journal would be written over \(other.path)'s. Nothing was changed."
+        for command in [["ingest"], ["export"], ["tag", "IMG_0031.JPG", "--at", "40,-3"], ["rename", "p1", "Elsewhere"]] {
+            let refused = try trip.run([command[0], other.path] + command.dropFirst() + ["--catalog", catalog], expecting: 1)
+            #expect(refused.stderr.contains(sentence), "\(command): \(refused.stderr)")
         }
-        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("geotrip").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path) == ["2025-06-11 Sintra"])
+        #expect(try trip.run(["places", "DIR", "--catalog", catalog, "--json"]).stdout == visits)
         let again = try trip.run(["ingest", "DIR", "--catalog", catalog]).stdout
         #expect(again.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed") && !again.contains("it was the catalog"), "\(again)")
 
+        // A folder of the same names whose files differ (another camera's numbering) is no copy.
+        let impostor = trip.temp.url.appendingPathComponent("impostor")
+        try cp(trip.folder, impostor)
+        for case let relative as String in FileManager.default.enumerator(atPath: impostor.path)! where relative.hasSuffix(".JPG") {
+            let handle = try FileHandle(forWritingTo: impostor.appendingPathComponent(relative))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data([0]))
+            try handle.close()
+        }
+        #expect(try trip.run(["ingest", impostor.path, "--catalog", catalog], expecting: 1).stderr.contains("is not \(impostor.path)'s catalog"))
+        // The folder gone (a disk not mounted): no other folder takes its catalog either.
+        let away = trip.temp.url.appendingPathComponent("away")
+        try FileManager.default.moveItem(at: trip.folder, to: away)
+        let unmounted = try trip.run(["ingest", other.path, "--catalog", catalog], expecting: 1).stderr
+        #expect(unmounted.contains("is the catalog of \(own), which is not there now (on a disk not mounted?), and \(other.path) lacks 47 of the 58"), "\(unmounted)")
+        try FileManager.default.moveItem(at: away, to: trip.folder)
+
         // The folder moved: its catalog follows it, and says so once; nothing is read again.
         let moved = trip.temp.url.appendingPathComponent("trip-moved")
+        let shared = trip.temp.url.appendingPathComponent("shared")
         try FileManager.default.moveItem(at: trip.folder, to: moved)
-        let followed = try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog, "--out", trip.temp.url.appendingPathComponent("shared").path])
+        let followed = try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog, "--out", shared.path])
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdout.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed"), "\(followed.stdout)")
         #expect(followed.stdout.contains("Catalog: \(catalog) (it was the catalog of \(own), moved or copied here: it follows \(moved.path) now)"),
                 "\(followed.stdout)")
         #expect(!(try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog]).stdout.contains("it was the catalog")))
+        let owner = moved.resolvingSymlinksInPath().path
+        #expect(try String(contentsOf: shared.appendingPathComponent(".geotrip-folder"), encoding: .utf8)
+                == "{\"folder\":\"" + owner.replacingOccurrences(of: "/", with: "\\/") + "\"}\n")
 
         // A copy of the folder and of its catalog (`cp -a` of a library): the catalog follows the
         // copy, whose photos are all there, but the --out it remembers holds the moved folder's
-        // journal: refused, the journal untouched. With the owner file deleted, taken.
-        let shared = trip.temp.url.appendingPathComponent("shared")
+        // journal: refused, the journal untouched, and the catalog too (it still names the
+        // folder it was made for). With the owner file deleted, taken.
         let copy = trip.temp.url.appendingPathComponent("trip-copy"), copyCatalog = trip.temp.url.appendingPathComponent("copy.sqlite").path
-        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", moved.path, copy.path]).status == 0)
-        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/cp"), ["-a", catalog, copyCatalog]).status == 0)
+        try cp(moved, copy)
+        try cp(URL(fileURLWithPath: catalog), URL(fileURLWithPath: copyCatalog))
         let listing = try FileManager.default.subpathsOfDirectory(atPath: shared.path).sorted()
         let stamp = try FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("trip.geojson").path)[.modificationDate] as? Date
-        let taken = try CommandRun.geotrip(["ingest", copy.path, "--catalog", copyCatalog])
+        let taken = try CommandRun.geotrip(["ingest", copy.path, "--catalog", copyCatalog, "--visit-radius", "1"])
         #expect(taken.status == 1)
-        #expect(taken.stderr.contains("The output folder \(shared.path) holds the journal and map of \(moved.resolvingSymlinksInPath().path), which is still there, "
+        #expect(taken.stderr.contains("The output folder \(shared.path) holds the journal and map of \(owner), which is still there, "
             + "not of \(copy.path): geotrip does not write one folder's outputs over another's"), "\(taken.stderr)")
         #expect(taken.stderr.contains("delete \(shared.appendingPathComponent(".geotrip-folder").path) and run again"), "\(taken.stderr)")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: shared.path).sorted() == listing)
         #expect(try FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("trip.geojson").path)[.modificationDate] as? Date == stamp)
-        // Given, it is refused too, and not remembered.
+        // Given, it is refused too, and not remembered; so from a folder that holds the output
+        // folder (its outputs are not the moved folder's own copied along).
         #expect(try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog, "--out", shared.path]).stderr.contains("holds the journal and map of"))
+        let parent = try CommandRun.geotrip(["ingest", trip.temp.path, "--out", shared.path])
+        #expect(parent.status == 1 && parent.stderr.contains("holds the journal and map of \(owner)"), "\(parent.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("journal").path).sorted() == pages)
         try FileManager.default.removeItem(at: shared.appendingPathComponent(".geotrip-folder"))
         let copied = try CommandRun.geotrip(["ingest", copy.path, "--catalog", copyCatalog])
         #expect(copied.status == 0 && copied.stdout.contains("0 new, 0 changed, 58 unchanged, 0 moved, 0 removed"), "\(copied.stdout)")
-        #expect(try String(contentsOf: shared.appendingPathComponent(".geotrip-folder"), encoding: .utf8) == copy.resolvingSymlinksInPath().path + "\n")
+        #expect(copied.stdout.contains("(it was the catalog of \(owner), moved or copied here"), "\(copied.stdout)")
+        // The refused run's --visit-radius 1 was not remembered: the trip's visits are as they were.
+        #expect(copied.stdout.contains("13 visits at 11 places"), "\(copied.stdout)")
+        let named = try JSONSerialization.jsonObject(with: Data(contentsOf: shared.appendingPathComponent(".geotrip-folder"))) as? [String: String]
+        #expect(named == ["folder": copy.resolvingSymlinksInPath().path])
+        // The owner file replaced by a folder stops the run with a sentence.
+        try FileManager.default.removeItem(at: shared.appendingPathComponent(".geotrip-folder"))
+        try FileManager.default.createDirectory(at: shared.appendingPathComponent(".geotrip-folder"), withIntermediateDirectories: false)
+        let odd = try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog])
+        #expect(odd.status == 1 && odd.stderr.contains(".geotrip-folder in it is a folder, not the file in which geotrip keeps the name of the photo folder"),
+                "\(odd.stderr)")
     }
 
     @Test("--out: a file or an unwritable place is refused with the catalog untouched; inside the trip folder it is never scanned")

@@ -10,60 +10,100 @@ import Darwin
 ///
 /// A catalog holds one folder's photos by their paths inside it. Given with `--catalog` for
 /// another folder, a run would take the first folder's photos out of it as removed, and its
-/// places and visits with them. So a catalog remembers its folder (resolved, absolute), and a
-/// run on another folder is refused while that folder is still there and the one given lacks
-/// most of the catalog's photos. A folder moved (the one remembered is gone), reached through
-/// another name (the same folder by device and inode), or copied with its photos, is followed.
+/// places and visits with them (and `tag`, `rename` and `export` would write that folder's
+/// journal into the other's output folder). So a catalog remembers its folder (resolved,
+/// absolute), and a run on another folder looks for a sample of the catalog's files there:
+/// when most are there with their sizes, the folder is the one remembered moved, or a copy of
+/// it, and the catalog follows it; otherwise the run is refused, whether the folder remembered
+/// is still there or not (a disk not mounted is not a folder moved). The catalog inside the
+/// folder (`DIR/.geotrip/`), given or not, moves and copies with it, and always follows.
 extension Catalog {
-    /// How many of the catalog's photos are looked for in a folder it is not remembered for.
+    /// How many of the catalog's files are looked for in a folder it is not remembered for.
     static let folderSample = 64
 
-    /// Makes sure the catalog is `folder`'s before a run writes to it, and remembers `folder`.
-    /// Returns the folder it was remembered for when that differs (the catalog follows a folder
-    /// moved or copied), nil otherwise; throws `.catalogOfAnotherFolder` when it is another's.
-    /// A catalog from before geotrip remembered its folder takes `folder` without a look.
-    /// `lookAtPhotos` false (the default catalog, inside the folder: the folder moved or was
-    /// copied with it) follows `folder` without looking.
-    @discardableResult
-    func claim(folder: String, lookAtPhotos: Bool) throws(GeoTripError) -> String? {
-        let here = ExportStage.resolved(folder)
-        let remembered = try setting(SettingKey.photoFolder)
-        if remembered == here { return nil }
-        if let remembered, lookAtPhotos, Self.isOtherFolder(remembered, than: here) {
-            let sample = try photoSample()
-            let present = sample.filter { Self.exists(here + "/" + $0) }.count
-            // Most of them in the folder given: a copy the catalog now follows.
-            if present * 2 < sample.count {
-                throw .catalogOfAnotherFolder(path: self.path, owner: remembered, folder: folder,
-                                              missing: sample.count - present, sampled: sample.count)
-            }
-        }
-        try setSetting(SettingKey.photoFolder, to: here)
-        return remembered
+    /// What `checkFolder` found.
+    struct FolderCheck: Sendable {
+        /// The folder given, absolute with links resolved.
+        var here: String
+        /// The folder the catalog was remembered for, when another (nil: this one, or none
+        /// remembered, by a catalog from before geotrip remembered its folder).
+        var followedFrom: String?
+        /// Whether the catalog must be told its folder (`rememberFolder`).
+        var isNew: Bool
     }
 
-    /// Up to `folderSample` paths of the photos present, spread over the catalog by id.
-    private func photoSample() throws(GeoTripError) -> [String] {
+    /// Checks, without writing, that the catalog is `folder`'s: remembered for it, or for the
+    /// same folder under another name, or the catalog inside it, or most of a sample of its
+    /// files are in it with their sizes. Throws `.catalogOfAnotherFolder` otherwise.
+    func checkFolder(_ folder: String) throws(GeoTripError) -> FolderCheck {
+        let here = ExportStage.resolved(folder)
+        guard let remembered = try setting(SettingKey.photoFolder) else { return FolderCheck(here: here, followedFrom: nil, isNew: true) }
+        if remembered == here { return FolderCheck(here: here, followedFrom: nil, isNew: false) }
+        let check = FolderCheck(here: here, followedFrom: remembered, isNew: true)
+        if CatalogLock.resolved(path) == here + "/" + Self.defaultCatalogName || Self.isSameFolder(remembered, here) { return check }
+        let sample = try fileSample()
+        let present = sample.filter { Self.holds(here, $0.path, size: $0.size) }.count
+        // Most of them there: the folder remembered, moved, or a copy of it.
+        if present * 2 >= sample.count { return check }
+        throw .catalogOfAnotherFolder(path: path, owner: remembered, ownerThere: Self.isFolder(remembered), folder: folder,
+                                      missing: sample.count - present, sampled: sample.count)
+    }
+
+    /// Stores `check`'s folder as the catalog's, when it is not already.
+    func rememberFolder(_ check: FolderCheck) throws(GeoTripError) {
+        if check.isNew { try setSetting(SettingKey.photoFolder, to: check.here) }
+    }
+
+    /// `checkFolder`, then `rememberFolder`: the folder the catalog followed from, if another.
+    @discardableResult
+    func claim(folder: String) throws(GeoTripError) -> String? {
+        let check = try checkFolder(folder)
+        try rememberFolder(check)
+        return check.followedFrom
+    }
+
+    /// `.geotrip/catalog.sqlite`, the catalog's place inside its folder (`IngestOptions.defaultCatalogPath`).
+    static let defaultCatalogName = ".geotrip/catalog.sqlite"
+
+    /// Up to `folderSample` files present in the catalog (paths and sizes), spread over it by id.
+    private func fileSample() throws(GeoTripError) -> [(path: String, size: Int64)] {
         try attempt {
             try database.read { db in
                 let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM photo") ?? 0
                 let step = max(1, highest / Int64(Self.folderSample))
-                return try String.fetchAll(db, sql: "SELECT path FROM photo WHERE removedAt IS NULL AND id % ? = 0 LIMIT ?",
-                                           arguments: [step, Self.folderSample])
+                return try Row.fetchAll(db, sql: "SELECT path, fileSize FROM photo WHERE removedAt IS NULL AND id % ? = 0 LIMIT ?",
+                                        arguments: [step, Self.folderSample]).map { ($0[0], $0[1]) }
             }
         }
     }
 
-    /// Whether `remembered` is still there as a folder, and not `here` under another name.
-    static func isOtherFolder(_ remembered: String, than here: String) -> Bool {
-        var old = stat(), new = stat()
-        guard stat(remembered, &old) == 0, old.st_mode & S_IFMT == S_IFDIR else { return false }
-        guard stat(here, &new) == 0 else { return true }
-        return old.st_dev != new.st_dev || old.st_ino != new.st_ino
+    /// Whether `folder` holds a file of `size` bytes at the catalogued `relative` path (names
+    /// that are not UTF-8 looked for by their bytes: `FolderScanner.rawBytes`).
+    private static func holds(_ folder: String, _ relative: String, size: Int64) -> Bool {
+        let bytes = FolderScanner.rawBytes(of: relative, in: folder).map { Array(folder.utf8) + [UInt8(ascii: "/")] + $0 }
+            ?? Array((folder + "/" + relative).utf8)
+        var info = stat()
+        let found = (bytes + [0]).withUnsafeBufferPointer { name in
+            name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
+        }
+        return found && Int64(info.st_size) == size
     }
 
-    private static func exists(_ path: String) -> Bool {
+    /// Whether `path` is a folder now.
+    static func isFolder(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Whether `remembered` and `here` are one folder now (by device and inode).
+    static func isSameFolder(_ remembered: String, _ here: String) -> Bool {
+        var old = stat(), new = stat()
+        guard stat(remembered, &old) == 0, stat(here, &new) == 0 else { return false }
+        return old.st_dev == new.st_dev && old.st_ino == new.st_ino
+    }
+
+    /// Whether `remembered` is still there as a folder, and not `here` under another name.
+    static func isOtherFolder(_ remembered: String, than here: String) -> Bool {
+        isFolder(remembered) && !isSameFolder(remembered, here)
     }
 }

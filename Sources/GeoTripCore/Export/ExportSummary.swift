@@ -31,6 +31,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// trip's folder that no trip writes any more, which stays for them (relative paths; not
     /// those said otherwise: this run's backups, `unreadPages`, `refused`).
     public var leftInFormerTrips: [String] = []
+    /// The folder the catalog was remembered for, when `geotrip export` found it moved or
+    /// copied to the folder exported (`Catalog.checkFolder`; `ingest` says it in its own summary).
+    public var catalogFollowedFrom: String?
     /// The output folder `--out` moved away from in this run (absolute), when it is still there:
     /// its notes came along, and it is left as it is, never read again.
     public var formerOutputFolder: String?

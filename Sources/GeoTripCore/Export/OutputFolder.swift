@@ -81,15 +81,24 @@ public struct OutputFolder: Sendable {
     /// retire the other's trips and take the other's notes for its own.
     public static let ownerFile = ".geotrip-folder"
 
+    /// What the owner file holds (JSON, so that any path reads back as it was written).
+    private struct Owner: Codable {
+        var folder: String
+    }
+
     /// Throws `.outputOfAnotherFolder` when the folder holds the outputs of another photo folder
     /// that is still there. The outputs of a folder moved (gone from where it was), or of the
-    /// same folder under another name, are `photoFolder`'s; so are those inside `photoFolder`
-    /// (the default output folder, copied with the photos). Without the file (new, or written
-    /// by a geotrip before it), the folder is taken as it is.
+    /// same folder under another name, are `photoFolder`'s; so are those of a copy of the
+    /// folder with its outputs inside (the default output folder): the owner's own outputs are
+    /// still in the owner, at the same place. Without the file (a new folder, or outputs of a
+    /// geotrip before it), or with one geotrip cannot read as its own, the folder is taken as it
+    /// is; one that is not a file (a folder, a link) stops the run.
     public func checkOwner(photoFolder: String) throws(GeoTripError) {
-        guard let owner = owner() else { return }
+        guard let owner = try owner() else { return }
         let here = ExportStage.resolved(photoFolder)
-        guard owner != here, !ExportStage.resolved(path).hasPrefix(here + "/"), Catalog.isOtherFolder(owner, than: here) else { return }
+        guard owner != here, Catalog.isOtherFolder(owner, than: here) else { return }
+        let outputs = ExportStage.resolved(path)
+        if outputs.hasPrefix(here + "/"), Catalog.isFolder(owner + outputs.dropFirst(here.count)) { return }
         throw .outputOfAnotherFolder(path: path, owner: owner, folder: photoFolder)
     }
 
@@ -97,15 +106,31 @@ public struct OutputFolder: Sendable {
     func claim(for photoFolder: String) throws(GeoTripError) {
         try checkOwner(photoFolder: photoFolder)
         let here = ExportStage.resolved(photoFolder)
-        guard owner() != here else { return }
-        _ = try store(Array((here + "\n").utf8), at: Self.ownerFile)
+        guard try owner() != here else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try JSONEncoder.sorted.encode(Owner(folder: here))) + [UInt8(ascii: "\n")]
+        } catch {
+            throw .outputUnusable(path: path, reason: "\(Self.ownerFile) could not be written (\(error))")
+        }
+        if try store(bytes, at: Self.ownerFile) == .refused {
+            throw .outputUnusable(path: path, reason: "\(Self.ownerFile) in it is not a file, and geotrip keeps there the name of the photo folder whose outputs these are; remove it")
+        }
     }
 
-    /// The photo folder the owner file names; nil without one (or one that is not a path).
-    private func owner() -> String? {
-        guard case .success(let bytes?) = contents(of: Self.ownerFile), bytes.count <= 65_536 else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-        return text.hasPrefix("/") && !text.contains("\n") ? text : nil
+    /// The photo folder the owner file names; nil without one, or with one that does not read
+    /// as geotrip's. Throws when the name is taken by something that is not a file.
+    private func owner() throws(GeoTripError) -> String? {
+        var info = stat()
+        guard lstat(url(Self.ownerFile).path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65_536 else {
+            let what = info.st_mode & S_IFMT == S_IFREG ? "a file of \(info.st_size) bytes" : FileSystemKind(mode: info.st_mode).phrase
+            throw .outputUnusable(path: path, reason: "\(Self.ownerFile) in it is \(what), not the file in which geotrip keeps the name of "
+                                  + "the photo folder whose outputs these are; remove it")
+        }
+        guard case .success(let bytes?) = contents(of: Self.ownerFile),
+              let owner = try? JSONDecoder().decode(Owner.self, from: Data(bytes)), owner.folder.hasPrefix("/") else { return nil }
+        return owner.folder
     }
 
     /// Creates the folder and `subfolder` inside it, when missing.

@@ -43,7 +43,11 @@ public struct TripExport: Sendable {
             try given.checkOwner(photoFolder: folder)
         }
         let catalog = try Catalog.open(at: catalogPath)
-        try catalog.claim(folder: folder, lookAtPhotos: catalogGiven)
+        let folderCheck = try catalog.checkFolder(folder)
+        if outputFolder == nil, let stored = try? catalog.storedExportSettings() {
+            try OutputFolder(folder: folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: folder)
+        }
+        try catalog.rememberFolder(folderCheck)
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
@@ -52,7 +56,11 @@ public struct TripExport: Sendable {
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         stage.progress = { stages.report(.export, done: $0, total: $1) }
         do {
-            return try await stages.run(.export) { try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes) }
+            var summary = try await stages.run(.export) {
+                try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes)
+            }
+            summary.catalogFollowedFrom = folderCheck.followedFrom
+            return summary
         } catch let error as GeoTripError {
             throw error
         } catch {

@@ -122,8 +122,13 @@ public struct IngestPipeline: Sendable {
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()
         let catalog = try Catalog.open(at: options.catalogPath)
-        // Another folder's catalog is refused before anything is written to it.
-        let followedFrom = try catalog.claim(folder: options.folder, lookAtPhotos: options.catalogGiven)
+        // Another folder's catalog, or an output folder another folder's outputs are in (given,
+        // or remembered), is refused before anything is written to the catalog.
+        let folderCheck = try catalog.checkFolder(options.folder)
+        if options.outputFolder == nil, let stored = try? catalog.storedExportSettings() {
+            try OutputFolder(folder: options.folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: options.folder)
+        }
+        try catalog.rememberFolder(folderCheck)
         // Settled first, so a remembered setting out of range stops the run before any work.
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
                                                        placeRadius: options.placeRadius, dayRule: options.dayRule)
@@ -149,7 +154,7 @@ public struct IngestPipeline: Sendable {
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
-        summary.catalogFollowedFrom = options.catalogGiven ? followedFrom : nil
+        summary.catalogFollowedFrom = folderCheck.followedFrom
 
         var listing = try await stages.run(.scan) { try scanner.scan() }
         summary.scanned = listing.files.count

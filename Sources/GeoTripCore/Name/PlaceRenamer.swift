@@ -20,6 +20,8 @@ public struct PlaceRenamer: Sendable {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
+        // Another folder's catalog is refused before anything is written (`Catalog.checkFolder`).
+        let followed = try catalog.claim(folder: folder).map { ["The catalog was the catalog of \($0), moved or copied here: it follows \(folder) now."] } ?? []
         guard let place = try catalog.currentPlaces().first(where: { $0.placeID == placeID }) else {
             throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(placeID))
         }
@@ -35,15 +37,15 @@ public struct PlaceRenamer: Sendable {
                                                      countryCode: automatic?.countryCode))], source: .manual)
             sentence = "Named \(placeID) \"\(name)\"" + ((manual ?? automaticName).map { " (was \($0))." } ?? ".")
         } else if manual == nil {
-            return ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")]
+            return ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")] + followed
         } else {
             try catalog.removeNames(of: placeID, source: .manual)
             sentence = "\(placeID) is named automatically again" + (automaticName.map { ": \($0)." } ?? ".")
         }
         try catalog.saveOverview(try catalog.trip().overview)
         if case .failure(let problem) = await ExportStage.refresh(catalog, folder: folder) {
-            return [sentence, "The journal and map were not updated: \(problem)"]
+            return [sentence, "The journal and map were not updated: \(problem)"] + followed
         }
-        return [sentence]
+        return [sentence] + followed
     }
 }

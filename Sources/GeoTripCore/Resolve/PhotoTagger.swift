@@ -36,6 +36,9 @@ public struct PhotoTagger: Sendable {
         /// What bringing the journal and map in step did (notes that followed their photos,
         /// backups), when it ran.
         public var export: ExportSummary?
+        /// The folder the catalog was remembered for, when this run found it moved or copied
+        /// to the folder tagged in (`Catalog.checkFolder`).
+        public var catalogFollowedFrom: String?
     }
 
     /// Tags `files` (paths inside the folder, relative to it or to the current directory), then
@@ -44,6 +47,8 @@ public struct PhotoTagger: Sendable {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
+        // Another folder's catalog is refused before anything is written (`Catalog.checkFolder`).
+        let followed = try catalog.claim(folder: folder)
         let gazetteer = RunGazetteer()
 
         // A photo named twice (`DSCF*.JPG DSCF1008.JPG`, `a.jpg ./a.jpg`) is tagged once.
@@ -91,7 +96,7 @@ public struct PhotoTagger: Sendable {
                     + " no time, so \(untimed == 1 ? "it stays" : "they stay") on the page of undated photos, on no day and not on the map, "
                     + "until \(untimed == 1 ? "it has" : "they have") one (that page says how to give it)."
             }
-            return Outcome(sentence: told, problems: problems, trip: derived.trip, export: exported)
+            return Outcome(sentence: told, problems: problems, trip: derived.trip, export: exported, catalogFollowedFrom: followed)
         } catch let error as GeoTripError {
             throw error
         } catch {

@@ -17,9 +17,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
     case catalogEmpty(path: String)
-    /// `--catalog` named the catalog of `owner`, a folder still there, for `folder`, which
-    /// lacks `missing` of the `sampled` photos of it looked for (`Catalog.claim`).
-    case catalogOfAnotherFolder(path: String, owner: String, folder: String, missing: Int, sampled: Int)
+    /// `--catalog` named the catalog of `owner` (still there as a folder, or not) for `folder`,
+    /// which lacks `missing` of the `sampled` files of it looked for (`Catalog.checkFolder`).
+    case catalogOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String, missing: Int, sampled: Int)
     case noSuchPlace(id: String, folder: String, placeOfVisit: String? = nil)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
@@ -105,10 +105,12 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "The cache holds only answers that can be asked again: a damaged file can be deleted (geotrip makes it anew), or XDG_CACHE_HOME can name another folder."
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
-        case .catalogOfAnotherFolder(let path, let owner, let folder, let missing, let sampled):
-            return "The catalog at \(path) is the catalog of \(owner), which is still there, and \(folder) lacks \(missing) of the \(sampled) of its photos looked for: "
-                + "reading \(folder) into it would take \(owner)'s photos, visits and places out of it. Nothing was changed. Leave out --catalog to give "
-                + "\(folder) its own (\(IngestOptions.defaultCatalogPath(for: folder))), or pass --catalog with a new file name."
+        case .catalogOfAnotherFolder(let path, let owner, let ownerThere, let folder, let missing, let sampled):
+            return "The catalog at \(path) is the catalog of \(owner), which is " + (ownerThere ? "still there" : "not there now (on a disk not mounted?)")
+                + ", and \(folder) lacks \(missing) of the \(sampled) of its files looked for (by name and size): it is not \(folder)'s catalog. "
+                + "Used for \(folder), \(owner)'s photos, visits and places would leave it, and its journal would be written over \(folder)'s. "
+                + "Nothing was changed. Leave out --catalog to use \(folder)'s own (\(IngestOptions.defaultCatalogPath(for: folder)), which "
+                + "`geotrip ingest` makes), or give `geotrip ingest` a new file name with --catalog."
         case .noSuchPlace(let id, let folder, let placeOfVisit):
             // A visit's id given (the journal's blocks are named by them): its place's.
             if let placeOfVisit {
