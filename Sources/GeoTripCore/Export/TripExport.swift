@@ -44,6 +44,7 @@ public struct TripExport: Sendable {
         }
         let catalog = try Catalog.open(at: catalogPath)
         let folderCheck = try catalog.checkFolder(folder)
+        // (Remembered settings that cannot be read are said by `exportSettings` below.)
         if outputFolder == nil, let stored = try? catalog.storedExportSettings() {
             try OutputFolder(folder: folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: folder)
         }

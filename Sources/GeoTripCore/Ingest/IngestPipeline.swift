@@ -123,7 +123,8 @@ public struct IngestPipeline: Sendable {
         scanner.excludedPaths = catalogFilesInsideFolder()
         let catalog = try Catalog.open(at: options.catalogPath)
         // Another folder's catalog, or an output folder another folder's outputs are in (given,
-        // or remembered), is refused before anything is written to the catalog.
+        // or remembered), is refused before anything is written to the catalog. (Remembered
+        // settings that cannot be read are said by `exportSettings` below.)
         let folderCheck = try catalog.checkFolder(options.folder)
         if options.outputFolder == nil, let stored = try? catalog.storedExportSettings() {
             try OutputFolder(folder: options.folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: options.folder)

@@ -407,9 +407,9 @@ private struct TrackReading {
     /// The Placemark being read, if any; its `<when>` and `<coordinates>` so far.
     private var placemark: WrittenPoint?
     /// The open `gx:Track`'s `<when>`s not yet paired with a `<gx:coord>`, read as they come
-    /// (seconds since 2001, as `Date` keeps them; NaN for one that is not a time), from `trackTimesPaired` on; and its
-    /// coordinates read before their `<when>` (an order KML does not have, but pairs by index),
-    /// from `trackCoordsPaired` on. A pair becomes a point as soon as both halves are read, so
+    /// (seconds since 2001, as `Date` keeps them; NaN for one that is not a time), from
+    /// `trackTimesPaired` on; and its coordinates read before their `<when>` (an order KML
+    /// does not have, but pairs by index), from `trackCoordsPaired` on. A pair becomes a point as soon as both halves are read, so
     /// a long track's times are held as numbers, never as text (a track written as all its
     /// `<when>`s, then all its coordinates, held both as text took three times the points).
     private var trackTimes: [Double] = []
