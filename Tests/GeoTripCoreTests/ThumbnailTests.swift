@@ -528,6 +528,20 @@ extension OversizedPictureTests {
         #expect(try Self.heifStill(url).width > 0)
     }
 
+    @Test("a grid listed past the 4,096 items of iinf that geotrip reads is still held to the size its ispe says: libheif refuses it, never builds it")
+    func heifGridPastTheItemsRead() throws {
+        let url = TestPaths.fixtures.appendingPathComponent("hostile/heic-grid-past-4096-items.heic")
+        let derived = HeifDerivedImages(file: try PhotoFile(path: Array(url.path.utf8CString)))
+        #expect(derived.primary == 2 && !derived.derivedIDs.contains(2), "the walk stops before the grid's entry")
+        // Built, the 25,000 x 25,000 canvas took 3.7 GB; held to the 64 x 48 the file claims,
+        // libheif says so at once.
+        #expect {
+            _ = try Self.heifStill(url)
+        } throws: { error in
+            (error as? ImageCodingFailure)?.reason.contains("exceeds the maximum image size 65x65") == true
+        }
+    }
+
     @Test("a HEIF Exif item claiming 500 MB is not read into memory: said, and the rest of the file is read")
     func heifExifItemTooLarge() throws {
         let temp = try TemporaryFolder()

@@ -223,10 +223,12 @@ enum HeifExifExtractor {
             throw ImageCodingFailure(reason: "its picture is \(width.grouped) x \(height.grouped) pixels, more than the "
                                      + "\(pixelLimit / 1_000_000) megapixels geotrip decodes for a thumbnail, and it holds no smaller one")
         }
-        // A derived primary is held to the sides read above (its descriptor's, else its `ispe`'s):
-        // a canvas this reading missed (a descriptor split across extents, or not found) is
-        // refused by libheif rather than built. libheif refuses a side equal to its limit.
-        if chosen == primary, let id = derived.primary, derived.derivedIDs.contains(id), max(width, height) > 0 {
+        // The image chosen is held to the sides read above (a derived one's descriptor's, else
+        // its `ispe`'s): a canvas this reading missed (a descriptor split across extents, not
+        // found, or an item past the 4,096 entries of `iinf` the walk reads, which an 87 KB
+        // file used to have a 25,000 x 25,000 grid built from, 3.7 GB) is refused by libheif
+        // rather than built. libheif refuses a side equal to its limit.
+        if max(width, height) > 0 {
             heif_context_set_maximum_image_size_limit(context, Int32(min(Int(sideLimit), max(width, height) + 1)))
         }
         var image: OpaquePointer?
