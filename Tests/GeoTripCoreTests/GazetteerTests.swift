@@ -217,14 +217,14 @@ struct GazetteerTests {
         // GeoNames lists "Toledo" among Mantilla's (Havana) names; the Toledos are named so.
         let mantilla = try #require(toledo.first { $0.place.name == "Mantilla" })
         #expect(mantilla.byOtherName && mantilla.quality == .exact)
-        #expect(mantilla.label("Mantilla, La Habana, Cuba (CU)", query: "toledo, CU") == "Mantilla (also called toledo), La Habana, Cuba (CU)")
+        #expect(mantilla.label("Mantilla, La Habana, Cuba (CU)", query: "toledo, CU") == "Mantilla (found as \"toledo\"), La Habana, Cuba (CU)")
         #expect(toledo.filter { $0.place.name == "Toledo" }.allSatisfy { !$0.byOtherName && $0.label("Toledo, X", query: "Toledo") == "Toledo, X" })
         let cologne = try #require(gazetteer.search("Cologne").first)
         #expect(cologne.place.name == "Köln" && cologne.byOtherName)
         // Case and accents do not make another name: "koln" is Köln's own.
         #expect(gazetteer.search("koln").first.map { $0.place.name == "Köln" && !$0.byOtherName } == true)
         let prefix = try #require(gazetteer.search("Colog", limit: 20).first { $0.place.name == "Köln" })
-        #expect(prefix.quality == .prefix && prefix.byOtherName && prefix.label("Köln, NRW", query: "Colog") == "Köln (by another name), NRW")
+        #expect(prefix.quality == .prefix && prefix.byOtherName && prefix.label("Köln, NRW", query: "Colog") == "Köln (found by another name starting \"Colog\"), NRW")
     }
 
     @Test("a damaged or truncated resource is a clear error, never a crash")

@@ -597,20 +597,22 @@ struct JournalCommandTests {
         // place part changed, keeping geotrip's shape (geotrip may write such a change itself).
         var lines = try trip.text(day + ".md").components(separatedBy: "\n")
         let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
-        lines[headings[0]] = "## Breakfast by the river, it's 'ours'"
+        // A name that begins like an option, with a character that turns the line around.
+        let title = "--clear: breakfast by the river, it's 'ours' \u{202E}sic"
+        lines[headings[0]] = "## " + title
         lines[headings[1]] = lines[headings[1]].replacingOccurrences(of: " · ", with: " · Somewhere, ")
         try lines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
         let out = try trip.run(["ingest", "DIR"]).stdout
         let said = try #require(out.split(separator: "\n").first { $0.contains("was written over") }.map(String.init), "\(out)")
-        #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"Breakfast by the river, it's 'ours'\")"), "\(said)")
+        #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"--clear: breakfast by the river, it's 'ours' %E2%80%AEsic\")"), "\(said)")
         #expect(out.components(separatedBy: "was written over").count == 2, "only the heading not in geotrip's shape is said: \(out)")
         let command = try #require(said.range(of: "To give its place that name: ").map { String(said[$0.upperBound...]) }?.components(separatedBy: ". Words about").first)
-        #expect(command.hasPrefix("geotrip rename ") && command.contains(" \(place) "), "\(command)")
+        #expect(command.hasPrefix("geotrip rename ") && command.contains(" \(place) -- "), "\(command)")
         // Run as printed, through a shell, with this build's geotrip first on the PATH.
         let path = TestPaths.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let renamed = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": path])
         #expect(renamed.status == 0, "\(renamed.stderr)")
-        #expect(try trip.text(day + ".md").contains("· Breakfast by the river, it's 'ours'"))
+        #expect(try trip.text(day + ".md").contains("· " + title))
     }
 
     @Test("Another folder's catalog or output folder is refused with nothing changed; a folder moved or copied takes both along")
@@ -709,6 +711,68 @@ struct JournalCommandTests {
         let odd = try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog])
         #expect(odd.status == 1 && odd.stderr.contains(".geotrip-folder in it is a folder, not the file in which geotrip keeps the name of the photo folder"),
                 "\(odd.stderr)")
+    }
+
+    @Test("Ownership's corners: a folder that never held a catalog's photos takes neither it nor another's outputs, nor reads another's notes")
+    func ownershipCorners() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let geotrip = { (arguments: [String]) throws -> CommandRun in try CommandRun.geotrip(arguments) }
+        func folder(_ name: String, _ photos: [String]) throws -> URL {
+            let url = temp.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            for photo in photos { try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent(photo), to: url.appendingPathComponent(photo)) }
+            return url
+        }
+        func note(_ text: String, in output: URL) throws {
+            let page = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("journal").path).sorted().first { $0.hasSuffix(".md") && $0.count == 13 })
+            let url = output.appendingPathComponent("journal/" + page)
+            var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+            let marker = try #require(lines.firstIndex { $0.hasPrefix("<!-- notes 20") })
+            lines.insert(text, at: marker + 1)
+            try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        let r = try folder("R", ["IMG_0031.JPG", "IMG_0032.JPG", "IMG_0033.JPG"]), s = try folder("S", ["IMG_0036.JPG", "IMG_0037.JPG"])
+        let rPath = r.resolvingSymlinksInPath().path
+        // R's outputs moved into S's default output folder: S, whose catalog never followed R,
+        // does not take them (R's own earlier default folder beside proves nothing).
+        #expect(try geotrip(["ingest", r.path, "-q"]).status == 0)
+        #expect(try geotrip(["ingest", r.path, "--out", s.appendingPathComponent("geotrip").path, "-q"]).status == 0)
+        try note("R's words, written in S/geotrip", in: s.appendingPathComponent("geotrip"))
+        let taken = try geotrip(["ingest", s.path])
+        #expect(taken.status == 1 && taken.stderr.contains("holds the journal and map of \(rPath), which is still there, not of \(s.path)"), "\(taken.stderr)")
+        #expect(try geotrip(["export", r.path, "-q"]).status == 0)
+
+        // A folder left for another's (--out back to the default) does not bring that one's notes.
+        let p = try folder("P", ["IMG_0038.JPG", "IMG_0039.JPG"]), q = try folder("Q", ["IMG_0040.JPG", "IMG_0041.JPG"])
+        let shared = temp.url.appendingPathComponent("O")
+        #expect(try geotrip(["ingest", p.path, "--out", shared.path, "-q"]).status == 0)
+        try FileManager.default.removeItem(at: shared)
+        #expect(try geotrip(["ingest", q.path, "--out", shared.path, "-q"]).status == 0)
+        try note("Q's words", in: shared)
+        #expect(try geotrip(["export", q.path, "-q"]).status == 0)
+        let back = try geotrip(["export", p.path, "--out", "default"])
+        #expect(back.status == 0 && !back.stdout.contains("moved here from"), "\(back.stdout)")
+        let pPages = try FileManager.default.contentsOfDirectory(atPath: p.appendingPathComponent("geotrip/journal").path)
+        for page in pPages { #expect(!(try String(contentsOf: p.appendingPathComponent("geotrip/journal/" + page), encoding: .utf8)).contains("Q's words")) }
+
+        // A catalog whose photos all left its folder, or exactly half of whose files are in
+        // another, is not that other's.
+        let e = try folder("E", ["IMG_0031.JPG", "IMG_0032.JPG"]), f = try folder("F", ["IMG_0031.JPG"])
+        #expect(try geotrip(["ingest", e.path, "-q"]).status == 0)
+        let half = try geotrip(["ingest", f.path, "--catalog", e.appendingPathComponent(".geotrip/catalog.sqlite").path])
+        #expect(half.status == 1 && half.stderr.contains("lacks 1 of the 2 of its files looked for"), "\(half.stderr)")
+        for photo in ["IMG_0031.JPG", "IMG_0032.JPG"] { try FileManager.default.removeItem(at: e.appendingPathComponent(photo)) }
+        #expect(try geotrip(["ingest", e.path, "-q"]).status == 0)
+        let emptied = try geotrip(["ingest", f.path, "--catalog", e.appendingPathComponent(".geotrip/catalog.sqlite").path])
+        #expect(emptied.status == 1 && emptied.stderr.contains("which is still there, and it lists no file present to look for in \(f.path): it is not"), "\(emptied.stderr)")
+
+        // A trip ingested on its own inside a library: its outputs are no photos of the library.
+        let library = try folder("L", ["IMG_0040.JPG"])
+        try FileManager.default.moveItem(at: r, to: library.appendingPathComponent("R"))
+        #expect(try geotrip(["ingest", library.appendingPathComponent("R").path, "--out", "default", "-q"]).status == 0)
+        let listed = try geotrip(["ingest", library.path])
+        #expect(listed.stdout.contains(": 4 files scanned"), "the library's photo and R's three: \(listed.stdout)")
     }
 
     @Test("--out: a file or an unwritable place is refused with the catalog untouched; inside the trip folder it is never scanned")

@@ -132,7 +132,7 @@ struct PlaceCommandTests {
         #expect(matches.first?["match"] as? String == "exact")
         // Found by another of its names: said, in the list and in the JSON.
         let cologne = try CommandRun.geotrip(["find", "Cologne", "--limit", "1"])
-        #expect(cologne.stdout.hasPrefix("Köln (also called Cologne), Nordrhein-Westfalen, Germany (DE): "), "\(cologne.stdout)")
+        #expect(cologne.stdout.hasPrefix("Köln (found as \"Cologne\"), Nordrhein-Westfalen, Germany (DE): "), "\(cologne.stdout)")
         #expect(matches.first?["byOtherName"] as? Bool == false)
         let none = try CommandRun.geotrip(["find", "Xqzzyvv"])
         #expect(none.status == 1)

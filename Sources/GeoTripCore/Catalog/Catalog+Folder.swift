@@ -33,25 +33,36 @@ extension Catalog {
     }
 
     /// Checks, without writing, that the catalog is `folder`'s: remembered for it, or for the
-    /// same folder under another name, or the catalog inside it, or most of a sample of its
-    /// files are in it with their sizes. Throws `.catalogOfAnotherFolder` otherwise.
+    /// same folder under another name, or the catalog inside it, or more than half of a sample
+    /// of its files are in it with their sizes (a catalog from before geotrip remembered its
+    /// folder is looked at the same way). Throws `.catalogOfAnotherFolder` otherwise.
     func checkFolder(_ folder: String) throws(GeoTripError) -> FolderCheck {
         let here = ExportStage.resolved(folder)
-        guard let remembered = try setting(SettingKey.photoFolder) else { return FolderCheck(here: here, followedFrom: nil, isNew: true) }
+        let remembered = try setting(SettingKey.photoFolder)
         if remembered == here { return FolderCheck(here: here, followedFrom: nil, isNew: false) }
         let check = FolderCheck(here: here, followedFrom: remembered, isNew: true)
-        if CatalogLock.resolved(path) == here + "/" + Self.defaultCatalogName || Self.isSameFolder(remembered, here) { return check }
+        if CatalogLock.resolved(path) == here + "/" + Self.defaultCatalogName || remembered.map({ Self.isSameFolder($0, here) }) == true { return check }
         let sample = try fileSample()
+        // A catalog from before, or one that holds nothing: nothing to tell it by.
+        if remembered == nil && sample.isEmpty { return check }
         let present = sample.filter { Self.holds(here, $0.path, size: $0.size) }.count
-        // Most of them there: the folder remembered, moved, or a copy of it.
-        if present * 2 >= sample.count { return check }
-        throw .catalogOfAnotherFolder(path: path, owner: remembered, ownerThere: Self.isFolder(remembered), folder: folder,
+        // More than half of them there: the folder remembered, moved, or a copy of it.
+        if present * 2 > sample.count { return check }
+        throw .catalogOfAnotherFolder(path: path, owner: remembered, ownerThere: remembered.map(Self.isFolder) ?? false, folder: folder,
                                       missing: sample.count - present, sampled: sample.count)
     }
 
-    /// Stores `check`'s folder as the catalog's, when it is not already.
+    /// Stores `check`'s folder as the catalog's, when it is not already, and the folder it
+    /// followed from (whose outputs it may then take: `OutputFolder.checkOwner`).
     func rememberFolder(_ check: FolderCheck) throws(GeoTripError) {
-        if check.isNew { try setSetting(SettingKey.photoFolder, to: check.here) }
+        guard check.isNew else { return }
+        try setSetting(SettingKey.photoFolder, to: check.here)
+        if let former = check.followedFrom { try setSetting(SettingKey.formerPhotoFolder, to: former) }
+    }
+
+    /// The folder the catalog last followed its folder from, if any (`rememberFolder`).
+    func formerFolder() throws(GeoTripError) -> String? {
+        try setting(SettingKey.formerPhotoFolder)
     }
 
     /// `checkFolder`, then `rememberFolder`: the folder the catalog followed from, if another.
@@ -65,14 +76,17 @@ extension Catalog {
     /// `.geotrip/catalog.sqlite`, the catalog's place inside its folder (`IngestOptions.defaultCatalogPath`).
     static let defaultCatalogName = ".geotrip/catalog.sqlite"
 
-    /// Up to `folderSample` files present in the catalog (paths and sizes), spread over it by id.
+    /// Up to `folderSample` files present in the catalog (paths and sizes), every n-th of them
+    /// in id order. (Only a run in a folder the catalog is not remembered for reads them all.)
     private func fileSample() throws(GeoTripError) -> [(path: String, size: Int64)] {
         try attempt {
             try database.read { db in
-                let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM photo") ?? 0
-                let step = max(1, highest / Int64(Self.folderSample))
-                return try Row.fetchAll(db, sql: "SELECT path, fileSize FROM photo WHERE removedAt IS NULL AND id % ? = 0 LIMIT ?",
-                                        arguments: [step, Self.folderSample]).map { ($0[0], $0[1]) }
+                let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo WHERE removedAt IS NULL") ?? 0
+                let step = max(1, present / Self.folderSample)
+                return try Row.fetchAll(db, sql: """
+                    SELECT path, fileSize FROM (SELECT path, fileSize, row_number() OVER (ORDER BY id) AS n FROM photo WHERE removedAt IS NULL)
+                    WHERE (n - 1) % ? = 0 LIMIT ?
+                    """, arguments: [step, Self.folderSample]).map { ($0[0], $0[1]) }
             }
         }
     }

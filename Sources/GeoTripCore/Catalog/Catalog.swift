@@ -442,6 +442,9 @@ extension Catalog {
         static let videoClockCameras = "videoClockCameras"
         /// The photo folder the catalog is for, absolute with links resolved (`claim(folder:)`).
         static let photoFolder = "photoFolder"
+        /// The folder the catalog last followed its folder from (`Catalog.rememberFolder`):
+        /// the outputs of that folder, which was moved or copied, are this one's to take.
+        static let formerPhotoFolder = "formerPhotoFolder"
     }
 
     static func bumpGeneration(_ db: Database) throws {

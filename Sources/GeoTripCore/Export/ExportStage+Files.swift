@@ -301,15 +301,16 @@ extension ExportStage {
     /// `geotrip tag 'FOLDER'` (with `--catalog 'PATH'` when the trip's catalog is elsewhere).
     func tagCommand() -> String { command("tag") }
 
-    /// `geotrip VERB 'FOLDER'`, then `arguments` as shell words, then `--catalog 'PATH'` when
-    /// the trip's catalog is elsewhere.
+    /// `geotrip VERB 'FOLDER'`, then `--catalog 'PATH'` when the trip's catalog is elsewhere,
+    /// then `arguments` as shell words (a `--` among them ends the options: what follows is
+    /// read as it is, a name beginning with `-` included).
     func command(_ verb: String, _ arguments: [String] = []) -> String {
         var command = "geotrip \(verb) " + MarkdownText.shellPath(bytes: Array(Self.resolved(folder).utf8))
+        if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         for argument in arguments {
             let plain = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
             command += " " + (plain ? argument : MarkdownText.shellQuoted(argument))
         }
-        if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         return command
     }
 

@@ -92,7 +92,8 @@ public struct ExportStage: Sendable {
         // The output folder; its own journal folder only once something goes there (a
         // library's holds only the notes whose visit or day is gone, and the undated photos).
         try output.create("")
-        try output.claim(for: folder)
+        let former = try catalog.formerFolder()
+        try output.claim(for: folder, former: former)
         var summary = ExportSummary()
         summary.outputFolder = output.path
         summary.language = language
@@ -135,7 +136,7 @@ public struct ExportStage: Sendable {
                 let heading = summary.headingsWrittenOver[index]
                 guard let place = places[heading.visit] else { continue }
                 summary.headingsWrittenOver[index].place = place
-                summary.headingsWrittenOver[index].renameCommand = command("rename", [place, heading.heading])
+                summary.headingsWrittenOver[index].renameCommand = command("rename", [place, "--", heading.heading])
             }
         }
         let named = try catalog.placesNamed(inLanguage: language)
@@ -345,7 +346,8 @@ public struct ExportStage: Sendable {
         if let notesLeftIn {
             let left = OutputFolder(folder: folder, outputFolder: notesLeftIn.isEmpty ? nil : notesLeftIn)
             var elsewhere = ExportSummary()
-            if left.path != output.path, FileManager.default.fileExists(atPath: left.path) {
+            // Not when another folder's outputs are there now: its notes are not this one's.
+            if left.path != output.path, FileManager.default.fileExists(atPath: left.path), left.isUsable(by: folder, former: try catalog.formerFolder()) {
                 summary.formerOutputFolder = left.path
                 for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
                     var journal = readJournal(in: sub, left, &elsewhere, withLinks: withLinks)

@@ -418,25 +418,27 @@ struct JournalDocument: Sendable, Equatable {
     }
 
     /// The visits' section headings in a page that are no heading geotrip writes (`## TIME ·
-    /// PLACE`: a person wrote over one), each with the id of the visit's block below it.
-    /// Headings are written anew by every export, so what a person writes there does not stay.
+    /// PLACE`: a person wrote over one), each with the id of the visit's block below it: the
+    /// last `## ` line above the block, when none since the block before has geotrip's shape
+    /// (a heading added beside geotrip's is no heading written over). Headings are written
+    /// anew by every export, so what a person writes there does not stay.
     static func headingsWrittenOver(_ bytes: [UInt8]) -> [(visit: String, heading: String)] {
         let lines = lines(asUTF8Lines(bytes))
         var found: [(visit: String, heading: String)] = []
-        var heading: String?
+        var headings: [String] = []
         var index = 0
         while index < lines.count {
             let line = markerContent(lines[index])
             if let (id, tag) = startMarker(line) {
-                if let heading, id.hasPrefix("v"), !heading.contains(" · ") { found.append((id, heading)) }
-                heading = nil
+                if let heading = headings.last, id.hasPrefix("v"), !headings.contains(where: { $0.contains(" · ") }) { found.append((id, heading)) }
+                headings = []
                 // The block's own lines are a note, whatever they look like.
                 let end = Array(endLine(id: id, tag: tag).utf8)
                 index = lines[(index + 1)...].firstIndex { markerContent($0).elementsEqual(end) }.map { $0 + 1 } ?? index + 1
                 continue
             }
             if line.starts(with: Array("## ".utf8)) {
-                heading = String(decoding: line.dropFirst(3), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                headings.append(String(decoding: line.dropFirst(3), as: UTF8.self).trimmingCharacters(in: .whitespaces))
             }
             index += 1
         }

@@ -108,8 +108,9 @@ struct MarkdownText: MustacheContentType {
     /// `text` as one word for a POSIX shell: single-quoted, with each `'` written `'\''`
     /// (`shellQuoted(bytes:)`).
     static func shellQuoted(_ text: String) -> String {
-        // Text is UTF-8 already: only a control character takes it the long way.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        // Text is UTF-8 already: only a control character (or one that reorders the line)
+        // takes it the long way.
+        guard text.unicodeScalars.contains(where: \.reordersOrBreaksLines) else {
             return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
         return shellQuoted(bytes: Array(text.utf8))
@@ -130,26 +131,34 @@ struct MarkdownText: MustacheContentType {
 
     /// Bytes as one word for a POSIX shell, on one line: single-quoted, with each `'` written
     /// `'\''`; bytes that are not UTF-8, or that hold a control character (a line break in a
-    /// file name), as `"$(printf '%b' '…')"` with those bytes as octal escapes (`\0351`),
+    /// file name) or one that reorders the line (`reordersOrBreaksLines`: a terminal would show
+    /// the command otherwise than it runs, and geotrip's summary escapes it), as
+    /// `"$(printf '%b' '…')"` with those bytes as octal escapes (`\0351`),
     /// which every POSIX shell reads (dash too, unlike `$'…'`). A line break written as it is
     /// would put a line of the name on a line of its own in the journal, where it could read
     /// as one of geotrip's markers. (Command substitution drops line breaks at the end: a
     /// name ending in one is not reached this way.)
     static func shellQuoted(bytes: [UInt8]) -> String {
-        let control = bytes.contains { $0 < 0x20 || $0 == 0x7F }
-        if !control, let text = String(validating: bytes, as: UTF8.self) {
+        let text = String(validating: bytes, as: UTF8.self)
+        if let text, !text.unicodeScalars.contains(where: \.reordersOrBreaksLines) {
             return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
-        let utf8 = String(validating: bytes, as: UTF8.self) != nil
-        var escaped: [UInt8] = []
-        for byte in bytes {
+        func escape(_ byte: UInt8, keeping: Bool) -> [UInt8] {
             switch byte {
-            case UInt8(ascii: "\\"): escaped += Array("\\\\".utf8)
-            case UInt8(ascii: "'"): escaped += Array("'\\''".utf8)
-            case 0x20..<0x7F: escaped.append(byte)
-            case 0x80... where utf8: escaped.append(byte)  // part of a character: kept as it is
-            default: escaped += Array(String(format: "\\0%03o", byte).utf8)
+            case UInt8(ascii: "\\"): return Array("\\\\".utf8)
+            case UInt8(ascii: "'"): return Array("'\\''".utf8)
+            case 0x20..<0x7F: return [byte]
+            case 0x80... where keeping: return [byte]  // part of a character: kept as it is
+            default: return Array(String(format: "\\0%03o", byte).utf8)
             }
+        }
+        var escaped: [UInt8] = []
+        if let text {
+            for scalar in text.unicodeScalars {
+                for byte in String(scalar).utf8 { escaped += escape(byte, keeping: !scalar.reordersOrBreaksLines) }
+            }
+        } else {
+            for byte in bytes { escaped += escape(byte, keeping: false) }
         }
         return "\"$(printf '%b' '" + String(decoding: escaped, as: UTF8.self) + "')\""
     }

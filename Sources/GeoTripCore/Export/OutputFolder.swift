@@ -86,25 +86,36 @@ public struct OutputFolder: Sendable {
         var folder: String
     }
 
-    /// Throws `.outputOfAnotherFolder` when the folder holds the outputs of another photo folder
-    /// that is still there. The outputs of a folder moved (gone from where it was), or of the
-    /// same folder under another name, are `photoFolder`'s; so are those of a copy of the
-    /// folder with its outputs inside (the default output folder): the owner's own outputs are
-    /// still in the owner, at the same place. Without the file (a new folder, or outputs of a
-    /// geotrip before it), or with one geotrip cannot read as its own, the folder is taken as it
-    /// is; one that is not a file (a folder, a link) stops the run.
-    public func checkOwner(photoFolder: String) throws(GeoTripError) {
+    /// Throws `.outputOfAnotherFolder` when the folder holds the outputs of another photo
+    /// folder than `photoFolder` (or the same under another name). They are `photoFolder`'s
+    /// to take only as the outputs of the folder its catalog followed from (`former`: moved,
+    /// or copied) when that folder is gone, or, inside `photoFolder`, copied along with it;
+    /// or when the folder they name is gone and they are inside `photoFolder` (the folder
+    /// moved, its catalog made anew). Without the file (a new folder, or outputs of a geotrip
+    /// before it), or with one geotrip cannot read as its own, the folder is taken as it is;
+    /// one that is not a file (a folder, a link) stops the run.
+    public func checkOwner(photoFolder: String, former: String?) throws(GeoTripError) {
         guard let owner = try owner() else { return }
         let here = ExportStage.resolved(photoFolder)
-        guard owner != here, Catalog.isOtherFolder(owner, than: here) else { return }
-        let outputs = ExportStage.resolved(path)
-        if outputs.hasPrefix(here + "/"), Catalog.isFolder(owner + outputs.dropFirst(here.count)) { return }
-        throw .outputOfAnotherFolder(path: path, owner: owner, folder: photoFolder)
+        guard owner != here, !Catalog.isSameFolder(owner, here) else { return }
+        let inside = ExportStage.resolved(path).hasPrefix(here + "/"), there = Catalog.isFolder(owner)
+        if there ? (inside && owner == former) : (inside || owner == former) { return }
+        throw .outputOfAnotherFolder(path: path, owner: owner, ownerThere: there, folder: photoFolder)
+    }
+
+    /// Whether `checkOwner` lets `photoFolder`'s run use the folder (nothing thrown).
+    func isUsable(by photoFolder: String, former: String?) -> Bool {
+        do {
+            try checkOwner(photoFolder: photoFolder, former: former)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// `checkOwner`, then names `photoFolder` in the owner file when it names another or none.
-    func claim(for photoFolder: String) throws(GeoTripError) {
-        try checkOwner(photoFolder: photoFolder)
+    func claim(for photoFolder: String, former: String?) throws(GeoTripError) {
+        try checkOwner(photoFolder: photoFolder, former: former)
         let here = ExportStage.resolved(photoFolder)
         guard try owner() != here else { return }
         let bytes: [UInt8]

@@ -37,17 +37,15 @@ public struct TripExport: Sendable {
         defer { progress.finish() }
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
-        if let outputFolder {
-            let given = OutputFolder(folder: folder, outputFolder: outputFolder)
-            try given.check()
-            try given.checkOwner(photoFolder: folder)
-        }
+        if let outputFolder { try OutputFolder(folder: folder, outputFolder: outputFolder).check() }
         let catalog = try Catalog.open(at: catalogPath)
         let folderCheck = try catalog.checkFolder(folder)
-        // (Remembered settings that cannot be read are said by `exportSettings` below.)
-        if outputFolder == nil, let stored = try? catalog.storedExportSettings() {
-            try OutputFolder(folder: folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: folder)
-        }
+        var former = folderCheck.followedFrom
+        if former == nil { former = try catalog.formerFolder() }
+        // The output folder given, else the one remembered (`.some(nil)`: the default); remembered
+        // settings that cannot be read are said by `exportSettings` below.
+        let output: String?? = outputFolder.map { OutputFolder.remembered($0, for: folder) } ?? (try? catalog.storedExportSettings()).map(\.outputFolder)
+        if let output { try OutputFolder(folder: folder, outputFolder: output).checkOwner(photoFolder: folder, former: former) }
         try catalog.rememberFolder(folderCheck)
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },

@@ -10,12 +10,13 @@ public struct PlaceMatch: Sendable, Equatable {
     /// by the name it is shown with: a list of matches says so, or it reads as a mistake.
     public var byOtherName = false
 
-    /// `label`, with " (also called QUERY)" after the place's name when it was found by another
-    /// name exactly, or " (by another name)" when one starts with the query.
+    /// `label`, with ` (found as "QUERY")` after the place's name when it was found by another
+    /// of its names (the gazetteer keeps them folded, so the query's own spelling is shown), or
+    /// ` (found by another name starting "QUERY")` when one starts with the query.
     public func label(_ label: String, query: String) -> String {
         guard byOtherName, label.hasPrefix(place.name) else { return label }
-        let name = query.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query
-        return place.name + (quality == .exact ? " (also called \(name))" : " (by another name)") + label.dropFirst(place.name.count)
+        let name = (query.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query).replacingOccurrences(of: "\"", with: "'")
+        return place.name + (quality == .exact ? " (found as \"\(name)\")" : " (found by another name starting \"\(name)\")") + label.dropFirst(place.name.count)
     }
 }
 

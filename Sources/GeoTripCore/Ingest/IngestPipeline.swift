@@ -117,7 +117,8 @@ public struct IngestPipeline: Sendable {
         if let out = options.outputFolder {
             let given = OutputFolder(folder: options.folder, outputFolder: out)
             try given.check()
-            try given.checkOwner(photoFolder: options.folder)
+            // Without a catalog yet, whose folder it may have followed, another's is refused now.
+            if !FileManager.default.fileExists(atPath: options.catalogPath) { try given.checkOwner(photoFolder: options.folder, former: nil) }
         }
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()
@@ -126,9 +127,11 @@ public struct IngestPipeline: Sendable {
         // or remembered), is refused before anything is written to the catalog. (Remembered
         // settings that cannot be read are said by `exportSettings` below.)
         let folderCheck = try catalog.checkFolder(options.folder)
-        if options.outputFolder == nil, let stored = try? catalog.storedExportSettings() {
-            try OutputFolder(folder: options.folder, outputFolder: stored.outputFolder).checkOwner(photoFolder: options.folder)
-        }
+        let former = try folderCheck.followedFrom ?? catalog.formerFolder()
+        // The output folder given, else the one remembered (`.some(nil)`: the default).
+        let outputFolder: String?? = options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) }
+            ?? (try? catalog.storedExportSettings()).map(\.outputFolder)
+        if let outputFolder { try OutputFolder(folder: options.folder, outputFolder: outputFolder).checkOwner(photoFolder: options.folder, former: former) }
         try catalog.rememberFolder(folderCheck)
         // Settled first, so a remembered setting out of range stops the run before any work.
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
@@ -145,7 +148,7 @@ public struct IngestPipeline: Sendable {
                                                    home: options.home, hideHome: options.hideHome)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
-        try output.checkOwner(photoFolder: options.folder)
+        try output.checkOwner(photoFolder: options.folder, former: former)
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
         for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {

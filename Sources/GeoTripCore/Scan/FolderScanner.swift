@@ -311,11 +311,18 @@ public struct FolderScanner: Sendable {
                 nameBuffer.append(0)
                 errno = 0
             }
+            let listingError = errno
+            // A folder holding geotrip's owner file is an output folder (`OutputFolder.ownerFile`),
+            // another trip's inside this one, say: its thumbnails and pages are no photos.
+            let ownerFile = Array(OutputFolder.ownerFile.utf8)
+            if !folder.relative.isEmpty, entries.contains(where: { nameBuffer[$0.start..<$0.start + $0.count].elementsEqual(ownerFile) }) {
+                return FolderContents()
+            }
             // A listing that failed part-way (a share that went away) is a folder not read
             // whole: what it did not list is not gone.
-            if errno != 0 {
+            if listingError != 0 {
                 contents.problems.append("\(folder.relative.isEmpty ? "." : folder.relative + "/"): folder could not be read to its end "
-                                         + "(\(String(cString: strerror(errno)))); its other photos were not scanned")
+                                         + "(\(String(cString: strerror(listingError)))); its other photos were not scanned")
                 contents.unreadFolders.append(folder.relative)
             }
             let names = nameBuffer, found = entries

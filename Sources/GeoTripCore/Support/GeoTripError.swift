@@ -17,9 +17,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notACatalog(path: String, tables: [String])
     case catalogHardLinked(path: String, links: Int)
     case catalogEmpty(path: String)
-    /// `--catalog` named the catalog of `owner` (still there as a folder, or not) for `folder`,
-    /// which lacks `missing` of the `sampled` files of it looked for (`Catalog.checkFolder`).
-    case catalogOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String, missing: Int, sampled: Int)
+    /// `--catalog` named the catalog of `owner` (still there as a folder, or not; nil: a catalog
+    /// from before geotrip remembered its folder) for `folder`, which lacks `missing` of the
+    /// `sampled` files of it looked for (`Catalog.checkFolder`).
+    case catalogOfAnotherFolder(path: String, owner: String?, ownerThere: Bool, folder: String, missing: Int, sampled: Int)
     case noSuchPlace(id: String, folder: String, placeOfVisit: String? = nil)
     case namingUnavailable(server: String, reason: String)
     case namingAnswerUnreadable(place: String, reason: String)
@@ -48,9 +49,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case settingUnreadable(catalog: String, key: String, options: String)
     /// `--out` (given or remembered) names something geotrip cannot write its output into.
     case outputUnusable(path: String, reason: String)
-    /// The output folder holds the outputs of `owner`, a folder still there, not of `folder`
-    /// (`OutputFolder.claim`).
-    case outputOfAnotherFolder(path: String, owner: String, folder: String)
+    /// The output folder holds the outputs of `owner` (still there as a folder, or not), not
+    /// of `folder` (`OutputFolder.checkOwner`).
+    case outputOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String)
     /// A folder of geotrip's own in the output folder (`journal`, `trips/…`) is a symbolic link.
     case outputFolderLinked(path: String, folder: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
@@ -106,9 +107,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."
         case .catalogOfAnotherFolder(let path, let owner, let ownerThere, let folder, let missing, let sampled):
-            return "The catalog at \(path) is the catalog of \(owner), which is " + (ownerThere ? "still there" : "not there now (on a disk not mounted?)")
-                + ", and \(folder) lacks \(missing) of the \(sampled) of its files looked for (by name and size): it is not \(folder)'s catalog. "
-                + "Used for \(folder), \(owner)'s photos, visits and places would leave it, and its journal would be written over \(folder)'s. "
+            let whose = owner.map { "is the catalog of \($0), which is " + (ownerThere ? "still there" : "not there now (on a disk not mounted?)") + ", and" }
+                ?? "was made by an older geotrip, which did not note its folder, and"
+            let lacks = sampled == 0 ? "it lists no file present to look for in \(folder)" : "\(folder) lacks \(missing) of the \(sampled) of its files looked for (by name and size)"
+            return "The catalog at \(path) \(whose) \(lacks): it is not \(folder)'s catalog. "
+                + "Used for \(folder), \(owner.map { $0 + "'s" } ?? "its") photos, visits and places would leave it, and its journal would be written over \(folder)'s. "
                 + "Nothing was changed. Leave out --catalog to use \(folder)'s own (\(IngestOptions.defaultCatalogPath(for: folder)), which "
                 + "`geotrip ingest` makes), or give `geotrip ingest` a new file name with --catalog."
         case .noSuchPlace(let id, let folder, let placeOfVisit):
@@ -140,6 +143,14 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             let code = candidates.first.flatMap { label in
                 label.hasSuffix(")") ? label.split(separator: "(").last.map { String($0.dropLast()) } : nil
             }.flatMap { $0.count == 2 && $0.allSatisfy(\.isUppercase) ? $0 : nil }
+            // A query that names a country already (`Toledo, US`) is narrowed by a region: the
+            // first candidate's (`… , Ohio, United States (US)`).
+            if let comma = query.firstIndex(of: ",") {
+                let parts = candidates.first?.components(separatedBy: ", ") ?? []
+                let region = parts.count >= 3 ? parts[parts.count - 2] : nil
+                return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Name a region instead"
+                    + (region.map { ", such as \"\(query[..<comma]), \($0)\"" } ?? "") + ", or tag with --at LAT,LON; nothing was tagged."
+            }
             return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a country or region"
                 + (code.map { ", such as \"\(query), \($0)\"" } ?? " to the name") + ", or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
@@ -162,8 +173,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputUnusable(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
-        case .outputOfAnotherFolder(let path, let owner, let folder):
-            return "The output folder \(path) holds the journal and map of \(owner), which is still there, not of \(folder): geotrip does not write "
+        case .outputOfAnotherFolder(let path, let owner, let ownerThere, let folder):
+            return "The output folder \(path) holds the journal and map of \(owner), which is "
+                + (ownerThere ? "still there" : "not there now (on a disk not mounted?)") + ", not of \(folder): geotrip does not write "
                 + "one folder's outputs over another's (the notes written there would be taken for this folder's). Nothing was changed. Pass --out with "
                 + "another folder for \(folder) (it is remembered); or, if \(owner)'s outputs are no longer wanted there, delete "
                 + "\((path as NSString).appendingPathComponent(OutputFolder.ownerFile)) and run again."
