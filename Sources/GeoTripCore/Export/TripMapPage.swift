@@ -82,10 +82,8 @@ public struct TripMapPage: Sendable {
         // Where the map is cut, found once: every longitude the page carries is moved by it.
         let seam = self.seam
         let window = self.window(seam: seam)
-        let visited = visitedTowns(resources.gazetteer, seam: seam)
-        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit, visited: visited)
-        let layer = BaseLayer.reused(from: previous, key: inputs)
-            ?? baseLayer(window: window, seam: seam, resources: resources, visited: visited, inputs: inputs)
+        let inputs = BaseLayer.inputsKey(window: window, seam: seam, resources: resources, townLimit: townLimit)
+        let layer = BaseLayer.reused(from: previous, key: inputs) ?? baseLayer(window: window, seam: seam, resources: resources, inputs: inputs)
         let reusable = DayPart.parts(in: previous)
         let parts = dayPlaces(seam: seam).map { place in
             place.inputs.flatMap { reusable[$0] } ?? dayPart(place, seam: seam, words: words)
@@ -99,7 +97,7 @@ public struct TripMapPage: Sendable {
         context["script"] = TripMapScript.source
         context["baseKey"] = layer.key
         context["base"] = layer.json
-        context["data"] = ScriptJSON.escape(pageData(words: words, seam: seam).json.text)
+        context["data"] = ScriptJSON.escape(pageData(words: words, seam: seam, towns: visitedTowns(resources.gazetteer, seam: seam)).json.text)
         return TripMapTemplate.page.render(context)
     }
 
@@ -232,18 +230,11 @@ public struct TripMapPage: Sendable {
     /// The base layer clipped to `window` and the towns in it, as the page's `trip-base` element
     /// carries them: `{"base":…,"towns":[…]}`, escaped for a script element. `inputs` is
     /// `BaseLayer.inputsKey` of the same.
-    /// The towns are the visited ones (`visitedTowns`) first, then the largest in the window.
-    func baseLayer(window: GeoBox, seam: Double?, resources: TripMapResources, visited: [GazetteerPlace], inputs: String) -> BaseLayer {
+    /// (The towns visited are the page's own data, `visitedTowns`: the layer depends on the
+    /// window only, so an edit that moves visits within it keeps it.)
+    func baseLayer(window: GeoBox, seam: Double?, resources: TripMapResources, inputs: String) -> BaseLayer {
         let extract = resources.baseMap.extract(window: window, seam: seam)
-        func tier(_ town: GazetteerPlace) -> Int {
-            town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4
-        }
-        func data(_ town: GazetteerPlace, tier: Int) -> TownData {
-            TownData(name: town.name, lat: Self.rounded(town.coordinate.latitude), lon: Self.rounded(town.coordinate.longitude), tier: tier)
-        }
-        let first = visited.map { data($0, tier: min(2, tier($0))) }
-        let taken = Set(first.map { "\($0.name)|\($0.lat)|\($0.lon)" })
-        let towns = first + nearbyTowns(resources.gazetteer, in: window).map { data($0, tier: tier($0)) }.filter { !taken.contains("\($0.name)|\($0.lat)|\($0.lon)") }
+        let towns = nearbyTowns(resources.gazetteer, in: window).map { TownData($0, tier: TownData.tier($0)) }
         let base: String
         do {
             base = try extract.json()
@@ -271,18 +262,13 @@ public struct TripMapPage: Sendable {
 
         /// What the base layer is made from: the window, how many towns, the base map's and
         /// the gazetteer's checksums, and geotrip's version (for the code that cuts them).
-        static func inputsKey(window: GeoBox, seam: Double? = nil, resources: TripMapResources, townLimit: Int, visited: [GazetteerPlace]) -> String {
+        static func inputsKey(window: GeoBox, seam: Double? = nil, resources: TripMapResources, townLimit: Int) -> String {
             var key = ExportStage.KeyBytes()
             key.add("trip-base")
             key.add(GeoTripVersion.current)
             for edge in [window.south, window.west, window.north, window.east] { key.add(edge) }
             key.add(seam.map { String($0) })
             key.add(Int64(townLimit))
-            for town in visited {
-                key.add(town.name)
-                key.add(town.coordinate.latitude)
-                key.add(town.coordinate.longitude)
-            }
             key.add(Int64(resources.baseMap.checksum))
             key.add(resources.gazetteer.map { Int64($0.file.checksum) })
             return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
@@ -400,16 +386,19 @@ public struct TripMapPage: Sendable {
         return GeoBox(south: south, west: west, north: north, east: east)
     }
 
-    /// The town nearest each visit, when one is within 10 km, most populous first: named on the
-    /// map whatever its size, from the zoom of the second tier on (Sintra, beside Lisbon, is not
+    /// The town each visit is in, as the gazetteer names it (`describe`: Lisbon, not the
+    /// quarter nearest), when one is within 10 km, most populous first: named on the map
+    /// whatever its size, from the zoom of the second tier on (Sintra, beside Lisbon, is not
     /// among the window's largest, and a visit there would go unnamed), and before the other
     /// towns, so that its label is the one beside the visit's marker (the page's `declutter`).
+    /// The page's data carries them (`visitedTowns`), the script puts them first.
     func visitedTowns(_ gazetteer: Gazetteer?, seam: Double?) -> [GazetteerPlace] {
         guard let gazetteer else { return [] }
         var seen = Set<String>(), towns: [GazetteerPlace] = []
         for visit in input.visits {
-            let (town, distance) = gazetteer.nearest(to: Coordinate(latitude: visit.latitude, longitude: visit.longitude))
-            guard distance <= 10_000, seen.insert("\(town.name)|\(town.coordinate.latitude)|\(town.coordinate.longitude)").inserted else { continue }
+            let answer = gazetteer.describe(Coordinate(latitude: visit.latitude, longitude: visit.longitude))
+            guard let town = answer.place, answer.distanceMeters <= 10_000,
+                  seen.insert("\(town.name)|\(town.coordinate.latitude)|\(town.coordinate.longitude)").inserted else { continue }
             var moved = town
             moved.coordinate.longitude = mapLongitude(town.coordinate.longitude, seam: seam)
             towns.append(moved)
@@ -658,6 +647,8 @@ public struct TripMapPage: Sendable {
         var days: [DayData]
         var legs: [LegData]
         var visited: [String]
+        /// The towns visited (`visitedTowns`), shown from the second tier's zoom at least.
+        var visitedTowns: [TownData]
         var tiles: TilesData?
         var words: [String: String]
 
@@ -665,6 +656,7 @@ public struct TripMapPage: Sendable {
             var members: [(String, JSONValue)] = [
                 ("days", .array(days.map(\.json))),
                 ("legs", .array(legs.map(\.json))), ("visited", .array(visited.map(JSONValue.string))),
+                ("visitedTowns", .array(visitedTowns.map(\.json))),
                 ("words", .object(words.map { ($0.key, .string($0.value)) })),
             ]
             if let tiles { members.append(("tiles", tiles.json)) }
@@ -759,6 +751,18 @@ public struct TripMapPage: Sendable {
         /// 1 for the largest cities (shown at every zoom) to 4 for small towns (close up only).
         var tier: Int
 
+        init(_ town: GazetteerPlace, tier: Int) {
+            name = town.name
+            lat = TripMapPage.rounded(town.coordinate.latitude)
+            lon = TripMapPage.rounded(town.coordinate.longitude)
+            self.tier = tier
+        }
+
+        /// The tier of a town of its population.
+        static func tier(_ town: GazetteerPlace) -> Int {
+            town.population >= 500_000 ? 1 : town.population >= 100_000 ? 2 : town.population >= 20_000 ? 3 : 4
+        }
+
         var json: JSONValue {
             .object([("name", .string(name)), ("lat", .number(lat)), ("lon", .number(lon)), ("tier", .integer(Int64(tier)))])
         }
@@ -796,7 +800,7 @@ public struct TripMapPage: Sendable {
         }
     }
 
-    private func pageData(words: TripMapWords, seam: Double?) -> PageData {
+    private func pageData(words: TripMapWords, seam: Double?, towns: [GazetteerPlace]) -> PageData {
         let dayIndex = Dictionary(days.enumerated().map { ($1.date, $0) }, uniquingKeysWith: { a, _ in a })
         let legs: [LegData] = input.legs.compactMap { leg in
             guard leg.coordinates.count >= 2 else { return nil }
@@ -826,7 +830,7 @@ public struct TripMapPage: Sendable {
         let figures = input.figures ?? input.computedFigures
         return PageData(
             days: days.enumerated().map { DayData(date: $1.date, colour: Self.dayColours[$0 % Self.dayColours.count]) },
-            legs: legs, visited: figures.countries,
+            legs: legs, visited: figures.countries, visitedTowns: towns.map { TownData($0, tier: min(2, TownData.tier($0))) },
             tiles: input.tiles.map { TilesData(url: $0.urlTemplate, attribution: $0.attribution) },
             words: ["offlineMap": words.offlineMap, "onlineTiles": words.onlineTiles, "notes": words.notes,
                     "allDays": words.allDays, "close": words.close, "openOriginal": words.openOriginal,

@@ -18,7 +18,10 @@ enum TripMapScript {
   // the trip's extent stays the same.
   var layer = JSON.parse(document.getElementById('trip-base').textContent);
   data.base = layer.base;
-  data.towns = layer.towns;
+  // The towns visited first (the page's own), then the layer's others.
+  var visitedTown = {};
+  data.visitedTowns.forEach(function (town) { visitedTown[town.name + '|' + town.lat + '|' + town.lon] = true; });
+  data.towns = data.visitedTowns.concat(layer.towns.filter(function (town) { return !visitedTown[town.name + '|' + town.lat + '|' + town.lon]; }));
   var words = data.words;
   var scale = data.base.scale;
   // Readers who asked for less motion get jumps instead of flights.
