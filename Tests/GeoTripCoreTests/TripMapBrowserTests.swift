@@ -95,6 +95,12 @@ f.addEventListener('load', function () {
     return node.getBoundingClientRect();
   });
   var covers = function (a, b) { return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top; };
+  // Labels the map's side edges cut (partly inside its width).
+  var frame = doc.getElementById('map').getBoundingClientRect();
+  r.labelsCut = labelBoxes.filter(function (box) {
+    return box.right > frame.left && box.left < frame.right && box.bottom > frame.top && box.top < frame.bottom
+      && (box.left < frame.left || box.right > frame.right);
+  }).length;
   r.labelsCovering = 0;
   labelBoxes.forEach(function (box, i) {
     labelBoxes.slice(i + 1).concat(markerBoxes).forEach(function (other) { if (covers(box, other)) r.labelsCovering += 1; });
@@ -160,6 +166,7 @@ f.addEventListener('load', function () {
         var visitMarkers: Int
         var townLabels: [String]
         var labelsCovering: Int
+        var labelsCut: Int
         var routeLines: Int
         var casings: Int
         var casingsUnderLines: Bool
@@ -225,6 +232,7 @@ f.addEventListener('load', function () {
         // No town's label covers a marker or another label, and the towns visited are named:
         // Lisbon's dot lies under the marker of the visits there, and is named beside it.
         #expect(result.labelsCovering == 0, "\(result.labelsCovering) town labels cover a marker or another label")
+        #expect(result.labelsCut == 0, "\(result.labelsCut) town labels are cut by the map's edge")
         #expect(result.townLabels.contains("Lisbon") && result.townLabels.contains("Sevilla"), "towns named: \(result.townLabels)")
         // Visits whose markers would overlap are grouped: every visit on the map, no two overlapping.
         #expect(result.overlapping == 0 && result.overlappingOnAllDays == 0, "\(result.overlapping), \(result.overlappingOnAllDays) pairs overlap")

@@ -133,7 +133,7 @@ enum TripMapScript {
   // the largest. A label that would cover a visit or an earlier town's label is hidden, but
   // for the first town whose dot is under a visit's marker (the place visited, mostly): that
   // one is named beside the marker, right of it, else left, below or above, wherever it
-  // covers nothing.
+  // covers nothing. A label that would run past the map's right edge goes left of its dot.
   var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
   var townDots = [];
   data.towns.forEach(function (town) {
@@ -162,26 +162,29 @@ enum TripMapScript {
     var markers = placed.slice(), named = [], frame = mapElement.getBoundingClientRect();
     function clear(box) { return !placed.some(function (other) { return overlaps(box, other); }); }
     function shifted(box, dx, dy) { return { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy }; }
+    // Within the map's width (its edge would cut the name).
+    function fits(box) { return box.left >= frame.left && box.right <= frame.right; }
     townDots.forEach(function (dot) {
       var tip = dot.getTooltip(), node = tip && tip.getElement();
       if (!node || !map.hasLayer(dot)) return;
       node.style.visibility = '';
       node.style.translate = '';
       var box = node.getBoundingClientRect();
-      if (clear(box)) { placed.push(box); return; }
+      if (clear(box) && fits(box)) { placed.push(box); return; }
       var at = map.latLngToContainerPoint(dot.getLatLng()), x = frame.left + at.x, y = frame.top + at.y;
       var under = markers.filter(function (m) { return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom; });
       var moves = [];
+      if (!fits(box)) moves.push([x - 4 - box.right, 0]);
       if (under.length && !under.some(function (m) { return named.indexOf(m) >= 0; })) {
         named = named.concat(under);
         var right = Math.max.apply(null, under.map(function (m) { return m.right; })), left = Math.min.apply(null, under.map(function (m) { return m.left; }));
         var bottom = Math.max.apply(null, under.map(function (m) { return m.bottom; })), top = Math.min.apply(null, under.map(function (m) { return m.top; }));
         var across = x - (box.left + box.right) / 2;
-        moves = [[right + 2 - box.left, 0], [left - 2 - box.right, 0], [across, bottom + 1 - box.top], [across, top - 1 - box.bottom]];
+        moves = moves.concat([[right + 2 - box.left, 0], [left - 2 - box.right, 0], [across, bottom + 1 - box.top], [across, top - 1 - box.bottom]]);
       }
       for (var i = 0; i < moves.length; i++) {
         var moved = shifted(box, moves[i][0], moves[i][1]);
-        if (clear(moved)) {
+        if (clear(moved) && fits(moved)) {
           node.style.translate = Math.round(moves[i][0]) + 'px ' + Math.round(moves[i][1]) + 'px';
           placed.push(moved);
           return;
