@@ -59,18 +59,13 @@ enum SummaryText {
         if s.skipped > 0 {
             lines.append("  `geotrip photos \(folder.terminalSafe) --skipped` lists the \(plural(s.skipped, "file")) skipped, and why")
         }
-        lines.append("Catalog: \(s.catalog.terminalSafe)" + (s.catalogFollowedFrom.map { " (\(followedWords($0, folder: folder)))" } ?? ""))
+        lines.append("Catalog: \(s.catalog.terminalSafe)" + (s.catalogFollowedFrom.map { " (\(Catalog.followedWords(from: $0, to: folder).terminalSafe))" } ?? ""))
         return lines.joined(separator: "\n")
     }
 
-    /// What a run says once when the catalog followed its folder to `folder` from `former`.
-    static func followedWords(_ former: String, folder: String) -> String {
-        "it was the catalog of \(former.terminalSafe), moved or copied here: it follows \(folder.terminalSafe) now"
-    }
-
-    /// `followedWords` as a line of its own (`geotrip export`, `tag`, `rename`).
+    /// `Catalog.followedWords` as a line of its own (`geotrip export`, `tag`).
     static func followed(_ former: String, folder: String) -> String {
-        "  catalog: " + followedWords(former, folder: folder)
+        "  catalog: " + Catalog.followedWords(from: former, to: folder).terminalSafe
     }
 
     /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`;

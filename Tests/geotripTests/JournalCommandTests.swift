@@ -694,6 +694,11 @@ struct JournalCommandTests {
         // Given, it is refused too, and not remembered; so from a folder that holds the output
         // folder (its outputs are not the moved folder's own copied along).
         #expect(try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog, "--out", shared.path]).stderr.contains("holds the journal and map of"))
+        // tag and rename, which write the catalog before the outputs, are refused before either.
+        for command in [["tag", "IMG_0031.JPG", "--at", "40,-3"], ["rename", "p1", "Elsewhere"]] {
+            let refused = try CommandRun.geotrip([command[0], copy.path] + command.dropFirst() + ["--catalog", copyCatalog])
+            #expect(refused.status == 1 && refused.stderr.contains("holds the journal and map of \(owner)"), "\(command): \(refused.stderr)")
+        }
         let parent = try CommandRun.geotrip(["ingest", trip.temp.path, "--out", shared.path])
         #expect(parent.status == 1 && parent.stderr.contains("holds the journal and map of \(owner)"), "\(parent.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("journal").path).sorted() == pages)

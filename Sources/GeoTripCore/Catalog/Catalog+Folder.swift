@@ -22,7 +22,7 @@ extension Catalog {
     static let folderSample = 64
 
     /// What `checkFolder` found.
-    struct FolderCheck: Sendable {
+    private struct FolderCheck: Sendable {
         /// The folder given, absolute with links resolved.
         var here: String
         /// The folder the catalog was remembered for, when another (nil: this one, or none
@@ -36,7 +36,7 @@ extension Catalog {
     /// same folder under another name, or the catalog inside it, or more than half of a sample
     /// of its files are in it with their sizes (a catalog from before geotrip remembered its
     /// folder is looked at the same way). Throws `.catalogOfAnotherFolder` otherwise.
-    func checkFolder(_ folder: String) throws(GeoTripError) -> FolderCheck {
+    private func checkFolder(_ folder: String) throws(GeoTripError) -> FolderCheck {
         let here = ExportStage.resolved(folder)
         let remembered = try setting(SettingKey.photoFolder)
         if remembered == here { return FolderCheck(here: here, followedFrom: nil, isNew: false) }
@@ -54,7 +54,7 @@ extension Catalog {
 
     /// Stores `check`'s folder as the catalog's, when it is not already, and the folder it
     /// followed from (whose outputs it may then take: `OutputFolder.checkOwner`).
-    func rememberFolder(_ check: FolderCheck) throws(GeoTripError) {
+    private func rememberFolder(_ check: FolderCheck) throws(GeoTripError) {
         guard check.isNew else { return }
         try setSetting(SettingKey.photoFolder, to: check.here)
         if let former = check.followedFrom { try setSetting(SettingKey.formerPhotoFolder, to: former) }
@@ -65,12 +65,28 @@ extension Catalog {
         try setting(SettingKey.formerPhotoFolder)
     }
 
-    /// `checkFolder`, then `rememberFolder`: the folder the catalog followed from, if another.
+    /// What every command that writes does first, before it writes anything: `checkFolder`;
+    /// then the output folder the run will write (`outputFolder`, as remembered, when given;
+    /// else the one remembered, `.some(nil)` being the default) checked for another folder's
+    /// outputs (`OutputFolder.checkOwner`); then `rememberFolder`. Returns the folder the
+    /// catalog followed from, if another.
     @discardableResult
-    func claim(folder: String) throws(GeoTripError) -> String? {
+    func claim(folder: String, outputFolder given: String?? = nil) throws(GeoTripError) -> String? {
         let check = try checkFolder(folder)
+        var former = check.followedFrom
+        if former == nil { former = try formerFolder() }
+        // Remembered settings that cannot be read are said by `exportSettings`, which every
+        // command that exports calls next.
+        let output: String?? = given ?? (try? storedExportSettings()).map(\.outputFolder)
+        if let output { try OutputFolder(folder: folder, outputFolder: output).checkOwner(photoFolder: folder, former: former) }
         try rememberFolder(check)
         return check.followedFrom
+    }
+
+    /// The sentence a command says once when the catalog followed its folder to `folder`
+    /// from `former`.
+    public static func followedWords(from former: String, to folder: String) -> String {
+        "it was the catalog of \(former), moved or copied here: it follows \(folder) now"
     }
 
     /// `.geotrip/catalog.sqlite`, the catalog's place inside its folder (`IngestOptions.defaultCatalogPath`).
@@ -114,10 +130,5 @@ extension Catalog {
         var old = stat(), new = stat()
         guard stat(remembered, &old) == 0, stat(here, &new) == 0 else { return false }
         return old.st_dev == new.st_dev && old.st_ino == new.st_ino
-    }
-
-    /// Whether `remembered` is still there as a folder, and not `here` under another name.
-    static func isOtherFolder(_ remembered: String, than here: String) -> Bool {
-        isFolder(remembered) && !isSameFolder(remembered, here)
     }
 }

@@ -39,14 +39,7 @@ public struct TripExport: Sendable {
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         if let outputFolder { try OutputFolder(folder: folder, outputFolder: outputFolder).check() }
         let catalog = try Catalog.open(at: catalogPath)
-        let folderCheck = try catalog.checkFolder(folder)
-        var former = folderCheck.followedFrom
-        if former == nil { former = try catalog.formerFolder() }
-        // The output folder given, else the one remembered (`.some(nil)`: the default); remembered
-        // settings that cannot be read are said by `exportSettings` below.
-        let output: String?? = outputFolder.map { OutputFolder.remembered($0, for: folder) } ?? (try? catalog.storedExportSettings()).map(\.outputFolder)
-        if let output { try OutputFolder(folder: folder, outputFolder: output).checkOwner(photoFolder: folder, former: former) }
-        try catalog.rememberFolder(folderCheck)
+        let followedFrom = try catalog.claim(folder: folder, outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) })
         let naming = try catalog.namingSettings(language: language)
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
@@ -58,7 +51,7 @@ public struct TripExport: Sendable {
             var summary = try await stages.run(.export) {
                 try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes)
             }
-            summary.catalogFollowedFrom = folderCheck.followedFrom
+            summary.catalogFollowedFrom = followedFrom
             return summary
         } catch let error as GeoTripError {
             throw error

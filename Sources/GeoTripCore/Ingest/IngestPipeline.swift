@@ -124,15 +124,8 @@ public struct IngestPipeline: Sendable {
         scanner.excludedPaths = catalogFilesInsideFolder()
         let catalog = try Catalog.open(at: options.catalogPath)
         // Another folder's catalog, or an output folder another folder's outputs are in (given,
-        // or remembered), is refused before anything is written to the catalog. (Remembered
-        // settings that cannot be read are said by `exportSettings` below.)
-        let folderCheck = try catalog.checkFolder(options.folder)
-        let former = try folderCheck.followedFrom ?? catalog.formerFolder()
-        // The output folder given, else the one remembered (`.some(nil)`: the default).
-        let outputFolder: String?? = options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) }
-            ?? (try? catalog.storedExportSettings()).map(\.outputFolder)
-        if let outputFolder { try OutputFolder(folder: options.folder, outputFolder: outputFolder).checkOwner(photoFolder: options.folder, former: former) }
-        try catalog.rememberFolder(folderCheck)
+        // or remembered), is refused before anything is written to the catalog.
+        let followedFrom = try catalog.claim(folder: options.folder, outputFolder: options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) })
         // Settled first, so a remembered setting out of range stops the run before any work.
         let clustering = try catalog.clusteringOptions(visitRadius: options.visitRadius, visitGap: options.visitGap,
                                                        placeRadius: options.placeRadius, dayRule: options.dayRule)
@@ -148,7 +141,6 @@ public struct IngestPipeline: Sendable {
                                                    home: options.home, hideHome: options.hideHome)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
-        try output.checkOwner(photoFolder: options.folder, former: former)
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
         for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {
@@ -158,7 +150,7 @@ public struct IngestPipeline: Sendable {
         let stages = StageList(IngestStage.allCases, writeXMP: settings.writeXMP, reporter: progress, logger: logger)
         var summary = IngestSummary()
         summary.catalog = options.catalogPath
-        summary.catalogFollowedFrom = folderCheck.followedFrom
+        summary.catalogFollowedFrom = followedFrom
 
         var listing = try await stages.run(.scan) { try scanner.scan() }
         summary.scanned = listing.files.count

@@ -21,7 +21,7 @@ public struct PlaceRenamer: Sendable {
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
         // Another folder's catalog is refused before anything is written (`Catalog.checkFolder`).
-        let followed = try catalog.claim(folder: folder).map { ["The catalog was the catalog of \($0), moved or copied here: it follows \(folder) now."] } ?? []
+        let followed = try catalog.claim(folder: folder).map { ["Catalog: " + Catalog.followedWords(from: $0, to: folder) + "."] } ?? []
         guard let place = try catalog.currentPlaces().first(where: { $0.placeID == placeID }) else {
             throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(placeID))
         }

@@ -315,7 +315,10 @@ public struct FolderScanner: Sendable {
             // A folder holding geotrip's owner file is an output folder (`OutputFolder.ownerFile`),
             // another trip's inside this one, say: its thumbnails and pages are no photos.
             let ownerFile = Array(OutputFolder.ownerFile.utf8)
-            if !folder.relative.isEmpty, entries.contains(where: { nameBuffer[$0.start..<$0.start + $0.count].elementsEqual(ownerFile) }) {
+            // (Every name of every folder is looked at: the length and first byte first.)
+            if !folder.relative.isEmpty, entries.contains(where: {
+                $0.count == ownerFile.count && nameBuffer[$0.start] == UInt8(ascii: ".") && nameBuffer[$0.start..<$0.start + $0.count].elementsEqual(ownerFile)
+            }) {
                 return FolderContents()
             }
             // A listing that failed part-way (a share that went away) is a folder not read
