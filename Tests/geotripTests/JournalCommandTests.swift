@@ -115,6 +115,7 @@ struct JournalCommandTests {
     @Test("visits merged under notes: each note set apart is said once, in a sentence, not again as one whose visit is gone")
     func mergedVisitsNotesSaidOnce() throws {
         let trip = try Trip()
+        defer { trip.temp.remove() }
         try trip.run(["ingest", "DIR", "--quiet"])
         let day = "2025-06-10"
         let ids = try trip.visits().filter { $0["localDate"] as? String == day }.compactMap { $0["id"] as? String }
@@ -716,6 +717,36 @@ struct JournalCommandTests {
         let odd = try CommandRun.geotrip(["export", copy.path, "--catalog", copyCatalog])
         #expect(odd.status == 1 && odd.stderr.contains(".geotrip-folder in it is a folder, not the file in which geotrip keeps the name of the photo folder"),
                 "\(odd.stderr)")
+    }
+
+    @Test("one folder exported through two catalogs (its own and a --catalog file): an edit taken in by one is not set aside by the other's stale copy")
+    func twoCatalogsOneFolder() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let other = trip.temp.url.appendingPathComponent("other.sqlite").path
+        try trip.run(["ingest", "DIR", "--quiet"])
+        try trip.run(["ingest", "DIR", "--catalog", other, "--quiet"])
+        let day = "2025-06-10"
+        func journalFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted() }
+        // Words taken in by the folder's own catalog, then edited and taken in by the other.
+        try trip.write(note: "First words.\n", for: day, in: day)
+        try trip.run(["export", "DIR", "--quiet"])
+        let page = try trip.text(day + ".md")
+        try page.replacingOccurrences(of: "First words.", with: "Second words.")
+            .write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
+        try trip.run(["export", "DIR", "--catalog", other, "--quiet"])
+        let files = try journalFiles()
+        // Back with the folder's own catalog, whose copy is older, and again with each: the
+        // edit stays on the page, and no page is set aside as edited.
+        for catalog in [[], ["--catalog", other], []] {
+            let run = try trip.run(["export", "DIR"] + catalog)
+            #expect(Trip.note(day, in: try trip.text(day + ".md")) == "Second words.\n", "\(catalog): \(run.stdout)")
+            #expect(!run.stdout.contains("was kept as"), "\(catalog): \(run.stdout)")
+        }
+        #expect(try journalFiles().filter { !files.contains($0) && !$0.hasPrefix("replaced-notes-") } == [])
+        // The older words the folder's own catalog held are kept beside the journal, not lost.
+        let kept = try journalFiles().filter { $0.hasPrefix("replaced-notes-") }.map(trip.text).joined()
+        #expect(kept.contains("First words."))
     }
 
     @Test("Ownership's corners: a folder that never held a catalog's photos takes neither it nor another's outputs, nor reads another's notes")

@@ -2,6 +2,26 @@ import Foundation
 import GRDB
 
 extension Catalog {
+    /// The catalog's own id, 16 hex digits drawn at random the first time it is asked and
+    /// kept: the journal pages' footers name the catalog that wrote them
+    /// (`JournalDocument.writtenBy`), so a folder exported by two catalogs (the one inside it
+    /// and a `--catalog` file) tells one's notes from the other's. A copy of the file shares it.
+    func identity() throws(GeoTripError) -> String {
+        try attempt {
+            try database.write { db in
+                if let id = try TripSettingRecord.value(db, SettingKey.identity), Self.isIdentity(Substring(id)) { return id }
+                let id = String(format: "%016llx", UInt64.random(in: 1...UInt64.max))
+                try TripSettingRecord.set(db, SettingKey.identity, to: id)
+                return id
+            }
+        }
+    }
+
+    /// Whether `word` is shaped like a catalog's `identity`.
+    static func isIdentity(_ word: Substring) -> Bool {
+        word.utf8.count == 16 && word.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// Every stored journal note, by owner id.
     func journalNotes() throws(GeoTripError) -> [String: JournalNote] {
         do {
