@@ -246,7 +246,7 @@ struct Find: AsyncParsableCommand {
             }
         }
         if matches.isEmpty {
-            StandardError.write("geotrip: no place is named \"\(name)\". Check the spelling, or try fewer words.\n")
+            StandardError.write("geotrip: no place is named \"\(name)\". " + SearchKey.advice(name, else: "Check the spelling, or try fewer words.") + "\n")
             throw ExitCode.failure
         }
     }

@@ -227,6 +227,22 @@ struct GazetteerTests {
         #expect(prefix.quality == .prefix && prefix.byOtherName && prefix.label("Köln, NRW", query: "Colog") == "Köln (found by another name starting \"Colog\"), NRW")
     }
 
+    @Test("a hyphen and a space are one in a name searched for, either way round, and make no other name")
+    func searchHyphensAsSpaces() throws {
+        let gazetteer = try load()
+        // GeoNames: "Saint Petersburg" (RU), "Aix-en-Provence" (FR), "Villeneuve-d'Ascq" (FR).
+        for (query, name, country) in [("Saint-Petersburg", "Saint Petersburg", "RU"), ("Aix en Provence", "Aix-en-Provence", "FR"),
+                                       ("villeneuve d'ascq", "Villeneuve-d'Ascq", "FR"), ("Aix-en Provence", "Aix-en-Provence", "FR")] {
+            let first = try #require(gazetteer.search(query).first, "\(query)")
+            #expect(first.place.name == name && first.place.countryCode == country && first.quality == .exact && !first.byOtherName, "\(query)")
+        }
+        // By another name still says so: GeoNames keeps "Sankt-Peterburg" among its names.
+        let russian = try #require(gazetteer.search("Sankt Peterburg").first)
+        #expect(russian.place.name == "Saint Petersburg" && russian.byOtherName)
+        // A prefix across the hyphen.
+        #expect(gazetteer.search("Aix en Pro").contains { $0.place.name == "Aix-en-Provence" && $0.quality == .prefix })
+    }
+
     @Test("a damaged or truncated resource is a clear error, never a crash")
     func damagedResource() throws {
         let original = try Data(contentsOf: Gazetteer.resourceURL())

@@ -136,7 +136,17 @@ struct PlaceCommandTests {
         #expect(matches.first?["byOtherName"] as? Bool == false)
         let none = try CommandRun.geotrip(["find", "Xqzzyvv"])
         #expect(none.status == 1)
-        #expect(none.stderr.contains("no place is named"))
+        #expect(none.stderr.contains("no place is named") && none.stderr.contains("Check the spelling"))
+        // A hyphen for a space finds the place, and is no other name.
+        let hyphen = try CommandRun.geotrip(["find", "Saint-Petersburg", "--limit", "1"])
+        #expect(hyphen.stdout.hasPrefix("Saint Petersburg, Sankt-Peterburg, Russia (RU): "), "\(hyphen.stdout)")
+        // A name in another script: no spelling finds it offline, and the advice says so.
+        for query in ["Москва", "서울"] {
+            let other = try CommandRun.geotrip(["find", query])
+            #expect(other.status == 1 && other.stderr.contains("knows names in Latin letters only") && !other.stderr.contains("Check the spelling"),
+                    "\(other.stderr)")
+        }
+        #expect(!SearchKey.hasOtherScript("Hà Nội, Zürich, Łódź, Ærøskøbing") && SearchKey.hasOtherScript("Αθήνα"))
     }
 
     @Test("an installed geotrip finds the gazetteer in ../share/geotrip; without it, a clear error")
