@@ -37,11 +37,11 @@ extension Catalog {
     /// of its files are in it with their sizes (a catalog from before geotrip remembered its
     /// folder is looked at the same way). Throws `.catalogOfAnotherFolder` otherwise.
     private func checkFolder(_ folder: String) throws(GeoTripError) -> FolderCheck {
-        let here = ExportStage.resolved(folder)
+        let here = RealPath.of(folder)
         let remembered = try setting(SettingKey.photoFolder)
         if remembered == here { return FolderCheck(here: here, followedFrom: nil, isNew: false) }
         let check = FolderCheck(here: here, followedFrom: remembered, isNew: true)
-        if CatalogLock.resolved(path) == here + "/" + Self.defaultCatalogName || remembered.map({ Self.isSameFolder($0, here) }) == true { return check }
+        if RealPath.ofFile(path) == here + "/" + Self.defaultCatalogName || remembered.map({ Self.isSameFolder($0, here) }) == true { return check }
         let sample = try fileSample()
         // A catalog from before, or one that holds nothing: nothing to tell it by.
         if remembered == nil && sample.isEmpty { return check }

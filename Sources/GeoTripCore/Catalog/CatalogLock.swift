@@ -19,7 +19,7 @@ public final class CatalogLock: Sendable {
     /// The lock file sits beside the real catalog file, found through symbolic links, so the
     /// same catalog named two ways (a linked folder, a link to the file) is one lock.
     public init(catalogPath: String) throws(GeoTripError) {
-        let lockPath = Self.resolved(catalogPath) + ".lock"
+        let lockPath = RealPath.ofFile(catalogPath) + ".lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .catalogUnwritable(path: catalogPath, reason: String(cString: strerror(errno)))
@@ -75,19 +75,6 @@ public final class CatalogLock: Sendable {
 
     deinit {
         release()
-    }
-
-    /// The catalog's path with every symbolic link resolved: the file's own when it exists,
-    /// else its folder's with the name appended.
-    static func resolved(_ path: String) -> String {
-        if let real = realpath(path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
-        defer { free(real) }
-        return (String(cString: real) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     private static func readPID(_ descriptor: Int32) -> Int? {

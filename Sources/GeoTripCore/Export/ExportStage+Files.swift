@@ -294,7 +294,7 @@ extension ExportStage {
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),
     /// both with links resolved, so links work wherever the output folder is.
     func tripFolderLink(from journal: String) -> String {
-        let link = OutputFolder.relativePath(from: Self.resolved(journal), to: Self.resolved(folder) + "/x")
+        let link = OutputFolder.relativePath(from: RealPath.of(journal), to: RealPath.of(folder) + "/x")
         return String(link.dropLast(link == "x" ? 1 : 2))
     }
 
@@ -305,7 +305,7 @@ extension ExportStage {
     /// then `arguments` as shell words (a `--` among them ends the options: what follows is
     /// read as it is, a name beginning with `-` included).
     func command(_ verb: String, _ arguments: [String] = []) -> String {
-        var command = "geotrip \(verb) " + MarkdownText.shellPath(bytes: Array(Self.resolved(folder).utf8))
+        var command = "geotrip \(verb) " + MarkdownText.shellPath(bytes: Array(RealPath.of(folder).utf8))
         if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         for argument in arguments {
             let plain = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
@@ -324,12 +324,5 @@ extension ExportStage {
             if points.isEmpty { points = file.points } else { points += file.points }
         }
         return TrackLog.sortedByTime(points)
-    }
-
-    /// `path` absolute, with symbolic links resolved when it exists.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
-        defer { free(real) }
-        return String(cString: real)
     }
 }

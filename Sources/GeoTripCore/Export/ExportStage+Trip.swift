@@ -193,7 +193,7 @@ extension ExportStage {
             livePhotoVideos: Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                         uniquingKeysWith: { first, _ in first }),
             privacy: privacy, thumbnails: made.paths, tripFolderLink: tripFolderLink(from: partOutput.url(Self.journalFolder).path),
-            tagCommand: tagCommand(), rawNames: Self.rawNames(photos.lazy.map(\.path), in: Self.resolved(folder)))
+            tagCommand: tagCommand(), rawNames: Self.rawNames(photos.lazy.map(\.path), in: RealPath.of(folder)))
         var page = TripMapPage(input: mapInput(trip, route: route, byPath: byPath, thumbnails: made.paths, rawNames: context.rawNames,
                                                part: part, output: partOutput, c))
         page.dayKeys = plan.dayKeys

@@ -540,7 +540,7 @@ public struct ExportStage: Sendable {
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {
             try output.create(Self.journalFolder)
-            let tripFolder = Self.resolved(folder)
+            let tripFolder = RealPath.of(folder)
             let rawNames = Self.rawNames(undated.map(\.path), in: tripFolder)
             // The command is written for the first whose name is UTF-8 (geotrip reads no
             // sidecar beside any other) and that has no camera time (an implausible one, in

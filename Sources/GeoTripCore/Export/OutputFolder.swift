@@ -96,9 +96,9 @@ public struct OutputFolder: Sendable {
     /// one that is not a file (a folder, a link) stops the run.
     public func checkOwner(photoFolder: String, former: String?) throws(GeoTripError) {
         guard let owner = try owner() else { return }
-        let here = ExportStage.resolved(photoFolder)
+        let here = RealPath.of(photoFolder)
         guard owner != here, !Catalog.isSameFolder(owner, here) else { return }
-        let inside = ExportStage.resolved(path).hasPrefix(here + "/"), there = Catalog.isFolder(owner)
+        let inside = RealPath.of(path).hasPrefix(here + "/"), there = Catalog.isFolder(owner)
         if there ? (inside && owner == former) : (inside || owner == former) { return }
         throw .outputOfAnotherFolder(path: path, owner: owner, ownerThere: there, folder: photoFolder)
     }
@@ -116,7 +116,7 @@ public struct OutputFolder: Sendable {
     /// `checkOwner`, then names `photoFolder` in the owner file when it names another or none.
     func claim(for photoFolder: String, former: String?) throws(GeoTripError) {
         try checkOwner(photoFolder: photoFolder, former: former)
-        let here = ExportStage.resolved(photoFolder)
+        let here = RealPath.of(photoFolder)
         guard try owner() != here else { return }
         let bytes: [UInt8]
         do {

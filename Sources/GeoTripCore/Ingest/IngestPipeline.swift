@@ -274,7 +274,7 @@ public struct IngestPipeline: Sendable {
 
     /// `path` relative to `folder` when it lies inside it (links resolved on both), else nil.
     static func relative(_ path: String, inside folder: String) -> String? {
-        let base = ExportStage.resolved(folder), full = ExportStage.resolved(path)
+        let base = RealPath.of(folder), full = RealPath.of(path)
         guard full.hasPrefix(base + "/") else { return nil }
         return String(full.dropFirst(base.count + 1))
     }
@@ -283,14 +283,8 @@ public struct IngestPipeline: Sendable {
     /// Paths are compared after resolving symbolic links, so a folder named through a link
     /// still recognises its own catalog.
     private func catalogFilesInsideFolder() -> Set<String> {
-        func resolved(_ path: String) -> String {
-            guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
-            defer { free(real) }
-            return String(cString: real)
-        }
-        let folder = resolved(options.folder)
-        let catalogURL = URL(fileURLWithPath: options.catalogPath)
-        let catalog = resolved(catalogURL.deletingLastPathComponent().path) + "/" + catalogURL.lastPathComponent
+        let folder = RealPath.of(options.folder)
+        let catalog = RealPath.inFolder(options.catalogPath)
         guard catalog.hasPrefix(folder + "/") else { return [] }
         let relative = String(catalog.dropFirst(folder.count + 1))
         return [relative, relative + "-wal", relative + "-shm", relative + ".lock"]
