@@ -95,11 +95,11 @@ f.addEventListener('load', function () {
     return node.getBoundingClientRect();
   });
   var covers = function (a, b) { return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top; };
-  // Labels the map's side edges cut (partly inside its width).
+  // Labels the map's edges cut (partly inside it).
   var frame = doc.getElementById('map').getBoundingClientRect();
   r.labelsCut = labelBoxes.filter(function (box) {
     return box.right > frame.left && box.left < frame.right && box.bottom > frame.top && box.top < frame.bottom
-      && (box.left < frame.left || box.right > frame.right);
+      && (box.left < frame.left || box.right > frame.right || box.top < frame.top || box.bottom > frame.bottom);
   }).length;
   r.labelsCovering = 0;
   labelBoxes.forEach(function (box, i) {

@@ -133,7 +133,8 @@ enum TripMapScript {
   // the largest. A label that would cover a visit or an earlier town's label is hidden, but
   // for the first town whose dot is under a visit's marker (the place visited, mostly): that
   // one is named beside the marker, right of it, else left, below or above, wherever it
-  // covers nothing. A label that would run past the map's right edge goes left of its dot.
+  // covers nothing. A label that would run past the map's right edge goes left of its dot;
+  // one the top or bottom edge would cut moves down or up, still level with its dot's side.
   var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
   var townDots = [];
   data.towns.forEach(function (town) {
@@ -162,8 +163,8 @@ enum TripMapScript {
     var markers = placed.slice(), named = [], frame = mapElement.getBoundingClientRect();
     function clear(box) { return !placed.some(function (other) { return overlaps(box, other); }); }
     function shifted(box, dx, dy) { return { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy }; }
-    // Within the map's width (its edge would cut the name).
-    function fits(box) { return box.left >= frame.left && box.right <= frame.right; }
+    // Within the map (its edges would cut the name).
+    function fits(box) { return box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom; }
     townDots.forEach(function (dot) {
       var tip = dot.getTooltip(), node = tip && tip.getElement();
       if (!node || !map.hasLayer(dot)) return;
@@ -174,7 +175,11 @@ enum TripMapScript {
       var at = map.latLngToContainerPoint(dot.getLatLng()), x = frame.left + at.x, y = frame.top + at.y;
       var under = markers.filter(function (m) { return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom; });
       var moves = [];
-      if (!fits(box)) moves.push([x - 4 - box.right, 0]);
+      if (!fits(box)) {
+        var inside = box.top < frame.top ? frame.top - box.top : box.bottom > frame.bottom ? frame.bottom - box.bottom : 0;
+        if (inside) moves.push([0, inside]);
+        moves.push([x - 4 - box.right, inside]);
+      }
       if (under.length && !under.some(function (m) { return named.indexOf(m) >= 0; })) {
         named = named.concat(under);
         var right = Math.max.apply(null, under.map(function (m) { return m.right; })), left = Math.min.apply(null, under.map(function (m) { return m.left; }));
