@@ -239,6 +239,9 @@ struct GazetteerTests {
         // By another name still says so: GeoNames keeps "Sankt-Peterburg" among its names.
         let russian = try #require(gazetteer.search("Sankt Peterburg").first)
         #expect(russian.place.name == "Saint Petersburg" && russian.byOtherName)
+        // After a name in round brackets, the words go in square ones.
+        let frankfurt = try #require(gazetteer.search("Frankfurt/Oder").first)
+        #expect(frankfurt.label("Frankfurt (Oder), Brandenburg", query: "Frankfurt/Oder") == "Frankfurt (Oder) [found as \"Frankfurt/Oder\"], Brandenburg")
         // A prefix across the hyphen.
         #expect(gazetteer.search("Aix en Pro").contains { $0.place.name == "Aix-en-Provence" && $0.quality == .prefix })
     }

@@ -12,11 +12,14 @@ public struct PlaceMatch: Sendable, Equatable {
 
     /// `label`, with ` (found as "QUERY")` after the place's name when it was found by another
     /// of its names (the gazetteer keeps them folded, so the query's own spelling is shown), or
-    /// ` (found by another name starting "QUERY")` when one starts with the query.
+    /// ` (found by another name starting "QUERY")` when one starts with the query (in square
+    /// brackets after a name that ends in round ones).
     public func label(_ label: String, query: String) -> String {
         guard byOtherName, label.hasPrefix(place.name) else { return label }
         let name = (query.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query).replacingOccurrences(of: "\"", with: "'")
-        return place.name + (quality == .exact ? " (found as \"\(name)\")" : " (found by another name starting \"\(name)\")") + label.dropFirst(place.name.count)
+        let said = quality == .exact ? "found as \"\(name)\"" : "found by another name starting \"\(name)\""
+        // Square brackets after a name that ends in round ones: "Frankfurt (Oder) [found as …]".
+        return place.name + (place.name.hasSuffix(")") ? " [\(said)]" : " (\(said))") + label.dropFirst(place.name.count)
     }
 }
 
