@@ -134,21 +134,28 @@ struct OnlineNamingTests {
         return (try #require(answers.first), server.requests.count)
     }
 
-    @Test("a service behind a password (user:password@host) is sent them as HTTP Basic authentication (RFC 7617), not in the URL")
+    @Test("a service behind a password (user:password@host) is sent them as HTTP Basic authentication (RFC 7617), not in the URL; the shared cache keeps neither it nor a key")
     func basicAuthentication() async throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let server = try FakeNominatim(in: temp, mode: "ok")
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let url = server.url.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let url = server.url.replacingOccurrences(of: "http://", with: "http://alice:s3cret@") + "?key=T0KEN"
+        let cache = try NamingCache.shared(environment: ["XDG_CACHE_HOME": temp.url.appendingPathComponent("cache").path])
         let client = NominatimClient(settings: NamingSettings(geocoder: "nominatim", nominatimURL: url, language: "en"), http: http,
-                                     cache: .inMemory(), clock: VirtualClock(), requestsPerSecond: 100)
+                                     cache: cache, clock: VirtualClock(), requestsPerSecond: 100)
         _ = try await NominatimPlaceNamer(client: client, concurrency: 1)
             .names(for: [NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500)])
         try await http.shutdown()
         // base64("alice:s3cret"), as RFC 7617's example does it.
         #expect(!server.requests.isEmpty && server.requests.allSatisfy { $0["authorization"] as? String == "Basic YWxpY2U6czNjcmV0" })
         #expect(server.requests.allSatisfy { ($0["host"] as? String)?.contains("alice") == false })
+        // The cache, in the home folder, knows the server by the URL messages show.
+        let folder = temp.url.appendingPathComponent("cache/geotrip")
+        let bytes = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .map { try Data(contentsOf: folder.appendingPathComponent($0)) }.reduce(Data(), +)
+        #expect(bytes.range(of: Data("alice:…@127.0.0.1".utf8)) != nil, "the answer was cached under the server's shown URL")
+        #expect(bytes.range(of: Data("s3cret".utf8)) == nil && bytes.range(of: Data("T0KEN".utf8)) == nil)
     }
 
     @Test("a Retry-After holds back every request to the server, in every process sharing the cache, not only the one refused")

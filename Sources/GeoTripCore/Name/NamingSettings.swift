@@ -50,6 +50,12 @@ public struct NamingSettings: Codable, Sendable, Equatable {
         return String(url[..<mark]) + "?" + names.map { $0 + "=…" }.joined(separator: "&")
     }
 
+    /// The service as the shared cache knows it, for its answers and its turns: `shownURL`, so
+    /// no key or password is written there (the cache lives in the home folder, which is backed
+    /// up and synced). One server's answers are the same whatever key asked, and two keys of one
+    /// server share its turns, which keeps to the slower rate if anything.
+    var cacheServer: String { shownURL }
+
     /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `ko_KR.UTF-8`
     /// gives `ko`), or `en`.
     public static var environmentLanguage: String {

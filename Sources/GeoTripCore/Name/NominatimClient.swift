@@ -87,7 +87,7 @@ public struct NominatimClient: Sendable {
     func get<T>(_ endpoint: String, _ query: [(String, String)], keep: (T) -> Bool = { _ in true },
                 read: (Data) throws(GeoTripError) -> T) async throws -> (value: T, fromCache: Bool) {
         let request = endpoint + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-        if let body = try? cache.answer(server: settings.nominatimURL, request: request, language: settings.language, now: clock.now()) {
+        if let body = try? cache.answer(server: settings.cacheServer, request: request, language: settings.language, now: clock.now()) {
             if let value = try? read(body) {
                 return (value, true)
             }
@@ -103,7 +103,7 @@ public struct NominatimClient: Sendable {
         let value = try read(body)
         // A cache that cannot be written costs a request next time, nothing more.
         if keep(value) {
-            try? cache.store(body, server: settings.nominatimURL, request: request, language: settings.language, now: clock.now())
+            try? cache.store(body, server: settings.cacheServer, request: request, language: settings.language, now: clock.now())
         }
         return (value, false)
     }
@@ -195,7 +195,7 @@ public struct NominatimClient: Sendable {
                 if retryAfter > 0 {
                     // Asked of the server, not of this request: every request to it waits.
                     let until = clock.now() + min(retryAfter, Self.maximumBackoff * 4)
-                    turns { try $0.holdOff(server: settings.nominatimURL, until: until, interval: interval) }
+                    turns { try $0.holdOff(server: settings.cacheServer, until: until, interval: interval) }
                 }
             } catch let error as GeoTripError {
                 throw error
@@ -227,14 +227,14 @@ public struct NominatimClient: Sendable {
         while true {
             try Task.checkCancellation()
             let now = clock.now()
-            guard let later = turns({ try $0.recordSend(server: settings.nominatimURL, interval: interval, now: now) }) else { return }
+            guard let later = turns({ try $0.recordSend(server: settings.cacheServer, interval: interval, now: now) }) else { return }
             try await clock.sleep(until: later)
         }
     }
 
     /// This request's turn, claimed at `now` (`NamingCache.claimTurn`).
     func claimTurn(at now: Double) -> Double {
-        turns { try $0.claimTurn(server: settings.nominatimURL, interval: interval, now: now) }
+        turns { try $0.claimTurn(server: settings.cacheServer, interval: interval, now: now) }
     }
 
     /// `use` on the shared cache's turns; once they fail (a damaged file, a disk that stays
