@@ -5,7 +5,7 @@ enum SummaryText {
     static func render(_ s: IngestSummary, folder: String) -> String {
         var lines = [
             "Ingested \(folder.terminalSafe) in \(String(format: "%.2f", s.seconds)) s: \(plural(s.scanned, "file")) scanned",
-            "  \(n(s.new)) new, \(n(s.changed)) changed, \(n(s.unchanged)) unchanged, \(n(s.moved)) moved, \(n(s.removed)) removed",
+            "  \(n(s.new)) new\(s.returned > 0 ? " (\(n(s.returned)) back)" : ""), \(n(s.changed)) changed, \(n(s.unchanged)) unchanged, \(n(s.moved)) moved, \(n(s.removed)) removed",
             "  \(media(s)): \(n(s.withGPS)) with GPS, \(n(s.withoutGPS)) without; "
                 + "\(n(s.skipped)) skipped, \(plural(s.errors, "error"))",
         ]

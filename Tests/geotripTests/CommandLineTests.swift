@@ -32,6 +32,27 @@ struct CommandLineTests {
         #expect(run.stderr.isEmpty, "stderr: \(run.stderr)")
     }
 
+    @Test("a photo taken away and put back is counted as back, with its tag kept; a new one is not")
+    func photoPutBack() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        #expect(try CommandRun.geotrip(["tag", trip.path, "IMG_0033.JPG", "--at", "38.7,-9.1"]).status == 0)
+        let photo = trip.appendingPathComponent("IMG_0033.JPG"), aside = temp.url.appendingPathComponent("IMG_0033.JPG")
+        try FileManager.default.moveItem(at: photo, to: aside)
+        #expect(try CommandRun.geotrip(["ingest", trip.path]).stdout.contains("  0 new, 0 changed, 57 unchanged, 0 moved, 1 removed"))
+        try FileManager.default.moveItem(at: aside, to: photo)
+        // A copy of another photo under a new name is new.
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("copy.jpg"))
+        let back = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(back.stdout.contains("  2 new (1 back), 0 changed, 57 unchanged, 0 moved, 0 removed"), "\(back.stdout)")
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(try CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(photos.first { $0["path"] as? String == "IMG_0033.JPG" }?["locationSource"] as? String == "manual")
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(try CommandRun.geotrip(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any])
+        #expect(again["returned"] as? Int == 0 && again["new"] as? Int == 0)
+    }
+
     @Test("photos --json agrees with exiftool on every sample photo")
     func photosAgreeWithExiftool() throws {
         let temp = try TemporaryFolder()

@@ -55,6 +55,9 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     public var scanned = 0
     /// Files not in the catalog before (or back after having been removed).
     public var new = 0
+    /// Of `new`, the files back after having been removed (at their path, with their content):
+    /// the same photos, with their tags, names and notes.
+    public var returned = 0
     /// Files whose size or modification time changed, read again.
     public var changed = 0
     /// Files left alone because their size and modification time did not change.

@@ -175,7 +175,8 @@ struct RecordBatch: Sendable {
         switch resolution.outcome {
         case .changed where !statChanged: summary.unchanged += 1
         case .changed: summary.changed += 1
-        case .returned, .new: summary.new += 1
+        case .returned: summary.new += 1; summary.returned += 1
+        case .new: summary.new += 1
         case .moved: summary.moved += 1
         }
     }
