@@ -469,7 +469,8 @@ struct HardeningTests {
         func ingest(at now: Date, catalog: String? = nil) async throws -> IngestSummary {
             var options = IngestOptions(folder: trip.path)
             options.now = now
-            if let catalog { options.catalogPath = catalog }
+            // A second catalog writes its own outputs: one journal is one catalog's.
+            if let catalog { options.catalogPath = catalog; options.outputFolder = catalog + ".out" }
             return try await IngestPipeline(options: options).run(progress: SilentProgress())
         }
         let catalog = IngestOptions.defaultCatalogPath(for: trip.path)

@@ -673,8 +673,8 @@ struct JournalCommandTests {
                 "\(followed.stdout)")
         #expect(!(try CommandRun.geotrip(["ingest", moved.path, "--catalog", catalog]).stdout.contains("it was the catalog")))
         let owner = moved.resolvingSymlinksInPath().path
-        #expect(try String(contentsOf: shared.appendingPathComponent(".geotrip-folder"), encoding: .utf8)
-                == "{\"folder\":\"" + owner.replacingOccurrences(of: "/", with: "\\/") + "\"}\n")
+        let ownerText = try String(contentsOf: shared.appendingPathComponent(".geotrip-folder"), encoding: .utf8)
+        #expect(ownerText.contains("\"folder\":\"" + owner.replacingOccurrences(of: "/", with: "\\/") + "\"") && ownerText.hasSuffix("}\n"), "\(ownerText)")
 
         // A copy of the folder and of its catalog (`cp -a` of a library): the catalog follows the
         // copy, whose photos are all there, but the --out it remembers holds the moved folder's
@@ -710,7 +710,7 @@ struct JournalCommandTests {
         // The refused run's --visit-radius 1 was not remembered: the trip's visits are as they were.
         #expect(copied.stdout.contains("13 visits at 11 places"), "\(copied.stdout)")
         let named = try JSONSerialization.jsonObject(with: Data(contentsOf: shared.appendingPathComponent(".geotrip-folder"))) as? [String: String]
-        #expect(named == ["folder": copy.resolvingSymlinksInPath().path])
+        #expect(named?["folder"] == copy.resolvingSymlinksInPath().path && named?["catalog"] == URL(fileURLWithPath: copyCatalog).resolvingSymlinksInPath().path)
         // The owner file replaced by a folder stops the run with a sentence.
         try FileManager.default.removeItem(at: shared.appendingPathComponent(".geotrip-folder"))
         try FileManager.default.createDirectory(at: shared.appendingPathComponent(".geotrip-folder"), withIntermediateDirectories: false)
@@ -719,34 +719,52 @@ struct JournalCommandTests {
                 "\(odd.stderr)")
     }
 
-    @Test("one folder exported through two catalogs (its own and a --catalog file): an edit taken in by one is not set aside by the other's stale copy")
+    @Test("a second catalog for a folder, or a copy of its catalog, is refused the folder's journal with nothing changed; a catalog moved or made again takes it")
     func twoCatalogsOneFolder() throws {
         let trip = try Trip()
         defer { trip.temp.remove() }
+        let own = trip.folder.appendingPathComponent(".geotrip/catalog.sqlite").resolvingSymlinksInPath().path
         let other = trip.temp.url.appendingPathComponent("other.sqlite").path
         try trip.run(["ingest", "DIR", "--quiet"])
-        try trip.run(["ingest", "DIR", "--catalog", other, "--quiet"])
-        let day = "2025-06-10"
-        func journalFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted() }
-        // Words taken in by the folder's own catalog, then edited and taken in by the other.
-        try trip.write(note: "First words.\n", for: day, in: day)
+        try trip.write(note: "Words kept.\n", for: "2025-06-10", in: "2025-06-10")
         try trip.run(["export", "DIR", "--quiet"])
-        let page = try trip.text(day + ".md")
-        try page.replacingOccurrences(of: "First words.", with: "Second words.")
-            .write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
-        try trip.run(["export", "DIR", "--catalog", other, "--quiet"])
-        let files = try journalFiles()
-        // Back with the folder's own catalog, whose copy is older, and again with each: the
-        // edit stays on the page, and no page is set aside as edited.
-        for catalog in [[], ["--catalog", other], []] {
-            let run = try trip.run(["export", "DIR"] + catalog)
-            #expect(Trip.note(day, in: try trip.text(day + ".md")) == "Second words.\n", "\(catalog): \(run.stdout)")
-            #expect(!run.stdout.contains("was kept as"), "\(catalog): \(run.stdout)")
+        let marker = trip.out.appendingPathComponent(".geotrip-folder")
+        let recorded = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: marker)) as? [String: String])
+        #expect(recorded["folder"] == trip.folder.resolvingSymlinksInPath().path && recorded["catalog"] == own, "\(recorded)")
+        #expect(recorded["catalogIdentity"]?.count == 16, "\(recorded)")
+        func listing() throws -> [String: Date] { try trip.times() }
+        let before = try listing()
+        // Another catalog, and a copy of the folder's own used beside it: each numbers visits
+        // its own way (or will), so every command that writes is refused before writing.
+        let copy = trip.temp.url.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: own, toPath: copy)
+        let writing = [["ingest"], ["export"], ["tag", "IMG_0031.JPG", "--at", "40,-3"], ["rename", "p1", "Elsewhere"]]
+        for (catalog, commands) in [(other, writing.prefix(1)), (copy, writing[...])] {
+            for command in commands {
+                let refused = try trip.run([command[0], "DIR"] + command.dropFirst() + ["--catalog", catalog], expecting: 1)
+                #expect(refused.stderr.contains("The output folder \(trip.out.path) holds the journal that the catalog at \(own) writes, and that catalog is still there")
+                        && refused.stderr.contains("Nothing was changed."), "\(command): \(refused.stderr)")
+            }
         }
-        #expect(try journalFiles().filter { !files.contains($0) && !$0.hasPrefix("replaced-notes-") } == [])
-        // The older words the folder's own catalog held are kept beside the journal, not lost.
-        let kept = try journalFiles().filter { $0.hasPrefix("replaced-notes-") }.map(trip.text).joined()
-        #expect(kept.contains("First words."))
+        #expect(try listing() == before)
+        #expect(!FileManager.default.fileExists(atPath: other))
+        // Kept apart with --out, the other catalog writes its own journal, and the folder's own
+        // goes on as before.
+        let apart = trip.temp.url.appendingPathComponent("apart")
+        try trip.run(["ingest", "DIR", "--catalog", other, "--out", apart.path, "--quiet"])
+        #expect(FileManager.default.fileExists(atPath: apart.appendingPathComponent("journal/2025-06-10.md").path))
+        try trip.run(["export", "DIR", "--quiet"])
+        #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == "Words kept.\n")
+        // The catalog moved (the copy taking the original's place): it takes the journal, notes and all.
+        try FileManager.default.removeItem(atPath: own)
+        let moved = try trip.run(["export", "DIR", "--catalog", copy])
+        #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == "Words kept.\n", "\(moved.stdout)")
+        #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: marker)) as? [String: String])?["catalog"]
+                == URL(fileURLWithPath: copy).resolvingSymlinksInPath().path)
+        // A catalog made again in the folder, the old one gone: taken too.
+        try FileManager.default.removeItem(atPath: copy)
+        try trip.run(["ingest", "DIR", "--quiet"])
+        #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == "Words kept.\n")
     }
 
     @Test("Ownership's corners: a folder that never held a catalog's photos takes neither it nor another's outputs, nor reads another's notes")

@@ -437,7 +437,7 @@ struct ResolutionCommandTests {
         // Without the index (GEOTRIP_ZONES names no file) the run says so and takes the nearest
         // town's zone, an hour off here.
         let catalog = temp.url.appendingPathComponent("fallback.sqlite").path
-        let fallback = try CommandRun.run(TestPaths.binary, ["ingest", trip.path, "--catalog", catalog, "--json"],
+        let fallback = try CommandRun.run(TestPaths.binary, ["ingest", trip.path, "--catalog", catalog, "--out", catalog + ".out", "--json"],
                                               environment: ["GEOTRIP_ZONES": temp.url.appendingPathComponent("none.bin").path])
         #expect(fallback.status == 0, "stderr: \(fallback.stderr)")
         #expect(fallback.stdout.contains("time zones come from the nearest town"))

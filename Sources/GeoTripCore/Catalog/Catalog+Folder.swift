@@ -78,9 +78,23 @@ extension Catalog {
         // Remembered settings that cannot be read are said by `exportSettings`, which every
         // command that exports calls next.
         let output: String?? = given ?? (try? storedExportSettings()).map(\.outputFolder)
-        if let output { try OutputFolder(folder: folder, outputFolder: output).checkOwner(photoFolder: folder, former: former) }
+        if let output { try OutputFolder(folder: folder, outputFolder: output).checkOwner(photoFolder: folder, former: former, writer: try writer()) }
         try rememberFolder(check)
         return check.followedFrom
+    }
+
+    /// The catalog as the output folder's owner file names the one writing it.
+    func writer() throws(GeoTripError) -> OutputFolder.Writer {
+        OutputFolder.Writer(path: RealPath.ofFile(path), identity: try identity())
+    }
+
+    /// The `identity` of the catalog file at `path`, read without changing it; nil when there
+    /// is none there, or it cannot be read as a catalog, or it has none yet.
+    static func identity(at path: String) -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard FileManager.default.fileExists(atPath: path), let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        return try? queue.read { db in try TripSettingRecord.value(db, SettingKey.identity) }
     }
 
     /// The sentence a command says once when the catalog followed its folder to `folder`

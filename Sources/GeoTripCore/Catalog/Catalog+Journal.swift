@@ -3,9 +3,9 @@ import GRDB
 
 extension Catalog {
     /// The catalog's own id, 16 hex digits drawn at random the first time it is asked and
-    /// kept: the journal pages' footers name the catalog that wrote them
-    /// (`JournalDocument.writtenBy`), so a folder exported by two catalogs (the one inside it
-    /// and a `--catalog` file) tells one's notes from the other's. A copy of the file shares it.
+    /// kept: the output folder's owner file names the catalog writing its journal
+    /// (`OutputFolder.checkOwner`, which refuses a second one), and the journal pages' footers
+    /// the one that wrote them (`JournalDocument.writtenBy`). A copy of the file shares it.
     func identity() throws(GeoTripError) -> String {
         try attempt {
             try database.write { db in

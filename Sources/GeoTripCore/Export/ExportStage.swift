@@ -93,7 +93,7 @@ public struct ExportStage: Sendable {
         // library's holds only the notes whose visit or day is gone, and the undated photos).
         try output.create("")
         let former = try catalog.formerFolder()
-        try output.claim(for: folder, former: former)
+        try output.claim(for: folder, former: former, writer: try catalog.writer())
         var summary = ExportSummary()
         summary.outputFolder = output.path
         summary.language = language

@@ -225,9 +225,9 @@ struct JournalNotes: Equatable {
             // editor strips trailing blanks and changes line endings on its own, but never adds
             // blanks, so those are the person's (a Markdown line break).
             if JournalDocument.noteHash(text) == writtenHash {
-                // Unless another catalog wrote it (one kept with `--catalog` beside the folder's
-                // own): that catalog's copy, as new as its file. Taken for an older state of
-                // this one's, an edit made through the other was set aside for a stale copy.
+                // Unless another catalog wrote it (one this catalog replaced, made again; two
+                // at once are refused the journal: `OutputFolder.checkOwner`): that catalog's
+                // copy, as new as its file, not an older state of this one's.
                 if let writer, let by = file.writtenBy, by != writer { return saved > since }
                 return writtenHash == known && Self.addsTrailingBlanks(text, to: stored.text)
             }

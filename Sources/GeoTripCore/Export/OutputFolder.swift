@@ -81,9 +81,19 @@ public struct OutputFolder: Sendable {
     /// retire the other's trips and take the other's notes for its own.
     public static let ownerFile = ".geotrip-folder"
 
-    /// What the owner file holds (JSON, so that any path reads back as it was written).
-    private struct Owner: Codable {
+    /// What the owner file holds (JSON, so that any path reads back as it was written): the
+    /// photo folder, and the catalog writing the journal (its path, links resolved, and its
+    /// `Catalog.identity`; absent in files an older geotrip wrote).
+    private struct Owner: Codable, Equatable {
         var folder: String
+        var catalog: String?
+        var catalogIdentity: String?
+    }
+
+    /// The catalog a run writes the outputs from: its path and its `Catalog.identity`.
+    struct Writer: Sendable {
+        var path: String
+        var identity: String
     }
 
     /// Throws `.outputOfAnotherFolder` when the folder holds the outputs of another photo
@@ -94,13 +104,26 @@ public struct OutputFolder: Sendable {
     /// moved, its catalog made anew). Without the file (a new folder, or outputs of a geotrip
     /// before it), or with one geotrip cannot read as its own, the folder is taken as it is;
     /// one that is not a file (a folder, a link) stops the run.
-    public func checkOwner(photoFolder: String, former: String?) throws(GeoTripError) {
+    ///
+    /// With `writer`, also throws `.outputOfAnotherCatalog` when another catalog file writes
+    /// the journal there and is still there (the same id at the path recorded): a second
+    /// catalog for the folder (`--catalog`), or a copy of the catalog used beside it. Each
+    /// numbers its visits its own way, and notes are kept by visit. A catalog moved, or made
+    /// again, takes the folder over; so does the copy of a folder copied with its catalog.
+    func checkOwner(photoFolder: String, former: String?, writer: Writer? = nil) throws(GeoTripError) {
         guard let owner = try owner() else { return }
         let here = RealPath.of(photoFolder)
-        guard owner != here, !Catalog.isSameFolder(owner, here) else { return }
-        let inside = RealPath.of(path).hasPrefix(here + "/"), there = Catalog.isFolder(owner)
-        if there ? (inside && owner == former) : (inside || owner == former) { return }
-        throw .outputOfAnotherFolder(path: path, owner: owner, ownerThere: there, folder: photoFolder)
+        let sameFolder = owner.folder == here || Catalog.isSameFolder(owner.folder, here)
+        if !sameFolder {
+            let inside = RealPath.of(path).hasPrefix(here + "/"), there = Catalog.isFolder(owner.folder)
+            guard there ? (inside && owner.folder == former) : (inside || owner.folder == former) else {
+                throw .outputOfAnotherFolder(path: path, owner: owner.folder, ownerThere: there, folder: photoFolder)
+            }
+        }
+        if let writer, let catalog = owner.catalog, let identity = owner.catalogIdentity, catalog != writer.path,
+           identity != writer.identity || sameFolder, Catalog.identity(at: catalog) == identity {
+            throw .outputOfAnotherCatalog(path: path, catalog: catalog, given: writer.path)
+        }
     }
 
     /// Whether `checkOwner` lets `photoFolder`'s run use the folder (nothing thrown).
@@ -113,14 +136,15 @@ public struct OutputFolder: Sendable {
         }
     }
 
-    /// `checkOwner`, then names `photoFolder` in the owner file when it names another or none.
-    func claim(for photoFolder: String, former: String?) throws(GeoTripError) {
-        try checkOwner(photoFolder: photoFolder, former: former)
-        let here = RealPath.of(photoFolder)
-        guard try owner() != here else { return }
+    /// `checkOwner`, then names `photoFolder` and `writer` in the owner file when it names
+    /// others or none.
+    func claim(for photoFolder: String, former: String?, writer: Writer) throws(GeoTripError) {
+        try checkOwner(photoFolder: photoFolder, former: former, writer: writer)
+        let owner = Owner(folder: RealPath.of(photoFolder), catalog: writer.path, catalogIdentity: writer.identity)
+        guard try self.owner() != owner else { return }
         let bytes: [UInt8]
         do {
-            bytes = Array(try JSONEncoder.sorted.encode(Owner(folder: here))) + [UInt8(ascii: "\n")]
+            bytes = Array(try JSONEncoder.sorted.encode(owner)) + [UInt8(ascii: "\n")]
         } catch {
             throw .outputUnusable(path: path, reason: "\(Self.ownerFile) could not be written (\(error))")
         }
@@ -129,9 +153,9 @@ public struct OutputFolder: Sendable {
         }
     }
 
-    /// The photo folder the owner file names; nil without one, or with one that does not read
-    /// as geotrip's. Throws when the name is taken by something that is not a file.
-    private func owner() throws(GeoTripError) -> String? {
+    /// What the owner file says; nil without one, or with one that does not read as geotrip's.
+    /// Throws when the name is taken by something that is not a file.
+    private func owner() throws(GeoTripError) -> Owner? {
         var info = stat()
         guard lstat(url(Self.ownerFile).path, &info) == 0 else { return nil }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65_536 else {
@@ -141,7 +165,7 @@ public struct OutputFolder: Sendable {
         }
         guard case .success(let bytes?) = contents(of: Self.ownerFile),
               let owner = try? JSONDecoder().decode(Owner.self, from: Data(bytes)), owner.folder.hasPrefix("/") else { return nil }
-        return owner.folder
+        return owner
     }
 
     /// Creates the folder and `subfolder` inside it, when missing.

@@ -114,11 +114,13 @@ public struct IngestPipeline: Sendable {
         // Checked before the catalog folder is made, so a mistyped path creates nothing.
         try scanner.checkRoot()
         // A given --out is checked before the catalog is touched, so a bad one changes nothing.
-        if let out = options.outputFolder {
-            let given = OutputFolder(folder: options.folder, outputFolder: out)
-            try given.check()
-            // Without a catalog yet, whose folder it may have followed, another's is refused now.
-            if !FileManager.default.fileExists(atPath: options.catalogPath) { try given.checkOwner(photoFolder: options.folder, former: nil) }
+        if let out = options.outputFolder { try OutputFolder(folder: options.folder, outputFolder: out).check() }
+        // Without a catalog yet (whose folder it may have followed), an output folder holding
+        // another folder's outputs, or the journal another catalog writes, is refused now,
+        // before one is made: a new catalog matches no other's identity.
+        if !FileManager.default.fileExists(atPath: options.catalogPath) {
+            try OutputFolder(folder: options.folder, outputFolder: options.outputFolder)
+                .checkOwner(photoFolder: options.folder, former: nil, writer: .init(path: RealPath.ofFile(options.catalogPath), identity: ""))
         }
         try Catalog.createFolder(for: options.catalogPath)
         scanner.excludedPaths = catalogFilesInsideFolder()

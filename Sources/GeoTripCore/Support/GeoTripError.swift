@@ -52,6 +52,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     /// The output folder holds the outputs of `owner` (still there as a folder, or not), not
     /// of `folder` (`OutputFolder.checkOwner`).
     case outputOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String)
+    /// The output folder holds the journal another catalog writes, and that catalog is still
+    /// there (`OutputFolder.checkOwner`).
+    case outputOfAnotherCatalog(path: String, catalog: String, given: String)
     /// A folder of geotrip's own in the output folder (`journal`, `trips/…`) is a symbolic link.
     case outputFolderLinked(path: String, folder: String)
     /// A run error that happened in one of the ingest's stages, tagged with it.
@@ -180,6 +183,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 + "one folder's outputs over another's (the notes written there would be taken for this folder's). Nothing was changed. Pass --out with "
                 + "another folder for \(folder) (it is remembered); or, if \(owner)'s outputs are no longer wanted there, delete "
                 + "\((path as NSString).appendingPathComponent(OutputFolder.ownerFile)) and run again."
+        case .outputOfAnotherCatalog(let path, let catalog, let given):
+            return "The output folder \(path) holds the journal that the catalog at \(catalog) writes, and that catalog is still there: "
+                + "two catalogs number their visits each their own way, so one journal cannot keep the notes of both (a note would go under "
+                + "another visit). Nothing was changed. Go on with \(catalog); or, to use \(given) instead, move it there (or delete \(catalog)); "
+                + "or keep both, and pass --out with another folder for \(given) (it is remembered)."
         case .outputFolderLinked(let path, let folder):
             return "The output folder \(path) cannot be used: \(folder) is a symbolic link to a folder, and geotrip never writes through links "
                 + "(its pages would be written there but never read back). No page was written. Move the folder back in its place, "
