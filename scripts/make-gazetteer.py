@@ -49,17 +49,20 @@ Choices the format leaves open
   skipping any folded key already given for that place, empty keys and keys over 255 bytes.
   An alternate name is kept only when ALL of these hold:
     - the place's population is >= ALT_MIN_POPULATION (15,000);
-    - it is <= 60 characters and every letter in it is Latin script (its Unicode name starts
-      with "LATIN ", or it is a MODIFIER LETTER such as the Hawaiian okina);
-    - it has at least one upper-case letter (GeoNames' all-lower-case alternates are machine
-      romanisations of other scripts, e.g. "kywtw" for Kyoto);
+    - it is <= 60 characters;
+    - when every letter in it is Latin script (its Unicode name starts with "LATIN ", or it is
+      a MODIFIER LETTER such as the Hawaiian okina), it has at least one upper-case letter
+      (GeoNames' all-lower-case alternates are machine romanisations of other scripts, e.g.
+      "kywtw" for Kyoto); a name with a letter of another script (Москва, 서울, 東京) is kept
+      as it is, so a traveller can search in their own script;
     - it has no digit, and it is not an all-capitals code of <= 4 characters (IATA/ICAO codes);
     - folded, it has at most 3 words (split on spaces and hyphens);
     - folded, it neither contains the folded name as a run of whole words ("kyoto-shi") nor
       starts with "lungsod ng " (bot-made Cebuano/Tagalog "city of ..." entries).
   With all Latin alternates of places >= 15,000 the keys section would be about 6 MB; this rule
-  gives about 4.75 MB (names alone are 3.5 MB) while keeping exonyms such as Lisbon, Munich,
-  Kioto, Cologne, Lissabon, Monaco di Baviera.
+  gives about 4.75 MB for the Latin ones (names alone are 3.5 MB) while keeping exonyms such as
+  Lisbon, Munich, Kioto, Cologne, Lissabon, Monaco di Baviera; the names in other scripts add
+  about 2.8 MB.
 """
 import argparse
 import decimal
@@ -147,9 +150,9 @@ def contains_words(haystack, needle):
 
 
 def alternate_kept(raw, folded, name_words):
-    if len(raw) > ALT_MAX_CHARS or not is_latin(raw):
+    if len(raw) > ALT_MAX_CHARS:
         return False
-    if not any(ch.isupper() for ch in raw):
+    if is_latin(raw) and not any(ch.isupper() for ch in raw):
         return False
     if any(ch.isdigit() for ch in raw):
         return False

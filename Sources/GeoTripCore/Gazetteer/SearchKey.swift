@@ -3,27 +3,36 @@
 /// letters that have no decomposition, lowercase, collapse spaces. "Sant Julià de Lòria",
 /// "SANT JULIA DE LORIA" and "sant julia de loria" all become the same key.
 public enum SearchKey {
-    private static let spelledOut: [Character: String] = [
+    private static let spelledOut: [Unicode.Scalar: String] = [
         "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d",
         "þ": "th", "Þ": "th", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ı": "i",
     ]
 
-    /// The folded form of `text`.
+    /// The folded form of `text`. Scalar by scalar, as the script's Python does: a space
+    /// before a mark or a joiner (Odia, Persian names) is a grapheme with it, and split as
+    /// Characters such a pair would not part the words.
     static func fold(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
+        var kept = ""
         for scalar in text.decomposedStringWithCanonicalMappingScalars where scalar.properties.generalCategory != .nonspacingMark {
-            scalars.append(scalar)
+            if let replacement = spelledOut[scalar] { kept += replacement } else { kept.unicodeScalars.append(scalar) }
         }
-        var result = ""
-        for character in String(scalars) {
-            if let replacement = spelledOut[character] { result += replacement } else { result.append(character) }
+        var folded = String.UnicodeScalarView()
+        var space = false
+        for scalar in kept.lowercased().unicodeScalars {
+            if scalar.properties.isWhitespace {
+                space = !folded.isEmpty
+            } else {
+                if space { folded.append(" ") }
+                space = false
+                folded.append(scalar)
+            }
         }
-        return result.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return String(folded)
     }
 
     /// Whether `text` holds a letter of a script other than Latin (Cyrillic, Hangul, Han…):
-    /// the gazetteer keeps places' other names in Latin letters only (scripts/make-gazetteer.py),
-    /// so such a name is found only by a service online.
+    /// the gazetteer keeps places' names in other scripts only for places of 15,000 people or
+    /// more (scripts/make-gazetteer.py), so a smaller town is found by its Latin name.
     public static func hasOtherScript(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
             // Latin: Basic Latin to Latin Extended-B, IPA and modifier letters, and Latin
@@ -34,10 +43,11 @@ public enum SearchKey {
     }
 
     /// The advice after a search for `text` found nothing: `advice`, unless the name is in
-    /// another script (`hasOtherScript`), which no spelling finds offline.
+    /// another script (`hasOtherScript`), which is known only for the larger places.
     public static func advice(_ text: String, else advice: String) -> String {
         hasOtherScript(text)
-            ? "geotrip's own list of towns knows names in Latin letters only: write it as an English map does (Moscow, not Москва)."
+            ? "geotrip's own list of towns knows names in other scripts only for places of 15,000 people or more: "
+                + "write the name in Latin letters, as a map in English does."
             : advice
     }
 }
