@@ -7,7 +7,9 @@ extension Catalog {
     /// (`OutputFolder.checkOwner`, which refuses a second one), and the journal pages' footers
     /// the one that wrote them (`JournalDocument.writtenBy`). A copy of the file shares it.
     func identity() throws(GeoTripError) -> String {
-        try attempt {
+        // Read first: every run that writes asks (`claim`), and an unchanged rerun writes nothing.
+        if let id = try setting(SettingKey.identity), Self.isIdentity(Substring(id)) { return id }
+        return try attempt {
             try database.write { db in
                 if let id = try TripSettingRecord.value(db, SettingKey.identity), Self.isIdentity(Substring(id)) { return id }
                 let id = String(format: "%016llx", UInt64.random(in: 1...UInt64.max))
