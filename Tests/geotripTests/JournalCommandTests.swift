@@ -746,8 +746,23 @@ struct JournalCommandTests {
                         && refused.stderr.contains("Nothing was changed."), "\(command): \(refused.stderr)")
             }
         }
+        // Nor may it write inside the folder's outputs (a library's trip folder, the journal).
+        for inside in [trip.journal, trip.out.appendingPathComponent("trips/2025-06-10")] {
+            let refused = try trip.run(["ingest", "DIR", "--catalog", other, "--out", inside.path], expecting: 1)
+            #expect(refused.stderr.contains("it is inside \(trip.out.resolvingSymlinksInPath().path), an output folder geotrip writes whole"), "\(refused.stderr)")
+        }
         #expect(try listing() == before)
         #expect(!FileManager.default.fileExists(atPath: other))
+        // The folder reached through a link (moved, a link left in its place) is the catalog's own.
+        let away = trip.temp.url.appendingPathComponent("away")
+        try FileManager.default.moveItem(at: trip.folder, to: away)
+        try FileManager.default.createSymbolicLink(at: trip.folder, withDestinationURL: away)
+        for folder in [trip.folder, away] {
+            let run = try CommandRun.geotrip(["export", folder.path])
+            #expect(run.status == 0, "\(folder.path): \(run.stderr)")
+        }
+        try FileManager.default.removeItem(at: trip.folder)
+        try FileManager.default.moveItem(at: away, to: trip.folder)
         // Kept apart with --out, the other catalog writes its own journal, and the folder's own
         // goes on as before.
         let apart = trip.temp.url.appendingPathComponent("apart")

@@ -140,6 +140,7 @@ extension Catalog {
     }
 
     /// Whether `remembered` and `here` are one folder now (by device and inode).
+    /// (Files too: the same file under two paths.)
     static func isSameFolder(_ remembered: String, _ here: String) -> Bool {
         var old = stat(), new = stat()
         guard stat(remembered, &old) == 0, stat(here, &new) == 0 else { return false }

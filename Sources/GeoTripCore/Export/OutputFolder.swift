@@ -111,6 +111,17 @@ public struct OutputFolder: Sendable {
     /// numbers its visits its own way, and notes are kept by visit. A catalog moved, or made
     /// again, takes the folder over; so does the copy of a folder copied with its catalog.
     func checkOwner(photoFolder: String, former: String?, writer: Writer? = nil) throws(GeoTripError) {
+        // Inside another output folder (a library's trip folder, its journal): never, whatever
+        // catalog or folder asks; the one around it is written whole by its own runs.
+        var parent = (RealPath.of(path) as NSString).deletingLastPathComponent
+        while parent.count > 1 {
+            var info = stat()
+            if lstat((parent as NSString).appendingPathComponent(Self.ownerFile), &info) == 0 {
+                throw .outputUnusable(path: path, reason: "it is inside \(parent), an output folder geotrip writes whole (it holds \(Self.ownerFile)); "
+                                      + "pass --out with a folder outside it")
+            }
+            parent = (parent as NSString).deletingLastPathComponent
+        }
         guard let owner = try owner() else { return }
         let here = RealPath.of(photoFolder)
         let sameFolder = owner.folder == here || Catalog.isSameFolder(owner.folder, here)
@@ -120,8 +131,10 @@ public struct OutputFolder: Sendable {
                 throw .outputOfAnotherFolder(path: path, owner: owner.folder, ownerThere: there, folder: photoFolder)
             }
         }
+        // The same file under another path (a folder moved and a link left in its place) is
+        // this catalog.
         if let writer, let catalog = owner.catalog, let identity = owner.catalogIdentity, catalog != writer.path,
-           identity != writer.identity || sameFolder, Catalog.identity(at: catalog) == identity {
+           !Catalog.isSameFolder(catalog, writer.path), identity != writer.identity || sameFolder, Catalog.identity(at: catalog) == identity {
             throw .outputOfAnotherCatalog(path: path, catalog: catalog, given: writer.path)
         }
     }

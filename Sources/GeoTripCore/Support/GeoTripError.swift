@@ -186,8 +186,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .outputOfAnotherCatalog(let path, let catalog, let given):
             return "The output folder \(path) holds the journal that the catalog at \(catalog) writes, and that catalog is still there: "
                 + "two catalogs number their visits each their own way, so one journal cannot keep the notes of both (a note would go under "
-                + "another visit). Nothing was changed. Go on with \(catalog); or, to use \(given) instead, move it there (or delete \(catalog)); "
-                + "or keep both, and pass --out with another folder for \(given) (it is remembered)."
+                + "another visit). Nothing was changed. Go on with \(catalog); or, to use a catalog at \(given) instead, move \(catalog) there "
+                + "with mv (it keeps the trip's tags, names and settings); or keep both, and pass --out with another folder for \(given) (it is remembered)."
         case .outputFolderLinked(let path, let folder):
             return "The output folder \(path) cannot be used: \(folder) is a symbolic link to a folder, and geotrip never writes through links "
                 + "(its pages would be written there but never read back). No page was written. Move the folder back in its place, "
