@@ -240,13 +240,14 @@ struct Find: AsyncParsableCommand {
                 let place = match.place
                 let region = [place.admin1, place.country].compactMap { $0 }.joined(separator: ", ")
                 let population = place.population > 0 ? "population \(place.population.grouped), " : ""
-                print(match.label("\(place.name), \(region) (\(place.countryCode ?? "?"))", query: name) + ": \(population)"
+                // The query is echoed in the label ("found as …"): shown as the terminal rule says.
+                print((match.label("\(place.name), \(region) (\(place.countryCode ?? "?"))", query: name) + ": \(population)"
                       + String(format: "%.5f,%.5f", place.coordinate.latitude, place.coordinate.longitude)
-                      + (place.timeZone.map { ", \($0)" } ?? ""))
+                      + (place.timeZone.map { ", \($0)" } ?? "")).terminalSafe)
             }
         }
         if matches.isEmpty {
-            StandardError.write("geotrip: no place is named \"\(name)\". " + SearchKey.advice(name, else: "Check the spelling, or try fewer words.") + "\n")
+            StandardError.write("geotrip: no place is named \"\(name.terminalSafe)\". " + SearchKey.advice(name, else: "Check the spelling, or try fewer words.") + "\n")
             throw ExitCode.failure
         }
     }

@@ -150,6 +150,9 @@ struct PlaceCommandTests {
                     && !other.stderr.contains("Check the spelling"), "\(other.stderr)")
         }
         #expect(!SearchKey.hasOtherScript("Hà Nội, Zürich, Łódź, Ærøskøbing") && SearchKey.hasOtherScript("Αθήνα"))
+        // A query is echoed as the terminal rule says: no escape sequence reaches the terminal.
+        let escaped = try CommandRun.geotrip(["find", "Par\u{1B}[31mis"])
+        #expect(escaped.status == 1 && !escaped.stderr.contains("\u{1B}") && escaped.stderr.contains("%1B"), "\(escaped.stderr)")
     }
 
     @Test("an installed geotrip finds the gazetteer in ../share/geotrip; without it, a clear error")
