@@ -31,12 +31,12 @@ SPECIAL.update({"þ": "th", "Þ": "th"})
 
 
 def fold(text):
-    decomposed = unicodedata.normalize("NFD", text)
+    decomposed = unicodedata.normalize("NFKD", text)
     out = []
     for ch in decomposed:
-        if unicodedata.category(ch) == "Mn":
+        if unicodedata.category(ch) in ("Mn", "Cf"):
             continue
-        out.append(SPECIAL.get(ch, ch))
+        out.append("-" if unicodedata.category(ch) == "Pd" else SPECIAL.get(ch, ch))
     return " ".join("".join(out).lower().split())
 
 

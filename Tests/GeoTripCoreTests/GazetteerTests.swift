@@ -269,6 +269,14 @@ struct GazetteerTests {
             let first = try #require(gazetteer.search(query).first, "\(query)")
             #expect(first.place.name == name && first.place.countryCode == country && first.quality == .exact && first.byOtherName, "\(query)")
         }
+        // What copied or typed text carries unseen or in other forms: a zero-width joiner or a
+        // direction mark, fullwidth letters (an East Asian keyboard), a Unicode hyphen or dash.
+        for query in ["Москва\u{200D}", "\u{200F}Moscow", "ｍｏｓｃｏｗ", "Mos\u{200B}cow"] {
+            #expect(gazetteer.search(query).first?.place.name == "Moscow", "\(query.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for query in ["Saint\u{2010}Petersburg", "Saint\u{2013}Petersburg"] {
+            #expect(gazetteer.search(query).first?.place.name == "Saint Petersburg", "\(query)")
+        }
         // A prefix across the hyphen.
         #expect(gazetteer.search("Aix en Pro").contains { $0.place.name == "Aix-en-Provence" && $0.quality == .prefix })
     }

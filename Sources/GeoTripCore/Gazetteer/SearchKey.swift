@@ -1,5 +1,8 @@
+import Foundation
+
 /// The folding that turns a place name into a search key, identical to the resource script's
-/// (scripts/gazetteer-format.md): decompose, drop combining marks, spell out the few Latin
+/// (scripts/gazetteer-format.md): decompose (compatibility forms too: fullwidth letters), drop
+/// combining marks and unseen format characters, write dashes as `-`, spell out the few Latin
 /// letters that have no decomposition, lowercase, collapse spaces. "Sant Julià de Lòria",
 /// "SANT JULIA DE LORIA" and "sant julia de loria" all become the same key.
 public enum SearchKey {
@@ -13,8 +16,12 @@ public enum SearchKey {
     /// Characters such a pair would not part the words.
     static func fold(_ text: String) -> String {
         var kept = ""
-        for scalar in text.decomposedStringWithCanonicalMappingScalars where scalar.properties.generalCategory != .nonspacingMark {
-            if let replacement = spelledOut[scalar] { kept += replacement } else { kept.unicodeScalars.append(scalar) }
+        for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .format: continue
+            case .dashPunctuation: kept.unicodeScalars.append("-")
+            default: if let replacement = spelledOut[scalar] { kept += replacement } else { kept.unicodeScalars.append(scalar) }
+            }
         }
         var folded = String.UnicodeScalarView()
         var space = false
@@ -49,14 +56,5 @@ public enum SearchKey {
             ? "geotrip's own list of towns knows names in other scripts only for places of 15,000 people or more: "
                 + "write the name in Latin letters, as a map in English does."
             : advice
-    }
-}
-
-import Foundation
-
-extension String {
-    /// The string's scalars after canonical decomposition (NFD).
-    fileprivate var decomposedStringWithCanonicalMappingScalars: String.UnicodeScalarView {
-        decomposedStringWithCanonicalMapping.unicodeScalars
     }
 }
