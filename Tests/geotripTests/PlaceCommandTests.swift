@@ -150,6 +150,10 @@ struct PlaceCommandTests {
                     && !other.stderr.contains("Check the spelling"), "\(other.stderr)")
         }
         #expect(!SearchKey.hasOtherScript("Hà Nội, Zürich, Łódź, Ærøskøbing") && SearchKey.hasOtherScript("Αθήνα"))
+        // A name found with a region written in its own script: how to write the region.
+        let region = try CommandRun.geotrip(["find", "Москва, Россия"])
+        #expect(region.status == 1 && region.stderr.contains("\"Москва\" is found, but not in \"Россия\" as geotrip knows countries and regions")
+                && region.stderr.contains("\"Москва, RU\" or \"Москва, Russia\""), "\(region.stderr)")
         // A query is echoed as the terminal rule says: no escape sequence reaches the terminal.
         let escaped = try CommandRun.geotrip(["find", "Par\u{1B}[31mis"])
         #expect(escaped.status == 1 && !escaped.stderr.contains("\u{1B}") && escaped.stderr.contains("%1B"), "\(escaped.stderr)")

@@ -37,6 +37,18 @@ extension Gazetteer {
         return search(name: query, qualifier: nil, limit: limit)
     }
 
+    /// When `query` (which found nothing) is a name and a region whose name alone finds
+    /// places: why, and how to write the region (the country or region as geotrip knows it,
+    /// in English, or a country code, with the first place's as the example).
+    public func qualifierAdvice(_ query: String) -> String? {
+        guard let comma = query.lastIndex(of: ","),
+              let first = search(name: String(query[..<comma]), qualifier: nil, limit: 1).first else { return nil }
+        let name = query[..<comma].trimmingCharacters(in: .whitespaces), region = query[query.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+        let example = [first.place.countryCode, first.place.country].compactMap { $0 }.map { "\"\(name), \($0)\"" }.joined(separator: " or ")
+        return "\"\(name)\" is found, but not in \"\(region)\" as geotrip knows countries and regions (their names in English, or a country code"
+            + (example.isEmpty ? ")." : ": \(example)).")
+    }
+
     /// Common names for countries that are not their GeoNames names.
     private static let countryAliases: [String: String] = [
         "uk": "gb", "england": "gb", "scotland": "gb", "wales": "gb", "usa": "us", "u.s.a.": "us", "u.s.": "us",
