@@ -26,7 +26,7 @@ struct JournalTests {
         let body = "# Day\n\n" + JournalDocument.block(id: "2025-06-10", text: "day words\n")
             + "\n## Visit\n\n" + JournalDocument.block(id: "v17", text: Self.trickyNote) + "\n"
             + JournalDocument.block(id: "v18", text: "") + "\n"
-        let file = JournalDocument.withFooter(body, explanation: "write between the lines", writer: nil)
+        let file = JournalDocument.withFooter(body, explanation: "write between the lines")
         let document = JournalDocument(text: file)
         #expect(document.isIntact)
         #expect(document.notes == ["2025-06-10": "day words\n", "v17": Self.trickyNote.replacingOccurrences(of: "\r\n", with: "\n"), "v18": ""])
@@ -41,7 +41,7 @@ struct JournalTests {
 
     @Test("a change outside the blocks, an unclosed block or a repeated id is seen; a change inside is not")
     func editsOutsideBlocks() {
-        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x", writer: nil)
+        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x")
         #expect(JournalDocument(text: file).isIntact)
         #expect(JournalDocument(text: file.replacingOccurrences(of: "a\n", with: "b\nc\n")).isIntact)
         #expect(!JournalDocument(text: file.replacingOccurrences(of: "text", with: "texts")).isIntact)
@@ -112,14 +112,14 @@ struct JournalTests {
         // back whole (the reader takes that line for a marker).
         let spaced = "a\n<!-- end notes v1 --> \nb\n"
         #expect(JournalDocument.block(id: "v1", text: spaced).hasPrefix("<!-- notes v1 #2 -->\n"))
-        #expect(JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: spaced), explanation: "x", writer: nil)).notes == ["v1": spaced])
+        #expect(JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: spaced), explanation: "x")).notes == ["v1": spaced])
         // Blanks inside a marker, or words after it, make no marker.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 -->x\n")).unclosed == ["v1"])
     }
 
     @Test("a NUL byte in a note is left out (SQLite's text ends at one), the rest kept; a block always ends on a line of its own")
     func nulInNote() {
-        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x", writer: nil)
+        let file = JournalDocument.withFooter("# Day\n\n" + JournalDocument.block(id: "v1", text: "a\n") + "\ntext\n", explanation: "x")
         let damaged = file.replacingOccurrences(of: "<!-- notes v1 -->\na\n", with: "<!-- notes v1 -->\nbefore\0after\nsecond line\n")
         let read = JournalDocument(text: damaged)
         #expect(read.notes == ["v1": "beforeafter\nsecond line\n"])
@@ -131,7 +131,7 @@ struct JournalTests {
 
     @Test("front matter stays valid YAML for hostile names, with a plain date")
     func frontMatter() throws {
-        let renderer = try JournalRenderer(language: "en", writer: nil)
+        let renderer = try JournalRenderer(language: "en")
         let names = ["Café: \"Le Dôme\"", "#1 Bar", "</script><b>x", "- dash", "yes", "123", "a: b # c", "리스본", "'quoted'"]
         let yaml = try renderer.frontMatter(date: "2025-06-10", places: names, countries: ["Portugal"], photos: 17)
         #expect(yaml.hasPrefix("date: 2025-06-10\n"))
@@ -198,7 +198,7 @@ struct JournalTests {
                           outside: [], days: [])
         let file = JournalDocument(text: JournalDocument.withFooter(
             JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "one\n")
-                + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x", writer: nil))
+                + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
         let first = JournalNotes(trip: before, days: ["2025-06-10": [file]], unplaced: [], stored: [:])
         #expect(first.texts == ["2025-06-10": "day\n", "v1": "one\n", "v2": "two\n"])
         #expect(first.all["v2"]?.placeName == "Sintra")
@@ -216,7 +216,7 @@ struct JournalTests {
         let writtenThenMoved = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: [:])
         #expect(writtenThenMoved.moved == [MovedNote(visit: "v1", from: "2025-06-10", to: "2025-06-11")])
         // v2 back on its day, from the page of notes whose visit is gone; v1 stays where it went.
-        let unplacedPage = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x", writer: nil))
+        let unplacedPage = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
         let back = Trip(visits: [Self.visit("v1", day: "2025-06-11"), Self.visit("v2", day: "2025-06-10", name: "Sintra")], outside: [], days: [])
         let returned = JournalNotes(trip: back, days: [:], unplaced: [unplacedPage], stored: second.all)
         #expect(returned.moved == [MovedNote(visit: "v2", from: nil, to: "2025-06-10")])
@@ -231,7 +231,7 @@ struct JournalTests {
         // its visit holds on its return are no evidence against it (the note never knew any).
         let photos = VisitPhotos(ofEachVisit: { ids in ids.contains("v2") ? ["v2": [(id: 21, path: "a.jpg")]] : [:] },
                                  visitOfPhotos: { ids in ids.contains(21) ? [21: "v2"] : [:] })
-        let waiting = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x", writer: nil))
+        let waiting = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
         let cameBack = JournalNotes(trip: back, days: [:], unplaced: [waiting], stored: unseen.all, photos: photos)
         #expect(cameBack.all["v2"]?.text == "two\n" && cameBack.gone.isEmpty && cameBack.setApart.isEmpty)
         #expect(cameBack.moved == [MovedNote(visit: "v2", from: nil, to: "2025-06-10")])
@@ -251,7 +251,7 @@ struct JournalTests {
         #expect(third.texts == second.texts)
 
         // A block the person emptied deletes the note, even with a copy in the catalog.
-        let written = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: "one\n"), explanation: "x", writer: nil)
+        let written = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: "one\n"), explanation: "x")
         let emptied = JournalDocument(text: written.replacingOccurrences(of: "-->\none\n<!--", with: "-->\n<!--"))
         // It stays as an empty note while its visit is there, so an older copy elsewhere (a
         // folder used again) cannot bring it back; a gone visit's empty note goes.
@@ -273,7 +273,7 @@ extension JournalTests {
     func noteCopiesByTime() {
         /// A file geotrip wrote with `written` in the block, in which the person then wrote `text`.
         func file(_ text: String, written: String? = nil, at nanos: Int64?) -> JournalDocument {
-            let page = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: written ?? text), explanation: "x", writer: nil)
+            let page = JournalDocument.withFooter(JournalDocument.block(id: "v1", text: written ?? text), explanation: "x")
             var document = JournalDocument(text: page)
             document.blocks = [JournalDocument.Block(id: "v1", text: text)]
             document.modifiedNanos = nanos
@@ -324,30 +324,6 @@ extension JournalTests {
         #expect(ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file("kept\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
-    }
-
-    @Test("a page another catalog wrote holds that catalog's copy: it counts when saved after this one's; a page this catalog or an older geotrip wrote is an older state")
-    func noteCopiesOfAnotherCatalog() {
-        let mine = "00000000000000a1", theirs = "00000000000000b2"
-        func file(_ text: String, by writer: String?, at nanos: Int64) -> JournalDocument {
-            var document = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: text), explanation: "x", writer: writer))
-            document.modifiedNanos = nanos
-            return document
-        }
-        let second: Int64 = 1_000_000_000
-        let stored = JournalNote(ownerID: "v1", text: "mine\n")
-        func text(_ file: JournalDocument) -> String? {
-            JournalNotes.text(of: "v1", in: [file], stored: stored, storedAt: 100 * second, writer: mine).text
-        }
-        #expect(file("x\n", by: theirs, at: 0).writtenBy == theirs)
-        // The other catalog's copy, saved after this catalog's changed: it counts.
-        #expect(text(file("theirs\n", by: theirs, at: 150 * second)) == "theirs\n")
-        // Saved before: this catalog's copy is newer.
-        #expect(text(file("theirs\n", by: theirs, at: 50 * second)) == "mine\n")
-        // Written so by this catalog, or by a geotrip that did not name its catalog: an older
-        // state of this one's, whatever the time.
-        #expect(text(file("older\n", by: mine, at: 150 * second)) == "mine\n")
-        #expect(text(file("older\n", by: nil, at: 150 * second)) == "mine\n")
     }
 
     /// An output folder in `temp`, with its journal folder made.
@@ -462,30 +438,23 @@ extension JournalTests {
     @Test("the footer records the notes geotrip wrote, by id, and reads them back; a page without notes records none")
     func footerNotes() {
         let page = JournalDocument.withFooter(JournalDocument.block(id: "2025-06-10", text: "day\n") + JournalDocument.block(id: "v1", text: "")
-            + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x", writer: nil)
+            + JournalDocument.block(id: "v2", text: "two\n"), explanation: "x")
         let document = JournalDocument(text: page)
         #expect(document.isIntact)
         #expect(document.writtenNotes == ["2025-06-10": JournalDocument.noteHash("day\n"), "v2": JournalDocument.noteHash("two\n")])
         #expect(page.hasSuffix(" · notes 2025-06-10=\(JournalDocument.noteHash("day\n")) v2=\(JournalDocument.noteHash("two\n")) · \(document.footer!) -->\n"))
-        let empty = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x", writer: nil))
+        let empty = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: ""), explanation: "x"))
         #expect(empty.writtenNotes == [:])
         // A footer from before: no notes recorded.
         let before = "<!-- notes v1 -->\n<!-- end notes v1 -->\n\n<!-- geotrip · x · 0123456789abcdef -->\n"
         #expect(JournalDocument(text: before).writtenNotes == nil && JournalDocument(text: before).footer == "0123456789abcdef")
-        #expect(document.writtenBy == nil && JournalDocument(text: before).writtenBy == nil)
-        // The catalog that wrote it, named before the notes; a hand-made name is not taken for one.
-        let named = JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x", writer: "0123456789abcdef")
-        #expect(named.contains(" · x · catalog 0123456789abcdef · notes v2="))
-        #expect(JournalDocument(text: named).writtenBy == "0123456789abcdef" && JournalDocument(text: named).isIntact)
-        #expect(JournalDocument(text: named.replacingOccurrences(of: "catalog 0123", with: "catalog xyz0")).writtenBy == nil)
-        #expect(JournalDocument(text: named).writtenNotes == ["v2": JournalDocument.noteHash("two\n")])
         #expect(JournalDocument.noteHash("a\r\n") == JournalDocument.noteHash("a\n") && JournalDocument.noteHash("a \n") == JournalDocument.noteHash("a\n"))
         #expect(JournalDocument.noteHash("a\n") != JournalDocument.noteHash("b\n") && JournalDocument.noteHash("a\n") != JournalDocument.noteHash(""))
     }
 
     @Test("a day's photos without a position are listed with a geotrip tag command a shell reads as it is")
     func unplacedPhotos() throws {
-        let renderer = try JournalRenderer(language: "en", writer: nil)
+        let renderer = try JournalRenderer(language: "en")
         let day = Trip.Day(date: "2025-06-10", visits: [Self.visit("v1", day: "2025-06-10")], unplacedPhotos: ["sub dir/it's.jpg", "b.jpg"])
         let context = JournalRenderer.Context(notes: ["v1": "note\n"], photos: [:], privacy: PrivacyZones(), thumbnails: [:],
                                               tripFolderLink: "../..", tagCommand: "geotrip tag '/trips/a b'")
@@ -587,7 +556,7 @@ extension JournalTests {
 extension JournalTests {
     @Test("a photo's line in every form: thumbnail, no thumbnail, a video with its length, a Live Photo's moving part, names escaped, unplaced photos as list items")
     func photoLines() throws {
-        let renderer = try JournalRenderer(language: "en", writer: nil)
+        let renderer = try JournalRenderer(language: "en")
         var visit = Self.visit("v1", day: "2025-06-10")
         visit.photos = ["Lisboa/IMG_1.jpg", "Lisboa/*star*.jpg", "Lisboa/clip.mov", "Lisboa/IMG_2.HEIC"]
         visit.photoCount = 4
@@ -648,7 +617,7 @@ extension JournalTests {
 
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")
     func inputKeyFollowsThePage() throws {
-        let english = try JournalRenderer(language: "en", writer: nil)
+        let english = try JournalRenderer(language: "en")
         let (day, context) = Self.richDay()
         let page = try english.render(day, context)
         let key = english.inputKey(day, context)
@@ -692,7 +661,7 @@ extension JournalTests {
         // Another language, and another locale with the same (English) words: dates and
         // country names differ.
         for language in ["ko", "fr", "en-GB"] {
-            let other = try JournalRenderer(language: language, writer: nil)
+            let other = try JournalRenderer(language: language)
             #expect(try other.render(day, context) != page, "\(language) renders as en: the case tests nothing")
             #expect(other.inputKey(day, context) != key, "\(language) changes the page but not its key")
         }
@@ -721,7 +690,7 @@ struct RehomedNotesTests {
         let body = sections.map { section in
             "## \(section.id)\n\n" + section.links.map { "[![p](../thumbs/p.jpg)](../../\($0))\n" }.joined() + "\n" + JournalDocument.block(id: section.id, text: section.text)
         }.joined()
-        return JournalDocument(bytes: Array(JournalDocument.withFooter(body, explanation: "x", writer: nil).utf8), links: true)
+        return JournalDocument(bytes: Array(JournalDocument.withFooter(body, explanation: "x").utf8), links: true)
     }
 
     @Test("a note the catalog does not know goes with the visit holding the photos above it: by path, on any day; by a file name no other photo has")
@@ -733,7 +702,7 @@ struct RehomedNotesTests {
         let page = Self.page([("v3", ["a/1.jpg", "a/2.jpg"], "Lisbon note\n"), ("v1", ["a/3.jpg"], "Sintra note\n"), ("v7", ["c/9.jpg"], "Moved on\n")])
         #expect(page.blocks.map(\.photoLinks) == [["../../a/1.jpg", "../../a/2.jpg"], ["../../a/3.jpg"], ["../../c/9.jpg"]])
         // JournalDocument reads links only when asked.
-        let plain = JournalDocument(text: JournalDocument.withFooter("[a](../../a/1.jpg)\n" + JournalDocument.block(id: "v1", text: "x\n"), explanation: "x", writer: nil))
+        let plain = JournalDocument(text: JournalDocument.withFooter("[a](../../a/1.jpg)\n" + JournalDocument.block(id: "v1", text: "x\n"), explanation: "x"))
         #expect(plain.blocks.map(\.photoLinks) == [[]])
         let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [], stored: [:], photos: photos)
         #expect(notes.texts == ["v1": "Lisbon note\n", "v3": "Sintra note\n", "v9": "Moved on\n"])
@@ -775,7 +744,7 @@ struct RehomedNotesTests {
     @Test("a note waiting on the page of gone notes goes back only to a visit holding photos it was shown with; else it waits apart, its id free")
     func waitingNotes() throws {
         let trip = Trip(visits: [Self.day("v3", name: "Lisbon")], outside: [], days: [])
-        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3", text: "Jerónimos\n"), explanation: "x", writer: nil))
+        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3", text: "Jerónimos\n"), explanation: "x"))
         // It was shown with photos 1 and 2; v3 holds others now (its first photo tagged elsewhere).
         let photos = Self.photos(["v3": ["z/9.jpg"]])
         var waiting = JournalNote(ownerID: "v3", text: "Jerónimos\n", placeName: "Lisbon", localDate: "2025-06-10", members: [7, 8])
@@ -803,7 +772,7 @@ struct RehomedNotesTests {
         let unknown = JournalNotes(trip: trip, days: [:], unplaced: [unplaced], stored: [:], photos: photos)
         #expect(unknown.gone.map(\.ownerID) == ["v3@waiting"] && unknown.texts["v3"] == nil)
         // Set apart, it stays apart on the next run (its id is never a visit's).
-        let apart = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3@2025-06-10", text: "Jerónimos\n"), explanation: "x", writer: nil))
+        let apart = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v3@2025-06-10", text: "Jerónimos\n"), explanation: "x"))
         let next = JournalNotes(trip: trip, days: [:], unplaced: [apart], stored: elsewhere.all, photos: photos)
         #expect(next.gone.map(\.ownerID) == ["v3@2025-06-10"] && next.texts["v3"] == "")
         #expect(JournalWords(language: "en").goneVisit(id: JournalNote.writtenUnder("v3@2025-06-10"), place: "Lisbon", date: "2025-06-10")
@@ -819,8 +788,8 @@ struct RehomedNotesTests {
         let stored = ["v4": JournalNote(ownerID: "v4", text: "Breakfast\n", placeName: "Lisbon", localDate: "2025-06-10", members: [1, 2, 3]),
                       "v7": JournalNote(ownerID: "v7", text: "Belém\n", placeName: "Lisbon", localDate: "2025-06-10", members: [4, 5, 6])]
         let page = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v4", text: "Breakfast\n")
-            + JournalDocument.block(id: "v4-2", text: ""), explanation: "x", writer: nil))
-        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v7", text: "Belém\n"), explanation: "x", writer: nil))
+            + JournalDocument.block(id: "v4-2", text: ""), explanation: "x"))
+        let unplaced = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v7", text: "Belém\n"), explanation: "x"))
         let notes = JournalNotes(trip: trip, days: ["2025-06-10": [page]], unplaced: [unplaced], stored: stored, photos: photos)
         #expect(notes.texts["v4-2"] == "Breakfast\n" && notes.texts["v4"] == "Belém\n" && notes.texts["v7"] == "")
         #expect(notes.gone.isEmpty)
@@ -837,7 +806,7 @@ struct RehomedNotesTests {
         // The person's edit: the page as geotrip wrote it, with a line added in the block.
         let written = Self.page([("v4", ["a/1.jpg", "a/2.jpg", "a/3.jpg"], "Breakfast\n")])
         let text = String(decoding: Array(JournalDocument.withFooter("## v4\n\n" + ["a/1.jpg", "a/2.jpg", "a/3.jpg"].map { "[![p](../thumbs/p.jpg)](../../\($0))\n" }.joined()
-            + "\n" + JournalDocument.block(id: "v4", text: "Breakfast\n"), explanation: "x", writer: nil).utf8), as: UTF8.self)
+            + "\n" + JournalDocument.block(id: "v4", text: "Breakfast\n"), explanation: "x").utf8), as: UTF8.self)
             .replacingOccurrences(of: "Breakfast\n<!-- end", with: "Breakfast\nAnd coffee.\n<!-- end")
         let edited = JournalDocument(bytes: Array(text.utf8), links: true)
         #expect(written.blocks.first?.photoLinks == edited.blocks.first?.photoLinks)

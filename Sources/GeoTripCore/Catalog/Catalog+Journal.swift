@@ -4,8 +4,7 @@ import GRDB
 extension Catalog {
     /// The catalog's own id, 16 hex digits drawn at random the first time it is asked and
     /// kept: the output folder's owner file names the catalog writing its journal
-    /// (`OutputFolder.checkOwner`, which refuses a second one), and the journal pages' footers
-    /// the one that wrote them (`JournalDocument.writtenBy`). A copy of the file shares it.
+    /// (`OutputFolder.checkOwner`, which refuses a second one). A copy of the file shares it.
     func identity() throws(GeoTripError) -> String {
         // Read first: every run that writes asks (`claim`), and an unchanged rerun writes nothing.
         if let id = try setting(SettingKey.identity), Self.isIdentity(Substring(id)) { return id }

@@ -117,15 +117,14 @@ public struct ExportStage: Sendable {
         var layout = try self.layout(settings: settings, clockOffsets: inputs.clockOffsets, output: output, forgettingOldHomes: forgettingOldHomes,
                                      &summary)
         let run = RunContext(output: output, written: written, before: before, now: now, settings: settings, language: language,
-                             rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule,
-                             writer: try catalog.identity())
+                             rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule)
 
         // 1. Notes, from every journal geotrip may have written and from the catalog, before
         // anything is written.
         let gathered = try gatherNotes(layout, run, &summary)
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
-        let renderer = try JournalRenderer(language: language, writer: run.writer)
+        let renderer = try JournalRenderer(language: language)
         let loaded = await loading
         if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
         let fresh = try await writeTrips(layout, gathered, run, renderer: renderer, resources: try loaded.resources.get(),
@@ -175,8 +174,6 @@ public struct ExportStage: Sendable {
         var checkEverything: Bool
         /// How photos' local days are told (`ClusteringOptions.dayRule`).
         var rule: LocalDayRule
-        /// The catalog's `identity`, which the pages' footers name.
-        var writer: String
     }
 
     /// Everything the outputs are made from, as one key (the rendering, the catalog's state and
@@ -386,8 +383,7 @@ public struct ExportStage: Sendable {
                                       visitOfPhotos: { ids in asked { () throws(GeoTripError) in try catalog.visits(ofPhotos: ids) } })
         var notes = JournalNotes(trip: shown, days: dayFiles,
                                  unplaced: (parts.map(\.folder) + stale).compactMap { journals[$0]?.unplaced } + leftJournals.compactMap(\.unplaced),
-                                 stored: storedNotes, storedAt: try catalog.journalNoteTimes(), writer: run.writer, privacy: layout.privacy,
-                                 photos: visitPhotos)
+                                 stored: storedNotes, storedAt: try catalog.journalNoteTimes(), privacy: layout.privacy, photos: visitPhotos)
         if let error = failure.error { throw error }
         // A gone note whose visit is still in the catalog, on a day now at home or inside a
         // private place, loses the name it was remembered with (a day's page shows such a

@@ -11,14 +11,12 @@ import Foundation
 /// - When a note itself holds a line equal to its end marker, geotrip writes the block with a
 ///   tag (`<!-- notes v17 #2 -->` … `<!-- end notes v17 #2 -->`) that no line of the note
 ///   equals, so the note reads back whole.
-/// - The last line is geotrip's footer,
-///   `<!-- geotrip · … · catalog ID · notes ID=HASH … · FINGERPRINT -->`: a fingerprint of
-///   every line outside the blocks (markers included), before it the notes geotrip wrote in
-///   the blocks (a hash of each block that held any text), and before those the catalog that
-///   wrote them (`writtenBy`). A file whose lines outside the blocks no longer match the
-///   fingerprint was edited there, and is kept as a backup before it is rewritten; a block
-///   whose text no longer matches its hash was written in by the person since
-///   (`writtenNotes`).
+/// - The last line is geotrip's footer, `<!-- geotrip · … · notes ID=HASH … · FINGERPRINT -->`:
+///   a fingerprint of every line outside the blocks (markers included), and before it the
+///   notes geotrip wrote in the blocks (a hash of each block that held any text). A file whose
+///   lines outside the blocks no longer match the fingerprint was edited there, and is kept as
+///   a backup before it is rewritten; a block whose text no longer matches its hash was
+///   written in by the person since (`writtenNotes`).
 ///
 /// Lines end in `\n`; a `\r` before it (an editor that wrote CRLF) is left out of notes and
 /// ignored when matching markers and fingerprinting.
@@ -63,10 +61,6 @@ struct JournalDocument: Sendable, Equatable {
     var writtenNotes: [String: String]?
     /// Whether the footer's record of the notes is there but cannot be read (edited by hand).
     var writtenNotesDamaged = false
-    /// The catalog that wrote the file (`Catalog.identity`); nil for a file whose footer does
-    /// not say (written before geotrip kept it). A note as another catalog wrote it is that
-    /// catalog's copy, not an older state of this one's (`JournalNotes.text`).
-    var writtenBy: String?
     /// The ids of blocks opened and never closed, or closed and never opened (a marker line
     /// deleted or changed): their text is not read as a note, and stays in the page's backup.
     var unclosed: [String] = []
@@ -100,9 +94,8 @@ struct JournalDocument: Sendable, Equatable {
         notes = Self.notes(of: blocks)  // didSet does not run in an initialiser
         footer = reading.footer
         unclosed = reading.unclosed
-        writtenNotes = reading.record.notes
-        writtenNotesDamaged = reading.record.damaged
-        writtenBy = reading.record.writer
+        writtenNotes = reading.writtenNotes.notes
+        writtenNotesDamaged = reading.writtenNotes.damaged
         // (The bytes are UTF-8 now: `asUTF8Lines` read any that were not as Windows-1252.)
         isIntact = reading.complete && reading.footer == Self.fingerprint(reading.skeleton)
     }
@@ -205,17 +198,15 @@ struct JournalDocument: Sendable, Equatable {
         return startLine(id: id, tag: tag) + "\n" + ended + endLine(id: id, tag: tag) + "\n"
     }
 
-    /// `body` with geotrip's footer appended: `explanation`, the catalog writing it
-    /// (`writer`, when known), the notes written in `body`'s blocks (`notesSegment`) and the
-    /// fingerprint of the lines outside them.
-    static func withFooter(_ body: String, explanation: String, writer: String?) -> String {
+    /// `body` with geotrip's footer appended: `explanation`, the notes written in `body`'s
+    /// blocks (`notesSegment`) and the fingerprint of the lines outside them.
+    static func withFooter(_ body: String, explanation: String) -> String {
         // A blank line sets the footer apart.
         let text = body + "\n"
         let reading = read(lines(Array(text.utf8)), footed: false)
         // The explanation never holds the marker's own closing.
         let words = explanation.replacingOccurrences(of: "-->", with: "->")
-        let by = writer.map { "\(writerWord) \($0) · " } ?? ""
-        return text + "<!-- geotrip · \(words) · \(by)\(notesSegment(reading.blocks)) · \(fingerprint(reading.skeleton)) -->\n"
+        return text + "<!-- geotrip · \(words) · \(notesSegment(reading.blocks)) · \(fingerprint(reading.skeleton)) -->\n"
     }
 
     /// `notes` and each block with text as `ID=HASH` (`noteHash`), in id order.
@@ -241,35 +232,22 @@ struct JournalDocument: Sendable, Equatable {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 
-    /// The word before the writing catalog's id in a footer.
-    private static let writerWord = "catalog"
-
-    /// What a footer line records of the notes written: the notes segment (`notesSegment`),
-    /// nil when it has none or has one that cannot be read (`damaged`); and the catalog that
-    /// wrote them (`writer`), the segment before it, when there is one.
-    struct FooterRecord: Equatable {
-        var notes: [String: String]?
-        var damaged = false
-        var writer: String?
-    }
-
-    /// The record of a footer line, read back (`FooterRecord`).
-    static func footerRecord(_ line: ArraySlice<UInt8>) -> FooterRecord {
-        // `… · catalog ID · notes ID=HASH … · FINGERPRINT -->`: the segments before the fingerprint's.
+    /// The notes segment of a footer line (`notesSegment`), read back: nil when it has none,
+    /// or has one that cannot be read (`damaged`).
+    static func footerNotes(_ line: ArraySlice<UInt8>) -> (notes: [String: String]?, damaged: Bool) {
+        // `… · notes ID=HASH … · FINGERPRINT -->`: the segment before the fingerprint's.
         let text = String(decoding: line, as: UTF8.self)
         let segments = text.components(separatedBy: " · ")
-        guard segments.count >= 4 else { return FooterRecord() }
+        guard segments.count >= 4 else { return (nil, false) }
         let words = segments[segments.count - 2].split(separator: " ")
-        guard words.first == "notes" else { return FooterRecord() }
-        var record = FooterRecord(notes: [:])
+        guard words.first == "notes" else { return (nil, false) }
+        var notes: [String: String] = [:]
         for word in words.dropFirst() {
             let parts = word.split(separator: "=", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return FooterRecord(damaged: true) }
-            record.notes?[String(parts[0])] = String(parts[1])
+            guard parts.count == 2, parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return (nil, true) }
+            notes[String(parts[0])] = String(parts[1])
         }
-        let by = segments[segments.count - 3].split(separator: " ")
-        if segments.count >= 5, by.count == 2, by[0] == writerWord, Catalog.isIdentity(by[1]) { record.writer = String(by[1]) }
-        return record
+        return (notes, false)
     }
 
     /// The footer's fingerprint of `text` as `withFooter` made it: its last line's, read
@@ -290,12 +268,13 @@ struct JournalDocument: Sendable, Equatable {
     /// other, so adding one is an edit. `footed`: false for a body geotrip has not yet given
     /// its footer, where every line counts.
     private static func read(_ lines: [ArraySlice<UInt8>], footed: Bool = true, links readsLinks: Bool = false)
-        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, record: FooterRecord, complete: Bool, unclosed: [String]) {
+        -> (blocks: [Block], skeleton: [ArraySlice<UInt8>], footer: String?, writtenNotes: (notes: [String: String]?, damaged: Bool), complete: Bool,
+            unclosed: [String]) {
         var blocks: [Block] = []
         var skeleton: [ArraySlice<UInt8>] = []
         var footerAt: Int?
         var footer: String?
-        var record = FooterRecord()
+        var writtenNotes: (notes: [String: String]?, damaged: Bool) = (nil, false)
         var complete = true
         var seen = Set<String>()
         var unclosed: [String] = []
@@ -348,7 +327,7 @@ struct JournalDocument: Sendable, Equatable {
                 unclosed.append(id)
             } else if footed, let fingerprint = footerFingerprint(line) {
                 footer = fingerprint
-                record = footerRecord(line)
+                writtenNotes = footerNotes(line)
                 footerAt = skeleton.count
             }
             if readsLinks, line.first == UInt8(ascii: "["), let link = photoLink(line) { links.append(link) }
@@ -356,7 +335,7 @@ struct JournalDocument: Sendable, Equatable {
             index += 1
         }
         if let footerAt { skeleton.remove(at: footerAt) }
-        return (blocks, skeleton, footer, record, complete, unclosed)
+        return (blocks, skeleton, footer, writtenNotes, complete, unclosed)
     }
 
     // MARK: The grammar

@@ -8,9 +8,7 @@
 ///
 /// Which copy counts when they differ: a block whose text is what geotrip wrote there (the
 /// file's footer records a hash of each note it wrote: `JournalDocument.writtenNotes`) is an
-/// older state of the note, never an edit, in whatever folder and with whatever file time
-/// (unless another catalog wrote the file: then it is that catalog's copy, and counts as an
-/// edit saved when the file was, `JournalDocument.writtenBy`); a
+/// older state of the note, never an edit, in whatever folder and with whatever file time; a
 /// block written in since is an edit: over the catalog's own copy it counts whatever the
 /// file's time, over another it counts unless the catalog's copy changed after the file was
 /// saved (by more than the 2 s a coarse file clock may be off). A note's time is that of the
@@ -62,7 +60,7 @@ struct JournalNotes: Equatable {
     /// `photos` tells the photos of visits as the catalog has them now: a note goes back to, or
     /// stays with, a visit only if it holds photos the note was written beside.
     init(trip: Trip, days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote],
-         storedAt: [String: Int64] = [:], writer: String? = nil, privacy: PrivacyZones = PrivacyZones(), photos: VisitPhotos = VisitPhotos()) {
+         storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), photos: VisitPhotos = VisitPhotos()) {
         // A note the catalog does not know is put with the visit that holds the photos its page
         // showed above it, when its id now names another visit (the catalog made again).
         let (days, found, to) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
@@ -128,7 +126,7 @@ struct JournalNotes: Equatable {
             let held = holders[owner] ?? []
             let files = held.filter { $0.date != nil && $0.date == dayOf[owner] }.map(\.file)
                 + held.filter { $0.date == nil || $0.date != dayOf[owner] }.map(\.file)
-            let (text, from, outranked) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner], writer: writer)
+            let (text, from, outranked) = Self.text(of: owner, in: files, stored: stored[owner], storedAt: storedAt[owner])
             if let old = stored[owner], old.hasWords, let text, text != old.text, let from, !Self.isOverOwnCopy(from, of: owner, old) {
                 replaced.append(old)
             }
@@ -196,9 +194,8 @@ struct JournalNotes: Equatable {
     /// A note's text from the `files` holding its block (in order of preference) and the
     /// catalog's copy (`stored`, its text changed at `storedAt`), with the file it was taken
     /// from (nil: the catalog's) and the files whose edits of it it outranked. See the type's
-    /// notes; without a catalog copy, the latest copy with text. `writer`: the catalog's
-    /// `identity` (nil: every file counts as this catalog's).
-    static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?, writer: String? = nil)
+    /// notes; without a catalog copy, the latest copy with text.
+    static func text(of owner: String, in files: [JournalDocument], stored: JournalNote?, storedAt: Int64?)
         -> (text: String?, from: JournalDocument?, outranked: [JournalDocument]) {
         // A file whose time is unknown counts as saved last; of equal times, the first.
         func latest(_ candidates: some Sequence<JournalDocument>) -> JournalDocument? {
@@ -224,13 +221,7 @@ struct JournalNotes: Equatable {
             // the catalog's own copy, the block has blanks at a line's end that copy lacks: an
             // editor strips trailing blanks and changes line endings on its own, but never adds
             // blanks, so those are the person's (a Markdown line break).
-            if JournalDocument.noteHash(text) == writtenHash {
-                // Unless another catalog wrote it (one this catalog replaced, made again; two
-                // at once are refused the journal: `OutputFolder.checkOwner`): that catalog's
-                // copy, as new as its file, not an older state of this one's.
-                if let writer, let by = file.writtenBy, by != writer { return saved > since }
-                return writtenHash == known && Self.addsTrailingBlanks(text, to: stored.text)
-            }
+            if JournalDocument.noteHash(text) == writtenHash { return writtenHash == known && Self.addsTrailingBlanks(text, to: stored.text) }
             // Written over the catalog's own copy: whatever the file's time, an edit since.
             if writtenHash == known { return true }
             return since == .min || saved > since - slack

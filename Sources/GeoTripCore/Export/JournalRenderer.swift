@@ -29,17 +29,14 @@ struct JournalRenderer: Sendable {
     }
 
     let words: JournalWords
-    /// The catalog the pages are written for (`Catalog.identity`), named in their footers.
-    let writer: String?
     private let dayTemplate: MustacheTemplate
     private let unplacedTemplate: MustacheTemplate
     private let undatedTemplate: MustacheTemplate
 
-    /// A renderer writing the journal's words in `language`, for the catalog `writer`.
-    init(language: String, writer: String?) throws(GeoTripError) {
+    /// A renderer writing the journal's words in `language`.
+    init(language: String) throws(GeoTripError) {
         MarkdownText.register()
         words = JournalWords(language: language)
-        self.writer = writer
         do {
             dayTemplate = try MustacheTemplate(string: JournalTemplates.day)
             unplacedTemplate = try MustacheTemplate(string: JournalTemplates.unplacedNotes)
@@ -132,7 +129,7 @@ struct JournalRenderer: Sendable {
 
     /// The text of `page`.
     func render(_ page: DayPage) -> String {
-        JournalDocument.withFooter(Self.tidy(dayTemplate.render(page.view)), explanation: words.footer, writer: writer)
+        JournalDocument.withFooter(Self.tidy(dayTemplate.render(page.view)), explanation: words.footer)
     }
 
     /// The text of each notes block on the page of `day`, by owner id.
@@ -325,7 +322,7 @@ struct JournalRenderer: Sendable {
             GoneView(heading: words.goneVisit(id: JournalNote.writtenUnder(note.ownerID), place: note.placeName, date: note.localDate),
                      block: JournalDocument.block(id: note.ownerID, text: note.text))
         })
-        return JournalDocument.withFooter(Self.tidy(unplacedTemplate.render(view)), explanation: words.footer, writer: writer)
+        return JournalDocument.withFooter(Self.tidy(unplacedTemplate.render(view)), explanation: words.footer)
     }
 
     // MARK: Photos without a date
@@ -382,7 +379,7 @@ struct JournalRenderer: Sendable {
         let view = UndatedPhotosView(title: words.undatedTitle, intro: words.undatedIntro, photoLines: lines.joined(),
                                      hint: example != nil ? words.undatedHint : namesToRename ? words.undatedRenameHint : words.undatedClockHint,
                                      command: command.map { MarkdownText.codeBlock($0, language: "sh") })
-        return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter, writer: writer)
+        return JournalDocument.withFooter(Self.tidy(undatedTemplate.render(view)), explanation: words.rewrittenFooter)
     }
 
     /// Rendered text with runs of blank lines outside notes blocks made one, and trailing
