@@ -36,7 +36,7 @@ def fold(text):
     for ch in decomposed:
         if unicodedata.category(ch) in ("Mn", "Cf"):
             continue
-        out.append("-" if unicodedata.category(ch) == "Pd" else SPECIAL.get(ch, ch))
+        out.append(" " if unicodedata.category(ch) == "Pd" else SPECIAL.get(ch, ch))
     return " ".join("".join(out).lower().split())
 
 

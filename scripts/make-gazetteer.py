@@ -122,7 +122,7 @@ FOLD_MAP = {
 
 def fold(s):
     s = unicodedata.normalize("NFKD", s)
-    s = "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in s if unicodedata.category(ch) not in ("Mn", "Cf"))
+    s = "".join(" " if unicodedata.category(ch) == "Pd" else ch for ch in s if unicodedata.category(ch) not in ("Mn", "Cf"))
     s = "".join(FOLD_MAP.get(ch, ch) for ch in s)
     s = s.lower()
     return " ".join(s.split())

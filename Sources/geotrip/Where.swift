@@ -247,7 +247,8 @@ struct Find: AsyncParsableCommand {
             }
         }
         if matches.isEmpty {
-            let advice = gazetteer.qualifierAdvice(name) ?? SearchKey.advice(name, else: "Check the spelling, or try fewer words.")
+            let advice = gazetteer.qualifierAdvice(name)
+                ?? (SearchKey.hasOtherScript(name) ? SearchKey.otherScriptAdvice : "Check the spelling, or try fewer words.")
             StandardError.write(("geotrip: no place is named \"\(name)\". " + advice).terminalSafe + "\n")
             throw ExitCode.failure
         }

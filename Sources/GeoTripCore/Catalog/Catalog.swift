@@ -445,7 +445,7 @@ extension Catalog {
         /// The folder the catalog last followed its folder from (`Catalog.rememberFolder`):
         /// the outputs of that folder, which was moved or copied, are this one's to take.
         static let formerPhotoFolder = "formerPhotoFolder"
-        /// The catalog's own id (`identity`), which the journal pages it writes carry.
+        /// The catalog's own id (`identity`), which the output folder's owner file names.
         static let identity = "catalogIdentity"
     }
 

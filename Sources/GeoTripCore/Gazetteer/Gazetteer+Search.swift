@@ -69,24 +69,9 @@ extension Gazetteer {
         "wv": "west virginia", "wi": "wisconsin", "wy": "wyoming",
     ]
 
-    private static let hyphen = UInt8(ascii: "-"), space = UInt8(ascii: " ")
-
-    /// Whether the key at `start` in `raw` starts with `key` (whose hyphens are spaces), a
-    /// hyphen there matching a space.
-    private static func matches(_ key: [UInt8], _ raw: UnsafeRawBufferPointer, at start: Int) -> Bool {
-        for (offset, byte) in key.enumerated() {
-            let found = raw[start + offset]
-            if found != byte && !(found == hyphen && byte == space) { return false }
-        }
-        return true
-    }
-
     private func search(name: String, qualifier: String?, limit: Int) -> [PlaceMatch] {
         let qualifier = qualifier.map { Self.countryAliases[$0] ?? $0 }
-        // A hyphen and a space are one: "Saint-Petersburg" finds Saint Petersburg, and
-        // "Aix en Provence" Aix-en-Provence (the keys keep the names' own, so they are matched
-        // as the same byte here).
-        let key = Array(SearchKey.fold(name).utf8).map { $0 == Self.hyphen ? Self.space : $0 }
+        let key = Array(SearchKey.fold(name).utf8)
         guard !key.isEmpty else { return [] }
 
         var quality: [Int: PlaceMatch.Quality] = [:]
@@ -99,7 +84,8 @@ extension Gazetteer {
                 let start = position + 5
                 position = start + length
                 guard position <= end, index < count, length >= key.count else { continue }
-                guard Self.matches(key, raw, at: start) else { continue }
+                let matches = key.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress! + start, key.count) == 0 }
+                guard matches else { continue }
                 if length == key.count {
                     quality[index] = .exact
                 } else if key.count >= 3, quality[index] == nil {
@@ -124,8 +110,7 @@ extension Gazetteer {
         }
         let folded = String(decoding: key, as: UTF8.self)
         return found.prefix(limit).map { candidate in
-            let place = place(candidate.index)
-            let own = String(decoding: SearchKey.fold(place.name).utf8.map { $0 == Self.hyphen ? Self.space : $0 }, as: UTF8.self)
+            let place = place(candidate.index), own = SearchKey.fold(place.name)
             let byOther = candidate.quality == .exact ? own != folded : !own.hasPrefix(folded)
             return PlaceMatch(place: place, quality: candidate.quality, byOtherName: byOther)
         }

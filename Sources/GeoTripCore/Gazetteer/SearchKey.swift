@@ -2,7 +2,8 @@ import Foundation
 
 /// The folding that turns a place name into a search key, identical to the resource script's
 /// (scripts/gazetteer-format.md): decompose (compatibility forms too: fullwidth letters), drop
-/// combining marks and unseen format characters, write dashes as `-`, spell out the few Latin
+/// combining marks and unseen format characters, write hyphens and dashes as spaces (so
+/// "Saint-Petersburg" is "saint petersburg"), spell out the few Latin
 /// letters that have no decomposition, lowercase, collapse spaces. "Sant Julià de Lòria",
 /// "SANT JULIA DE LORIA" and "sant julia de loria" all become the same key.
 public enum SearchKey {
@@ -19,7 +20,7 @@ public enum SearchKey {
         for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .format: continue
-            case .dashPunctuation: kept.unicodeScalars.append("-")
+            case .dashPunctuation: kept.unicodeScalars.append(" ")
             default: if let replacement = spelledOut[scalar] { kept += replacement } else { kept.unicodeScalars.append(scalar) }
             }
         }
@@ -49,12 +50,8 @@ public enum SearchKey {
         }
     }
 
-    /// The advice after a search for `text` found nothing: `advice`, unless the name is in
-    /// another script (`hasOtherScript`), which is known only for the larger places.
-    public static func advice(_ text: String, else advice: String) -> String {
-        hasOtherScript(text)
-            ? "geotrip's own list of towns knows names in other scripts only for places of 15,000 people or more: "
-                + "write the name in Latin letters, as a map in English does."
-            : advice
-    }
+    /// The advice after a search in another script (`hasOtherScript`) found nothing: such
+    /// names are known only for the larger places.
+    public static let otherScriptAdvice = "geotrip's own list of towns knows names in other scripts only for places of 15,000 people or more: "
+        + "write the name in Latin letters, as a map in English does."
 }

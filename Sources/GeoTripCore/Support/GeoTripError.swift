@@ -137,8 +137,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "\(paths.joined(separator: ", ")) could not be read as \(paths.count == 1 ? "a photo" : "photos") (`geotrip photos` says why), "
                 + "so geotrip has no time to place \(paths.count == 1 ? "it" : "them") by; nothing was tagged."
         case .placeNotFound(let query):
-            return "No place is named \"\(query)\". " + SearchKey.advice(query, else: "Check the spelling (`geotrip find` helps),")
-                + (SearchKey.hasOtherScript(query) ? " Or" : " or") + " tag with --at LAT,LON."
+            return "No place is named \"\(query)\". " + (SearchKey.hasOtherScript(query)
+                ? SearchKey.otherScriptAdvice + " Or tag with --at LAT,LON."
+                : "Check the spelling (`geotrip find` helps), or tag with --at LAT,LON.")
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
