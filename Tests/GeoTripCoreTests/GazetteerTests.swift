@@ -208,6 +208,16 @@ struct GazetteerTests {
         #expect(texan.allSatisfy { $0.place.admin1 == "Texas" })
         #expect(gazetteer.search("Springfield, IL").allSatisfy { $0.place.admin1 == "Illinois" })
         #expect(gazetteer.search("Portland, OR").first?.place.admin1 == "Oregon")
+        // Empty parts between commas are stray: the part after the last real comma is the region.
+        for query in ["Paris,,FR", "Paris, FR, ", ",Paris, FR", " , Paris ,, FR ,"] {
+            let found = gazetteer.search(query)
+            #expect(!found.isEmpty && found.allSatisfy { $0.place.countryCode == "FR" }, "\(query)")
+            #expect(found.first.map { $0.place.name == "Paris" && $0.label("Paris, X", query: query) == "Paris, X" } == true, "\(query)")
+        }
+        #expect(gazetteer.search(",Paris").first?.place.name == "Paris")
+        // A query without an empty part is left as written: a name may hold a comma.
+        #expect(Gazetteer.tidied("Olinda, CDP") == "Olinda, CDP" && Gazetteer.tidied("Paris") == "Paris")
+        #expect(gazetteer.qualifierAdvice("Москва,, Россия,")?.contains("\"Москва, RU\"") == true)
     }
 
     @Test("a place found by another of its names says so, exactly or by a prefix; one found by its own name does not")

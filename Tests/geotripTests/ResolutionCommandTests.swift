@@ -290,6 +290,13 @@ struct ResolutionCommandTests {
         #expect(ambiguous.stderr.contains("names several places") && ambiguous.stderr.contains("Chile"), "stderr: \(ambiguous.stderr)")
         #expect(ambiguous.stderr.contains("such as \"Santiago, "), "stderr: \(ambiguous.stderr)")
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
+        // A name found with a region geotrip does not know: how to write the region, as `find` says.
+        let region = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Москва, Россия"])
+        #expect(region.status == 1 && region.stderr.contains("\"Москва\" is found, but not in \"Россия\"")
+                && region.stderr.contains("\"Москва, RU\" or \"Москва, Russia\"") && region.stderr.contains("--at LAT,LON"), "\(region.stderr)")
+        // Stray commas say nothing.
+        let stray = try CommandRun.geotrip(["tag", trip.path, undated, "--place", ",Sintra,, PT, "])
+        #expect(stray.status == 0 && stray.stdout.contains("Sintra, Lisboa, Portugal (PT)"), "\(stray.stderr)")
 
         // By coordinates, over a photo that has EXIF: the tag outranks it.
         let byCoordinates = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--at", "40.4138,-3.6921"])

@@ -16,7 +16,7 @@ public struct PlaceMatch: Sendable, Equatable {
     /// brackets after a name that ends in round ones).
     public func label(_ label: String, query: String) -> String {
         guard byOtherName, label.hasPrefix(place.name) else { return label }
-        let name = (query.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query).replacingOccurrences(of: "\"", with: "'")
+        let name = (Gazetteer.tidied(query).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query).replacingOccurrences(of: "\"", with: "'")
         let said = quality == .exact ? "found as \"\(name)\"" : "found by another name starting \"\(name)\""
         // Square brackets after a name that ends in round ones: "Frankfurt (Oder) [found as …]".
         return place.name + (place.name.hasSuffix(")") ? " [\(said)]" : " (\(said))") + label.dropFirst(place.name.count)
@@ -29,6 +29,7 @@ extension Gazetteer {
     /// narrows by country code, country or first-level division. Exact matches come first,
     /// then names that start with the query; the most populous first within each.
     public func search(_ query: String, limit: Int = 10) -> [PlaceMatch] {
+        let query = Self.tidied(query)
         if let comma = query.lastIndex(of: ",") {
             let qualified = search(name: String(query[..<comma]), qualifier: SearchKey.fold(String(query[query.index(after: comma)...])), limit: limit)
             // Some names hold a comma themselves ("Olinda, CDP"): try the whole text as a name.
@@ -41,12 +42,22 @@ extension Gazetteer {
     /// places: why, and how to write the region (the country or region as geotrip knows it,
     /// in English, or a country code, with the first place's as the example).
     public func qualifierAdvice(_ query: String) -> String? {
+        let query = Self.tidied(query)
         guard let comma = query.lastIndex(of: ","),
               let first = search(name: String(query[..<comma]), qualifier: nil, limit: 1).first else { return nil }
         let name = query[..<comma].trimmingCharacters(in: .whitespaces), region = query[query.index(after: comma)...].trimmingCharacters(in: .whitespaces)
         let example = [first.place.countryCode, first.place.country].compactMap { $0 }.map { "\"\(name), \($0)\"" }.joined(separator: " or ")
         return "\"\(name)\" is found, but not in \"\(region)\" as geotrip knows countries and regions (their names in English, or a country code"
             + (example.isEmpty ? ")." : ": \(example)).")
+    }
+
+    /// `query` without its empty parts between commas (`Paris,,FR`, `Paris, FR, `, `,Paris`):
+    /// a stray comma says nothing, and the part after the last comma is taken for a region. A
+    /// query with no empty part is left as written (a name may hold a comma: `Olinda, CDP`).
+    static func tidied(_ query: String) -> String {
+        let parts = query.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count > 1, parts.contains(where: { $0.allSatisfy(\.isWhitespace) }) else { return query }
+        return parts.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
     }
 
     /// Common names for countries that are not their GeoNames names.

@@ -35,7 +35,7 @@ public struct NominatimPlaceSearch: Sendable {
             (data) throws(GeoTripError) in try NominatimPlace.decode([SearchResult].self, from: data, subject: "the search for \"\(query)\"")
         }
         let results = answer.value.filter { $0.place.coordinate != nil }
-        guard let best = results.first, let centre = best.place.coordinate else { throw GeoTripError.placeNotFound(query: query) }
+        guard let best = results.first, let centre = best.place.coordinate else { throw GeoTripError.placeNotFound(query: query, advice: nil) }
         let elsewhere = results.filter { GreatCircle.distance($0.place.coordinate!, centre) > Self.samePlace }
         guard elsewhere.isEmpty else {
             // Labels alike (two streets of one name in one town) are told apart by full name.

@@ -111,7 +111,7 @@ public struct PhotoTagger: Sendable {
     private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer,
                      problems: inout [PhotoDiagnostic]) async throws(GeoTripError) -> String {
         // No name names nothing, online or off (a service would answer with something).
-        guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query) }
+        guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query, advice: nil) }
         let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
         let naming = try catalog.storedNamingSettings()
         // Why the trip's online service could not answer, when it could not.
@@ -131,7 +131,7 @@ public struct PhotoTagger: Sendable {
         do {
             place = try Self.unambiguousPlace(query, in: gazetteer.get())
         } catch {
-            guard case .placeNotFound(let query) = error, let unavailable else { throw error }
+            guard case .placeNotFound(let query, _) = error, let unavailable else { throw error }
             throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable)
         }
         try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
@@ -180,7 +180,7 @@ public struct PhotoTagger: Sendable {
     /// The one place `query` names exactly; several exact matches are shown, never guessed.
     static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {
         let exact = gazetteer.search(query, limit: 6).filter { $0.quality == .exact }
-        guard let first = exact.first else { throw .placeNotFound(query: query) }
+        guard let first = exact.first else { throw .placeNotFound(query: query, advice: gazetteer.qualifierAdvice(query)) }
         guard exact.count == 1 else { throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) }) }
         return first.place
     }

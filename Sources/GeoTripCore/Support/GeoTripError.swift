@@ -31,7 +31,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case notInCatalog(paths: [String], alike: [String] = [])
     /// Files of the folder geotrip could not read as photos: nothing can be tagged.
     case unreadablePhotos(paths: [String])
-    case placeNotFound(query: String)
+    /// `advice`: how to write the region, when the name alone finds places (`Gazetteer.qualifierAdvice`).
+    case placeNotFound(query: String, advice: String?)
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
     case placeAmbiguous(query: String, candidates: [String])
@@ -136,7 +137,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .unreadablePhotos(let paths):
             return "\(paths.joined(separator: ", ")) could not be read as \(paths.count == 1 ? "a photo" : "photos") (`geotrip photos` says why), "
                 + "so geotrip has no time to place \(paths.count == 1 ? "it" : "them") by; nothing was tagged."
-        case .placeNotFound(let query):
+        case .placeNotFound(let query, let advice?):
+            return "No place is named \"\(query)\". \(advice) Or tag with --at LAT,LON."
+        case .placeNotFound(let query, nil):
             return "No place is named \"\(query)\". " + (SearchKey.hasOtherScript(query)
                 ? SearchKey.otherScriptAdvice + " Or tag with --at LAT,LON."
                 : "Check the spelling (`geotrip find` helps), or tag with --at LAT,LON.")
