@@ -595,18 +595,26 @@ struct JournalCommandTests {
         let visit = try #require(try trip.visits().first)
         let id = try #require(visit["id"] as? String), place = try #require(visit["placeId"] as? String), day = try #require(visit["localDate"] as? String)
         // The day's first visit heading replaced by a title of the person's own; the second's
-        // place part changed, keeping geotrip's shape (geotrip may write such a change itself).
+        // place replaced by a name of the person's own, keeping geotrip's shape; the third's
+        // time changed and the fourth's place part lengthened after the place's own name,
+        // neither a new name for the place.
         var lines = try trip.text(day + ".md").components(separatedBy: "\n")
         let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
+        try #require(headings.count >= 4, "\(lines)")
         // A name that begins like an option, with a character that turns the line around.
         let title = "--clear: breakfast by the river, it's 'ours' \u{202E}sic"
         lines[headings[0]] = "## " + title
-        lines[headings[1]] = lines[headings[1]].replacingOccurrences(of: " · ", with: " · Somewhere, ")
+        let second = try #require(lines[headings[1]].range(of: " · "))
+        lines[headings[1]] = String(lines[headings[1]][..<second.upperBound]) + "Belém Tower"
+        lines[headings[2]] = lines[headings[2]].replacingOccurrences(of: "WEST", with: "local time")
+        lines[headings[3]] += ", the old town"
         try lines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
         let out = try trip.run(["ingest", "DIR"]).stdout
         let said = try #require(out.split(separator: "\n").first { $0.contains("was written over") }.map(String.init), "\(out)")
         #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"--clear: breakfast by the river, it's 'ours' %E2%80%AEsic\")"), "\(said)")
-        #expect(out.components(separatedBy: "was written over").count == 2, "only the heading not in geotrip's shape is said: \(out)")
+        #expect(out.components(separatedBy: "was written over").count == 3, "the title and the new name are said, not the time or a longer place: \(out)")
+        let renamedHeading = try #require(out.split(separator: "\n").first { $0.contains("was written over (\"Belém Tower\")") }, "\(out)")
+        #expect(renamedHeading.contains("To give its place that name: geotrip rename ") && renamedHeading.contains(" -- 'Belém Tower'"), "\(renamedHeading)")
         let command = try #require(said.range(of: "To give its place that name: ").map { String(said[$0.upperBound...]) }?.components(separatedBy: ". Words about").first)
         #expect(command.hasPrefix("geotrip rename ") && command.contains(" \(place) -- "), "\(command)")
         // Run as printed, through a shell, with this build's geotrip first on the PATH.

@@ -124,6 +124,21 @@ extension Catalog {
         }
     }
 
+    /// Every name stored for `places`, from any source in any language (`ExportStage.namedOver`).
+    func namesEverGiven(places: Set<String>) throws(GeoTripError) -> [String: Set<String>] {
+        do {
+            return try database.read { db in
+                var names: [String: Set<String>] = [:]
+                for record in try PlaceNameRecord.filter(places.contains(PlaceNameRecord.Columns.placeId)).fetchAll(db) {
+                    if let name = record.name { names[record.placeId, default: []].insert(name) }
+                }
+                return names
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
     /// Every stored name from `source` in `language`, by place id, retired places' included
     /// (a place that comes back finds its name).
     func placeNames(source: NameSource, language: String = "") throws(GeoTripError) -> [String: StoredPlaceName] {

@@ -226,7 +226,7 @@ extension ExportStage {
             summary.backups.append(backup)
             if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
             summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
-                HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading)
+                HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
             }
             if expecting != nil { expecting = .some(nil) }
         }

@@ -131,13 +131,7 @@ public struct ExportStage: Sendable {
                                          track: trackPoints(inputs.trackFiles), &summary)
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
         if !summary.headingsWrittenOver.isEmpty {
-            let places = Dictionary(layout.whole.visits.map { ($0.id, $0.placeId) }, uniquingKeysWith: { first, _ in first })
-            for index in summary.headingsWrittenOver.indices {
-                let heading = summary.headingsWrittenOver[index]
-                guard let place = places[heading.visit] else { continue }
-                summary.headingsWrittenOver[index].place = place
-                summary.headingsWrittenOver[index].renameCommand = command("rename", [place, "--", heading.heading])
-            }
+            summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits)
         }
         let named = try catalog.placesNamed(inLanguage: language)
         summary.namesInOtherLanguages = layout.whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
@@ -152,6 +146,38 @@ public struct ExportStage: Sendable {
         // 5. The library's page of trips, and what this export wrote.
         try record(layout, gathered, inputs: inputs.key, run, &summary)
         return summary
+    }
+
+    /// `headings` as the summary says them: each with its visit's place and the command that
+    /// gives the place the name written, those that kept geotrip's shape (`TIME · PLACE`) only
+    /// when their place part does not begin with a name the place has had from any source, in
+    /// any language, or the words for a place without a name or a private one (geotrip renames
+    /// places itself, so a page a person saved for a note can hold a name geotrip wrote). Those
+    /// name just what they put after the ` · `; a heading whose visit is gone, only when it was
+    /// not in geotrip's shape.
+    func namedOver(_ headings: [HeadingWrittenOver], visits: [TripVisit]) throws(GeoTripError) -> [HeadingWrittenOver] {
+        let places = Dictionary(visits.map { ($0.id, $0.placeId) }, uniquingKeysWith: { first, _ in first })
+        let shaped = Set(headings.filter { $0.placeWritten != nil }.compactMap { places[$0.visit] })
+        var known = shaped.isEmpty ? [:] : try catalog.namesEverGiven(places: shaped)
+        for visit in visits where shaped.contains(visit.placeId) {
+            if let name = visit.name { known[visit.placeId, default: []].insert(name) }
+        }
+        let words = ["en", "ko"].map { JournalWords(language: $0) }.flatMap { [$0.unnamedPlace, $0.privatePlace] }
+        return headings.compactMap { heading in
+            var heading = heading
+            let place = places[heading.visit]
+            if let written = heading.placeWritten {
+                guard let place else { return nil }
+                let names = (known[place] ?? []).union(words)
+                if names.contains(where: { name in
+                    [name, MarkdownText.escaped(name)].contains { written == $0 || written.hasPrefix($0 + ", ") }
+                }) { return nil }
+                heading.heading = written
+            }
+            heading.place = place
+            heading.renameCommand = place.map { command("rename", [$0, "--", heading.heading]) }
+            return heading
+        }
     }
 
     /// What one export run writes with, the same for all its steps.

@@ -153,6 +153,15 @@ public struct HeadingWrittenOver: Sendable, Equatable, Encodable {
     public var heading: String
     /// `geotrip rename FOLDER PLACE 'HEADING'`, which names the place so (nil with no place).
     public var renameCommand: String?
+    /// What followed ` · ` in a heading that kept geotrip's shape (`TIME · PLACE`), while it
+    /// is not known whether the person wrote over the place's name there; not in `--json`.
+    var placeWritten: String?
+
+    init(backup: String, visit: String, place: String?, heading: String, renameCommand: String? = nil, placeWritten: String? = nil) {
+        (self.backup, self.visit, self.place, self.heading, self.renameCommand, self.placeWritten) = (backup, visit, place, heading, renameCommand, placeWritten)
+    }
+
+    enum CodingKeys: String, CodingKey { case backup, visit, place, heading, renameCommand }
 }
 
 public struct UnreadBlocks: Sendable, Equatable, Encodable {

@@ -417,20 +417,30 @@ struct JournalDocument: Sendable, Equatable {
         return String(decoding: hex, as: UTF8.self)
     }
 
-    /// The visits' section headings in a page that are no heading geotrip writes (`## TIME ·
-    /// PLACE`: a person wrote over one), each with the id of the visit's block below it: the
-    /// last `## ` line above the block, when none since the block before has geotrip's shape
-    /// (a heading added beside geotrip's is no heading written over). Headings are written
-    /// anew by every export, so what a person writes there does not stay.
-    static func headingsWrittenOver(_ bytes: [UInt8]) -> [(visit: String, heading: String)] {
+    /// The visits' section headings in a page that a person may have written over, each with
+    /// the id of the visit's block below it. Headings are written anew by every export, so what
+    /// a person writes there does not stay.
+    /// - With no heading in geotrip's shape (`## TIME · PLACE`) since the block before: the
+    ///   last `## ` line above the block, `place` nil (a title of the person's own).
+    /// - Else geotrip's heading with what follows its ` · ` as `place`: the person may have put
+    ///   a name of their own there (`## 10:05 · Belém Tower`), which only the place's names
+    ///   can tell from geotrip's (`ExportStage.namedOver`). A heading added beside geotrip's is
+    ///   no heading written over.
+    static func headingsWrittenOver(_ bytes: [UInt8]) -> [(visit: String, heading: String, place: String?)] {
         let lines = lines(asUTF8Lines(bytes))
-        var found: [(visit: String, heading: String)] = []
+        var found: [(visit: String, heading: String, place: String?)] = []
         var headings: [String] = []
         var index = 0
         while index < lines.count {
             let line = markerContent(lines[index])
             if let (id, tag) = startMarker(line) {
-                if let heading = headings.last, id.hasPrefix("v"), !headings.contains(where: { $0.contains(" · ") }) { found.append((id, heading)) }
+                if id.hasPrefix("v"), let heading = headings.last {
+                    if let shaped = headings.last(where: { $0.contains(" · ") }), let dot = shaped.range(of: " · ") {
+                        found.append((id, shaped, String(shaped[dot.upperBound...]).trimmingCharacters(in: .whitespaces)))
+                    } else {
+                        found.append((id, heading, nil))
+                    }
+                }
                 headings = []
                 // The block's own lines are a note, whatever they look like.
                 let end = Array(endLine(id: id, tag: tag).utf8)
@@ -442,7 +452,7 @@ struct JournalDocument: Sendable, Equatable {
             }
             index += 1
         }
-        return found.filter { !$0.heading.isEmpty }
+        return found.filter { !$0.heading.isEmpty && $0.place?.isEmpty != true }
     }
 
     /// The file's lines, each with its `\n` (the last may have none).
