@@ -101,6 +101,13 @@ f.addEventListener('load', function () {
     return box.right > frame.left && box.left < frame.right && box.bottom > frame.top && box.top < frame.bottom
       && (box.left < frame.left || box.right > frame.right || box.top < frame.top || box.bottom > frame.bottom);
   }).length;
+  // Labels shown for a dot off the map: a label is drawn right of its dot (or moved from
+  // there by its translate), so the dot lies just left of where the label was put.
+  r.labelsOffMap = labels.filter(function (node) {
+    var box = node.getBoundingClientRect(), moved = (node.style.translate || '0px 0px').split(' ').map(parseFloat);
+    var x = box.left - (moved[0] || 0) - 10, y = (box.top + box.bottom) / 2 - (moved[1] || 0);
+    return x < frame.left - 10 || x > frame.right || y < frame.top || y > frame.bottom;
+  }).map(function (node) { return node.textContent; });
   r.labelsCovering = 0;
   labelBoxes.forEach(function (box, i) {
     labelBoxes.slice(i + 1).concat(markerBoxes).forEach(function (other) { if (covers(box, other)) r.labelsCovering += 1; });
@@ -167,6 +174,7 @@ f.addEventListener('load', function () {
         var townLabels: [String]
         var labelsCovering: Int
         var labelsCut: Int
+        var labelsOffMap: [String]
         var routeLines: Int
         var casings: Int
         var casingsUnderLines: Bool
@@ -233,6 +241,7 @@ f.addEventListener('load', function () {
         // Lisbon's dot lies under the marker of the visits there, and is named beside it.
         #expect(result.labelsCovering == 0, "\(result.labelsCovering) town labels cover a marker or another label")
         #expect(result.labelsCut == 0, "\(result.labelsCut) town labels are cut by the map's edge")
+        #expect(result.labelsOffMap.isEmpty, "towns off the map named at its edge: \(result.labelsOffMap)")
         #expect(result.townLabels.contains("Lisbon") && result.townLabels.contains("Sevilla"), "towns named: \(result.townLabels)")
         // Visits whose markers would overlap are grouped: every visit on the map, no two overlapping.
         #expect(result.overlapping == 0 && result.overlappingOnAllDays == 0, "\(result.overlapping), \(result.overlappingOnAllDays) pairs overlap")

@@ -135,6 +135,7 @@ enum TripMapScript {
   // one is named beside the marker, right of it, else left, below or above, wherever it
   // covers nothing. A label that would run past the map's right edge goes left of its dot;
   // one the top or bottom edge would cut moves down or up, still level with its dot's side.
+  // A town whose dot is off the map has no label.
   var townTiers = [null, L.layerGroup(), L.layerGroup(), L.layerGroup(), L.layerGroup()];
   var townDots = [];
   data.towns.forEach(function (town) {
@@ -171,8 +172,11 @@ enum TripMapScript {
       node.style.visibility = '';
       node.style.translate = '';
       var box = node.getBoundingClientRect();
-      if (clear(box) && fits(box)) { placed.push(box); return; }
       var at = map.latLngToContainerPoint(dot.getLatLng()), x = frame.left + at.x, y = frame.top + at.y;
+      // A town whose dot is off the map is not named: moved inside, its label would sit by
+      // other towns (Casablanca at the bottom edge of a map of Spain).
+      if (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom) { node.style.visibility = 'hidden'; return; }
+      if (clear(box) && fits(box)) { placed.push(box); return; }
       var under = markers.filter(function (m) { return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom; });
       var moves = [];
       if (!fits(box)) {
