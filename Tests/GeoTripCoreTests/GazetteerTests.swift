@@ -209,7 +209,7 @@ struct GazetteerTests {
         #expect(gazetteer.search("Springfield, IL").allSatisfy { $0.place.admin1 == "Illinois" })
         #expect(gazetteer.search("Portland, OR").first?.place.admin1 == "Oregon")
         // Empty parts between commas are stray: the part after the last real comma is the region.
-        for query in ["Paris,,FR", "Paris, FR, ", ",Paris, FR", " , Paris ,, FR ,"] {
+        for query in ["Paris,,FR", "Paris, FR, ", ",Paris, FR", " , Paris ,, FR ,", "Paris,\u{200B},FR"] {
             let found = gazetteer.search(query)
             #expect(!found.isEmpty && found.allSatisfy { $0.place.countryCode == "FR" }, "\(query)")
             #expect(found.first.map { $0.place.name == "Paris" && $0.label("Paris, X", query: query) == "Paris, X" } == true, "\(query)")

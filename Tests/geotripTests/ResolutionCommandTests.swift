@@ -294,6 +294,9 @@ struct ResolutionCommandTests {
         let region = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Москва, Россия"])
         #expect(region.status == 1 && region.stderr.contains("\"Москва\" is found, but not in \"Россия\"")
                 && region.stderr.contains("\"Москва, RU\" or \"Москва, Russia\"") && region.stderr.contains("--at LAT,LON"), "\(region.stderr)")
+        // The start of a name is no place for tag --place: no region advice for it.
+        let partial = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintr, Portugal"])
+        #expect(partial.status == 1 && partial.stderr.contains("Check the spelling") && !partial.stderr.contains("is found, but"), "\(partial.stderr)")
         // Stray commas say nothing.
         let stray = try CommandRun.geotrip(["tag", trip.path, undated, "--place", ",Sintra,, PT, "])
         #expect(stray.status == 0 && stray.stdout.contains("Sintra, Lisboa, Portugal (PT)"), "\(stray.stderr)")

@@ -38,13 +38,13 @@ extension Gazetteer {
         return search(name: query, qualifier: nil, limit: limit)
     }
 
-    /// When `query` (which found nothing) is a name and a region whose name alone finds
-    /// places: why, and how to write the region (the country or region as geotrip knows it,
+    /// When `query` (which found nothing) is a name and a region whose name alone is a
+    /// place's (not the start of one: `tag --place` takes whole names only): why, and how to write the region (the country or region as geotrip knows it,
     /// in English, or a country code, with the first place's as the example).
     public func qualifierAdvice(_ query: String) -> String? {
         let query = Self.tidied(query)
         guard let comma = query.lastIndex(of: ","),
-              let first = search(name: String(query[..<comma]), qualifier: nil, limit: 1).first else { return nil }
+              let first = search(name: String(query[..<comma]), qualifier: nil, limit: 1).first, first.quality == .exact else { return nil }
         let name = query[..<comma].trimmingCharacters(in: .whitespaces), region = query[query.index(after: comma)...].trimmingCharacters(in: .whitespaces)
         let example = [first.place.countryCode, first.place.country].compactMap { $0 }.map { "\"\(name), \($0)\"" }.joined(separator: " or ")
         return "\"\(name)\" is found, but not in \"\(region)\" as geotrip knows countries and regions (their names in English, or a country code"
@@ -56,8 +56,10 @@ extension Gazetteer {
     /// query with no empty part is left as written (a name may hold a comma: `Olinda, CDP`).
     static func tidied(_ query: String) -> String {
         let parts = query.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count > 1, parts.contains(where: { $0.allSatisfy(\.isWhitespace) }) else { return query }
-        return parts.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        // Empty as a search key: blanks, and the unseen characters copied text carries.
+        func isEmpty(_ part: Substring) -> Bool { SearchKey.fold(String(part)).isEmpty }
+        guard parts.count > 1, parts.contains(where: isEmpty) else { return query }
+        return parts.filter { !isEmpty($0) }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
     }
 
     /// Common names for countries that are not their GeoNames names.
