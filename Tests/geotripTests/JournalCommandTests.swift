@@ -481,6 +481,11 @@ struct JournalCommandTests {
         let unplaced = try trip.text("unplaced-notes.md")
         #expect(Trip.note(pradoID, in: unplaced) == "Prado: 한국어 메모\n")
         #expect(unplaced.contains(pradoID) && unplaced.contains(pradoDay))
+        // A line of the person's own on that page: kept as a backup; the page's headings are
+        // geotrip's own words for each note (`## Visit v…: …`), none written over.
+        try (unplaced + "\nA line of my own.\n").write(to: trip.journal.appendingPathComponent("unplaced-notes.md"), atomically: true, encoding: .utf8)
+        let edited = try trip.run(["ingest", "DIR"])
+        #expect(edited.stdout.contains("unplaced-notes.edited-") && !edited.stdout.contains("was written over"), "\(edited.stdout)")
 
         // Clocks a day late: every visit moves to the next day, and its notes with it.
         try trip.run(["ingest", "DIR", "-q", "--clock-offset", "+1 00:00:00"])
@@ -595,9 +600,10 @@ struct JournalCommandTests {
         let visit = try #require(try trip.visits().first)
         let id = try #require(visit["id"] as? String), place = try #require(visit["placeId"] as? String), day = try #require(visit["localDate"] as? String)
         // The day's first visit heading replaced by a title of the person's own; the second's
-        // place replaced by a name of the person's own, keeping geotrip's shape; the third's
-        // time changed and the fourth's place part lengthened after the place's own name,
-        // neither a new name for the place.
+        // place name replaced by one of the person's own (in Markdown, and with geotrip's region
+        // and country after it), keeping geotrip's shape; the third's time changed, with a
+        // heading of the person's own added below it that holds a " · "; the fourth's place
+        // part lengthened after the place's own name. Neither of the last two is a new name.
         var lines = try trip.text(day + ".md").components(separatedBy: "\n")
         let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
         try #require(headings.count >= 4, "\(lines)")
@@ -605,16 +611,18 @@ struct JournalCommandTests {
         let title = "--clear: breakfast by the river, it's 'ours' \u{202E}sic"
         lines[headings[0]] = "## " + title
         let second = try #require(lines[headings[1]].range(of: " · "))
-        lines[headings[1]] = String(lines[headings[1]][..<second.upperBound]) + "Belém Tower"
-        lines[headings[2]] = lines[headings[2]].replacingOccurrences(of: "WEST", with: "local time")
+        let region = try #require(lines[headings[1]].range(of: ", ")).lowerBound  // "Lisbon, Lisboa, Portugal"
+        lines[headings[1]] = String(lines[headings[1]][..<second.upperBound]) + "Tom \\& Jerry's *Bar*" + String(lines[headings[1]][region...])
+        lines[headings[2]] = lines[headings[2]].replacingOccurrences(of: "WEST", with: "+01") + "\n\n## Lunch · with Ana"
         lines[headings[3]] += ", the old town"
         try lines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
         let out = try trip.run(["ingest", "DIR"]).stdout
         let said = try #require(out.split(separator: "\n").first { $0.contains("was written over") }.map(String.init), "\(out)")
         #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"--clear: breakfast by the river, it's 'ours' %E2%80%AEsic\")"), "\(said)")
-        #expect(out.components(separatedBy: "was written over").count == 3, "the title and the new name are said, not the time or a longer place: \(out)")
-        let renamedHeading = try #require(out.split(separator: "\n").first { $0.contains("was written over (\"Belém Tower\")") }, "\(out)")
-        #expect(renamedHeading.contains("To give its place that name: geotrip rename ") && renamedHeading.contains(" -- 'Belém Tower'"), "\(renamedHeading)")
+        #expect(out.components(separatedBy: "was written over").count == 3, "the title and the new name are said, not the time, a heading added or a longer place: \(out)")
+        // The name as it reads, without the Markdown's escapes and the region and country.
+        let renamedHeading = try #require(out.split(separator: "\n").first { $0.contains("was written over (\"Tom & Jerry's *Bar*\")") }, "\(out)")
+        #expect(renamedHeading.contains("To give its place that name: geotrip rename ") && renamedHeading.contains(#" -- 'Tom & Jerry'\''s *Bar*'"#), "\(renamedHeading)")
         let command = try #require(said.range(of: "To give its place that name: ").map { String(said[$0.upperBound...]) }?.components(separatedBy: ". Words about").first)
         #expect(command.hasPrefix("geotrip rename ") && command.contains(" \(place) -- "), "\(command)")
         // Run as printed, through a shell, with this build's geotrip first on the PATH.
@@ -622,6 +630,26 @@ struct JournalCommandTests {
         let renamed = try CommandRun.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": path])
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(try trip.text(day + ".md").contains("· " + title))
+    }
+
+    @Test("A page saved for a note keeps the headings geotrip wrote before a rename: they are no name the person wrote")
+    func headingsOfEarlierNames() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let visit = try #require(try trip.visits().first)
+        let place = try #require(visit["placeId"] as? String), day = try #require(visit["localDate"] as? String)
+        // The page as an editor holds it open, while the place is named and the name cleared.
+        try trip.run(["rename", "DIR", place, "--", "Hotel Foo"])
+        let open = try trip.text(day + ".md")
+        #expect(open.contains(" · Hotel Foo"))
+        try trip.run(["rename", "DIR", place, "--clear"])
+        // Saved with a line of the person's own, outside the blocks: kept as a backup, and no
+        // heading in it is said to be written over.
+        try open.replacingOccurrences(of: "\n## ", with: "\nA line of my own.\n\n## ", options: [], range: open.range(of: "\n## "))
+            .write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
+        let out = try trip.run(["ingest", "DIR"]).stdout
+        #expect(out.contains(".edited-") && !out.contains("was written over"), "\(out)")
     }
 
     @Test("Another folder's catalog or output folder is refused with nothing changed; a folder moved or copied takes both along")

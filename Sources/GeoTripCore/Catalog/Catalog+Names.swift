@@ -124,16 +124,11 @@ extension Catalog {
         }
     }
 
-    /// Every name stored for `places`, from any source in any language (`ExportStage.namedOver`).
-    func namesEverGiven(places: Set<String>) throws(GeoTripError) -> [String: Set<String>] {
+    /// Every name any place of the catalog has had, from any source in any language, since
+    /// this build's catalog (`v29-names-ever`; `ExportStage.namedOver`).
+    func namesEverGiven() throws(GeoTripError) -> Set<String> {
         do {
-            return try database.read { db in
-                var names: [String: Set<String>] = [:]
-                for record in try PlaceNameRecord.filter(places.contains(PlaceNameRecord.Columns.placeId)).fetchAll(db) {
-                    if let name = record.name { names[record.placeId, default: []].insert(name) }
-                }
-                return names
-            }
+            return try database.read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM placeNameEver")) }
         } catch {
             throw Self.classify(error, path: path)
         }

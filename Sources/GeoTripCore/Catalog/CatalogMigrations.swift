@@ -608,6 +608,21 @@ enum CatalogMigrations {
             // rules' revision (`places6`) reclusters every photo on the next run, which fills it.
             try db.alter(table: "visitPhoto") { t in t.add(column: "stray", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v29-names-ever") { db in
+            // Every name a place has had (`placeName` keeps only each source's latest): a journal
+            // page a person saved for a note may hold a name geotrip wrote in a heading before
+            // the place was renamed, which is no name the person wrote (`ExportStage.namedOver`).
+            try db.execute(sql: """
+                CREATE TABLE placeNameEver (name TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                INSERT OR IGNORE INTO placeNameEver (name) SELECT name FROM placeName WHERE name IS NOT NULL;
+                CREATE TRIGGER placeNameEverInsert AFTER INSERT ON placeName WHEN new.name IS NOT NULL
+                BEGIN INSERT INTO placeNameEver (name) SELECT new.name WHERE NOT EXISTS (SELECT 1 FROM placeNameEver WHERE name = new.name); END;
+                CREATE TRIGGER placeNameEverUpdate AFTER UPDATE OF name ON placeName WHEN new.name IS NOT NULL
+                BEGIN INSERT INTO placeNameEver (name) SELECT new.name WHERE NOT EXISTS (SELECT 1 FROM placeNameEver WHERE name = new.name); END;
+                """)
+            // Not `INSERT OR IGNORE`: a trigger's statements take the conflict policy of the
+            // statement that fired them (the names' upsert), so a name already kept failed it.
+        }
         return migrator
     }
 }

@@ -225,8 +225,12 @@ extension ExportStage {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
             if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
-            summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
-                HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
+            // Only a day's page has visits' headings (the page of notes whose visit is gone
+            // heads each with its own words).
+            if Self.isDayFile(String(relative.split(separator: "/").last ?? "")) {
+                summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
+                    HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
+                }
             }
             if expecting != nil { expecting = .some(nil) }
         }

@@ -131,7 +131,7 @@ public struct ExportStage: Sendable {
                                          track: trackPoints(inputs.trackFiles), &summary)
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
         if !summary.headingsWrittenOver.isEmpty {
-            summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits)
+            summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
         }
         let named = try catalog.placesNamed(inLanguage: language)
         summary.namesInOtherLanguages = layout.whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
@@ -148,34 +148,33 @@ public struct ExportStage: Sendable {
         return summary
     }
 
-    /// `headings` as the summary says them: each with its visit's place and the command that
-    /// gives the place the name written, those that kept geotrip's shape (`TIME · PLACE`) only
-    /// when their place part does not begin with a name the place has had from any source, in
-    /// any language, or the words for a place without a name or a private one (geotrip renames
-    /// places itself, so a page a person saved for a note can hold a name geotrip wrote). Those
-    /// name just what they put after the ` · `; a heading whose visit is gone, only when it was
-    /// not in geotrip's shape.
-    func namedOver(_ headings: [HeadingWrittenOver], visits: [TripVisit]) throws(GeoTripError) -> [HeadingWrittenOver] {
-        let places = Dictionary(visits.map { ($0.id, $0.placeId) }, uniquingKeysWith: { first, _ in first })
-        let shaped = Set(headings.filter { $0.placeWritten != nil }.compactMap { places[$0.visit] })
-        var known = shaped.isEmpty ? [:] : try catalog.namesEverGiven(places: shaped)
-        for visit in visits where shaped.contains(visit.placeId) {
-            if let name = visit.name { known[visit.placeId, default: []].insert(name) }
-        }
-        let words = ["en", "ko"].map { JournalWords(language: $0) }.flatMap { [$0.unnamedPlace, $0.privatePlace] }
+    /// `headings` as the summary says them, each with its visit's place and the command that
+    /// gives the place the name written. A heading that kept geotrip's shape (`TIME · PLACE`)
+    /// counts only when its place part, read as Markdown, begins with no name any place has had
+    /// (from any source, in any language: geotrip renames places itself, so a page a person
+    /// saved for a note can hold a name geotrip wrote) nor the words for a place without a name
+    /// or a private one. Its name is that part without the region and country geotrip writes
+    /// after the place's name (`Belém Tower, Lisboa, Portugal` names it `Belém Tower`). A
+    /// heading whose visit is gone counts only when it was not in geotrip's shape.
+    func namedOver(_ headings: [HeadingWrittenOver], visits: [TripVisit], words: JournalWords) throws(GeoTripError) -> [HeadingWrittenOver] {
+        let byID = Dictionary(visits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let shaped = headings.contains { $0.placeWritten != nil }
+        let known = shaped ? try catalog.namesEverGiven().union(visits.compactMap(\.name))
+            .union(["en", "ko"].map { JournalWords(language: $0) }.flatMap { [$0.unnamedPlace, $0.privatePlace] }) : []
         return headings.compactMap { heading in
             var heading = heading
-            let place = places[heading.visit]
-            if let written = heading.placeWritten {
-                guard let place else { return nil }
-                let names = (known[place] ?? []).union(words)
-                if names.contains(where: { name in
-                    [name, MarkdownText.escaped(name)].contains { written == $0 || written.hasPrefix($0 + ", ") }
-                }) { return nil }
+            let visit = byID[heading.visit]
+            if let placeWritten = heading.placeWritten {
+                guard let visit else { return nil }
+                var written = MarkdownText.unescaped(placeWritten)
+                if known.contains(where: { written == $0 || written.hasPrefix($0 + ", ") }) { return nil }
+                let region = ([visit.admin1].compactMap { $0 } + [words.countryName(code: visit.countryCode, stored: visit.country)].compactMap { $0 })
+                    .map { ", " + $0 }.joined()
+                if !region.isEmpty, written.hasSuffix(region), written.count > region.count { written.removeLast(region.count) }
                 heading.heading = written
             }
-            heading.place = place
-            heading.renameCommand = place.map { command("rename", [$0, "--", heading.heading]) }
+            heading.place = visit?.placeId
+            heading.renameCommand = visit.map { command("rename", [$0.placeId, "--", heading.heading]) }
             return heading
         }
     }

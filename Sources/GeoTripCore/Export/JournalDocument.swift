@@ -422,7 +422,7 @@ struct JournalDocument: Sendable, Equatable {
     /// a person writes there does not stay.
     /// - With no heading in geotrip's shape (`## TIME · PLACE`) since the block before: the
     ///   last `## ` line above the block, `place` nil (a title of the person's own).
-    /// - Else geotrip's heading with what follows its ` · ` as `place`: the person may have put
+    /// - Else geotrip's heading (`hasGeotripShape`) with what follows its ` · ` as `place`: the person may have put
     ///   a name of their own there (`## 10:05 · Belém Tower`), which only the place's names
     ///   can tell from geotrip's (`ExportStage.namedOver`). A heading added beside geotrip's is
     ///   no heading written over.
@@ -435,7 +435,7 @@ struct JournalDocument: Sendable, Equatable {
             let line = markerContent(lines[index])
             if let (id, tag) = startMarker(line) {
                 if id.hasPrefix("v"), let heading = headings.last {
-                    if let shaped = headings.last(where: { $0.contains(" · ") }), let dot = shaped.range(of: " · ") {
+                    if let shaped = headings.last(where: Self.hasGeotripShape), let dot = shaped.range(of: " · ") {
                         found.append((id, shaped, String(shaped[dot.upperBound...]).trimmingCharacters(in: .whitespaces)))
                     } else {
                         found.append((id, heading, nil))
@@ -453,6 +453,16 @@ struct JournalDocument: Sendable, Equatable {
             index += 1
         }
         return found.filter { !$0.heading.isEmpty && $0.place?.isEmpty != true }
+    }
+
+    /// Whether `heading` has the shape of a visit's heading geotrip writes: `TIME · PLACE`,
+    /// with TIME as `TripVisit.localTimeSpan` writes it (`08:12–08:31 WEST`, `22:41–00:12
+    /// (06-11) +09`), not a heading of the person's own that holds a ` · ` (`Lunch · with Ana`).
+    static func hasGeotripShape(_ heading: String) -> Bool {
+        guard let dot = heading.range(of: " · ") else { return false }
+        let zone = #"( (?:[A-Z0-9+\-:]+|[A-Za-z_]+/[A-Za-z0-9_+\-/]+))?"#, clock = #"\d{2}:\d{2}( \(\d{2}-\d{2}\))?"#
+        guard let span = try? Regex(clock + zone + "(–" + clock + ")?" + zone) else { return false }
+        return heading[..<dot.lowerBound].wholeMatch(of: span) != nil
     }
 
     /// The file's lines, each with its `\n` (the last may have none).

@@ -54,6 +54,30 @@ struct MarkdownText: MustacheContentType {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` read as Markdown's inline text: a backslash before ASCII punctuation is taken
+    /// away (CommonMark's escapes, which `escaped` writes), so a heading a person edited gives
+    /// back the name it shows (`Tom \& Jerry` is `Tom & Jerry`).
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var out = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in text.unicodeScalars {
+            if escaping {
+                escaping = false
+                if !asciiPunctuation.contains(scalar) { out.append("\\") }
+            } else if scalar == "\\" {
+                escaping = true
+                continue
+            }
+            out.append(scalar)
+        }
+        if escaping { out.append("\\") }
+        return String(out)
+    }
+
+    /// What CommonMark lets a backslash escape.
+    private static let asciiPunctuation = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".unicodeScalars)
+
     /// The ASCII bytes `escaped` puts a backslash before.
     private static let needsEscape: [Bool] = (0..<256).map { "\\`*_[]<>#!|&~".utf8.contains(UInt8($0)) }
 
