@@ -112,7 +112,7 @@ struct JournalCommandTests {
         }
     }
 
-    @Test("visits merged under notes: each note set apart is said once, in a sentence, not again as one whose visit is gone")
+    @Test("visits merged in the run their notes were written: the notes that lose the visit wait under their own ids, said once, and go back with their visits")
     func mergedVisitsNotesSaidOnce() throws {
         let trip = try Trip()
         defer { trip.temp.remove() }
@@ -122,18 +122,23 @@ struct JournalCommandTests {
         #expect(ids.count >= 2)
         for id in ids { try trip.write(note: "NOTE \(id)\n", for: id, in: day) }
         // A visit radius of 5 km makes one visit of the day's Lisbon visits: one note keeps it,
-        // the others wait on the page of unplaced notes.
+        // the others wait on the page of unplaced notes, each under its own id, as a note the
+        // catalog knew does when its visit goes.
         let merged = try trip.run(["ingest", "DIR", "--visit-radius", "5000"])
         let unplaced = try trip.text("unplaced-notes.md")
-        let waiting = ids.filter { unplaced.contains("NOTE \($0)") }
-        #expect(!waiting.isEmpty, "\(merged.stdout)")
+        let waiting = ids.filter { Trip.note($0, in: unplaced) == "NOTE \($0)\n" }
+        #expect(!waiting.isEmpty && !unplaced.contains("@"), "\(merged.stdout)")
         let said = merged.stdout.split(separator: "\n").filter { $0.contains("unplaced-notes.md") }
         #expect(said.count == 1, "\(merged.stdout)")
-        #expect(said.first?.contains("\(waiting.count == 1 ? "1 note" : "\(waiting.count) notes") under") == true, "\(merged.stdout)")
-        #expect(!merged.stdout.contains("whose visit or day is gone"), "\(merged.stdout)")
+        #expect(said.first?.contains("\(waiting.count == 1 ? "1 note" : "\(waiting.count) notes") whose visit or day is gone") == true, "\(merged.stdout)")
         // Every note is somewhere.
         let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).map { try trip.text($0) }.joined()
         for id in ids { #expect(pages.contains("NOTE \(id)"), "\(id)") }
+        // The radius as it was: each note is back in its own visit's block.
+        try trip.run(["ingest", "DIR", "-q", "--visit-radius", "250"])
+        let page = try trip.text(day + ".md")
+        for id in ids { #expect(Trip.note(id, in: page) == "NOTE \(id)\n", "\(id): \(page)") }
+        #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("unplaced-notes.md").path))
     }
 
     @Test("notes written before a run that merges their visits: the merged visit takes the note beside most of its photos, not the first on the page")

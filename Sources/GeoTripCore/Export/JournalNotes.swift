@@ -63,7 +63,7 @@ struct JournalNotes: Equatable {
          storedAt: [String: Int64] = [:], privacy: PrivacyZones = PrivacyZones(), photos: VisitPhotos = VisitPhotos()) {
         // A note the catalog does not know is put with the visit that holds the photos its page
         // showed above it, when its id now names another visit (the catalog made again).
-        let (days, found, to) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
+        let (days, found, to, waitingWith) = Self.rehomed(days, unplaced: unplaced, stored: stored, photos: photos)
         rehomed = found
         rehomedTo = to
         // A note waiting on the page of unplaced notes that the catalog does not know (a
@@ -176,8 +176,10 @@ struct JournalNotes: Equatable {
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
                 // Written in the run its visit went (its photos moved away, its day now at
                 // home): never shown with it here, it is known by the day of the page it was
-                // written in.
+                // written in, and by the photos above it when another visit took them
+                // (`rehomed`), which its visit must hold to have it back.
                 note.localDate = date
+                if note.members == nil, note.hasWords { note.members = waitingWith[owner] }
             }
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
@@ -377,11 +379,16 @@ struct JournalNotes: Equatable {
     /// (`JournalNote.setApart`), to wait on the page of unplaced notes. Ids are the catalog's:
     /// one made again (deleted, the folders renamed or photos added, so photos read in
     /// another order) gives them to other visits. Empty blocks under an id given are dropped.
+    ///
+    /// A block whose id names no visit now, and whose photos a visit holds that is given or
+    /// has words, waits under its own id instead (its visit merged into another in the run its
+    /// note was written): it goes back with its visit, as a note the catalog knew does. Its
+    /// photos, by id, come back as the fourth value, for the note to be known by.
     static func rehomed(_ days: [String: [JournalDocument]], unplaced: [JournalDocument], stored: [String: JournalNote], photos: VisitPhotos)
-        -> ([String: [JournalDocument]], [RehomedNote], [String: String]) {
+        -> ([String: [JournalDocument]], [RehomedNote], [String: String], [String: [Int64]]) {
         var unknownIDs = Set<String>()
         for files in days.values { for file in files { for block in file.blocks where isUnknown(block, stored: stored) { unknownIDs.insert(block.id) } } }
-        guard !unknownIDs.isEmpty else { return (days, [], [:]) }
+        guard !unknownIDs.isEmpty else { return (days, [], [:], [:]) }
         // The ids whose visit holds none of the photos above their block: the suspects.
         let own = photos.ofEachVisit(unknownIDs.sorted())
         var suspects: [(date: String, file: Int, block: Int)] = []
@@ -394,7 +401,7 @@ struct JournalNotes: Equatable {
                 }
             }
         }
-        guard !suspects.isEmpty else { return (days, [], [:]) }
+        guard !suspects.isEmpty else { return (days, [], [:], [:]) }
         let visitOf = photos.everyPhoto()
         var byName: [Substring: String?] = [:]
         for (path, visit) in visitOf {
@@ -417,6 +424,7 @@ struct JournalNotes: Equatable {
         var days = days
         var found: [RehomedNote] = []
         var to: [String: String] = [:]
+        var waiting: [String: [Int64]] = [:]
         var given = Set<String>()
         // Each suspect's claim: the visit holding most of the photos above it, with its share of
         // them and their count. Visits go to the greatest share, then the most photos, then the
@@ -440,6 +448,11 @@ struct JournalNotes: Equatable {
             // and the catalog does not know it (another catalog's note): that id proves nothing.
             let written = days[suspect.date]![suspect.file].writtenNotes?[block.id] != nil
             if best == block.id || best == nil && own[block.id] == nil && !written { continue }
+            if let best, own[block.id] == nil, taken.contains(best) || given.contains(best),
+               let members = members(linkedBy: block.photoLinks, among: photos.ofEachVisit([best])[best] ?? []) {
+                waiting[block.id] = members
+                continue
+            }
             let id = best.flatMap { taken.contains($0) || given.contains($0) ? nil : $0 }
                 ?? freeID(JournalNote.setApart(block.id, day: suspect.date)) { taken.contains($0) || given.contains($0) }
             given.insert(id)
@@ -459,7 +472,7 @@ struct JournalNotes: Equatable {
                 if kept.count != blocks.count { days[date]![index].blocks = kept }
             }
         }
-        return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) }, to)
+        return (days, found.sorted { ($0.day, $0.written) < ($1.day, $1.written) }, to, waiting)
     }
 
     /// The last part of a path.
