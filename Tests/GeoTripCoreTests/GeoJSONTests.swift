@@ -322,4 +322,56 @@ struct GeoJSONTests {
         #expect(try PrivacyZones().hidingNeighbours(of: visits) { _ in none += 1; return [] } == PrivacyZones())
         #expect(none == 0)
     }
+    @Test("the route goes in the order travelled, not the days': east across the date line, Honolulu's evening of 1 July comes after Haneda's morning of 2 July")
+    func routeAcrossTheDateLine() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Pacific")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // One photo a visit: wall clock, offset and position as a phone writes them.
+        let shots: [(name: String, time: String, offset: String, latitude: Double, longitude: Double)] = [
+            ("1-tokyo.jpg", "2025:07:01 10:00:00", "+09:00", 35.6812, 139.7671),
+            ("2-tokyo.jpg", "2025:07:01 15:00:00", "+09:00", 35.6586, 139.7454),
+            ("3-haneda.jpg", "2025:07:02 09:00:00", "+09:00", 35.5494, 139.7798),    // 00:00Z on 2 July
+            ("4-honolulu.jpg", "2025:07:01 22:00:00", "-10:00", 21.3069, -157.8583), // 08:00Z on 2 July
+            ("5-waikiki.jpg", "2025:07:02 12:00:00", "-10:00", 21.2810, -157.8370),
+            ("6-la.jpg", "2025:07:03 18:00:00", "-07:00", 34.0522, -118.2437),
+            ("7-santa-monica.jpg", "2025:07:04 10:00:00", "-07:00", 34.0195, -118.4912),
+        ]
+        for shot in shots {
+            let file = folder.appendingPathComponent(shot.name)
+            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: file)
+            let run = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original", "-all=",
+                "-DateTimeOriginal=\(shot.time)", "-OffsetTimeOriginal=\(shot.offset)",
+                "-GPSLatitude=\(abs(shot.latitude))", "-GPSLatitudeRef=\(shot.latitude < 0 ? "S" : "N")",
+                "-GPSLongitude=\(abs(shot.longitude))", "-GPSLongitudeRef=\(shot.longitude < 0 ? "W" : "E")", file.path])
+            #expect(run.status == 0, "exiftool: \(run.stderr)")
+        }
+        var options = IngestOptions(folder: folder.path)
+        options.catalogPath = temp.url.appendingPathComponent("pacific.sqlite").path
+        options.outputFolder = temp.url.appendingPathComponent("out").path
+        let summary = try await IngestPipeline(options: options).run(progress: SilentProgress())
+        let catalog = try Catalog.open(at: options.catalogPath, access: .readOnly)
+        let trip = try catalog.trip()
+        let visitOf = Dictionary(trip.visits.flatMap { visit in visit.photos.map { ($0, visit.id) } }, uniquingKeysWith: { first, _ in first })
+        let travelled = try shots.map { shot in try #require(visitOf[shot.name], "\(shot.name) is in no visit") }
+        #expect(Set(travelled).count == shots.count, "one visit a photo")
+        // The days' order puts Honolulu (1 July) before Haneda (2 July): the route must not.
+        #expect(trip.visits.map(\.id) != travelled, "the days' order is the order travelled: the test proves nothing")
+        let text = try String(contentsOf: URL(fileURLWithPath: options.outputFolder!).appendingPathComponent("trip.geojson"), encoding: .utf8)
+        let legs = try Self.checkedFeatures(text).compactMap { $0["properties"] as? [String: Any] }.filter { $0["from"] != nil && $0["kind"] != nil }
+        #expect(legs.map { "\($0["from"] as? String ?? "?")>\($0["to"] as? String ?? "?")" }
+                == zip(travelled, travelled.dropFirst()).map { "\($0)>\($1)" })
+        // The distance is the great circles from photo to photo in the order taken (haversine
+        // here, on a sphere of the mean radius: within 0.5% of geotrip's own).
+        func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            let (φ1, φ2) = (a.0 * .pi / 180, b.0 * .pi / 180), dφ = φ2 - φ1, dλ = (b.1 - a.1) * .pi / 180
+            let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+            return 2 * 6_371.0088 * asin(min(1, h.squareRoot()))
+        }
+        let expected = zip(shots, shots.dropFirst()).map { haversine(($0.latitude, $0.longitude), ($1.latitude, $1.longitude)) }.reduce(0, +)
+        let said = try #require(summary.trip?.distanceKilometres)
+        #expect(abs(said - expected) < expected * 0.005, "\(said) km said, \(expected) km travelled")
+        #expect(abs(trip.distanceKilometres - expected) < expected * 0.005, "\(trip.distanceKilometres) km, \(expected) km travelled")
+    }
 }

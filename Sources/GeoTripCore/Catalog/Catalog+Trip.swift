@@ -25,9 +25,9 @@ extension Catalog {
     /// The trip in a few figures, from the stored visits, names and days: the same figures as
     /// `trip().overview` without reading a photo row, and without making a value of each visit
     /// (at a million photos, 426,000 of them took seconds): the days recorded and visited, the
-    /// route through the visits' centres in the trip's order (by day, then arrival, then centre:
-    /// `TripVisit.precedes`), and the
-    /// countries of the places' best names.
+    /// route through the visits' centres in travel order (by arrival, then centre:
+    /// `TripVisit.precedes`, `Trip.visitsInTravelOrder`), and the countries of the places'
+    /// best names.
     func overview() throws(GeoTripError) -> TripOverview {
         let language = try storedNamingLanguage()
         return try attempt {
@@ -36,7 +36,7 @@ extension Catalog {
                 overview.days = try String.fetchAll(db, sql: "SELECT localDate FROM tripDay UNION SELECT localDate FROM visit ORDER BY 1")
                 var previous: Coordinate?
                 var metres = 0.0
-                let centres = try Row.fetchCursor(db, sql: "SELECT latitude, longitude FROM visit ORDER BY localDate, arrival, latitude, longitude, id")
+                let centres = try Row.fetchCursor(db, sql: "SELECT latitude, longitude FROM visit ORDER BY arrival, latitude, longitude, id")
                 while let row = try centres.next() {
                     let centre = Coordinate(latitude: row[0], longitude: row[1])
                     if let previous { metres += GreatCircle.distance(previous, centre) }

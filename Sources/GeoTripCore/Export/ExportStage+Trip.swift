@@ -65,7 +65,7 @@ extension ExportStage {
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
         let previousMap = try? root.contents(of: prefix + Self.mapFile).get()
         func route(_ trip: Trip) -> TripRoute {
-            TripRoute(visits: trip.visits, track: Array(Self.track(context.track, during: trip))).hiding(context.privacy)
+            TripRoute(visits: trip.visitsInTravelOrder, track: Array(Self.track(context.track, during: trip))).hiding(context.privacy)
         }
         func whole() throws(GeoTripError) -> TripContents { try Self.contents(of: part, from: catalog, rule: context.rule) }
         guard part.number != nil, let window = part.window else {

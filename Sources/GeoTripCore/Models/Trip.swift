@@ -32,15 +32,25 @@ public struct Trip: Sendable, Equatable {
     /// Photos with neither a date nor a position.
     public var undatedPhotos: [String] = []
 
-    /// Every visit, in time order.
+    /// Every visit, day by day (each day's in time order): the journal's and the timeline's order.
     public var visits: [TripVisit] { days.flatMap(\.visits) }
+
+    /// Every visit in the order they were travelled (`TripVisit.precedes`: by arrival). The
+    /// route and its distance go this way: the days' order is the clocks', and a flight east
+    /// across the date line lands on a day before the one it left (Haneda on 2 July 09:00,
+    /// Honolulu on 1 July 22:00, eight hours later).
+    public var visitsInTravelOrder: [TripVisit] {
+        let visits = self.visits
+        return zip(visits, visits.dropFirst()).allSatisfy({ !TripVisit.precedes($1, $0) }) ? visits : visits.sorted(by: TripVisit.precedes)
+    }
 
     /// Country codes of the places visited, sorted.
     public var countries: [String] { Array(Set(places.compactMap(\.countryCode))).sorted() }
 
-    /// Kilometres along the route from visit to visit (great circles between their centres).
+    /// Kilometres along the route from visit to visit (great circles between their centres),
+    /// in travel order.
     public var distanceKilometres: Double {
-        let centres = visits.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        let centres = visitsInTravelOrder.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         return zip(centres, centres.dropFirst()).map { GreatCircle.distance($0, $1) }.reduce(0, +) / 1000
     }
 
@@ -50,7 +60,7 @@ public struct Trip: Sendable, Equatable {
     /// so the figure tells nothing of how far home is.
     public func distanceKilometres(outside zones: PrivacyZones) -> Double {
         guard !zones.isEmpty else { return distanceKilometres }
-        let visits = self.visits
+        let visits = visitsInTravelOrder
         var metres = 0.0
         for (a, b) in zip(visits, visits.dropFirst()) {
             let length = GreatCircle.distance(a.centre, b.centre)
