@@ -289,6 +289,13 @@ struct ResolutionCommandTests {
         #expect(ambiguous.status == 1)
         #expect(ambiguous.stderr.contains("names several places") && ambiguous.stderr.contains("Chile"), "stderr: \(ambiguous.stderr)")
         #expect(ambiguous.stderr.contains("such as \"Santiago, "), "stderr: \(ambiguous.stderr)")
+        // Places all in one country: the example names a region, and tags when followed.
+        let oneCountry = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Springfield"])
+        let example = try #require(oneCountry.stderr.range(of: "Name a region instead, such as \"").map { oneCountry.stderr[$0.upperBound...] }
+            .flatMap { $0.split(separator: "\"").first.map(String.init) }, "\(oneCountry.stderr)")
+        #expect(!example.hasSuffix(", US"), "\(oneCountry.stderr)")
+        let followed = try CommandRun.geotrip(["tag", trip.path, undated, "--place", example])
+        #expect(followed.status == 0 && followed.stdout.contains("Springfield, "), "\(example): \(followed.stderr)")
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
         // A name found with a region geotrip does not know: how to write the region, as `find` says.
         let region = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Москва, Россия"])

@@ -147,20 +147,31 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
         case .placeAmbiguous(let query, let candidates):
-            // The first candidate's country code, when its label ends with one (`… (PT)`).
-            let code = candidates.first.flatMap { label in
-                label.hasSuffix(")") ? label.split(separator: "(").last.map { String($0.dropLast()) } : nil
-            }.flatMap { $0.count == 2 && $0.allSatisfy(\.isUppercase) ? $0 : nil }
-            // A query that names a country already (`Toledo, US`) is narrowed by a region: the
-            // first candidate's (`… , Ohio, United States (US)`).
-            if let comma = query.firstIndex(of: ",") {
-                let parts = candidates.first?.components(separatedBy: ", ") ?? []
-                let region = parts.count >= 3 ? parts[parts.count - 2] : nil
-                return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Name a region instead"
-                    + (region.map { ", such as \"\(query[..<comma]), \($0)\"" } ?? "") + ", or tag with --at LAT,LON; nothing was tagged."
+            // A label's country code, when it ends with one (`… (PT)`), and its region, when it
+            // has one (`Springfield, Missouri, United States (US)`).
+            func code(_ label: String) -> String? {
+                guard label.hasSuffix(")"), let last = label.split(separator: "(").last else { return nil }
+                let code = String(last.dropLast())
+                return code.count == 2 && code.allSatisfy(\.isUppercase) ? code : nil
             }
-            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a country or region"
-                + (code.map { ", such as \"\(query), \($0)\"" } ?? " to the name") + ", or tag with --at LAT,LON; nothing was tagged."
+            func region(_ label: String) -> String? {
+                let parts = label.components(separatedBy: ", ")
+                return parts.count >= 3 ? parts[parts.count - 2] : nil
+            }
+            let list = "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). "
+            let codes = Set(candidates.map(code))
+            // A query that names a country already (`Toledo, US`), or whose places are all in
+            // one country (`Springfield`), is narrowed by a region: the first candidate's, when
+            // no other has it (`… , Ohio, United States (US)`).
+            if query.contains(",") || codes.count == 1 && codes.first! != nil {
+                let name = query.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? query
+                let first = candidates.first.flatMap(region)
+                let example = first.flatMap { first in candidates.filter { region($0) == first }.count == 1 ? first : nil }
+                return list + "Name a region instead" + (example.map { ", such as \"\(name.trimmingCharacters(in: .whitespaces)), \($0)\"" } ?? "")
+                    + ", or tag with --at LAT,LON; nothing was tagged."
+            }
+            return list + "Add a country or region"
+                + (candidates.first.flatMap(code).map { ", such as \"\(query), \($0)\"" } ?? " to the name") + ", or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
