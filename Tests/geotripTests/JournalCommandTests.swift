@@ -335,7 +335,7 @@ struct JournalCommandTests {
         #expect(page.hasPrefix("# Photos without a date\n"), "\(page)")
         // Each listed photo is linked; the links, read from the journal folder, are the files.
         let links = page.components(separatedBy: "\n").filter { $0.hasPrefix("- [") }
-        #expect(links == ["- [DSCF1004.JPG](../../2025-06-11%20Sintra/DSCF1004.JPG)"])
+        #expect(links == ["- [2025-06-11 Sintra/DSCF1004.JPG](../../2025-06-11%20Sintra/DSCF1004.JPG)"])
         for link in links {
             let target = try #require(link.split(separator: "(").last?.dropLast().removingPercentEncoding)
             #expect(FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent(target).standardizedFileURL.path))

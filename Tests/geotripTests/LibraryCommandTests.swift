@@ -27,7 +27,7 @@ struct LibraryCommandTests {
         let journal = folder.appendingPathComponent("geotrip/journal")
         let undated = try String(contentsOf: journal.appendingPathComponent("undated-photos.md"), encoding: .utf8)
         let links = undated.components(separatedBy: "\n").filter { $0.hasPrefix("- [") }
-        #expect(links == ["- [scan 1.jpg](../../Scans/scan%201.jpg)"], "\(undated)")
+        #expect(links == ["- [Scans/scan 1.jpg](../../Scans/scan%201.jpg)"], "\(undated)")
         // The link, read from the journal folder, is the scan.
         let target = try #require(links.first?.split(separator: "(").last?.dropLast().removingPercentEncoding)
         #expect(journal.appendingPathComponent(target).standardizedFileURL.path == folder.appendingPathComponent("Scans/scan 1.jpg").path)

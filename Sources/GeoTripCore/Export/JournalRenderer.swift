@@ -356,7 +356,7 @@ struct JournalRenderer: Sendable {
     }
 
     /// `journal/undated-photos.md` for `photos` (at least one, in the order given): a link to
-    /// each (by `rawNames`, as a day's page links), a video with its length, and the command
+    /// each, named by its path (by `rawNames`, as a day's page links), a video with its length, and the command
     /// that writes a date into `example`'s sidecar, or adds it to the sidecar it has. Without
     /// an example the page says what else to do: rename them when some names are not UTF-8
     /// (`namesToRename`: geotrip reads no sidecar beside such a name), else put their cameras'
@@ -365,7 +365,9 @@ struct JournalRenderer: Sendable {
     func renderUndatedPhotos(_ photos: [TripPhoto], rawNames: [String: [UInt8]], tripFolderLink: String, example: UndatedExample?,
                              namesToRename: Bool) -> String {
         let lines = photos.map { photo in
-            var line = "- [" + MarkdownText.escaped(Self.fileName(photo.path)) + "](" + Self.link(photo.path, tripFolderLink, rawNames) + ")"
+            // By its path in the folder: the page lists the whole folder's, and cameras repeat
+            // their file names (`DSCF1004.JPG` in three trips' folders).
+            var line = "- [" + MarkdownText.escaped(photo.path) + "](" + Self.link(photo.path, tripFolderLink, rawNames) + ")"
             if photo.format == .video { line += " (" + MarkdownText.escaped(words.video(seconds: photo.durationSeconds)) + ")" }
             return line + "\n"
         }
