@@ -32,9 +32,11 @@ struct Rename: AsyncParsableCommand {
         do {
             let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
             // Each line made safe on its own: a name's own line breaks are shown as `%0A`.
-            for line in try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                print(line.terminalSafe)
-            }
+            let renamed = try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines))
+            for line in renamed.lines { print(line.terminalSafe) }
+            // What the journal did besides being written (a page kept as a backup, a heading
+            // written over, notes that moved), as `ingest` and `tag` say it.
+            if let export = renamed.export { SummaryText.exportLines(export).dropFirst().forEach { print($0) } }
         } catch {
             throw Diagnostics.fail(error)
         }

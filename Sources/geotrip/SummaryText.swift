@@ -103,9 +103,9 @@ enum SummaryText {
                 + e.unreadPages.map(\.terminalSafe).joined(separator: ", ") + ". Copy them into the blocks of the day's page")
         }
         for unread in e.unreadBlocks {
-            lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read: "
-                + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated. "
-                + "Copy what they say into the new page's blocks")
+            lines.append("  in \(unread.backup.terminalSafe), the notes of \(unread.ids.joined(separator: ", ").terminalSafe) were not read, or not all: "
+                + "\(unread.ids.count == 1 ? "a line marking its block was" : "lines marking their blocks were") changed, deleted or repeated "
+                + "(of a block repeated, the first copy was read). Copy what they say into the new page's blocks")
         }
         for over in e.headingsWrittenOver.prefix(5) {
             lines.append("  in \(over.backup.terminalSafe), the heading of \(over.visit) was written over (\"\(over.heading.terminalSafe)\"), "

@@ -655,6 +655,14 @@ struct JournalCommandTests {
             .write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
         let out = try trip.run(["ingest", "DIR"]).stdout
         #expect(out.contains(".edited-") && !out.contains("was written over"), "\(out)")
+        // A heading written over before a rename: the rename's own export says it, with the
+        // backup, as an ingest would.
+        let page = try trip.text(day + ".md")
+        let heading = try #require(page.range(of: "\n## ")).upperBound
+        try (String(page[..<heading]) + "Breakfast by the river" + String(page[page[heading...].firstIndex(of: "\n")!...]))
+            .write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
+        let renamed = try trip.run(["rename", "DIR", place, "--", "Hotel Bar"]).stdout
+        #expect(renamed.contains(".edited-") && renamed.contains("was written over (\"Breakfast by the river\")"), "\(renamed)")
     }
 
     @Test("Another folder's catalog or output folder is refused with nothing changed; a folder moved or copied takes both along")

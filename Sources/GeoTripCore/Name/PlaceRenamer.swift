@@ -13,10 +13,17 @@ public struct PlaceRenamer: Sendable {
         self.catalogPath = catalogPath
     }
 
+    /// What `rename` did: the lines saying so (the sentence, and why the journal and map were
+    /// not updated when they could not be), and what the export that updated them did (backups
+    /// kept, headings written over, notes moved), for the command to say as `ingest` does.
+    public struct Renamed: Sendable {
+        public var lines: [String]
+        public var export: ExportSummary?
+    }
+
     /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then
-    /// brings the journal and map in step. Returns the lines saying what was done: the sentence,
-    /// and why the journal and map were not updated when they could not be.
-    public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> [String] {
+    /// brings the journal and map in step (`Renamed`).
+    public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> Renamed {
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
@@ -37,15 +44,15 @@ public struct PlaceRenamer: Sendable {
                                                      countryCode: automatic?.countryCode))], source: .manual)
             sentence = "Named \(placeID) \"\(name)\"" + ((manual ?? automaticName).map { " (was \($0))." } ?? ".")
         } else if manual == nil {
-            return ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")] + followed
+            return Renamed(lines: ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")] + followed)
         } else {
             try catalog.removeNames(of: placeID, source: .manual)
             sentence = "\(placeID) is named automatically again" + (automaticName.map { ": \($0)." } ?? ".")
         }
         try catalog.saveOverview(try catalog.trip().overview)
-        if case .failure(let problem) = await ExportStage.refresh(catalog, folder: folder) {
-            return [sentence, "The journal and map were not updated: \(problem)"] + followed
+        switch await ExportStage.refresh(catalog, folder: folder) {
+        case .failure(let problem): return Renamed(lines: [sentence, "The journal and map were not updated: \(problem)"] + followed)
+        case .success(let export): return Renamed(lines: [sentence] + followed, export: export)
         }
-        return [sentence] + followed
     }
 }
