@@ -457,10 +457,11 @@ struct JournalDocument: Sendable, Equatable {
 
     /// Whether `heading` has the shape of a visit's heading geotrip writes: `TIME · PLACE`,
     /// with TIME as `TripVisit.localTimeSpan` writes it (`08:12–08:31 WEST`, `22:41–00:12
-    /// (06-11) +09`), not a heading of the person's own that holds a ` · ` (`Lunch · with Ana`).
+    /// (06-11) +09`, `10:00 ChST`), not a heading of the person's own that holds a ` · ` (`Lunch · with Ana`).
     static func hasGeotripShape(_ heading: String) -> Bool {
         guard let dot = heading.range(of: " · ") else { return false }
-        let zone = #"( (?:[A-Z0-9+\-:]+|[A-Za-z_]+/[A-Za-z0-9_+\-/]+))?"#, clock = #"\d{2}:\d{2}( \(\d{2}-\d{2}\))?"#
+        // A zone as tzdata abbreviates it (`WEST`, `ChST`, `+0545`), or its name (`Etc/GMT-9`).
+        let zone = #"( [A-Za-z0-9_+\-:/]+)?"#, clock = #"\d{2}:\d{2}( \(\d{2}-\d{2}\))?"#
         guard let span = try? Regex(clock + zone + "(–" + clock + ")?" + zone) else { return false }
         return heading[..<dot.lowerBound].wholeMatch(of: span) != nil
     }
