@@ -82,6 +82,41 @@ struct LocalTimeTests {
         #expect(map.visits.map(TripMapPage.timeSpan) == [expected])
     }
 
+    @Test("every heading geotrip writes has its shape, in every zone tzdata knows, winter and summer, over midnight and a change of the clocks; a person's own does not")
+    func headingsInEveryZone() {
+        let spans = [("2025-01-15T10:00:00Z", "2025-01-15T10:00:30Z"), ("2025-07-15T21:30:00Z", "2025-07-16T03:40:00Z"),
+                     ("2024-03-31T00:30:00Z", "2024-03-31T02:40:00Z"), ("2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z")]
+        var missed: [String] = []
+        for zone in TimeZone.knownTimeZoneIdentifiers + [""] {
+            for (arrival, departure) in spans {
+                var visit = TripVisit(id: "v1", placeId: "p1", revision: 1, latitude: 0, longitude: 0, radiusMeters: 10,
+                                      arrival: arrival, departure: departure, localDate: String(arrival.prefix(10)), timeZone: zone.isEmpty ? nil : zone,
+                                      localArrival: nil, localDeparture: nil, photoCount: 1, photos: [], name: nil, admin1: nil, country: nil,
+                                      countryCode: nil, nameSource: nil)
+                visit.setLocalTimes()
+                let heading = visit.localTimeSpan + " · Somewhere, Region, Country"
+                if !JournalDocument.hasGeotripShape(heading) { missed.append(heading) }
+            }
+        }
+        #expect(missed.isEmpty, "\(missed.count) headings geotrip writes not known as its own: \(missed.prefix(10))")
+        for own in ["Lunch · with Ana", "22:41 — Bairro Alto · bars", "Day 3 · Sintra", "Breakfast by the river"] {
+            #expect(!JournalDocument.hasGeotripShape(own), "\(own)")
+        }
+    }
+
+    @Test("stored UTC times compare as the instants they are, milliseconds or none (the whole second first)")
+    func timestampsInOrder() {
+        var random = SplitMix(seed: 77)
+        for _ in 0..<20_000 {
+            // Pairs within a few seconds of each other, half of them with milliseconds.
+            let base = 1_750_000_000.0 + Double(random.next() % 1_000_000)
+            func instant() -> Double { base + Double(random.next() % 3) + (random.next() % 2 == 0 ? 0 : Double(random.next() % 1000) / 1000) }
+            let (a, b) = (Date(timeIntervalSince1970: instant()), Date(timeIntervalSince1970: instant()))
+            guard let x = a.geotripISO8601, let y = b.geotripISO8601 else { continue }
+            #expect(UTCTimestamp.precedes(x, y) == (a < b), "\(x) \(y)")
+        }
+    }
+
     @Test("local times carry the zone's offset at that instant")
     func localISO8601() {
         #expect(LocalClock.iso8601(Self.instant("2025-06-10T23:41:00Z"), zone: "Europe/Lisbon") == "2025-06-11T00:41:00+01:00")

@@ -36,7 +36,7 @@ extension Catalog {
                 overview.days = try String.fetchAll(db, sql: "SELECT localDate FROM tripDay UNION SELECT localDate FROM visit ORDER BY 1")
                 var previous: Coordinate?
                 var metres = 0.0
-                let centres = try Row.fetchCursor(db, sql: "SELECT latitude, longitude FROM visit ORDER BY arrival, latitude, longitude, id")
+                let centres = try Row.fetchCursor(db, sql: "SELECT latitude, longitude FROM visit ORDER BY \(UTCTimestamp.orderSQL("arrival")), latitude, longitude, id")
                 while let row = try centres.next() {
                     let centre = Coordinate(latitude: row[0], longitude: row[1])
                     if let previous { metres += GreatCircle.distance(previous, centre) }

@@ -133,6 +133,18 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, Codable {
     /// ISO 8601 with a `Z`, milliseconds only when present: `2025-06-10T08:15:00Z`.
     public var iso8601: String { dateTime.iso8601 + "Z" }
 
+    /// Whether the stored `a` (`iso8601`'s form) is an earlier instant than `b`. As text they
+    /// compare in time order but within one second: `…:00Z` is the whole second, before
+    /// `…:00.500Z`, where `Z` sorts after `.` (milliseconds are always three digits).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (a.utf8, b.utf8)
+        if x.count != y.count, x.count >= 20, y.count >= 20, x.prefix(19).elementsEqual(y.prefix(19)) { return x.count < y.count }
+        return a < b
+    }
+
+    /// `precedes` as an SQL `ORDER BY` term for a column of such times.
+    static func orderSQL(_ column: String) -> String { "substr(\(column), 1, 19), length(\(column)), \(column)" }
+
     /// Parses the form `iso8601` writes.
     public init?(iso8601 text: String) {
         guard text.hasSuffix("Z"), let dateTime = LocalDateTime(iso8601: String(text.dropLast())) else { return nil }

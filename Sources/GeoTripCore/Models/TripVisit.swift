@@ -73,7 +73,8 @@ extension TripVisit {
     /// depends on them, not on their ids, which depend on history; the id only makes the
     /// order total. The route and its distance follow this order.
     static func precedes(_ a: TripVisit, _ b: TripVisit) -> Bool {
-        (a.arrival, a.latitude, a.longitude, a.id) < (b.arrival, b.latitude, b.longitude, b.id)
+        if a.arrival != b.arrival { return UTCTimestamp.precedes(a.arrival, b.arrival) }
+        return (a.latitude, a.longitude, a.id) < (b.latitude, b.longitude, b.id)
     }
 
     /// `09:05–09:21 WEST` (`09:05 WEST` within a minute): the visit's times on the clock of its zone, named as tzdata names it
