@@ -291,11 +291,21 @@ struct ResolutionCommandTests {
         #expect(ambiguous.stderr.contains("such as \"Santiago, "), "stderr: \(ambiguous.stderr)")
         // Places all in one country: the example names a region, and tags when followed.
         let oneCountry = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Springfield"])
-        let example = try #require(oneCountry.stderr.range(of: "Name a region instead, such as \"").map { oneCountry.stderr[$0.upperBound...] }
+        let example = try #require(oneCountry.stderr.range(of: ", such as \"").map { oneCountry.stderr[$0.upperBound...] }
             .flatMap { $0.split(separator: "\"").first.map(String.init) }, "\(oneCountry.stderr)")
         #expect(!example.hasSuffix(", US"), "\(oneCountry.stderr)")
         let followed = try CommandRun.geotrip(["tag", trip.path, undated, "--place", example])
         #expect(followed.status == 0 && followed.stdout.contains("Springfield, "), "\(example): \(followed.stderr)")
+        // A name some places have as another name: the example names one of its own, and
+        // tags when followed; stray commas stay out of it.
+        for query in ["Franklin", ",Franklin,"] {
+            let other = try CommandRun.geotrip(["tag", trip.path, undated, "--place", query])
+            let suggested = try #require(other.stderr.range(of: ", such as \"").map { other.stderr[$0.upperBound...] }
+                .flatMap { $0.split(separator: "\"").first.map(String.init) }, "\(other.stderr)")
+            #expect(suggested.hasPrefix("Franklin, "), "\(other.stderr)")
+            let tagged = try CommandRun.geotrip(["tag", trip.path, undated, "--place", suggested])
+            #expect(tagged.status == 0 && tagged.stdout.contains("Franklin"), "\(suggested): \(tagged.stderr)")
+        }
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
         // A name found with a region geotrip does not know: how to write the region, as `find` says.
         let region = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Москва, Россия"])

@@ -181,8 +181,27 @@ public struct PhotoTagger: Sendable {
     static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {
         let exact = gazetteer.search(query, limit: 6).filter { $0.quality == .exact }
         guard let first = exact.first else { throw .placeNotFound(query: query, advice: gazetteer.qualifierAdvice(query)) }
-        guard exact.count == 1 else { throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) }) }
+        guard exact.count == 1 else {
+            throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) },
+                                  example: narrowing(query, exact, in: gazetteer))
+        }
         return first.place
+    }
+
+    /// A query naming one of `matches` alone, for the sentence that asks for one: the name with
+    /// a place's region, else its country code, each tried on the gazetteer (a town found by
+    /// another of its names gives none: `Franklin, Ohio` is still Columbus and Franklin).
+    static func narrowing(_ query: String, _ matches: [PlaceMatch], in gazetteer: Gazetteer) -> String? {
+        let tidied = Gazetteer.tidied(query)
+        let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
+        for match in matches where !match.byOtherName {
+            for region in [match.place.admin1, match.place.countryCode].compactMap({ $0 }) {
+                let narrowed = "\(name), \(region)"
+                // Exact matches come first: two places named so show in the first two.
+                if gazetteer.search(narrowed, limit: 2).filter({ $0.quality == .exact }).count == 1 { return narrowed }
+            }
+        }
+        return nil
     }
 
     /// "Kyoto, Kyoto, Japan (JP)".

@@ -35,7 +35,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String, advice: String?)
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
-    case placeAmbiguous(query: String, candidates: [String])
+    /// `example`: a query found to name one of them alone (`PhotoTagger.narrowing`), when known.
+    case placeAmbiguous(query: String, candidates: [String], example: String? = nil)
     case gazetteerDamaged(path: String, reason: String)
     /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
     case zoneIndexMissing(tried: [String])
@@ -146,7 +147,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
-        case .placeAmbiguous(let query, let candidates):
+        case .placeAmbiguous(let query, let candidates, let example?):
+            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a region or country, such as \"\(example)\", "
+                + "or tag with --at LAT,LON; nothing was tagged."
+        case .placeAmbiguous(let query, let candidates, nil):
             // A label's country code, when it ends with one (`… (PT)`), and its region, when it
             // has one (`Springfield, Missouri, United States (US)`).
             func code(_ label: String) -> String? {
@@ -164,10 +168,15 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             // one country (`Springfield`), is narrowed by a region: the first candidate's, when
             // no other has it (`… , Ohio, United States (US)`).
             if query.contains(",") || codes.count == 1 && codes.first! != nil {
-                let name = query.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? query
-                let first = candidates.first.flatMap(region)
-                let example = first.flatMap { first in candidates.filter { region($0) == first }.count == 1 ? first : nil }
-                return list + "Name a region instead" + (example.map { ", such as \"\(name.trimmingCharacters(in: .whitespaces)), \($0)\"" } ?? "")
+                let tidied = Gazetteer.tidied(query)
+                let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
+                // The region of a place named so itself (not one found by another of its
+                // names), that no other candidate is in: one that names a single place.
+                let regions = candidates.map(region)
+                let example = candidates.indices.first { index in
+                    !candidates[index].contains("found as") && regions[index] != nil && regions.filter { $0 == regions[index] }.count == 1
+                }.flatMap { regions[$0] }
+                return list + "Name a region instead" + (example.map { ", such as \"\(name), \($0)\"" } ?? "")
                     + ", or tag with --at LAT,LON; nothing was tagged."
             }
             return list + "Add a country or region"
