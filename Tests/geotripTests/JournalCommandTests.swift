@@ -621,10 +621,19 @@ struct JournalCommandTests {
         lines[headings[2]] = lines[headings[2]].replacingOccurrences(of: "WEST", with: "+01") + "\n\n## Lunch · with Ana"
         lines[headings[3]] += ", the old town"
         try lines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(day + ".md"), atomically: true, encoding: .utf8)
+        // On the next day's page, a name put in with the region kept and the country left out.
+        let next = try #require(try trip.visits().first { ($0["localDate"] as? String ?? "") > day }?["localDate"] as? String)
+        var nextLines = try trip.text(next + ".md").components(separatedBy: "\n")
+        let nextHeading = try #require(nextLines.indices.first { nextLines[$0].hasPrefix("## ") && nextLines[$0].contains(", Lisboa, Portugal") })
+        nextLines[nextHeading] = nextLines[nextHeading].replacingOccurrences(of: #" · [^,]*, Lisboa, Portugal"#, with: " · Palácio da Pena, Lisboa",
+                                                                               options: .regularExpression)
+        try nextLines.joined(separator: "\n").write(to: trip.journal.appendingPathComponent(next + ".md"), atomically: true, encoding: .utf8)
         let out = try trip.run(["ingest", "DIR"]).stdout
         let said = try #require(out.split(separator: "\n").first { $0.contains("was written over") }.map(String.init), "\(out)")
         #expect(said.hasPrefix("  in journal/\(day).edited-") && said.contains(", the heading of \(id) was written over (\"--clear: breakfast by the river, it's 'ours' %E2%80%AEsic\")"), "\(said)")
-        #expect(out.components(separatedBy: "was written over").count == 3, "the title and the new name are said, not the time, a heading added or a longer place: \(out)")
+        #expect(out.components(separatedBy: "was written over").count == 4,
+                "the title and the two new names are said, not the time, a heading added or a longer place: \(out)")
+        #expect(out.contains("was written over (\"Palácio da Pena\")"), "\(out)")
         // The name as it reads, without the Markdown's escapes and the region and country.
         let renamedHeading = try #require(out.split(separator: "\n").first { $0.contains("was written over (\"Tom & Jerry's *Bar*\")") }, "\(out)")
         #expect(renamedHeading.contains("To give its place that name: geotrip rename ") && renamedHeading.contains(#" -- 'Tom & Jerry'\''s *Bar*'"#), "\(renamedHeading)")

@@ -154,7 +154,8 @@ public struct ExportStage: Sendable {
     /// (from any source, in any language: geotrip renames places itself, so a page a person
     /// saved for a note can hold a name geotrip wrote) nor the words for a place without a name
     /// or a private one. Its name is that part without the region and country geotrip writes
-    /// after the place's name (`Belém Tower, Lisboa, Portugal` names it `Belém Tower`). A
+    /// after the place's name, either or both (`Belém Tower, Lisboa, Portugal` and `Belém
+    /// Tower, Portugal` name it `Belém Tower`). A
     /// heading whose visit is gone counts only when it was not in geotrip's shape.
     func namedOver(_ headings: [HeadingWrittenOver], visits: [TripVisit], words: JournalWords) throws(GeoTripError) -> [HeadingWrittenOver] {
         let byID = Dictionary(visits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -168,9 +169,13 @@ public struct ExportStage: Sendable {
                 guard let visit else { return nil }
                 var written = MarkdownText.unescaped(placeWritten)
                 if known.contains(where: { written == $0 || written.hasPrefix($0 + ", ") }) { return nil }
-                let region = ([visit.admin1].compactMap { $0 } + [words.countryName(code: visit.countryCode, stored: visit.country)].compactMap { $0 })
-                    .map { ", " + $0 }.joined()
-                if !region.isEmpty, written.hasSuffix(region), written.count > region.count { written.removeLast(region.count) }
+                // The place's region and country as geotrip writes them after the name, either
+                // or both left at the end (`Torre de Belém, Portugal`), are no part of the name.
+                let region = Set([visit.admin1, words.countryName(code: visit.countryCode, stored: visit.country), visit.country].compactMap { $0 })
+                while let comma = written.range(of: ", ", options: .backwards), region.contains(String(written[comma.upperBound...])),
+                      comma.lowerBound > written.startIndex {
+                    written.removeSubrange(comma.lowerBound...)
+                }
                 heading.heading = written
             }
             heading.place = visit?.placeId
