@@ -252,10 +252,17 @@ struct OnlineNamingTests {
 
     @Test("a name that fits several places is advised with a candidate's country code, and none made up when no label has one")
     func ambiguityAdvice() {
-        let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago, Spain (ES)"])
+        let santiago = ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago, Spain (ES)"]
+        #expect(NominatimPlaceSearch.example(query: "Santiago", labels: santiago) == "Santiago, CL")
+        // All in one country, or the country given already: a region only one of them is in.
+        #expect(NominatimPlaceSearch.example(query: "Centro", labels: ["Centro, Madrid, Spain (ES)", "Centro, Sevilla, Spain (ES)"]) == "Centro, Madrid")
+        #expect(NominatimPlaceSearch.example(query: ",Centro, ES", labels: ["Centro, Madrid, Spain (ES)", "Centro, Madrid, Spain (ES)"]) == nil)
+        let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: santiago, example: "Santiago, CL")
         #expect(coded.description.contains("such as \"Santiago, CL\""))
-        let plain = GeoTripError.placeAmbiguous(query: "Belem", candidates: ["Belém, Lisbon", "Belém, Pará"])
-        #expect(plain.description.contains("Add a country or region to the name") && !plain.description.contains("\"Belem, Be\""))
+        let belem = ["Belém, Lisbon", "Belém, Pará"]
+        #expect(NominatimPlaceSearch.example(query: "Belem", labels: belem) == nil)
+        let plain = GeoTripError.placeAmbiguous(query: "Belem", candidates: belem)
+        #expect(plain.description.contains("Add a region or country to the name") && !plain.description.contains("such as"))
     }
 
     @Test("the zoom fits the place: building level under 100 m, then street, neighbourhood, town")

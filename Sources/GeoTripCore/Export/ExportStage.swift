@@ -155,8 +155,8 @@ public struct ExportStage: Sendable {
     /// saved for a note can hold a name geotrip wrote) nor the words for a place without a name
     /// or a private one. Its name is that part without the region and country geotrip writes
     /// after the place's name, either or both (`Belém Tower, Lisboa, Portugal` and `Belém
-    /// Tower, Portugal` name it `Belém Tower`). A
-    /// heading whose visit is gone counts only when it was not in geotrip's shape.
+    /// Tower, Portugal` name it `Belém Tower`). A heading whose visit is gone counts only when
+    /// it was not in geotrip's shape.
     func namedOver(_ headings: [HeadingWrittenOver], visits: [TripVisit], words: JournalWords) throws(GeoTripError) -> [HeadingWrittenOver] {
         let byID = Dictionary(visits.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let shaped = headings.contains { $0.placeWritten != nil }

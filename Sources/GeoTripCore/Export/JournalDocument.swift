@@ -422,10 +422,10 @@ struct JournalDocument: Sendable, Equatable {
     /// a person writes there does not stay.
     /// - With no heading in geotrip's shape (`## TIME · PLACE`) since the block before: the
     ///   last `## ` line above the block, `place` nil (a title of the person's own).
-    /// - Else geotrip's heading (`hasGeotripShape`) with what follows its ` · ` as `place`: the person may have put
-    ///   a name of their own there (`## 10:05 · Belém Tower`), which only the place's names
-    ///   can tell from geotrip's (`ExportStage.namedOver`). A heading added beside geotrip's is
-    ///   no heading written over.
+    /// - Else geotrip's heading (`hasGeotripShape`) with what follows its ` · ` as `place`: the
+    ///   person may have put a name of their own there (`## 10:05 WEST · Belém Tower`), which
+    ///   only the names places have had tell from geotrip's (`ExportStage.namedOver`). A
+    ///   heading added beside geotrip's is no heading written over.
     static func headingsWrittenOver(_ bytes: [UInt8]) -> [(visit: String, heading: String, place: String?)] {
         let lines = lines(asUTF8Lines(bytes))
         var found: [(visit: String, heading: String, place: String?)] = []
@@ -457,7 +457,8 @@ struct JournalDocument: Sendable, Equatable {
 
     /// Whether `heading` has the shape of a visit's heading geotrip writes: `TIME · PLACE`,
     /// with TIME as `TripVisit.localTimeSpan` writes it (`08:12–08:31 WEST`, `22:41–00:12
-    /// (06-11) +09`, `10:00 ChST`), not a heading of the person's own that holds a ` · ` (`Lunch · with Ana`).
+    /// (06-11) +09`, `10:00 ChST`), not a heading of the person's own that holds a ` · `
+    /// (`Lunch · with Ana`).
     static func hasGeotripShape(_ heading: String) -> Bool {
         guard let dot = heading.range(of: " · ") else { return false }
         // A zone as tzdata abbreviates it (`WEST`, `ChST`, `+0545`), or its name (`Etc/GMT-9`).

@@ -41,9 +41,35 @@ public struct NominatimPlaceSearch: Sendable {
             // Labels alike (two streets of one name in one town) are told apart by full name.
             let labels = results.map(\.label)
             throw GeoTripError.placeAmbiguous(query: query, candidates: Set(labels).count == labels.count ? labels
-                                                                        : results.map { $0.place.displayName ?? $0.label })
+                                                                        : results.map { $0.place.displayName ?? $0.label },
+                                              example: Self.example(query: query, labels: labels))
         }
         return Found(label: best.label, coordinate: centre, uncertaintyMeters: best.uncertaintyMeters ?? 50)
+    }
+
+    /// A query that may narrow the service's answers `labels` for `query` (`Centro, Madrid,
+    /// Spain (ES)`): a region no other answer is in, when the query names a country already or
+    /// the answers are all in one; else the first's country code; nil when the labels tell
+    /// neither. A guess from the labels: the service, not geotrip, will answer it.
+    static func example(query: String, labels: [String]) -> String? {
+        func code(_ label: String) -> String? {
+            guard label.hasSuffix(")"), let last = label.split(separator: "(").last else { return nil }
+            let code = String(last.dropLast())
+            return code.count == 2 && code.allSatisfy(\.isUppercase) ? code : nil
+        }
+        func region(_ label: String) -> String? {
+            let parts = label.components(separatedBy: ", ")
+            return parts.count >= 3 ? parts[parts.count - 2] : nil
+        }
+        let tidied = Gazetteer.tidied(query)
+        let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
+        let codes = Set(labels.map(code))
+        if tidied.contains(",") || codes.count == 1 && codes.first! != nil {
+            let regions = labels.map(region)
+            return labels.indices.first { index in regions[index] != nil && regions.filter { $0 == regions[index] }.count == 1 }
+                .flatMap { regions[$0] }.map { "\(name), \($0)" }
+        }
+        return labels.first.flatMap(code).map { "\(name), \($0)" }
     }
 
     /// One `/search` result: a place with its bounding box.

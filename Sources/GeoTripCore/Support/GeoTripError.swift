@@ -35,7 +35,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String, advice: String?)
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
-    /// `example`: a query found to name one of them alone (`PhotoTagger.narrowing`), when known.
+    /// `example`: a query that narrows them (`PhotoTagger.narrowing`, `NominatimPlaceSearch.example`), when one is known.
     case placeAmbiguous(query: String, candidates: [String], example: String? = nil)
     case gazetteerDamaged(path: String, reason: String)
     /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
@@ -147,40 +147,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
-        case .placeAmbiguous(let query, let candidates, let example?):
-            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a region or country, such as \"\(example)\", "
-                + "or tag with --at LAT,LON; nothing was tagged."
-        case .placeAmbiguous(let query, let candidates, nil):
-            // A label's country code, when it ends with one (`… (PT)`), and its region, when it
-            // has one (`Springfield, Missouri, United States (US)`).
-            func code(_ label: String) -> String? {
-                guard label.hasSuffix(")"), let last = label.split(separator: "(").last else { return nil }
-                let code = String(last.dropLast())
-                return code.count == 2 && code.allSatisfy(\.isUppercase) ? code : nil
-            }
-            func region(_ label: String) -> String? {
-                let parts = label.components(separatedBy: ", ")
-                return parts.count >= 3 ? parts[parts.count - 2] : nil
-            }
-            let list = "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). "
-            let codes = Set(candidates.map(code))
-            // A query that names a country already (`Toledo, US`), or whose places are all in
-            // one country (`Springfield`), is narrowed by a region: the first candidate's, when
-            // no other has it (`… , Ohio, United States (US)`).
-            if query.contains(",") || codes.count == 1 && codes.first! != nil {
-                let tidied = Gazetteer.tidied(query)
-                let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
-                // The region of a place named so itself (not one found by another of its
-                // names), that no other candidate is in: one that names a single place.
-                let regions = candidates.map(region)
-                let example = candidates.indices.first { index in
-                    !candidates[index].contains("found as") && regions[index] != nil && regions.filter { $0 == regions[index] }.count == 1
-                }.flatMap { regions[$0] }
-                return list + "Name a region instead" + (example.map { ", such as \"\(name), \($0)\"" } ?? "")
-                    + ", or tag with --at LAT,LON; nothing was tagged."
-            }
-            return list + "Add a country or region"
-                + (candidates.first.flatMap(code).map { ", such as \"\(query), \($0)\"" } ?? " to the name") + ", or tag with --at LAT,LON; nothing was tagged."
+        case .placeAmbiguous(let query, let candidates, let example):
+            return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a region or country"
+                + (example.map { ", such as \"\($0)\"," } ?? " to the name, or a region in place of the country,") + " or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
