@@ -356,8 +356,8 @@ struct JournalRenderer: Sendable {
     }
 
     /// `journal/undated-photos.md` for `photos` (at least one, in the order given): a link to
-    /// each, named by its path (by `rawNames`, as a day's page links), a video with its length, and the command
-    /// that writes a date into `example`'s sidecar, or adds it to the sidecar it has. Without
+    /// each, named by its path (by `rawNames`, as a day's page links), a video with its length,
+    /// and the command that writes a date into `example`'s sidecar, or adds it to the sidecar it has. Without
     /// an example the page says what else to do: rename them when some names are not UTF-8
     /// (`namesToRename`: geotrip reads no sidecar beside such a name), else put their cameras'
     /// clocks right (every one has an implausible camera time, which counts over a sidecar's).

@@ -39,8 +39,9 @@ extension Gazetteer {
     }
 
     /// When `query` (which found nothing) is a name and a region whose name alone is a
-    /// place's (not the start of one: `tag --place` takes whole names only): why, and how to write the region (the country or region as geotrip knows it,
-    /// in English, or a country code, with the first place's as the example).
+    /// place's (not the start of one: `tag --place` takes whole names only): why, and how to
+    /// write the region (the country or region as geotrip knows it, in English, or a country
+    /// code, with the first place's as the example).
     public func qualifierAdvice(_ query: String) -> String? {
         let query = Self.tidied(query)
         guard let comma = query.lastIndex(of: ","),
