@@ -218,6 +218,12 @@ struct GazetteerTests {
         // A query without an empty part is left as written: a name may hold a comma.
         #expect(Gazetteer.tidied("Olinda, CDP") == "Olinda, CDP" && Gazetteer.tidied("Paris") == "Paris")
         #expect(gazetteer.qualifierAdvice("Москва,, Россия,")?.contains("\"Москва, RU\"") == true)
+        // A place as geotrip's lists write it (name, region, country with its code): each part narrows.
+        for query in ["Springfield, Missouri, United States (US)", "Springfield, Missouri, US", "Springfield, MO, United States"] {
+            let exact = gazetteer.search(query).filter { $0.quality == .exact }
+            #expect(exact.count == 1 && exact.first?.place.admin1 == "Missouri", "\(query): \(exact.map(\.place.admin1))")
+        }
+        #expect(gazetteer.search("Springfield, Missouri, France").isEmpty)
     }
 
     @Test("a place found by another of its names says so, exactly or by a prefix; one found by its own name does not")

@@ -296,6 +296,11 @@ struct ResolutionCommandTests {
         #expect(!example.hasSuffix(", US"), "\(oneCountry.stderr)")
         let followed = try CommandRun.geotrip(["tag", trip.path, undated, "--place", example])
         #expect(followed.status == 0 && followed.stdout.contains("Springfield, "), "\(example): \(followed.stderr)")
+        // A place copied from the list, as it is written there, tags too.
+        let listed = try #require(oneCountry.stderr.range(of: "names several places: ").map { oneCountry.stderr[$0.upperBound...] }
+            .flatMap { $0.split(separator: ";").first.map(String.init) }, "\(oneCountry.stderr)")
+        let copied = try CommandRun.geotrip(["tag", trip.path, undated, "--place", listed])
+        #expect(copied.status == 0 && copied.stdout.contains(listed), "\(listed): \(copied.stderr)")
         // A name some places have as another name: the example names one of its own, and
         // tags when followed; stray commas stay out of it.
         for query in ["Franklin", ",Franklin,"] {

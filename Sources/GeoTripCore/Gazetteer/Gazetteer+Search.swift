@@ -28,14 +28,27 @@ extension Gazetteer {
     /// alternate names included (`Lisbon` finds Lisboa). `"Kyoto, JP"` or `"Paris, Texas"`
     /// narrows by country code, country or first-level division. Exact matches come first,
     /// then names that start with the query; the most populous first within each.
+    ///
+    /// A name with several regions after it, as geotrip's lists write places (`Springfield,
+    /// Missouri, United States (US)`, copied from the list an ambiguous name gives), narrows by
+    /// each.
     public func search(_ query: String, limit: Int = 10) -> [PlaceMatch] {
         let query = Self.tidied(query)
         if let comma = query.lastIndex(of: ",") {
-            let qualified = search(name: String(query[..<comma]), qualifier: SearchKey.fold(String(query[query.index(after: comma)...])), limit: limit)
+            let qualified = search(name: String(query[..<comma]), qualifiers: [SearchKey.fold(String(query[query.index(after: comma)...]))], limit: limit)
             // Some names hold a comma themselves ("Olinda, CDP"): try the whole text as a name.
             if !qualified.isEmpty { return qualified }
+            let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count >= 3 {
+                // A part's country code in brackets (`United States (US)`) is no part of its name.
+                let regions = parts.dropFirst().map { part in
+                    SearchKey.fold(part.replacingOccurrences(of: #"\s*\([A-Za-z]{2}\)$"#, with: "", options: .regularExpression))
+                }
+                let labelled = search(name: parts[0], qualifiers: regions, limit: limit)
+                if !labelled.isEmpty { return labelled }
+            }
         }
-        return search(name: query, qualifier: nil, limit: limit)
+        return search(name: query, qualifiers: [], limit: limit)
     }
 
     /// When `query` (which found nothing) is a name and a region whose name alone is a
@@ -45,7 +58,7 @@ extension Gazetteer {
     public func qualifierAdvice(_ query: String) -> String? {
         let query = Self.tidied(query)
         guard let comma = query.lastIndex(of: ","),
-              let first = search(name: String(query[..<comma]), qualifier: nil, limit: 1).first, first.quality == .exact else { return nil }
+              let first = search(name: String(query[..<comma]), qualifiers: [], limit: 1).first, first.quality == .exact else { return nil }
         let name = query[..<comma].trimmingCharacters(in: .whitespaces), region = query[query.index(after: comma)...].trimmingCharacters(in: .whitespaces)
         let example = [first.place.countryCode, first.place.country].compactMap { $0 }.map { "\"\(name), \($0)\"" }.joined(separator: " or ")
         return "\"\(name)\" is found, but not in \"\(region)\" as geotrip knows countries and regions (their names in English, or a country code"
@@ -83,8 +96,10 @@ extension Gazetteer {
         "wv": "west virginia", "wi": "wisconsin", "wy": "wyoming",
     ]
 
-    private func search(name: String, qualifier: String?, limit: Int) -> [PlaceMatch] {
-        let qualifier = qualifier.map { Self.countryAliases[$0] ?? $0 }
+    /// Places named `name` that are in every one of `qualifiers` (folded: a country code, a
+    /// country, a first-level division or a US state code each).
+    private func search(name: String, qualifiers: [String], limit: Int) -> [PlaceMatch] {
+        let qualifiers = qualifiers.filter { !$0.isEmpty }.map { Self.countryAliases[$0] ?? $0 }
         let key = Array(SearchKey.fold(name).utf8)
         guard !key.isEmpty else { return [] }
 
@@ -108,13 +123,15 @@ extension Gazetteer {
             }
         }
         var found = quality.map { (index: $0.key, quality: $0.value) }
-        if let qualifier, !qualifier.isEmpty {
+        if !qualifiers.isEmpty {
             found = found.filter { candidate in
                 let place = place(candidate.index)
-                return place.countryCode.map { $0.lowercased() == qualifier } == true
-                    || place.country.map(SearchKey.fold) == qualifier
-                    || place.admin1.map(SearchKey.fold) == qualifier
-                    || (place.countryCode == "US" && Self.usStates[qualifier].map { place.admin1.map(SearchKey.fold) == $0 } == true)
+                return qualifiers.allSatisfy { qualifier in
+                    place.countryCode.map { $0.lowercased() == qualifier } == true
+                        || place.country.map(SearchKey.fold) == qualifier
+                        || place.admin1.map(SearchKey.fold) == qualifier
+                        || (place.countryCode == "US" && Self.usStates[qualifier].map { place.admin1.map(SearchKey.fold) == $0 } == true)
+                }
             }
         }
         found.sort { a, b in
