@@ -135,6 +135,27 @@ struct GeoJSONTests {
             .legs.first?.kind == .direct)
     }
 
+    @Test("a log kept on board a flight makes a flown leg along its points, counted as flown, not on the ground")
+    func trackedFlight() throws {
+        // Haneda to Honolulu in eight hours, a fix every hour on the way (6,200 km: 775 km/h).
+        let visits = [Self.visit("v1", 35.5494, 139.7798, at: 0), Self.visit("v2", 21.3187, -157.9225, at: 8.5)]
+        let departure = UTCTimestamp.date(visits[0].departure)!
+        let track: [TrackPoint] = (1...7).map { (hour: Int) -> TrackPoint in
+            let east: Double = 139.8 + Double(hour) * 8.9
+            // The fourth fix well off the line between the others: the leg bends there.
+            let point = Coordinate(latitude: 35.5 - Double(hour) * 2 + (hour == 4 ? 5 : 0), longitude: east > 180 ? east - 360 : east)
+            return TrackPoint(coordinate: point, time: departure.addingTimeInterval(Double(hour) * 3600))
+        }
+        let route = TripRoute(visits: visits, track: track)
+        let leg = try #require(route.legs.first)
+        #expect(leg.kind == .flight && leg.coordinates.contains(track[3].coordinate), "\(leg.kind) \(leg.coordinates)")
+        #expect(route.groundMeters == 0 && route.flownMeters > 6_000_000, "\(route.groundMeters) \(route.flownMeters)")
+        // The same points an hour apart on a day's walk are no flight: a walk is not 775 km/h.
+        let slow = TripRoute(visits: [Self.visit("v1", 38.70, -9.10, at: 9), Self.visit("v2", 38.71, -9.10, at: 11)],
+                             track: [TrackPoint(coordinate: Coordinate(latitude: 38.705, longitude: -9.1), time: departure.addingTimeInterval(9.5 * 3600))])
+        #expect(slow.legs.first?.kind == .track)
+    }
+
     @Test("a trip takes the points of a long log from a day before its first visit to a day after its last, ends included")
     func tripStretchOfTrack() throws {
         let visits = [Self.visit("v1", 38.70, -9.10, at: 9), Self.visit("v2", 38.71, -9.10, at: 11)]

@@ -11,7 +11,9 @@ public struct TripRoute: Sendable, Equatable {
         case track
         /// Straight from visit to visit: nothing better is known.
         case direct
-        /// Faster than `flightSpeed`, or `flightDistance` or longer: drawn as a great-circle arc, not as a road.
+        /// Faster than `flightSpeed`, or `flightDistance` or longer: drawn as a great-circle arc,
+        /// not as a road; along the track log's points when a log was kept on board (a track
+        /// faster than `flightSpeed`). Counted as flown.
         case flight
     }
 
@@ -78,15 +80,18 @@ public struct TripRoute: Sendable, Equatable {
             let end = Coordinate(latitude: b.latitude, longitude: b.longitude)
             let departure = UTCTimestamp.date(a.departure), arrival = UTCTimestamp.date(b.arrival)
             let between = Self.points(of: track, from: departure, to: arrival)
+            // A minute at least, so two visits stamped at the same second are not a flight.
+            let seconds = max(60, (arrival ?? .distantFuture).timeIntervalSince(departure ?? .distantPast))
             if !between.isEmpty {
                 let line = [start] + between.map(\.coordinate) + [end]
-                legs.append(Leg(from: a.id, to: b.id, localDate: b.localDate, kind: .track,
-                                coordinates: Self.simplified(line, tolerance: Self.trackTolerance), distanceMeters: Self.length(line)))
+                let length = Self.length(line)
+                // A log kept on board (a phone in flight mode still fixes): flown along its points.
+                let kind: Kind = length / seconds > Self.flightSpeed ? .flight : .track
+                legs.append(Leg(from: a.id, to: b.id, localDate: b.localDate, kind: kind,
+                                coordinates: Self.simplified(line, tolerance: Self.trackTolerance), distanceMeters: length))
                 continue
             }
             let distance = GreatCircle.distance(start, end)
-            // A minute at least, so two visits stamped at the same second are not a flight.
-            let seconds = max(60, (arrival ?? .distantFuture).timeIntervalSince(departure ?? .distantPast))
             if distance / seconds > Self.flightSpeed || distance >= Self.flightDistance {
                 legs.append(Leg(from: a.id, to: b.id, localDate: b.localDate, kind: .flight,
                                 coordinates: Self.arc(start, end, distance: distance), distanceMeters: distance))
