@@ -343,6 +343,7 @@ struct GeoJSONTests {
         #expect(try PrivacyZones().hidingNeighbours(of: visits) { _ in none += 1; return [] } == PrivacyZones())
         #expect(none == 0)
     }
+
     @Test("the route goes in the order travelled, not the days': east across the date line, Honolulu's evening of 1 July comes after Haneda's morning of 2 July")
     func routeAcrossTheDateLine() async throws {
         let temp = try TemporaryFolder()
@@ -360,13 +361,8 @@ struct GeoJSONTests {
             ("7-santa-monica.jpg", "2025:07:04 10:00:00", "-07:00", 34.0195, -118.4912),
         ]
         for shot in shots {
-            let file = folder.appendingPathComponent(shot.name)
-            try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: file)
-            let run = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original", "-all=",
-                "-DateTimeOriginal=\(shot.time)", "-OffsetTimeOriginal=\(shot.offset)",
-                "-GPSLatitude=\(abs(shot.latitude))", "-GPSLatitudeRef=\(shot.latitude < 0 ? "S" : "N")",
-                "-GPSLongitude=\(abs(shot.longitude))", "-GPSLongitudeRef=\(shot.longitude < 0 ? "W" : "E")", file.path])
-            #expect(run.status == 0, "exiftool: \(run.stderr)")
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent(shot.name), dateTime: shot.time, offset: shot.offset,
+                                            at: (shot.latitude, shot.longitude)))
         }
         var options = IngestOptions(folder: folder.path)
         options.catalogPath = temp.url.appendingPathComponent("pacific.sqlite").path
