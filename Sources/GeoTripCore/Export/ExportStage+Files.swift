@@ -227,7 +227,7 @@ extension ExportStage {
             if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
             // Only a day's page has visits' headings (the page of notes whose visit is gone
             // heads each with its own words).
-            if Self.isDayFile(String(relative.split(separator: "/").last ?? "")) {
+            if Self.isDayFile(JournalRenderer.fileName(relative)) {
                 summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
                     HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
                 }

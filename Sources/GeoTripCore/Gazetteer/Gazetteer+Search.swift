@@ -16,7 +16,7 @@ public struct PlaceMatch: Sendable, Equatable {
     /// brackets after a name that ends in round ones).
     public func label(_ label: String, query: String) -> String {
         guard byOtherName, label.hasPrefix(place.name) else { return label }
-        let name = (Gazetteer.tidied(query).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? query).replacingOccurrences(of: "\"", with: "'")
+        let name = Gazetteer.name(in: query).replacingOccurrences(of: "\"", with: "'")
         let said = quality == .exact ? "found as \"\(name)\"" : "found by another name starting \"\(name)\""
         // Square brackets after a name that ends in round ones: "Frankfurt (Oder) [found as …]".
         return place.name + (place.name.hasSuffix(")") ? " [\(said)]" : " (\(said))") + label.dropFirst(place.name.count)
@@ -74,6 +74,13 @@ extension Gazetteer {
         func isEmpty(_ part: Substring) -> Bool { SearchKey.fold(String(part)).isEmpty }
         guard parts.count > 1, parts.contains(where: isEmpty) else { return query }
         return parts.filter { !isEmpty($0) }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+    }
+
+    /// The name a query asks for: its first part (`tidied`), before any region (`Springfield`
+    /// of `,Springfield,, Missouri`).
+    static func name(in query: String) -> String {
+        let whole = tidied(query)
+        return whole.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? whole
     }
 
     /// Common names for countries that are not their GeoNames names.

@@ -61,10 +61,9 @@ public struct NominatimPlaceSearch: Sendable {
             let parts = label.components(separatedBy: ", ")
             return parts.count >= 3 ? parts[parts.count - 2] : nil
         }
-        let tidied = Gazetteer.tidied(query)
-        let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
+        let name = Gazetteer.name(in: query)
         let codes = Set(labels.map(code))
-        if tidied.contains(",") || codes.count == 1 && codes.first! != nil {
+        if Gazetteer.tidied(query).contains(",") || codes.count == 1 && codes.first! != nil {
             let regions = labels.map(region)
             return labels.indices.first { index in regions[index] != nil && regions.filter { $0 == regions[index] }.count == 1 }
                 .flatMap { regions[$0] }.map { "\(name), \($0)" }

@@ -192,8 +192,7 @@ public struct PhotoTagger: Sendable {
     /// a place's region, else its country code, each tried on the gazetteer (a town found by
     /// another of its names gives none: `Franklin, Ohio` is still Columbus and Franklin).
     static func narrowing(_ query: String, _ matches: [PlaceMatch], in gazetteer: Gazetteer) -> String? {
-        let tidied = Gazetteer.tidied(query)
-        let name = tidied.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? tidied
+        let name = Gazetteer.name(in: query)
         for match in matches where !match.byOtherName {
             for region in [match.place.admin1, match.place.countryCode].compactMap({ $0 }) {
                 let narrowed = "\(name), \(region)"
