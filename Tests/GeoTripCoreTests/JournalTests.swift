@@ -141,6 +141,22 @@ struct JournalTests {
         #expect(parsed["photos"] as? Int == 17)
     }
 
+    @Test("characters beyond U+FFFF (emoji, rare CJK) stay themselves in the front matter, not \\U escapes")
+    func frontMatterAstral() throws {
+        let renderer = try JournalRenderer(language: "en")
+        // A name holding the first private-use character (the first stand-in), a literal
+        // backslash-U text, a rare CJK character, flags and an emoji that recurs.
+        let names = ["Castle 🏰", "\u{E000} Café 🏰", "C:\\U0001F3F0", "𠮷野家", "🇵🇹 Lisboa", "\"🍷\": bar", "🏰"]
+        let countries = ["Portugal 🇵🇹"]
+        let yaml = try renderer.frontMatter(date: "2025-06-10", places: names, countries: countries, photos: 3)
+        #expect(!yaml.contains("Castle \\U") && !yaml.contains("\\U00020BB7"), "no escape was written: \(yaml)")
+        #expect(yaml.contains("Castle 🏰"), "\(yaml)")
+        #expect(yaml.contains("𠮷野家"))
+        let parsed = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        #expect(parsed["places"] as? [String] == names)
+        #expect(parsed["countries"] as? [String] == countries)
+    }
+
     @Test("names are escaped for Markdown and link targets percent-encoded")
     func markdown() {
         #expect(MarkdownText.escaped("</script><b>x") == "\\</script\\>\\<b\\>x")

@@ -289,17 +289,67 @@ struct JournalRenderer: Sendable {
     /// The YAML front matter Obsidian, Jekyll, Hugo and GitHub read: `date` as a plain YAML
     /// date, the day's places and countries as lists of strings (quoted by Yams whenever a
     /// name would read as something else), and the day's photo count.
+    ///
+    /// libyaml's emitter (inside Yams) takes characters beyond the Basic Multilingual Plane
+    /// for unprintable and writes them as escapes (`"Castle \U0001F3F0"`): valid YAML, but not
+    /// what a person renamed their place to. So each such character goes through the emitter
+    /// as a private-use character the names do not hold, which it writes as it is, and is put
+    /// back afterwards.
     func frontMatter(date: String, places: [String], countries: [String], photos: Int) throws(GeoTripError) -> String {
+        var stand = AstralStandIns(places + countries)
         do {
             let node = Node.mapping(Node.Mapping([
                 (Node("date"), Node(date, Tag(.timestamp), .plain)),
-                (Node("places"), try places.represented()),
-                (Node("countries"), try countries.represented()),
+                (Node("places"), try places.map { stand.replaced($0) }.represented()),
+                (Node("countries"), try countries.map { stand.replaced($0) }.represented()),
                 (Node("photos"), Node(String(photos), Tag(.int), .plain)),
             ]))
-            return try Yams.serialize(node: node, allowUnicode: true, sortKeys: false)
+            return stand.restored(try Yams.serialize(node: node, allowUnicode: true, sortKeys: false))
         } catch {
             throw .catalogRejected(path: "journal/\(date).md", reason: "its front matter could not be written: \(error)")
+        }
+    }
+
+    /// Private-use characters standing in for the characters beyond U+FFFF of some texts, one
+    /// each, chosen among those the texts do not hold (so putting them back is exact).
+    private struct AstralStandIns {
+        private var taken: Set<Unicode.Scalar>
+        private var standIns: [Unicode.Scalar: Unicode.Scalar] = [:]
+        private var originals: [Unicode.Scalar: Unicode.Scalar] = [:]
+        private var next: UInt32 = 0xE000
+
+        init(_ texts: [String]) {
+            taken = Set(texts.lazy.flatMap(\.unicodeScalars).filter { (0xE000...0xF8FF).contains($0.value) })
+        }
+
+        /// `text` with each character beyond U+FFFF replaced by its stand-in.
+        mutating func replaced(_ text: String) -> String {
+            guard text.unicodeScalars.contains(where: { $0.value > 0xFFFF }) else { return text }
+            var result = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                result.append(scalar.value > 0xFFFF ? standIn(for: scalar) : scalar)
+            }
+            return String(result)
+        }
+
+        private mutating func standIn(for scalar: Unicode.Scalar) -> Unicode.Scalar {
+            if let known = standIns[scalar] { return known }
+            // The private-use area holds 6,400 characters; past them (names no day has), the
+            // character is left to the emitter's escape.
+            while next <= 0xF8FF, taken.contains(Unicode.Scalar(next)!) { next += 1 }
+            guard next <= 0xF8FF, let candidate = Unicode.Scalar(next) else { return scalar }
+            next += 1
+            standIns[scalar] = candidate
+            originals[candidate] = scalar
+            return candidate
+        }
+
+        /// `yaml` with every stand-in turned back into its character.
+        func restored(_ yaml: String) -> String {
+            guard !originals.isEmpty else { return yaml }
+            var result = String.UnicodeScalarView()
+            for scalar in yaml.unicodeScalars { result.append(originals[scalar] ?? scalar) }
+            return String(result)
         }
     }
 
