@@ -68,7 +68,8 @@ enum SummaryText {
         "  catalog: " + Catalog.followedWords(from: former, to: folder).terminalSafe
     }
 
-    /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`;
+    /// `  trip: 5 days (2025-06-10 to 2025-06-14), 13 visits at 11 places in 2 countries (ES, PT), 785 km`,
+    /// with the map's figures after it when privacy zones leave visits or route out of them;
     /// for a folder exported as `trips` trips (a library), `  library: 12 trips, …` without a
     /// distance (the whole folder's would count every way home and back).
     static func tripLine(_ trip: TripOverview, trips: Int = 0) -> String? {
@@ -80,7 +81,14 @@ enum SummaryText {
         }
         // Dated photos, none placed: no visits to count.
         guard trip.visits > 0 else { return "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), no photo with a position" }
-        return "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), \(visits), \(n(Int(trip.distanceKilometres.rounded()))) km"
+        let line = "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), \(visits), \(n(Int(trip.distanceKilometres.rounded()))) km"
+        // The map and GeoJSON leave out what lies inside privacy zones: said, so their figures
+        // do not read as another trip's.
+        guard let shared = trip.shared,
+              shared.hiddenVisits > 0 || Int(shared.distanceKilometres.rounded()) != Int(trip.distanceKilometres.rounded()) else { return line }
+        let left = shared.hiddenVisits > 0 ? "\(plural(shared.hiddenVisits, "visit")) inside privacy zones left out" : "the route inside privacy zones left out"
+        return line + "; on the map and in the GeoJSON, \(left): \(plural(shared.visits, "visit")) at \(plural(shared.places, "place")), "
+            + "\(n(Int(shared.distanceKilometres.rounded()))) km"
     }
 
     /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.

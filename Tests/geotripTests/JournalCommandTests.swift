@@ -1017,4 +1017,34 @@ struct JournalCommandTests {
         try trip.run(["export", "DIR", "--hide-near", "none", "-q"])
         #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8).contains("\"id\":\"\(hotelVisit["id"]!)\""))
     }
+
+    @Test("the summary says what the map and GeoJSON leave out inside privacy zones, with their figures, also on an unchanged rerun")
+    func summaryOfSharedFigures() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let plain = try trip.run(["ingest", "DIR", "--no-thumbnails"])
+        let visits = try trip.visits()
+        #expect(!plain.stdout.contains("privacy zones"), "\(plain.stdout)")
+        let hotel = try #require(Dictionary(grouping: visits, by: { $0["placeId"] as! String }).max { $0.value.count < $1.value.count }?.value.first)
+        let zone = "\(hotel["latitude"]!),\(hotel["longitude"]!),300"
+        let hidden = try trip.run(["ingest", "DIR", "--no-thumbnails", "--hide-near", zone])
+        // The figures the GeoJSON gives: its visits' points, and its legs' lengths.
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trip.out.appendingPathComponent("trip.geojson"))) as? [String: Any])
+        let features = (geojson["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
+        let shown = features.filter { $0["placeId"] != nil }
+        let places = Set(shown.compactMap { $0["placeId"] as? String }).count
+        let kilometres = features.compactMap { $0["distanceMeters"] as? Double }.reduce(0, +) / 1000
+        let left = visits.count - shown.count
+        #expect(left > 0)
+        let clause = "; on the map and in the GeoJSON, \(left) visits inside privacy zones left out: \(shown.count) visits at \(places) places, \(Int(kilometres.rounded())) km\n"
+        #expect(hidden.stdout.contains(clause), "\(hidden.stdout)")
+        #expect(hidden.stdout.contains("trip: 5 days (2025-06-10 to 2025-06-14), \(visits.count) visits"))
+        // Nothing changed: the stored overview says it again.
+        let again = try trip.run(["ingest", "DIR", "--no-thumbnails"])
+        #expect(again.stdout.contains(clause), "\(again.stdout)")
+        // The zone forgotten: the figures are the trip's again.
+        try trip.run(["export", "DIR", "--hide-near", "none", "-q"])
+        let forgotten = try trip.run(["ingest", "DIR", "--no-thumbnails"])
+        #expect(!forgotten.stdout.contains("privacy zones"), "\(forgotten.stdout)")
+    }
 }

@@ -66,6 +66,14 @@ extension Catalog {
         try setJSONSetting(SettingKey.tripOverview, to: overview, what: "the trip overview")
     }
 
+    /// Keeps `shared` (the export's figures of a folder that is one trip) with the stored
+    /// overview, when there is one.
+    func saveSharedFigures(_ shared: TripOverview.Shared?) throws(GeoTripError) {
+        guard var overview = try storedOverview(), overview.shared != shared else { return }
+        overview.shared = shared
+        try saveOverview(overview)
+    }
+
     /// The overview the last derivation stored; nil when there is none or it is in an older
     /// shape (it is derived data: the caller computes it again).
     func storedOverview() throws(GeoTripError) -> TripOverview? {

@@ -116,6 +116,8 @@ public struct ExportStage: Sendable {
         async let loading = Self.mapResources(gazetteer)
         var layout = try self.layout(settings: settings, clockOffsets: inputs.clockOffsets, output: output, forgettingOldHomes: forgettingOldHomes,
                                      &summary)
+        summary.shared = layout.library.isLibrary ? nil : TripOverview.Shared(trip: layout.whole, privacy: layout.privacy)
+        try catalog.saveSharedFigures(summary.shared)
         let run = RunContext(output: output, written: written, before: before, now: now, settings: settings, language: language,
                              rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule)
 

@@ -10,6 +10,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var dayPagesRendered = 0
     /// Trips the library was split into (`trips/`); 0 for a folder that is one trip.
     public var trips = 0
+    /// A folder that is one trip: its figures as its map and GeoJSON give them, privacy zones
+    /// left out (also kept with the stored overview, for the summary of an unchanged rerun).
+    /// Nil for a library, or when nothing was to be written.
+    public var shared: TripOverview.Shared?
     /// Thumbnails made in this run.
     public var thumbnails = 0
     /// Journal files removed because their day is no longer in the trip (their notes moved on).

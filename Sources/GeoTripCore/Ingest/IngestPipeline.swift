@@ -219,6 +219,7 @@ public struct IngestPipeline: Sendable {
         exportStage.progress = { stages.report(.export, done: $0, total: $1) }
         do {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
+            if let shared = summary.export?.shared { summary.trip?.shared = shared }
         } catch GeoTripError.interrupted {
             // The export stopped between trips (Ctrl-C): the next run writes the rest.
             throw GeoTripError.interrupted(.afterReading(present: present))

@@ -210,10 +210,16 @@ struct TripDerivation {
         result.named.manual = try catalog.manuallyNamedPlaces().count
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
+        let stored = try catalog.storedOverview()
+        if !changed && named.isEmpty, let stored {
             result.trip = stored
         } else {
-            let overview = try stages.timed("the overview") { try catalog.overview() }
+            var overview = try stages.timed("the overview") { try catalog.overview() }
+            // The shared outputs' figures stay until the export works them out again (it does
+            // not when nothing it writes changed), if the visits are as they were.
+            if let stored, stored.days == overview.days, stored.visits == overview.visits, stored.distanceKilometres == overview.distanceKilometres {
+                overview.shared = stored.shared
+            }
             try catalog.saveOverview(overview)
             result.trip = overview
         }
@@ -221,7 +227,10 @@ struct TripDerivation {
         // Online names last, without the run lock (see `CatalogLock`): the person can tag and
         // rename meanwhile, and their changes win over the answers in flight.
         if naming.online, try await nameOnline(naming, export: export, stages: stages, into: &result, interrupted: interrupted) {
+            // Names move no visit: the shared outputs' figures stay.
+            let shared = result.trip?.shared
             result.trip = try catalog.overview()
+            result.trip?.shared = shared
         }
         return result
     }

@@ -61,6 +61,35 @@ public struct TripOverview: Sendable, Equatable, Codable {
     public var places = 0
     public var countries: [String] = []
     public var distanceKilometres = 0.0
+    /// The figures of the map and GeoJSON of a folder that is one trip, when its export last
+    /// worked them out: visits inside privacy zones are no part of them. Nil for a library
+    /// (whose summary gives no distance) and before an export.
+    public var shared: Shared?
+
+    /// A trip's figures as its shared outputs give them (`Shared(trip:privacy:)`).
+    public struct Shared: Sendable, Equatable, Codable {
+        /// Visits inside a privacy zone, left out of the map and GeoJSON.
+        public var hiddenVisits = 0
+        public var visits = 0
+        public var places = 0
+        /// `Trip.distanceKilometres(outside:)`: as the map counts it without a track.
+        public var distanceKilometres = 0.0
+
+        public init(hiddenVisits: Int = 0, visits: Int = 0, places: Int = 0, distanceKilometres: Double = 0) {
+            self.hiddenVisits = hiddenVisits
+            self.visits = visits
+            self.places = places
+            self.distanceKilometres = distanceKilometres
+        }
+
+        /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them.
+        public init(trip: Trip, privacy: PrivacyZones) {
+            let all = trip.visits
+            let shown = privacy.isEmpty ? all : all.filter { !privacy.contains($0.centre) }
+            self.init(hiddenVisits: all.count - shown.count, visits: shown.count, places: Set(shown.map(\.placeId)).count,
+                      distanceKilometres: trip.distanceKilometres(outside: privacy))
+        }
+    }
 
     /// Calendar days from the first day to the last, both counted (a day without photos
     /// between them too), as `trips`, the page of trips and the map count a trip's days.
