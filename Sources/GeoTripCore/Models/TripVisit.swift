@@ -75,19 +75,14 @@ public struct TripOverview: Sendable, Equatable, Codable {
         /// `Trip.distanceKilometres(outside:)`: as the map counts it without a track.
         public var distanceKilometres = 0.0
 
-        public init(hiddenVisits: Int = 0, visits: Int = 0, places: Int = 0, distanceKilometres: Double = 0) {
-            self.hiddenVisits = hiddenVisits
-            self.visits = visits
-            self.places = places
-            self.distanceKilometres = distanceKilometres
-        }
-
         /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them.
         public init(trip: Trip, privacy: PrivacyZones) {
             let all = trip.visits
             let shown = privacy.isEmpty ? all : all.filter { !privacy.contains($0.centre) }
-            self.init(hiddenVisits: all.count - shown.count, visits: shown.count, places: Set(shown.map(\.placeId)).count,
-                      distanceKilometres: trip.distanceKilometres(outside: privacy))
+            hiddenVisits = all.count - shown.count
+            visits = shown.count
+            places = Set(shown.map(\.placeId)).count
+            distanceKilometres = trip.distanceKilometres(outside: privacy)
         }
     }
 
