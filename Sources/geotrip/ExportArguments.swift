@@ -14,7 +14,8 @@ struct ExportArguments: ParsableArguments {
     }
 
     @Option(name: .customLong("hide-near"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Keep a private place out of everything shared: LAT,LON[,RADIUS metres, default 500] (repeatable; remembered; 'none' forgets them).",
+            help: ArgumentHelp("Keep a private place out of everything shared: LAT,LON[,RADIUS metres, default 500] (repeatable; remembered, "
+                               + "and added to the zones remembered; 'none' forgets those).",
                                valueName: "lat,lon[,radius]"))
     var hideNear: [String] = []
 
@@ -53,10 +54,12 @@ struct ExportArguments: ParsableArguments {
         return .some(TripMapInput.Tiles(urlTemplate: tiles, attribution: tilesAttribution ?? ""))
     }
 
-    /// The zones given, or nil to keep the remembered ones; `none` gives an empty set.
-    var privacy: PrivacyZones? {
+    /// The zones given, added to the remembered ones (`none` forgets those first), or nil to
+    /// keep the remembered ones as they are.
+    var privacy: PrivacyZones.Change? {
         guard !hideNear.isEmpty else { return nil }
-        return PrivacyZones(hideNear.filter { $0 != "none" }.compactMap(PrivacyZones.Zone.init(parsing:)))
+        return PrivacyZones.Change(forgetting: hideNear.contains("none"),
+                                   adding: hideNear.filter { $0 != "none" }.compactMap(PrivacyZones.Zone.init(parsing:)))
     }
 
     func validate() throws {

@@ -95,6 +95,20 @@ enum SummaryText {
     static func exportLines(_ e: ExportSummary) -> [String] {
         var lines = ["  export: " + (e.trips > 0 ? "\(plural(e.trips, "trip")) in trips/, " : "") + "\(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
             + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
+        if let change = e.privacyChange {
+            // Said whenever the zones change, so a zone given to replace another is seen to add to it.
+            func zones(_ list: [PrivacyZones.Zone]) -> String {
+                list.map { String(format: "%.4f, %.4f", $0.centre.latitude, $0.centre.longitude) + " (\(n(Int($0.radiusMeters.rounded()))) m)" }
+                    .joined(separator: "; ")
+            }
+            if !change.added.isEmpty {
+                lines.append("  kept private from now on (--hide-near): \(zones(change.added)); \(plural(change.count, "zone")) in all"
+                    + " (`--hide-near none` forgets them)")
+            }
+            if !change.forgotten.isEmpty {
+                lines.append("  no longer kept private, as asked (--hide-near): \(zones(change.forgotten)); what lies there is shown again")
+            }
+        }
         if !e.forgottenHomes.isEmpty {
             lines.append("  no longer kept private, as asked (--forget-old-homes): \(plural(e.forgottenHomes.count, "earlier home")) that "
                 + "\(e.forgottenHomes.count == 1 ? "is" : "are") no home now, at "

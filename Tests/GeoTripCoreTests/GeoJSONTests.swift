@@ -291,6 +291,25 @@ struct GeoJSONTests {
         #expect(visits.map { $0["photoCount"] as? Int } == [2], "\(visits)")
     }
 
+    @Test("--hide-near adds to the zones remembered: a zone at the same centre takes the new radius, and 'none' forgets them first")
+    func zoneChanges() throws {
+        let flat = PrivacyZones.Zone(centre: Coordinate(latitude: 52.52, longitude: 13.405))
+        let parents = PrivacyZones.Zone(centre: Coordinate(latitude: 48.137, longitude: 11.575), radiusMeters: 300)
+        let remembered = PrivacyZones([flat])
+        #expect(PrivacyZones.Change(adding: [parents]).applied(to: remembered).zones == [flat, parents])
+        // 0.5 m from the flat's centre: the same zone, wider.
+        let wider = PrivacyZones.Zone(centre: Coordinate(latitude: 52.520004, longitude: 13.405), radiusMeters: 1000)
+        #expect(GreatCircle.distance(wider.centre, flat.centre) < 1)
+        #expect(PrivacyZones.Change(adding: [wider]).applied(to: PrivacyZones([flat, parents])).zones == [parents, wider])
+        #expect(PrivacyZones.Change(forgetting: true, adding: [parents]).applied(to: remembered).zones == [parents])
+        #expect(PrivacyZones.Change(forgetting: true).applied(to: remembered).isEmpty)
+        // What the summary says: a new radius as added alone; nothing when nothing changed.
+        let report = try #require(PrivacyZones.Report(from: PrivacyZones([flat, parents]), to: PrivacyZones([parents, wider])))
+        #expect(report.added == [wider] && report.forgotten.isEmpty && report.count == 2)
+        #expect(PrivacyZones.Report(from: remembered, to: PrivacyZones.Change(adding: [flat]).applied(to: remembered)) == nil)
+        #expect(PrivacyZones.Report(from: PrivacyZones([flat, parents]), to: PrivacyZones([parents]))?.forgotten == [flat])
+    }
+
     @Test("a visit placed only from a hidden neighbour is hidden too, and one placed from it; one with a photo of its own place, or out of reach, is not")
     func neighboursOfHidden() throws {
         let home = Coordinate(latitude: 45.76, longitude: 4.84)

@@ -1014,7 +1014,15 @@ struct JournalCommandTests {
         // Remembered, and forgotten with `none`.
         try trip.run(["export", "DIR", "-q"])
         #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8) == geojson)
-        try trip.run(["export", "DIR", "--hide-near", "none", "-q"])
+        // Another zone given later is added to the first, which stays, and the summary says so.
+        let other = try #require(visits.first { $0["placeId"] as? String != hotel && $0["localDate"] as? String != hotelVisit["localDate"] as? String })
+        let added = try trip.run(["export", "DIR", "--hide-near", "\(other["latitude"]!),\(other["longitude"]!),100"])
+        #expect(added.stdout.contains("kept private from now on (--hide-near): ") && added.stdout.contains("(100 m); 2 zones in all"), "\(added.stdout)")
+        let both = try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8)
+        for visit in visits where visit["placeId"] as? String == hotel { #expect(!both.contains("\"id\":\"\(visit["id"]!)\"")) }
+        #expect(!both.contains("\"id\":\"\(other["id"]!)\""))
+        let forgotten = try trip.run(["export", "DIR", "--hide-near", "none"])
+        #expect(forgotten.stdout.contains("no longer kept private, as asked (--hide-near): "), "\(forgotten.stdout)")
         #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8).contains("\"id\":\"\(hotelVisit["id"]!)\""))
     }
 

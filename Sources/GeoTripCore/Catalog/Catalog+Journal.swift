@@ -237,20 +237,23 @@ extension Catalog {
 
     /// The trip's export settings: each one given now, else the one remembered, else the
     /// default; what is given is remembered. `outputFolder` `.some(nil)` is the default folder.
-    func exportSettings(outputFolder: String?? = nil, privacy: PrivacyZones? = nil, photoPoints: Bool? = nil,
+    /// The privacy zones are the remembered ones as `privacy` changes them; how they changed
+    /// goes in `privacyReport`.
+    func exportSettings(outputFolder: String?? = nil, privacy: PrivacyZones.Change? = nil, photoPoints: Bool? = nil,
                         tiles: TripMapInput.Tiles?? = nil, thumbnails: Bool? = nil, home: Coordinate?? = nil,
-                        hideHome: Bool? = nil) throws(GeoTripError) -> ExportSettings {
+                        hideHome: Bool? = nil, privacyReport: inout PrivacyZones.Report?) throws(GeoTripError) -> ExportSettings {
         let stored: ExportSettings?
         do {
             stored = try storedExportSettings()
         } catch {
             // Every value given: what was remembered does not matter, even if it cannot be read.
-            guard case .settingUnreadable = error, outputFolder != nil, privacy != nil, photoPoints != nil else { throw error }
+            guard case .settingUnreadable = error, outputFolder != nil, privacy?.forgetting == true, photoPoints != nil else { throw error }
             stored = nil
         }
         let fallback = stored ?? ExportSettings()
-        var settings = ExportSettings(outputFolder: outputFolder ?? fallback.outputFolder, privacy: privacy ?? fallback.privacy,
+        var settings = ExportSettings(outputFolder: outputFolder ?? fallback.outputFolder, privacy: privacy?.applied(to: fallback.privacy) ?? fallback.privacy,
                                       photoPoints: photoPoints ?? fallback.photoPoints)
+        privacyReport = PrivacyZones.Report(from: fallback.privacy, to: settings.privacy)
         settings.tiles = tiles ?? fallback.tiles
         settings.thumbnails = thumbnails ?? fallback.thumbnails
         settings.home = home ?? fallback.home

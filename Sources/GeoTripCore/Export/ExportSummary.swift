@@ -14,6 +14,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// left out (also kept with the stored overview, for the summary of an unchanged rerun).
     /// Nil for a library, or when nothing was to be written.
     public var shared: TripOverview.Shared?
+    /// How `--hide-near` changed the zones kept private in this run; nil when it did not.
+    public var privacyChange: PrivacyZones.Report?
     /// Thumbnails made in this run.
     public var thumbnails = 0
     /// Journal files removed because their day is no longer in the trip (their notes moved on).

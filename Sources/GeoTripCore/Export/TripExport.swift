@@ -12,7 +12,7 @@ public struct TripExport: Sendable {
     /// `--out`, `--lang`, `--hide-near`, `--photos`: nil keeps what the catalog remembers.
     public var outputFolder: String?
     public var language: String?
-    public var privacy: PrivacyZones?
+    public var privacy: PrivacyZones.Change?
     public var photoPoints: Bool?
     /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
     public var tiles: TripMapInput.Tiles??
@@ -41,9 +41,11 @@ public struct TripExport: Sendable {
         let catalog = try Catalog.open(at: catalogPath)
         let followedFrom = try catalog.claim(folder: folder, outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) })
         let naming = try catalog.namingSettings(language: language)
+        var privacyReport: PrivacyZones.Report?
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
-                                                  tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome)
+                                                  tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome,
+                                                  privacyReport: &privacyReport)
         var stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         stage.progress = { stages.report(.export, done: $0, total: $1) }
@@ -52,6 +54,7 @@ public struct TripExport: Sendable {
                 try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes)
             }
             summary.catalogFollowedFrom = followedFrom
+            summary.privacyChange = privacyReport
             return summary
         } catch let error as GeoTripError {
             throw error

@@ -38,7 +38,7 @@ public struct IngestOptions: Sendable {
     public var contact: String?
     /// `--out`, `--hide-near`, `--photos`: nil keeps what the catalog remembers.
     public var outputFolder: String?
-    public var privacy: PrivacyZones?
+    public var privacy: PrivacyZones.Change?
     public var photoPoints: Bool?
     /// `--tiles` (`.some(nil)` forgets the layer) and `--thumbnails`: nil keeps what is remembered.
     public var tiles: TripMapInput.Tiles??
@@ -137,10 +137,11 @@ public struct IngestPipeline: Sendable {
         if let rate = options.namingRate { naming.requestsPerSecond = rate }
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
+        var privacyReport: PrivacyZones.Report?
         let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) },
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
                                                    tiles: options.tiles, thumbnails: options.makeThumbnails,
-                                                   home: options.home, hideHome: options.hideHome)
+                                                   home: options.home, hideHome: options.hideHome, privacyReport: &privacyReport)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
@@ -220,6 +221,7 @@ public struct IngestPipeline: Sendable {
         do {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
             if let shared = summary.export?.shared { summary.trip?.shared = shared }
+            summary.export?.privacyChange = privacyReport
         } catch GeoTripError.interrupted {
             // The export stopped between trips (Ctrl-C): the next run writes the rest.
             throw GeoTripError.interrupted(.afterReading(present: present))

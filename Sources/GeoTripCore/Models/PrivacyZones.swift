@@ -55,6 +55,52 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
     /// Whether nothing is hidden.
     public var isEmpty: Bool { zones.isEmpty }
 
+    /// What `--hide-near` asks of the remembered zones: a zone given is added to them (one
+    /// around the same centre, within a metre, gives way to it: a new radius), and `none`
+    /// forgets them all first. A zone is never dropped by giving another: a person adding
+    /// their parents' house does not want their own flat shown again.
+    public struct Change: Sendable, Equatable {
+        /// `none` was given: the remembered zones go before `adding` is added.
+        public var forgetting: Bool
+        public var adding: [Zone]
+
+        public init(forgetting: Bool = false, adding: [Zone] = []) {
+            self.forgetting = forgetting
+            self.adding = adding
+        }
+
+        /// `remembered` as this change leaves it.
+        public func applied(to remembered: PrivacyZones) -> PrivacyZones {
+            var zones = forgetting ? [] : remembered.zones
+            for zone in adding {
+                zones.removeAll { GreatCircle.distance($0.centre, zone.centre) < 1 }
+                zones.append(zone)
+            }
+            return PrivacyZones(zones)
+        }
+    }
+
+    /// How the zones kept private changed in a run, for its summary.
+    public struct Report: Sendable, Equatable, Encodable {
+        /// Zones kept private from now on that were not before, and those no longer kept.
+        public var added: [Zone]
+        public var forgotten: [Zone]
+        /// The zones kept private after the run.
+        public var count: Int
+
+        /// What changed from `before` to `after`; nil when nothing did.
+        public init?(from before: PrivacyZones, to after: PrivacyZones) {
+            let added = after.zones.filter { !before.zones.contains($0) }
+            self.added = added
+            // A zone given a new radius is said once, as added with it.
+            forgotten = before.zones.filter { zone in
+                !after.zones.contains(zone) && !added.contains { GreatCircle.distance($0.centre, zone.centre) < 1 }
+            }
+            count = after.zones.count
+            if added.isEmpty && forgotten.isEmpty { return nil }
+        }
+    }
+
     /// Whether `coordinate` lies inside any zone (on its edge counts as inside).
     public func contains(_ coordinate: Coordinate) -> Bool {
         // A zone a latitude apart wider than its radius is passed over without the distance
