@@ -17,6 +17,10 @@ struct LibraryCommandTests {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Scans"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("2025-06-11 Sintra/DSCF1004.JPG"),
                                          to: folder.appendingPathComponent("Scans/scan 1.jpg"))
+        // A photo without a position in Kyoto, three hours from the others (none to place it by):
+        // on its day's page, and counted with the trip's photos everywhere.
+        #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("2024-02 Kyoto/no-gps.jpg"), dateTime: "2024:02:20 13:00:00",
+                                        offset: "+09:00", at: nil))
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
@@ -36,7 +40,21 @@ struct LibraryCommandTests {
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(trips.map { [$0["firstDay"] as? String ?? "", $0["lastDay"] as? String ?? ""] } == LibraryFixture.trips.map { [$0.0, $0.1] })
         #expect(trips.map { $0["countries"] as? [String] ?? [] } == [["PT"], ["JP"], ["PT"]])
-        #expect(trips.map { $0["photos"] as? Int ?? 0 } == (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) })
+        let photoCounts = (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) + (n == 2 ? 1 : 0) }
+        #expect(trips.map { $0["photos"] as? Int ?? 0 } == photoCounts)
+        #expect(try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-02-20/journal/2024-02-20.md"), encoding: .utf8)
+            .contains("no-gps.jpg"))
+        // Every thumbnail of a trip is one its journal or map shows: the photo without a
+        // position, listed by name, has none.
+        for (first, _) in LibraryFixture.trips {
+            let tripFolder = folder.appendingPathComponent("geotrip/trips/\(first)")
+            let pages = try ([tripFolder.appendingPathComponent("index.html")]
+                + FileManager.default.contentsOfDirectory(at: tripFolder.appendingPathComponent("journal"), includingPropertiesForKeys: nil))
+                .map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: tripFolder.appendingPathComponent("thumbs").path)
+            #expect(!thumbnails.isEmpty)
+            for name in thumbnails { #expect(pages.contains("thumbs/" + name), "\(first): thumbs/\(name) is shown nowhere") }
+        }
         #expect(trips.map { $0["folder"] as? String ?? "" } == LibraryFixture.trips.map { "trips/" + $0.0 })
 
         let text = try CommandRun.geotrip(["trips", folder.path])
@@ -49,6 +67,8 @@ struct LibraryCommandTests {
         let index = try String(contentsOf: folder.appendingPathComponent("geotrip/index.html"), encoding: .utf8)
         #expect(kilometres(text.stdout).count == 3)
         #expect(kilometres(text.stdout) == kilometres(index))
+        // And its photos, the one without a position too (newest trip first on the page).
+        #expect(index.matches(of: /([0-9]+) photos/).map { Int($0.output.1)! } == photoCounts.reversed(), "\(index)")
 
         let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
         #expect(kyoto.status == 0, "\(kyoto.stderr)")

@@ -14,6 +14,8 @@ extension ExportStage {
         var days: [String: String]
         /// `ExportedTrip.dayKeys` for the part.
         var dayKeys: [String: String] = [:]
+        /// `ExportedTrip.photos` for the part.
+        var photos: Int
     }
 
     /// What every part of one export is written with.
@@ -94,8 +96,7 @@ extension ExportStage {
         let unrendered = outline.days.filter { !days.contains($0.date) }
         let rows = try catalog.tripPhotos(ofVisits: rendered.flatMap(\.visits).map(\.id),
                                           ids: rendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
-        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id))
-                       + unrendered.flatMap { state.unplaced[$0.date]?.map(\.id) ?? [] })
+        let kept = Set(try catalog.photoIDs(ofVisits: unrendered.flatMap(\.visits).map(\.id)))
         let trip = outline.withVisitPhotos(from: rows, onDays: days)
         var shown = trip
         shown.days = trip.days.filter { days.contains($0.date) }
@@ -167,16 +168,18 @@ extension ExportStage {
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
         async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: c.settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()
-        let visible = photos.filter { !privacy.hides($0) }
         // A library trip's thumbnails, thousands for a few changed days, are found by one read
         // of its folder; a single trip's, and every one by `geotrip export`, are each looked at.
-        // Those of the days not rendered stay as they are.
+        // Those of the days not rendered stay as they are. Only a visit's photos have one: the
+        // journal lists the others by name (`JournalRenderer.photoLine`), and a thumbnail no
+        // page shows would travel unseen with a folder shared as it is.
+        let thumbnailed = photos.filter { $0.visitID != nil && !privacy.hides($0) }
         let made = try await (c.settings.thumbnails ? thumbnails : NoThumbnails())
-            .thumbnails(for: visible, in: partOutput.path, checkingEach: c.checkEverything || part.number == nil, keepingAlso: plan.keptThumbnails)
+            .thumbnails(for: thumbnailed, in: partOutput.path, checkingEach: c.checkEverything || part.number == nil, keepingAlso: plan.keptThumbnails)
         summary.thumbnails = made.made
         summary.problems = made.problems
         if c.settings.thumbnails {
-            try await remakeGoneThumbnails(made.missingAmongKept, kept: plan.keptThumbnails, keeping: visible, in: partOutput, privacy: privacy,
+            try await remakeGoneThumbnails(made.missingAmongKept, kept: plan.keptThumbnails, keeping: thumbnailed, in: partOutput, privacy: privacy,
                                            &summary)
         } else {
             // Without thumbnails, those an earlier run made are no output's: geotrip's own go,
@@ -246,9 +249,10 @@ extension ExportStage {
             written.path.hasPrefix(prefix) ? CoverWritten(visit: written.visit, path: String(written.path.dropFirst(prefix.count))) : nil
         }
         let cover = c.settings.thumbnails
-            ? try await cover(of: trip, byPath: byPath, made: made, plan: plan, kept: kept, visible: visible, in: partOutput, privacy: privacy, &summary)
+            ? try await cover(of: trip, byPath: byPath, made: made, plan: plan, kept: kept, visible: thumbnailed, in: partOutput, privacy: privacy, &summary)
             : nil
-        return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys)
+        return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys,
+                          photos: trip.photoCount)
     }
 
     /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.

@@ -524,7 +524,8 @@ public struct ExportStage: Sendable {
             let after = Self.listing(of: item.output.path, documentsOnly: true)
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: run.before.files, written: run.written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
-                                             dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit)
+                                             dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit,
+                                             photos: result.photos)
         }
         // Stopped: what the trips written left is kept, so the next run does not write them
         // again; the export as a whole is not (its inputs are not marked as exported).
@@ -610,7 +611,8 @@ public struct ExportStage: Sendable {
         let output = run.output
         if layout.library.isLibrary {
             let entries = layout.parts.compactMap { part in
-                part.number.map { LibraryIndexPage.Entry(number: $0, folder: part.folder, trip: part.trip, cover: layout.exported[part.folder]?.cover) }
+                part.number.map { LibraryIndexPage.Entry(number: $0, folder: part.folder, trip: part.trip, cover: layout.exported[part.folder]?.cover,
+                                                         photos: layout.exported[part.folder]?.photos ?? part.trip.photoCount) }
             }
             _ = output.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
             let words = JournalWords(language: run.language)
@@ -778,6 +780,9 @@ public struct ExportStage: Sendable {
         var dayKeys: [String: String]?
         /// The visit the cover came from, when it was found.
         var coverVisit: String?
+        /// The trip's photos, those outside visits (no position) too, as its journal lists them
+        /// and `trips` counts them: the layout's outline of a library has no such photos.
+        var photos: Int?
 
         /// The cover with the visit it came from, when both are known.
         var coverWritten: CoverWritten? {
