@@ -188,6 +188,13 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
+        for elsewhere in e.notesInOtherOutputs {
+            // A trip ingested on its own before the library around it: its catalog has them.
+            let shown = elsewhere.pages.prefix(5).map { (elsewhere.folder + "/" + $0).terminalSafe }.joined(separator: ", ")
+            lines.append("  notes in \(plural(elsewhere.pages.count, "page")) of another trip's journal in this folder stay there, not in these pages: "
+                + shown + more(elsewhere.pages.count)
+                + " (that trip's own catalog has them; copy what you want into these pages)")
+        }
         if e.namesInOtherLanguages > 0 {
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")
         }

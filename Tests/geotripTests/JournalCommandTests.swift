@@ -1026,6 +1026,37 @@ struct JournalCommandTests {
         #expect(try String(contentsOf: trip.out.appendingPathComponent("trip.geojson"), encoding: .utf8).contains("\"id\":\"\(hotelVisit["id"]!)\""))
     }
 
+    @Test("a library around a trip ingested on its own says the notes in that trip's journal stay there, and names the pages")
+    func notesInAnotherTripsJournal() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages(to: "Photos/2025 Iberia")
+        let library = trip.deletingLastPathComponent()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q", "--no-thumbnails"]).status == 0)
+        // Nothing written in that journal yet: nothing to say.
+        let before = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails"])
+        #expect(before.status == 0 && !before.stdout.contains("another trip's journal"), "\(before.stdout)")
+        let page = trip.appendingPathComponent("geotrip/journal/2025-06-11.md")
+        var text = try String(contentsOf: page, encoding: .utf8)
+        let block = try #require(text.range(of: "<!-- notes 2025-06-11 -->\n"))
+        text.insert(contentsOf: "Sintra in the fog.\n", at: block.upperBound)
+        try text.write(to: page, atomically: true, encoding: .utf8)
+        let after = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails"])
+        #expect(after.stdout.contains("notes in 1 page of another trip's journal in this folder stay there, not in these pages: "
+            + "2025 Iberia/geotrip/journal/2025-06-11.md"), "\(after.stdout)")
+        let json = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let export = try #require(summary["export"] as? [String: Any])
+        #expect((export["notesInOtherOutputs"] as? [[String: Any]])?.map { "\($0["folder"]!) \($0["pages"]!)" } == ["2025 Iberia/geotrip [\"journal/2025-06-11.md\"]"],
+                "\(export)")
+        // The note is where it was written, and in no page of the library's.
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Sintra in the fog."))
+        let own = library.appendingPathComponent("geotrip/journal")
+        for name in try FileManager.default.contentsOfDirectory(atPath: own.path) {
+            #expect(!(try String(contentsOf: own.appendingPathComponent(name), encoding: .utf8)).contains("Sintra in the fog."))
+        }
+    }
+
     @Test("the summary says what the map and GeoJSON leave out inside privacy zones, with their figures, also on an unchanged rerun")
     func summaryOfSharedFigures() throws {
         let trip = try Trip()

@@ -106,6 +106,29 @@ extension ExportStage {
         path.hasSuffix(".md") && (path.hasPrefix(journalFolder + "/") || path.contains("/" + journalFolder + "/"))
     }
 
+    /// The journal pages of the output folder at `path` (another trip's, inside the folder
+    /// ingested: `FolderScanner.Listing.otherOutputFolders`) that hold notes with words, relative
+    /// to it: `journal/NAME.md` and a library's `trips/DAY/journal/NAME.md`. Those notes are that
+    /// trip's catalog's; this one never reads them, so the summary says where they stay.
+    public static func pagesWithNotes(inOutputFolder path: String) -> [String] {
+        let manager = FileManager.default
+        let trips = ((try? manager.contentsOfDirectory(atPath: path + "/" + tripsFolder)) ?? []).sorted().map { tripsFolder + "/" + $0 + "/" }
+        var pages: [String] = []
+        for folder in [""] + trips {
+            let journal = folder + journalFolder
+            for name in ((try? manager.contentsOfDirectory(atPath: path + "/" + journal)) ?? []).sorted() where name.hasSuffix(".md") {
+                // A page is a few kilobytes; a file far larger is no page of geotrip's.
+                let url = URL(fileURLWithPath: path + "/" + journal + "/" + name)
+                guard let size = (try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])), size.isRegularFile == true,
+                      (size.fileSize ?? 0) < 16 << 20, let data = try? Data(contentsOf: url) else { continue }
+                if JournalDocument(text: String(decoding: data, as: UTF8.self)).blocks.contains(where: \.hasWords) {
+                    pages.append(journal + "/" + name)
+                }
+            }
+        }
+        return pages
+    }
+
     /// The first of `links` (relative to the output folder `root`) that leads to a folder geotrip
     /// writes in: `journal`, `thumbs`, `trips`, a trip's folder or its `journal` or `thumbs`.
     /// Such a folder's files would be written through the link but listed as nothing, so

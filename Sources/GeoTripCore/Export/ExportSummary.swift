@@ -16,6 +16,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var shared: TripOverview.Shared?
     /// How `--hide-near` changed the zones kept private in this run; nil when it did not.
     public var privacyChange: PrivacyZones.Report?
+    /// Other trips' output folders inside the folder (relative to it) whose journal pages hold
+    /// notes, each with those pages: notes of another catalog, which this export does not take in.
+    public var notesInOtherOutputs: [NotesElsewhere] = []
     /// Thumbnails made in this run.
     public var thumbnails = 0
     /// Journal files removed because their day is no longer in the trip (their notes moved on).
@@ -96,6 +99,14 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
         refused += other.refused.filter { !refused.contains($0) }
         problems += other.problems
     }
+}
+
+/// Another trip's output folder inside the folder ingested, and its journal pages with notes.
+public struct NotesElsewhere: Sendable, Equatable, Encodable {
+    /// Relative to the folder ingested.
+    public var folder: String
+    /// Relative to `folder`.
+    public var pages: [String]
 }
 
 /// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).

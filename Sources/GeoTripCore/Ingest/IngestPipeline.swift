@@ -222,6 +222,12 @@ public struct IngestPipeline: Sendable {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
             if let shared = summary.export?.shared { summary.trip?.shared = shared }
             summary.export?.privacyChange = privacyReport
+            // Another trip's outputs inside this folder (a trip ingested on its own before the
+            // library around it): its notes are its own catalog's, and stay there.
+            summary.export?.notesInOtherOutputs = listing.otherOutputFolders.compactMap { folder in
+                let pages = ExportStage.pagesWithNotes(inOutputFolder: options.folder + "/" + folder)
+                return pages.isEmpty ? nil : NotesElsewhere(folder: folder, pages: pages)
+            }
         } catch GeoTripError.interrupted {
             // The export stopped between trips (Ctrl-C): the next run writes the rest.
             throw GeoTripError.interrupted(.afterReading(present: present))

@@ -105,9 +105,13 @@ public struct FolderScanner: Sendable {
         /// file is listed as that file, one to anything else is not (the export never writes
         /// through either: `ExportStage.listing`).
         public var links: [String] = []
+        /// Other trips' output folders inside this one (each holds `OutputFolder.ownerFile`),
+        /// relative paths: passed over, as their thumbnails and pages are no photos.
+        public var otherOutputFolders: [String] = []
 
         /// Takes in what a folder held besides its entries.
         fileprivate mutating func absorb(_ contents: FolderContents) {
+            otherOutputFolders += contents.otherOutputFolders
             problems += contents.problems
             for folder in contents.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
             sidecars += contents.sidecars
@@ -119,6 +123,7 @@ public struct FolderScanner: Sendable {
         /// Appends a subtree's listing, which comes after everything already here.
         fileprivate mutating func absorb(_ subtree: Listing) {
             files += subtree.files
+            otherOutputFolders += subtree.otherOutputFolders
             problems += subtree.problems
             for folder in subtree.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
             sidecars += subtree.sidecars
@@ -212,6 +217,7 @@ public struct FolderScanner: Sendable {
         var sidecarStats: [String: ScannedSidecar] = [:]
         var leftoverTemporaryFiles: [String] = []
         var links: [String] = []
+        var otherOutputFolders: [String] = []
 
         var subfolders: [Subfolder] {
             entries.compactMap { if case .folder(let folder) = $0.entry { folder } else { nil } }
@@ -319,7 +325,9 @@ public struct FolderScanner: Sendable {
             if !folder.relative.isEmpty, entries.contains(where: {
                 $0.count == ownerFile.count && nameBuffer[$0.start] == UInt8(ascii: ".") && nameBuffer[$0.start..<$0.start + $0.count].elementsEqual(ownerFile)
             }) {
-                return FolderContents()
+                var passed = FolderContents()
+                passed.otherOutputFolders = [folder.relative]
+                return passed
             }
             // A listing that failed part-way (a share that went away) is a folder not read
             // whole: what it did not list is not gone.
