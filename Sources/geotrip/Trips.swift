@@ -96,6 +96,13 @@ struct Trips: AsyncParsableCommand {
             print("Kept private as homes of earlier runs, though no home now (`geotrip export --forget-old-homes` stops hiding them): "
                   + earlier.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
+        // A home given for all time after years elsewhere turns those years' days into trips to
+        // the old town: said, with the way to homes over the years.
+        if homeGiven, let (home, count) = library.tripsAround(earlier), count >= 3 {
+            print("\(count.grouped) trips are days within 50 km of \(String(format: "%.3f, %.3f", home.latitude, home.longitude)), a home of earlier runs: "
+                  + "if you lived there, `geotrip export \(location.folderPath.terminalSafe) --home auto` finds each home over the years, "
+                  + "and makes those days days at home again")
+        }
         for (line, distance) in zip(lines, distances) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
             // Rounded once, from the distance itself, as the page of trips and the map round it

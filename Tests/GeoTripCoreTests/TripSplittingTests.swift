@@ -130,6 +130,30 @@ struct TripSplittingTests {
         #expect(page.contains("1 trip, 2023 to 2024, 7 days away"), "\(page)")
     }
 
+    @Test("with home given elsewhere, a run of days only at a home kept private from earlier exports is no trip; one with anything else is, whole")
+    func keptHomeDays() throws {
+        let vienna = Coordinate(latitude: 48.2082, longitude: 16.3738)
+        let atHouse = Array(repeating: Plan.home, count: 10)
+        let plans: [Plan] = atHouse + Array(repeating: .nothing, count: 3) + [.home] + Array(repeating: .away(trip: 1, region: Self.lisbon), count: 5)
+            + Array(repeating: .nothing, count: 3) + atHouse + Array(repeating: .nothing, count: 3) + [.home] + Array(repeating: .nothing, count: 3)
+        // On the runs of ten days at home only the house was photographed; the day before
+        // Lisbon, and the last day, also show the town.
+        let houseOnly = Set([0..<10, 22..<32].flatMap { $0 })
+        let trip = Trip(visits: Self.trip(from: "2020-01-01", plans).visits.filter {
+            !houseOnly.contains(LocalDate.dayNumber($0.localDate)! - LocalDate.dayNumber("2020-01-01")!) || $0.centre == Self.amsterdam
+        }, outside: [], days: [])
+        // Home in Vienna for all time: every run of days is a trip.
+        let given = TripSplitting.split(trip, givenHome: vienna)
+        #expect(given.trips.map(\.firstDay) == [Self.date(0), Self.date(13), Self.date(22), Self.date(35)])
+        // Amsterdam's house kept private: the runs at the house alone are days at home; the
+        // trip that began in town with a night at the house keeps that day, and so does the last.
+        let library = TripSplitting.split(trip, givenHome: vienna, keptHomes: [Self.amsterdam])
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [[Self.date(13), Self.date(18)], [Self.date(35), Self.date(35)]])
+        #expect(library.homeDays == given.homeDays + 20)
+        let zone = PrivacyZones([PrivacyZones.Zone(centre: Self.amsterdam)])
+        #expect(library.trips.allSatisfy { !$0.trip.visits(leavingOut: zone).isEmpty })
+    }
+
     @Test("a day out within 50 km of home is a home day, not a trip")
     func dayOutNearHome() {
         var trip = Self.trip(from: "2024-03-01", Self.quarter)

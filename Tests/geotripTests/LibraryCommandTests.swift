@@ -90,6 +90,11 @@ struct LibraryCommandTests {
         #expect(given.status == 0, "\(given.stderr)")
         let all = try CommandRun.geotrip(["trips", folder.path])
         #expect(all.stdout.contains("Home: 40.713, -74.006 (--home)"))
+        // Amsterdam's days (a café and the house) are trips now, and trips says how to make them
+        // days at home again: one trip for each of the schedule's days there.
+        let amsterdamDays = LibraryFixture.schedule.filter { $0.trip == nil }.count
+        #expect(all.stdout.contains("\(amsterdamDays) trips are days within 50 km of 52.370, 4.895, a home of earlier runs: "
+            + "if you lived there, `geotrip export \(folder.path) --home auto` finds each home over the years"), "\(all.stdout)")
         // South and west of the equator and Greenwich, as given, without `=`.
         let south = try CommandRun.geotrip(["export", folder.path, "--home", "-33.9249,18.4241"])
         #expect(south.status == 0, "\(south.stderr)")

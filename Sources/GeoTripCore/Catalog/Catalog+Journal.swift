@@ -369,6 +369,6 @@ extension Catalog {
     /// `photoPaths`, visits carry only their photo counts (`trip(photoPaths:)`).
     public func library(photoPaths: Bool = true) throws(GeoTripError) -> (trip: Trip, library: Library) {
         let trip = try trip(photoPaths: photoPaths)
-        return (trip, TripSplitting.split(trip, givenHome: try storedExportSettings().home))
+        return (trip, TripSplitting.split(trip, givenHome: try storedExportSettings().home, keptHomes: keptHomesIfReadable()))
     }
 }

@@ -262,11 +262,17 @@ public struct ExportStage: Sendable {
     private func layout(settings: ExportSettings, clockOffsets: [String], output: OutputFolder, forgettingOldHomes: Bool,
                         _ summary: inout ExportSummary) throws(GeoTripError) -> Layout {
         let whole = try catalog.trip(photoPaths: false, outside: false, localTimes: false)
-        let library = TripSplitting.split(whole, givenHome: settings.home)
+        // Split with the homes kept so far, then again if this export keeps others (new homes
+        // found, or old ones forgotten): the homes found do not depend on them, so neither does
+        // what is kept, and the next run splits as this one does.
+        let keptBefore = catalog.keptHomesIfReadable()
+        var library = TripSplitting.split(whole, givenHome: settings.home, keptHomes: keptBefore)
         let exported = try catalog.exportedTrips()
+        let kept = try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary)
+        if kept != keptBefore { library = TripSplitting.split(whole, givenHome: settings.home, keptHomes: kept) }
         // The zones, and one around each visit placed only from a hidden neighbour (whose
         // position it would give away: `hidingNeighbours`).
-        let zones = settings.privacy(for: library, keptHomes: try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary))
+        let zones = settings.privacy(for: library, keptHomes: kept)
         // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
         // its other days at home are in no output, and each of their visits near the house
         // would be looked up.

@@ -258,7 +258,8 @@ struct TripDerivation {
         if export.hideHome || !privacy.isEmpty {
             let trip = try catalog.trip()
             if export.hideHome {
-                privacy = export.privacy(for: TripSplitting.split(trip, givenHome: export.home), keptHomes: catalog.keptHomesIfReadable())
+                let kept = catalog.keptHomesIfReadable()
+                privacy = export.privacy(for: TripSplitting.split(trip, givenHome: export.home, keptHomes: kept), keptHomes: kept)
             }
             // A visit placed only from a hidden neighbour is not sent either (`hidingNeighbours`).
             privacy = try catalog.privacy(privacy, hidingNeighboursIn: trip.visits)

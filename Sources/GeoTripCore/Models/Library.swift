@@ -63,6 +63,17 @@ public struct Library: Sendable, Equatable {
     /// The folder of the trips' folders inside the output folder.
     public static let tripsFolder = "trips"
 
+    /// Of `homes` (earlier homes, say), the one that most trips lie around, every visit of
+    /// theirs within `TripSplitting.Rules.awayMetres`, with how many; nil when no trip does.
+    public func tripsAround(_ homes: [Coordinate]) -> (home: Coordinate, trips: Int)? {
+        let away = TripSplitting.Rules().awayMetres
+        let counted = homes.map { home in
+            (home: home, trips: trips.filter { trip in trip.trip.visits.allSatisfy { GreatCircle.distance($0.centre, home) <= away } }.count)
+        }
+        guard let most = counted.max(by: { $0.trips < $1.trips }), most.trips > 0 else { return nil }
+        return most
+    }
+
     /// Whether the folder is exported as a library of trips.
     public var isLibrary: Bool { !trips.isEmpty }
 

@@ -31,7 +31,11 @@ import Foundation
 ///   neither.
 /// - **A trip** is a run of away days: it goes on across days without a placed photo, at most
 ///   `gapDays` (2) of them in a row, and ends at a home day. Days without a placed photo
-///   inside a trip belong to it; those outside belong to none.
+///   inside a trip belong to it; those outside belong to none. A run whose every visit lies at
+///   a home kept private from earlier exports (inside its zone, `PrivacyZones.defaultRadius`:
+///   the house of an earlier home, after `--home` named another for all time) is no trip but
+///   days at that home: it would have nothing to show. A run with anything else (a café in
+///   the old town, a trip that began there) is a trip, every day of it.
 public enum TripSplitting {
     /// The rules' thresholds, with the defaults the README explains.
     public struct Rules: Sendable, Equatable {
@@ -56,8 +60,9 @@ public enum TripSplitting {
         public init() {}
     }
 
-    /// The library in `trip`, with home at `givenHome` when the person gave it.
-    public static func split(_ trip: Trip, givenHome: Coordinate? = nil, rules: Rules = Rules()) -> Library {
+    /// The library in `trip`, with home at `givenHome` when the person gave it, and the homes
+    /// kept private from earlier exports (`Catalog.keptHomes`), whose runs of days alone are no trips.
+    public static func split(_ trip: Trip, givenHome: Coordinate? = nil, keptHomes: [Coordinate] = [], rules: Rules = Rules()) -> Library {
         let dated = trip.days.compactMap { day in LocalDate.dayNumber(day.date).map { (day, $0) } }
         guard let first = dated.first?.1, let last = dated.last?.1 else { return Library() }
         guard givenHome != nil || last - first + 1 > rules.librarySpanDays else { return Library() }
@@ -76,6 +81,7 @@ public enum TripSplitting {
             return (d * d).sum() <= awayChord * awayChord
         }
 
+        let kept = PrivacyZones(keptHomes.map { PrivacyZones.Zone(centre: $0) })
         var library = Library(home: Self.mostNights(homes, in: trip.days), homes: homes)
         var runs: [(first: Int, last: Int)] = []  // indices into `dated`
         var open: (first: Int, last: Int)?
@@ -96,6 +102,15 @@ public enum TripSplitting {
             }
         }
         if let run = open { runs.append(run) }
+        // A run whose every visit lies at a home kept private is days at that home.
+        if !kept.isEmpty {
+            runs.removeAll { run in
+                let days = dated[run.first...run.last].map(\.0).filter { !$0.visits.isEmpty }
+                guard days.allSatisfy({ $0.visits.allSatisfy { kept.contains($0.centre) } }) else { return false }
+                library.homeDays += days.count
+                return true
+            }
+        }
         // Without a home, every placed day is away: the trips are the runs of days apart by
         // more than `gapDays` without a placed photo. One such run is one trip, as before.
         if homes.isEmpty, runs.count < 2 { return Library() }
