@@ -84,11 +84,12 @@ enum SummaryText {
         let line = "  trip: \(plural(trip.calendarDays, "day")) (\(first) to \(last)), \(visits), \(n(Int(trip.distanceKilometres.rounded()))) km"
         // The map and GeoJSON leave out what lies inside privacy zones: said, so their figures
         // do not read as another trip's.
-        guard let shared = trip.shared,
-              shared.hiddenVisits > 0 || Int(shared.distanceKilometres.rounded()) != Int(trip.distanceKilometres.rounded()) else { return line }
+        guard let shared = trip.shared, shared.hiddenVisits > 0 || shared.routeCut else { return line }
         let left = shared.hiddenVisits > 0 ? "\(plural(shared.hiddenVisits, "visit")) inside privacy zones left out" : "the route inside privacy zones left out"
-        return line + "; on the map and in the GeoJSON, \(left): \(plural(shared.visits, "visit")) at \(plural(shared.places, "place")), "
-            + "\(n(Int(shared.distanceKilometres.rounded()))) km"
+        // The map gives the ground and the flown distances apart: both, when there is a flight.
+        let ground = Int(shared.groundKilometres.rounded()), flown = Int(shared.flownKilometres.rounded())
+        let distance = flown > 0 ? "\(n(ground)) km on the ground and \(n(flown)) km flown" : "\(n(ground)) km"
+        return line + "; on the map and in the GeoJSON, \(left): \(plural(shared.visits, "visit")) at \(plural(shared.places, "place")), " + distance
     }
 
     /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.
@@ -189,11 +190,11 @@ enum SummaryText {
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
         for elsewhere in e.notesInOtherOutputs {
-            // A trip ingested on its own before the library around it: its catalog has them.
+            // A trip ingested on its own before the library around it, or a copy of its outputs.
             let shown = elsewhere.pages.prefix(5).map { (elsewhere.folder + "/" + $0).terminalSafe }.joined(separator: ", ")
-            lines.append("  notes in \(plural(elsewhere.pages.count, "page")) of another trip's journal in this folder stay there, not in these pages: "
+            lines.append("  notes in \(plural(elsewhere.pages.count, "page")) of another geotrip journal in this folder stay there, not in these pages: "
                 + shown + more(elsewhere.pages.count)
-                + " (that trip's own catalog has them; copy what you want into these pages)")
+                + " (geotrip reads only the journals it writes for this folder; copy what you want into these pages)")
         }
         if e.namesInOtherLanguages > 0 {
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")

@@ -291,7 +291,7 @@ struct GeoJSONTests {
         #expect(visits.map { $0["photoCount"] as? Int } == [2], "\(visits)")
     }
 
-    @Test("--hide-near adds to the zones remembered: a zone at the same centre takes the new radius, and 'none' forgets them first")
+    @Test("--hide-near adds to the zones remembered: a zone at the same centre takes the new radius in its place, and 'none' forgets them first")
     func zoneChanges() throws {
         let flat = PrivacyZones.Zone(centre: Coordinate(latitude: 52.52, longitude: 13.405))
         let parents = PrivacyZones.Zone(centre: Coordinate(latitude: 48.137, longitude: 11.575), radiusMeters: 300)
@@ -300,12 +300,18 @@ struct GeoJSONTests {
         // 0.5 m from the flat's centre: the same zone, wider.
         let wider = PrivacyZones.Zone(centre: Coordinate(latitude: 52.520004, longitude: 13.405), radiusMeters: 1000)
         #expect(GreatCircle.distance(wider.centre, flat.centre) < 1)
-        #expect(PrivacyZones.Change(adding: [wider]).applied(to: PrivacyZones([flat, parents])).zones == [parents, wider])
+        // In the flat's place: the order, which the outputs' keys hold, stays.
+        #expect(PrivacyZones.Change(adding: [wider]).applied(to: PrivacyZones([flat, parents])).zones == [wider, parents])
+        #expect(PrivacyZones.Change(adding: [flat]).applied(to: PrivacyZones([flat, parents])).zones == [flat, parents])
         #expect(PrivacyZones.Change(forgetting: true, adding: [parents]).applied(to: remembered).zones == [parents])
         #expect(PrivacyZones.Change(forgetting: true).applied(to: remembered).isEmpty)
         // What the summary says: a new radius as added alone; nothing when nothing changed.
-        let report = try #require(PrivacyZones.Report(from: PrivacyZones([flat, parents]), to: PrivacyZones([parents, wider])))
+        let report = try #require(PrivacyZones.Report(from: PrivacyZones([flat, parents]), to: PrivacyZones([wider, parents])))
         #expect(report.added == [wider] && report.forgotten.isEmpty && report.count == 2)
+        // Narrowed: what lies between is shown again, so the wider zone is said as forgotten too.
+        let narrower = PrivacyZones.Zone(centre: flat.centre, radiusMeters: 50)
+        let narrowed = try #require(PrivacyZones.Report(from: remembered, to: PrivacyZones.Change(adding: [narrower]).applied(to: remembered)))
+        #expect(narrowed.added == [narrower] && narrowed.forgotten == [flat])
         #expect(PrivacyZones.Report(from: remembered, to: PrivacyZones.Change(adding: [flat]).applied(to: remembered)) == nil)
         #expect(PrivacyZones.Report(from: PrivacyZones([flat, parents]), to: PrivacyZones([parents]))?.forgotten == [flat])
     }

@@ -1035,14 +1035,14 @@ struct JournalCommandTests {
         #expect(try CommandRun.geotrip(["ingest", trip.path, "-q", "--no-thumbnails"]).status == 0)
         // Nothing written in that journal yet: nothing to say.
         let before = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails"])
-        #expect(before.status == 0 && !before.stdout.contains("another trip's journal"), "\(before.stdout)")
+        #expect(before.status == 0 && !before.stdout.contains("another geotrip journal"), "\(before.stdout)")
         let page = trip.appendingPathComponent("geotrip/journal/2025-06-11.md")
         var text = try String(contentsOf: page, encoding: .utf8)
         let block = try #require(text.range(of: "<!-- notes 2025-06-11 -->\n"))
         text.insert(contentsOf: "Sintra in the fog.\n", at: block.upperBound)
         try text.write(to: page, atomically: true, encoding: .utf8)
         let after = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails"])
-        #expect(after.stdout.contains("notes in 1 page of another trip's journal in this folder stay there, not in these pages: "
+        #expect(after.stdout.contains("notes in 1 page of another geotrip journal in this folder stay there, not in these pages: "
             + "2025 Iberia/geotrip/journal/2025-06-11.md"), "\(after.stdout)")
         let json = try CommandRun.geotrip(["ingest", library.path, "--no-thumbnails", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -1057,7 +1057,7 @@ struct JournalCommandTests {
         }
     }
 
-    @Test("the summary says what the map and GeoJSON leave out inside privacy zones, with their figures, also on an unchanged rerun")
+    @Test("the summary says what the map and GeoJSON leave out inside privacy zones, with their figures (a track's too), also on an unchanged rerun")
     func summaryOfSharedFigures() throws {
         let trip = try Trip()
         defer { trip.temp.remove() }
@@ -1066,21 +1066,64 @@ struct JournalCommandTests {
         #expect(!plain.stdout.contains("privacy zones"), "\(plain.stdout)")
         let hotel = try #require(Dictionary(grouping: visits, by: { $0["placeId"] as! String }).max { $0.value.count < $1.value.count }?.value.first)
         let zone = "\(hotel["latitude"]!),\(hotel["longitude"]!),300"
+        /// The clause the GeoJSON's figures make: its visits' points, and its legs' lines
+        /// measured point to point (haversine), on the ground and flown apart.
+        func clause() throws -> String {
+            let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trip.out.appendingPathComponent("trip.geojson"))) as? [String: Any])
+            let features = geojson["features"] as? [[String: Any]] ?? []
+            let shown = features.compactMap { $0["properties"] as? [String: Any] }.filter { $0["placeId"] != nil }
+            var metres = ["ground": 0.0, "flown": 0.0]
+            for feature in features {
+                guard let properties = feature["properties"] as? [String: Any], let kind = properties["kind"] as? String,
+                      let geometry = feature["geometry"] as? [String: Any], geometry["type"] as? String == "LineString",
+                      let line = geometry["coordinates"] as? [[Double]] else { continue }
+                for (a, b) in zip(line, line.dropFirst()) {
+                    let (la, lb) = (a[1] * .pi / 180, b[1] * .pi / 180), dl = (b[0] - a[0]) * .pi / 180
+                    let h = pow(sin((lb - la) / 2), 2) + cos(la) * cos(lb) * pow(sin(dl / 2), 2)
+                    metres[kind == "flight" ? "flown" : "ground", default: 0] += 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+                }
+            }
+            // Thousands grouped with commas, as the summary writes them.
+            func grouped(_ value: Double) -> String {
+                let digits = String(Int((value / 1000).rounded()))
+                return String(digits.reversed().enumerated().map { $0.offset > 0 && $0.offset % 3 == 0 ? ",\($0.element)" : "\($0.element)" }.joined().reversed())
+            }
+            let (ground, flown) = (grouped(metres["ground"]!), grouped(metres["flown"]!))
+            let places = Set(shown.compactMap { $0["placeId"] as? String }).count
+            return "; on the map and in the GeoJSON, \(visits.count - shown.count) visits inside privacy zones left out: \(shown.count) visits at \(places) places, "
+                + (flown != "0" ? "\(ground) km on the ground and \(flown) km flown" : "\(ground) km") + "\n"
+        }
         let hidden = try trip.run(["ingest", "DIR", "--no-thumbnails", "--hide-near", zone])
-        // The figures the GeoJSON gives: its visits' points, and its legs' lengths.
-        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trip.out.appendingPathComponent("trip.geojson"))) as? [String: Any])
-        let features = (geojson["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
-        let shown = features.filter { $0["placeId"] != nil }
-        let places = Set(shown.compactMap { $0["placeId"] as? String }).count
-        let kilometres = features.compactMap { $0["distanceMeters"] as? Double }.reduce(0, +) / 1000
-        let left = visits.count - shown.count
-        #expect(left > 0)
-        let clause = "; on the map and in the GeoJSON, \(left) visits inside privacy zones left out: \(shown.count) visits at \(places) places, \(Int(kilometres.rounded())) km\n"
-        #expect(hidden.stdout.contains(clause), "\(hidden.stdout)")
+        let expected = try clause()
+        #expect(!expected.contains(": 0 visits") && !expected.contains(", 0 visits inside"))
+        #expect(hidden.stdout.contains(expected), "\(hidden.stdout)")
         #expect(hidden.stdout.contains("trip: 5 days (2025-06-10 to 2025-06-14), \(visits.count) visits"))
         // Nothing changed: the stored overview says it again.
         let again = try trip.run(["ingest", "DIR", "--no-thumbnails"])
-        #expect(again.stdout.contains(clause), "\(again.stdout)")
+        #expect(again.stdout.contains(expected), "\(again.stdout)")
+        // A track log with a detour 30 km north between each two visits: the map's route, and
+        // so the figures, follow it.
+        let times = visits.compactMap { visit -> (String, String, Double, Double)? in
+            guard let arrival = visit["arrival"] as? String, let departure = visit["departure"] as? String,
+                  let latitude = visit["latitude"] as? Double, let longitude = visit["longitude"] as? Double else { return nil }
+            return (arrival, departure, latitude, longitude)
+        }.sorted { $0.0 < $1.0 }
+        var points = ""
+        for (index, visit) in times.enumerated() {
+            points += "<trkpt lat=\"\(visit.2)\" lon=\"\(visit.3)\"><time>\(visit.0)</time></trkpt>\n"
+            points += "<trkpt lat=\"\(visit.2)\" lon=\"\(visit.3)\"><time>\(visit.1)</time></trkpt>\n"
+            guard index + 1 < times.count, let from = ISO8601DateFormatter().date(from: String(visit.1.prefix(19)) + "Z"),
+                  let to = ISO8601DateFormatter().date(from: String(times[index + 1].0.prefix(19)) + "Z"), to.timeIntervalSince(from) > 120 else { continue }
+            let middle = ISO8601DateFormatter().string(from: from.addingTimeInterval(to.timeIntervalSince(from) / 2))
+            points += "<trkpt lat=\"\(visit.2 + 0.27)\" lon=\"\(visit.3)\"><time>\(middle)</time></trkpt>\n"
+        }
+        let gpx = trip.temp.url.appendingPathComponent("detours.gpx")
+        try ("<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+             + points + "</trkseg></trk></gpx>\n").write(to: gpx, atomically: true, encoding: .utf8)
+        let tracked = try trip.run(["ingest", "DIR", "--no-thumbnails", "--track", gpx.path])
+        let withTrack = try clause()
+        #expect(withTrack != expected, "the route follows the track")
+        #expect(tracked.stdout.contains(withTrack), "\(tracked.stdout)")
         // The zone forgotten: the figures are the trip's again.
         try trip.run(["export", "DIR", "--hide-near", "none", "-q"])
         let forgotten = try trip.run(["ingest", "DIR", "--no-thumbnails"])

@@ -246,7 +246,8 @@ extension Catalog {
         do {
             stored = try storedExportSettings()
         } catch {
-            // Every value given: what was remembered does not matter, even if it cannot be read.
+            // Every value given (the zones afresh, with `none`): what was remembered does not
+            // matter, even if it cannot be read.
             guard case .settingUnreadable = error, outputFolder != nil, privacy?.forgetting == true, photoPoints != nil else { throw error }
             stored = nil
         }

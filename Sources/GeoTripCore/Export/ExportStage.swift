@@ -116,8 +116,6 @@ public struct ExportStage: Sendable {
         async let loading = Self.mapResources(gazetteer)
         var layout = try self.layout(settings: settings, clockOffsets: inputs.clockOffsets, output: output, forgettingOldHomes: forgettingOldHomes,
                                      &summary)
-        summary.shared = layout.library.isLibrary ? nil : TripOverview.Shared(trip: layout.whole, privacy: layout.privacy)
-        try catalog.saveSharedFigures(summary.shared)
         let run = RunContext(output: output, written: written, before: before, now: now, settings: settings, language: language,
                              rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule)
 
@@ -129,9 +127,15 @@ public struct ExportStage: Sendable {
         let renderer = try JournalRenderer(language: language)
         let loaded = await loading
         if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
+        let track = trackPoints(inputs.trackFiles)
         let fresh = try await writeTrips(layout, gathered, run, renderer: renderer, resources: try loaded.resources.get(),
-                                         track: trackPoints(inputs.trackFiles), &summary)
+                                         track: track, &summary)
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
+        // A folder that is one trip: its figures as its map and GeoJSON give them, for the
+        // summary, and kept for that of an unchanged rerun.
+        summary.shared = layout.library.isLibrary ? nil
+            : TripOverview.Shared(trip: layout.whole, privacy: layout.privacy, track: Array(Self.track(track, during: layout.whole)))
+        try catalog.saveSharedFigures(summary.shared)
         if !summary.headingsWrittenOver.isEmpty {
             summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
         }

@@ -16,8 +16,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var shared: TripOverview.Shared?
     /// How `--hide-near` changed the zones kept private in this run; nil when it did not.
     public var privacyChange: PrivacyZones.Report?
-    /// Other trips' output folders inside the folder (relative to it) whose journal pages hold
-    /// notes, each with those pages: notes of another catalog, which this export does not take in.
+    /// Other geotrip output folders inside the folder (relative to it: a trip's or a library's,
+    /// or a copy of one) whose journal pages hold notes, each with those pages: notes this
+    /// catalog does not hold, which this export does not take in.
     public var notesInOtherOutputs: [NotesElsewhere] = []
     /// Thumbnails made in this run.
     public var thumbnails = 0
@@ -101,7 +102,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     }
 }
 
-/// Another trip's output folder inside the folder ingested, and its journal pages with notes.
+/// Another geotrip output folder inside the folder ingested, and its journal pages with notes.
 public struct NotesElsewhere: Sendable, Equatable, Encodable {
     /// Relative to the folder ingested.
     public var folder: String

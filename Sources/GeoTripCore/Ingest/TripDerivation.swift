@@ -215,8 +215,9 @@ struct TripDerivation {
             result.trip = stored
         } else {
             var overview = try stages.timed("the overview") { try catalog.overview() }
-            // The shared outputs' figures stay until the export works them out again (it does
-            // not when nothing it writes changed), if the visits are as they were.
+            // The shared outputs' figures, which the export works out again whenever it writes
+            // (and so whenever the visits changed), stay for a rerun whose export writes
+            // nothing; only while the overview's own figures are as they were.
             if let stored, stored.days == overview.days, stored.visits == overview.visits, stored.distanceKilometres == overview.distanceKilometres {
                 overview.shared = stored.shared
             }

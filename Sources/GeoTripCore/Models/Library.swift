@@ -68,7 +68,10 @@ public struct Library: Sendable, Equatable {
     public func tripsAround(_ homes: [Coordinate]) -> (home: Coordinate, trips: Int)? {
         let away = TripSplitting.Rules().awayMetres
         let counted = homes.map { home in
-            (home: home, trips: trips.filter { trip in trip.trip.visits.allSatisfy { GreatCircle.distance($0.centre, home) <= away } }.count)
+            (home: home, trips: trips.filter { trip in
+                let visits = trip.trip.visits
+                return !visits.isEmpty && visits.allSatisfy { GreatCircle.distance($0.centre, home) <= away }
+            }.count)
         }
         guard let most = counted.max(by: { $0.trips < $1.trips }), most.trips > 0 else { return nil }
         return most

@@ -69,12 +69,17 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
             self.adding = adding
         }
 
-        /// `remembered` as this change leaves it.
+        /// `remembered` as this change leaves it: a zone around a remembered centre takes its
+        /// place (the order, which the outputs' keys hold, stays), others come after.
         public func applied(to remembered: PrivacyZones) -> PrivacyZones {
             var zones = forgetting ? [] : remembered.zones
             for zone in adding {
-                zones.removeAll { GreatCircle.distance($0.centre, zone.centre) < 1 }
-                zones.append(zone)
+                if let same = zones.firstIndex(where: { GreatCircle.distance($0.centre, zone.centre) < 1 }) {
+                    zones[same] = zone
+                    zones.removeAll { $0 != zone && GreatCircle.distance($0.centre, zone.centre) < 1 }
+                } else {
+                    zones.append(zone)
+                }
             }
             return PrivacyZones(zones)
         }
@@ -92,9 +97,11 @@ public struct PrivacyZones: Sendable, Equatable, Codable {
         public init?(from before: PrivacyZones, to after: PrivacyZones) {
             let added = after.zones.filter { !before.zones.contains($0) }
             self.added = added
-            // A zone given a new radius is said once, as added with it.
+            // A zone given a wider radius is said once, as added with it; one given a narrower
+            // radius is also said as forgotten, since what lies between is shown again.
             forgotten = before.zones.filter { zone in
-                !after.zones.contains(zone) && !added.contains { GreatCircle.distance($0.centre, zone.centre) < 1 }
+                !after.zones.contains(zone)
+                    && !added.contains { GreatCircle.distance($0.centre, zone.centre) < 1 && $0.radiusMeters >= zone.radiusMeters }
             }
             count = after.zones.count
             if added.isEmpty && forgotten.isEmpty { return nil }

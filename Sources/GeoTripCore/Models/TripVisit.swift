@@ -66,23 +66,36 @@ public struct TripOverview: Sendable, Equatable, Codable {
     /// (whose summary gives no distance) and before an export.
     public var shared: Shared?
 
-    /// A trip's figures as its shared outputs give them (`Shared(trip:privacy:)`).
+    /// A trip's figures as its shared outputs give them (`Shared(trip:privacy:track:)`).
     public struct Shared: Sendable, Equatable, Codable {
         /// Visits inside a privacy zone, left out of the map and GeoJSON.
         public var hiddenVisits = 0
         public var visits = 0
         public var places = 0
-        /// `Trip.distanceKilometres(outside:)`: as the map counts it without a track.
-        public var distanceKilometres = 0.0
+        /// The map's distances: along its route's lines (a track log's where it has one), cut
+        /// by the zones, on the ground and flown.
+        public var groundKilometres = 0.0
+        public var flownKilometres = 0.0
+        /// Whether the zones cut the route (a leg left out, or its part inside a zone).
+        public var routeCut = false
 
-        /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them.
-        public init(trip: Trip, privacy: PrivacyZones) {
+        /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them, with `track`
+        /// (the points of the track logs during the trip) for its route.
+        public init(trip: Trip, privacy: PrivacyZones, track: [TrackPoint] = []) {
             let all = trip.visits
             let shown = privacy.isEmpty ? all : all.filter { !privacy.contains($0.centre) }
             hiddenVisits = all.count - shown.count
             visits = shown.count
             places = Set(shown.map(\.placeId)).count
-            distanceKilometres = trip.distanceKilometres(outside: privacy)
+            let route = TripRoute(visits: trip.visitsInTravelOrder, track: track)
+            let cut = privacy.isEmpty ? route : route.hiding(privacy)
+            // Summed along each leg's points, as the map sums them (`TripMapInput.computedFigures`).
+            func kilometres(_ legs: [TripRoute.Leg]) -> Double {
+                legs.reduce(0) { sum, leg in sum + zip(leg.coordinates, leg.coordinates.dropFirst()).reduce(0) { $0 + GreatCircle.distance($1.0, $1.1) } } / 1000
+            }
+            groundKilometres = kilometres(cut.legs.filter { $0.kind != .flight })
+            flownKilometres = kilometres(cut.legs.filter { $0.kind == .flight })
+            routeCut = Int((groundKilometres + flownKilometres).rounded()) != Int(kilometres(route.legs).rounded())
         }
     }
 

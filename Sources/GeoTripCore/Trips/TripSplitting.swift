@@ -60,8 +60,9 @@ public enum TripSplitting {
         public init() {}
     }
 
-    /// The library in `trip`, with home at `givenHome` when the person gave it, and the homes
-    /// kept private from earlier exports (`Catalog.keptHomes`), whose runs of days alone are no trips.
+    /// The library in `trip`, with home at `givenHome` when the person gave it. `keptHomes` are
+    /// the homes kept private (`Catalog.keptHomes`: those of earlier exports, and the export's
+    /// own): a run of days at one of them alone is no trip.
     public static func split(_ trip: Trip, givenHome: Coordinate? = nil, keptHomes: [Coordinate] = [], rules: Rules = Rules()) -> Library {
         let dated = trip.days.compactMap { day in LocalDate.dayNumber(day.date).map { (day, $0) } }
         guard let first = dated.first?.1, let last = dated.last?.1 else { return Library() }
