@@ -50,6 +50,9 @@ extension ExportStage {
         var dayKeys: [String: String]
         /// Its route, cut by the privacy zones.
         var route: TripRoute
+        /// A folder that is one trip: the kilometres of its route before the zones cut it
+        /// (`TripOverview.Shared.routeCut`).
+        var kilometresBeforeZones: Double?
         /// Its map page as the last export left it.
         var previousMap: [UInt8]?
         /// The photos of the days not rendered, whose thumbnails stay as they are.
@@ -72,7 +75,11 @@ extension ExportStage {
         func whole() throws(GeoTripError) -> TripContents { try Self.contents(of: part, from: catalog, rule: context.rule) }
         guard part.number != nil, let window = part.window else {
             let contents = try whole()
-            return PartPlan(contents: contents, days: nil, dayKeys: [:], route: route(contents.trip), previousMap: previousMap, keptThumbnails: [])
+            // Made once, for the map and for the summary's figures (a long track log's route
+            // takes a while).
+            let full = TripRoute(visits: contents.trip.visitsInTravelOrder, track: Array(Self.track(context.track, during: contents.trip)))
+            return PartPlan(contents: contents, days: nil, dayKeys: [:], route: full.hiding(context.privacy),
+                            kilometresBeforeZones: TripOverview.Shared.kilometres(full.legs), previousMap: previousMap, keptThumbnails: [])
         }
         let state = try catalog.dayPhotoState(visits: part.trip.visits.map(\.id), rule: context.rule, in: window)
         var outline = part.trip
@@ -84,7 +91,8 @@ extension ExportStage {
         let outlineRoute = route(outline)
         guard context.journal == nil, !context.checkEverything, !context.settings.photoPoints else {
             let contents = try whole()
-            return PartPlan(contents: contents, days: nil, dayKeys: keys, route: route(contents.trip), previousMap: previousMap, keptThumbnails: [])
+            return PartPlan(contents: contents, days: nil, dayKeys: keys, route: route(contents.trip), kilometresBeforeZones: nil, previousMap: previousMap,
+                            keptThumbnails: [])
         }
         var days = Set(outline.days.filter { keys[$0.date] != item.dayKeysWritten[$0.date] || item.pagesWritten[$0.date] == nil }.map(\.date))
         var page = TripMapPage(input: mapInput(outline, route: outlineRoute, byPath: [:], thumbnails: [:], rawNames: [:], part: part,
@@ -101,7 +109,7 @@ extension ExportStage {
         var shown = trip
         shown.days = trip.days.filter { days.contains($0.date) }
         return PartPlan(contents: TripContents(trip: trip, photos: Self.photos(of: shown, in: PhotoIndex(rows))), days: days, dayKeys: keys,
-                        route: outlineRoute, previousMap: previousMap, keptThumbnails: kept)
+                        route: outlineRoute, kilometresBeforeZones: nil, previousMap: previousMap, keptThumbnails: kept)
     }
 
     /// What every day key of a part's days holds besides the day: the run's rendering inputs
@@ -165,6 +173,9 @@ extension ExportStage {
         try partOutput.create(Self.journalFolder)
         _ = partOutput.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
         let trip = plan.contents.trip, photos = plan.contents.photos, route = plan.route
+        if let before = plan.kilometresBeforeZones {
+            summary.shared = TripOverview.Shared(trip: trip, privacy: privacy, route: route, kilometresBeforeZones: before)
+        }
         // The GeoJSON needs no thumbnail: it is put together on another core from the start.
         async let geoJSON = GeoJSONDocument(visits: trip.visits, route: route, photos: c.settings.photoPoints ? photos : [], notes: notes,
                                             privacy: privacy).text()

@@ -127,15 +127,13 @@ public struct ExportStage: Sendable {
         let renderer = try JournalRenderer(language: language)
         let loaded = await loading
         if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
-        let track = trackPoints(inputs.trackFiles)
         let fresh = try await writeTrips(layout, gathered, run, renderer: renderer, resources: try loaded.resources.get(),
-                                         track: track, &summary)
+                                         track: trackPoints(inputs.trackFiles), &summary)
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
-        // A folder that is one trip: its figures as its map and GeoJSON give them, for the
-        // summary, and kept for that of an unchanged rerun.
-        summary.shared = layout.library.isLibrary ? nil
-            : TripOverview.Shared(trip: layout.whole, privacy: layout.privacy, track: Array(Self.track(track, during: layout.whole)))
-        try catalog.saveSharedFigures(summary.shared)
+        // A folder that is one trip, written: its figures as its map and GeoJSON give them
+        // (`exportPart`), kept for the summary of a rerun that writes nothing. A library has none.
+        if layout.library.isLibrary { summary.shared = nil }
+        if layout.library.isLibrary || summary.shared != nil { try catalog.saveSharedFigures(summary.shared) }
         if !summary.headingsWrittenOver.isEmpty {
             summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
         }

@@ -86,6 +86,7 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
 
     /// Counts and lists of `other`, one part of the same export, added to these.
     mutating func add(_ other: ExportSummary) {
+        shared = other.shared ?? shared
         written += other.written
         unchanged += other.unchanged
         dayPagesRendered += other.dayPagesRendered

@@ -79,23 +79,22 @@ public struct TripOverview: Sendable, Equatable, Codable {
         /// Whether the zones cut the route (a leg left out, or its part inside a zone).
         public var routeCut = false
 
-        /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them, with `track`
-        /// (the points of the track logs during the trip) for its route.
-        public init(trip: Trip, privacy: PrivacyZones, track: [TrackPoint] = []) {
+        /// `trip`'s figures outside `privacy`, as its map and GeoJSON have them: `route` is the
+        /// map's (`TripRoute.hiding` the zones), `kilometresBeforeZones` the same route's before.
+        init(trip: Trip, privacy: PrivacyZones, route: TripRoute, kilometresBeforeZones: Double) {
             let all = trip.visits
             let shown = privacy.isEmpty ? all : all.filter { !privacy.contains($0.centre) }
             hiddenVisits = all.count - shown.count
             visits = shown.count
             places = Set(shown.map(\.placeId)).count
-            let route = TripRoute(visits: trip.visitsInTravelOrder, track: track)
-            let cut = privacy.isEmpty ? route : route.hiding(privacy)
-            // Summed along each leg's points, as the map sums them (`TripMapInput.computedFigures`).
-            func kilometres(_ legs: [TripRoute.Leg]) -> Double {
-                legs.reduce(0) { sum, leg in sum + zip(leg.coordinates, leg.coordinates.dropFirst()).reduce(0) { $0 + GreatCircle.distance($1.0, $1.1) } } / 1000
-            }
-            groundKilometres = kilometres(cut.legs.filter { $0.kind != .flight })
-            flownKilometres = kilometres(cut.legs.filter { $0.kind == .flight })
-            routeCut = Int((groundKilometres + flownKilometres).rounded()) != Int(kilometres(route.legs).rounded())
+            groundKilometres = Self.kilometres(route.legs.filter { $0.kind != .flight })
+            flownKilometres = Self.kilometres(route.legs.filter { $0.kind == .flight })
+            routeCut = Int((groundKilometres + flownKilometres).rounded()) != Int(kilometresBeforeZones.rounded())
+        }
+
+        /// Kilometres along the legs' points, as the map sums them (`TripMapInput.computedFigures`).
+        static func kilometres(_ legs: [TripRoute.Leg]) -> Double {
+            legs.reduce(0) { sum, leg in sum + zip(leg.coordinates, leg.coordinates.dropFirst()).reduce(0) { $0 + GreatCircle.distance($1.0, $1.1) } } / 1000
         }
     }
 
