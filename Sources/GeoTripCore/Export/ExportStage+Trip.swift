@@ -557,7 +557,10 @@ extension ExportStage {
     /// that would overlap are grouped (Leaflet.markercluster), visits on one spot fan out, and
     /// the legs' casings lie under every leg. 12: a group's rings and a fan's legs follow the
     /// system into dark and back, and a drag, the wheel or the map's keys end a visit's reveal.
-    static let outputRevision = 12
+    /// 13: no thumbnail of a photo without a position (none showed it, and it travelled with a
+    /// folder shared as it is), and the page of trips counts such photos (`ExportedTrip.photos`,
+    /// recorded as each trip is written).
+    static let outputRevision = 13
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance
