@@ -140,6 +140,30 @@ struct TripMapPageTests {
         #expect(TripOverview(days: ["2025-02-27", "2025-03-02"]).calendarDays == 4, "across the end of February")
     }
 
+    @Test("an overview worked out anew keeps the stored shared figures while its visits are as they were, and only then")
+    func sharedFiguresKept() throws {
+        func shared(hidden: Int) throws -> TripOverview.Shared {
+            try JSONDecoder().decode(TripOverview.Shared.self, from: Data("""
+                {"hiddenVisits":\(hidden),"visits":2,"places":2,"groundKilometres":3,"flownKilometres":0,"routeCut":false}
+                """.utf8))
+        }
+        var stored = TripOverview(days: ["2025-06-10"], visits: 3, places: 2, countries: ["PT"], distanceKilometres: 12.5)
+        let figures = try shared(hidden: 1)
+        stored.shared = figures
+        // Renamed: other countries, the same visits.
+        let renamed = TripOverview(days: ["2025-06-10"], visits: 3, places: 2, countries: ["ES"], distanceKilometres: 12.5)
+        #expect(renamed.keepingShared(of: stored).shared == figures)
+        #expect(renamed.keepingShared(of: stored).countries == ["ES"])
+        #expect(renamed.keepingShared(of: nil).shared == nil)
+        // A visit more, or moved: the export works them out again.
+        #expect(TripOverview(days: ["2025-06-10"], visits: 4, distanceKilometres: 12.5).keepingShared(of: stored).shared == nil)
+        #expect(TripOverview(days: ["2025-06-10"], visits: 3, distanceKilometres: 13).keepingShared(of: stored).shared == nil)
+        // Its own figures win.
+        var own = renamed
+        own.shared = try shared(hidden: 0)
+        #expect(own.keepingShared(of: stored).shared == (try shared(hidden: 0)))
+    }
+
     @Test("on the usual map a flight across 180° is cut there: Sydney to Santiago on a trip from Paris")
     func flightCutAtTheAntimeridian() throws {
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522), sydney = Coordinate(latitude: -33.8688, longitude: 151.2093)

@@ -61,17 +61,22 @@ extension Catalog {
         }
     }
 
-    /// Stores the overview of the last derivation, for an unchanged rerun to report.
-    func saveOverview(_ overview: TripOverview) throws(GeoTripError) {
-        try setJSONSetting(SettingKey.tripOverview, to: overview, what: "the trip overview")
+    /// Stores `overview` (one worked out anew: the last derivation's, a rename's), for an
+    /// unchanged rerun to report, with the shared outputs' figures the stored one holds
+    /// (`TripOverview.keepingShared`); returns it as stored.
+    @discardableResult
+    func saveOverview(_ overview: TripOverview) throws(GeoTripError) -> TripOverview {
+        let kept = overview.keepingShared(of: try storedOverview())
+        try setJSONSetting(SettingKey.tripOverview, to: kept, what: "the trip overview")
+        return kept
     }
 
-    /// Keeps `shared` (the export's figures of a folder that is one trip) with the stored
-    /// overview, when there is one.
+    /// Keeps `shared` (the export's figures of a folder that is one trip; nil for a library)
+    /// with the stored overview, when there is one.
     func saveSharedFigures(_ shared: TripOverview.Shared?) throws(GeoTripError) {
         guard var overview = try storedOverview(), overview.shared != shared else { return }
         overview.shared = shared
-        try saveOverview(overview)
+        try setJSONSetting(SettingKey.tripOverview, to: overview, what: "the trip overview")
     }
 
     /// The overview the last derivation stored; nil when there is none or it is in an older

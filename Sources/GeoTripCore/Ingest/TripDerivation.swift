@@ -210,28 +210,18 @@ struct TripDerivation {
         result.named.manual = try catalog.manuallyNamedPlaces().count
 
         // The overview, from what is stored (an unchanged rerun reads no photo rows at all).
-        let stored = try catalog.storedOverview()
-        if !changed && named.isEmpty, let stored {
+        if !changed && named.isEmpty, let stored = try catalog.storedOverview() {
             result.trip = stored
         } else {
-            var overview = try stages.timed("the overview") { try catalog.overview() }
-            // The shared outputs' figures, which the export works out again whenever it writes
-            // (and so whenever the visits changed), stay for a rerun whose export writes
-            // nothing; only while the overview's own figures are as they were.
-            if let stored, stored.days == overview.days, stored.visits == overview.visits, stored.distanceKilometres == overview.distanceKilometres {
-                overview.shared = stored.shared
-            }
-            try catalog.saveOverview(overview)
-            result.trip = overview
+            let overview = try stages.timed("the overview") { try catalog.overview() }
+            result.trip = try catalog.saveOverview(overview)
         }
 
         // Online names last, without the run lock (see `CatalogLock`): the person can tag and
         // rename meanwhile, and their changes win over the answers in flight.
         if naming.online, try await nameOnline(naming, export: export, stages: stages, into: &result, interrupted: interrupted) {
             // Names move no visit: the shared outputs' figures stay.
-            let shared = result.trip?.shared
-            result.trip = try catalog.overview()
-            result.trip?.shared = shared
+            result.trip = try catalog.overview().keepingShared(of: result.trip)
         }
         return result
     }

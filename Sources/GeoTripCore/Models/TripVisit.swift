@@ -98,6 +98,18 @@ public struct TripOverview: Sendable, Equatable, Codable {
         }
     }
 
+    /// This overview with `earlier`'s shared figures, when it has none of its own and its
+    /// days, visits and distance are `earlier`'s: the export works them out again whenever it
+    /// writes (and so whenever the visits change), and a rerun whose export writes nothing, or
+    /// a rename, keeps them.
+    func keepingShared(of earlier: TripOverview?) -> TripOverview {
+        guard shared == nil, let earlier, earlier.days == days, earlier.visits == visits, earlier.distanceKilometres == distanceKilometres
+        else { return self }
+        var kept = self
+        kept.shared = earlier.shared
+        return kept
+    }
+
     /// Calendar days from the first day to the last, both counted (a day without photos
     /// between them too), as `trips`, the page of trips and the map count a trip's days.
     public var calendarDays: Int { LocalDate.calendarDays(from: days.first, to: days.last) ?? days.count }

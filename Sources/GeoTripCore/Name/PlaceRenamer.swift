@@ -49,7 +49,7 @@ public struct PlaceRenamer: Sendable {
             try catalog.removeNames(of: placeID, source: .manual)
             sentence = "\(placeID) is named automatically again" + (automaticName.map { ": \($0)." } ?? ".")
         }
-        try catalog.saveOverview(try catalog.trip().overview)
+        try catalog.saveOverview(try catalog.overview())
         switch await ExportStage.refresh(catalog, folder: folder) {
         case .failure(let problem): return Renamed(lines: [sentence, "The journal and map were not updated: \(problem)"] + followed)
         case .success(let export): return Renamed(lines: [sentence] + followed, export: export)
