@@ -132,8 +132,12 @@ public struct ExportStage: Sendable {
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
         // A folder that is one trip, written: its figures as its map and GeoJSON give them
         // (`exportPart`), kept for the summary of a rerun that writes nothing. A library has none.
-        if layout.library.isLibrary { summary.shared = nil }
-        if layout.library.isLibrary || summary.shared != nil { try catalog.saveSharedFigures(summary.shared) }
+        if layout.library.isLibrary {
+            summary.shared = nil
+            try catalog.saveSharedFigures(nil)
+        } else if let shared = summary.shared {
+            try catalog.saveSharedFigures(shared)
+        }
         if !summary.headingsWrittenOver.isEmpty {
             summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
         }
