@@ -38,7 +38,7 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool
+        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool, distances: [Double]
         do {
             let split = try catalog.library(photoPaths: false)  // counts, not paths
             library = split.library
@@ -46,13 +46,13 @@ struct Trips: AsyncParsableCommand {
             (homeGiven, hidingHome) = (settings.home != nil, settings.hideHome)
             privacy = try catalog.sharedPrivacy(for: library, of: split.trip)
             earlier = try catalog.earlierHomes(than: library)
+            distances = try catalog.distances(of: library, outside: privacy)
         } catch {
             throw Diagnostics.fail(error)
         }
         // Named, counted and measured as the page of trips and the maps do: not after a home or
         // another private place, without its country or visits, and without the legs to and
-        // from one.
-        let distances = library.trips.map { $0.trip.distanceKilometres(outside: privacy) }
+        // from one (along a track log where the map follows one).
         let lines = zip(library.trips, distances).map { trip, distance in
             Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
                  places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries(leavingOut: privacy),

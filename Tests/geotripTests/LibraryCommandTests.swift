@@ -106,6 +106,53 @@ struct LibraryCommandTests {
         #expect(bad.stderr.contains("--home north is not LAT,LON"))
     }
 
+    @Test("a trip's distance in trips and on the page of trips is its map's: along a --track log where there is one")
+    func distanceAlongTrack() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        // On the first day of the first trip, between its two photos (10:00 in Belém, 16:00 in
+        // the old town), the log goes south over the river to Setúbal and back: some 60 km
+        // where the visits are 7 km apart.
+        let points = [(38.6916, -9.2160, "10:30"), (38.60, -9.05, "11:30"), (38.5244, -8.8882, "12:30"), (38.60, -9.00, "14:00"),
+                      (38.7139, -9.1334, "15:30")]
+        let track = temp.url.appendingPathComponent("day.gpx")
+        try ("""
+            <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            """ + points.map { #"<trkpt lat="\#($0.0)" lon="\#($0.1)"><time>2024-01-15T\#($0.2):00Z</time></trkpt>"# }.joined()
+            + "</trkseg></trk></gpx>\n").write(to: track, atomically: true, encoding: .utf8)
+        let ingest = try CommandRun.geotrip(["ingest", folder.path, "--track", track.path])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+
+        let listed = try CommandRun.geotrip(["trips", folder.path, "--json"])
+        let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let distances = trips.map { $0["distanceKilometres"] as? Double ?? -1 }
+        // The visits of the first trip, from visit to visit: Belém, the old town; the old town,
+        // Belém (the next morning) and so on; the log adds its detour.
+        // Great circles on a sphere of the Earth's mean radius (haversine).
+        func kilometres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            let radians = Double.pi / 180
+            let h = pow(sin((b.0 - a.0) * radians / 2), 2) + cos(a.0 * radians) * cos(b.0 * radians) * pow(sin((b.1 - a.1) * radians / 2), 2)
+            return 2 * 6371.0088 * asin(min(1, h.squareRoot()))
+        }
+        func along(_ spots: [(Double, Double)]) -> Double { zip(spots, spots.dropFirst()).map { kilometres($0, $1) }.reduce(0, +) }
+        let spots = LibraryFixture.schedule.filter { $0.trip == 1 }.flatMap(\.spots)
+        let centres = along(spots)
+        let detour = along(points.map { ($0.0, $0.1) }) - kilometres(spots[0], spots[1])
+        #expect(detour > 50)
+        #expect(abs(distances[0] - (centres + detour)) < 1, "\(distances) against \(centres) + \(detour)")
+        // The others, without a log, from visit to visit.
+        #expect(abs(distances[1] - along(LibraryFixture.schedule.filter { $0.trip == 2 }.flatMap(\.spots))) < 0.1)
+        // The page of trips and the trip's map say the same.
+        let index = try String(contentsOf: folder.appendingPathComponent("geotrip/index.html"), encoding: .utf8)
+        #expect(index.contains("4 places · 6 photos · \(Int(distances[0].rounded())) km</p>"), "\(index)")
+        let map = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-01-15/index.html"), encoding: .utf8)
+        #expect(map.contains("\(Int(distances[0].rounded())) km"))
+        let text = try CommandRun.geotrip(["trips", folder.path]).stdout
+        #expect(text.contains("6 photos, \(Int(distances[0].rounded())) km  trips/2024-01-15"), "\(text)")
+    }
+
     @Test("a folder of trips alone (no photo at home) has no home: every trip keeps all its days, and trips says why there is none")
     func tripsAlone() throws {
         let temp = try TemporaryFolder()

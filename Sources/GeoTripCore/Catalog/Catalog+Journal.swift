@@ -361,6 +361,13 @@ extension Catalog {
         return (try? JSONDecoder().decode([String: ExportStage.ExportedTrip].self, from: Data(stored.utf8))) ?? [:]
     }
 
+    /// Each of `library`'s trips' distance outside `zones`, as the page of trips gives it: its
+    /// map's when its last export measured it (`ExportStage.ExportedTrip.distance`).
+    public func distances(of library: Library, outside zones: PrivacyZones) throws(GeoTripError) -> [Double] {
+        let exported = try exportedTrips()
+        return library.trips.map { ExportStage.ExportedTrip.distance(of: $0.trip, outside: zones, exported: exported[$0.folder]) }
+    }
+
     /// Stores each trip folder's last export.
     func saveExportedTrips(_ trips: [String: ExportStage.ExportedTrip]) throws(GeoTripError) {
         try setJSONSetting(SettingKey.exportedTrips, to: trips, what: "the trips' export state")

@@ -16,6 +16,8 @@ extension ExportStage {
         var dayKeys: [String: String] = [:]
         /// `ExportedTrip.photos` for the part.
         var photos: Int
+        /// `ExportedTrip.distance` for the part.
+        var distance: MeasuredDistance
     }
 
     /// What every part of one export is written with.
@@ -263,7 +265,9 @@ extension ExportStage {
             ? try await cover(of: trip, byPath: byPath, made: made, plan: plan, kept: kept, visible: thumbnailed, in: partOutput, privacy: privacy, &summary)
             : nil
         return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys,
-                          photos: trip.photoCount)
+                          photos: trip.photoCount,
+                          distance: MeasuredDistance(route: summary.shared.map { $0.groundKilometres + $0.flownKilometres } ?? TripOverview.Shared.kilometres(route.legs),
+                                                     centres: part.trip.distanceKilometres(outside: privacy)))
     }
 
     /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.

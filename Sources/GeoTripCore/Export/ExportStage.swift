@@ -537,7 +537,7 @@ public struct ExportStage: Sendable {
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: run.before.files, written: run.written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
                                              dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit,
-                                             photos: result.photos)
+                                             photos: result.photos, distance: result.distance)
         }
         // Stopped: what the trips written left is kept, so the next run does not write them
         // again; the export as a whole is not (its inputs are not marked as exported).
@@ -623,8 +623,12 @@ public struct ExportStage: Sendable {
         let output = run.output
         if layout.library.isLibrary {
             let entries = layout.parts.compactMap { part in
-                part.number.map { LibraryIndexPage.Entry(number: $0, folder: part.folder, trip: part.trip, cover: layout.exported[part.folder]?.cover,
-                                                         photos: layout.exported[part.folder]?.photos ?? part.trip.photoCount) }
+                part.number.map { number in
+                    let exported = layout.exported[part.folder]
+                    return LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: exported?.cover,
+                                                  photos: exported?.photos ?? part.trip.photoCount,
+                                                  kilometres: ExportedTrip.distance(of: part.trip, outside: layout.privacy, exported: exported))
+                }
             }
             _ = output.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
             let words = JournalWords(language: run.language)
@@ -795,12 +799,36 @@ public struct ExportStage: Sendable {
         /// The trip's photos, those outside visits (no position) too, as its journal lists them
         /// and `trips` counts them: the layout's outline of a library has no such photos.
         var photos: Int?
+        /// Its distance as its map measured it (`PartResult.distance`).
+        var distance: MeasuredDistance?
 
         /// The cover with the visit it came from, when both are known.
         var coverWritten: CoverWritten? {
             guard let cover, let coverVisit else { return nil }
             return CoverWritten(visit: coverVisit, path: cover)
         }
+
+        /// `trip`'s distance outside `zones` as the page of trips and `trips` give it: the one
+        /// its map gave when this export wrote it, while its visits still make the distance from
+        /// visit to visit measured with it; otherwise that (`Trip.distanceKilometres(outside:)`).
+        /// A trip exported by an earlier build, or changed since (an export stopped before it
+        /// was written), gives that one too.
+        static func distance(of trip: Trip, outside zones: PrivacyZones, exported: ExportedTrip?) -> Double {
+            let centres = trip.distanceKilometres(outside: zones)
+            // The same visits, in the same order and outside the same zones, give the same
+            // figure to the last bit: the sum is made alike each time.
+            guard let measured = exported?.distance, measured.centres == centres else { return centres }
+            return measured.route
+        }
+    }
+
+    /// A trip's distance as its map gave it, in kilometres: along its route (a track log's
+    /// where there is one, great circles elsewhere), flown legs too, cut by the privacy zones
+    /// (`TripOverview.Shared.kilometres`); and from visit to visit outside those zones, the
+    /// figure that tells whether its visits are still those it was measured for.
+    struct MeasuredDistance: Codable, Equatable {
+        var route: Double
+        var centres: Double
     }
 
     /// The journal files of `folder` (relative to the output folder) read back.

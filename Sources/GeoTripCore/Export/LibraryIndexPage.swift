@@ -16,15 +16,16 @@ struct LibraryIndexPage {
         var cover: String?
         /// Its photos, those without a position too (`ExportedTrip.photos`).
         var photos: Int
+        /// Its distance, as its map gives it (`ExportedTrip.distance(of:outside:exported:)`).
+        var kilometres: Double
     }
 
     var entries: [Entry]
     let words: JournalWords
     /// The page's `lang`.
     var language: String
-    /// The zones kept out of everything shared: no trip is called after a place in one, its
-    /// countries and places count none in one, and no trip's distance counts the legs to and
-    /// from one.
+    /// The zones kept out of everything shared: no trip is called after a place in one, and its
+    /// countries and places count none in one (its distance, the map's, leaves them out too).
     var privacy = PrivacyZones()
 
     /// The whole page.
@@ -54,7 +55,7 @@ struct LibraryIndexPage {
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
-                        photos: words.photoCount(entry.photos), distance: words.distance(kilometres: trip.distanceKilometres(outside: privacy)),
+                        photos: words.photoCount(entry.photos), distance: words.distance(kilometres: entry.kilometres),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)
     }
