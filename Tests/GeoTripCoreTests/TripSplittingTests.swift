@@ -210,6 +210,29 @@ struct TripSplittingTests {
         #expect(!one.isLibrary && one.home == nil)
     }
 
+    @Test("a trip's hotel with one night years before (a camera whose clock reset) is no home: nothing of the trip is hidden as home")
+    func hotelWithResetClock() throws {
+        // Six nights in Lisbon, and one photo at the hotel dated 25 years before (2000-01-01).
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon)
+        let gap = LocalDate.dayNumber("2025-05-10")! - LocalDate.dayNumber("2000-01-02")!
+        let plans: [Plan] = [lisbon] + Array(repeating: .nothing, count: gap) + Array(repeating: lisbon, count: 6)
+        var trip = Self.trip(from: "2000-01-01", plans)
+        for index in trip.days.indices where !trip.days[index].visits.isEmpty {
+            let last = trip.days[index].visits.count - 1
+            trip.days[index].visits[last].latitude = Self.lisbon.latitude
+            trip.days[index].visits[last].longitude = Self.lisbon.longitude
+        }
+        let library = TripSplitting.split(trip)
+        #expect(library.home == nil && library.homes.isEmpty && library.homeDays == 0)
+        // Every day with a visit is in a trip: the odd photo's, and the stay's six.
+        #expect(library.trips.map(\.firstDay) == ["2000-01-01", "2025-05-10"])
+        #expect(library.trips.map { $0.trip.days.count } == [1, 6])
+        // Its nights span 25 years, but only with that one night: without it, five days.
+        #expect(TripSplitting.span(leavingOutOneEnd: [0, 9261, 9262, 9263, 9264, 9265, 9266]) == 5)
+        #expect(TripSplitting.span(leavingOutOneEnd: [0, 40, 80, 120]) == 80)
+        #expect(TripSplitting.span(leavingOutOneEnd: [0, 400]) == 0)
+    }
+
     @Test("a home photographed on a few nights over months is home, though a trip's hotel holds more nights")
     func sparseHomeOverHotel() throws {
         // Home: 10 nights over 150 days; the Kyoto trip: 12 nights in one spot.

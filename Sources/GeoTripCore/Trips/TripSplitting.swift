@@ -10,9 +10,10 @@ import Foundation
 /// - **Home** is where most nights are spent: a day's night is where its last visit is, and
 ///   home is the night whose `awayMetres` (50 km) hold the most other nights (the earliest on a
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
-///   Only nights that span more than `homeSpanDays` (60) from first to last make a home: a spot
-///   whose nights do not (a trip's hotel, in a folder of trips alone) is passed over for the
-///   next densest. `--home LAT,LON` gives it instead.
+///   Only nights that span more than `homeSpanDays` (60) from first to last, with either end's
+///   night left out, make a home: a spot whose nights do not (a trip's hotel, in a folder of
+///   trips alone, or with one photo of a camera whose clock reset to years before) is passed
+///   over for the next densest. `--home LAT,LON` gives it instead.
 /// - **No home.** With no such spot, every placed day is away, and the trips are the runs of
 ///   days apart by more than `gapDays` without a placed photo.
 /// - **Homes over the years.** A person who moved has a home for each stretch of years: a
@@ -58,6 +59,14 @@ public enum TripSplitting {
 
         /// The defaults.
         public init() {}
+    }
+
+    /// Days from first to last of `days` (day numbers) with the night at either end left out,
+    /// whichever leaves less: no single night makes the span. 0 for fewer than three.
+    static func span(leavingOutOneEnd days: [Int]) -> Int {
+        let sorted = days.sorted()
+        guard sorted.count >= 3 else { return 0 }
+        return min(sorted[sorted.count - 1] - sorted[1], sorted[sorted.count - 2] - sorted[0])
     }
 
     /// The library in `trip`, with home at `givenHome` when the person gave it. `keptHomes` are
@@ -193,14 +202,16 @@ public enum TripSplitting {
         var candidateOf = [Int?](repeating: nil, count: nights.count)
         var left = Array(nights.indices)
         // A spot whose nights all fall within `homeSpanDays` is a stay, not a home (the hotel
-        // of a trip, in a folder of trips alone): passed over, its nights no candidate's.
+        // of a trip, in a folder of trips alone): passed over, its nights no candidate's. So is
+        // one whose nights do only with one night far from the others (a camera whose clock
+        // reset to 2000-01-01, at the hotel).
         while !left.isEmpty, candidates.count < 64 {
             let (best, members) = densest(vectors, among: left, limit: limit)
             if !candidates.isEmpty, members.count < rules.homeNights { break }
             let taken = Set(members)
             left.removeAll(where: taken.contains)
             let days = members.map { nights[$0].day }
-            if let span = rules.homeSpanDays, let first = days.min(), let last = days.max(), last - first <= span { continue }
+            if let span = rules.homeSpanDays, Self.span(leavingOutOneEnd: days) <= span { continue }
             for member in members { candidateOf[member] = candidates.count }
             candidates.append(best)
         }
