@@ -42,7 +42,7 @@ struct BadValueTests {
         "gps-lon-over-180.jpg": (.positionIgnored, ["GPSLongitude", "200", "180°"]),
         "gps-null-island.jpg": (.nullIsland, ["0,0", "null island"]),
         "date-zeros.jpg": (.timeIgnored, ["DateTimeOriginal", "empty"]),
-        "date-impossible.jpg": (.timeIgnored, ["DateTimeOriginal", "2023:02:30 25:61:00", "not a real date"]),
+        "date-impossible.jpg": (.timeIgnored, ["DateTimeOriginal", "2023:02:30 25:61:00", "is not a date and time (YYYY:MM:DD HH:MM:SS) that exists"]),
         "gps-date-bad.jpg": (.gpsTimeIgnored, ["GPSDateStamp", "2014:13:45"]),
         "gps-date-long.jpg": (.gpsTimeIgnored, ["GPSDateStamp", "2014:09:259"]),
         "gps-time-no-date.jpg": (.gpsTimeWithoutDate, ["GPSTimeStamp", "GPSDateStamp"]),
@@ -111,6 +111,50 @@ struct BadValueTests {
         let m = try Self.read(bytes, as: "offset.jpg", in: temp).metadata
         #expect(m.offset?.minutes == minutes)
         #expect(m.diagnostics.contains { $0.kind == .timeIgnored && $0.message.contains("OffsetTimeOriginal") } == said, "\(m.diagnostics)")
+    }
+
+    @Test("a capture time with slashes, a fraction or an offset after it is read as exiftool reads it; the first second of Unix time is a clock never set",
+          .enabled(if: LibraryFixture.canWrite, "exiftool writes the photos"),
+          arguments: [("2025/05/01 10:00:00", "2025-05-01T10:00:00", nil, nil), ("2025:05:01 10:00:00.25", "2025-05-01T10:00:00.250", nil, nil),
+                      ("2025:05:01 10:00:00+09:00", "2025-05-01T10:00:00", 540, nil), ("2025-05-01 10:00:00.5Z", "2025-05-01T10:00:00.500", 0, nil),
+                      ("2025:05:01 10:00:00 ", "2025-05-01T10:00:00", nil, nil), ("1970:01:01 00:00:01", "1970-01-01T00:00:01", nil, nil),
+                      ("1970:01:01 00:00:00", nil, nil, "DateTimeOriginal is 1970:01:01 00:00:00, the first second of Unix time, "
+                        + "which a device whose clock was never set writes; not used"),
+                      ("1970:01:01 00:00:00.000+00:00", nil, nil, "DateTimeOriginal is 1970:01:01 00:00:00, the first second of Unix time, "
+                        + "which a device whose clock was never set writes; not used"),
+                      ("2025:05:01 10:00:00+9", nil, nil, "DateTimeOriginal '2025:05:01 10:00:00+9' is not a date and time (YYYY:MM:DD HH:MM:SS) "
+                        + "that exists; not used")] as [(String, String?, Int?, String?)])
+    func writtenTimes(text: String, localTime: String?, offsetMinutes: Int?, said: String?) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("time.jpg")
+        #expect(try ExiftoolPhoto.write(to: url, ["-DateTimeOriginal#=\(text)"]))
+        let m = MetadataReader().read(path: url.path).metadata
+        #expect(m.localTime?.iso8601 == localTime)
+        #expect(m.offset?.minutes == offsetMinutes)
+        #expect(m.diagnostics.filter { $0.kind == .timeIgnored }.map(\.message) == (said.map { [$0] } ?? []), "\(m.diagnostics)")
+        // An offset tag outranks the one after the time.
+        if offsetMinutes != nil {
+            let tagged = temp.url.appendingPathComponent("tagged.jpg")
+            #expect(try ExiftoolPhoto.write(to: tagged, ["-DateTimeOriginal#=\(text)", "-OffsetTimeOriginal=-03:00"]))
+            #expect(MetadataReader().read(path: tagged.path).metadata.offset?.minutes == -180)
+        }
+    }
+
+    @Test("a camera time at the first second of Unix time gives way to the next field, and an XMP one is not used either",
+          .enabled(if: LibraryFixture.canWrite, "exiftool writes the photos"))
+    func unixEpochGivesWay() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let url = temp.url.appendingPathComponent("epoch.jpg")
+        #expect(try ExiftoolPhoto.write(to: url, ["-DateTimeOriginal=1970:01:01 00:00:00", "-CreateDate=2025:05:01 10:00:00"]))
+        let m = MetadataReader().read(path: url.path).metadata
+        #expect(m.localTime?.iso8601 == "2025-05-01T10:00:00" && m.timeField == .dateTimeDigitized, "\(m)")
+        let xmp = temp.url.appendingPathComponent("xmp.jpg")
+        #expect(try ExiftoolPhoto.write(to: xmp, ["-XMP-exif:DateTimeOriginal=1970:01:01 00:00:00Z"]))
+        let fromXMP = MetadataReader().read(path: xmp.path).metadata
+        #expect(fromXMP.localTime == nil)
+        #expect(fromXMP.diagnostics.contains { $0.kind == .timeIgnored && $0.message.contains("the first second of Unix time") }, "\(fromXMP.diagnostics)")
     }
 
     @Test("an altitude goes with its position: none without one, and none past the edge of space")

@@ -17,4 +17,12 @@ public enum ExiftoolPhoto {
                                              + gps + [url.path])
         return written.status == 0
     }
+
+    /// Writes the photo at `url` with exiftool's `arguments` (`-DateTimeOriginal#=…` writes a
+    /// value as given, unchecked). Returns whether exiftool succeeded.
+    public static func write(to url: URL, _ arguments: [String]) throws -> Bool {
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"), to: url)
+        let written = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original", "-all="] + arguments + [url.path])
+        return written.status == 0
+    }
 }

@@ -325,13 +325,14 @@ private struct EntryReader {
                 continue
             }
             guard let text = ascii(ifd, tag) else { continue }
-            guard var time = DateText.parseDateTime(text) else {
+            guard let written = DateText.parseDateTimeWithTail(text) else {
                 let empty = text.allSatisfy { $0 == "0" || $0 == ":" || $0 == " " }
                 diagnostics.append(Diagnostic(.timeIgnored, empty
                     ? "\(field.rawValue) is empty ('\(text)'); not used"
-                    : "\(field.rawValue) '\(text)' is not a real date and time; not used"))
+                    : "\(field.rawValue) '\(text)' is not a date and time (YYYY:MM:DD HH:MM:SS) that exists; not used"))
                 continue
             }
+            var time = written.time
             if let subSecond = ascii(EXIF_IFD_EXIF, subSecondTag) {
                 if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds
@@ -339,13 +340,20 @@ private struct EntryReader {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored"))
                 }
             }
-            var offset: UTCOffset?
+            // An offset written after the time counts where the offset tag gives none.
+            var offset = written.offset
             // "   :  " (or nothing) is how EXIF writes an offset not known; any other text is a value.
             if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), !offsetText.allSatisfy({ $0 == " " || $0 == ":" }) {
                 offset = UTCOffset(parsing: offsetText)
                 if offset == nil {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored"))
+                    offset = written.offset
                 }
+            }
+            if time.isUnixEpoch {
+                diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue) is \(text.prefix(19)), the first second of Unix time, "
+                                              + "which a device whose clock was never set writes; not used"))
+                continue
             }
             return (field, time, offset)
         }
@@ -372,8 +380,8 @@ private struct EntryReader {
 
 /// The EXIF date and time text forms (EXIF 2.32 section 4.6.5: `YYYY:MM:DD HH:MM:SS`).
 enum DateText {
-    /// `YYYY:MM:DD HH:MM:SS`; dashes in the date and a `T` separator are accepted because
-    /// some writers use them. Returns nil for anything that is not a real moment.
+    /// `YYYY:MM:DD HH:MM:SS`; dashes or slashes in the date and a `T` separator are accepted
+    /// because some writers use them. Returns nil for anything that is not a real moment.
     static func parseDateTime(_ text: String) -> LocalDateTime? {
         let b = Array(text.utf8)
         guard b.count == 19, b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"),
@@ -385,10 +393,30 @@ enum DateText {
         return LocalDateTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, second: second)
     }
 
-    /// `YYYY:MM:DD` (or with dashes), validated against the calendar.
+    /// A capture time field as some writers fill it: `parseDateTime`'s form with a fraction of
+    /// a second (`.25`) and an offset (`+09:00`, `Z`) after the seconds, each optional (exiftool
+    /// reads them too). The fraction is the time's milliseconds. Nil for anything else after the
+    /// seconds (but blanks), or a time that is not real.
+    static func parseDateTimeWithTail(_ text: String) -> (time: LocalDateTime, offset: UTCOffset?)? {
+        var b = Array(text.utf8)
+        while b.last == UInt8(ascii: " ") { b.removeLast() }
+        guard b.count >= 19, var time = parseDateTime(String(decoding: b[0..<19], as: UTF8.self)) else { return nil }
+        var rest = b[19...]
+        if rest.first == UInt8(ascii: ".") {
+            let digits = rest.dropFirst().prefix(while: ASCIIDigits.isDigit)
+            guard let milliseconds = parseSubSecond(String(decoding: digits, as: UTF8.self)) else { return nil }
+            time.millisecond = milliseconds
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        guard !rest.isEmpty else { return (time, nil) }
+        guard let offset = UTCOffset(parsing: String(decoding: rest, as: UTF8.self)) else { return nil }
+        return (time, offset)
+    }
+
+    /// `YYYY:MM:DD` (or with dashes or slashes), validated against the calendar.
     static func parseDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
         let b = Array(text.utf8)
-        let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "-")]
+        let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "/")]
         guard b.count == 10, separators.contains(b[4]), b[7] == b[4],
               let year = ASCIIDigits.parse(b[0..<4]), let month = ASCIIDigits.parse(b[5..<7]),
               let day = ASCIIDigits.parse(b[8..<10]),

@@ -45,8 +45,10 @@ public struct MetadataReader: Sendable {
     /// 100 km is said; a sidecar's damage is the sidecar's (`sidecarUnreadable`). 4: the same
     /// altitude bounds for XMP and a video's position, and XMP's altitude goes with its position
     /// too; a video's duration of more than a week, or in a timescale of 0, is said and not kept;
-    /// an XMP date's offset out of range is said as that, not as a date that is not real.
-    public static let version = 4
+    /// an XMP date's offset out of range is said as that, not as a date that is not real. 5: an
+    /// EXIF capture time with slashes, a fraction or an offset after it is read; one at the first
+    /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too.
+    public static let version = 5
 
     /// Creates a reader.
     public init() {}

@@ -318,6 +318,9 @@ private struct PropertyReader {
         for (field, namespace, name) in candidates {
             guard let text = value(namespace, name) else { continue }
             switch XMPDate.parse(text) {
+            case .moment(let time, _) where time.isUnixEpoch:
+                diagnostics.append(Diagnostic(.timeIgnored, "\(origin) \(field.rawValue) '\(text)' is the first second of Unix time, "
+                                              + "which a device whose clock was never set writes; not used"))
             case .moment(let time, let offset):
                 return XMPValues.CaptureTime(field: field, localTime: time, offset: offset)
             case .dayOnly:

@@ -29,6 +29,13 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, Codable {
         self.millisecond = millisecond
     }
 
+    /// 1970-01-01 00:00:00 to the millisecond: what a device whose clock was never set (zero
+    /// seconds of Unix time, on a clock kept in UTC) writes. No photograph taken then has an
+    /// EXIF or XMP time of its own.
+    public var isUnixEpoch: Bool {
+        year == 1970 && month == 1 && day == 1 && hour == 0 && minute == 0 && second == 0 && (millisecond ?? 0) == 0
+    }
+
     /// Number of days in a month of the proleptic Gregorian calendar.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
