@@ -358,6 +358,40 @@ struct ResolutionCommandTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg"))
     }
 
+    @Test("a GPS camera whose clock stayed on another zone's time is said, with the --clock-offset that puts it right; given, its GPS times are used",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func cameraOnAnotherZone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("Tokyo")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // A day in Tokyo (UTC+09:00). The phone writes its offset; the Nikon's clock shows Paris
+        // summer time (UTC+02:00) and writes no offset, but its GPS time is the true UTC.
+        let spots = [(35.6586, 139.7454), (35.7148, 139.7967), (35.6764, 139.6993), (35.6595, 139.7005)]
+        for (index, spot) in spots.enumerated() {
+            let utcHour = index * 3, position = ["-GPSLatitude=\(spot.0)", "-GPSLatitudeRef=N", "-GPSLongitude=\(spot.1)", "-GPSLongitudeRef=E"]
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent("DSC_000\(index).JPG"), [
+                "-Make=NIKON CORPORATION", "-Model=NIKON Z 6", "-DateTimeOriginal=2025:07:10 \(ASCIIText.two(utcHour + 2)):05:00",
+                "-GPSDateStamp=2025:07:10", "-GPSTimeStamp=\(ASCIIText.two(utcHour)):05:00"] + position))
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent("IMG_000\(index).JPG"), [
+                "-Make=Apple", "-Model=iPhone 15", "-DateTimeOriginal=2025:07:10 \(ASCIIText.two(utcHour + 9)):10:00", "-OffsetTimeOriginal=+09:00"]
+                + position))
+        }
+        let first = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let advice = "--clock-offset \"NIKON CORPORATION NIKON Z 6=+07:00:00\""
+        #expect(first.stdout.contains("the GPS times of 4 photos of NIKON CORPORATION NIKON Z 6 put its clock at UTC+02:00, while the places' clocks showed UTC+09:00")
+                && first.stdout.contains(advice), "\(first.stdout)")
+        // As the advice says: each Nikon photo at its GPS time (exiftool wrote it), on Tokyo's clock.
+        let fixed = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "NIKON CORPORATION NIKON Z 6=+07:00:00"])
+        #expect(fixed.status == 0 && !fixed.stdout.contains("put its clock at"), "\(fixed.stdout)")
+        let listed = try photos(trip)
+        for index in spots.indices {
+            let photo = try #require(listed["DSC_000\(index).JPG"])
+            #expect(photo["utcTime"] as? String == "2025-07-10T\(ASCIIText.two(index * 3)):05:00Z" && photo["timeSource"] as? String == "gps", "\(photo)")
+        }
+    }
+
     @Test("--clock-offset for one camera moves that camera's times only")
     func clockOffset() throws {
         let temp = try TemporaryFolder()
@@ -489,4 +523,9 @@ struct ResolutionCommandTests {
         let places = try CommandRun.geotrip(["places", trip.path, "--catalog", catalog, "--json"]).stdout
         #expect(places.contains("\"countryCode\" : \"CN\"") && !places.contains("\"VN\""), "\(places)")
     }
+}
+
+/// Two-digit numbers for the times the tests write.
+enum ASCIIText {
+    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

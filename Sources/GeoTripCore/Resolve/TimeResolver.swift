@@ -167,10 +167,7 @@ public struct TimeResolver: Sendable {
             return ResolvedTime(utc: utc, zone: positionZone ?? offset.description, source: .offsetTag)
         }
         if let gps = gpsTime?.date {
-            let gap = wall.timeIntervalSince(gps)
-            let quarters = (gap / 900).rounded()
-            let minutes = Int(quarters) * 15
-            if abs(gap - quarters * 900) <= Self.gpsTolerance, UTCOffset.validRange.contains(minutes) {
+            if let minutes = Self.wholeOffset(of: wall, from: gps) {
                 let utc = wall.addingTimeInterval(-TimeInterval(minutes * 60))
                 let agreeing = name(positionZone, ifItsOffsetAt: utc, is: minutes)
                 // Where the position's zone is known and says otherwise, the fix is stale.
@@ -186,6 +183,16 @@ public struct TimeResolver: Sendable {
             return ResolvedTime(utc: utc, zone: assumedZone.identifier, source: .assumed)
         }
         return ResolvedTime(utc: nil, zone: nil, source: .none)
+    }
+
+    /// The offset in minutes that `wall` (a clock read as UTC) shows from the GPS time `gps`,
+    /// when that is a whole real-world offset (a multiple of 15 minutes, -12:00 to +14:00)
+    /// within `gpsTolerance`; else nil.
+    static func wholeOffset(of wall: Date, from gps: Date) -> Int? {
+        let gap = wall.timeIntervalSince(gps)
+        let quarters = (gap / 900).rounded()
+        let minutes = Int(quarters) * 15
+        return abs(gap - quarters * 900) <= gpsTolerance && UTCOffset.validRange.contains(minutes) ? minutes : nil
     }
 
     /// `zone` when its offset at `utc` is `minutes`, else nil.

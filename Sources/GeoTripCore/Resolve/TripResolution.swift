@@ -202,6 +202,56 @@ public struct ImplausibleTimes {
     }
 }
 
+extension TripResolution {
+    /// A sentence for each camera whose photos' GPS times all put its clock at one whole offset
+    /// from UTC that the places' clocks did not show, on the first of them: a camera kept on
+    /// another zone's time (home's, abroad), or fixes hours old. Rule 2 cannot tell these apart
+    /// photo by photo, so their clocks were read in the places' zones (`location`); the sentence
+    /// gives the `--clock-offset` that puts the camera on the places' clocks, when one does for
+    /// all of them. Only cameras with two such photos or more and none whose GPS time agreed
+    /// with its place (rule 2) are named; `walls` are the corrected clocks.
+    static func camerasOnAnotherClock(_ rows: [PhotoEvidence], times: [ResolvedTime], walls: [Date?]) -> [PhotoDiagnostic] {
+        struct Seen {
+            var first: String
+            var photos = 0, agreeing = 0
+            var clocks: Set<Int> = [], corrections: Set<Int> = [], places: Set<Int> = []
+        }
+        var cameras: [String: Seen] = [:], order: [String] = []
+        for index in rows.indices {
+            let row = rows[index]
+            guard row.utcOffset == nil, row.timeField != .quickTimeCreateDate, let wall = walls[index],
+                  let gps = row.gpsTime.flatMap(UTCTimestamp.init(iso8601:))?.date,
+                  let camera = PhotoMetadata(make: row.make, model: row.model).camera
+            else { continue }
+            if cameras[camera] == nil { order.append(camera) }
+            var seen = cameras[camera] ?? Seen(first: row.path)
+            defer { cameras[camera] = seen }
+            if times[index].source == .gps { seen.agreeing += 1 }
+            guard times[index].source == .location, let utc = times[index].utc, let minutes = TimeResolver.wholeOffset(of: wall, from: gps)
+            else { continue }
+            let place = Int(wall.timeIntervalSince(utc) / 60)  // the offset the place's clock had
+            seen.photos += 1
+            seen.clocks.insert(minutes)
+            seen.places.insert(place)
+            seen.corrections.insert(place - minutes)
+        }
+        return order.compactMap { camera in
+            guard let seen = cameras[camera], seen.photos >= 2, seen.agreeing == 0, seen.clocks.count == 1, let clock = seen.clocks.first
+            else { return nil }
+            func offset(_ minutes: Int) -> String { UTCOffset(minutes: minutes).map { "UTC" + $0.description } ?? "\(minutes) minutes" }
+            var sentence = "the GPS times of \(seen.photos) photos of \(camera) put its clock at \(offset(clock)), while the places' clocks showed "
+                + seen.places.sorted().map(offset).joined(separator: " or ") + ": their clocks were read as the places' and their GPS times not used "
+                + "(fixes hours old look the same)"
+            if seen.corrections.count == 1, let correction = seen.corrections.first {
+                let hours = abs(correction) / 60, minutes = abs(correction) % 60
+                sentence += "; if the camera showed another zone's time, --clock-offset \"\(camera)=\(correction < 0 ? "-" : "+")"
+                    + ASCIIDigits.padded(hours, 2) + ":" + ASCIIDigits.padded(minutes, 2) + ":00\" puts it on the places' clocks"
+            }
+            return PhotoDiagnostic(path: seen.first, kind: .gpsTimeIgnored, message: sentence)
+        }
+    }
+}
+
 /// The resolve stage, between reading and clustering: every photo's UTC time and zone, and a
 /// position for every photo that can have one, with provenance. Takes what the photos recorded
 /// and the person's tags as values and returns resolved values; the pipeline decides when it
@@ -355,6 +405,7 @@ struct TripResolution: Sendable {
             times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)
             implausible.insert(index)
         }
+        summary.photoProblems += Self.camerasOnAnotherClock(rows, times: times, walls: walls)
         // Then positions, which need times for tracks and neighbours. A photo whose time nothing
         // decided (a camera without GPS or offset) borrows, for this step only, the offset of the
         // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
