@@ -340,11 +340,11 @@ struct XMPPrecedenceTests {
         values.altitude = 120
         var fromEXIF = PhotoMetadata(coordinate: Coordinate(latitude: 41.1, longitude: -8.6))
         fromEXIF.positionSource = .exif
-        MetadataReader.fill(&fromEXIF, from: values, source: .sidecar)
+        MetadataReader.fill(&fromEXIF, from: values, source: .sidecar, origin: "its sidecar")
         #expect(fromEXIF.positionSource == .exif)
         #expect(fromEXIF.altitude == nil)
         var empty = PhotoMetadata()
-        MetadataReader.fill(&empty, from: values, source: .sidecar)
+        MetadataReader.fill(&empty, from: values, source: .sidecar, origin: "its sidecar")
         #expect(empty.positionSource == .sidecar)
         #expect(empty.altitude == 120)
     }
@@ -355,12 +355,49 @@ struct XMPPrecedenceTests {
         var values = XMPValues()
         values.captureTime = .init(field: .xmpDateTimeOriginal, localTime: noon, offset: UTCOffset(minutes: 540))
         var same = PhotoMetadata(localTime: noon, timeField: .dateTimeOriginal)
-        MetadataReader.fill(&same, from: values, source: .xmp)
+        MetadataReader.fill(&same, from: values, source: .xmp, origin: "its XMP")
         #expect(same.offset == UTCOffset(minutes: 540))
         #expect(same.timeField == .dateTimeOriginal)
         var other = PhotoMetadata(localTime: try #require(LocalDateTime(year: 2024, month: 5, day: 1, hour: 13, minute: 0, second: 0)))
-        MetadataReader.fill(&other, from: values, source: .xmp)
+        MetadataReader.fill(&other, from: values, source: .xmp, origin: "its XMP")
         #expect(other.offset == nil)
+        #expect(same.diagnostics.isEmpty, "\(same.diagnostics)")
+    }
+
+    @Test("a second sidecar's position far from the first's is said, not used; one within 100 m is no news")
+    func otherPositionSaid() {
+        var photo = PhotoMetadata()
+        var lisbon = XMPValues(), faro = XMPValues(), near = XMPValues()
+        lisbon.coordinate = Coordinate(latitude: 38.7223, longitude: -9.1393)
+        faro.coordinate = Coordinate(latitude: 37.0194, longitude: -7.9304)  // 217 km (haversine)
+        near.coordinate = Coordinate(latitude: 38.7227, longitude: -9.1393)  // 44 m
+        MetadataReader.fill(&photo, from: lisbon, source: .sidecar, origin: "its sidecar IMG.xmp")
+        MetadataReader.fill(&photo, from: near, source: .sidecar, origin: "its sidecar IMG.JPG.xmp")
+        #expect(photo.diagnostics.isEmpty)
+        MetadataReader.fill(&photo, from: faro, source: .sidecar, origin: "its sidecar IMG.JPG.xmp")
+        #expect(photo.coordinate == lisbon.coordinate && photo.positionSource == .sidecar)
+        #expect(photo.diagnostics.map(\.message) == ["its sidecar IMG.JPG.xmp gives a position 217 km from the one used (sidecar's, which comes first); not used"])
+    }
+
+    @Test("an XMP capture time of another moment than EXIF's is said, not used; the same instant with other offsets is no news")
+    func otherMomentSaid() throws {
+        let tenFive = try #require(LocalDateTime(year: 2025, month: 6, day: 20, hour: 10, minute: 5, second: 0))
+        let tenThirtyFive = try #require(LocalDateTime(year: 2025, month: 6, day: 20, hour: 10, minute: 35, second: 0))
+        var values = XMPValues()
+        values.captureTime = .init(field: .xmpDateTimeOriginal, localTime: tenThirtyFive, offset: UTCOffset(minutes: 60))
+        var photo = PhotoMetadata(localTime: tenFive, timeField: .dateTimeOriginal)
+        MetadataReader.fill(&photo, from: values, source: .sidecar, origin: "its sidecar DSC_0001.xmp")
+        #expect(photo.localTime == tenFive)
+        #expect(photo.diagnostics.map(\.message) == ["its sidecar DSC_0001.xmp gives XMP-exif:DateTimeOriginal 2025-06-20T10:35:00+01:00, another moment "
+            + "than its DateTimeOriginal 2025-06-20T10:05:00, which was used (the photo's own comes first); if the XMP holds a corrected time, "
+            + "--clock-offset corrects the camera's clock"])
+        // 09:35 UTC written as such beside 10:35 at +01:00: one instant.
+        var utc = XMPValues()
+        utc.captureTime = .init(field: .xmpDateTimeOriginal, localTime: try #require(LocalDateTime(year: 2025, month: 6, day: 20, hour: 9, minute: 35, second: 0)),
+                                offset: UTCOffset(minutes: 0))
+        var withOffset = PhotoMetadata(localTime: tenThirtyFive, offset: UTCOffset(minutes: 60), timeField: .dateTimeOriginal)
+        MetadataReader.fill(&withOffset, from: utc, source: .xmp, origin: "its XMP")
+        #expect(withOffset.diagnostics.isEmpty, "\(withOffset.diagnostics)")
     }
 
     @Test("a packet padded with NUL bytes after its end is still read")

@@ -47,7 +47,8 @@ public struct MetadataReader: Sendable {
     /// too; a video's duration of more than a week, or in a timescale of 0, is said and not kept;
     /// an XMP date's offset out of range is said as that, not as a date that is not real. 5: an
     /// EXIF capture time with slashes, a fraction or an offset after it is read; one at the first
-    /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too.
+    /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too; an
+    /// XMP time of another moment, or position more than 100 m away, than the one used is said.
     public static let version = 5
 
     /// Creates a reader.
@@ -125,7 +126,7 @@ public struct MetadataReader: Sendable {
         let exifIsComplete = metadata.coordinate != nil && metadata.altitude != nil && metadata.gpsTime != nil && metadata.localTime != nil
         if let packet = contents.xmpPacket, !exifIsComplete {
             let values = XMPDecoder.decode(packet, origin: "XMP")
-            Self.fill(&metadata, from: values, source: .xmp)
+            Self.fill(&metadata, from: values, source: .xmp, origin: "its XMP")
             foundXMP = !values.isEmpty
             if let guid = values.extendedGUID {
                 foundXMP = Self.fillFromExtension(&metadata, guid: guid, in: contents) || foundXMP
@@ -185,7 +186,7 @@ public struct MetadataReader: Sendable {
                 geotrips.append(index)
                 continue
             }
-            fill(&metadata, from: values, source: .sidecar)
+            fill(&metadata, from: values, source: .sidecar, origin: "its sidecar \(name)")
             found = found || !values.isEmpty
         }
         return (geotrips, found)
@@ -193,14 +194,22 @@ public struct MetadataReader: Sendable {
 
     /// Fills what the photo's metadata still lacks from one XMP packet, and keeps its diagnostics.
     /// An altitude goes with its position: it is taken only with the packet's position, or when
-    /// the photo has no position at all, never under another source's position.
-    static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource) {
+    /// the photo has no position at all, never under another source's position. A capture time
+    /// that another moment than the one taken is said (`origin` names the packet): an editor's
+    /// corrected time (Lightroom's Edit Capture Time writes a raw's to its sidecar) is not used.
+    static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource, origin: String) {
         metadata.diagnostics += values.diagnostics
         var tookPosition = false
         if metadata.coordinate == nil, let coordinate = values.coordinate {
             metadata.coordinate = coordinate
             metadata.positionSource = source
             tookPosition = true
+        } else if let ours = metadata.coordinate, let theirs = values.coordinate, GreatCircle.distance(ours, theirs) > 100 {
+            // Two sidecars of one photo (`IMG.xmp` and `IMG.JPG.xmp`) that disagree, say.
+            let apart = GreatCircle.distance(ours, theirs)
+            metadata.diagnostics.append(Diagnostic(.positionIgnored, "\(origin) gives a position "
+                + (apart < 10_000 ? "\(Int(apart.rounded())) m" : "\(Int((apart / 1000).rounded())) km")
+                + " from the one used (\(metadata.positionSource?.rawValue ?? "another source")'s, which comes first); not used"))
         }
         if metadata.altitude == nil, tookPosition || metadata.coordinate == nil { metadata.altitude = values.altitude }
         if metadata.gpsTime == nil { metadata.gpsTime = values.gpsTime }
@@ -212,7 +221,21 @@ public struct MetadataReader: Sendable {
                   let ours = metadata.localTime, ours.toTheSecond == time.localTime.toTheSecond {
             // The same wall clock with the offset EXIF lacks (an editor wrote both): the offset fills.
             metadata.offset = offset
+        } else if let time = values.captureTime, let ours = metadata.localTime, !Self.sameMoment(ours, metadata.offset, time.localTime, time.offset) {
+            let theirs = time.localTime.toTheSecond.iso8601 + (time.offset?.description ?? "")
+            let taken = ours.toTheSecond.iso8601 + (metadata.offset?.description ?? "")
+            metadata.diagnostics.append(Diagnostic(.timeIgnored, "\(origin) gives \(time.field.rawValue) \(theirs), another moment than its "
+                + "\(metadata.timeField?.rawValue ?? "capture time") \(taken), which was used (the photo's own comes first); if the XMP holds a "
+                + "corrected time, --clock-offset corrects the camera's clock"))
         }
+    }
+
+    /// Whether two capture times name one moment: the same instant when both have an offset,
+    /// else the same wall clock (to the second: XMP and EXIF keep fractions apart).
+    private static func sameMoment(_ a: LocalDateTime, _ aOffset: UTCOffset?, _ b: LocalDateTime, _ bOffset: UTCOffset?) -> Bool {
+        guard let aOffset, let bOffset else { return a.toTheSecond == b.toTheSecond }
+        return a.toTheSecond.readAsUTC.addingTimeInterval(Double(-aOffset.minutes * 60))
+            == b.toTheSecond.readAsUTC.addingTimeInterval(Double(-bOffset.minutes * 60))
     }
 
     /// Fills from the extended XMP packet the main one names, when the file has it whole.
@@ -228,7 +251,7 @@ public struct MetadataReader: Sendable {
             return false
         }
         let values = XMPDecoder.decode(extended.bytes, origin: "extended XMP")
-        fill(&metadata, from: values, source: .xmp)
+        fill(&metadata, from: values, source: .xmp, origin: "its extended XMP")
         return !values.isEmpty
     }
 
