@@ -157,6 +157,24 @@ struct BadValueTests {
         #expect(fromXMP.diagnostics.contains { $0.kind == .timeIgnored && $0.message.contains("the first second of Unix time") }, "\(fromXMP.diagnostics)")
     }
 
+    @Test("a JPEG's second Exif segment is said and not read; the first one's values stand")
+    func secondExifSegment() throws {
+        let original = try Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("IMG_0032.JPG"))
+        // The sample's Exif APP1 segment, written again right after it.
+        let start = try #require(original.range(of: Data([0xFF, 0xE1]))?.lowerBound)
+        #expect(original[start + 4..<start + 8] == Data("Exif".utf8))
+        let end = start + 2 + (Int(original[start + 2]) << 8 | Int(original[start + 3]))
+        var doubled = original
+        doubled.insert(contentsOf: original[start..<end], at: end)
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let once = try Self.read(original, as: "once.jpg", in: temp).metadata
+        let twice = try Self.read(doubled, as: "twice.jpg", in: temp).metadata
+        #expect(twice.localTime == once.localTime && twice.coordinate == once.coordinate && once.localTime != nil)
+        #expect(twice.diagnostics.map(\.message) == once.diagnostics.map(\.message)
+                + ["a second Exif segment (at byte \(end)) was not read; the first one's values are used"], "\(twice.diagnostics)")
+    }
+
     @Test("an altitude goes with its position: none without one, and none past the edge of space")
     func altitudeWithItsPosition() throws {
         let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("south-west.jpg"))

@@ -125,6 +125,9 @@ enum ContainerReader {
                         throw UnreadableContainer(reason: "the file ends inside its Exif segment (\(body.count) of \(bodyLength) bytes present; truncated file)")
                     }
                     contents.exif = ExifBlock(bytes: Array(body), tiffOffsetInFile: bodyStart + 6)
+                } else if prefix.starts(with: exifHeader) {
+                    // exiftool reads on into a second one; EXIF (and libexif) know only one.
+                    contents.diagnostics.append(Diagnostic(.valueIgnored, "a second Exif segment (at byte \(position)) was not read; the first one's values are used"))
                 } else if contents.xmpPacket == nil && prefix.starts(with: xmpHeader) {
                     let body = Array(file.bytes(at: bodyStart + xmpHeader.count, count: bodyLength - xmpHeader.count))
                     if body.count == bodyLength - xmpHeader.count {

@@ -48,7 +48,8 @@ public struct MetadataReader: Sendable {
     /// an XMP date's offset out of range is said as that, not as a date that is not real. 5: an
     /// EXIF capture time with slashes, a fraction or an offset after it is read; one at the first
     /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too; an
-    /// XMP time of another moment, or position more than 100 m away, than the one used is said.
+    /// XMP time of another moment, or position more than 100 m away, than the one used is said;
+    /// so is a JPEG's second Exif segment.
     public static let version = 5
 
     /// Creates a reader.
