@@ -227,10 +227,27 @@ struct TripSplittingTests {
         // Every day with a visit is in a trip: the odd photo's, and the stay's six.
         #expect(library.trips.map(\.firstDay) == ["2000-01-01", "2025-05-10"])
         #expect(library.trips.map { $0.trip.days.count } == [1, 6])
-        // Its nights span 25 years, but only with that one night: without it, five days.
-        #expect(TripSplitting.span(leavingOutOneEnd: [0, 9261, 9262, 9263, 9264, 9265, 9266]) == 5)
-        #expect(TripSplitting.span(leavingOutOneEnd: [0, 40, 80, 120]) == 80)
-        #expect(TripSplitting.span(leavingOutOneEnd: [0, 400]) == 0)
+        // Its nights span 25 years, but only with that one night (or two): without, five days.
+        #expect(TripSplitting.span(ofNights: [0, 9261, 9262, 9263, 9264, 9265, 9266]) == 5)
+        #expect(TripSplitting.span(ofNights: [0, 1, 9261, 9262, 9263, 9264, 9265, 9266]) == 5)
+        #expect(TripSplitting.span(ofNights: [9261, 9262, 9263, 9264, 9265, 9266, 20000]) == 5)
+        // A home's few nights keep their span: bunched at Christmas with one in June, two
+        // nights a year and more apart, or a year of nights after one long before.
+        #expect(TripSplitting.span(ofNights: [0, 1, 174]) == 174)
+        #expect(TripSplitting.span(ofNights: [0, 400]) == 400)
+        #expect(TripSplitting.span(ofNights: [0, 800, 830, 900]) == 100)
+    }
+
+    @Test("a home photographed on Christmas Eve, Christmas Day and one June evening is home")
+    func bunchedHomeNights() throws {
+        // Lisbon and Rome a week each; home's nights: 24 and 25 December, 15 June.
+        var plans: [Plan] = [.home, .home] + Array(repeating: .nothing, count: 30) + Array(repeating: .away(trip: 1, region: Self.lisbon), count: 7)
+        plans += Array(repeating: .nothing, count: 60) + Array(repeating: .away(trip: 2, region: Self.kyoto), count: 7)
+        plans += Array(repeating: .nothing, count: 174 - plans.count) + [.home]
+        let library = TripSplitting.split(Self.trip(from: "2023-12-24", plans))
+        let home = try #require(library.home)
+        #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
+        #expect(library.homeDays == 3 && library.trips.count == 2)
     }
 
     @Test("a home photographed on a few nights over months is home, though a trip's hotel holds more nights")

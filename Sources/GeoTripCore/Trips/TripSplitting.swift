@@ -10,10 +10,11 @@ import Foundation
 /// - **Home** is where most nights are spent: a day's night is where its last visit is, and
 ///   home is the night whose `awayMetres` (50 km) hold the most other nights (the earliest on a
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
-///   Only nights that span more than `homeSpanDays` (60) from first to last, with either end's
-///   night left out, make a home: a spot whose nights do not (a trip's hotel, in a folder of
-///   trips alone, or with one photo of a camera whose clock reset to years before) is passed
-///   over for the next densest. `--home LAT,LON` gives it instead.
+///   Only nights that span more than `homeSpanDays` (60) from first to last make a home,
+///   leaving out at either end nights more than a year from the others there while they are
+///   fewer (`span(ofNights:)`): a spot whose nights do not (a trip's hotel, in a folder of trips
+///   alone, or with the photos of a camera whose clock reset to years before) is passed over
+///   for the next densest. `--home LAT,LON` gives it instead.
 /// - **No home.** With no such spot, every placed day is away, and the trips are the runs of
 ///   days apart by more than `gapDays` without a placed photo.
 /// - **Homes over the years.** A person who moved has a home for each stretch of years: a
@@ -61,12 +62,23 @@ public enum TripSplitting {
         public init() {}
     }
 
-    /// Days from first to last of `days` (day numbers) with the night at either end left out,
-    /// whichever leaves less: no single night makes the span. 0 for fewer than three.
-    static func span(leavingOutOneEnd days: [Int]) -> Int {
-        let sorted = days.sorted()
-        guard sorted.count >= 3 else { return 0 }
-        return min(sorted[sorted.count - 1] - sorted[1], sorted[sorted.count - 2] - sorted[0])
+    /// Days from first to last of a spot's nights (`days`, day numbers), leaving out at either
+    /// end the nights more than `apart` days from all the others there, while they are fewer
+    /// than those others: a camera whose clock reset to years before (a few photos at the
+    /// hotel) makes no span, while a home photographed on a few nights, bunched or not, keeps
+    /// its own. 0 for none.
+    static func span(ofNights days: [Int], apart: Int = 365) -> Int {
+        var nights = days.sorted()[...]
+        while let gap = nights.indices.dropLast().first(where: { nights[$0 + 1] - nights[$0] > apart }),
+              gap - nights.startIndex + 1 < nights.endIndex - gap - 1 {
+            nights = nights[(gap + 1)...]
+        }
+        while let gap = nights.indices.dropLast().last(where: { nights[$0 + 1] - nights[$0] > apart }),
+              nights.endIndex - gap - 1 < gap - nights.startIndex + 1 {
+            nights = nights[...gap]
+        }
+        guard let first = nights.first, let last = nights.last else { return 0 }
+        return last - first
     }
 
     /// The library in `trip`, with home at `givenHome` when the person gave it. `keptHomes` are
@@ -203,15 +215,15 @@ public enum TripSplitting {
         var left = Array(nights.indices)
         // A spot whose nights all fall within `homeSpanDays` is a stay, not a home (the hotel
         // of a trip, in a folder of trips alone): passed over, its nights no candidate's. So is
-        // one whose nights do only with one night far from the others (a camera whose clock
-        // reset to 2000-01-01, at the hotel).
+        // one whose nights do only with a few nights years from the others (a camera whose
+        // clock reset to 2000-01-01, at the hotel).
         while !left.isEmpty, candidates.count < 64 {
             let (best, members) = densest(vectors, among: left, limit: limit)
             if !candidates.isEmpty, members.count < rules.homeNights { break }
             let taken = Set(members)
             left.removeAll(where: taken.contains)
             let days = members.map { nights[$0].day }
-            if let span = rules.homeSpanDays, Self.span(leavingOutOneEnd: days) <= span { continue }
+            if let span = rules.homeSpanDays, Self.span(ofNights: days) <= span { continue }
             for member in members { candidateOf[member] = candidates.count }
             candidates.append(best)
         }
