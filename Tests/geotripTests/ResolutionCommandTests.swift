@@ -382,6 +382,9 @@ struct ResolutionCommandTests {
         let advice = "--clock-offset \"NIKON CORPORATION NIKON Z 6=+07:00:00\""
         #expect(first.stdout.contains("the GPS times of 4 photos of NIKON CORPORATION NIKON Z 6 put its clock at UTC+02:00, while the places' clocks showed UTC+09:00")
                 && first.stdout.contains(advice), "\(first.stdout)")
+        // A correction given already is part of the one advised (a camera's own replaces it).
+        let partly = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "NIKON CORPORATION NIKON Z 6=+01:00:00"])
+        #expect(partly.stdout.contains("put its clock at UTC+03:00") && partly.stdout.contains(advice), "\(partly.stdout)")
         // As the advice says: each Nikon photo at its GPS time (exiftool wrote it), on Tokyo's clock.
         let fixed = try CommandRun.geotrip(["ingest", trip.path, "--clock-offset", "NIKON CORPORATION NIKON Z 6=+07:00:00"])
         #expect(fixed.status == 0 && !fixed.stdout.contains("put its clock at"), "\(fixed.stdout)")
@@ -390,6 +393,35 @@ struct ResolutionCommandTests {
             let photo = try #require(listed["DSC_000\(index).JPG"])
             #expect(photo["utcTime"] as? String == "2025-07-10T\(ASCIIText.two(index * 3)):05:00Z" && photo["timeSource"] as? String == "gps", "\(photo)")
         }
+    }
+
+    @Test("a camera whose GPS times agreed at home is not said to be on another zone's time when a trip's photos are added; a fresh ingest says the same",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func cameraNoteLooksAtEveryPhoto() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("Photos")
+        try FileManager.default.createDirectory(at: trip.appendingPathComponent("Paris"), withIntermediateDirectories: true)
+        // In Paris in June the clock (UTC+02:00) and the GPS times agree; a month later in
+        // Tokyo the clock still shows Paris time: fixes hours old, or a clock not set, alike.
+        func nikon(_ name: String, clock: String, gps: String, at spot: (Double, Double)) throws {
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(name), [
+                "-Make=NIKON CORPORATION", "-Model=NIKON Z 6", "-DateTimeOriginal=\(clock)", "-GPSDateStamp=\(clock.prefix(10))", "-GPSTimeStamp=\(gps)",
+                "-GPSLatitude=\(spot.0)", "-GPSLatitudeRef=N", "-GPSLongitude=\(spot.1)", "-GPSLongitudeRef=E"]))
+        }
+        for hour in [10, 13, 16] {
+            try nikon("Paris/P\(hour).JPG", clock: "2025:06:10 \(hour):00:00", gps: "\(hour - 2):00:00", at: (48.8584, 2.2945))
+        }
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        try FileManager.default.createDirectory(at: trip.appendingPathComponent("Tokyo"), withIntermediateDirectories: true)
+        for hour in [2, 5, 8] {
+            try nikon("Tokyo/T\(hour).JPG", clock: "2025:07:10 0\(hour):05:00", gps: "0\(hour - 2):05:00", at: (35.6586, 139.7454))
+        }
+        let added = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(added.status == 0 && !added.stdout.contains("put its clock at"), "\(added.stdout)")
+        let fresh = temp.url.appendingPathComponent("fresh.sqlite")
+        let whole = try CommandRun.geotrip(["ingest", trip.path, "--catalog", fresh.path, "--out", temp.url.appendingPathComponent("out").path])
+        #expect(whole.status == 0 && !whole.stdout.contains("put its clock at"), "\(whole.stdout)")
     }
 
     @Test("--clock-offset for one camera moves that camera's times only")

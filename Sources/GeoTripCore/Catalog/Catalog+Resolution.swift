@@ -167,6 +167,24 @@ extension Catalog {
 
     /// The cameras whose movie-header times are local wall clocks, as the stored votes of
     /// their videos present decide (`VideoClock.localCameras`).
+    /// `camera`'s photos with a camera time but no offset, and a GPS time (a movie header's
+    /// time aside), by path: what tells whether its clock was kept on another zone's time
+    /// (`TripResolution.cameraClockNote`). Found through the index of GPS times.
+    func clockEvidence(of camera: CameraName) throws(GeoTripError) -> [ClockEvidence] {
+        try attempt {
+            try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT path, localTime, gpsTime, utcTime, timeSource FROM photo INDEXED BY photo_gps_time
+                    WHERE gpsTime IS NOT NULL AND utcOffset IS NULL AND localTime IS NOT NULL AND timeField IS NOT 'QuickTime:CreateDate'
+                        AND removedAt IS NULL AND status = 'read' AND make IS ? AND model IS ?
+                    ORDER BY path
+                    """, arguments: [camera.make, camera.model]).map {
+                    ClockEvidence(path: $0["path"], localTime: $0["localTime"], gpsTime: $0["gpsTime"], utcTime: $0["utcTime"], timeSource: $0["timeSource"])
+                }
+            }
+        }
+    }
+
     func videoClockDecisions() throws(GeoTripError) -> Set<String> {
         try attempt { try database.read { db in try Self.videoClockDecisions(db) } }
     }

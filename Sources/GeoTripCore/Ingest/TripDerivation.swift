@@ -86,6 +86,15 @@ struct TripDerivation {
                 summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.count : changedIDs.union(again.changed).count
                 let known = Set(summary.photoProblems.map { [$0.path, $0.message] })
                 summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
+                summary.clockCandidates.formUnion(again.summary.clockCandidates)
+            }
+            // A camera some photo resolved showed on another zone's time is looked at whole.
+            for candidate in summary.clockCandidates.sorted(by: { ($0.make ?? "", $0.model ?? "") < ($1.make ?? "", $1.model ?? "") }) {
+                let camera = PhotoMetadata(make: candidate.make, model: candidate.model).camera
+                if let camera, let note = TripResolution.cameraClockNote(camera: camera, rows: try catalog.clockEvidence(of: candidate),
+                                                                          correction: resolution.timeResolver.correction(for: camera)) {
+                    summary.photoProblems.append(note)
+                }
             }
             result.resolution = summary
             // Every photo stored without a time was judged by this run's bound, or is later.
@@ -510,6 +519,7 @@ struct TripDerivation {
             changed += part.changed
             // Problems of the photos resolved again only: the others were reported when they were.
             summary.photoProblems += part.problems
+            summary.clockCandidates.formUnion(part.clockCandidates)
         }
         summary.timeSources = counts.timeSources
         summary.locationSources = counts.locationSources
@@ -564,6 +574,8 @@ private struct StretchPart: Sendable {
     var changed: [ResolvedPhoto] = []
     /// Problems of the photos reached.
     var problems: [PhotoDiagnostic] = []
+    /// `ResolutionSummary.clockCandidates` of the stretch.
+    var clockCandidates: Set<CameraName> = []
     /// The votes of the videos among the photos reached (`VideoClock.vote`).
     var votes: [Int64: VideoClockVote] = [:]
     /// A photo reached and left for a stretch of its own (`Choice.handOn`), with its key.
@@ -626,6 +638,7 @@ private struct StretchPart: Sendable {
             paths.insert(evidence[index].path)
         }
         problems = result.summary.photoProblems.filter { paths.contains($0.path) }
+        clockCandidates = result.summary.clockCandidates
     }
 
     /// Whether `photo` places others (it has a position of its own or a tag: an interpolated

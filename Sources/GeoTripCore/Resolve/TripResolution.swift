@@ -47,6 +47,9 @@ public struct ResolutionSummary: Sendable, Equatable, Encodable {
     public var photoProblems: [PhotoDiagnostic] = []
     /// The first and last instants of the track logs' points, when there are any.
     var trackSpan: ClosedRange<Date>?
+    /// Cameras that one of the photos resolved may show kept on another zone's time
+    /// (`TripResolution.clockCandidates`), for the library-wide look after resolution.
+    var clockCandidates: Set<CameraName> = []
 
     private enum CodingKeys: String, CodingKey {
         case updated, timeSources, locationSources, trackPoints, trackPointsDropped, problems
@@ -202,53 +205,90 @@ public struct ImplausibleTimes {
     }
 }
 
+/// A camera as the catalog's rows name it.
+struct CameraName: Sendable, Hashable {
+    var make: String?
+    var model: String?
+}
+
+/// What the catalog holds of one photo for the look at its camera's clock
+/// (`TripResolution.cameraClockNote`): a camera time without an offset, a GPS time, and
+/// how resolution read them.
+struct ClockEvidence: Sendable {
+    var path: String
+    var localTime: String
+    var gpsTime: String
+    var utcTime: String?
+    var timeSource: String?
+}
+
 extension TripResolution {
-    /// A sentence for each camera whose photos' GPS times all put its clock at one whole offset
-    /// from UTC that the places' clocks did not show, on the first of them: a camera kept on
-    /// another zone's time (home's, abroad), or fixes hours old. Rule 2 cannot tell these apart
-    /// photo by photo, so their clocks were read in the places' zones (`location`); the sentence
-    /// gives the `--clock-offset` that puts the camera on the places' clocks, when one does for
-    /// all of them. Only cameras with two such photos or more and none whose GPS time agreed
-    /// with its place (rule 2) are named; `walls` are the corrected clocks.
-    static func camerasOnAnotherClock(_ rows: [PhotoEvidence], times: [ResolvedTime], walls: [Date?]) -> [PhotoDiagnostic] {
-        struct Seen {
-            var first: String
-            var photos = 0, agreeing = 0
-            var clocks: Set<Int> = [], corrections: Set<Int> = [], places: Set<Int> = []
-        }
-        var cameras: [String: Seen] = [:], order: [String] = []
+    /// The offset in minutes that a photo's GPS time puts its (corrected) clock `wall` at, with
+    /// the offset its place's clock had, when resolution read the clock as the place's
+    /// (`location`) and the GPS time disagrees by a whole offset (rule 2 refused it); else nil.
+    private static func otherClock(wall: Date, gps: Date, utc: Date?, source: TimeSource) -> (clock: Int, place: Int)? {
+        guard source == .location, let utc, let clock = TimeResolver.wholeOffset(of: wall, from: gps) else { return nil }
+        let place = Int((wall.timeIntervalSince(utc) / 60).rounded())
+        return place == clock ? nil : (clock, place)
+    }
+
+    /// The cameras of `rows` with a photo whose GPS time puts its clock at another offset than
+    /// its place's (`otherClock`): whether the camera was kept on another zone's time is told
+    /// from all its photos in the catalog, after resolution (`cameraClockNote`), since a run
+    /// resolves only some. `walls` are the corrected clocks.
+    static func clockCandidates(_ rows: [PhotoEvidence], times: [ResolvedTime], walls: [Date?]) -> Set<CameraName> {
+        var cameras = Set<CameraName>()
         for index in rows.indices {
             let row = rows[index]
-            guard row.utcOffset == nil, row.timeField != .quickTimeCreateDate, let wall = walls[index],
+            guard row.utcOffset == nil, row.timeField != .quickTimeCreateDate, times[index].source == .location, let wall = walls[index],
                   let gps = row.gpsTime.flatMap(UTCTimestamp.init(iso8601:))?.date,
-                  let camera = PhotoMetadata(make: row.make, model: row.model).camera
+                  otherClock(wall: wall, gps: gps, utc: times[index].utc, source: times[index].source) != nil
             else { continue }
-            if cameras[camera] == nil { order.append(camera) }
-            var seen = cameras[camera] ?? Seen(first: row.path)
-            defer { cameras[camera] = seen }
-            if times[index].source == .gps { seen.agreeing += 1 }
-            guard times[index].source == .location, let utc = times[index].utc, let minutes = TimeResolver.wholeOffset(of: wall, from: gps)
+            cameras.insert(CameraName(make: row.make, model: row.model))
+        }
+        return cameras
+    }
+
+    /// The sentence for `camera` when its photos' GPS times (`rows`: all of its photos in the
+    /// catalog with a camera time but no offset, and a GPS time) all put its clock at one
+    /// whole offset from UTC that the places' clocks did not show, on the first of them: a
+    /// camera kept on another zone's time (home's, abroad), or fixes hours old. Rule 2 cannot
+    /// tell these apart photo by photo, so their clocks were read as the places'. Said for two
+    /// such photos or more, and none whose GPS time agreed with its place (rule 2), with the
+    /// `--clock-offset` that puts the camera on the places' clocks when one does for all of
+    /// them: `correction` (seconds) is the one its clock has now, which a camera's own replaces.
+    static func cameraClockNote(camera: String, rows: [ClockEvidence], correction: Int) -> PhotoDiagnostic? {
+        var photos = 0, first: String?
+        var clocks = Set<Int>(), places = Set<Int>()
+        for row in rows {
+            if row.timeSource == TimeSource.gps.rawValue { return nil }
+            guard let local = LocalDateTime(iso8601: row.localTime), let gps = UTCTimestamp(iso8601: row.gpsTime)?.date,
+                  let source = row.timeSource.flatMap(TimeSource.init(rawValue:)),
+                  let other = otherClock(wall: local.readAsUTC.addingTimeInterval(TimeInterval(correction)), gps: gps,
+                                         utc: row.utcTime.flatMap(UTCTimestamp.init(iso8601:))?.date, source: source)
             else { continue }
-            let place = Int(wall.timeIntervalSince(utc) / 60)  // the offset the place's clock had
-            seen.photos += 1
-            seen.clocks.insert(minutes)
-            seen.places.insert(place)
-            seen.corrections.insert(place - minutes)
+            photos += 1
+            first = first ?? row.path
+            clocks.insert(other.clock)
+            places.insert(other.place)
         }
-        return order.compactMap { camera in
-            guard let seen = cameras[camera], seen.photos >= 2, seen.agreeing == 0, seen.clocks.count == 1, let clock = seen.clocks.first
-            else { return nil }
-            func offset(_ minutes: Int) -> String { UTCOffset(minutes: minutes).map { "UTC" + $0.description } ?? "\(minutes) minutes" }
-            var sentence = "the GPS times of \(seen.photos) photos of \(camera) put its clock at \(offset(clock)), while the places' clocks showed "
-                + seen.places.sorted().map(offset).joined(separator: " or ") + ": their clocks were read as the places' and their GPS times not used "
-                + "(fixes hours old look the same)"
-            if seen.corrections.count == 1, let correction = seen.corrections.first {
-                let hours = abs(correction) / 60, minutes = abs(correction) % 60
-                sentence += "; if the camera showed another zone's time, --clock-offset \"\(camera)=\(correction < 0 ? "-" : "+")"
-                    + ASCIIDigits.padded(hours, 2) + ":" + ASCIIDigits.padded(minutes, 2) + ":00\" puts it on the places' clocks"
-            }
-            return PhotoDiagnostic(path: seen.first, kind: .gpsTimeIgnored, message: sentence)
+        guard photos >= 2, clocks.count == 1, let clock = clocks.first, let first else { return nil }
+        func offset(_ minutes: Int) -> String { UTCOffset(minutes: minutes).map { "UTC" + $0.description } ?? "\(minutes) minutes" }
+        var sentence = "the GPS times of \(photos) photos of \(camera) put its clock at \(offset(clock)), while the places' clocks showed "
+            + places.sorted().map(offset).joined(separator: " or ") + ": their clocks were read as the places' and their GPS times not used "
+            + "(fixes hours old look the same)"
+        if places.count == 1, let place = places.first {
+            sentence += "; if the camera showed another zone's time, --clock-offset \"\(camera)=\(clockOffsetText(correction + (place - clock) * 60))\" "
+                + "puts it on the places' clocks"
         }
+        return PhotoDiagnostic(path: first, kind: .gpsTimeIgnored, message: sentence)
+    }
+
+    /// `±HH:MM:SS`, or `±D HH:MM:SS` from a day on: as `--clock-offset` takes it.
+    static func clockOffsetText(_ seconds: Int) -> String {
+        let total = abs(seconds), days = total / 86_400, rest = total % 86_400
+        return (seconds < 0 ? "-" : "+") + (days > 0 ? "\(days) " : "") + ASCIIDigits.padded(rest / 3600, 2) + ":"
+            + ASCIIDigits.padded(rest / 60 % 60, 2) + ":" + ASCIIDigits.padded(rest % 60, 2)
     }
 }
 
@@ -405,7 +445,7 @@ struct TripResolution: Sendable {
             times[index] = ResolvedTime(utc: nil, zone: nil, source: .none)
             implausible.insert(index)
         }
-        summary.photoProblems += Self.camerasOnAnotherClock(rows, times: times, walls: walls)
+        summary.clockCandidates = Self.clockCandidates(rows, times: times, walls: walls)
         // Then positions, which need times for tracks and neighbours. A photo whose time nothing
         // decided (a camera without GPS or offset) borrows, for this step only, the offset of the
         // photo whose wall clock is nearest to its own (within 30 minutes): both cameras show
@@ -526,6 +566,7 @@ struct TripResolution: Sendable {
                 summary.timeSources[photo.timeSource.rawValue, default: 0] += 1
                 if let source = photo.locationSource { summary.locationSources[source.rawValue, default: 0] += 1 }
             }
+            summary.clockCandidates.formUnion(result.summary.clockCandidates)
             if !result.summary.photoProblems.isEmpty {
                 // A problem belongs to the batch whose core holds its photo.
                 let keptPaths = Set(photos.map(\.path))
