@@ -398,6 +398,18 @@ struct XMPPrecedenceTests {
         var withOffset = PhotoMetadata(localTime: tenThirtyFive, offset: UTCOffset(minutes: 60), timeField: .dateTimeOriginal)
         MetadataReader.fill(&withOffset, from: utc, source: .xmp, origin: "its XMP")
         #expect(withOffset.diagnostics.isEmpty, "\(withOffset.diagnostics)")
+        // A fraction rounded by one writer and cut by the other: one moment.
+        var rounded = XMPValues()
+        rounded.captureTime = .init(field: .xmpDateTimeOriginal, localTime: try #require(LocalDateTime(year: 2025, month: 6, day: 20, hour: 10, minute: 5,
+                                                                                                      second: 1)), offset: nil)
+        var fraction = PhotoMetadata(localTime: try #require(LocalDateTime(year: 2025, month: 6, day: 20, hour: 10, minute: 5, second: 0, millisecond: 600)),
+                                     timeField: .dateTimeOriginal)
+        MetadataReader.fill(&fraction, from: rounded, source: .xmp, origin: "its XMP")
+        #expect(fraction.diagnostics.isEmpty, "\(fraction.diagnostics)")
+        // A video's movie-header time (UTC or a wall clock, no offset) beside its sidecar's.
+        var video = PhotoMetadata(localTime: tenFive, timeField: .quickTimeCreateDate)
+        MetadataReader.fill(&video, from: values, source: .sidecar, origin: "its sidecar VID.xmp")
+        #expect(video.diagnostics.isEmpty, "\(video.diagnostics)")
     }
 
     @Test("a packet padded with NUL bytes after its end is still read")

@@ -222,7 +222,10 @@ public struct MetadataReader: Sendable {
                   let ours = metadata.localTime, ours.toTheSecond == time.localTime.toTheSecond {
             // The same wall clock with the offset EXIF lacks (an editor wrote both): the offset fills.
             metadata.offset = offset
-        } else if let time = values.captureTime, let ours = metadata.localTime, !Self.sameMoment(ours, metadata.offset, time.localTime, time.offset) {
+        } else if let time = values.captureTime, let ours = metadata.localTime, metadata.timeField != .quickTimeCreateDate,
+                  !Self.sameMoment(ours, metadata.offset, time.localTime, time.offset) {
+            // A movie header's time has no offset and may be UTC or a wall clock (`VideoClock`):
+            // no moment to compare with.
             let theirs = time.localTime.toTheSecond.iso8601 + (time.offset?.description ?? "")
             let taken = ours.toTheSecond.iso8601 + (metadata.offset?.description ?? "")
             metadata.diagnostics.append(Diagnostic(.timeIgnored, "\(origin) gives \(time.field.rawValue) \(theirs), another moment than its "
@@ -231,12 +234,12 @@ public struct MetadataReader: Sendable {
         }
     }
 
-    /// Whether two capture times name one moment: the same instant when both have an offset,
-    /// else the same wall clock (to the second: XMP and EXIF keep fractions apart).
+    /// Whether two capture times name one moment, within a second (writers cut or round a
+    /// fraction): the same instant when both have an offset, else the same wall clock.
     private static func sameMoment(_ a: LocalDateTime, _ aOffset: UTCOffset?, _ b: LocalDateTime, _ bOffset: UTCOffset?) -> Bool {
-        guard let aOffset, let bOffset else { return a.toTheSecond == b.toTheSecond }
-        return a.toTheSecond.readAsUTC.addingTimeInterval(Double(-aOffset.minutes * 60))
-            == b.toTheSecond.readAsUTC.addingTimeInterval(Double(-bOffset.minutes * 60))
+        let both = aOffset != nil && bOffset != nil
+        let shift = both ? Double((bOffset!.minutes - aOffset!.minutes) * 60) : 0
+        return abs(a.readAsUTC.timeIntervalSince(b.readAsUTC) + shift) <= 1
     }
 
     /// Fills from the extended XMP packet the main one names, when the file has it whole.
