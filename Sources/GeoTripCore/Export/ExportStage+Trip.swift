@@ -563,8 +563,10 @@ extension ExportStage {
     /// system into dark and back, and a drag, the wheel or the map's keys end a visit's reveal.
     /// 13: no thumbnail of a photo without a position (none showed it, and it travelled with a
     /// folder shared as it is), and the page of trips counts such photos (`ExportedTrip.photos`,
-    /// recorded as each trip is written).
-    static let outputRevision = 13
+    /// recorded as each trip is written). 14: the page of trips and `trips` give each trip's
+    /// distance as its map does, along a track log (`ExportedTrip.distance`, recorded as each
+    /// trip is written).
+    static let outputRevision = 14
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance
