@@ -16,8 +16,8 @@ extension ExportStage {
         var dayKeys: [String: String] = [:]
         /// `ExportedTrip.photos` for the part.
         var photos: Int
-        /// `ExportedTrip.distance` for the part.
-        var distance: MeasuredDistance
+        /// `MeasuredDistance.route` for the part: its map's kilometres.
+        var routeKilometres: Double
     }
 
     /// What every part of one export is written with.
@@ -266,8 +266,7 @@ extension ExportStage {
             : nil
         return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys,
                           photos: trip.photoCount,
-                          distance: MeasuredDistance(route: summary.shared.map { $0.groundKilometres + $0.flownKilometres } ?? TripOverview.Shared.kilometres(route.legs),
-                                                     centres: part.trip.distanceKilometres(outside: privacy)))
+                          routeKilometres: summary.shared.map { $0.groundKilometres + $0.flownKilometres } ?? TripOverview.Shared.kilometres(route.legs))
     }
 
     /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.

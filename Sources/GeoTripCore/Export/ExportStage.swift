@@ -537,7 +537,10 @@ public struct ExportStage: Sendable {
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: run.before.files, written: run.written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
                                              dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit,
-                                             photos: result.photos, distance: result.distance)
+                                             photos: result.photos,
+                                             // Measured against every zone, as the page of trips and `trips` measure it.
+                                             distance: MeasuredDistance(route: result.routeKilometres,
+                                                                        centres: item.part.trip.distanceKilometres(outside: layout.privacy)))
         }
         // Stopped: what the trips written left is kept, so the next run does not write them
         // again; the export as a whole is not (its inputs are not marked as exported).
