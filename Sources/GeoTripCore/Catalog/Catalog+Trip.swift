@@ -168,20 +168,36 @@ extension Catalog {
     /// Every place's names, best first for each place: the person's own, then online ones (in
     /// `language` first), then the gazetteer's. An online answer without a name (the sea's
     /// `Unable to geocode`, or a service whose extract does not reach the place) comes after the
-    /// gazetteer's: it keeps the place from being asked again, and hides nothing. A name
-    /// without a country takes the next one's (`PlaceLabel.fill`).
-    static let bestNamesSQL = "SELECT placeId, name, admin1, country, countryCode, source FROM placeName ORDER BY placeId, " + bestFirst
+    /// gazetteer's: it keeps the place from being asked again, and hides nothing. So does an
+    /// online name made for a centre more than `onlineNameReach` from the place's now (moved
+    /// while the service could not answer): kept through a failed refresh for a place that
+    /// moved a street's length, it would name another town, or country, for one moved farther.
+    /// A name without a country takes the next one's (`PlaceLabel.fill`).
+    static let bestNamesSQL = """
+        SELECT n.placeId, n.name, n.admin1, n.country, n.countryCode, n.source FROM placeName n JOIN place p ON p.id = n.placeId
+        ORDER BY n.placeId, \(bestFirst)
+        """
 
-    /// The order of one place's names, best first, with the language preferred as its argument.
-    static let bestFirst = "CASE WHEN source = 'manual' THEN 0 WHEN name IS NULL THEN 3 WHEN source = 'nominatim' THEN 1 ELSE 2 END, language <> ?, language"
+    /// How far from the centre its online name was made for a place shows that name (1 km).
+    static let onlineNameReach = 1_000.0
+
+    /// The order of one place's names (`placeName n` of `place p`), best first, with the
+    /// language preferred as its argument.
+    static let bestFirst = """
+        CASE WHEN n.source = 'manual' THEN 0 WHEN n.name IS NULL THEN 3
+        WHEN n.source = 'nominatim' AND \(CatalogFunctions.metres.name)(n.latitude, n.longitude, p.latitude, p.longitude) > \(onlineNameReach) THEN 2.5
+        WHEN n.source = 'nominatim' THEN 1 ELSE 2 END, n.language <> ?, n.language
+        """
 
     /// The name `place` shows when the person has given it none: its best name but theirs.
     func automaticName(of place: String) throws(GeoTripError) -> String? {
         let language = try storedNamingLanguage()
         return try attempt {
             try database.read { db in
-                try String.fetchOne(db, sql: "SELECT name FROM placeName WHERE placeId = ? AND source <> 'manual' ORDER BY " + Self.bestFirst + " LIMIT 1",
-                                    arguments: [place, language])
+                try String.fetchOne(db, sql: """
+                    SELECT n.name FROM placeName n JOIN place p ON p.id = n.placeId WHERE n.placeId = ? AND n.source <> 'manual'
+                    ORDER BY \(Self.bestFirst) LIMIT 1
+                    """, arguments: [place, language])
             }
         }
     }

@@ -52,6 +52,7 @@ public struct Catalog: Sendable {
             // made ten million small writes to such files (a third of its CPU time was the
             // kernel's). A statement's journal is a few pages.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            CatalogFunctions.add(to: db)
         }
         let database: DatabasePool
         do {
@@ -84,6 +85,7 @@ public struct Catalog: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         configuration.label = "geotrip.catalog"
+        configuration.prepareDatabase { db in CatalogFunctions.add(to: db) }
         do {
             let database = try DatabasePool(path: path, configuration: configuration)
             // Opening is lazy: a first read shows whether the WAL index can be used.
@@ -811,5 +813,21 @@ extension Array {
     /// The array in consecutive slices of at most `size` elements.
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+/// The SQL functions of geotrip's own that the catalog's queries use, added to every
+/// connection.
+enum CatalogFunctions {
+    /// `geotrip_metres(lat1, lon1, lat2, lon2)`: metres between two points on a great circle
+    /// (`GreatCircle.distance`); NULL when a value is missing.
+    static let metres = DatabaseFunction("geotrip_metres", argumentCount: 4, pure: true) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 4 else { return nil }
+        return GreatCircle.distance(Coordinate(latitude: numbers[0], longitude: numbers[1]), Coordinate(latitude: numbers[2], longitude: numbers[3]))
+    }
+
+    static func add(to db: Database) {
+        db.add(function: metres)
     }
 }
