@@ -123,5 +123,18 @@ struct NominatimAnswerTests {
         }
         let nan = try NominatimPlace.decode(NominatimPlace.self, from: Data(#"{"lat": "nan", "lon": "inf"}"#.utf8), subject: "p1")
         #expect(nan.coordinate == nil)
+        #expect(nan.positionOffTheGlobe == "nan,inf")
+    }
+
+    @Test("a position that is nowhere on the globe is said; 0,0, none, or one on the globe is not")
+    func positionOffTheGlobe() throws {
+        func off(_ position: String) throws -> String? {
+            try NominatimPlace.decode(NominatimPlace.self, from: Data("{\(position)\"name\": \"X\"}".utf8), subject: "p1").positionOffTheGlobe
+        }
+        #expect(try off(#""lat": "91", "lon": "2", "#) == "91,2")
+        #expect(try off(#""lat": "north", "#) == "north,none")
+        #expect(try off(#""lat": "0", "lon": "0", "#) == nil)
+        #expect(try off(#""lat": "-90", "lon": "180", "#) == nil)
+        #expect(try off("") == nil)
     }
 }

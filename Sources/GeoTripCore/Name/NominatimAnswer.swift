@@ -42,6 +42,15 @@ struct NominatimPlace: Decodable, Sendable {
         return Coordinate(latitude: lat, longitude: lon)
     }
 
+    /// The answer's `lat`, `lon` as it gives them, when they are no position on the globe
+    /// (`nan`, `inf`, 91, a word): nil when they are one, or 0,0, or missing.
+    var positionOffTheGlobe: String? {
+        guard lat != nil || lon != nil else { return nil }
+        let numbers = [lat, lon].map { $0.flatMap(Double.init) }
+        if let lat = numbers[0], let lon = numbers[1], (-90...90).contains(lat), (-180...180).contains(lon) { return nil }
+        return "\((lat ?? "none").prefix(32)),\((lon ?? "none").prefix(32))"
+    }
+
     /// `[south, north, west, east]` as numbers, when the answer has four finite ones.
     var box: [Double]? {
         guard let box = boundingbox?.compactMap(Double.init), box.count == 4, box.allSatisfy(\.isFinite) else { return nil }

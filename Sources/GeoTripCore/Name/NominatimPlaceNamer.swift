@@ -102,6 +102,9 @@ public struct NominatimPlaceNamer: PlaceNamer {
             // Checked as it is read, so an answer about somewhere else is not kept in the cache.
             let answer = try await client.get("reverse", query) { (data) throws(GeoTripError) in
                 let answer = try NominatimPlace.decode(NominatimPlace.self, from: data, subject: subject)
+                if let position = answer.positionOffTheGlobe {
+                    throw .namingAnswerUnreadable(place: subject, reason: "it gives the place's position as \(position.debugDescription), which is nowhere on the globe")
+                }
                 if let at = answer.coordinate, GreatCircle.distance(at, place.centre) > Self.unrelated, !answer.covers(place.centre) {
                     let kilometres = Int((GreatCircle.distance(at, place.centre) / 1000).rounded())
                     throw .namingAnswerUnreadable(place: subject, reason: "it is about a place \(kilometres.grouped) km from the one asked about")
