@@ -79,6 +79,19 @@ struct NoteMarkupTests {
         #expect(Self.html("![![b](javascript:x)](javascript:y) [![c](javascript:x)](javascript:y)") == "<p>b c</p>\n")
     }
 
+    @Test("a note longer than 64 KiB is plain text on the map, its lines kept and its markup shown as written")
+    func longNotePlain() {
+        let line = "Line: *e* [l](y) <b>&</b>\n"
+        let long = String(repeating: line, count: NoteMarkup.longestFormatted / line.utf8.count + 1)
+        let html = Self.html(long)
+        #expect(html.hasPrefix("<p>Line: *e* [l](y) &lt;b&gt;&amp;&lt;/b&gt;<br />\nLine: "))
+        #expect(!html.contains("<em>") && !html.contains("<a ") && !html.contains("<b>"))
+        #expect(html.components(separatedBy: "<br />").count == long.components(separatedBy: "\n").count)
+        // One byte shorter, it is formatted.
+        let short = String(long.utf8.prefix(NoteMarkup.longestFormatted))!
+        #expect(Self.html(short).contains("<em>e</em>"))
+    }
+
     @Test("a line of hundreds of cells is no table (GitHub's table extension takes the square of a row's cells in time)")
     func manyCells() {
         let row = String(repeating: "|", count: 300)

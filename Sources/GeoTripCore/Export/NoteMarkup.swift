@@ -27,7 +27,19 @@ enum NoteMarkup {
         if markdown.unicodeScalars.contains(where: \.isBidiControl) {
             markdown = String(String.UnicodeScalarView(markdown.unicodeScalars.filter { !$0.isBidiControl }))
         }
+        guard markdown.utf8.count <= longestFormatted else { return plain(markdown) }
         return oneAtATime.withLock { _ in render(markdown, folder: folder, page: page) }
+    }
+
+    /// 64 KiB: a note longer than this (a diary pasted whole) is shown as plain text, its
+    /// lines kept. cmark-gfm 0.29's inline parser takes time that grows with the square of a
+    /// paragraph's length for some texts (emphasis and links on every line of one long
+    /// paragraph): 16,000 such lines took 9 s, on every run that wrote the map.
+    static let longestFormatted = 64 * 1024
+
+    /// `text` escaped, each line break kept.
+    static func plain(_ text: String) -> String {
+        "<p>" + TripMapPage.html(text).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "<br />\n") + "</p>\n"
     }
 
     /// cmark-gfm 0.29 turns its extensions' special characters on and off in tables shared by
