@@ -283,18 +283,25 @@ struct TripDerivation {
         stages.report(.name, done: 0, total: needing.count)
         // Said while it happens: a person waiting on a slow service should know why.
         let clock = namingClock
-        let watch = Task { () async -> String? in
+        // So is a service that asks to wait (`Retry-After`) longer than that.
+        let watch = Task { () async -> [String] in
+            var said: [String] = []
             do {
                 while true {
                     try await clock.sleep(until: clock.now() + 0.5)
-                    guard let waited = client.tally.slowNotice(at: clock.now()) else { continue }
                     let (done, total) = progress.withLock { ($0.done, $0.total) }
-                    let sentence = Self.slowSentence(waited: waited, queued: total - done, interval: client.interval, concurrency: naming.concurrency)
-                    stages.notice(sentence)
-                    return sentence
+                    if let waited = client.tally.slowNotice(at: clock.now()) {
+                        said.append(Self.slowSentence(waited: waited, queued: total - done, interval: client.interval, concurrency: naming.concurrency))
+                        stages.notice(said.last!)
+                    }
+                    if let held = client.tally.holdNotice() {
+                        said.append("the place-name service asked to be sent nothing for \(Int(held.rounded())) s (Retry-After); "
+                                    + "\((total - done).grouped) place\(total - done == 1 ? "" : "s") queued, named after that")
+                        stages.notice(said.last!)
+                    }
                 }
             } catch {
-                return nil  // cancelled: naming ended
+                return said  // cancelled: naming ended
             }
         }
         var stored = false
@@ -345,8 +352,8 @@ struct TripDerivation {
             failure = error
         }
         watch.cancel()
-        if let slow = await watch.value {
-            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .namingSlow, message: slow))
+        for sentence in await watch.value {
+            result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .namingSlow, message: sentence))
         }
         // Shutting the client down fails only if it already was; nothing to report then.
         try? await http.shutdown()

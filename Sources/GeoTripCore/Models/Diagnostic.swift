@@ -49,7 +49,8 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case output
     /// The online place-name service could not be used (said once per run).
     case naming
-    /// The online place-name service was slow (said once per run).
+    /// The online place-name service was slow, or asked to wait longer than a slow answer
+    /// takes (`Retry-After`): each said once per run.
     case namingSlow = "naming-slow"
 
     /// Problems first: damage, unreadable files and inputs, failed writes.
@@ -82,7 +83,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .thumbnail: return "no thumbnail could be made"
         case .output: return "the journal and map could not be updated"
         case .naming: return "place names could not be fetched online"
-        case .namingSlow: return "the place-name service was slow"
+        case .namingSlow: return "the place-name service was slow, or asked to wait"
         }
     }
 }

@@ -194,6 +194,7 @@ public struct NominatimClient: Sendable {
                 retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date(timeIntervalSince1970: clock.now()))
                 if retryAfter > 0 {
                     // Asked of the server, not of this request: every request to it waits.
+                    tally.noteHold(min(retryAfter, Self.maximumBackoff * 4))
                     let until = clock.now() + min(retryAfter, Self.maximumBackoff * 4)
                     turns { try $0.holdOff(server: settings.cacheServer, until: until, interval: interval) }
                 }
@@ -223,7 +224,11 @@ public struct NominatimClient: Sendable {
     /// Waits for this request's turn in the machine's budget for the server, then until the
     /// last request sent is `interval` behind (see `NamingCache.recordSend`).
     private func waitForTurn() async throws {
-        try await clock.sleep(until: claimTurn(at: clock.now()))
+        let asked = clock.now(), turn = claimTurn(at: asked)
+        // A turn far beyond the rate's pace is a `Retry-After` held (by this run, or by another
+        // process or an earlier run sharing the cache): said, as the hold this run asked is.
+        if turn - asked > NamingTally.slowSeconds + interval * 8 { tally.noteHold(turn - asked) }
+        try await clock.sleep(until: turn)
         while true {
             try Task.checkCancellation()
             let now = clock.now()
@@ -299,6 +304,8 @@ public final class NamingTally: Sendable {
         var inFlight: [Int: Double] = [:]
         var cachedPlaces: Set<String> = []
         var cacheProblem: String?
+        var held = 0.0
+        var holdSaid = false
     }
 
     private let counts = Mutex(Counts())
@@ -335,6 +342,19 @@ public final class NamingTally: Sendable {
 
     /// HTTP requests sent, retries included.
     public var requests: Int { counts.withLock { $0.requests } }
+
+    /// Records that the service asked every request to wait `seconds` (`Retry-After`).
+    func noteHold(_ seconds: Double) { counts.withLock { $0.held = max($0.held, seconds) } }
+
+    /// The longest wait the service asked for, the first time one over `slowSeconds` was
+    /// asked; nil before and after, so it is said once.
+    func holdNotice() -> Double? {
+        counts.withLock {
+            guard $0.held > Self.slowSeconds, !$0.holdSaid else { return nil }
+            $0.holdSaid = true
+            return $0.held
+        }
+    }
 
     /// The seconds the slowest request has waited (finished or still in flight) at `moment`,
     /// the first time that is over `slowSeconds`; nil before and after, so it is said once.
