@@ -546,6 +546,16 @@ struct JournalCommandTests {
         }
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
 
+        // Replaced by an empty folder: left alone and said; once the folder goes, the next
+        // ingest writes the page again, with its note.
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        let folder = try trip.run(["ingest", "DIR"])
+        #expect(folder.stdout.contains("journal/2025-06-12.md"), "\(folder.stdout)")
+        try FileManager.default.removeItem(at: url)
+        try trip.run(["ingest", "DIR", "-q"])
+        #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
+
         // The whole journal folder a link to a folder elsewhere (a notes app's): the export
         // stops before it writes anything there, and says how to mend it.
         try FileManager.default.removeItem(at: url)
