@@ -22,8 +22,8 @@ struct Rename: AsyncParsableCommand {
 
     func validate() throws {
         guard (name != nil) != clear else { throw ValidationError("Give either a NAME or --clear.") }
-        if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw ValidationError("The name is empty; to return to automatic naming, use --clear.")
+        if let name, PlaceRenamer.cleaned(name).isEmpty {
+            throw ValidationError("The name is empty (or only characters a name does not keep); to return to automatic naming, use --clear.")
         }
     }
 
@@ -32,7 +32,7 @@ struct Rename: AsyncParsableCommand {
         do {
             let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
             // Each line made safe on its own: a name's own line breaks are shown as `%0A`.
-            let renamed = try await renamer.rename(placeID, to: clear ? nil : name?.trimmingCharacters(in: .whitespacesAndNewlines))
+            let renamed = try await renamer.rename(placeID, to: clear ? nil : name.map(PlaceRenamer.cleaned))
             for line in renamed.lines { print(line.terminalSafe) }
             // What the journal did besides being written (a page kept as a backup, a heading
             // written over, notes that moved), as `ingest` and `tag` say it.

@@ -85,6 +85,10 @@ struct NominatimAnswerTests {
         // journal heading around them, or line separators.
         #expect(try Self.name(#"{"address": {"city": "\u202eLisboa\u2066x\u2069\u2028", "state": "Lis\u202aboa\u202c", "country": "\u202e"}}"#)
                 == PlaceName(name: "Lisboax", admin1: "Lisboa", country: nil, countryCode: nil))
+        // A line break or tab between words is a space.
+        #expect(try Self.name(#"{"address": {"city": "Line1\nLine2\u2028\tx\n"}}"#)?.name == "Line1 Line2 x")
+        #expect(PlaceRenamer.cleaned("  Museu \u{202E}gpj.exe\u{202C} Nacional\n") == "Museu gpj.exe Nacional")
+        #expect(PlaceRenamer.cleaned(String(repeating: "a", count: 5000)).count == 300)
         // Letters drawn blank (Hangul fillers, the blank Braille pattern) are no name either.
         #expect(try Self.name(#"{"address": {"suburb": "\u3164", "city": "\u115f\uffa0", "state": "\u2800", "country": "Portugal"}}"#)
                 == PlaceName(name: nil, admin1: nil, country: "Portugal", countryCode: nil))

@@ -119,9 +119,19 @@ struct NominatimPlace: Decodable, Sendable {
         // Control characters (an escape sequence, a line break) and bidirectional overrides
         // belong in no name, and would reach the journal's headings and a terminal's `cat` of
         // them as they are.
+        // A line break or tab is a space between words ("Line1\nLine2" is two words); the rest
+        // go.
         var text = text
         if text.unicodeScalars.contains(where: \.reordersOrBreaksLines) {
-            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.reordersOrBreaksLines }))
+            var kept = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalar.value) {
+                    if let last = kept.last, last != " " { kept.append(" ") }
+                } else if !scalar.reordersOrBreaksLines {
+                    kept.append(scalar)
+                }
+            }
+            text = String(kept).trimmingCharacters(in: .whitespaces)
         }
         guard text.unicodeScalars.count > longestName else { return text }
         // Cut between characters (a letter keeps its accents), unless the first is itself too

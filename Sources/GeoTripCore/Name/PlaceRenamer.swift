@@ -21,6 +21,13 @@ public struct PlaceRenamer: Sendable {
         public var export: ExportSummary?
     }
 
+    /// `name` as a place's name is kept: as an online one is (`NominatimPlace.bounded`), a line
+    /// break or tab a space, without control characters or the bidirectional overrides that
+    /// would turn a journal heading around, at most 300 characters; blanks around it trimmed.
+    public static func cleaned(_ name: String) -> String {
+        NominatimPlace.bounded(name.trimmingCharacters(in: .whitespacesAndNewlines)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then
     /// brings the journal and map in step (`Renamed`).
     public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> Renamed {
