@@ -492,6 +492,9 @@ struct OnlineNamesCommandTests {
         #expect(ambiguous.stderr.contains("Madrid") && ambiguous.stderr.contains("Sevilla"), "stderr: \(ambiguous.stderr)")
         // Both in Spain: a region narrows them, not the country.
         #expect(ambiguous.stderr.contains("such as \"Centro, Madrid\""), "stderr: \(ambiguous.stderr)")
+        // Named alike to the last word, they are told apart by where they are.
+        let alike = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Same"])
+        #expect(alike.status == 1 && alike.stderr.contains(" at 38.7000,-9.1400; ") && alike.stderr.contains(" at 38.7500,-9.2000."), "\(alike.stderr)")
 
         try server.control("mode?m=fail")
         let offline = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
@@ -511,7 +514,7 @@ struct OnlineNamesCommandTests {
         try server.control("mode?m=ok")
         let hostile = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "C++ Bar"])
         #expect(hostile.status == 0, "stderr: \(hostile.stderr)")
-        #expect(!hostile.stdout.contains("\u{1B}") && !hostile.stdout.contains("\u{07}") && hostile.stdout.contains("Evil]0;PWNED[2JFAKE"), "\(hostile.stdout)")
+        #expect(!hostile.stdout.contains("\u{1B}") && !hostile.stdout.contains("\u{07}") && hostile.stdout.contains("Evil]0;PWNED[2J FAKE"), "\(hostile.stdout)")
         #expect(server.requests.contains { ($0["query"] as? [String: String])?["q"] == "C++ Bar" })
         // No name names nothing: not sent, and refused as offline.
         let asked = server.requests.count

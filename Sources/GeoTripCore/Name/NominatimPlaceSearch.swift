@@ -38,11 +38,17 @@ public struct NominatimPlaceSearch: Sendable {
         guard let best = results.first, let centre = best.place.coordinate else { throw GeoTripError.placeNotFound(query: query, advice: nil) }
         let elsewhere = results.filter { GreatCircle.distance($0.place.coordinate!, centre) > Self.samePlace }
         guard elsewhere.isEmpty else {
-            // Labels alike (two streets of one name in one town) are told apart by full name.
+            // Labels alike (two streets of one name in one town) are told apart by full name,
+            // and full names alike by where they are.
             let labels = results.map(\.label)
-            throw GeoTripError.placeAmbiguous(query: query, candidates: Set(labels).count == labels.count ? labels
-                                                                        : results.map { $0.place.displayName ?? $0.label },
-                                              example: Self.example(query: query, labels: labels))
+            var candidates = Set(labels).count == labels.count ? labels : results.map { $0.place.displayName ?? $0.label }
+            if Set(candidates).count < candidates.count {
+                candidates = zip(candidates, results).map { candidate, result in
+                    let at = result.place.coordinate!
+                    return candidate + String(format: " at %.4f,%.4f", at.latitude, at.longitude)
+                }
+            }
+            throw GeoTripError.placeAmbiguous(query: query, candidates: candidates, example: Self.example(query: query, labels: labels))
         }
         return Found(label: best.label, coordinate: centre, uncertaintyMeters: best.uncertaintyMeters ?? 50)
     }

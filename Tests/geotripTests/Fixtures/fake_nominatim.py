@@ -127,6 +127,10 @@ def search(q, names):
                        category="place", type="neighbourhood")
         sevilla["address"] = dict(sevilla["address"], city="Sevilla", state="Andalucía")
         return [madrid, sevilla]
+    if q == "same":
+        # Two results named alike to the last word: only where they are tells them apart.
+        return [dict(street(38.70, -9.14, names), name="Same", display_name="Same"),
+                dict(street(38.75, -9.20, names), name="Same", display_name="Same")]
     return []
 
 
