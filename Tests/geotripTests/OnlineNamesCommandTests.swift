@@ -496,6 +496,10 @@ struct OnlineNamesCommandTests {
         let alike = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Same"])
         #expect(alike.status == 1 && alike.stderr.contains(" at 38.7000,-9.1400; ") && alike.stderr.contains(" at 38.7500,-9.2000."), "\(alike.stderr)")
 
+        // A network's sign-in page answering in the service's place: the gazetteer, as in an outage.
+        try server.control("mode?m=portal")
+        let portal = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
+        #expect(portal.status == 0 && portal.stdout.contains("Sintra, Lisboa, Portugal (PT), from geotrip's own list of towns"), "\(portal.stdout) \(portal.stderr)")
         try server.control("mode?m=fail")
         let offline = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
         #expect(offline.status == 0 && offline.stdout.contains("Sintra, Lisboa, Portugal (PT), from geotrip's own list of towns"),

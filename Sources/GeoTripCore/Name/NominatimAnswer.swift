@@ -163,13 +163,16 @@ struct NominatimPlace: Decodable, Sendable {
             return "it is JSON, but not " + (type is [Any].Type ? "the list of results" : "the object") + " Nominatim sends"
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return field.isEmpty ? "it is not JSON" : "the field '\(field)' is not what Nominatim sends"
+            return field.isEmpty ? notJSON : "the field '\(field)' is not what Nominatim sends"
         case .keyNotFound(let key, _)?:
             return "the field '\(key.stringValue)' is missing"
         default:
-            return "it is not JSON"
+            return notJSON
         }
     }
+
+    /// Why an answer that is no JSON at all (a web page) cannot be read.
+    static let notJSON = "it is not JSON"
 }
 
 extension Optional<String> {

@@ -168,6 +168,11 @@ public struct PhotoTagger: Sendable {
             return (.success(found), cacheProblem)
         case .failure(let error as GeoTripError):
             if case .namingUnavailable(_, let reason) = error { return (.failure(UnavailableReason(words: reason)), cacheProblem) }
+            // An answer that is no JSON at all (a network's sign-in page, which answers every
+            // address) says the service cannot be used from here, as an outage does.
+            if case .namingAnswerUnreadable(_, let reason) = error, reason == NominatimPlace.notJSON {
+                return (.failure(UnavailableReason(words: "its answer is not JSON (a network's sign-in page answers so)")), cacheProblem)
+            }
             throw error
         case .failure(let error):
             throw .namingUnavailable(server: naming.shownURL, reason: "\(error)")

@@ -201,6 +201,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         names = NAMES["ko" if self.headers.get("Accept-Language", "en").startswith("ko") else "en"]
         if url.path == "/search":
+            if mode == "portal":
+                return self.send_body(200, b"<html><body>Sign in to the hotel's Wi-Fi</body></html>", [("Content-Type", "text/html")])
             answer = search(query.get("q", ""), names)
             if mode == "searchobj":
                 answer = answer[0] if answer else {}
