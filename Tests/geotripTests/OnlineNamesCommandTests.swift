@@ -263,6 +263,13 @@ struct OnlineNamesCommandTests {
                                         environment: ["XDG_CACHE_HOME": home.path])
         #expect(tagged.status == 0 && tagged.stdout.contains("Belém Tower"), "\(tagged.stdout) \(tagged.stderr)")
         #expect(tagged.stderr.components(separatedBy: "is a file, not a folder").count == 2, "\(tagged.stderr)")
+        // XDG_CACHE_HOME itself a file: said as that, with the way out.
+        let file = temp.url.appendingPathComponent("notafolder")
+        try Data("x".utf8).write(to: file)
+        let named = try Self.ingest(trip, server, ["--lang", "ko"], environment: ["XDG_CACHE_HOME": file.path])
+        let said = (try Self.summary(named)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(said.contains { $0.contains("\(file.path) is a file, not a folder") && $0.contains("Let XDG_CACHE_HOME name a folder") }, "\(said)")
+        #expect(!said.contains { $0.contains("NSCocoaErrorDomain") })
     }
 
     @Test("answers that came in before the service went down are kept and counted")

@@ -22,9 +22,15 @@ public struct NamingCache: Sendable {
     public static func shared(environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeoTripError) -> NamingCache {
         let path = Self.defaultPath(environment: environment)
         let folder = (path as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
-            throw .namingCacheUnusable(path: path, reason: "\(folder) is a file, not a folder")
+        // The folder, or one it would be made in (XDG_CACHE_HOME naming a file), being a file.
+        var ancestor = folder
+        while !ancestor.isEmpty, ancestor != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                if !isFolder.boolValue { throw .namingCacheUnusable(path: path, reason: "\(ancestor) is a file, not a folder") }
+                break
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
