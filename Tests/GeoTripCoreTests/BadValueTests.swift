@@ -123,7 +123,9 @@ struct BadValueTests {
                       ("1970:01:01 00:00:00.000+00:00", nil, nil, "DateTimeOriginal is 1970:01:01 00:00:00, the first second of Unix time, "
                         + "which a device whose clock was never set writes; not used"),
                       ("2025:05:01 10:00:00+9", nil, nil, "DateTimeOriginal '2025:05:01 10:00:00+9' is not a date and time (YYYY:MM:DD HH:MM:SS) "
-                        + "that exists; not used")] as [(String, String?, Int?, String?)])
+                        + "that exists; not used"),
+                      ("2025:05:01 10:00:00+15:00", "2025-05-01T10:00:00", nil, "DateTimeOriginal's offset '+15:00' is not an offset between -12:00 "
+                        + "and +14:00; ignored")] as [(String, String?, Int?, String?)])
     func writtenTimes(text: String, localTime: String?, offsetMinutes: Int?, said: String?) throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }

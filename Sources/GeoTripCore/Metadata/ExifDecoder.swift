@@ -340,6 +340,9 @@ private struct EntryReader {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored"))
                 }
             }
+            if let outOfRange = written.outOfRange {
+                diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue)'s offset '\(outOfRange)' is not an offset between -12:00 and +14:00; ignored"))
+            }
             // An offset written after the time counts where the offset tag gives none.
             var offset = written.offset
             // "   :  " (or nothing) is how EXIF writes an offset not known; any other text is a value.
@@ -397,7 +400,9 @@ enum DateText {
     /// a second (`.25`) and an offset (`+09:00`, `Z`) after the seconds, each optional (exiftool
     /// reads them too). The fraction is the time's milliseconds. Nil for anything else after the
     /// seconds (but blanks), or a time that is not real.
-    static func parseDateTimeWithTail(_ text: String) -> (time: LocalDateTime, offset: UTCOffset?)? {
+    /// An offset of the form `±HH:MM` out of range (`+15:00`) leaves the time, and is given
+    /// back as `outOfRange` to be said.
+    static func parseDateTimeWithTail(_ text: String) -> (time: LocalDateTime, offset: UTCOffset?, outOfRange: String?)? {
         var b = Array(text.utf8)
         while b.last == UInt8(ascii: " ") { b.removeLast() }
         guard b.count >= 19, var time = parseDateTime(String(decoding: b[0..<19], as: UTF8.self)) else { return nil }
@@ -408,9 +413,14 @@ enum DateText {
             time.millisecond = milliseconds
             rest = rest.dropFirst(1 + digits.count)
         }
-        guard !rest.isEmpty else { return (time, nil) }
-        guard let offset = UTCOffset(parsing: String(decoding: rest, as: UTF8.self)) else { return nil }
-        return (time, offset)
+        guard !rest.isEmpty else { return (time, nil, nil) }
+        let tail = String(decoding: rest, as: UTF8.self)
+        if let offset = UTCOffset(parsing: tail) { return (time, offset, nil) }
+        // Shaped as an offset, but none the world has.
+        guard rest.count == 6, rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-"), rest[rest.startIndex + 3] == UInt8(ascii: ":"),
+              rest.dropFirst().allSatisfy({ ASCIIDigits.isDigit($0) || $0 == UInt8(ascii: ":") })
+        else { return nil }
+        return (time, nil, tail)
     }
 
     /// `YYYY:MM:DD` (or with dashes or slashes), validated against the calendar.
