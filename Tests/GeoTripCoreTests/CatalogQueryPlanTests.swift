@@ -115,7 +115,9 @@ struct CatalogQueryPlanTests {
         // Every place's best name (`Catalog.visits()`, `overview()`): one pass in place order
         // through the primary key, sorting only each place's few names.
         let names = try plan(catalog, Catalog.bestNamesSQL, ["en"])
-        #expect(names.first == "SCAN placeName USING INDEX sqlite_autoindex_placeName_1")
+        #expect(names.first == "SCAN n USING INDEX sqlite_autoindex_placeName_1")
+        // Each name's place (its centre, for how far its name was made from it) by its key.
+        #expect(names.contains { $0.hasPrefix("SEARCH p USING") && $0.hasSuffix("(id=?)") } && !names.contains { $0.hasPrefix("SCAN p") }, "\(names)")
         #expect(names.contains("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"))
     }
 
