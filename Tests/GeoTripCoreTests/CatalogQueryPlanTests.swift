@@ -116,7 +116,7 @@ struct CatalogQueryPlanTests {
         // through the primary key, sorting only each place's few names.
         let names = try plan(catalog, Catalog.bestNamesSQL, ["en"])
         #expect(names.first == "SCAN n USING INDEX sqlite_autoindex_placeName_1")
-        // Each name's place (its centre, for how far its name was made from it) by its key.
+        // An online name's place (its centre, for how far the name was made from it) by its key.
         #expect(names.contains { $0.hasPrefix("SEARCH p USING") && $0.hasSuffix("(id=?)") } && !names.contains { $0.hasPrefix("SCAN p") }, "\(names)")
         #expect(names.contains("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"))
     }

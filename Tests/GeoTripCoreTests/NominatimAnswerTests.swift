@@ -89,6 +89,7 @@ struct NominatimAnswerTests {
         #expect(try Self.name(#"{"address": {"city": "Line1\nLine2\u2028\tx\n"}}"#)?.name == "Line1 Line2 x")
         #expect(PlaceRenamer.cleaned("  Museu \u{202E}gpj.exe\u{202C} Nacional\n") == "Museu gpj.exe Nacional")
         #expect(PlaceRenamer.cleaned(String(repeating: "a", count: 5000)).count == 300)
+        #expect(PlaceRenamer.cleaned("\u{3164}\u{200B}") == "")
         // Letters drawn blank (Hangul fillers, the blank Braille pattern) are no name either.
         #expect(try Self.name(#"{"address": {"suburb": "\u3164", "city": "\u115f\uffa0", "state": "\u2800", "country": "Portugal"}}"#)
                 == PlaceName(name: nil, admin1: nil, country: "Portugal", countryCode: nil))

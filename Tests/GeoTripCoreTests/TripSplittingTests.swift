@@ -236,6 +236,11 @@ struct TripSplittingTests {
         #expect(TripSplitting.span(ofNights: [0, 1, 174]) == 174)
         #expect(TripSplitting.span(ofNights: [0, 400]) == 400)
         #expect(TripSplitting.span(ofNights: [0, 800, 830, 900]) == 100)
+        // A home photographed about once a year keeps its years.
+        #expect(TripSplitting.span(ofNights: [0, 400, 401, 402, 800, 801, 802, 803]) == 403)
+        #expect(TripSplitting.span(ofNights: [0, 366, 732, 1098, 1099]) == 733)
+        #expect(TripSplitting.span(ofNights: [0, 400, 800, 1200, 1210]) == 810)
+        #expect(TripSplitting.span(ofNights: [0, 1, 2, 3, 400, 401, 402, 403, 404, 405]) == 405)
     }
 
     @Test("a home photographed on Christmas Eve, Christmas Day and one June evening is home")

@@ -268,7 +268,7 @@ struct OnlineNamesCommandTests {
         try Data("x".utf8).write(to: file)
         let named = try Self.ingest(trip, server, ["--lang", "ko"], environment: ["XDG_CACHE_HOME": file.path])
         let said = (try Self.summary(named)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
-        #expect(said.contains { $0.contains("\(file.path) is a file, not a folder") && $0.contains("Let XDG_CACHE_HOME name a folder") }, "\(said)")
+        #expect(said.contains { $0.contains("\(file.path) is a file, not a folder") && $0.contains("Make it a folder, or let XDG_CACHE_HOME name one") }, "\(said)")
         #expect(!said.contains { $0.contains("NSCocoaErrorDomain") })
     }
 
@@ -369,7 +369,7 @@ struct OnlineNamesCommandTests {
         let summary = try Self.summary(run)
         #expect(Self.named(summary)["online"] == 11)
         let said = (summary["diagnostics"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "naming-slow" }.compactMap { $0["message"] as? String }
-        #expect(said.count == 1 && said[0].hasPrefix("the place-name service asked to be sent nothing for 4 s (Retry-After); "), "\(said)")
+        #expect(said.count == 1 && said[0].hasPrefix("the place-name service asked to be sent nothing for a while (Retry-After): waiting 4 s; "), "\(said)")
         // It did wait: the second request about the first point came 4 s after the first, and
         // so did every other (two places are asked at once): none went while the server had
         // asked to wait, but one sent before its answer came.

@@ -173,19 +173,17 @@ extension Catalog {
     /// while the service could not answer): kept through a failed refresh for a place that
     /// moved a street's length, it would name another town, or country, for one moved farther.
     /// A name without a country takes the next one's (`PlaceLabel.fill`).
-    static let bestNamesSQL = """
-        SELECT n.placeId, n.name, n.admin1, n.country, n.countryCode, n.source FROM placeName n JOIN place p ON p.id = n.placeId
-        ORDER BY n.placeId, \(bestFirst)
-        """
+    static let bestNamesSQL = "SELECT n.placeId, n.name, n.admin1, n.country, n.countryCode, n.source FROM placeName n ORDER BY n.placeId, " + bestFirst
 
     /// How far from the centre its online name was made for a place shows that name (1 km).
     static let onlineNameReach = 1_000.0
 
-    /// The order of one place's names (`placeName n` of `place p`), best first, with the
-    /// language preferred as its argument.
+    /// The order of one place's names (`placeName n`), best first, with the language preferred
+    /// as its argument. The place's centre is looked up for online names alone.
     static let bestFirst = """
         CASE WHEN n.source = 'manual' THEN 0 WHEN n.name IS NULL THEN 3
-        WHEN n.source = 'nominatim' AND \(CatalogFunctions.metres.name)(n.latitude, n.longitude, p.latitude, p.longitude) > \(onlineNameReach) THEN 2.5
+        WHEN n.source = 'nominatim' AND (SELECT \(CatalogFunctions.metres.name)(n.latitude, n.longitude, p.latitude, p.longitude)
+            FROM place p WHERE p.id = n.placeId) > \(onlineNameReach) THEN 2.5
         WHEN n.source = 'nominatim' THEN 1 ELSE 2 END, n.language <> ?, n.language
         """
 
@@ -194,10 +192,8 @@ extension Catalog {
         let language = try storedNamingLanguage()
         return try attempt {
             try database.read { db in
-                try String.fetchOne(db, sql: """
-                    SELECT n.name FROM placeName n JOIN place p ON p.id = n.placeId WHERE n.placeId = ? AND n.source <> 'manual'
-                    ORDER BY \(Self.bestFirst) LIMIT 1
-                    """, arguments: [place, language])
+                try String.fetchOne(db, sql: "SELECT n.name FROM placeName n WHERE n.placeId = ? AND n.source <> 'manual' ORDER BY \(Self.bestFirst) LIMIT 1",
+                                    arguments: [place, language])
             }
         }
     }

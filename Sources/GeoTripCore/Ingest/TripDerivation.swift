@@ -295,8 +295,8 @@ struct TripDerivation {
                         stages.notice(said.last!)
                     }
                     if let held = client.tally.holdNotice() {
-                        said.append("the place-name service asked to be sent nothing for \(Int(held.rounded())) s (Retry-After); "
-                                    + "\((total - done).grouped) place\(total - done == 1 ? "" : "s") queued, named after that")
+                        said.append("the place-name service asked to be sent nothing for a while (Retry-After): waiting \(Int(held.rounded())) s; "
+                                    + "\((total - done).grouped) place\(total - done == 1 ? "" : "s") queued")
                         stages.notice(said.last!)
                     }
                 }

@@ -49,8 +49,9 @@ public struct MetadataReader: Sendable {
     /// EXIF capture time with slashes, a fraction or an offset after it is read; one at the first
     /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too; an
     /// XMP time of another moment, or position more than 100 m away, than the one used is said;
-    /// so is a JPEG's second Exif segment.
-    public static let version = 5
+    /// so is a JPEG's second Exif segment. 6: an offset out of range after the seconds leaves
+    /// the time; a video's movie-header time is not compared with its XMP's.
+    public static let version = 6
 
     /// Creates a reader.
     public init() {}

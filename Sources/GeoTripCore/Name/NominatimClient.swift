@@ -224,11 +224,7 @@ public struct NominatimClient: Sendable {
     /// Waits for this request's turn in the machine's budget for the server, then until the
     /// last request sent is `interval` behind (see `NamingCache.recordSend`).
     private func waitForTurn() async throws {
-        let asked = clock.now(), turn = claimTurn(at: asked)
-        // A turn far beyond the rate's pace is a `Retry-After` held (by this run, or by another
-        // process or an earlier run sharing the cache): said, as the hold this run asked is.
-        if turn - asked > NamingTally.slowSeconds + interval * 8 { tally.noteHold(turn - asked) }
-        try await clock.sleep(until: turn)
+        try await clock.sleep(until: claimTurn(at: clock.now()))
         while true {
             try Task.checkCancellation()
             let now = clock.now()
@@ -343,7 +339,8 @@ public final class NamingTally: Sendable {
     /// HTTP requests sent, retries included.
     public var requests: Int { counts.withLock { $0.requests } }
 
-    /// Records that the service asked every request to wait `seconds` (`Retry-After`).
+    /// Records that the service asked every request to wait, and that they wait `seconds`
+    /// (`Retry-After`, capped).
     func noteHold(_ seconds: Double) { counts.withLock { $0.held = max($0.held, seconds) } }
 
     /// The longest wait the service asked for, the first time one over `slowSeconds` was

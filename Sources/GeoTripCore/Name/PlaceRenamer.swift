@@ -24,8 +24,9 @@ public struct PlaceRenamer: Sendable {
     /// `name` as a place's name is kept: as an online one is (`NominatimPlace.bounded`), a line
     /// break or tab a space, without control characters or the bidirectional overrides that
     /// would turn a journal heading around, at most 300 characters; blanks around it trimmed.
+    /// Empty when nothing of it shows (blanks, Hangul fillers), as an online name is none then.
     public static func cleaned(_ name: String) -> String {
-        NominatimPlace.bounded(name.trimmingCharacters(in: .whitespacesAndNewlines)).trimmingCharacters(in: .whitespacesAndNewlines)
+        NominatimPlace.text(name.trimmingCharacters(in: .whitespacesAndNewlines))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then

@@ -108,7 +108,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                           : " The place keeps its name; check --nominatim-url points at a Nominatim-compatible /reverse.")
         case .namingCacheUnusable(let path, let reason):
             return "The shared place-name cache at \(path) cannot be used: \(Self.clause(reason)). This run paces its own requests and keeps nothing for the next. "
-                + (reason.hasSuffix("is a file, not a folder") ? "Let XDG_CACHE_HOME name a folder (or unset it for ~/.cache)."
+                + (reason.hasSuffix("is a file, not a folder") ? "Make it a folder, or let XDG_CACHE_HOME name one."
                    : "The cache holds only answers that can be asked again: a damaged file can be deleted (geotrip makes it anew), or XDG_CACHE_HOME can name another folder.")
         case .catalogEmpty(let path):
             return "The catalog at \(path) holds nothing yet (a first ingest stopped before writing anything). Run `geotrip ingest` on the trip folder first."

@@ -11,8 +11,8 @@ import Foundation
 ///   home is the night whose `awayMetres` (50 km) hold the most other nights (the earliest on a
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
 ///   Only nights that span more than `homeSpanDays` (60) from first to last make a home,
-///   leaving out at either end nights more than a year from the others there while they are
-///   fewer (`span(ofNights:)`): a spot whose nights do not (a trip's hotel, in a folder of trips
+///   leaving out at either end, once, nights more than a year from the others there while they
+///   are at most a quarter of them (`span(ofNights:)`): a spot whose nights do not (a trip's hotel, in a folder of trips
 ///   alone, or with the photos of a camera whose clock reset to years before) is passed over
 ///   for the next densest. `--home LAT,LON` gives it instead.
 /// - **No home.** With no such spot, every placed day is away, and the trips are the runs of
@@ -63,18 +63,17 @@ public enum TripSplitting {
     }
 
     /// Days from first to last of a spot's nights (`days`, day numbers), leaving out at either
-    /// end the nights more than `apart` days from all the others there, while they are fewer
-    /// than those others: a camera whose clock reset to years before (a few photos at the
-    /// hotel) makes no span, while a home photographed on a few nights, bunched or not, keeps
-    /// its own. 0 for none.
+    /// end, once, the nights more than `apart` days from all the others there while they are at
+    /// most a quarter of them: a camera whose clock reset to years before (a photo or two at the
+    /// hotel) makes no span, while a home photographed on a few nights, bunched or one a year,
+    /// keeps its own. 0 for none.
     static func span(ofNights days: [Int], apart: Int = 365) -> Int {
         var nights = days.sorted()[...]
-        while let gap = nights.indices.dropLast().first(where: { nights[$0 + 1] - nights[$0] > apart }),
-              gap - nights.startIndex + 1 < nights.endIndex - gap - 1 {
+        let few = days.count / 4
+        if let gap = nights.indices.dropLast().first(where: { nights[$0 + 1] - nights[$0] > apart }), gap - nights.startIndex + 1 <= few {
             nights = nights[(gap + 1)...]
         }
-        while let gap = nights.indices.dropLast().last(where: { nights[$0 + 1] - nights[$0] > apart }),
-              nights.endIndex - gap - 1 < gap - nights.startIndex + 1 {
+        if let gap = nights.indices.dropLast().last(where: { nights[$0 + 1] - nights[$0] > apart }), nights.endIndex - gap - 1 <= few {
             nights = nights[...gap]
         }
         guard let first = nights.first, let last = nights.last else { return 0 }
