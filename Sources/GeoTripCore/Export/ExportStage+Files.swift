@@ -65,13 +65,14 @@ extension ExportStage {
         // The scan skips hidden names; what a stopped run left in a journal folder (a person's
         // save among it: `journalNames`) is in the key, so the run that finds it reads it.
         // So is a folder in a page's place (refused, and said, like a link): the run after it
-        // goes writes the page again.
+        // goes writes the page again. A page the scan listed as a file or a link is none.
+        let listed = Set(files.lazy.map(\.relativePath).filter { $0.hasSuffix(".md") }).union(linked)
         for journal in [journalFolder] + trips.map({ tripsFolder + "/" + $0 + "/" + journalFolder }) {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + journal)) ?? []).sorted() {
                 if name.hasPrefix(".") && OutputFolder.leftoverPage(name) != nil {
                     lines += Array("\(journal)/\(name) hidden\n".utf8)
-                } else if name.hasSuffix(".md"), !name.hasPrefix("."), case var info = stat(), lstat(folder + "/" + journal + "/" + name, &info) == 0,
-                          info.st_mode & S_IFMT == S_IFDIR {
+                } else if name.hasSuffix(".md"), !listed.contains(journal + "/" + name), case var info = stat(),
+                          lstat(folder + "/" + journal + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     lines += Array("\(journal)/\(name) folder\n".utf8)
                 }
             }
