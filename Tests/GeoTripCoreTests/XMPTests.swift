@@ -361,6 +361,11 @@ struct XMPPrecedenceTests {
         var other = PhotoMetadata(localTime: try #require(LocalDateTime(year: 2024, month: 5, day: 1, hour: 13, minute: 0, second: 0)))
         MetadataReader.fill(&other, from: values, source: .xmp, origin: "its XMP")
         #expect(other.offset == nil)
+        // A fraction rounded by the editor: the same wall clock.
+        var rounded = PhotoMetadata(localTime: try #require(LocalDateTime(year: 2024, month: 5, day: 1, hour: 11, minute: 59, second: 59, millisecond: 700)),
+                                    timeField: .dateTimeOriginal)
+        MetadataReader.fill(&rounded, from: values, source: .xmp, origin: "its XMP")
+        #expect(rounded.offset == UTCOffset(minutes: 540) && rounded.diagnostics.isEmpty, "\(rounded.diagnostics)")
         #expect(same.diagnostics.isEmpty, "\(same.diagnostics)")
     }
 

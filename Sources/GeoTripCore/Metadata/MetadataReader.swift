@@ -50,8 +50,9 @@ public struct MetadataReader: Sendable {
     /// second of Unix time (1970-01-01 00:00:00, a clock never set) is not used, in XMP too; an
     /// XMP time of another moment, or position more than 100 m away, than the one used is said;
     /// so is a JPEG's second Exif segment. 6: an offset out of range after the seconds leaves
-    /// the time; a video's movie-header time is not compared with its XMP's.
-    public static let version = 6
+    /// the time; a video's movie-header time is not compared with its XMP's. 7: an XMP offset
+    /// fills EXIF's missing one for the same wall clock within a second.
+    public static let version = 7
 
     /// Creates a reader.
     public init() {}
@@ -220,8 +221,9 @@ public struct MetadataReader: Sendable {
             metadata.offset = time.offset
             metadata.timeField = time.field
         } else if metadata.offset == nil, let time = values.captureTime, let offset = time.offset,
-                  let ours = metadata.localTime, ours.toTheSecond == time.localTime.toTheSecond {
-            // The same wall clock with the offset EXIF lacks (an editor wrote both): the offset fills.
+                  let ours = metadata.localTime, Self.sameMoment(ours, nil, time.localTime, nil) {
+            // The same wall clock (within a second) with the offset EXIF lacks (an editor wrote
+            // both): the offset fills.
             metadata.offset = offset
         } else if let time = values.captureTime, let ours = metadata.localTime, metadata.timeField != .quickTimeCreateDate,
                   !Self.sameMoment(ours, metadata.offset, time.localTime, time.offset) {
