@@ -32,7 +32,7 @@ struct Rename: AsyncParsableCommand {
         do {
             let renamer = PlaceRenamer(folder: location.folderPath, catalogPath: location.catalogPath)
             // Each line made safe on its own: a name's own line breaks are shown as `%0A`.
-            let renamed = try await renamer.rename(placeID, to: clear ? nil : name.map(PlaceRenamer.cleaned))
+            let renamed = try await renamer.rename(placeID, to: clear ? nil : name)
             for line in renamed.lines { print(line.terminalSafe) }
             // What the journal did besides being written (a page kept as a backup, a heading
             // written over, notes that moved), as `ingest` and `tag` say it.

@@ -29,9 +29,10 @@ public struct PlaceRenamer: Sendable {
         NominatimPlace.text(name.trimmingCharacters(in: .whitespacesAndNewlines))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
-    /// Names place `placeID` `name`, or with `name` nil returns it to automatic naming, then
-    /// brings the journal and map in step (`Renamed`).
+    /// Names place `placeID` `name` (as `cleaned` keeps it), or with `name` nil returns it to
+    /// automatic naming, then brings the journal and map in step (`Renamed`).
     public func rename(_ placeID: String, to name: String?) async throws(GeoTripError) -> Renamed {
+        let name = name.map(Self.cleaned)
         try FolderScanner(root: folder).checkRoot()
         guard FileManager.default.fileExists(atPath: catalogPath) else { throw .catalogMissing(path: catalogPath, folder: folder) }
         let catalog = try Catalog.open(at: catalogPath)
