@@ -802,7 +802,8 @@ public struct ExportStage: Sendable {
         /// The trip's photos, those outside visits (no position) too, as its journal lists them
         /// and `trips` counts them: the layout's outline of a library has no such photos.
         var photos: Int?
-        /// Its distance as its map measured it (`PartResult.distance`).
+        /// Its distance as its map measured it (`PartResult.routeKilometres`), with the
+        /// visit-to-visit one that tells whether it still holds.
         var distance: MeasuredDistance?
 
         /// The cover with the visit it came from, when both are known.

@@ -340,6 +340,12 @@ private struct EntryReader {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored"))
                 }
             }
+            // Its offset is none of a time not used: no word of it.
+            if time.isUnixEpoch {
+                diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue) is \(text.prefix(19)), the first second of Unix time, "
+                                              + "which a device whose clock was never set writes; not used"))
+                continue
+            }
             if let outOfRange = written.outOfRange {
                 diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue)'s offset '\(outOfRange)' is not an offset between -12:00 and +14:00; ignored"))
             }
@@ -352,11 +358,6 @@ private struct EntryReader {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored"))
                     offset = written.offset
                 }
-            }
-            if time.isUnixEpoch {
-                diagnostics.append(Diagnostic(.timeIgnored, "\(field.rawValue) is \(text.prefix(19)), the first second of Unix time, "
-                                              + "which a device whose clock was never set writes; not used"))
-                continue
             }
             return (field, time, offset)
         }

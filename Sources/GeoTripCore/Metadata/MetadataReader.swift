@@ -51,7 +51,8 @@ public struct MetadataReader: Sendable {
     /// XMP time of another moment, or position more than 100 m away, than the one used is said;
     /// so is a JPEG's second Exif segment. 6: an offset out of range after the seconds leaves
     /// the time; a video's movie-header time is not compared with its XMP's. 7: an XMP offset
-    /// fills EXIF's missing one for the same wall clock within a second.
+    /// fills EXIF's missing one for the same wall clock within a second (and a time at the first
+    /// second of Unix time says nothing of its offset).
     public static let version = 7
 
     /// Creates a reader.

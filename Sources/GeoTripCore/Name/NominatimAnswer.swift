@@ -116,19 +116,18 @@ struct NominatimPlace: Decodable, Sendable {
     static func text(_ text: String?) -> String? { text.nonBlank.map(bounded) }
 
     static func bounded(_ text: String) -> String {
-        // Control characters (an escape sequence, a line break) and bidirectional overrides
-        // belong in no name, and would reach the journal's headings and a terminal's `cat` of
-        // them as they are.
-        // A line break or tab is a space between words ("Line1\nLine2" is two words); the rest
-        // go.
+        // Control characters (an escape sequence) and bidirectional overrides belong in no
+        // name, and would reach the journal's headings and a terminal's `cat` of them as they
+        // are. A line break or tab is a space between words ("Line1\nLine2" is two words).
         var text = text
         if text.unicodeScalars.contains(where: \.reordersOrBreaksLines) {
             var kept = String.UnicodeScalarView()
             for scalar in text.unicodeScalars {
-                if [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalar.value) {
+                switch scalar.value {
+                case 0x09...0x0D, 0x85, 0x2028, 0x2029:
                     if let last = kept.last, last != " " { kept.append(" ") }
-                } else if !scalar.reordersOrBreaksLines {
-                    kept.append(scalar)
+                default:
+                    if !scalar.reordersOrBreaksLines { kept.append(scalar) }
                 }
             }
             text = String(kept).trimmingCharacters(in: .whitespaces)

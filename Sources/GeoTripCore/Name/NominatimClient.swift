@@ -194,8 +194,9 @@ public struct NominatimClient: Sendable {
                 retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date(timeIntervalSince1970: clock.now()))
                 if retryAfter > 0 {
                     // Asked of the server, not of this request: every request to it waits.
-                    tally.noteHold(min(retryAfter, Self.maximumBackoff * 4))
-                    let until = clock.now() + min(retryAfter, Self.maximumBackoff * 4)
+                    let held = min(retryAfter, Self.maximumBackoff * 4)
+                    tally.noteHold(held)
+                    let until = clock.now() + held
                     turns { try $0.holdOff(server: settings.cacheServer, until: until, interval: interval) }
                 }
             } catch let error as GeoTripError {

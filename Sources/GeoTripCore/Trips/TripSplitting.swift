@@ -12,9 +12,9 @@ import Foundation
 ///   tie); its centre is the place of most of those nights (the house, not the city's middle).
 ///   Only nights that span more than `homeSpanDays` (60) from first to last make a home,
 ///   leaving out at either end, once, nights more than a year from the others there while they
-///   are at most a quarter of them (`span(ofNights:)`): a spot whose nights do not (a trip's hotel, in a folder of trips
-///   alone, or with the photos of a camera whose clock reset to years before) is passed over
-///   for the next densest. `--home LAT,LON` gives it instead.
+///   are at most a quarter of them (`span(ofNights:)`): a spot whose nights do not (a trip's
+///   hotel, in a folder of trips alone, or with the photos of a camera whose clock reset to
+///   years before) is passed over for the next densest. `--home LAT,LON` gives it instead.
 /// - **No home.** With no such spot, every placed day is away, and the trips are the runs of
 ///   days apart by more than `gapDays` without a placed photo.
 /// - **Homes over the years.** A person who moved has a home for each stretch of years: a
