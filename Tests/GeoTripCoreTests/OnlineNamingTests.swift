@@ -174,6 +174,40 @@ struct OnlineNamingTests {
         try two.holdOff(server: "http://a", until: 105, interval: 0.5)
         #expect(try one.claimTurn(server: "http://a", interval: 0.5, now: 103) >= 110)
         #expect(try one.claimTurn(server: "http://b", interval: 0.5, now: 103) == 103)
+        // When the hold ends is kept apart from the turns, for a run waiting on it to say why.
+        #expect(try two.heldUntil(server: "http://a", now: 103) == 110 && one.heldUntil(server: "http://b", now: 103) == 0)
+        try one.holdOff(server: "http://d", until: 5000, interval: 0.5)
+        #expect(try one.heldUntil(server: "http://d", now: 103) == 0, "a hold over ten minutes ahead is a clock set back")
+    }
+
+    @Test("a run whose turn waits on a hold another run was told of says that wait, once; a queue of its own turns or a short hold is not said")
+    func holdFromAnotherRun() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "ok")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let settings = NamingSettings(geocoder: "nominatim", nominatimURL: server.url, language: "en")
+        func nameTwo(hold: Double?, queue: Double = 0) async throws -> (said: Double?, waits: [Double]) {
+            let cache = try NamingCache.shared(environment: ["XDG_CACHE_HOME": temp.url.appendingPathComponent("cache-\(hold ?? -queue)").path])
+            let clock = VirtualClock()
+            // Another run, told to hold off (`Retry-After`), or with turns claimed ahead.
+            if let hold { try cache.holdOff(server: settings.cacheServer, until: clock.now() + hold, interval: 0.01) }
+            if queue > 0 { _ = try cache.claimTurn(server: settings.cacheServer, interval: queue, now: clock.now()) }
+            let client = NominatimClient(settings: settings, http: http, cache: cache, clock: clock, requestsPerSecond: 100)
+            _ = try await NominatimPlaceNamer(client: client, concurrency: 1).names(for: [
+                NamedFor(placeID: "p1", revision: 1, centre: Coordinate(latitude: 40.4, longitude: -3.7), radiusMeters: 500),
+                NamedFor(placeID: "p2", revision: 1, centre: Coordinate(latitude: 41.4, longitude: 2.17), radiusMeters: 500),
+            ])
+            return (client.tally.holdNotice(), clock.waits)
+        }
+        let held = try await nameTwo(hold: 6)
+        #expect(held.said.map { abs($0 - 6) < 1e-6 } == true, "\(held)")
+        #expect(held.waits.first.map { abs($0 - 6) < 1e-6 } == true, "it waited out the hold: \(held.waits)")
+        let short = try await nameTwo(hold: 2)
+        #expect(short.said == nil && short.waits.first.map { abs($0 - 2) < 1e-6 } == true, "\(short)")
+        let queued = try await nameTwo(hold: nil, queue: 5)
+        #expect(queued.said == nil && queued.waits.first.map { abs($0 - 5) < 1e-6 } == true, "\(queued)")
+        try await http.shutdown()
     }
 
     @Test("sixteen requests in flight have sixteen connections: none waits inside the HTTP client for another's")

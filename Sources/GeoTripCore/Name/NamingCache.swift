@@ -87,6 +87,11 @@ public struct NamingCache: Sendable {
                 CREATE TABLE serverTurn (server TEXT PRIMARY KEY NOT NULL, nextTurn DOUBLE NOT NULL, lastSent DOUBLE NOT NULL DEFAULT 0) WITHOUT ROWID;
                 """)
         }
+        // When a hold a server asked for ends, apart from the turns it pushed back, so a run
+        // waiting on a hold another run was told of can say why it waits (`heldUntil`).
+        migrator.registerMigration("v2-holds") { db in
+            try db.execute(sql: "ALTER TABLE serverTurn ADD COLUMN heldUntil DOUBLE NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -150,10 +155,20 @@ public struct NamingCache: Sendable {
     func holdOff(server: String, until moment: Double, interval: Double) throws {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO serverTurn (server, nextTurn, lastSent) VALUES (?1, ?2, ?2 - ?3)
-                ON CONFLICT (server) DO UPDATE SET nextTurn = max(nextTurn, excluded.nextTurn), lastSent = max(lastSent, excluded.lastSent)
+                INSERT INTO serverTurn (server, nextTurn, lastSent, heldUntil) VALUES (?1, ?2, ?2 - ?3, ?2)
+                ON CONFLICT (server) DO UPDATE SET nextTurn = max(nextTurn, excluded.nextTurn), lastSent = max(lastSent, excluded.lastSent),
+                    heldUntil = max(heldUntil, excluded.heldUntil)
                 """, arguments: [server, moment, interval])
         }
+    }
+
+    /// When the last hold asked of `server` (by this run or another) ends: 0 when none was, and
+    /// for one so far ahead that a wall clock was set back (as for turns).
+    func heldUntil(server: String, now: Double) throws -> Double {
+        let held = try database.read { db in
+            try Double.fetchOne(db, sql: "SELECT heldUntil FROM serverTurn WHERE server = ?", arguments: [server]) ?? 0
+        }
+        return held > now + Self.longestQueue ? 0 : held
     }
 
     /// Ten minutes: no honest queue of turns reaches that far ahead.

@@ -224,8 +224,14 @@ public struct NominatimClient: Sendable {
 
     /// Waits for this request's turn in the machine's budget for the server, then until the
     /// last request sent is `interval` behind (see `NamingCache.recordSend`).
+    /// A turn far off because of a hold another run was told of is said as that hold.
     private func waitForTurn() async throws {
-        try await clock.sleep(until: claimTurn(at: clock.now()))
+        let now = clock.now(), turn = claimTurn(at: now)
+        if turn - now > NamingTally.slowSeconds {
+            let held = turns { try $0.heldUntil(server: settings.cacheServer, now: now) } - now
+            if held > NamingTally.slowSeconds { tally.noteHold(held) }
+        }
+        try await clock.sleep(until: turn)
         while true {
             try Task.checkCancellation()
             let now = clock.now()
