@@ -222,6 +222,31 @@ struct OnlineNamesCommandTests {
         #expect(server.requests.count > before)
     }
 
+    @Test("a place whose online name no longer shows (moved 5 km whole in an outage) counts among those shown in another language")
+    func movedNameCountsAsOtherLanguage() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp, mode: "ok")
+        func otherLanguages(_ run: CommandRun) throws -> Int? { (try Self.summary(run)["export"] as? [String: Any])?["namesInOtherLanguages"] as? Int }
+        let korean = try Self.ingest(trip, server, ["--lang", "ko"])
+        #expect(try otherLanguages(korean) == 0 && Self.named(try Self.summary(korean))["online"] == 11)
+        // The service down, one place's photos tagged across the river: its Korean name is made
+        // for where it was, so the gazetteer's (not Korean) shows, and is counted as that.
+        // (A place of one visit, moved whole, keeps its id and its names.)
+        let visits = try Self.places(trip)
+        let tower = try #require(visits.first { $0["name"] as? String == "벨렝 탑" })
+        #expect(visits.filter { $0["placeId"] as? String == tower["placeId"] as? String }.count == 1)
+        let photos = try #require(tower["photos"] as? [String])
+        try server.control("mode?m=fail")
+        #expect(try CommandRun.geotrip(["tag", trip.path] + photos + ["--at", "38.6790,-9.1565"]).status == 0)
+        #expect(try Self.places(trip).contains { $0["placeId"] as? String == tower["placeId"] as? String
+                                                 && $0["name"] as? String == "Almada" && $0["nameSource"] as? String == "offline" })
+        // (`tag` wrote the outputs: `export` writes them again, and counts.)
+        let moved = try CommandRun.geotrip(["export", trip.path, "--json"])
+        #expect(try Self.summary(moved)["namesInOtherLanguages"] as? Int == 1, "\(moved.stdout)")
+    }
+
     @Test("a redirect to another server is not followed, and said; one within the server is followed")
     func redirects() throws {
         let temp = try TemporaryFolder()

@@ -300,15 +300,17 @@ public struct MomentWindow: Sendable, Equatable {
 }
 
 extension Catalog {
-    /// Places with a name in `language`: the person's own, or an online one in that language;
-    /// for English also the gazetteer's, whose names are English or the local ones travellers use.
+    /// Places with a name in `language`: the person's own, or an online one in that language
+    /// that the place still shows (`Catalog.outOfReach`); for English also the gazetteer's,
+    /// whose names are English or the local ones travellers use.
     func placesNamed(inLanguage language: String) throws(GeoTripError) -> Set<String> {
         let english = language.lowercased() == "en" || language.lowercased().hasPrefix("en-")
         do {
             return try database.read { db in
                 Set(try String.fetchAll(db, sql: """
-                    SELECT DISTINCT placeId FROM placeName
-                    WHERE name IS NOT NULL AND (source = 'manual' OR (source = 'nominatim' AND language = ?) OR (? AND source = 'offline'))
+                    SELECT DISTINCT n.placeId FROM placeName n
+                    WHERE n.name IS NOT NULL AND (n.source = 'manual' OR (n.source = 'nominatim' AND n.language = ? AND NOT \(Self.outOfReach))
+                        OR (? AND n.source = 'offline'))
                     """, arguments: [language, english]))
             }
         } catch {

@@ -182,9 +182,14 @@ extension Catalog {
     /// as its argument. The place's centre is looked up for online names alone.
     static let bestFirst = """
         CASE WHEN n.source = 'manual' THEN 0 WHEN n.name IS NULL THEN 3
-        WHEN n.source = 'nominatim' AND (SELECT \(CatalogFunctions.metres.name)(n.latitude, n.longitude, p.latitude, p.longitude)
-            FROM place p WHERE p.id = n.placeId) > \(onlineNameReach) THEN 2.5
+        WHEN n.source = 'nominatim' AND \(outOfReach) THEN 2.5
         WHEN n.source = 'nominatim' THEN 1 ELSE 2 END, n.language <> ?, n.language
+        """
+
+    /// Whether a name `n` was made for a centre more than `onlineNameReach` from its place's now.
+    static let outOfReach = """
+        coalesce((SELECT \(CatalogFunctions.metres.name)(n.latitude, n.longitude, p.latitude, p.longitude)
+            FROM place p WHERE p.id = n.placeId) > \(onlineNameReach), 0)
         """
 
     /// The name `place` shows when the person has given it none: its best name but theirs.
