@@ -178,6 +178,26 @@ struct HardeningTests {
         await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--tz", problem: "'Mars/Olympus' is not a time zone")) {
             try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
         }
+        // As the sentence says, a run given --tz (here `none`, forgetting it) replaces it.
+        var forget = IngestOptions(folder: trip.path)
+        forget.assumedZone = IngestOptions.forget
+        _ = try await IngestPipeline(options: forget).run(progress: SilentProgress())
+        #expect(try Catalog.open(at: path, access: .readOnly).storedResolutionSettings().assumedZone == nil)
+        try await Self.storeSetting(path, "resolution", #"{"assumedZone":"Mars/Olympus","clockOffsets":[],"tracks":[],"writeXMP":false}"#)
+        var zone = IngestOptions(folder: trip.path)
+        zone.assumedZone = "Europe/Lisbon"
+        _ = try await IngestPipeline(options: zone).run(progress: SilentProgress())
+        #expect(try Catalog.open(at: path, access: .readOnly).storedResolutionSettings().assumedZone == "Europe/Lisbon")
+
+        // Two thresholds out of range are named together, so one run given both repairs them.
+        try await Self.storeSetting(path, "clustering", #"{"dayStartMinutes":2000,"placeRadius":0,"visitGap":7200,"visitRadius":250}"#)
+        await #expect(throws: GeoTripError.settingInvalid(catalog: path, option: "--place-radius and --day-starts",
+                                                          problem: "--place-radius 0 is outside 1 to 100000 metres; --day-starts 2000 minutes after midnight is not a time of day")) {
+            try await IngestPipeline(options: IngestOptions(folder: trip.path)).run(progress: SilentProgress())
+        }
+        var both = IngestOptions(folder: trip.path)
+        (both.placeRadius, both.dayRule) = (150, LocalDayRule())
+        _ = try await IngestPipeline(options: both).run(progress: SilentProgress())
     }
 
     @Test("remembered settings that cannot be read name the options that replace them, and giving those repairs the catalog")
@@ -238,6 +258,13 @@ struct HardeningTests {
     func thresholdRanges(options: ClusteringOptions, option: String) {
         #expect(options.outOfRange?.option == option)
         #expect(ClusteringOptions(visitRadius: 1, visitGap: 60, placeRadius: 100_000).outOfRange == nil)
+    }
+
+    @Test("several thresholds out of range are all named at once")
+    func thresholdsNamedTogether() {
+        let bad = ClusteringOptions(placeRadius: 0, dayRule: LocalDayRule(dayStartMinutes: 2000)).outOfRange
+        #expect(bad?.option == "--place-radius and --day-starts")
+        #expect(bad?.problem == "--place-radius 0 is outside 1 to 100000 metres; --day-starts 2000 minutes after midnight is not a time of day")
     }
 
     // MARK: 4: a file swapped for a FIFO

@@ -463,11 +463,13 @@ extension Catalog {
         try attempt { try database.read { try TripSettingRecord.value($0, key) } }
     }
 
-    /// The trip's remembered --tz, --clock-offset, --track and --write-xmp.
-    func storedResolutionSettings() throws(GeoTripError) -> ResolutionSettings {
+    /// The trip's remembered --tz, --clock-offset, --track and --write-xmp. `replacingZone`: a
+    /// run given `--tz` (or `--tz none`), for which the remembered zone is not checked.
+    func storedResolutionSettings(replacingZone: Bool = false) throws(GeoTripError) -> ResolutionSettings {
         let settings: ResolutionSettings = try storedJSON(SettingKey.resolution, options: Self.resolutionOptions) ?? ResolutionSettings()
-        // A zone an older geotrip or a hand edit stored is checked like a given one.
-        if let zone = settings.assumedZone, AssumedZone(zone) == nil {
+        // A zone an older geotrip, a hand edit or another machine's time zone data stored is
+        // checked like a given one.
+        if !replacingZone, let zone = settings.assumedZone, AssumedZone(zone) == nil {
             throw .settingInvalid(catalog: path, option: "--tz", problem: "'\(zone)' is not a time zone")
         }
         return settings

@@ -76,14 +76,22 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
     public static let gapRange: ClosedRange<Double> = 60...(30 * 86_400)
 
     /// (`ClosedRange.contains` is false for NaN and infinities too.)
-    /// The first threshold outside its range, as the option that sets it and a sentence in
-    /// the option's own unit, or nil when all are valid.
+    /// The thresholds outside their ranges, as the options that set them ("--place-radius and
+    /// --day-starts") and a sentence for each in the option's own unit, or nil when all are
+    /// valid. All are named at once: a run told of one, and given it, must not be told of the
+    /// next only then.
     public var outOfRange: (option: String, problem: String)? {
-        if !Self.radiusRange.contains(visitRadius) { return ("--visit-radius", "\(visitRadius) is outside 1 to 100000 metres") }
-        if !Self.gapRange.contains(visitGap) { return ("--visit-gap", "\(visitGap / 60) is outside 1 to 43200 minutes (30 days)") }
-        if !Self.radiusRange.contains(placeRadius) { return ("--place-radius", "\(placeRadius) is outside 1 to 100000 metres") }
-        if !dayRule.isValid { return ("--day-starts", "\(dayRule.dayStartMinutes) minutes after midnight is not a time of day") }
-        return nil
+        var bad: [(option: String, problem: String)] = []
+        // A whole number as it was typed: 0, not 0.0.
+        func shown(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)" }
+        if !Self.radiusRange.contains(visitRadius) { bad.append(("--visit-radius", "\(shown(visitRadius)) is outside 1 to 100000 metres")) }
+        if !Self.gapRange.contains(visitGap) { bad.append(("--visit-gap", "\(shown(visitGap / 60)) is outside 1 to 43200 minutes (30 days)")) }
+        if !Self.radiusRange.contains(placeRadius) { bad.append(("--place-radius", "\(shown(placeRadius)) is outside 1 to 100000 metres")) }
+        if !dayRule.isValid { bad.append(("--day-starts", "\(dayRule.dayStartMinutes) minutes after midnight is not a time of day")) }
+        guard !bad.isEmpty else { return nil }
+        let options = bad.map(\.option)
+        return (options.dropLast().joined(separator: ", ") + (options.count > 1 ? " and " : "") + options.last!,
+                bad.map { options.count > 1 ? "\($0.option) \($0.problem)" : $0.problem }.joined(separator: "; "))
     }
 }
 

@@ -252,7 +252,7 @@ public struct IngestPipeline: Sendable {
         let tracks = options.tracks == [IngestOptions.forget] ? [] : options.tracks.map { $0.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         let stored: ResolutionSettings
         do {
-            stored = try catalog.storedResolutionSettings()
+            stored = try catalog.storedResolutionSettings(replacingZone: options.assumedZone != nil)
         } catch {
             // Remembered settings that cannot be read are replaced when the run gives them all
             // (offsets and tracks are then only those given).
