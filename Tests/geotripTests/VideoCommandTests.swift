@@ -87,6 +87,31 @@ struct VideoCommandTests {
         #expect(visits.allSatisfy { ($0["photos"] as? [String])?.contains("IMG_0100.MOV") == false })
     }
 
+    @Test("a video read as UTC that nothing places takes the trip's --tz; without one it is on its UTC date, and that is said")
+    func videoWithoutZone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // A phone clip whose mvhd says 2024-03-10 15:45:00 (UTC) and whose only position, 0,0, is refused.
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.videos.appendingPathComponent("video-null-island.mp4"), to: trip.appendingPathComponent("VID_1.mp4"))
+        func clip() throws -> [String: Any] {
+            try #require((try Self.json(CommandRun.geotrip(["photos", trip.path, "--json"])) as? [[String: Any]])?.first)
+        }
+        let plain = try Self.json(CommandRun.geotrip(["ingest", trip.path, "--json"])) as? [String: Any]
+        let said = (plain?["diagnostics"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "zone-unknown" }
+        #expect(said.count == 1 && (said.first?["message"] as? String)?.contains("put on its UTC date, 2024-03-10") == true, "\(said)")
+        #expect(try clip()["timeSource"] as? String == "mvhd-utc" && clip()["timeZone"] as? String == nil)
+        // Kiritimati is UTC+14: the clip was filmed at 05:45 on the 11th there.
+        let zoned = try Self.json(CommandRun.geotrip(["ingest", trip.path, "--tz", "Pacific/Kiritimati", "--json"])) as? [String: Any]
+        #expect((zoned?["diagnostics"] as? [[String: Any]] ?? []).allSatisfy { $0["kind"] as? String != "zone-unknown" })
+        let video = try clip()
+        #expect(video["timeZone"] as? String == "Pacific/Kiritimati" && video["utcTime"] as? String == "2024-03-10T15:45:00Z")
+        #expect(video["localTime"] as? String == "2024-03-11T05:45:00")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: trip.appendingPathComponent("geotrip/journal").path)
+        #expect(pages.contains("2024-03-11.md") && !pages.contains("2024-03-10.md"), "\(pages)")
+    }
+
     /// A length as the journal and the map print it, from exiftool's seconds: `m:ss`.
     static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())

@@ -516,9 +516,19 @@ struct TripResolution: Sendable {
             }
         }
         walls = []
-        // A video read as UTC takes the zone of the place it was put.
+        // A video read as UTC takes the zone of the place it was put; put nowhere, the zone the
+        // person named for the trip (`--tz`), as a photo nothing else gives one does. With
+        // neither, its UTC date is its day, which is said: east of UTC a morning clip would
+        // land on the day before.
         for index in rows.indices where times[index].source == .movieHeaderUTC && times[index].zone == nil {
             if let location = locations[index] { times[index].zone = gazetteer.timeZone(for: location.coordinate) }
+            if times[index].zone == nil { times[index].zone = timeResolver.assumedZone?.identifier }
+            if times[index].zone == nil, let utc = times[index].utc, let day = utc.geotripISO8601?.prefix(10) {
+                summary.photoProblems.append(PhotoDiagnostic(
+                    path: rows[index].path, kind: .zoneUnknown,
+                    message: "its movie header gives the time in UTC, and nothing gives its zone (no position, no --tz): it is put on its UTC date, \(day). "
+                        + "Give it a position with `geotrip tag`, or the trip's zone with --tz"))
+            }
         }
 
         var resolved: [ResolvedPhoto] = []
