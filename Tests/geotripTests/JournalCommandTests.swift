@@ -75,6 +75,28 @@ struct JournalCommandTests {
         }
     }
 
+    @Test("a trip folder moved with mv: the next ingest writes the journal's commands with the new path, notes kept")
+    func movedFolderCommands() throws {
+        let trip = try Trip()
+        // Half an hour on the Fuji's clock leaves some of its photos on a day without a
+        // position: their day pages give a `geotrip tag` command naming the folder.
+        try trip.run(["ingest", "DIR", "--clock-offset", "FUJIFILM X-T30=+00:30:00"])
+        let day = try #require(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted().first { $0.hasPrefix("2025-") })
+        let visit = try #require(try trip.visits().first { ($0["localDate"] as? String).map { day.hasPrefix($0) } ?? false }?["id"] as? String)
+        try trip.write(note: "Written before the move.\n", for: visit, in: String(day.dropLast(3)))
+        try trip.run(["ingest", "DIR"])
+        let moved = trip.temp.url.appendingPathComponent("moved")
+        try FileManager.default.moveItem(at: trip.folder, to: moved)
+        let run = try CommandRun.geotrip(["ingest", moved.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let journal = moved.appendingPathComponent("geotrip/journal")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: journal.path).filter { $0.hasSuffix(".md") }
+            .map { try String(contentsOf: journal.appendingPathComponent($0), encoding: .utf8) }
+        let commands = pages.flatMap { $0.split(separator: "\n") }.filter { $0.contains("geotrip tag ") || $0.contains("exiftool ") }
+        #expect(!commands.isEmpty && commands.allSatisfy { $0.contains(moved.path) && !$0.contains(trip.folder.path + "'") }, "\(commands)")
+        #expect(pages.contains { $0.contains("Written before the move.\n") })
+    }
+
     @Test("a catalog made again, with a folder renamed so the photos read in another order: each note stays under the visit it was written for")
     func catalogMadeAgain() throws {
         let trip = try Trip()

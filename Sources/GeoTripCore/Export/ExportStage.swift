@@ -214,12 +214,13 @@ public struct ExportStage: Sendable {
         var rule: LocalDayRule
     }
 
-    /// Everything the outputs are made from, as one key (the rendering, the catalog's state and
-    /// the track logs, which draw the route, so an edited one is an input even when it moved
+    /// Everything the outputs are made from, as one key (the rendering, the folder, the catalog's
+    /// state and the track logs, which draw the route, so an edited one is an input even when it moved
     /// no photo), with the track logs and the cameras' clock corrections it was read with.
     private func inputs(settings: ExportSettings, language: String) throws(GeoTripError)
         -> (key: String, rendering: String, trackFiles: [String], clockOffsets: [String]) {
-        let rendering = Self.renderingKey(settings: settings, language: language)
+        // The commands the pages give name the folder: one moved (`mv`) is written again.
+        let rendering = Self.renderingKey(settings: settings, language: language) + "|" + tagCommand()
         let resolutionSettings = try catalog.storedResolutionSettings()
         let trackFiles = resolutionSettings.tracks
         let key = rendering + "|index\(Self.indexPageRevision)|" + (try catalog.exportSourceState())
