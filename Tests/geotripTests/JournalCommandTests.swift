@@ -945,10 +945,22 @@ struct JournalCommandTests {
         #expect(refused.stderr.contains("is a file, not a folder"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: trip.folder.appendingPathComponent(".geotrip/catalog.sqlite").path))
 
-        // Inside the trip folder, with a photo in it: skipped by the scan, remembered for the trip.
+        // The trip folder itself: its thumbnails would be read as photos. Refused, not remembered.
+        let itself = try trip.run(["ingest", "DIR", "--out", trip.folder.path], expecting: 1)
+        #expect(itself.stderr.contains("it is the trip folder itself") && itself.stderr.contains("nothing was changed"), "\(itself.stderr)")
+        // A folder inside the trip holding the person's photos: the scan would pass them over,
+        // so refused, the photos kept in the trip.
         let inside = trip.folder.appendingPathComponent("shared/site")
         try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: inside.appendingPathComponent("thumb.JPG"))
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: inside.appendingPathComponent("mine.JPG"))
+        let among = try trip.run(["ingest", "DIR", "--out", inside.path], expecting: 1)
+        #expect(among.stderr.contains("holds a photo or video (shared/site/mine.JPG) that the scan would pass over"), "\(among.stderr)")
+        #expect(try trip.run(["ingest", "DIR", "--out", trip.temp.url.appendingPathComponent("elsewhere").path]).stdout.contains(": 59 files scanned"))
+        try FileManager.default.removeItem(at: inside.appendingPathComponent("mine.JPG"))
+        // Inside the trip folder, with a thumbnail in it (as geotrip's own): skipped by the scan,
+        // remembered for the trip.
+        try FileManager.default.createDirectory(at: inside.appendingPathComponent("thumbs"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: inside.appendingPathComponent("thumbs/thumb.JPG"))
         let first = try trip.run(["ingest", "DIR", "--out", inside.path])
         #expect(first.stdout.contains("Ingested \(trip.folder.path) in") && first.stdout.contains(": 58 files scanned"), "\(first.stdout)")
         #expect(FileManager.default.fileExists(atPath: inside.appendingPathComponent("trip.geojson").path))
@@ -975,6 +987,15 @@ struct JournalCommandTests {
         #expect(FileManager.default.fileExists(atPath: trip.out.appendingPathComponent("trip.geojson").path))
         let after = try trip.run(["export", "DIR"]).stdout
         #expect(after.contains("(\(trip.out.path))") && !after.contains("moved here"), "\(after)")
+
+        // The person's own folder named `geotrip` (the default output folder) with photos in it.
+        let theirs = try Trip()
+        defer { theirs.temp.remove() }
+        try FileManager.default.createDirectory(at: theirs.out, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: theirs.folder.appendingPathComponent("IMG_0032.JPG"), to: theirs.out.appendingPathComponent("IMG_0032.JPG"))
+        let named = try theirs.run(["ingest", "DIR"], expecting: 1)
+        #expect(named.stderr.contains("holds a photo or video (geotrip/IMG_0032.JPG)"), "\(named.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs.out.path) == ["IMG_0032.JPG"])
     }
 
     @Test("trip.geojson as GDAL reads it: a point per visit, a line per leg, and a point per photo with --photos")

@@ -51,6 +51,34 @@ public struct OutputFolder: Sendable {
         return path == OutputFolder(folder: folder, outputFolder: nil).path ? nil : path
     }
 
+    /// Throws when the folder is the trip folder `folder` itself (geotrip's thumbnails would be
+    /// read as photos), or lies inside it, is not yet geotrip's (no `ownerFile`) and holds
+    /// photos or videos outside folders named `thumbs`: the scan never enters the output
+    /// folder, so they would leave the trip without a word, and the outputs be written among
+    /// them. Looks at no more than `limit` names.
+    public func checkApart(from folder: String, limit: Int = 20_000) throws(GeoTripError) {
+        let own = RealPath.of(path), trip = RealPath.of(folder)
+        if own == trip {
+            throw .outputAmongPhotos(path: path, reason: "it is the trip folder itself, where geotrip's thumbnails would be read as photos")
+        }
+        guard own.hasPrefix(trip + "/"), !FileManager.default.fileExists(atPath: path + "/" + Self.ownerFile),
+              let names = FileManager.default.enumerator(atPath: path) else { return }
+        var photos: [String] = [], looked = 0
+        while let name = names.nextObject() as? String, looked < limit {
+            looked += 1
+            let last = (name as NSString).lastPathComponent
+            if last.hasPrefix(".") || last == "thumbs" {
+                names.skipDescendants()
+            } else if FileKind.namesMedia(name) {
+                photos.append(name)
+            }
+        }
+        guard let first = photos.min().map({ String(own.dropFirst(trip.count + 1)) + "/" + $0 }) else { return }
+        let count = photos.count == 1 ? "a photo or video" : "\(photos.count) photos or videos"
+        throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(first)) that the scan would pass over, "
+                                 + "as it never reads the output folder; geotrip does not write its journal among them")
+    }
+
     /// Throws unless the folder can be used: it exists as a folder geotrip can write, or it is
     /// missing and the nearest folder above it can be written. Nothing is created.
     public func check() throws(GeoTripError) {

@@ -138,12 +138,17 @@ public struct IngestPipeline: Sendable {
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         var privacyReport: PrivacyZones.Report?
+        // An --out given that cannot be used apart from the photos is not remembered.
+        if let given = options.outputFolder {
+            try OutputFolder(folder: options.folder, outputFolder: OutputFolder.remembered(given, for: options.folder)).checkApart(from: options.folder)
+        }
         let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) },
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
                                                    tiles: options.tiles, thumbnails: options.makeThumbnails,
                                                    home: options.home, hideHome: options.hideHome, privacyReport: &privacyReport)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
+        try output.checkApart(from: options.folder)
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
         for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {

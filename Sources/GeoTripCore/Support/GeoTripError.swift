@@ -51,6 +51,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case settingUnreadable(catalog: String, key: String, options: String)
     /// `--out` (given or remembered) names something geotrip cannot write its output into.
     case outputUnusable(path: String, reason: String)
+    /// The output folder is the trip folder, or lies in it and holds the person's photos.
+    case outputAmongPhotos(path: String, reason: String)
     /// The output folder holds the outputs of `owner` (still there as a folder, or not), not
     /// of `folder` (`OutputFolder.checkOwner`).
     case outputOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String)
@@ -169,6 +171,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers an invalid \(option): \(problem) (an older geotrip or a hand edit stored it). Run `geotrip ingest` again with a valid \(option) to replace it; nothing was changed."
         case .settingUnreadable(let catalog, let key, let options):
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
+        case .outputAmongPhotos(let path, let reason):
+            return "The output folder \(path) cannot be used: \(Self.clause(reason)). Pass --out with a folder of its own (it is made if missing); nothing was changed."
         case .outputUnusable(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
         case .outputOfAnotherFolder(let path, let owner, let ownerThere, let folder):
