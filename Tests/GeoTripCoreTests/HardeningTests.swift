@@ -285,7 +285,7 @@ struct HardeningTests {
         #expect(MetadataReader().read(path: folder.path).metadata.diagnostics.first?.message.contains("a folder, not a photo file") == true)
     }
 
-    @Test("entries named like photos that are no files (a FIFO, a dangling or looping link, a link to a folder) are each said, never read")
+    @Test("entries named like photos that are no files (a FIFO, a dangling or looping link, a link to a folder), and any link to a folder, are each said, never read")
     func specialEntriesNamed() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -295,11 +295,15 @@ struct HardeningTests {
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop.heic").path, withDestinationPath: "loop.heic")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("album"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("album.mov").path, withDestinationPath: "album")
-        // Not named like a photo: no news.
+        // Not named like a photo: no news, but for a link to a folder, which a trip reached
+        // through would be empty without a word.
         #expect(mkfifo(folder.appendingPathComponent("control").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("Camera").path, withDestinationPath: "album")
         let listing = try FolderScanner(root: folder.path).scan()
         #expect(listing.files.isEmpty)
         #expect(listing.problems.sorted() == [
+            "Camera: not scanned: it is a symbolic link to a folder, which geotrip does not follow (a loop, or another trip's photos, "
+                + "could be behind one); ingest that folder itself, or move it here",
             "album.mov: not read: it is a link to a folder, not a photo file",
             "gone.JPG: not read: it is a symbolic link to nothing (no such file or directory), not a photo file",
             "loop.heic: not read: it is a symbolic link that loops, not a photo file",

@@ -507,6 +507,10 @@ public struct FolderScanner: Sendable {
                         let what = fstatat(descriptor, cName, &target, 0) == 0 ? "a link to \(FileSystemKind(mode: target.st_mode).phrase)"
                             : code == ELOOP ? "a symbolic link that loops" : "a symbolic link to nothing (\(String(cString: strerror(code)).lowercased()))"
                         contents.problems.append("\(relative): not read: it is \(what), not a photo file")
+                    } else if fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFDIR {
+                        // Said, or a trip reached through one is empty without a word.
+                        contents.problems.append("\(relative): not scanned: it is a symbolic link to a folder, which geotrip does not follow "
+                                                 + "(a loop, or another trip's photos, could be behind one); ingest that folder itself, or move it here")
                     }
                     return
                 }
