@@ -264,9 +264,18 @@ f.addEventListener('load', function () {
   var videos = doc.querySelectorAll('.leaflet-marker-pane .video-icon').length;
   groupIcons(doc).forEach(function (g) { videos += Number(g.getAttribute('data-videos')); });
   r.videoMarkers = videos;
+  // A group of one visit and its clips shows that visit's number (from its name, "… video: 2. Lisbon"),
+  // seen at every zoom the groups are opened to.
+  r.loneGroups = [];
+  function lone() {
+    Array.prototype.filter.call(groupIcons(doc), function (g) { return g.getAttribute('data-visits') === '1'; }).forEach(function (g) {
+      r.loneGroups.push({ face: g.textContent, visit: String(parseInt(g.getAttribute('aria-label').split(': ')[1], 10)) });
+    });
+  }
   // Groups clicked (zoomed into, or fanned out) until a video's marker stands alone.
   r.groupsOpened = 0;
   (function open(then) {
+    lone();
     var group = Array.prototype.filter.call(groupIcons(doc), function (g) { return g.getAttribute('data-videos') !== '0'; })[0];
     if (doc.querySelector('.leaflet-marker-pane .video-icon') || !group || r.groupsOpened >= 8) { then(); return; }
     click(group);
@@ -286,8 +295,14 @@ f.addEventListener('load', function () {
 </script>
 """#
 
+    struct LoneGroup: Decodable {
+        var face: String
+        var visit: String
+    }
+
     struct VideoProbeResult: Decodable {
         var videoMarkers: Int
+        var loneGroups: [LoneGroup]
         var popupLink: String?
         var popupText: String?
         var selected: Int
@@ -314,6 +329,7 @@ f.addEventListener('load', function () {
         #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
         let result: VideoProbeResult = try Self.result(of: run)
         #expect(result.videoMarkers == 2, "the phone's and the 3GP's, not the Live Photo's")
+        #expect(!result.loneGroups.isEmpty && result.loneGroups.allSatisfy { $0.face == $0.visit + "\u{25B6}" }, "\(result.loneGroups)")
         let link = try #require(result.popupLink)
         #expect(link.hasSuffix("VID_20250610_110500.mp4") || link.hasSuffix("VID_0002.3gp"), "\(link)")
         #expect(result.popupText?.contains("0:0") == true, "the popup names the clip's length: \(result.popupText ?? "")")

@@ -564,8 +564,8 @@ extension ExportStage {
     /// folder shared as it is), and the page of trips counts such photos (`ExportedTrip.photos`,
     /// recorded as each trip is written). 14: the page of trips and `trips` give each trip's
     /// distance as its map does, along a track log (`ExportedTrip.distance`, recorded as each
-    /// trip is written).
-    static let outputRevision = 14
+    /// trip is written). 15: a map's group of one visit and its videos shows the visit's number.
+    static let outputRevision = 15
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -445,7 +445,12 @@ enum TripMapScript {
     var label = parts.join(words.groupAnd) + (names.length ? ': ' + names.join(', ') : '') + '. ' + words.groupOpen;
     var shown = visits.length || videos;
     var size = Math.round(Math.min(48, 26 + 5 * Math.sqrt(shown)));
-    var face = el('div', 'group-marker', (visits.length ? '' : '\u25B6') + String(shown));
+    // One visit with its videos (a clip made where its marker stands never parts from it):
+    // the visit's own number, marked as holding videos, not a count of one that reads as
+    // visit 1.
+    var lone = visits.length === 1;
+    var face = el('div', 'group-marker', lone ? String(visits[0].number) : (visits.length ? '' : '\u25B6') + String(shown));
+    if (lone && videos) face.appendChild(el('span', 'group-video', '\u25B6'));
     var only = Object.keys(days);
     var day = only.length === 1 ? data.days[Number(only[0])] : null;
     // The page's colours as variables, so a group follows the system into dark and back.

@@ -143,7 +143,7 @@ a,.leaflet-container a{color:var(--accent)}
 .visit-marker{border-radius:50%;border:2px solid #fff;color:#fff;font-weight:700;display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.5);font-size:.75rem;line-height:1;white-space:nowrap}
 .visit-icon.selected .visit-marker{outline:3px solid var(--accent);outline-offset:1px}
 .spider-leg{stroke:var(--muted)}.group-marker{border-radius:50%;border:3px solid;background:var(--bg);color:var(--fg);font-weight:700;display:flex;align-items:center;justify-content:center;font-size:.8125rem;line-height:1;white-space:nowrap}
-.video-marker{width:18px;height:18px;border-radius:4px;background:#222;color:#fff;border:1px solid #fff;display:flex;align-items:center;justify-content:center;font-size:10px;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.5)}
+.group-video{font-size:.5rem;margin-left:1px}.video-marker{width:18px;height:18px;border-radius:4px;background:#222;color:#fff;border:1px solid #fff;display:flex;align-items:center;justify-content:center;font-size:10px;line-height:1;box-shadow:0 1px 3px rgba(0,0,0,.5)}
 .route-arrow span{display:block;width:0;height:0;border-left:6px solid transparent;border-right:6px solid transparent;border-bottom:11px solid #000}
 .leaflet-tooltip.town-label{background:none;border:0;box-shadow:none;padding:0 0 0 .125rem;color:var(--town);font-size:.75rem;text-shadow:0 0 2px var(--halo),0 0 2px var(--halo),0 0 3px var(--halo)}
 .leaflet-tooltip.town-label:before{display:none}
