@@ -119,6 +119,11 @@ f.addEventListener('load', function () {
   r.casings = casings.length;
   r.casingsUnderLines = casings.every(function (c) { return lines.every(function (l) { return paneLevel(c) < paneLevel(l); }); });
   r.arrows = doc.querySelectorAll('.route-arrow').length;
+  // Arrows a town's label covers (an arrow says which way the trip went).
+  r.arrowsCovered = Array.prototype.filter.call(doc.querySelectorAll('.route-arrow'), function (arrow) {
+    var box = arrow.getBoundingClientRect();
+    return labelBoxes.some(function (label) { return covers(label, box); });
+  }).length;
   r.timelineVisits = doc.querySelectorAll('li.visit').length;
   r.scrollWidth = doc.documentElement.scrollWidth;
   r.clientWidth = doc.documentElement.clientWidth;
@@ -179,6 +184,7 @@ f.addEventListener('load', function () {
         var casings: Int
         var casingsUnderLines: Bool
         var arrows: Int
+        var arrowsCovered: Int
         var timelineVisits: Int
         var scrollWidth: Int
         var clientWidth: Int
@@ -306,6 +312,27 @@ f.addEventListener('load', function () {
         var popupLink: String?
         var popupText: String?
         var selected: Int
+    }
+
+    @Test("towns visited whose dots lie beside their markers (Osaka, Kyoto) are named; no label covers a leg's arrow",
+          .enabled(if: chromium != nil && LibraryFixture.canWrite, skipMessage))
+    func visitedTownsBeside() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let trip = folder.url.appendingPathComponent("trip")
+        // Each photo some 2 km from its town's point in the gazetteer: a marker's width away at
+        // the zoom that shows both, so neither dot is under its marker.
+        try LibraryFixture.write(into: trip, days: [
+            LibraryFixture.Day(date: "2025-04-10", trip: 1, spots: [(34.6873, 135.5262)], offset: "+09:00", folder: "osaka"),
+            LibraryFixture.Day(date: "2025-04-11", trip: 1, spots: [(35.0116, 135.7681)], offset: "+09:00", folder: "kyoto"),
+        ])
+        let ingest = try CommandRun.geotrip(["ingest", trip.path, "--no-thumbnails"])
+        #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
+        let (result, console) = try Self.probe(trip)
+        #expect(console.isEmpty, "console: \(console)")
+        #expect(result.townLabels.contains("Osaka") && result.townLabels.contains("Kyoto"), "towns named: \(result.townLabels)")
+        #expect(result.labelsCovering == 0 && result.labelsCut == 0)
+        #expect(result.arrows == 1 && result.arrowsCovered == 0, "\(result.arrowsCovered) arrows covered by a town's label")
     }
 
     @Test("videos have markers of their own that open the clip; a Live Photo's video has none",

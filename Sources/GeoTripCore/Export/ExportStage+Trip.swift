@@ -564,7 +564,9 @@ extension ExportStage {
     /// folder shared as it is), and the page of trips counts such photos (`ExportedTrip.photos`,
     /// recorded as each trip is written). 14: the page of trips and `trips` give each trip's
     /// distance as its map does, along a track log (`ExportedTrip.distance`, recorded as each
-    /// trip is written). 15: a map's group of one visit and its videos shows the visit's number.
+    /// trip is written). 15: a map's group of one visit and its videos shows the visit's number;
+    /// a town visited is named beside its dot when its label would cover a marker, and no
+    /// town's label covers a leg's arrow.
     static let outputRevision = 15
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

@@ -144,6 +144,7 @@ enum TripMapScript {
     });
     dot.bindTooltip(el('span', null, town.name), { permanent: true, direction: 'right', className: 'town-label tier-' + town.tier, offset: [2, 0] });
     townTiers[town.tier].addLayer(dot);
+    dot.visited = !!visitedTown[town.name + '|' + town.lat + '|' + town.lon];
     townDots.push(dot);
   });
   function showTiers() {
@@ -162,6 +163,8 @@ enum TripMapScript {
       placed.push(node.getBoundingClientRect());
     });
     var markers = placed.slice(), named = [], frame = mapElement.getBoundingClientRect();
+    // A leg's arrow is not covered either (it says which way the trip went).
+    mapElement.querySelectorAll('.route-arrow').forEach(function (node) { placed.push(node.getBoundingClientRect()); });
     function clear(box) { return !placed.some(function (other) { return overlaps(box, other); }); }
     function shifted(box, dx, dy) { return { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy }; }
     // Within the map (its edges would cut the name).
@@ -190,6 +193,11 @@ enum TripMapScript {
         var bottom = Math.max.apply(null, under.map(function (m) { return m.bottom; })), top = Math.min.apply(null, under.map(function (m) { return m.top; }));
         var across = x - (box.left + box.right) / 2;
         moves = moves.concat([[right + 2 - box.left, 0], [left - 2 - box.right, 0], [across, bottom + 1 - box.top], [across, top - 1 - box.bottom]]);
+      } else if (dot.visited) {
+        // A town visited, its dot beside a marker rather than under it: named left of its
+        // dot, or above or below it, rather than not at all.
+        var middle = x - (box.left + box.right) / 2;
+        moves = moves.concat([[x - 4 - box.right, 0], [middle, y - 5 - box.bottom], [middle, y + 5 - box.top]]);
       }
       for (var i = 0; i < moves.length; i++) {
         var moved = shifted(box, moves[i][0], moves[i][1]);
