@@ -175,7 +175,7 @@ struct VideoDamageTests {
         #expect(reading.metadata.diagnostics.first?.kind == .damaged)
     }
 
-    @Test("a movie header's duration of more than a week, or in a timescale of 0, is said and not kept; an altitude past 100 km neither")
+    @Test("a movie header's duration of more than a week, or in a timescale of 0, is said and not kept, one of 0 is unknown; an empty header is said; an altitude past 100 km neither")
     func implausibleValues() throws {
         let original = try Self.fixture("video-iphone.mov")
         let mvhd = try #require(Self.box("mvhd", in: original))
@@ -191,6 +191,13 @@ struct VideoDamageTests {
         #expect(long.metadata.durationSeconds == nil && long.metadata.coordinate != nil)
         let noScale = try Self.readDamaged(patched(timescale: 0, duration: 5), saying: "in a timescale of 0 units a second")
         #expect(noScale.metadata.durationSeconds == nil)
+        // A duration of 0 is a fragmented file's (its length in the fragments): unknown, not said.
+        let fragmented = try Self.read(patched(timescale: 600, duration: 0))
+        #expect(fragmented.metadata.durationSeconds == nil && fragmented.metadata.diagnostics.isEmpty, "\(fragmented.metadata.diagnostics)")
+        // A header with no body at all (a box of 8 bytes) is said, as a short one is.
+        var empty = original
+        Self.setSize(8, at: mvhd, in: &empty)
+        #expect(try Self.read(empty).metadata.diagnostics.contains { $0.message.contains("'mvhd' box is too short") })
         // A week exactly is kept.
         #expect(try Self.read(patched(timescale: 1, duration: 7 * 86_400)).metadata.durationSeconds == 7 * 86_400)
         // Its position's altitude (+657.000, Madrid) made a billion metres, the string's length kept.

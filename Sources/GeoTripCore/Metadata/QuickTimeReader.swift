@@ -104,7 +104,7 @@ enum QuickTimeReader {
 
         /// `mvhd` (ISO/IEC 14496-12 8.2.2): version 0 with 32-bit times and duration, or 1 with 64-bit.
         mutating func movieHeader(_ body: [UInt8], diagnostics: inout [Diagnostic]) {
-            guard let version = body.first else { return }
+            let version = body.first ?? 0
             let (timeLength, needed) = version == 1 ? (8, 32) : (4, 20)
             guard version <= 1, body.count >= needed else {
                 diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box is too short or of an unknown version (\(version)); its time and duration were not read"))
@@ -115,11 +115,14 @@ enum QuickTimeReader {
             let timescale = Bytes.bigEndian(body[scaleAt..<(scaleAt + 4)])
             let length = Bytes.bigEndian(body[(scaleAt + 4)..<(scaleAt + 4 + timeLength)])
             movieTime = creation
-            // A duration of all ones means "unknown" (14496-12); a zero timescale, nothing.
+            // A duration of all ones means "unknown" (14496-12); so does 0, which a fragmented
+            // file's header gives (its length is in the fragments after it); a zero timescale,
+            // nothing.
             let unknown = version == 1 ? length == -1 : length == 0xFFFF_FFFF
-            guard !unknown else { return }
-            guard timescale > 0, length >= 0 else {
-                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box gives a duration of \(length) in a timescale of \(timescale) units a second; its length was not read"))
+            guard !unknown, length != 0 else { return }
+            guard timescale > 0, length > 0 else {
+                let written = version == 1 ? String(UInt64(bitPattern: Int64(length))) : String(length)
+                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box gives a duration of \(written) in a timescale of \(timescale) units a second; its length was not read"))
                 return
             }
             let seconds = Double(length) / Double(timescale)
@@ -267,6 +270,8 @@ enum QuickTimeReader {
                 let type = Array(header[4..<8])
                 var size = Bytes.bigEndian(header[0..<4])
                 var headerLength = 8
+                // The size as written, for the sentence (a 64-bit one is capped below).
+                var claimed = String(size)
                 if size == 1 {
                     guard header.count == 16 else {
                         report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) has a 64-bit size cut short (truncated file)")
@@ -274,6 +279,7 @@ enum QuickTimeReader {
                     }
                     let large = UInt64(Bytes.bigEndian(header[8..<12])) << 32 | UInt64(Bytes.bigEndian(header[12..<16]))
                     size = large > UInt64(Int.max / 2) ? Int.max / 2 : Int(large)
+                    claimed = String(large)
                     headerLength = 16
                 } else if size == 0 {
                     size = range.upperBound - position  // "to the end of the file" (14496-12 4.2)
@@ -284,7 +290,7 @@ enum QuickTimeReader {
                 }
                 var end = position + size
                 if end > range.upperBound {
-                    report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) claims \(size) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
+                    report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) claims \(claimed) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
                     end = range.upperBound
                 }
                 boxes.append(MediaBox(type: type, start: position, headerLength: headerLength, end: end))
