@@ -194,6 +194,8 @@ struct VideoDamageTests {
         // A duration of 0 is a fragmented file's (its length in the fragments): unknown, not said.
         let fragmented = try Self.read(patched(timescale: 600, duration: 0))
         #expect(fragmented.metadata.durationSeconds == nil && fragmented.metadata.diagnostics.isEmpty, "\(fragmented.metadata.diagnostics)")
+        // A 0 an older reading kept is shown as no length, not as 0:00.
+        #expect(MediaDuration.text(0) == nil && MediaDuration.text(0.4) == "0:00" && MediaDuration.text(3727) == "1:02:07")
         // A header with no body at all (a box of 8 bytes) is said, as a short one is.
         var empty = original
         Self.setSize(8, at: mvhd, in: &empty)
