@@ -3,7 +3,7 @@ import GeoTripCore
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the trip's journal and trip.geojson again from the catalog, without scanning the photos.",
+        abstract: "Write the trip's journal, trip.geojson, map and thumbnails again from the catalog, without scanning the photos.",
         discussion: """
             Journal files are written only when their content changes. Write your notes between a \
             block's `notes` and `end notes` lines: they survive every run. A file edited elsewhere \

@@ -65,14 +65,14 @@ struct Ingest: AsyncParsableCommand {
                                valueName: "contact"))
     var contact: String?
 
-    @Option(help: ArgumentHelp("Online names: at most this many requests a second (default 1, and never more for the public server).",
+    @Option(help: ArgumentHelp("Online names: at most this many requests a second, 0.01 to 100 (default 1, and never more for the public server).",
                                valueName: "per-second"))
     var rate: Double?
 
-    @Option(help: ArgumentHelp("Online names: at most this many requests in flight (default 2).", valueName: "n"))
+    @Option(help: ArgumentHelp("Online names: at most this many requests in flight, 1 to 16 (default 2).", valueName: "n"))
     var concurrency: Int?
 
-    @Option(help: ArgumentHelp("Online names: seconds to wait for one answer (default 10).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Online names: seconds to wait for one answer, 1 to 600 (default 10).", valueName: "seconds"))
     var timeout: Int?
 
     @OptionGroup var export: ExportArguments

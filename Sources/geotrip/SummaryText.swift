@@ -197,7 +197,10 @@ enum SummaryText {
                 + " (geotrip reads only the journals it writes for this folder; copy what you want into these pages)")
         }
         if e.namesInOtherLanguages > 0 {
-            lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, none being in '\(e.language.terminalSafe)' yet")
+            let language = e.language.terminalSafe
+            lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, "
+                + (e.namesOnline ? "none being in '\(language)' yet"
+                    : "the gazetteer's, which are in English or the local language: --geocoder nominatim asks for names in '\(language)'"))
         }
         if !e.refused.isEmpty {
             lines.append("  left alone, never written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")

@@ -244,7 +244,12 @@ struct OnlineNamesCommandTests {
                                                  && $0["name"] as? String == "Almada" && $0["nameSource"] as? String == "offline" })
         // (`tag` wrote the outputs: `export` writes them again, and counts.)
         let moved = try CommandRun.geotrip(["export", trip.path, "--json"])
-        #expect(try Self.summary(moved)["namesInOtherLanguages"] as? Int == 1, "\(moved.stdout)")
+        #expect(try Self.summary(moved)["namesInOtherLanguages"] as? Int == 1 && Self.summary(moved)["namesOnline"] as? Bool == true, "\(moved.stdout)")
+        // Offline, no name in Korean will come: the summary says what would bring them.
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "offline"]).status == 0)
+        let offline = try CommandRun.geotrip(["export", trip.path])
+        #expect(offline.stdout.contains("1 place shown with the best name known, the gazetteer's, which are in English or the local language: "
+                                        + "--geocoder nominatim asks for names in 'ko'"), "\(offline.stdout)")
     }
 
     @Test("a redirect to another server is not followed, and said; one within the server is followed")

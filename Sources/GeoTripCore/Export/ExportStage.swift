@@ -144,6 +144,7 @@ public struct ExportStage: Sendable {
         }
         let named = try catalog.placesNamed(inLanguage: language)
         summary.namesInOtherLanguages = layout.whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
+        if summary.namesInOtherLanguages > 0 { summary.namesOnline = try catalog.storedNamingSettings().online }
 
         // 3. The pages beside a journal: notes whose owner is gone, photos no day takes.
         try writeNotesGone(gathered, renderer: renderer, run, &summary)

@@ -71,6 +71,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var forgettingFollowed = false
     /// Places shown with a name in another language than the trip's (`--lang`), for want of one in it.
     public var namesInOtherLanguages = 0
+    /// Whether the trip's names are asked of an online service (`--geocoder nominatim`): if
+    /// not, no name in another language than the gazetteer's will come.
+    public var namesOnline = false
     /// The language of the journal's words and names.
     public var language = ""
     /// Paths (relative to the output folder) left alone because they are symbolic links or
