@@ -158,6 +158,10 @@ struct PlacesCommandTests {
         let unknown = try CommandRun.geotrip(["rename", trip.path, "p999999", "Nowhere"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No place of this trip has the id p999999"))
+        // The id typed in capitals, or its number alone, is the place's id.
+        let number = String(hotel.dropFirst())
+        #expect(try CommandRun.geotrip(["rename", trip.path, hotel.uppercased(), "Hotel Baixa"]).stdout.hasPrefix("Named \(hotel) \"Hotel Baixa\""))
+        #expect(try CommandRun.geotrip(["rename", trip.path, number, "--clear"]).stdout.hasPrefix("\(hotel) is named automatically again"))
         // A visit's id (the journal names its blocks by them): its place is named.
         let visit = try #require(try visits(trip).first), visitID = try #require(visit["id"] as? String), placeID = try #require(visit["placeId"] as? String)
         let byVisit = try CommandRun.geotrip(["rename", trip.path, visitID, "Nowhere"])

@@ -38,9 +38,14 @@ public struct PlaceRenamer: Sendable {
         let catalog = try Catalog.open(at: catalogPath)
         // Another folder's catalog is refused before anything is written (`Catalog.checkFolder`).
         let followed = try catalog.claim(folder: folder).map { ["Catalog: " + Catalog.followedWords(from: $0, to: folder) + "."] } ?? []
-        guard let place = try catalog.currentPlaces().first(where: { $0.placeID == placeID }) else {
+        // As `places` shows it (p4), or as typed from it: `P4`, or the number alone.
+        let places = try catalog.currentPlaces()
+        let typed = placeID.lowercased()
+        guard let place = places.first(where: { $0.placeID == placeID })
+                ?? places.first(where: { $0.placeID == typed || $0.placeID == "p" + typed }) else {
             throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(placeID))
         }
+        let placeID = place.placeID
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
         // The names as `places` shows them: the person's, else the best of the others (an
         // online one, in the trip's language first, else the gazetteer's: `bestFirst`).
