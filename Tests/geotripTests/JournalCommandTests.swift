@@ -295,6 +295,21 @@ struct JournalCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
     }
 
+    @Test("notes that follow their visits to the next day (a clock a day off) are listed in the order of their numbers")
+    func movedNotesInOrder() throws {
+        let trip = try Trip()
+        try trip.run(["ingest", "DIR", "-q"])
+        let ids = try trip.visits().filter { $0["localDate"] as? String == "2025-06-10" }.compactMap { $0["id"] as? String }
+        #expect(ids.count >= 3)
+        for id in ids { try trip.write(note: "Note of \(id).\n", for: id, in: "2025-06-10") }
+        try trip.run(["ingest", "DIR", "-q"])
+        let run = try trip.run(["ingest", "DIR", "--clock-offset", "+1 00:00:00", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let moved = try #require((summary["export"] as? [String: Any])?["movedNotes"] as? [[String: Any]]).compactMap { $0["visit"] as? String }
+        let numbers = moved.compactMap { Int($0.dropFirst().prefix { $0.isNumber }) }
+        #expect(moved.count == ids.count && numbers == numbers.sorted(), "\(moved)")
+    }
+
     @Test("a note written in the run its visit's photo goes waits on the page of unplaced notes, and goes back when the photo does")
     func noteWrittenAsItsVisitGoes() throws {
         let trip = try Trip()
