@@ -166,6 +166,8 @@ struct JournalTests {
         #expect(MarkdownText.linkTarget("리스본/😀") == "%EB%A6%AC%EC%8A%A4%EB%B3%B8/%F0%9F%98%80")
         // Line breaks of every kind become one space each (CR LF is one), as `Character.isNewline` reads them.
         #expect(MarkdownText.escaped("a\r\nb\nc\rd\u{0B}e\u{0C}f\u{85}g\u{2028}h\u{2029}i") == "a b c d e f g h i")
+        // Other controls (a file name's ESC, DEL, a C1 control) are not written raw; a tab is a space.
+        #expect(MarkdownText.escaped("IMG\u{1B}[31m\u{7F}\u{9B}_1\tx.jpg") == "IMG\u{FFFD}\\[31m\u{FFFD}\u{FFFD}\\_1 x.jpg")
         #expect(MarkdownText.escaped("IMG_0001.JPG") == "IMG\\_0001.JPG")
         #expect(MarkdownText.escaped("Café – 리스본 \u{2027}\u{2030}") == "Café – 리스본 \u{2027}\u{2030}")
         // Against the rule written by Character, on text from an alphabet of the cases that

@@ -566,7 +566,8 @@ extension ExportStage {
     /// distance as its map does, along a track log (`ExportedTrip.distance`, recorded as each
     /// trip is written). 15: a map's group of one visit and its videos shows the visit's number;
     /// a town visited is named beside its dot when its label would cover a marker, and no
-    /// town's label covers a leg's arrow.
+    /// town's label covers a leg's arrow; a control character in a name on a journal page is
+    /// U+FFFD, a tab a space.
     static let outputRevision = 15
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

@@ -19,14 +19,15 @@ struct MarkdownText: MustacheContentType {
 
     /// ASCII punctuation CommonMark gives a meaning inline or at a line's start (`&` for
     /// entities, `<` for HTML, `|` for tables), each after a backslash; line breaks as spaces,
-    /// so a name never starts a new block.
+    /// so a name never starts a new block; other control characters (a file name's ESC, which
+    /// a terminal showing the page would obey) as U+FFFD.
     static func escaped(_ text: String) -> String {
         // On the UTF-8 bytes: most file names hold `_`, and walking them by Character (grapheme
         // breaking) was a third of a journal line. A line break is always a grapheme of its
         // own but for CR LF, which is one, so this matches `Character.isNewline`; ASCII
         // punctuation before a combining mark is escaped too, which CommonMark reads the same.
         let utf8 = text.utf8
-        guard utf8.contains(where: { needsEscape[Int($0)] || (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        guard utf8.contains(where: { needsEscape[Int($0)] || $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
         let bytes = Array(utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
@@ -36,7 +37,7 @@ struct MarkdownText: MustacheContentType {
             let newline: Int  // how many bytes the line break at `at` takes; 0 for none
             switch byte {
             case 0x0D where at + 1 < bytes.count && bytes[at + 1] == 0x0A: newline = 2
-            case 0x0A...0x0D: newline = 1
+            case 0x09...0x0D: newline = 1  // a tab too: a space, as in a name renamed
             case 0xC2 where at + 1 < bytes.count && bytes[at + 1] == 0x85: newline = 2  // U+0085
             case 0xE2 where at + 2 < bytes.count && bytes[at + 1] == 0x80 && (bytes[at + 2] == 0xA8 || bytes[at + 2] == 0xA9):
                 newline = 3  // U+2028, U+2029
@@ -45,6 +46,13 @@ struct MarkdownText: MustacheContentType {
             if newline > 0 {
                 out.append(UInt8(ascii: " "))
                 at += newline
+                continue
+            }
+            // C0 controls and DEL; C1 controls (U+0080 to U+009F, but for U+0085 above).
+            let control = byte < 0x20 || byte == 0x7F ? 1 : byte == 0xC2 && at + 1 < bytes.count && (0x80...0x9F).contains(bytes[at + 1]) ? 2 : 0
+            if control > 0 {
+                out += [0xEF, 0xBF, 0xBD]
+                at += control
                 continue
             }
             if needsEscape[Int(byte)] { out.append(UInt8(ascii: "\\")) }
