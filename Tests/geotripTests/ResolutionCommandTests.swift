@@ -239,7 +239,9 @@ struct ResolutionCommandTests {
         }
         let rerun = try CommandRun.geotrip(["ingest", trip.path])
         #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
-        #expect(rerun.stdout.contains("The track file \(gpx.path) cannot be read: it is a named pipe, not a file."), "stdout: \(rerun.stdout)")
+        #expect(rerun.stdout.contains("The track file \(gpx.path) cannot be read: it is a named pipe, not a file. "
+                                      + "The trip remembers its --track logs: give this one's new path with --track, or forget it with --track none."),
+                "stdout: \(rerun.stdout)")
         #expect(try photos(trip)["2025-06-10 Lisboa/DSCF1001.JPG"]?["locationSource"] as? String != "track")
     }
 

@@ -637,7 +637,9 @@ struct TripResolution: Sendable {
                 if points.isEmpty { points = file.points } else { points += file.points }
                 summary.trackPointsDropped += file.dropped
             } catch {
-                summary.problems.append(error.description)
+                // The trip remembers its logs: one moved or deleted since is said each run.
+                summary.problems.append(error.description + " The trip remembers its --track logs: give this one's new path with --track, "
+                                        + "or forget it with --track none.")
             }
         }
         summary.trackPoints = points.count

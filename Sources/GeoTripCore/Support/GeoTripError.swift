@@ -82,7 +82,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(path) cannot be written (\(reason)). Pass --catalog PATH to keep it somewhere writable."
         case .catalogBusy(let path, let pid):
             let holder = pid.map { "another geotrip run (pid \($0))" } ?? "another geotrip run"
-            return "The catalog at \(path) is in use by \(holder). Wait for it to finish, or pass --catalog to use another catalog."
+            return "The catalog at \(path) is in use by \(holder). Wait for it to finish, or stop it, and run this again."
         case .catalogMissing(let path, let folder):
             // The catalog named with --catalog is named again in the command to run.
             let given = URL(fileURLWithPath: path).standardizedFileURL.path != URL(fileURLWithPath: IngestOptions.defaultCatalogPath(for: folder)).standardizedFileURL.path
