@@ -75,6 +75,11 @@ struct VideoCommandTests {
 
         let visits = try #require(try Self.json(CommandRun.geotrip(["places", trip.path, "--json"])) as? [[String: Any]])
         func visit(of path: String) -> [String: Any]? { visits.first { ($0["photos"] as? [String])?.contains(path) == true } }
+        // The text says each visit's videos apart from its photos, as the journal does.
+        let text = try CommandRun.geotrip(["places", trip.path]).stdout
+        let clipVisit = try #require(visit(of: "2025-06-10 Lisboa/VID_20250610_110500.mp4"))
+        let stills = (clipVisit["photoCount"] as? Int ?? 0) - 1
+        #expect(text.contains("(\(stills) photo\(stills == 1 ? "" : "s"), 1 video, \(clipVisit["id"] as? String ?? "?"), "), "\(text)")
         // Each video joins the visit of the photos taken there and then.
         #expect(visit(of: "2025-06-10 Lisboa/VID_20250610_110500.mp4")?["id"] as? String == visit(of: "2025-06-10 Lisboa/IMG_0010.JPG")?["id"] as? String)
         #expect(visit(of: "2025-06-10 Lisboa/MVI_0001.MP4")?["id"] as? String == visit(of: "2025-06-10 Lisboa/IMG_0003.JPG")?["id"] as? String)

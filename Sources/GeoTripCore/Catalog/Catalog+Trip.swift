@@ -192,6 +192,22 @@ extension Catalog {
             FROM place p WHERE p.id = n.placeId) > \(onlineNameReach), 0)
         """
 
+    /// How many of each visit's photos are videos, for visits with any (a Live Photo's video is
+    /// in no visit): one pass over the photos, whose few videos are then looked up.
+    public func videoCountsByVisit() throws(GeoTripError) -> [String: Int] {
+        try attempt {
+            try database.read { db in
+                var counts: [String: Int] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT vp.visitId, count(*) FROM photo p JOIN visitPhoto vp ON vp.photoId = p.id
+                    WHERE p.format = 'video' AND p.removedAt IS NULL GROUP BY vp.visitId
+                    """)
+                while let row = try rows.next() { counts[row[0]] = row[1] }
+                return counts
+            }
+        }
+    }
+
     /// The name `place` shows when the person has given it none: its best name but theirs.
     func automaticName(of place: String) throws(GeoTripError) -> String? {
         let language = try storedNamingLanguage()
