@@ -1011,6 +1011,17 @@ struct JournalCommandTests {
         let named = try theirs.run(["ingest", "DIR"], expecting: 1)
         #expect(named.stderr.contains("holds a photo or video (geotrip/IMG_0032.JPG)"), "\(named.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: theirs.out.path) == ["IMG_0032.JPG"])
+        // As the sentence says, outputs elsewhere: the folder is theirs, and its photo is read.
+        let elsewhere = theirs.temp.url.appendingPathComponent("journal-elsewhere")
+        #expect(try theirs.run(["ingest", "DIR", "--out", elsewhere.path]).stdout.contains(": 58 files scanned"))
+        #expect(try theirs.run(["photos", "DIR"]).stdout.contains("geotrip/IMG_0032.JPG"))
+        // Named through a link, a folder of photos inside the trip is refused all the same.
+        let site = theirs.folder.appendingPathComponent("site"), link = theirs.temp.url.appendingPathComponent("site-link")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: theirs.folder.appendingPathComponent("IMG_0031.JPG"), to: site.appendingPathComponent("mine.JPG"))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: site)
+        let linked = try theirs.run(["ingest", "DIR", "--out", link.path], expecting: 1)
+        #expect(linked.stderr.contains("holds a photo or video (site/mine.JPG)"), "\(linked.stderr)")
     }
 
     @Test("trip.geojson as GDAL reads it: a point per visit, a line per leg, and a point per photo with --photos")

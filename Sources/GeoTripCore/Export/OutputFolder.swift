@@ -52,17 +52,28 @@ public struct OutputFolder: Sendable {
     }
 
     /// Throws when the folder is the trip folder `folder` itself (geotrip's thumbnails would be
-    /// read as photos), or lies inside it, is not yet geotrip's (no `ownerFile`) and holds
-    /// photos or videos outside folders named `thumbs`: the scan never enters the output
-    /// folder, so they would leave the trip without a word, and the outputs be written among
-    /// them. Looks at no more than `limit` names.
-    public func checkApart(from folder: String, limit: Int = 20_000) throws(GeoTripError) {
+    /// read as photos), or lies inside it and holds photos or videos that are not geotrip's
+    /// (`photosNotOurs`): the scan never enters the output folder, so they would leave the trip
+    /// without a word, and the outputs be written among them.
+    public func checkApart(from folder: String) throws(GeoTripError) {
         let own = RealPath.of(path), trip = RealPath.of(folder)
         if own == trip {
             throw .outputAmongPhotos(path: path, reason: "it is the trip folder itself, where geotrip's thumbnails would be read as photos")
         }
-        guard own.hasPrefix(trip + "/"), !FileManager.default.fileExists(atPath: path + "/" + Self.ownerFile),
-              let names = FileManager.default.enumerator(atPath: path) else { return }
+        guard own.hasPrefix(trip + "/") else { return }
+        let photos = photosNotOurs()
+        guard let first = photos.min().map({ String(own.dropFirst(trip.count + 1)) + "/" + $0 }) else { return }
+        let count = photos.count == 1 ? "a photo or video" : "\(photos.count) photos or videos"
+        throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(first)) that the scan would pass over, "
+                                 + "as it never reads the output folder; geotrip does not write its journal among them")
+    }
+
+    /// The photos and videos in the folder (links resolved), relative to it, outside folders
+    /// named `thumbs`, when it is not yet geotrip's (no `ownerFile`): none for a folder geotrip
+    /// wrote, or a missing one. Looks at no more than `limit` names.
+    func photosNotOurs(limit: Int = 20_000) -> [String] {
+        let own = RealPath.of(path)
+        guard !FileManager.default.fileExists(atPath: own + "/" + Self.ownerFile), let names = FileManager.default.enumerator(atPath: own) else { return [] }
         var photos: [String] = [], looked = 0
         while let name = names.nextObject() as? String, looked < limit {
             looked += 1
@@ -73,10 +84,7 @@ public struct OutputFolder: Sendable {
                 photos.append(name)
             }
         }
-        guard let first = photos.min().map({ String(own.dropFirst(trip.count + 1)) + "/" + $0 }) else { return }
-        let count = photos.count == 1 ? "a photo or video" : "\(photos.count) photos or videos"
-        throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(first)) that the scan would pass over, "
-                                 + "as it never reads the output folder; geotrip does not write its journal among them")
+        return photos
     }
 
     /// Throws unless the folder can be used: it exists as a folder geotrip can write, or it is

@@ -150,6 +150,9 @@ public struct IngestPipeline: Sendable {
         try output.check()
         try output.checkApart(from: options.folder)
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
+        // The person's own `geotrip/` of photos, the outputs being elsewhere, is read as theirs.
+        let named = OutputFolder(folder: options.folder, outputFolder: nil)
+        if named.path != output.path, !named.photosNotOurs().isEmpty { scanner.skipsOutputFolderName = false }
         // Output folders used before, inside the trip folder: geotrip's thumbnails are no photos.
         for earlier in try catalog.earlierOutputFolders() where !earlier.isEmpty {
             let path = OutputFolder(folder: options.folder, outputFolder: earlier).path

@@ -70,6 +70,11 @@ public struct FolderScanner: Sendable {
     /// of its own folder does; a library's scan, where they may be a million, does not.
     public var collectsLinks = false
 
+    /// Whether `geotrip/` at the top is passed over though it is not in `excludedFolders`: an
+    /// output folder left there earlier. False for the person's own folder of that name, which
+    /// holds photos and is not geotrip's (`OutputFolder.photosNotOurs`): then it is read.
+    public var skipsOutputFolderName = true
+
     /// The name of geotrip's output folder at the top of a trip folder.
     public static let outputFolderName = "geotrip"
 
@@ -151,7 +156,7 @@ public struct FolderScanner: Sendable {
         // An exclusion with a dot component can never match: dot entries are skipped first.
         var walker = Walker(root: rootDescriptor, excludedFolders: excludedFolders,
                             excludedPaths: excludedPaths.filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } },
-                            collectsLinks: collectsLinks)
+                            collectsLinks: collectsLinks, skipsOutputFolderName: skipsOutputFolderName)
         walker.topContents[""] = walker.read(Subfolder(relative: "", raw: nil))
         var level = walker.topContents[""]!.subfolders
         let wanted = 8 * Self.cores
@@ -230,14 +235,16 @@ public struct FolderScanner: Sendable {
         let excludedFolders: Set<String>
         let excludedPaths: Set<String>
         let collectsLinks: Bool
+        let skipsOutputFolderName: Bool
         /// The folders read before the parallel part, by relative path.
         var topContents: [String: FolderContents] = [:]
 
-        init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>, collectsLinks: Bool) {
+        init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>, collectsLinks: Bool, skipsOutputFolderName: Bool) {
             self.root = root
             self.excludedFolders = excludedFolders
             self.excludedPaths = excludedPaths
             self.collectsLinks = collectsLinks
+            self.skipsOutputFolderName = skipsOutputFolderName
         }
 
         /// The subtrees under `folders`, each walked whole, on every core. `concurrentPerform`
@@ -476,7 +483,7 @@ public struct FolderScanner: Sendable {
             }
             let decoded = String(validating: nameBytes, as: UTF8.self)
             let name = decoded ?? FolderScanner.escaped(Array(nameBytes))
-            if prefix.isEmpty && name == FolderScanner.outputFolderName { return }
+            if prefix.isEmpty && name == FolderScanner.outputFolderName && skipsOutputFolderName { return }
             let relative = prefix + name
             let rawRelative: [UInt8]? = (decoded == nil || rawPrefix != nil)
                 ? (rawPrefix ?? Array(prefix.utf8)) + nameBytes : nil
@@ -507,7 +514,7 @@ public struct FolderScanner: Sendable {
                         let what = fstatat(descriptor, cName, &target, 0) == 0 ? "a link to \(FileSystemKind(mode: target.st_mode).phrase)"
                             : code == ELOOP ? "a symbolic link that loops" : "a symbolic link to nothing (\(String(cString: strerror(code)).lowercased()))"
                         contents.problems.append("\(relative): not read: it is \(what), not a photo file")
-                    } else if fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFDIR {
+                    } else if !excludedFolders.contains(relative), fstatat(descriptor, cName, &target, 0) == 0, target.st_mode & S_IFMT == S_IFDIR {
                         // Said, or a trip reached through one is empty without a word.
                         contents.problems.append("\(relative): not scanned: it is a symbolic link to a folder, which geotrip does not follow "
                                                  + "(a loop, or another trip's photos, could be behind one); ingest that folder itself, or move it here")
