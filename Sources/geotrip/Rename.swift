@@ -5,7 +5,7 @@ struct Rename: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Give a place your own name. No geocoder ever replaces it, and it survives reruns as long as the place does.",
         discussion: """
-            PLACE_ID is the place's id as `geotrip places` shows it (place p14; P14 or 14 are taken for it). --clear returns the \
+            PLACE_ID is the place's id as `geotrip places` shows it (place p14, or P14). --clear returns the \
             place to automatic naming. The region and country stay as the place-name data gives them.
             """)
 

@@ -158,14 +158,20 @@ struct PlacesCommandTests {
         let unknown = try CommandRun.geotrip(["rename", trip.path, "p999999", "Nowhere"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No place of this trip has the id p999999"))
-        // The id typed in capitals, or its number alone, is the place's id.
+        // The id typed in capitals is the place's id; its number alone is refused, as the map's
+        // and the timeline's numbers count visits (p1 is visit 2's place in the sample trip).
         let number = String(hotel.dropFirst())
         #expect(try CommandRun.geotrip(["rename", trip.path, hotel.uppercased(), "Hotel Baixa"]).stdout.hasPrefix("Named \(hotel) \"Hotel Baixa\""))
-        #expect(try CommandRun.geotrip(["rename", trip.path, number, "--clear"]).stdout.hasPrefix("\(hotel) is named automatically again"))
+        let bare = try CommandRun.geotrip(["rename", trip.path, number, "--clear"])
+        #expect(bare.status == 1 && bare.stderr.contains("No place of this trip has the id \(number) (the numbers on the map and in the timeline count visits)"),
+                "\(bare.stderr)")
+        #expect(try CommandRun.geotrip(["rename", trip.path, hotel, "--clear"]).stdout.hasPrefix("\(hotel) is named automatically again"))
         // A visit's id (the journal names its blocks by them): its place is named.
         let visit = try #require(try visits(trip).first), visitID = try #require(visit["id"] as? String), placeID = try #require(visit["placeId"] as? String)
         let byVisit = try CommandRun.geotrip(["rename", trip.path, visitID, "Nowhere"])
         #expect(byVisit.status == 1 && byVisit.stderr.contains("\(visitID) is a visit, not a place; its place is \(placeID)"), "\(byVisit.stderr)")
+        let byVisitInCapitals = try CommandRun.geotrip(["rename", trip.path, visitID.uppercased(), "Nowhere"])
+        #expect(byVisitInCapitals.stderr.contains("is a visit, not a place; its place is \(placeID)"), "\(byVisitInCapitals.stderr)")
         #expect(try CommandRun.geotrip(["rename", trip.path, hotel]).status == 64)
 
         // A name with a line break and a terminal escape is kept as an online one is: the break

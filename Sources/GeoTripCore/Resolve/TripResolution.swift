@@ -637,9 +637,11 @@ struct TripResolution: Sendable {
                 if points.isEmpty { points = file.points } else { points += file.points }
                 summary.trackPointsDropped += file.dropped
             } catch {
-                // The trip remembers its logs: one moved or deleted since is said each run.
-                summary.problems.append(error.description + " The trip remembers its --track logs: give this one's new path with --track, "
-                                        + "or forget it with --track none.")
+                // The trip remembers its logs: one moved or deleted since is said each run, with
+                // the way out (a --track given replaces the whole list).
+                let gone = !FileManager.default.fileExists(atPath: path)
+                summary.problems.append(error.description + (gone ? " The trip remembers its --track logs: give them all again with --track, "
+                                                                + "this one at its new path, or --track none to forget them all." : ""))
             }
         }
         summary.trackPoints = points.count

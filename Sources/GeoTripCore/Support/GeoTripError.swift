@@ -128,7 +128,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
                 return "\(id) is a visit, not a place; its place is \(placeOfVisit), which every visit there shares: geotrip rename "
                     + "\(MarkdownText.shellQuoted(folder)) \(placeOfVisit) NAME."
             }
-            return "No place of this trip has the id \(id). `geotrip places \(folder)` lists the places with their ids (place p…)."
+            // A number alone: the map and the timeline number visits, not places.
+            let numbered = !id.isEmpty && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber)
+            return "No place of this trip has the id \(id)" + (numbered ? " (the numbers on the map and in the timeline count visits)" : "")
+                + ". `geotrip places \(folder)` lists the places with their ids (place p…)."
         case .notACatalog(let path, let tables):
             let what = tables.isEmpty ? "" : " (its tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
             return "\(path) is another program's SQLite database\(what), not a geotrip catalog; geotrip left it untouched. Pass --catalog with a new file name."
