@@ -92,7 +92,7 @@ struct VideoCommandTests {
         #expect(visits.allSatisfy { ($0["photos"] as? [String])?.contains("IMG_0100.MOV") == false })
     }
 
-    @Test("a video read as UTC that nothing places takes the trip's --tz; without one it is on its UTC date, and that is said")
+    @Test("a video read as UTC that nothing places takes the trip's --tz; without one its day is reckoned in UTC, and that is said")
     func videoWithoutZone() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -105,7 +105,7 @@ struct VideoCommandTests {
         }
         let plain = try Self.json(CommandRun.geotrip(["ingest", trip.path, "--json"])) as? [String: Any]
         let said = (plain?["diagnostics"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "zone-unknown" }
-        #expect(said.count == 1 && (said.first?["message"] as? String)?.contains("put on its UTC date, 2024-03-10") == true, "\(said)")
+        #expect(said.count == 1 && (said.first?["message"] as? String)?.contains("its day is reckoned from its UTC time, 2024-03-10 15:45 UTC") == true, "\(said)")
         #expect(try clip()["timeSource"] as? String == "mvhd-utc" && clip()["timeZone"] as? String == nil)
         // Kiritimati is UTC+14: the clip was filmed at 05:45 on the 11th there.
         let zoned = try Self.json(CommandRun.geotrip(["ingest", trip.path, "--tz", "Pacific/Kiritimati", "--json"])) as? [String: Any]

@@ -32,7 +32,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     /// A capture time outside 1826 to tomorrow (as written or after --clock-offset).
     case implausibleTime = "implausible-time"
     /// A video whose movie header gives its instant in UTC, and nothing its zone (no position,
-    /// no `--tz`): it is put on its UTC date.
+    /// no `--tz`): its day is reckoned from its UTC time.
     case zoneUnknown = "zone-unknown"
     /// Any other value of the wrong type or out of range (orientation, a tag's format).
     case valueIgnored = "value-ignored"
@@ -77,7 +77,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .altitudeIgnored: return "GPS altitude unusable, not used"
         case .timeIgnored: return "a capture time field unusable, ignored"
         case .implausibleTime: return "capture time outside 1826 to tomorrow, not used"
-        case .zoneUnknown: return "a video's time zone unknown, on its UTC date"
+        case .zoneUnknown: return "a video's time zone unknown, its day reckoned in UTC"
         case .valueIgnored: return "a value of the wrong type or out of range, ignored"
         case .sidecarFailed: return "XMP sidecar could not be written"
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"

@@ -523,11 +523,12 @@ struct TripResolution: Sendable {
         for index in rows.indices where times[index].source == .movieHeaderUTC && times[index].zone == nil {
             if let location = locations[index] { times[index].zone = gazetteer.timeZone(for: location.coordinate) }
             if times[index].zone == nil { times[index].zone = timeResolver.assumedZone?.identifier }
-            if times[index].zone == nil, let utc = times[index].utc, let day = utc.geotripISO8601?.prefix(10) {
+            if times[index].zone == nil, let utc = times[index].utc?.geotripISO8601 {
+                let time = utc.prefix(10) + " " + utc.dropFirst(11).prefix(5)
                 summary.photoProblems.append(PhotoDiagnostic(
                     path: rows[index].path, kind: .zoneUnknown,
-                    message: "its movie header gives the time in UTC, and nothing gives its zone (no position, no --tz): it is put on its UTC date, \(day). "
-                        + "Give it a position with `geotrip tag`, or the trip's zone with --tz"))
+                    message: "its movie header gives the time in UTC, and nothing gives its zone (no position, no --tz): its day is reckoned "
+                        + "from its UTC time, \(time) UTC. Give it a position with `geotrip tag`, or the trip's zone with --tz"))
             }
         }
 
