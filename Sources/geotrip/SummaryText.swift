@@ -200,7 +200,7 @@ enum SummaryText {
             let language = e.language.terminalSafe
             lines.append("  \(plural(e.namesInOtherLanguages, "place")) shown with the best name known, "
                 + (e.namesOnline ? "none being in '\(language)' yet"
-                    : "the gazetteer's, which are in English or the local language: --geocoder nominatim asks for names in '\(language)'"))
+                    : "none being in '\(language)': names in it are asked for online only, with --geocoder nominatim"))
         }
         if !e.refused.isEmpty {
             lines.append("  left alone, never written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")

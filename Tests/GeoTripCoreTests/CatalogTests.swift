@@ -376,6 +376,19 @@ struct CatalogMigrationTests {
         }
     }
 
+    @Test("a length of 0 an older reader kept (a fragmented file's header) is unknown after the migration, as a fresh ingest has it")
+    func zeroLengthsMigrate() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let path = try copyCatalogFixture("v25-note-members", into: temp)
+        let before = try DatabaseQueue(path: path)
+        try before.write { try $0.execute(sql: "UPDATE photo SET durationSeconds = CASE WHEN id = (SELECT min(id) FROM photo) THEN 0 ELSE 12.5 END") }
+        try before.close()
+        let catalog = try Catalog.open(at: path)
+        let lengths = try catalog.database.read { try Row.fetchAll($0, sql: "SELECT durationSeconds FROM photo ORDER BY id").map { $0[0] as Double? } }
+        #expect(lengths == [nil, 12.5])
+    }
+
     @Test("a v25 catalog with a clock correction and photos without a zone resolves once in full, and its triggers watch the corrected clock")
     func correctedClockMigration() throws {
         let temp = try TemporaryFolder()

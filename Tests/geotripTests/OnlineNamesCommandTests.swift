@@ -248,8 +248,8 @@ struct OnlineNamesCommandTests {
         // Offline, no name in Korean will come: the summary says what would bring them.
         #expect(try CommandRun.geotrip(["ingest", trip.path, "--geocoder", "offline"]).status == 0)
         let offline = try CommandRun.geotrip(["export", trip.path])
-        #expect(offline.stdout.contains("1 place shown with the best name known, the gazetteer's, which are in English or the local language: "
-                                        + "--geocoder nominatim asks for names in 'ko'"), "\(offline.stdout)")
+        #expect(offline.stdout.contains("1 place shown with the best name known, none being in 'ko': "
+                                        + "names in it are asked for online only, with --geocoder nominatim"), "\(offline.stdout)")
     }
 
     @Test("a redirect to another server is not followed, and said; one within the server is followed")

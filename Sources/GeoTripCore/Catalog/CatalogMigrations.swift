@@ -623,6 +623,12 @@ enum CatalogMigrations {
             // Not `INSERT OR IGNORE`: a trigger's statements take the conflict policy of the
             // statement that fired them (the names' upsert), so a name already kept failed it.
         }
+        migrator.registerMigration("v30-zero-lengths") { db in
+            // A video length of 0 is a fragmented file's header, which says its length lies in
+            // the fragments: unknown, as the reader now keeps it (`QuickTimeReader`), so a
+            // catalog read before is what a fresh ingest gives.
+            try db.execute(sql: "UPDATE photo SET durationSeconds = NULL WHERE durationSeconds = 0")
+        }
         return migrator
     }
 }
