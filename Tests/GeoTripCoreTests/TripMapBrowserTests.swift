@@ -328,11 +328,14 @@ f.addEventListener('load', function () {
         ])
         let ingest = try CommandRun.geotrip(["ingest", trip.path, "--no-thumbnails"])
         #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
-        let (result, console) = try Self.probe(trip)
-        #expect(console.isEmpty, "console: \(console)")
-        #expect(result.townLabels.contains("Osaka") && result.townLabels.contains("Kyoto"), "towns named: \(result.townLabels)")
-        #expect(result.labelsCovering == 0 && result.labelsCut == 0)
-        #expect(result.arrows == 1 && result.arrowsCovered == 0, "\(result.arrowsCovered) arrows covered by a town's label")
+        // On phones of two heights (the map's zoom differs) and on a desktop.
+        for frame in [(390, 844), (390, 1300), (1180, 900)] {
+            let (result, console) = try Self.probe(trip, frame: frame)
+            #expect(console.isEmpty, "console: \(console)")
+            #expect(result.townLabels.contains("Osaka") && result.townLabels.contains("Kyoto"), "\(frame): towns named: \(result.townLabels)")
+            #expect(result.labelsCovering == 0 && result.labelsCut == 0, "\(frame)")
+            #expect(result.arrows == 1 && result.arrowsCovered == 0, "\(frame): \(result.arrowsCovered) arrows covered by a town's label")
+        }
     }
 
     @Test("videos have markers of their own that open the clip; a Live Photo's video has none",
@@ -364,9 +367,10 @@ f.addEventListener('load', function () {
     }
 
     /// Runs the probe on the page in `folder/geotrip/index.html`.
-    static func probe(_ folder: URL) throws -> (result: ProbeResult, console: [String]) {
+    static func probe(_ folder: URL, frame: (width: Int, height: Int) = (390, 844)) throws -> (result: ProbeResult, console: [String]) {
         let probe = folder.appendingPathComponent("probe.html")
-        try Self.probe.write(to: probe, atomically: true, encoding: .utf8)
+        try Self.probe.replacingOccurrences(of: "width:390px;height:844px", with: "width:\(frame.width)px;height:\(frame.height)px")
+            .write(to: probe, atomically: true, encoding: .utf8)
         // Reduced motion: the page jumps to a visit instead of flying, which headless Chromium's
         // virtual time does not animate.
         let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion",

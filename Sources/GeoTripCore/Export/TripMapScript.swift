@@ -196,8 +196,11 @@ enum TripMapScript {
       } else if (dot.visited) {
         // A town visited, its dot beside a marker rather than under it: named left of its
         // dot, or above or below it, rather than not at all.
-        var middle = x - (box.left + box.right) / 2;
-        moves = moves.concat([[x - 4 - box.right, 0], [middle, y - 5 - box.bottom], [middle, y + 5 - box.top]]);
+        // (Above and below, centred on the dot, then starting at it, then ending at it: a dot
+        // near the map's edge.)
+        var middle = x - (box.left + box.right) / 2, from = x - 2 - box.left, to = x + 2 - box.right;
+        moves = moves.concat([[x - 4 - box.right, 0], [middle, y - 5 - box.bottom], [middle, y + 5 - box.top],
+                              [from, y - 5 - box.bottom], [from, y + 5 - box.top], [to, y - 5 - box.bottom], [to, y + 5 - box.top]]);
       }
       for (var i = 0; i < moves.length; i++) {
         var moved = shifted(box, moves[i][0], moves[i][1]);
