@@ -104,9 +104,8 @@ struct Ingest: AsyncParsableCommand {
         for (name, value, range, unit) in [("--visit-radius", visitRadius, radii, "metres"), ("--visit-gap", visitGap, gaps, "minutes (30 days)"),
                                            ("--place-radius", placeRadius, radii, "metres")] {
             if let value, !range.contains(value) {
-                // As typed: 0, not 0.0.
-                let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-                throw ValidationError("\(name) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) \(unit); \(typed) is not.")
+                throw ValidationError("\(name) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) \(unit); "
+                                      + "\(ClusteringOptions.typed(value)) is not.")
             }
         }
         if let geocoder, !["offline", "nominatim"].contains(geocoder) {

@@ -193,7 +193,7 @@ extension Catalog {
         """
 
     /// How many of each visit's photos are videos, for visits with any (a Live Photo's video is
-    /// in no visit): one pass over the photos, whose few videos are then looked up.
+    /// in no visit): the photos are read once for their videos, each joined to its visit.
     public func videoCountsByVisit() throws(GeoTripError) -> [String: Int] {
         try attempt {
             try database.read { db in

@@ -75,6 +75,9 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
     /// Gaps from a minute to 30 days, in seconds (the command line gives minutes).
     public static let gapRange: ClosedRange<Double> = 60...(30 * 86_400)
 
+    /// A threshold as a person types it: a whole number without `.0`.
+    public static func typed(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)" }
+
     /// (`ClosedRange.contains` is false for NaN and infinities too.)
     /// The thresholds outside their ranges, as the options that set them ("--place-radius and
     /// --day-starts") and a sentence for each in the option's own unit, or nil when all are
@@ -82,11 +85,9 @@ public struct ClusteringOptions: Sendable, Equatable, Codable {
     /// next only then.
     public var outOfRange: (option: String, problem: String)? {
         var bad: [(option: String, problem: String)] = []
-        // A whole number as it was typed: 0, not 0.0.
-        func shown(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)" }
-        if !Self.radiusRange.contains(visitRadius) { bad.append(("--visit-radius", "\(shown(visitRadius)) is outside 1 to 100000 metres")) }
-        if !Self.gapRange.contains(visitGap) { bad.append(("--visit-gap", "\(shown(visitGap / 60)) is outside 1 to 43200 minutes (30 days)")) }
-        if !Self.radiusRange.contains(placeRadius) { bad.append(("--place-radius", "\(shown(placeRadius)) is outside 1 to 100000 metres")) }
+        if !Self.radiusRange.contains(visitRadius) { bad.append(("--visit-radius", "\(Self.typed(visitRadius)) is outside 1 to 100000 metres")) }
+        if !Self.gapRange.contains(visitGap) { bad.append(("--visit-gap", "\(Self.typed(visitGap / 60)) is outside 1 to 43200 minutes (30 days)")) }
+        if !Self.radiusRange.contains(placeRadius) { bad.append(("--place-radius", "\(Self.typed(placeRadius)) is outside 1 to 100000 metres")) }
         if !dayRule.isValid { bad.append(("--day-starts", "\(dayRule.dayStartMinutes) minutes after midnight is not a time of day")) }
         guard !bad.isEmpty else { return nil }
         let options = bad.map(\.option)

@@ -186,12 +186,14 @@ struct JournalNotes: Equatable {
         }
         settle(stored: stored, waiting: waitingOwners, holderOf: holderOf, dayOf: dayOf, placeOf: placeOf, owners: owners)
         // Only notes with words wait on the page of notes whose visit is gone.
-        replaced.sort { $0.ownerID < $1.ownerID }
-        // In the order of their numbers (v7 before v12), as `places` lists them.
-        moved.sort { $0.visit.compare($1.visit, options: .numeric) == .orderedAscending }
+        // Ids in the order of their numbers (v7 before v12), as `places` lists them.
+        func before(_ a: String, _ b: String) -> Bool { a.compare(b, options: .numeric) == .orderedAscending }
+        replaced.sort { before($0.ownerID, $1.ownerID) }
+        moved.sort { before($0.visit, $1.visit) }
         rehomed.sort { ($0.day, $0.written) < ($1.day, $1.written) }
         gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
-            .sorted { ($0.localDate ?? $0.ownerID, $0.ownerID) < ($1.localDate ?? $1.ownerID, $1.ownerID) }
+            .sorted { ($0.localDate ?? $0.ownerID) != ($1.localDate ?? $1.ownerID)
+                ? ($0.localDate ?? $0.ownerID) < ($1.localDate ?? $1.ownerID) : before($0.ownerID, $1.ownerID) }
     }
 
     /// A note's text from the `files` holding its block (in order of preference) and the

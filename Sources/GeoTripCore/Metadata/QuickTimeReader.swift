@@ -107,7 +107,8 @@ enum QuickTimeReader {
             let version = body.first ?? 0
             let (timeLength, needed) = version == 1 ? (8, 32) : (4, 20)
             guard version <= 1, body.count >= needed else {
-                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box is too short or of an unknown version (\(version)); its time and duration were not read"))
+                let what = version > 1 ? "of an unknown version (\(version))" : "too short (\(body.count) bytes)"
+                diagnostics.append(Diagnostic(.damaged, "the video's 'mvhd' box is \(what); its time and duration were not read"))
                 return
             }
             let creation = Bytes.bigEndian(body[4..<(4 + timeLength)])
