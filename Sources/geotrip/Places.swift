@@ -51,12 +51,6 @@ struct Places: AsyncParsableCommand {
         // A visit's count says its videos apart, as the journal does ("3 photos, 1 video").
         let videos: [String: Int]
         do { videos = try catalog.videoCountsByVisit() } catch { throw Diagnostics.fail(error) }
-        func counted(_ visit: TripVisit) -> String {
-            let clips = videos[visit.id] ?? 0, stills = visit.photoCount - clips
-            let parts = (stills > 0 || clips == 0 ? ["\(stills) photo\(stills == 1 ? "" : "s")"] : [])
-                + (clips > 0 ? ["\(clips) video\(clips == 1 ? "" : "s")"] : [])
-            return parts.joined(separator: ", ")
-        }
         // Each day's visits, then the day's photos that have no position (they stay in the
         // day's timeline); photos without any date come last.
         for day in trip.days {
@@ -65,7 +59,7 @@ struct Places: AsyncParsableCommand {
                 let name = [visit.name, visit.countryCode].compactMap { $0 }.joined(separator: ", ")
                 // Names come from the gazetteer, a person (`rename`) or a server: never raw on a terminal.
                 print("  \(visit.localTimeSpan)  \(name.isEmpty ? "?" : name.terminalSafe)"
-                      + "  (\(counted(visit)), \(visit.id), place \(visit.placeId))")
+                      + "  (\(visit.mediaCount(videos: videos[visit.id] ?? 0)), \(visit.id), place \(visit.placeId))")
             }
             if !day.unplacedPhotos.isEmpty { print("  without a position: \(day.unplacedPhotos.map(\.terminalSafe).joined(separator: ", "))") }
         }

@@ -115,8 +115,8 @@ extension ExportStage {
     }
 
     /// What every day key of a part's days holds besides the day: the run's rendering inputs
-    /// (`renderingKey`), the privacy zones, the links from the part's journal and map to the
-    /// photos, the `geotrip tag` command and how thumbnails are named.
+    /// (`renderingKey` and the `geotrip tag` command, `inputs`), the privacy zones, the links
+    /// from the part's journal and map to the photos, and how thumbnails are named.
     private func dayGlobals(_ partOutput: OutputFolder, _ context: PartContext) -> String {
         var key = KeyBytes()
         key.add(context.rendering)
@@ -124,7 +124,6 @@ extension ExportStage {
         for zone in context.privacy.zones { key.add(zone.text) }
         key.add(tripFolderLink(from: partOutput.url(Self.journalFolder).path))
         key.add(tripFolderLink(from: partOutput.path))
-        key.add(tagCommand())
         key.add(Int64(ThumbnailMaker.version))
         return Fingerprint.of(key.bytes, fileSize: key.bytes.count)
     }

@@ -192,8 +192,10 @@ struct JournalNotes: Equatable {
         moved.sort { before($0.visit, $1.visit) }
         rehomed.sort { ($0.day, $0.written) < ($1.day, $1.written) }
         gone = all.values.filter { dayOf[$0.ownerID] == nil && $0.hasWords }
-            .sorted { ($0.localDate ?? $0.ownerID) != ($1.localDate ?? $1.ownerID)
-                ? ($0.localDate ?? $0.ownerID) < ($1.localDate ?? $1.ownerID) : before($0.ownerID, $1.ownerID) }
+            .sorted { a, b in
+                let (first, second) = (a.localDate ?? a.ownerID, b.localDate ?? b.ownerID)
+                return first != second ? first < second : before(a.ownerID, b.ownerID)
+            }
     }
 
     /// A note's text from the `files` holding its block (in order of preference) and the

@@ -138,17 +138,17 @@ public struct IngestPipeline: Sendable {
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         var privacyReport: PrivacyZones.Report?
-        // An --out given that cannot be used apart from the photos is not remembered.
-        if let given = options.outputFolder {
-            try OutputFolder(folder: options.folder, outputFolder: OutputFolder.remembered(given, for: options.folder)).checkApart(from: options.folder)
-        }
-        let exporting = try catalog.exportSettings(outputFolder: options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) },
+        // An --out given that cannot be used apart from the photos is refused before it is
+        // remembered; a remembered one, before the scan passes over it.
+        let given = options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) }
+        if let given { try OutputFolder(folder: options.folder, outputFolder: given).checkApart(from: options.folder) }
+        let exporting = try catalog.exportSettings(outputFolder: given,
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
                                                    tiles: options.tiles, thumbnails: options.makeThumbnails,
                                                    home: options.home, hideHome: options.hideHome, privacyReport: &privacyReport)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
-        try output.checkApart(from: options.folder)
+        if given == nil { try output.checkApart(from: options.folder) }
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // The person's own `geotrip/` of photos, the outputs being elsewhere, is read as theirs.
         let named = OutputFolder(folder: options.folder, outputFolder: nil)

@@ -171,3 +171,11 @@ extension TripVisit {
     /// The visit's centre.
     public var centre: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
+
+extension TripVisit {
+    /// Its count as the journal writes it in English, `3 photos, 1 video`, given how many of
+    /// its `photoCount` are videos (`Catalog.videoCountsByVisit`): for `places`' text.
+    public func mediaCount(videos: Int) -> String {
+        JournalWords(language: "en").mediaCount(photos: photoCount - videos, videos: videos)
+    }
+}

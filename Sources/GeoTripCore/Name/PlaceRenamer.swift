@@ -38,14 +38,12 @@ public struct PlaceRenamer: Sendable {
         let catalog = try Catalog.open(at: catalogPath)
         // Another folder's catalog is refused before anything is written (`Catalog.checkFolder`).
         let followed = try catalog.claim(folder: folder).map { ["Catalog: " + Catalog.followedWords(from: $0, to: folder) + "."] } ?? []
-        // As `places` shows it (p4), or typed in capitals (P4). Not the number alone: the map's
-        // and the timeline's numbers count visits, and `1` would name another visit's place.
-        let places = try catalog.currentPlaces()
+        // As `places` shows it (p4), or typed in capitals (P4): ids are lower case. Not the
+        // number alone: the map's and the timeline's numbers count visits, and `1` would name
+        // another visit's place.
         let typed = placeID.lowercased()
-        guard let place = places.first(where: { $0.placeID == placeID }) ?? places.first(where: { $0.placeID == typed }) else {
-            var placeOfVisit = try catalog.placeOfVisit(placeID)
-            if placeOfVisit == nil { placeOfVisit = try catalog.placeOfVisit(typed) }
-            throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: placeOfVisit)
+        guard let place = try catalog.currentPlaces().first(where: { $0.placeID == typed }) else {
+            throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(typed))
         }
         let placeID = place.placeID
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
