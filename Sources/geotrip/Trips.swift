@@ -30,7 +30,9 @@ struct Trips: AsyncParsableCommand {
         var places: [String]
         var countries: [String]
         var visits: Int
+        /// Photos and videos apart, counted as the page of trips counts them.
         var photos: Int
+        var videos: Int
         var distanceKilometres: Double
         var folder: String
     }
@@ -39,6 +41,7 @@ struct Trips: AsyncParsableCommand {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
         let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool, distances: [Double]
+        let media: [MediaCount]
         do {
             let split = try catalog.library(photoPaths: false)  // counts, not paths
             library = split.library
@@ -47,17 +50,19 @@ struct Trips: AsyncParsableCommand {
             privacy = try catalog.sharedPrivacy(for: library, of: split.trip)
             earlier = try catalog.earlierHomes(than: library)
             distances = try catalog.distances(of: library, outside: privacy)
+            media = try library.trips.map { trip throws(GeoTripError) in try catalog.mediaCount(of: trip.trip, leavingOut: privacy) }
         } catch {
             throw Diagnostics.fail(error)
         }
         // Named, counted and measured as the page of trips and the maps do: not after a home or
         // another private place, without its country or visits, and without the legs to and
         // from one (along a track log where the map follows one).
-        let lines = zip(library.trips, distances).map { trip, distance in
-            Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
+        let lines = zip(library.trips, zip(distances, media)).map { trip, figures in
+            let (distance, media) = figures
+            return Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
                  places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries(leavingOut: privacy),
                  visits: trip.trip.visitsAndPlaces(leavingOut: privacy).visits,
-                 photos: trip.trip.photoCount, distanceKilometres: (distance * 10).rounded() / 10, folder: trip.folder)
+                 photos: media.photos, videos: media.videos, distanceKilometres: (distance * 10).rounded() / 10, folder: trip.folder)
         }
         if json {
             try Diagnostics.printJSON(lines)
@@ -110,7 +115,7 @@ struct Trips: AsyncParsableCommand {
             let kilometres = Int(distance.rounded())
             print(String(format: "%4d  ", line.number) + "\(line.firstDay) to \(line.lastDay) (\(line.days) day\(line.days == 1 ? "" : "s"))  "
                   + "\(place.terminalSafe)  [\(line.countries.joined(separator: ", "))]  "
-                  + "\(line.photos.grouped) photo\(line.photos == 1 ? "" : "s"), \(kilometres.grouped) km  \(line.folder)")
+                  + "\(MediaCount(photos: line.photos, videos: line.videos).text), \(kilometres.grouped) km  \(line.folder)")
         }
     }
 

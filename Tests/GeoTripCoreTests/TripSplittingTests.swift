@@ -125,7 +125,7 @@ struct TripSplittingTests {
         let library = TripSplitting.split(Self.trip(from: "2023-11-18", plans))
         let trip = try #require(library.trips.first)
         #expect(library.trips.count == 1 && trip.firstDay == "2023-12-28" && trip.lastDay == "2024-01-03")
-        let page = LibraryIndexPage(entries: [.init(number: 1, folder: trip.folder, trip: trip.trip, photos: trip.trip.photoCount,
+        let page = LibraryIndexPage(entries: [.init(number: 1, folder: trip.folder, trip: trip.trip, media: MediaCount(photos: trip.trip.photoCount, videos: 0),
                                                                kilometres: trip.trip.distanceKilometres)], words: JournalWords(language: "en"),
                                     language: "en").render()
         #expect(page.contains("1 trip, 2023 to 2024, 7 days away"), "\(page)")

@@ -21,6 +21,16 @@ struct LibraryCommandTests {
         // on its day's page, and counted with the trip's photos everywhere.
         #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("2024-02 Kyoto/no-gps.jpg"), dateTime: "2024:02:20 13:00:00",
                                         offset: "+09:00", at: nil))
+        // A phone clip in Kyoto: the trip's video, said apart from its photos.
+        let clip = folder.appendingPathComponent("2024-02 Kyoto/clip.mov")
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("videos/video-iphone.mov"), to: clip)
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                   ["-q", "-overwrite_original", "-Keys:CreationDate=2024:02:20 12:00:00+09:00",
+                                    "-Keys:GPSCoordinates=35.0394, 135.7292, 0", clip.path]).status == 0)
+        // A photo at the house on the morning the third trip leaves: on that trip's first day,
+        // inside home's privacy zone, so counted nowhere the trip is shown.
+        #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("home/2024-03-11-early.jpg"), dateTime: "2024:03:11 06:30:00",
+                                        offset: "+01:00", at: LibraryFixture.house))
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
@@ -42,6 +52,7 @@ struct LibraryCommandTests {
         #expect(trips.map { $0["countries"] as? [String] ?? [] } == [["PT"], ["JP"], ["PT"]])
         let photoCounts = (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) + (n == 2 ? 1 : 0) }
         #expect(trips.map { $0["photos"] as? Int ?? 0 } == photoCounts)
+        #expect(trips.map { $0["videos"] as? Int ?? -1 } == [0, 1, 0])
         #expect(try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-02-20/journal/2024-02-20.md"), encoding: .utf8)
             .contains("no-gps.jpg"))
         // Every thumbnail of a trip is one its journal or map shows: the photo without a
@@ -67,8 +78,15 @@ struct LibraryCommandTests {
         let index = try String(contentsOf: folder.appendingPathComponent("geotrip/index.html"), encoding: .utf8)
         #expect(kilometres(text.stdout).count == 3)
         #expect(kilometres(text.stdout) == kilometres(index))
-        // And its photos, the one without a position too (newest trip first on the page).
+        // And its photos, the one without a position too (newest trip first on the page), and
+        // its video apart.
         #expect(index.matches(of: /([0-9]+) photos/).map { Int($0.output.1)! } == photoCounts.reversed(), "\(index)")
+        #expect(index.contains("\(photoCounts[1]) photos, 1 video · "), "\(index)")
+        #expect(text.stdout.contains("\(photoCounts[1]) photos, 1 video, "), "\(text.stdout)")
+        #expect(text.stdout.contains(" \(photoCounts[2]) photos, "), "\(text.stdout)")
+        // The house's photo is the third trip's (its journal keeps the visit, unnamed).
+        #expect(try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-03-11/journal/2024-03-11.md"), encoding: .utf8)
+            .contains("Private place"))
 
         let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
         #expect(kyoto.status == 0, "\(kyoto.stderr)")

@@ -208,6 +208,27 @@ extension Catalog {
         }
     }
 
+    /// What a trip's shared outputs (the page of trips, `trips`) count of its media: the
+    /// photos and videos of its visits whose centres are outside `privacy`, as its map counts
+    /// them, and its photos without a position (`Trip.sharedMedia(leavingOut:)`), with the
+    /// videos among them told apart by one read of those rows.
+    public func mediaCount(of trip: Trip, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> MediaCount {
+        let shared = trip.sharedMedia(leavingOut: privacy)
+        guard shared.count > 0 else { return MediaCount(photos: 0, videos: 0) }
+        let videos = try attempt {
+            try database.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT (SELECT count(*) FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+                            WHERE vp.visitId IN (SELECT value FROM json_each(?)) AND p.format = 'video' AND p.removedAt IS NULL)
+                         + (SELECT count(*) FROM photo p
+                            WHERE p.path IN (SELECT value FROM json_each(?)) AND p.format = 'video' AND p.removedAt IS NULL)
+                    """, arguments: [Self.textList(shared.visits), Self.textList(shared.unplaced)]) ?? 0
+            }
+        }
+        // The rows are read after the trip was: a count never goes below nothing.
+        return MediaCount(photos: max(0, shared.count - videos), videos: min(videos, shared.count))
+    }
+
     /// The name `place` shows when the person has given it none: its best name but theirs.
     func automaticName(of place: String) throws(GeoTripError) -> String? {
         let language = try storedNamingLanguage()

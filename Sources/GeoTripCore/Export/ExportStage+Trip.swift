@@ -14,8 +14,8 @@ extension ExportStage {
         var days: [String: String]
         /// `ExportedTrip.dayKeys` for the part.
         var dayKeys: [String: String] = [:]
-        /// `ExportedTrip.photos` for the part.
-        var photos: Int
+        /// `ExportedTrip.photos` and `videos` for the part.
+        var media: MediaCount
         /// `MeasuredDistance.route` for the part: its map's kilometres.
         var routeKilometres: Double
     }
@@ -264,7 +264,7 @@ extension ExportStage {
             ? try await cover(of: trip, byPath: byPath, made: made, plan: plan, kept: kept, visible: thumbnailed, in: partOutput, privacy: privacy, &summary)
             : nil
         return PartResult(cover: cover.map { prefix + $0.path }, coverVisit: cover?.visit, summary: summary, days: pagesNow, dayKeys: plan.dayKeys,
-                          photos: trip.photoCount,
+                          media: try catalog.mediaCount(of: trip, leavingOut: privacy),
                           routeKilometres: summary.shared.map { $0.groundKilometres + $0.flownKilometres } ?? TripOverview.Shared.kilometres(route.legs))
     }
 
@@ -566,8 +566,10 @@ extension ExportStage {
     /// trip is written). 15: a map's group of one visit and its videos shows the visit's number;
     /// a town visited is named beside its dot when its label would cover a marker, and no
     /// town's label covers a leg's arrow; a control character in a name on a journal page is
-    /// U+FFFD, a tab a space.
-    static let outputRevision = 15
+    /// U+FFFD, a tab a space. 16: the page of trips and `trips` say a trip's videos apart from
+    /// its photos, and count none of a visit inside a privacy zone, as its map does
+    /// (`ExportedTrip.videos`, recorded as each trip is written).
+    static let outputRevision = 16
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

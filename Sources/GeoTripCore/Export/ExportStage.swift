@@ -540,7 +540,7 @@ public struct ExportStage: Sendable {
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: run.before.files, written: run.written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
                                              dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit,
-                                             photos: result.photos,
+                                             photos: result.media.photos, videos: result.media.videos,
                                              // Measured against every zone, as the page of trips and `trips` measure it.
                                              distance: MeasuredDistance(route: result.routeKilometres,
                                                                         centres: item.part.trip.distanceKilometres(outside: layout.privacy)))
@@ -628,13 +628,15 @@ public struct ExportStage: Sendable {
                         _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
         if layout.library.isLibrary {
-            let entries = layout.parts.compactMap { part in
-                part.number.map { number in
-                    let exported = layout.exported[part.folder]
-                    return LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: exported?.cover,
-                                                  photos: exported?.photos ?? part.trip.photoCount,
-                                                  kilometres: ExportedTrip.distance(of: part.trip, outside: layout.privacy, exported: exported))
-                }
+            var entries: [LibraryIndexPage.Entry] = []
+            for part in layout.parts {
+                guard let number = part.number else { continue }
+                let exported = layout.exported[part.folder]
+                // A trip not written yet (an export stopped) is counted from its outline.
+                let media: MediaCount
+                if let recorded = exported?.media { media = recorded } else { media = try catalog.mediaCount(of: part.trip, leavingOut: layout.privacy) }
+                entries.append(LibraryIndexPage.Entry(number: number, folder: part.folder, trip: part.trip, cover: exported?.cover, media: media,
+                                                      kilometres: ExportedTrip.distance(of: part.trip, outside: layout.privacy, exported: exported)))
             }
             _ = output.names(in: "", pages: Self.isOwnFile)  // takes away what a run stopped while writing here left
             let words = JournalWords(language: run.language)
@@ -802,9 +804,18 @@ public struct ExportStage: Sendable {
         var dayKeys: [String: String]?
         /// The visit the cover came from, when it was found.
         var coverVisit: String?
-        /// The trip's photos, those outside visits (no position) too, as its journal lists them
-        /// and `trips` counts them: the layout's outline of a library has no such photos.
+        /// The trip's photos and videos, as the page of trips and `trips` count them
+        /// (`Catalog.mediaCount(of:leavingOut:)`): those outside visits (no position) too,
+        /// which the layout's outline of a library lacks. Nil from a build that counted them
+        /// together (in `photos`), whose rendering key differs.
         var photos: Int?
+        var videos: Int?
+
+        /// `photos` and `videos`, when both were recorded.
+        var media: MediaCount? {
+            guard let photos, let videos else { return nil }
+            return MediaCount(photos: photos, videos: videos)
+        }
         /// Its distance as its map measured it (`PartResult.routeKilometres`), with the
         /// visit-to-visit one that tells whether it still holds.
         var distance: MeasuredDistance?

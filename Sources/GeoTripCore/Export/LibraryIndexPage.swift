@@ -14,8 +14,8 @@ struct LibraryIndexPage {
         var trip: Trip
         /// The cover thumbnail, relative to the output folder.
         var cover: String?
-        /// Its photos, those without a position too (`ExportedTrip.photos`).
-        var photos: Int
+        /// Its photos and videos, those without a position too (`ExportedTrip.photos`).
+        var media: MediaCount
         /// Its distance, as its map gives it (`ExportedTrip.distance(of:outside:exported:)`).
         var kilometres: Double
     }
@@ -55,7 +55,7 @@ struct LibraryIndexPage {
         let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
-                        photos: words.photoCount(entry.photos), distance: words.distance(kilometres: entry.kilometres),
+                        photos: words.mediaCount(photos: entry.media.photos, videos: entry.media.videos), distance: words.distance(kilometres: entry.kilometres),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)
     }

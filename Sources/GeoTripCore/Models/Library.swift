@@ -146,6 +146,15 @@ extension Trip {
             .prefix(limit).map(\.element)
     }
 
+    /// The media a trip's shared outputs count (`Catalog.mediaCount(of:leavingOut:)`): the
+    /// photos and videos of its visits outside `privacy`, as its map counts them, and those of
+    /// its photos without a position; with the ids of those visits and the paths of those photos.
+    public func sharedMedia(leavingOut privacy: PrivacyZones) -> (count: Int, visits: [String], unplaced: [String]) {
+        let shown = visits(leavingOut: privacy)
+        let unplaced = days.flatMap(\.unplacedPhotos)
+        return (shown.map(\.photoCount).reduce(0, +) + unplaced.count, shown.map(\.id), unplaced)
+    }
+
     /// Calendar days from the first day to the last, both counted (0 without days).
     public var calendarDays: Int { LocalDate.calendarDays(from: days.first?.date, to: days.last?.date) ?? 0 }
 
