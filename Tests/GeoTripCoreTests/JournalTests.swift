@@ -593,7 +593,7 @@ extension JournalTests {
         let photos = [still, star, clip, live, moving, TripPhoto(id: 6, path: "nowhere [1].jpg")]
         let day = Trip.Day(date: "2025-06-10", visits: [visit], unplacedPhotos: ["nowhere [1].jpg"])
         let context = JournalRenderer.Context(
-            notes: [:], photos: Dictionary(uniqueKeysWithValues: photos.map { ($0.path, $0) }), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
+            notes: [:], photos: PhotosByPath(photos), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
             privacy: PrivacyZones(), thumbnails: [1: "thumbs/1-aaaaaaaa.jpg", 4: "thumbs/4-bbbbbbbb.jpg", 6: "thumbs/6-cccccccc.jpg"],
             tripFolderLink: "../..", tagCommand: "geotrip tag '/t'")
         let page = try renderer.render(day, context)
@@ -627,7 +627,7 @@ extension JournalTests {
         let photos = [still, clip, live, TripPhoto(id: 6, path: "nowhere.jpg")]
         let day = Trip.Day(date: "2025-06-10", visits: [visit], unplacedPhotos: ["nowhere.jpg"])
         let context = JournalRenderer.Context(
-            notes: ["v1": "tea\n"], photos: Dictionary(uniqueKeysWithValues: photos.map { ($0.path, $0) }), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
+            notes: ["v1": "tea\n"], photos: PhotosByPath(photos), livePhotoVideos: [4: "Lisboa/IMG_2.MOV"],
             privacy: PrivacyZones(), thumbnails: [1: "thumbs/1-aaaaaaaa.jpg", 4: "thumbs/4-bbbbbbbb.jpg"],
             tripFolderLink: "../..", tagCommand: "geotrip tag '/t'")
         return (day, context)

@@ -230,6 +230,38 @@ struct HardeningCommandTests {
         #expect(lines[2].contains("\"countryCode\":\"AU\""))
     }
 
+    @Test("folders and photos whose names differ only in NFC and NFD are each read once, each with its own thumbnail")
+    func namesInBothNormalForms() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        // "Día" composed, and as macOS writes it (a letter and a combining accent): two folders,
+        // as a sync between two systems can leave them. Swift's `==` takes them for one.
+        let composed = "D\u{ED}a", decomposed = "Di\u{301}a"
+        let files = FileManager.default
+        let sources = ["IMG_0031.JPG", "IMG_0032.JPG", "IMG_0033.JPG", "IMG_0034.JPG"].map { TestPaths.sampleImages.appendingPathComponent($0) }
+        let paths = [decomposed + "/a.jpg", composed + "/b.jpg", composed + "/caf\u{E9}.jpg", composed + "/cafe\u{301}.jpg"]
+        for (source, path) in zip(sources, paths) {
+            let url = trip.appendingPathComponent(path)
+            try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try files.copyItem(at: source, to: url)
+        }
+        #expect(try files.contentsOfDirectory(atPath: trip.path).count == 2, "the file system keeps both folders")
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("4 files scanned"), "\(run.stdout)")
+        let listed = try CommandRun.geotrip(["photos", trip.path, "--json"])
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        // Byte for byte: a Set of Strings would take the two spellings for one.
+        #expect(Set(photos.compactMap { ($0["path"] as? String).map { Array($0.utf8) } }) == Set(paths.map { Array($0.utf8) }))
+        // Each photo's line in the journal shows its own thumbnail.
+        let journal = trip.appendingPathComponent("geotrip/journal")
+        let page = try files.contentsOfDirectory(atPath: journal.path).filter { $0.hasSuffix(".md") }
+            .map { try String(contentsOf: journal.appendingPathComponent($0), encoding: .utf8) }.joined()
+        let thumbnails = page.matches(of: /\(\.\.\/thumbs\/([^)]+)\)/).map { String($0.output.1) }
+        #expect(thumbnails.count == 4 && Set(thumbnails).count == 4, "\(page)")
+    }
+
     @Test("a trip of dated photos none of which has a position says so, not '0 visits at 0 places in 0 countries ()'")
     func tripWithoutPositions() throws {
         let temp = try TemporaryFolder()

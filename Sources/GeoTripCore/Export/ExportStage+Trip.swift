@@ -201,7 +201,7 @@ extension ExportStage {
         }
         let prefix = part.folder.isEmpty ? "" : part.folder + "/"
         // Made once for the days, the map and the cover: a library trip's thousands of paths.
-        let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let byPath = PhotosByPath(photos)
 
         let context = JournalRenderer.Context(
             notes: notes, photos: byPath,
@@ -269,7 +269,7 @@ extension ExportStage {
     }
 
     /// The map page's input for `trip` of `part`, its media from `byPath` and `thumbnails`.
-    private func mapInput(_ trip: Trip, route: TripRoute, byPath: [String: TripPhoto], thumbnails: [Int64: String],
+    private func mapInput(_ trip: Trip, route: TripRoute, byPath: PhotosByPath, thumbnails: [Int64: String],
                           rawNames: [String: [UInt8]], part: Part, output partOutput: OutputFolder, _ c: PartContext) -> TripMapInput {
         TripMapInput.from(trip: trip, route: route, notes: c.notes, byPath: byPath, thumbnails: thumbnails,
                           tripFolderLink: tripFolderLink(from: partOutput.path), privacy: c.privacy, language: c.language,
@@ -381,7 +381,7 @@ extension ExportStage {
     /// videos of their Live Photos (a folder that is one trip shows every photo).
     static func photos(of trip: Trip, in index: PhotoIndex) -> [TripPhoto] {
         var chosen = trip.visits.flatMap { index.byVisit[$0.id] ?? [] }
-        chosen += trip.days.flatMap(\.unplacedPhotos).compactMap { index.unplaced[$0] }
+        chosen += trip.days.flatMap(\.unplacedPhotos).compactMap { index.unplaced[PathKey($0)] }
         chosen += chosen.flatMap { index.liveVideos[$0.id] ?? [] }
         // In the catalog's order, as a whole folder's are.
         return chosen.sorted { index.order[$0.id, default: 0] < index.order[$1.id, default: 0] }
@@ -390,7 +390,8 @@ extension ExportStage {
     /// Photos grouped by what a trip takes them for: its visits, its days, its stills' videos.
     struct PhotoIndex {
         var byVisit: [String: [TripPhoto]] = [:]
-        var unplaced: [String: TripPhoto] = [:]
+        /// By path, byte for byte (`PhotosByPath`).
+        var unplaced: [PathKey: TripPhoto] = [:]
         var liveVideos: [Int64: [TripPhoto]] = [:]
         /// Each photo's place in the catalog's order.
         var order: [Int64: Int] = [:]
@@ -403,7 +404,7 @@ extension ExportStage {
                 } else if let visit = photo.visitID {
                     byVisit[visit, default: []].append(photo)
                 } else {
-                    unplaced[photo.path] = photo
+                    unplaced[PathKey(photo.path)] = photo
                 }
             }
         }
@@ -426,7 +427,7 @@ extension ExportStage {
     /// earliest of those with as many; the next when one has no thumbnail). A visit on a day
     /// `plan` does not render gives the last export's cover (`kept`) when that came from it (its
     /// day is as it was); otherwise its photos are read and their thumbnails found, or made, here.
-    private func cover(of trip: Trip, byPath: [String: TripPhoto], made: Thumbnails, plan: PartPlan, kept: CoverWritten?,
+    private func cover(of trip: Trip, byPath: PhotosByPath, made: Thumbnails, plan: PartPlan, kept: CoverWritten?,
                        visible: [TripPhoto], in partOutput: OutputFolder, privacy: PrivacyZones,
                        _ summary: inout ExportSummary) async throws(GeoTripError) -> CoverWritten? {
         var keeping = plan.keptThumbnails.union(visible.map(\.id))

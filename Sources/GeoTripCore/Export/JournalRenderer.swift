@@ -11,7 +11,7 @@ struct JournalRenderer: Sendable {
         /// The notes by owner id (visit id or day), byte for byte.
         var notes: [String: String]
         /// The trip's photos by path (for ids, positions and thumbnails).
-        var photos: [String: TripPhoto]
+        var photos: PhotosByPath
         /// The video of each Live Photo, by its still's id (the video is in no visit of its own).
         var livePhotoVideos: [Int64: String] = [:]
         /// Places kept out of what is shared.

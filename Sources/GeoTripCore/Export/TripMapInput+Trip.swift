@@ -11,14 +11,14 @@ extension TripMapInput {
     ///   - tripFolderLink: the way from the page's folder to the trip folder (`..`).
     static func from(trip: Trip, route: TripRoute, notes: [String: String], photos: [TripPhoto], thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?) -> TripMapInput {
-        from(trip: trip, route: route, notes: notes, byPath: Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }),
+        from(trip: trip, route: route, notes: notes, byPath: PhotosByPath(photos),
              thumbnails: thumbnails, tripFolderLink: tripFolderLink, privacy: privacy, language: language, tiles: tiles)
     }
 
     /// The same from the trip's photos by path, as the export stage has them already;
     /// `rawNames` holds the file names of photos whose names are not UTF-8, by path
     /// (`FolderScanner.rawBytes`): they are linked by them.
-    static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: [String: TripPhoto], thumbnails: [Int64: String],
+    static func from(trip: Trip, route: TripRoute, notes: [String: String], byPath: PhotosByPath, thumbnails: [Int64: String],
                      tripFolderLink: String, privacy: PrivacyZones, language: String, tiles: Tiles?,
                      libraryIndex: String? = nil, rawNames: [String: [UInt8]] = [:]) -> TripMapInput {
         let prefix = tripFolderLink.isEmpty ? [] : Array(tripFolderLink.utf8) + [UInt8(ascii: "/")]

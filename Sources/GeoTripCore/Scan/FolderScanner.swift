@@ -157,15 +157,15 @@ public struct FolderScanner: Sendable {
         var walker = Walker(root: rootDescriptor, excludedFolders: excludedFolders,
                             excludedPaths: excludedPaths.filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } },
                             collectsLinks: collectsLinks, skipsOutputFolderName: skipsOutputFolderName)
-        walker.topContents[""] = walker.read(Subfolder(relative: "", raw: nil))
-        var level = walker.topContents[""]!.subfolders
+        walker.topContents[PathKey("")] = walker.read(Subfolder(relative: "", raw: nil))
+        var level = walker.topContents[PathKey("")]!.subfolders
         let wanted = 8 * Self.cores
         while !level.isEmpty && level.count < wanted {
             var next: [Subfolder] = []
             for folder in level {
                 let contents = walker.read(folder)
                 next += contents.subfolders
-                walker.topContents[folder.relative] = contents
+                walker.topContents[PathKey(folder.relative)] = contents
             }
             level = next
         }
@@ -236,8 +236,10 @@ public struct FolderScanner: Sendable {
         let excludedPaths: Set<String>
         let collectsLinks: Bool
         let skipsOutputFolderName: Bool
-        /// The folders read before the parallel part, by relative path.
-        var topContents: [String: FolderContents] = [:]
+        /// The folders read before the parallel part, by relative path. Compared byte for byte,
+        /// as every path is (`PathKey`): two folders whose names differ only in how an accent is
+        /// written (composed, or a letter and a combining mark, as macOS writes it) are two.
+        var topContents: [PathKey: FolderContents] = [:]
 
         init(root: Int32, excludedFolders: Set<String>, excludedPaths: Set<String>, collectsLinks: Bool, skipsOutputFolderName: Bool) {
             self.root = root
@@ -250,12 +252,12 @@ public struct FolderScanner: Sendable {
         /// The subtrees under `folders`, each walked whole, on every core. `concurrentPerform`
         /// rather than a task group: the scan is synchronous (the export's listing calls it
         /// too), and its work is blocking system calls, which would hold the cooperative pool.
-        func walkAll(_ folders: [Subfolder]) -> [String: Listing] {
-            let results = Mutex<[String: Listing]>([:])
+        func walkAll(_ folders: [Subfolder]) -> [PathKey: Listing] {
+            let results = Mutex<[PathKey: Listing]>([:])
             DispatchQueue.concurrentPerform(iterations: folders.count) { index in
                 var listing = Listing()
                 walk(folders[index], into: &listing)
-                results.withLock { $0[folders[index].relative] = listing }
+                results.withLock { $0[PathKey(folders[index].relative)] = listing }
             }
             return results.withLock { $0 }
         }
@@ -273,17 +275,17 @@ public struct FolderScanner: Sendable {
         }
 
         /// The listing of the folders read first, with the subtrees walked in parallel in their places.
-        func assemble(_ relative: String, subtrees: [String: Listing], into listing: inout Listing) {
-            let contents = topContents[relative]!
+        func assemble(_ relative: String, subtrees: [PathKey: Listing], into listing: inout Listing) {
+            let contents = topContents[PathKey(relative)]!
             listing.absorb(contents)
             for (_, entry) in contents.entries {
                 switch entry {
                 case .file(let file):
                     listing.files.append(file)
                 case .folder(let subfolder):
-                    if topContents[subfolder.relative] != nil {
+                    if topContents[PathKey(subfolder.relative)] != nil {
                         assemble(subfolder.relative, subtrees: subtrees, into: &listing)
-                    } else if let subtree = subtrees[subfolder.relative] {
+                    } else if let subtree = subtrees[PathKey(subfolder.relative)] {
                         listing.absorb(subtree)
                     }
                 }
