@@ -88,13 +88,13 @@ struct Trips: AsyncParsableCommand {
             print("No home found (no place's nights span more than \(TripSplitting.Rules().homeSpanDays ?? 0) days, as in a folder of trips alone): "
                   + "every day with a placed photo is a trip's, and no home is found to keep private; ingest --home LAT,LON sets one")
         }
-        // Places slept at as often as a home near one (a flat moved to in the same city):
-        // kept private too, which the person should be able to see.
+        // Places near a home where as many days are spent as at a home (a flat moved to in the
+        // same city, an office): kept private too, which the person should be able to see.
         let others = library.homes.flatMap(\.otherSpots)
         if !hidingHome {
             print("Homes are shown in the outputs (ingest --no-hide-home); --hide-home keeps them private again.")
         } else if !others.isEmpty {
-            print("Also kept private, as places near home where 30 or more nights of a year were spent: "
+            print("Also kept private, as places near home at which 30 or more days of a year were spent: "
                   + others.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
         if hidingHome, !earlier.isEmpty {

@@ -14,6 +14,8 @@ struct TripSplittingTests {
         case home
         /// At home in another city than Amsterdam (after a move): out by day, the house at night.
         case livingIn(Coordinate)
+        /// The house photographed in the morning, an office every afternoon: the office holds the nights.
+        case houseThenOffice(Coordinate)
         case away(trip: Int, region: Coordinate)
         case noPosition
         case nothing
@@ -31,22 +33,21 @@ struct TripSplittingTests {
         let first = LocalDate.dayNumber(start)!
         var visits: [TripVisit] = []
         var outside: [(path: String, localDate: String?)] = []
-        // Home's own spot (the house) and a few places around it.
-        let homeSpots = [amsterdam] + (0..<6).map { _ in
-            Coordinate(latitude: amsterdam.latitude + .random(in: -0.04...0.04, using: &generator),
-                       longitude: amsterdam.longitude + .random(in: -0.06...0.06, using: &generator))
-        }
         for (offset, plan) in plans.enumerated() {
             let civil = Date.civilDate(daysSince1970: first + offset)
             let date = String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
             var spots: [Coordinate] = []
             switch plan {
             case .home:
-                // Out in the city by day, back at the house for the night.
-                spots = [homeSpots[Int.random(in: 1..<homeSpots.count, using: &generator)], amsterdam]
+                // Out in the city by day, somewhere new each day (a place at which some days of
+                // every year are spent is private as home is), back at the house for the night.
+                spots = [Coordinate(latitude: amsterdam.latitude + .random(in: -0.04...0.04, using: &generator),
+                                    longitude: amsterdam.longitude + .random(in: -0.06...0.06, using: &generator)), amsterdam]
             case .livingIn(let house):
                 spots = [Coordinate(latitude: house.latitude + .random(in: -0.04...0.04, using: &generator),
                                     longitude: house.longitude + .random(in: -0.06...0.06, using: &generator)), house]
+            case .houseThenOffice(let office):
+                spots = [amsterdam, office]
             case .away(_, let region):
                 spots = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
                     let longitude = region.longitude + .random(in: -0.2...0.2, using: &generator)
@@ -60,9 +61,13 @@ struct TripSplittingTests {
             }
             for (index, spot) in spots.enumerated() {
                 let id = "v\(date)-\(index)"
-                // Places: home's spots keep their ids, so the house is one place.
-                let place = homeSpots.firstIndex(of: spot).map { "home\($0)" }
-                    ?? { if case .livingIn(let house) = plan, spot == house { "house\(house.latitude)" } else { nil } }() ?? "p" + id
+                // Places: the house keeps its id, so it is one place.
+                let house: String? = switch plan {
+                case .livingIn(let house) where spot == house: "house\(house.latitude)"
+                case .houseThenOffice(let office) where spot == office: "office"
+                default: nil
+                }
+                let place = spot == amsterdam ? "home0" : house ?? "p" + id
                 visits.append(TripVisit(id: id, placeId: place, revision: 1, latitude: spot.latitude, longitude: spot.longitude,
                                         radiusMeters: 20, arrival: "\(date)T\(10 + index):00:00Z", departure: "\(date)T\(10 + index):30:00Z",
                                         localDate: date, photoCount: 3, photos: ["\(id)/a.jpg", "\(id)/b.jpg", "\(id)/c.jpg"]))
@@ -501,6 +506,22 @@ struct TripSplittingTests {
         let later = TripSplitting.split(Self.trip(from: "2022-01-01", Array(plans.prefix(400))))
         #expect(!ExportSettings().privacy(for: later).contains(flat))
         #expect(ExportSettings().privacy(for: later, keptHomes: ExportSettings.merged([], library.homes.flatMap(\.privateSpots))).contains(flat))
+    }
+
+    @Test("a house photographed each morning, before an office each afternoon, is kept private though the office holds the nights")
+    func houseByDayOfficeByNight() {
+        let office = Coordinate(latitude: Self.amsterdam.latitude + 0.01, longitude: Self.amsterdam.longitude + 0.025)
+        let plans = Self.years(400, at: .houseThenOffice(office), trips: Self.lisbon, from: 1)
+        let library = TripSplitting.split(Self.trip(from: "2022-01-01", plans))
+        #expect(library.homes.count == 1)
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2022-01-01", plans).map { [$0.0, $0.1] })
+        // The office is home (the nights), and the house, at which every home day was spent, is private too.
+        #expect(library.homes.first.map { GreatCircle.distance($0.centre, office) < 1 } == true)
+        let privacy = ExportSettings().privacy(for: library)
+        #expect(privacy.contains(office) && privacy.contains(Self.amsterdam))
+        // And with the office given as home.
+        let given = TripSplitting.split(Self.trip(from: "2022-01-01", plans), givenHome: office)
+        #expect(ExportSettings().privacy(for: given).contains(Self.amsterdam))
     }
 
     @Test("a partner's flat slept at one night in five is kept private; a friend's sofa a dozen nights a year is not")

@@ -14,9 +14,9 @@ public struct Library: Sendable, Equatable {
         /// to the end. Nil both for the only home.
         public var from: String?
         public var through: String?
-        /// Other places near it where a home's share of the nights of some year were spent (a
-        /// flat moved to within the city, a partner's): not home for trips, but kept private
-        /// as home is (`TripSplitting`).
+        /// Other places near it at which a home's share of the days of some year were spent (a
+        /// flat moved to within the city, a partner's, an office, the house photographed by
+        /// day only): not home for trips, but kept private as home is (`TripSplitting.otherSpots`).
         public var otherSpots: [Coordinate] = []
 
         /// Every spot kept private for this home: its own, then the others.

@@ -90,7 +90,7 @@ public enum TripSplitting {
         let homes = givenHome.map { given in
             // The places slept at often near a given home are private as a found home's are.
             var home = Library.Home(centre: given, given: true)
-            home.otherSpots = otherSpots(near: given, nights: Self.nights(trip.days), rules: rules, leavingOut: PrivacyZones.defaultRadius)
+            home.otherSpots = otherSpots(near: given, stays: Self.stays(trip.days), rules: rules, leavingOut: PrivacyZones.defaultRadius)
             return [home]
         } ?? Self.homes(trip.days, rules: rules)
         // Each home from its first day (day numbers; the first home's from the beginning).
@@ -168,11 +168,22 @@ public enum TripSplitting {
         }
     }
 
-    /// The places within `awayMetres` of `centre` where `homeNights` of the nights of some
-    /// year were spent (any `2 * homeWindowDays` days), each at the mean of its nights there,
-    /// in the order first slept at; those within `leavingOut` metres of `centre` (the home's
-    /// own spot, or inside its zone) left out.
-    static func otherSpots(near centre: Coordinate, nights: [(day: Int, date: String, visit: TripVisit)], rules: Rules,
+    /// Each day's places, in day order: the day's last visit at each place it was at. A home's
+    /// other spots are counted by these, not by nights alone: a house photographed each
+    /// morning, before an office or a school photographed each afternoon, is never a night.
+    static func stays(_ days: [Trip.Day]) -> [(day: Int, date: String, visit: TripVisit)] {
+        days.flatMap { day -> [(day: Int, date: String, visit: TripVisit)] in
+            guard let number = LocalDate.dayNumber(day.date) else { return [] }
+            var seen = Set<String>()
+            return day.visits.reversed().filter { seen.insert($0.placeId).inserted }.reversed().map { (day: number, date: day.date, visit: $0) }
+        }
+    }
+
+    /// The places within `awayMetres` of `centre` at which `homeNights` of the days of some
+    /// year were spent (any `2 * homeWindowDays` days; `stays`, a visit that day), each at the
+    /// mean of its visits there, in the order first visited; those within `leavingOut` metres of
+    /// `centre` (the home's own spot, or inside its zone) left out.
+    static func otherSpots(near centre: Coordinate, stays nights: [(day: Int, date: String, visit: TripVisit)], rules: Rules,
                            leavingOut: Double) -> [Coordinate] {
         let vector = GreatCircle.unitVector(centre)
         let limit = GreatCircle.chord(metres: rules.awayMetres)
@@ -204,6 +215,7 @@ public enum TripSplitting {
         // A day's night is its last visit.
         let nights = Self.nights(days)
         guard !nights.isEmpty else { return [] }
+        let stays = Self.stays(days)
         let vectors = nights.map { GreatCircle.unitVector(latitude: $0.visit.latitude, longitude: $0.visit.longitude) }
         let limit = GreatCircle.chord(metres: rules.awayMetres)
 
@@ -315,9 +327,9 @@ public enum TripSplitting {
         }
 
         // Each home's spot: the place of most of its stretch's nights near its candidate, at
-        // the mean of those nights' visits; and the other places near it where a home's share
-        // of the nights of some year were spent (a flat moved to within the city, a partner's),
-        // kept private with it (`otherSpots`).
+        // the mean of those nights' visits; and the other places near it at which a home's share
+        // of the days of some year were spent (a flat moved to within the city, a partner's, an
+        // office), kept private with it (`otherSpots`).
         return stretches.enumerated().compactMap { number, stretch -> Library.Home? in
             let centre = vectors[candidates[stretch.home]]
             var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int)] = [:]
@@ -332,8 +344,10 @@ public enum TripSplitting {
             var home = Library.Home(centre: VisitClustering.coordinate(of: spot.sum / Double(spot.count)), given: false,
                                     from: number == 0 ? nil : nights[stretch.first].date,
                                     through: next.flatMap { LocalDate.dayBefore(nights[$0].date) })
-            home.otherSpots = otherSpots(near: home.centre, nights: Array(nights[stretch.first...stretch.last]), rules: rules,
-                                         leavingOut: PrivacyZones.defaultRadius)
+            // The days of its stretch, from its first night to its last.
+            let (firstDay, lastDay) = (nights[stretch.first].day, nights[stretch.last].day)
+            let start = stays.partitioningIndex { $0.day >= firstDay }, end = stays.partitioningIndex { $0.day > lastDay }
+            home.otherSpots = otherSpots(near: home.centre, stays: Array(stays[start..<end]), rules: rules, leavingOut: PrivacyZones.defaultRadius)
             return home
         }
     }
