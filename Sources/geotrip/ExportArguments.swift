@@ -77,6 +77,14 @@ struct ExportArguments: ParsableArguments {
             }
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }
+        if tilesAttribution != nil, tiles == "none" {
+            throw ValidationError("--tiles none forgets the tile layer with its credit: leave --tiles-attribution out.")
+        }
+        if tilesAttribution != nil, tiles == nil {
+            // Alone it would be passed over: the credit is remembered with its tiles.
+            throw ValidationError("--tiles-attribution goes with --tiles: give the tile address again with the new credit "
+                                  + "(`geotrip export FOLDER --tiles URL --tiles-attribution TEXT`).")
+        }
         if out == "none" {
             // Other options forget a setting with 'none'; the outputs always go somewhere.
             throw ValidationError("--out none: the journal and map are always written somewhere; give a folder, or 'default' for FOLDER/geotrip "
@@ -84,8 +92,16 @@ struct ExportArguments: ParsableArguments {
         }
         if let tiles, tiles != "none" {
             let scheme = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.scheme
-            guard scheme == "https" || scheme == "http", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {
-                throw ValidationError("--tiles \(tiles) is not a tile URL template: give an http(s) address with {z}, {x} and {y}, such as https://tile.example.org/{z}/{x}/{y}.png.")
+            guard scheme == "https" || scheme == "http", tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}") || tiles.contains("{-y}") else {
+                throw ValidationError("--tiles \(tiles) is not a tile URL template: give an http(s) address with {z}, {x} and {y} (or {-y}, "
+                                      + "rows counted from the south), such as https://tile.example.org/{z}/{x}/{y}.png.")
+            }
+            // The map's tile layer (Leaflet) fills these alone; any other stops every tile with
+            // an error in the page.
+            let filled: Set<String> = ["{z}", "{x}", "{y}", "{-y}", "{s}", "{r}"]
+            if let other = tiles.matches(of: /\{[^}]*\}/).map({ String($0.output) }).first(where: { !filled.contains($0) }) {
+                throw ValidationError("--tiles: the map cannot fill \(other) in \(tiles); it fills {z}, {x}, {y} (or {-y}), {s} (a subdomain) and {r} "
+                                      + "(@2x on sharp screens). Write a key or a style into the address itself.")
             }
             guard let tilesAttribution, !tilesAttribution.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ValidationError("--tiles needs --tiles-attribution: the credit the tile provider asks for, such as \"© Example Maps, © OpenStreetMap contributors\".")

@@ -14,6 +14,11 @@ struct HardeningCommandTests {
         (["--visit-gap", "1e308"], "--visit-gap must be from 1 to 43200 minutes"),
         (["--clock-offset", "+106751991167301 00:00:00"], "a clock offset can be at most 100 years"),
         (["--clock-offset", "+106751991167300 00:00:00"], "a clock offset can be at most 100 years"),
+        // Tile options the map could not follow: a placeholder Leaflet does not fill (every tile
+        // would fail), a credit with no tiles (it was passed over in silence).
+        (["--tiles", "https://t.example.org/{z}/{x}/{y}.png?key={apikey}", "--tiles-attribution", "X"], "the map cannot fill {apikey}"),
+        (["--tiles-attribution", "New credit"], "--tiles-attribution goes with --tiles"),
+        (["--tiles", "none", "--tiles-attribution", "X"], "--tiles none forgets the tile layer with its credit"),
     ])
     func optionRanges(arguments: [String], message: String) throws {
         let temp = try TemporaryFolder()
@@ -24,6 +29,18 @@ struct HardeningCommandTests {
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
         // Refused before anything was made or remembered.
         #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))
+    }
+
+    @Test("a tile template with rows counted from the south ({-y}) and subdomains is taken and put on the map page")
+    func tilesFromTheSouth() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let template = "https://{s}.tiles.example.org/{z}/{x}/{-y}{r}.png"
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--tiles", template, "--tiles-attribution", "© Example"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let page = try String(contentsOf: trip.appendingPathComponent("geotrip/index.html"), encoding: .utf8)
+        #expect(page.contains(template.replacingOccurrences(of: "/", with: "\\/")) || page.contains(template), "the template is on the page")
     }
 
     @Test("several names the scan left out are told by their own sentences, not the folder's path again and again")
