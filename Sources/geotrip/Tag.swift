@@ -28,6 +28,9 @@ struct Tag: AsyncParsableCommand {
         guard [at != nil, place != nil, clear].filter({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --at LAT,LON, --place NAME or --clear.")
         }
+        if let place, place.allSatisfy(\.isWhitespace) {
+            throw ValidationError("--place is empty: give a place name, such as \"Kyoto, JP\".")
+        }
         if let at {
             let coordinate: Coordinate
             do { coordinate = try Coordinate(parsing: at) } catch { throw ValidationError("--at: \(error.message)") }

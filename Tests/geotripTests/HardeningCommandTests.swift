@@ -31,6 +31,31 @@ struct HardeningCommandTests {
         #expect(!FileManager.default.fileExists(atPath: trip.appendingPathComponent(".geotrip").path))
     }
 
+    @Test("tag says when a tag outranks a photo's own GPS and how far it moves it; finds a name typed in the other normal form; refuses an empty place")
+    func tagOverOwnPosition() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        // A photo macOS named decomposed ("Café.jpg" as an e and a combining accent).
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0032.JPG"), to: trip.appendingPathComponent("Cafe\u{301}.jpg"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        // IMG_0031.JPG's own position, as exiftool reads it, and the distance to the tag (haversine).
+        let own = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("exiftool.json")))
+            as? [[String: Any]]).first { $0["SourceFile"] as? String == "IMG_0031.JPG" }
+        let latitude = try #require(own?["Composite:GPSLatitude"] as? Double), longitude = try #require(own?["Composite:GPSLongitude"] as? Double)
+        let (p1, p2) = (latitude * .pi / 180, 38.7 * .pi / 180)
+        let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((-9.1 - longitude) * .pi / 180 / 2), 2)
+        let kilometres = Int((2 * 6_371.0088 * asin(h.squareRoot())).rounded())
+        let tagged = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--at", "38.7,-9.1"])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        #expect(tagged.stdout.contains("It has a GPS position of its own, \(kilometres) km from the tag, which the tag outranks"), "\(tagged.stdout)")
+        // Typed composed, as a keyboard writes it: the decomposed file is found.
+        let composed = try CommandRun.geotrip(["tag", trip.path, "Caf\u{E9}.jpg", "--at", "38.7,-9.1"])
+        #expect(composed.status == 0 && composed.stdout.hasPrefix("Tagged 1 photo at 38.70000, -9.10000."), "\(composed.stdout) \(composed.stderr)")
+        let empty = try CommandRun.geotrip(["tag", trip.path, "IMG_0031.JPG", "--place", "  "])
+        #expect(empty.status == 64 && empty.stderr.contains("--place is empty"), "\(empty.stderr)")
+    }
+
     @Test("a tile template with rows counted from the south ({-y}) and subdomains is taken and put on the map page")
     func tilesFromTheSouth() throws {
         let temp = try TemporaryFolder()

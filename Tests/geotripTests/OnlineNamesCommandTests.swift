@@ -560,7 +560,7 @@ struct OnlineNamesCommandTests {
         // No name names nothing: not sent, and refused as offline.
         let asked = server.requests.count
         let blank = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "  "])
-        #expect(blank.status == 1 && server.requests.count == asked, "\(blank.stderr)")
+        #expect(blank.status == 64 && server.requests.count == asked, "\(blank.stderr)")
     }
 
     @Test("a run stopped while names are in flight (Ctrl-C, kill -9) loses nothing; the next run carries on")

@@ -637,6 +637,41 @@ extension Catalog {
     /// The photo read at a path: `photo_present_path`.
     static let photoAtPathSQL = "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'read'"
 
+    /// `path`, and its spellings in the other Unicode normal forms when they differ in bytes:
+    /// a name typed composed finds a file macOS wrote decomposed (the catalog compares paths
+    /// byte for byte, and a terminal shows both alike). The path as given is tried first.
+    static func spellings(of path: String) -> [String] {
+        var forms = [path]
+        for form in [path.precomposedStringWithCanonicalMapping, path.decomposedStringWithCanonicalMapping]
+        where !forms.contains(where: { PathKey($0) == PathKey(form) }) {
+            forms.append(form)
+        }
+        return forms
+    }
+
+    /// The photo read at `path`, or at another spelling of it (`spellings(of:)`).
+    private static func photoID(at path: String, _ db: Database) throws -> Int64? {
+        for form in spellings(of: path) {
+            if let id = try Int64.fetchOne(db, sql: photoAtPathSQL, arguments: [form]) { return id }
+        }
+        return nil
+    }
+
+    /// The positions of their own (EXIF or QuickTime GPS) of the photos at `paths`, which a
+    /// tag outranks.
+    func ownPositions(paths: [String]) throws(GeoTripError) -> [Coordinate] {
+        try attempt {
+            try database.read { db in
+                try paths.compactMap { path -> Coordinate? in
+                    guard let id = try Self.photoID(at: path, db),
+                          let row = try Row.fetchOne(db, sql: "SELECT latitude, longitude FROM photo WHERE id = ? AND latitude IS NOT NULL", arguments: [id])
+                    else { return nil }
+                    return Coordinate(latitude: row[0], longitude: row[1])
+                }
+            }
+        }
+    }
+
     /// Tags photos with a position (or clears their tags with `location` nil), all or none:
     /// a path that is not a photo in the catalog changes nothing and is named in the error.
     /// Returns how many photos were tagged or had a tag cleared.
@@ -648,7 +683,7 @@ extension Catalog {
                 var ids: [Int64] = []
                 var unknown: [String] = []
                 for path in paths {
-                    if let id = try Int64.fetchOne(db, sql: Self.photoAtPathSQL, arguments: [path]) {
+                    if let id = try Self.photoID(at: path, db) {
                         ids.append(id)
                     } else {
                         unknown.append(path)

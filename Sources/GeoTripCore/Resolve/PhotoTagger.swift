@@ -52,9 +52,11 @@ public struct PhotoTagger: Sendable {
         let gazetteer = RunGazetteer()
 
         // A photo named twice (`DSCF*.JPG DSCF1008.JPG`, `a.jpg ./a.jpg`) is tagged once.
-        var seen = Set<String>()
-        let paths = files.map(relativePath).filter { seen.insert($0).inserted }
+        var seen = Set<PathKey>()
+        let paths = files.map(relativePath).filter { seen.insert(PathKey($0)).inserted }
         let sentence: String
+        // Where the photos were tagged (nil: cleared).
+        var tagged: Coordinate?
         // The shared cache of the online search, when it could not be used (said with the run's problems).
         var searchProblems: [PhotoDiagnostic] = []
         switch target {
@@ -64,9 +66,10 @@ public struct PhotoTagger: Sendable {
                 : "Cleared the manual position of \(cleared) photo\(cleared == 1 ? "" : "s")."
         case .coordinate(let coordinate):
             try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
+            tagged = coordinate
             sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
-            sentence = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer, problems: &searchProblems)
+            (sentence, tagged) = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer, problems: &searchProblems)
         }
         // Visits follow the new positions at once, with the trip's remembered settings.
         let settings = try catalog.storedResolutionSettings()
@@ -89,8 +92,16 @@ public struct PhotoTagger: Sendable {
             }
             // A photo without a time is placed, but on no day: said, so the map's missing it is no surprise.
             var told = sentence
-            let placing: Bool
-            if case .clear = target { placing = false } else { placing = true }
+            let placing = tagged != nil
+            // A photo's own GPS position is outranked by its tag: said, with how far it moved,
+            // since a mistyped name or a place of the same name elsewhere moves it far.
+            if let tagged, case let own = try catalog.ownPositions(paths: paths), !own.isEmpty {
+                let farthest = own.map { GreatCircle.distance($0, tagged) }.max() ?? 0
+                told += " " + (own.count == paths.count ? (own.count == 1 ? "It has" : "They have") : "\(own.count) of them \(own.count == 1 ? "has" : "have")")
+                    + " a GPS position of \(own.count == 1 ? "its" : "their") own, \(own.count == 1 ? "" : "up to ")\(Self.distanceWords(farthest)) from the tag, "
+                    + "which the tag outranks "
+                    + "(`geotrip tag \(own.count == 1 ? "FILE" : "FILES") --clear` goes back to \(own.count == 1 ? "it" : "them"))."
+            }
             if placing, case let untimed = try catalog.photosInNoVisit(paths: paths), untimed > 0 {
                 told += " " + (untimed == paths.count ? (untimed == 1 ? "It has" : "They have") : "\(untimed) of them \(untimed == 1 ? "has" : "have")")
                     + " no time, so \(untimed == 1 ? "it stays" : "they stay") on the page of undated photos, on no day and not on the map, "
@@ -107,9 +118,9 @@ public struct PhotoTagger: Sendable {
 
     /// Tags `paths` at the place `query` names: found by the trip's online service when it names
     /// places online, else (or when it cannot be used now) by the gazetteer's town search.
-    /// Returns the sentence saying where.
+    /// Returns the sentence saying where, and where.
     private func tag(_ paths: [String], byName query: String, catalog: Catalog, gazetteer: RunGazetteer,
-                     problems: inout [PhotoDiagnostic]) async throws(GeoTripError) -> String {
+                     problems: inout [PhotoDiagnostic]) async throws(GeoTripError) -> (String, Coordinate) {
         // No name names nothing, online or off (a service would answer with something).
         guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query, advice: nil) }
         let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
@@ -122,7 +133,7 @@ public struct PhotoTagger: Sendable {
             switch answer {
             case .success(let found):
                 try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
-                return "Tagged \(photos) at \(found.label), found by \(naming.shownURL)."
+                return ("Tagged \(photos) at \(found.label), found by \(naming.shownURL).", found.coordinate)
             case .failure(let reason):
                 unavailable = reason.words
             }
@@ -135,8 +146,8 @@ public struct PhotoTagger: Sendable {
             throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable)
         }
         try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
-        return "Tagged \(photos) at \(Self.label(place))"
-            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now).")
+        return ("Tagged \(photos) at \(Self.label(place))"
+            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now)."), place.coordinate)
     }
 
     /// The place `query` names, found by the trip's online service; why not, when the service
@@ -206,6 +217,13 @@ public struct PhotoTagger: Sendable {
             }
         }
         return nil
+    }
+
+    /// `12 m`, `4.2 km`, `1,347 km`: the farthest a tag moved a photo from its own position.
+    static func distanceWords(_ metres: Double) -> String {
+        if metres < 1_000 { return "\(Int(metres.rounded())) m" }
+        if metres < 10_000 { return String(format: "%.1f km", metres / 1_000) }
+        return "\(Int((metres / 1_000).rounded()).grouped) km"
     }
 
     /// "Kyoto, Kyoto, Japan (JP)".
