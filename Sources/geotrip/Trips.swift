@@ -109,6 +109,22 @@ struct Trips: AsyncParsableCommand {
                   + "if you lived there, `geotrip export \(location.folderPath.terminalSafe) --home auto` finds each home over the years, "
                   + "and makes those days days at home again")
         }
+        // A home photographed on few nights makes each day there a trip of its own: said, with
+        // the way to make it home (which keeps it private, as home).
+        if let (spot, count) = library.tripsAtOneSpot(), count >= 3, !privacy.contains(spot) {
+            let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
+            let command = "geotrip export \(location.folderPath.terminalSafe) --home \(point)"
+            // The place found as home instead stays private (and its days home days) unless forgotten.
+            if let found = library.home, !found.given {
+                let wrong = String(format: "%.3f, %.3f", found.centre.latitude, found.centre.longitude)
+                print("\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so not found "
+                      + "as one), `\(command) --forget-old-homes` makes them days at home and keeps it private, and stops hiding \(wrong), "
+                      + "found as home by its nights (leave --forget-old-homes out if that was a home of yours too)")
+            } else {
+                print("\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so not found "
+                      + "as one), `\(command)` makes them days at home and keeps it private")
+            }
+        }
         for (line, distance) in zip(lines, distances) {
             let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
             // Rounded once, from the distance itself, as the page of trips and the map round it

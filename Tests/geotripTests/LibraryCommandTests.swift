@@ -158,6 +158,38 @@ struct LibraryCommandTests {
         #expect(points > 0)
     }
 
+    @Test("a home photographed on few nights, a hotel's nights found as home, makes one-day trips at the house: trips says how to make it home")
+    func tripsAtTheHouse() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        let hotel = (48.2082, 16.3738)
+        var days: [LibraryFixture.Day] = []
+        // Four business weeks at one Vienna hotel, 20 nights over three months...
+        for month in 1...4 {
+            for day in 10...14 {
+                days.append(LibraryFixture.Day(date: String(format: "2024-%02d-%02d", month, day), trip: nil, spots: [hotel], offset: "+01:00", folder: "vienna"))
+            }
+        }
+        // ...and five photographed days at the house in Amsterdam, between them.
+        for date in ["2024-01-01", "2024-01-20", "2024-02-25", "2024-03-25", "2024-04-25"] {
+            days.append(LibraryFixture.Day(date: date, trip: nil, spots: [LibraryFixture.house], offset: "+01:00", folder: "home"))
+        }
+        try LibraryFixture.write(into: folder, days: days.sorted { $0.date < $1.date })
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--quiet"]).status == 0)
+        let text = try CommandRun.geotrip(["trips", folder.path]).stdout
+        let advice = try #require(text.split(separator: "\n").first { $0.contains("trips are days at one spot alone") }, "\(text)")
+        #expect(advice.hasPrefix("5 trips are days at one spot alone, 52.3702,4.8952: if that is your home"), "\(advice)")
+        // Followed, the house is home and its days are no trips; the hotel's weeks are, the
+        // hotel no longer hidden as a home.
+        let command = try #require(advice.firstMatch(of: /`geotrip export [^`]* --home ([0-9.,-]+) --forget-old-homes`/), "\(advice)")
+        #expect(advice.contains("stops hiding 48.208, 16.374, found as home by its nights"), "\(advice)")
+        #expect(try CommandRun.geotrip(["export", folder.path, "--home", String(command.output.1), "--forget-old-homes"]).status == 0)
+        let after = try CommandRun.geotrip(["trips", folder.path, "--json"])
+        let trips = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])
+        #expect(trips.map { $0["firstDay"] as? String ?? "" } == ["2024-01-10", "2024-02-10", "2024-03-10", "2024-04-10"], "\(after.stdout)")
+    }
+
     @Test("a trip's distance in trips and on the page of trips is its map's: along a --track log where there is one")
     func distanceAlongTrack() throws {
         let temp = try TemporaryFolder()

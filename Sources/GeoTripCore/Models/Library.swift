@@ -77,6 +77,25 @@ public struct Library: Sendable, Equatable {
         return most
     }
 
+    /// The spot that the most trips are at alone, every visit of theirs within `metres` of
+    /// it, with how many (nil when no two are): a home photographed on few nights, not found
+    /// as home (the nights of a hotel, or of none, made another), turns each day photographed
+    /// there into a trip of its own. Its centre is the mean of those trips' visits.
+    public func tripsAtOneSpot(within metres: Double = PrivacyZones.defaultRadius) -> (spot: Coordinate, trips: Int)? {
+        // Each trip that stays within `metres` of its first visit, by that visit's centre.
+        let alone = trips.compactMap { trip -> (centre: Coordinate, visits: [TripVisit])? in
+            let visits = trip.trip.visits
+            guard let first = visits.first, visits.allSatisfy({ GreatCircle.distance($0.centre, first.centre) <= metres }) else { return nil }
+            return (first.centre, visits)
+        }
+        let best = alone.map { candidate in alone.filter { GreatCircle.distance($0.centre, candidate.centre) <= metres } }
+            .max { $0.count < $1.count }
+        guard let best, best.count >= 2 else { return nil }
+        let visits = best.flatMap(\.visits)
+        let sum = visits.map { GreatCircle.unitVector($0.centre) }.reduce(SIMD3<Double>.zero, +)
+        return (VisitClustering.coordinate(of: sum / Double(visits.count)), best.count)
+    }
+
     /// Whether the folder is exported as a library of trips.
     public var isLibrary: Bool { !trips.isEmpty }
 
