@@ -126,12 +126,16 @@ struct Trips: AsyncParsableCommand {
             }
         }
         for (line, distance) in zip(lines, distances) {
-            let place = line.places.isEmpty ? "?" : line.places.joined(separator: ", ")
+            var place = line.places.joined(separator: ", ")
+            if place.isEmpty {
+                // Private places alone (a day at a partner's), or places with no name.
+                place = line.visits == 0 && !library.trips[line.number - 1].trip.visits.isEmpty ? "(private places only)" : "?"
+            }
             // Rounded once, from the distance itself, as the page of trips and the map round it
             // (the JSON's tenths rounded again made 462.46 km 463 here and 462 there).
             let kilometres = Int(distance.rounded())
             print(String(format: "%4d  ", line.number) + "\(line.firstDay) to \(line.lastDay) (\(line.days) day\(line.days == 1 ? "" : "s"))  "
-                  + "\(place.terminalSafe)  [\(line.countries.joined(separator: ", "))]  "
+                  + "\(place.terminalSafe)  " + (line.countries.isEmpty ? "" : "[\(line.countries.joined(separator: ", "))]  ")
                   + "\(MediaCount(photos: line.photos, videos: line.videos).text), \(kilometres.grouped) km  \(line.folder)")
         }
     }

@@ -633,6 +633,19 @@ extension JournalTests {
         return (day, context)
     }
 
+    @Test("a day page's front matter counts what its visits count: a photo taken inside a privacy zone is in neither")
+    func frontMatterCountsWhatIsShown() throws {
+        let renderer = try JournalRenderer(language: "en")
+        var (day, context) = Self.richDay()
+        // Three in the visit and one without a position: four.
+        #expect(try renderer.render(day, context).contains("\nphotos: 4\n"))
+        // IMG_1.jpg taken inside a zone: the visit says "1 photo, 1 video", and the front matter 3.
+        context.privacy = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 38.7, longitude: -9.1), radiusMeters: 100)])
+        day.visits[0].latitude = 38.8
+        let page = try renderer.render(day, context)
+        #expect(page.contains("1 photo, 1 video") && page.contains("\nphotos: 3\n"), "\(page)")
+    }
+
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")
     func inputKeyFollowsThePage() throws {
         let english = try JournalRenderer(language: "en")

@@ -136,6 +136,18 @@ struct TripSplittingTests {
         #expect(page.contains("1 trip, 2023 to 2024, 7 days away"), "\(page)")
     }
 
+    @Test("a trip whose every visit is private is called so on the page of trips, not by its number")
+    func privateTripOnThePageOfTrips() throws {
+        let plans: [Plan] = Array(repeating: .home, count: 40) + Array(repeating: .away(trip: 1, region: Self.lisbon), count: 3)
+            + Array(repeating: .home, count: 30)
+        let library = TripSplitting.split(Self.trip(from: "2024-01-01", plans))
+        let trip = try #require(library.trips.first)
+        let zones = PrivacyZones(trip.trip.visits.map { PrivacyZones.Zone(centre: $0.centre, radiusMeters: 100) })
+        let page = LibraryIndexPage(entries: [.init(number: 1, folder: trip.folder, trip: trip.trip, media: MediaCount(photos: 0, videos: 0),
+                                                    kilometres: 0)], words: JournalWords(language: "en"), language: "en", privacy: zones).render()
+        #expect(page.contains(">Private place<") && !page.contains(">#1<"), "\(page)")
+    }
+
     @Test("with home given elsewhere, a run of days only at a home kept private from earlier exports is no trip; one with anything else is, whole")
     func keptHomeDays() throws {
         let vienna = Coordinate(latitude: 48.2082, longitude: 16.3738)

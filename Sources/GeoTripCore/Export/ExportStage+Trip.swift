@@ -569,7 +569,8 @@ extension ExportStage {
     /// town's label covers a leg's arrow; a control character in a name on a journal page is
     /// U+FFFD, a tab a space. 16: the page of trips and `trips` say a trip's videos apart from
     /// its photos, and count none of a visit inside a privacy zone, as its map does
-    /// (`ExportedTrip.videos`, recorded as each trip is written).
+    /// (`ExportedTrip.videos`, recorded as each trip is written); a day page's front matter
+    /// counts the photos its visits count (none taken inside a zone).
     static let outputRevision = 16
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

@@ -198,6 +198,8 @@ struct JournalRenderer: Sendable {
     /// caller took it already (it costs a pass over the day's photos).
     func page(_ day: Trip.Day, _ context: Context, fingerprint: String? = nil) throws(GeoTripError) -> DayPage {
         var places: [String] = [], countries: [String] = []
+        // The photos and videos the page counts, for its front matter as for its visits.
+        var pageCount = day.unplacedPhotos.count
         let visits = day.visits.map { visit -> VisitView in
             let hidden = context.privacy.contains(visit.centre)
             let text = context.notes[visit.id] ?? ""
@@ -216,6 +218,7 @@ struct JournalRenderer: Sendable {
             let counted = hidden ? visit.photos : shown
             let videos = counted.filter { context.photos[$0]?.format == .video }.count
             let photos = visit.photoCount - (visit.photos.count - counted.count) - videos
+            pageCount += photos + videos
             return VisitView(time: visit.localTimeSpan, place: place,
                              photoCount: words.mediaCount(photos: photos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
@@ -231,8 +234,7 @@ struct JournalRenderer: Sendable {
                                     photoLines: day.unplacedPhotos.map { photoLine($0, context, item: true) }.joined(),
                                     hint: words.unplacedHint, command: MarkdownText.codeBlock(command, language: "sh"))
         }
-        let photoCount = day.visits.map(\.photoCount).reduce(0, +) + day.unplacedPhotos.count
-        let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: photoCount),
+        let view = DayView(frontMatter: try frontMatter(date: day.date, places: places, countries: countries, photos: pageCount),
                            heading: words.dayHeading(day.date), dayNotes: JournalDocument.block(id: day.date, text: context.notes[day.date] ?? ""),
                            visits: visits, unplaced: unplaced)
         return DayPage(view: view, notes: notes(of: day, context), fingerprint: fingerprint ?? inputKey(day, context))

@@ -52,7 +52,10 @@ struct LibraryIndexPage {
         let countries = trip.countries(leavingOut: privacy).compactMap { code in
             words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country)
         }
-        let title = names.isEmpty ? (countries.isEmpty ? "#\(entry.number)" : countries.joined(separator: ", ")) : names.joined(separator: ", ")
+        // A trip whose every visit is private (a day at a partner's) is called so, not by a number.
+        let title = names.isEmpty
+            ? (countries.isEmpty ? (trip.visits.isEmpty ? "#\(entry.number)" : words.privatePlace) : countries.joined(separator: ", "))
+            : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
                         photos: words.mediaCount(photos: entry.media.photos, videos: entry.media.videos), distance: words.distance(kilometres: entry.kilometres),
