@@ -98,8 +98,7 @@ struct Trips: AsyncParsableCommand {
                   + others.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
         if hidingHome, !earlier.isEmpty {
-            print("Kept private as earlier homes (of earlier runs, or the nights' when --home was first given), though no home now "
-                  + "(`geotrip export --forget-old-homes` stops hiding them): "
+            print("Kept private as homes of earlier runs, though no home now (`geotrip export --forget-old-homes` stops hiding them): "
                   + earlier.map { String(format: "%.3f, %.3f", $0.latitude, $0.longitude) }.joined(separator: "; "))
         }
         // A home given for all time after years elsewhere turns those years' days into trips to

@@ -124,40 +124,6 @@ struct LibraryCommandTests {
         #expect(bad.stderr.contains("--home north is not LAT,LON"))
     }
 
-    @Test("--home given elsewhere on the first run keeps the home the nights make private, as a run that found it first does")
-    func homeGivenOnTheFirstRun() throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let folder = temp.url.appendingPathComponent("Photos")
-        try LibraryFixture.write(into: folder)
-        // A person who lives in New York now, with years of Amsterdam in the folder.
-        let run = try CommandRun.geotrip(["ingest", folder.path, "--home", "40.7128,-74.0060"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let text = try CommandRun.geotrip(["trips", folder.path]).stdout
-        // Amsterdam's days are trips (a café 2 km from the house), and trips says how to make them days at home.
-        let amsterdamDays = LibraryFixture.schedule.filter { $0.trip == nil }.count
-        #expect(text.contains("\(amsterdamDays) trips are days within 50 km of 52.370, 4.895"), "\(text)")
-        #expect(text.contains("Kept private as earlier homes"), "\(text)")
-        // No output shows the house: no coordinate in any trip's GeoJSON within its zone
-        // (500 m; haversine, on a sphere of the mean radius).
-        func metres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
-            let (p1, p2) = (a.0 * .pi / 180, b.0 * .pi / 180), dp = p2 - p1, dl = (b.1 - a.1) * .pi / 180
-            let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
-            return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
-        }
-        let trips = folder.appendingPathComponent("geotrip/trips")
-        var points = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: trips.path) {
-            let geoJSON = try String(contentsOf: trips.appendingPathComponent(name + "/trip.geojson"), encoding: .utf8)
-            for match in geoJSON.matches(of: /\[(-?[0-9.]+),(-?[0-9.]+)\]/) {
-                points += 1
-                let point = (Double(match.output.2)!, Double(match.output.1)!)
-                #expect(metres(point, LibraryFixture.house) > 500, "\(name): \(point)")
-            }
-        }
-        #expect(points > 0)
-    }
-
     @Test("a home photographed on few nights, a hotel's nights found as home, makes one-day trips at the house: trips says how to make it home")
     func tripsAtTheHouse() throws {
         let temp = try TemporaryFolder()

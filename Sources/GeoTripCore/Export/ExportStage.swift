@@ -705,16 +705,7 @@ public struct ExportStage: Sendable {
             // nights, which may be the home an earlier export hid.
             return foundAgain(anyway: true)
         }
-        if kept.isEmpty {
-            current = foundAgain()
-            // A home given on the first export (`--home`, home for all time) keeps the homes the
-            // nights make private too, as an export that found them first would have kept them:
-            // years at an earlier flat were otherwise published, trip by trip, to the metre.
-            // Kept as earlier homes are, `--forget-old-homes` forgets them.
-            if library.homes.contains(where: \.given) {
-                current = ExportSettings.merged(current, TripSplitting.homes(whole.days, rules: TripSplitting.Rules()).flatMap(\.privateSpots))
-            }
-        }
+        if kept.isEmpty { current = foundAgain() }
         if forgetting, library.homes.isEmpty, !kept.isEmpty || !current.isEmpty {
             // Forgetting keeps today's homes only: with none, that would publish every one.
             summary.problems.append(PhotoDiagnostic(path: catalog.path, kind: .output, message: "--forget-old-homes was not followed: the folder has "
