@@ -69,7 +69,7 @@ struct Trips: AsyncParsableCommand {
             return
         }
         guard library.isLibrary else {
-            print("\(location.folderPath.terminalSafe) is one trip: \(Self.whyOneTrip(homeGiven: homeGiven)). `geotrip places` lists its visits.")
+            print("\(location.folderPath.terminalSafe) is one trip: \(Self.whyOneTrip(homeGiven: homeGiven, homeDays: library.homeDays)). `geotrip places` lists its visits.")
             return
         }
         if library.homes.count > 1 {
@@ -110,25 +110,24 @@ struct Trips: AsyncParsableCommand {
         }
         // A home photographed on few nights makes each day there a trip of its own: said, with
         // the way to make it home (which keeps it private, as home).
-        if let (spot, count) = library.tripsAtOneSpot(), count >= 3, !privacy.contains(spot) {
+        if let (spot, count) = library.tripsAtOneSpot(), !privacy.contains(spot) {
             let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
-            let command = "geotrip export \(location.folderPath.terminalSafe) --home \(point)"
-            // The place found as home instead stays private (and its days home days) unless forgotten.
+            var advice = "\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so "
+                + "not found as one), `geotrip export \(location.folderPath.terminalSafe) --home \(point)` makes them days at home and keeps it private"
+            // The place found as home instead stays private, its days days at home, until forgotten;
+            // forgetting is the person's call, since it publishes every home that is not home now.
             if let found = library.home, !found.given {
-                let wrong = String(format: "%.3f, %.3f", found.centre.latitude, found.centre.longitude)
-                print("\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so not found "
-                      + "as one), `\(command) --forget-old-homes` makes them days at home and keeps it private, and stops hiding \(wrong), "
-                      + "found as home by its nights (leave --forget-old-homes out if that was a home of yours too)")
-            } else {
-                print("\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so not found "
-                      + "as one), `\(command)` makes them days at home and keeps it private")
+                advice += String(format: "; %.3f, %.3f, found as home by its nights, then stays private, and its days days at home, until ",
+                                 found.centre.latitude, found.centre.longitude)
+                    + "`geotrip export \(location.folderPath.terminalSafe) --forget-old-homes`, which stops hiding every home that is not home now"
             }
+            print(advice)
         }
         for (line, distance) in zip(lines, distances) {
             var place = line.places.joined(separator: ", ")
             if place.isEmpty {
                 // Private places alone (a day at a partner's), or places with no name.
-                place = line.visits == 0 && !library.trips[line.number - 1].trip.visits.isEmpty ? "(private places only)" : "?"
+                place = library.trips[line.number - 1].trip.isPrivate(leavingOut: privacy) ? "(private places only)" : "?"
             }
             // Rounded once, from the distance itself, as the page of trips and the map round it
             // (the JSON's tenths rounded again made 462.46 km 463 here and 462 there).
@@ -140,16 +139,22 @@ struct Trips: AsyncParsableCommand {
     }
 
     /// Why a folder that is not a library is one trip: with a home given (`ingest --home`),
-    /// only a folder without a dated photo is.
-    static func whyOneTrip(homeGiven: Bool) -> String {
-        homeGiven ? "it has no photo with a date yet" : "its photos span 60 days or fewer and no home is set, "
-            + "or no home is found and they have no three days in a row without a placed photo; ingest --home LAT,LON sets one"
+    /// one without a dated, placed photo, or whose every such day is a day at home.
+    static func whyOneTrip(homeGiven: Bool, homeDays: Int) -> String {
+        guard homeGiven else { return whyOneTripFound }
+        return homeDays == 0 ? "it has no photo with a date and a position yet"
+            : "each of its \(homeDays.grouped) day\(homeDays == 1 ? "" : "s") with a placed photo is a day at home: within 50 km of --home, "
+                + "or only at a home kept private from earlier runs (`geotrip export --forget-old-homes` stops hiding those)"
     }
+
+    /// Why a folder without a home given is one trip.
+    private static let whyOneTripFound = "its photos span 60 days or fewer and no home is set, "
+            + "or no home is found and they have no three days in a row without a placed photo; ingest --home LAT,LON sets one"
 
     /// Why `--trip N` names no trip.
     static func noTrip(_ number: Int, in library: Library, homeGiven: Bool, folder: String) -> String {
         guard library.isLibrary else {
-            return "--trip \(number): \(folder) is one trip, not a library of trips: \(whyOneTrip(homeGiven: homeGiven)). Leave --trip out."
+            return "--trip \(number): \(folder) is one trip, not a library of trips: \(whyOneTrip(homeGiven: homeGiven, homeDays: library.homeDays)). Leave --trip out."
         }
         return "--trip \(number): there is no such trip; the folder has trips 1 to \(library.trips.count) (`geotrip trips` lists them)."
     }

@@ -40,8 +40,19 @@ struct CatalogQueryPlanTests {
     func photoAtPath() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let plan = try plan(try catalog(in: temp), Catalog.photoAtPathSQL, ["3.jpg"])
+        let plan = try plan(try catalog(in: temp), Catalog.photoAtPathSQL, ["3.jpg", "read"])
         #expect(plan == ["SEARCH photo USING INDEX photo_present_path (path=?)"])
+    }
+
+    @Test("a trip's videos are counted from its visits' and paths' own rows, never by a walk over every video")
+    func videosAmongATripsMedia() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let plan = try plan(try catalog(in: temp), Catalog.videosAmongSQL, [#"["v1","v2"]"#, #"["a.mov"]"#])
+        #expect(plan.contains("SEARCH vp USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"), "\(plan)")
+        #expect(plan.contains("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"), "\(plan)")
+        #expect(plan.contains("SEARCH p USING INDEX photo_present_path (path=?)"), "\(plan)")
+        #expect(!plan.contains { $0.contains("photo_present_format") || $0.hasPrefix("SCAN p") || $0.hasPrefix("SCAN photo") }, "\(plan)")
     }
 
     @Test("a visit's photos are counted from visitPhoto's index on visitId; a place's name is found by placeName's key")

@@ -474,7 +474,7 @@ extension JournalTests {
     func unplacedPhotos() throws {
         let renderer = try JournalRenderer(language: "en")
         let day = Trip.Day(date: "2025-06-10", visits: [Self.visit("v1", day: "2025-06-10")], unplacedPhotos: ["sub dir/it's.jpg", "b.jpg"])
-        let context = JournalRenderer.Context(notes: ["v1": "note\n"], photos: [:], privacy: PrivacyZones(), thumbnails: [:],
+        let context = JournalRenderer.Context(notes: ["v1": "note\n"], photos: PhotosByPath(), privacy: PrivacyZones(), thumbnails: [:],
                                               tripFolderLink: "../..", tagCommand: "geotrip tag '/trips/a b'")
         let page = try renderer.render(day, context)
         #expect(page.contains("- [it's.jpg](../../sub%20dir/it%27s.jpg)"))

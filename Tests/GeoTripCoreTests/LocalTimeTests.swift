@@ -77,7 +77,7 @@ struct LocalTimeTests {
         // The map's list of visits says the same (it shows no times without a zone).
         guard !zone.isEmpty else { return }
         let trip = Trip(visits: [visit], outside: [], days: [])
-        let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], byPath: [:], thumbnails: [:],
+        let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], byPath: PhotosByPath(), thumbnails: [:],
                                     tripFolderLink: "", privacy: PrivacyZones(), language: "en", tiles: nil)
         #expect(map.visits.map(TripMapPage.timeSpan) == [expected])
     }

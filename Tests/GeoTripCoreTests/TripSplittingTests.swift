@@ -16,6 +16,8 @@ struct TripSplittingTests {
         case livingIn(Coordinate)
         /// The house photographed in the morning, an office every afternoon: the office holds the nights.
         case houseThenOffice(Coordinate)
+        /// An errand by day (the same shop each time), the house at night.
+        case errandThenHome(Coordinate)
         case away(trip: Int, region: Coordinate)
         case noPosition
         case nothing
@@ -48,6 +50,8 @@ struct TripSplittingTests {
                                     longitude: house.longitude + .random(in: -0.06...0.06, using: &generator)), house]
             case .houseThenOffice(let office):
                 spots = [amsterdam, office]
+            case .errandThenHome(let shop):
+                spots = [shop, amsterdam]
             case .away(_, let region):
                 spots = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
                     let longitude = region.longitude + .random(in: -0.2...0.2, using: &generator)
@@ -65,6 +69,7 @@ struct TripSplittingTests {
                 let house: String? = switch plan {
                 case .livingIn(let house) where spot == house: "house\(house.latitude)"
                 case .houseThenOffice(let office) where spot == office: "office"
+                case .errandThenHome(let shop) where spot == shop: "shop\(shop.latitude)"
                 default: nil
                 }
                 let place = spot == amsterdam ? "home0" : house ?? "p" + id
@@ -534,6 +539,22 @@ struct TripSplittingTests {
         // And with the office given as home.
         let given = TripSplitting.split(Self.trip(from: "2022-01-01", plans), givenHome: office)
         #expect(ExportSettings().privacy(for: given).contains(Self.amsterdam))
+    }
+
+    @Test("a shop near home photographed on 30 or more days of a year is private as home is; a museum a dozen days a year is not")
+    func placesOfDailyLife() {
+        let shop = Coordinate(latitude: Self.amsterdam.latitude + 0.012, longitude: Self.amsterdam.longitude - 0.02)
+        let museum = Coordinate(latitude: Self.amsterdam.latitude - 0.015, longitude: Self.amsterdam.longitude + 0.03)
+        // A year: the shop on every fourth home day (about 80), the museum on every 25th (about 13).
+        var plans = Self.years(365, at: .home, trips: Self.lisbon, from: 1)
+        for day in plans.indices {
+            guard case .home = plans[day] else { continue }
+            if day % 4 == 1 { plans[day] = .errandThenHome(shop) } else if day % 25 == 3 { plans[day] = .errandThenHome(museum) }
+        }
+        let library = TripSplitting.split(Self.trip(from: "2023-01-01", plans))
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == Self.expected(from: "2023-01-01", plans).map { [$0.0, $0.1] })
+        let privacy = ExportSettings().privacy(for: library)
+        #expect(privacy.contains(shop) && !privacy.contains(museum))
     }
 
     @Test("a partner's flat slept at one night in five is kept private; a friend's sofa a dozen nights a year is not")

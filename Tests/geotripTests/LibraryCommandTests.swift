@@ -146,11 +146,17 @@ struct LibraryCommandTests {
         let text = try CommandRun.geotrip(["trips", folder.path]).stdout
         let advice = try #require(text.split(separator: "\n").first { $0.contains("trips are days at one spot alone") }, "\(text)")
         #expect(advice.hasPrefix("5 trips are days at one spot alone, 52.3702,4.8952: if that is your home"), "\(advice)")
-        // Followed, the house is home and its days are no trips; the hotel's weeks are, the
-        // hotel no longer hidden as a home.
-        let command = try #require(advice.firstMatch(of: /`geotrip export [^`]* --home ([0-9.,-]+) --forget-old-homes`/), "\(advice)")
-        #expect(advice.contains("stops hiding 48.208, 16.374, found as home by its nights"), "\(advice)")
-        #expect(try CommandRun.geotrip(["export", folder.path, "--home", String(command.output.1), "--forget-old-homes"]).status == 0)
+        // Followed, the house is home and its days are no trips; the hotel, found as home first,
+        // stays private (its days days at home) until forgotten, as the advice says; then its
+        // weeks are trips.
+        let command = try #require(advice.firstMatch(of: /`geotrip export [^`]* --home ([0-9.,-]+)`/), "\(advice)")
+        #expect(advice.contains("; 48.208, 16.374, found as home by its nights, then stays private, and its days days at home, until "
+                                + "`geotrip export \(folder.path) --forget-old-homes`"), "\(advice)")
+        #expect(try CommandRun.geotrip(["export", folder.path, "--home", String(command.output.1)]).status == 0)
+        let given = try CommandRun.geotrip(["trips", folder.path])
+        #expect(given.stdout.contains("is one trip: each of its 25 days with a placed photo is a day at home: within 50 km of --home, "
+                                      + "or only at a home kept private from earlier runs"), "\(given.stdout)")
+        #expect(try CommandRun.geotrip(["export", folder.path, "--forget-old-homes"]).status == 0)
         let after = try CommandRun.geotrip(["trips", folder.path, "--json"])
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])
         #expect(trips.map { $0["firstDay"] as? String ?? "" } == ["2024-01-10", "2024-02-10", "2024-03-10", "2024-04-10"], "\(after.stdout)")
@@ -262,7 +268,7 @@ struct LibraryCommandTests {
         let empty = temp.url.appendingPathComponent("Empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         #expect(try CommandRun.geotrip(["ingest", empty.path, "--home", "52,4"]).status == 0)
-        #expect(try CommandRun.geotrip(["trips", empty.path]).stdout.contains("is one trip: it has no photo with a date yet"))
-        #expect(try CommandRun.geotrip(["places", empty.path, "--trip", "1"]).stderr.contains("not a library of trips: it has no photo with a date yet. Leave --trip out."))
+        #expect(try CommandRun.geotrip(["trips", empty.path]).stdout.contains("is one trip: it has no photo with a date and a position yet"))
+        #expect(try CommandRun.geotrip(["places", empty.path, "--trip", "1"]).stderr.contains("not a library of trips: it has no photo with a date and a position yet. Leave --trip out."))
     }
 }

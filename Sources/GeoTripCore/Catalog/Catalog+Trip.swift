@@ -208,24 +208,32 @@ extension Catalog {
         }
     }
 
+    /// How many videos the visits (a JSON list of ids) and the paths (another) hold, read from
+    /// the lists: from each visit's photos (`visitPhoto_on_visitId`) and each path
+    /// (`photo_present_path`), the format looked at on the rows found. SQLite's own choice, the
+    /// format's index, walked every video of the library for each trip: a second of a
+    /// library's export when edits touch every trip.
+    static let videosAmongSQL = """
+        SELECT (SELECT count(*) FROM json_each(?1) j CROSS JOIN visitPhoto vp ON vp.visitId = j.value CROSS JOIN photo p ON p.id = vp.photoId
+                WHERE +p.format = 'video' AND p.removedAt IS NULL)
+             + (SELECT count(*) FROM json_each(?2) j CROSS JOIN photo p ON p.path = j.value WHERE +p.format = 'video' AND p.removedAt IS NULL)
+        """
+
     /// What a trip's shared outputs (the page of trips, `trips`) count of its media: the
-    /// photos and videos of its visits whose centres are outside `privacy`, as its map counts
-    /// them, and its photos without a position (`Trip.sharedMedia(leavingOut:)`), with the
-    /// videos among them told apart by one read of those rows.
+    /// photos and videos of its visits whose centres are outside `privacy`, and its photos
+    /// without a position (`Trip.sharedMedia(leavingOut:)`), with the videos among them told
+    /// apart by one read of those rows. By visit: a photo taken inside a zone but in a visit
+    /// outside it, which the map and the journal leave out, is counted here.
     public func mediaCount(of trip: Trip, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> MediaCount {
         let shared = trip.sharedMedia(leavingOut: privacy)
         guard shared.count > 0 else { return MediaCount(photos: 0, videos: 0) }
         let videos = try attempt {
             try database.read { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT (SELECT count(*) FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
-                            WHERE vp.visitId IN (SELECT value FROM json_each(?)) AND p.format = 'video' AND p.removedAt IS NULL)
-                         + (SELECT count(*) FROM photo p
-                            WHERE p.path IN (SELECT value FROM json_each(?)) AND p.format = 'video' AND p.removedAt IS NULL)
-                    """, arguments: [Self.textList(shared.visits), Self.textList(shared.unplaced)]) ?? 0
+                try Int.fetchOne(db, sql: Self.videosAmongSQL, arguments: [Self.textList(shared.visits), Self.textList(shared.unplaced)]) ?? 0
             }
         }
-        // The rows are read after the trip was: a count never goes below nothing.
+        // The rows are read after the trip's counts were (another process may have ingested
+        // between): the videos are never more than the media counted.
         return MediaCount(photos: max(0, shared.count - videos), videos: min(videos, shared.count))
     }
 

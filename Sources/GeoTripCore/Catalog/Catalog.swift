@@ -634,8 +634,8 @@ extension Catalog {
         return CatalogCounts(withGPS: count(0), withoutGPS: count(1), unreadable: count(2), skipped: count(3), videos: count(4), livePhotoVideos: count(5))
     }
 
-    /// The photo read at a path: `photo_present_path`.
-    static let photoAtPathSQL = "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'read'"
+    /// The photo at a path with a status (`read`, `unreadable`): `photo_present_path`.
+    static let photoAtPathSQL = "SELECT id FROM photo WHERE path = ? AND removedAt IS NULL AND status = ?"
 
     /// `path`, and its spellings in the other Unicode normal forms when they differ in bytes:
     /// a name typed composed finds a file macOS wrote decomposed (the catalog compares paths
@@ -649,21 +649,33 @@ extension Catalog {
         return forms
     }
 
-    /// The photo read at `path`, or at another spelling of it (`spellings(of:)`).
-    private static func photoID(at path: String, _ db: Database) throws -> Int64? {
+    /// The photo read at `path`, or at another spelling of it (`spellings(of:)`); failing
+    /// those, the one photo whose path is the same text in mixed spellings (a folder named
+    /// decomposed holding a name typed composed), found among those of its file name.
+    private static func photoID(at path: String, _ db: Database, status: String = "read") throws -> Int64? {
         for form in spellings(of: path) {
-            if let id = try Int64.fetchOne(db, sql: photoAtPathSQL, arguments: [form]) { return id }
+            if let id = try Int64.fetchOne(db, sql: photoAtPathSQL, arguments: [form, status]) { return id }
         }
-        return nil
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var found = Set<Int64>()
+        for form in spellings(of: name) {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, path FROM photo WHERE (path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1) AND removedAt IS NULL AND status = ?2
+                """, arguments: [form, status])
+            // Swift's `==` on text is canonical equivalence: the same name, spelt either way.
+            for row in rows where (row[1] as String) == path { found.insert(row[0]) }
+        }
+        return found.count == 1 ? found.first : nil
     }
 
-    /// The positions of their own (EXIF or QuickTime GPS) of the photos at `paths`, which a
-    /// tag outranks.
+    /// The positions of their own (read from the file: EXIF, QuickTime or XMP) of the photos
+    /// at `paths`, each photo once, which a tag outranks.
     func ownPositions(paths: [String]) throws(GeoTripError) -> [Coordinate] {
         try attempt {
             try database.read { db in
-                try paths.compactMap { path -> Coordinate? in
-                    guard let id = try Self.photoID(at: path, db),
+                var seen = Set<Int64>()
+                return try paths.compactMap { path -> Coordinate? in
+                    guard let id = try Self.photoID(at: path, db), seen.insert(id).inserted,
                           let row = try Row.fetchOne(db, sql: "SELECT latitude, longitude FROM photo WHERE id = ? AND latitude IS NOT NULL", arguments: [id])
                     else { return nil }
                     return Coordinate(latitude: row[0], longitude: row[1])
@@ -674,7 +686,8 @@ extension Catalog {
 
     /// Tags photos with a position (or clears their tags with `location` nil), all or none:
     /// a path that is not a photo in the catalog changes nothing and is named in the error.
-    /// Returns how many photos were tagged or had a tag cleared.
+    /// Returns how many photos were tagged or had a tag cleared (a photo named twice, in both
+    /// Unicode spellings, is one).
     @discardableResult
     func tag(paths: [String], with location: (coordinate: Coordinate, place: String?, uncertaintyMeters: Double)?, at time: Date) throws(GeoTripError) -> Int {
         let stamp = time.geotripISO8601 ?? ""
@@ -684,16 +697,14 @@ extension Catalog {
                 var unknown: [String] = []
                 for path in paths {
                     if let id = try Self.photoID(at: path, db) {
-                        ids.append(id)
+                        // One photo named in both spellings is tagged once.
+                        if !ids.contains(id) { ids.append(id) }
                     } else {
                         unknown.append(path)
                     }
                 }
                 if !unknown.isEmpty {
-                    let unreadable = try unknown.filter {
-                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE path = ? AND removedAt IS NULL AND status = 'unreadable')",
-                                          arguments: [$0]) == true
-                    }
+                    let unreadable = try unknown.filter { try Self.photoID(at: $0, db, status: "unreadable") != nil }
                     let missing = unknown.filter { !unreadable.contains($0) }
                     // The photos of the same file name elsewhere in the folder (a name given
                     // without its subfolder), a few of each.

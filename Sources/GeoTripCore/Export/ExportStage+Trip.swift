@@ -97,7 +97,7 @@ extension ExportStage {
                             keptThumbnails: [])
         }
         var days = Set(outline.days.filter { keys[$0.date] != item.dayKeysWritten[$0.date] || item.pagesWritten[$0.date] == nil }.map(\.date))
-        var page = TripMapPage(input: mapInput(outline, route: outlineRoute, byPath: [:], thumbnails: [:], rawNames: [:], part: part,
+        var page = TripMapPage(input: mapInput(outline, route: outlineRoute, byPath: PhotosByPath(), thumbnails: [:], rawNames: [:], part: part,
                                                output: item.output, context))
         page.dayKeys = keys
         days.formUnion(Set(outline.days.map(\.date)).subtracting(page.reusableDays(in: previousMap)))

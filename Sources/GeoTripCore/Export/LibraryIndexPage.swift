@@ -14,7 +14,7 @@ struct LibraryIndexPage {
         var trip: Trip
         /// The cover thumbnail, relative to the output folder.
         var cover: String?
-        /// Its photos and videos, those without a position too (`ExportedTrip.photos`).
+        /// Its photos and videos, those without a position too (`ExportedTrip.media`).
         var media: MediaCount
         /// Its distance, as its map gives it (`ExportedTrip.distance(of:outside:exported:)`).
         var kilometres: Double
@@ -52,9 +52,10 @@ struct LibraryIndexPage {
         let countries = trip.countries(leavingOut: privacy).compactMap { code in
             words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country)
         }
-        // A trip whose every visit is private (a day at a partner's) is called so, not by a number.
+        // A trip whose every visit is private (a day at a partner's) is called so; one whose
+        // places have no name nor country (mid-ocean), by its number.
         let title = names.isEmpty
-            ? (countries.isEmpty ? (trip.visits.isEmpty ? "#\(entry.number)" : words.privatePlace) : countries.joined(separator: ", "))
+            ? (countries.isEmpty ? (trip.isPrivate(leavingOut: privacy) ? words.privatePlace : "#\(entry.number)") : countries.joined(separator: ", "))
             : names.joined(separator: ", ")
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),

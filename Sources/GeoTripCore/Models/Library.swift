@@ -77,11 +77,12 @@ public struct Library: Sendable, Equatable {
         return most
     }
 
-    /// The spot that the most trips are at alone, every visit of theirs within `metres` of
-    /// it, with how many (nil when no two are): a home photographed on few nights, not found
-    /// as home (the nights of a hotel, or of none, made another), turns each day photographed
-    /// there into a trip of its own. Its centre is the mean of those trips' visits.
-    public func tripsAtOneSpot(within metres: Double = PrivacyZones.defaultRadius) -> (spot: Coordinate, trips: Int)? {
+    /// The spot that the most trips are at alone, at least `least` of them, with how many:
+    /// trips whose every visit lies within `metres` of its first, those first visits within
+    /// `metres` of one another's. A home photographed on few nights, not found as home (the
+    /// nights of a hotel, or of none, made another), turns each day photographed there into a
+    /// trip of its own. The spot is the mean of those trips' visits.
+    public func tripsAtOneSpot(least: Int = 3, within metres: Double = PrivacyZones.defaultRadius) -> (spot: Coordinate, trips: Int)? {
         // Each trip that stays within `metres` of its first visit, by that visit's centre.
         let alone = trips.compactMap { trip -> (centre: Coordinate, visits: [TripVisit])? in
             let visits = trip.trip.visits
@@ -90,7 +91,7 @@ public struct Library: Sendable, Equatable {
         }
         let best = alone.map { candidate in alone.filter { GreatCircle.distance($0.centre, candidate.centre) <= metres } }
             .max { $0.count < $1.count }
-        guard let best, best.count >= 2 else { return nil }
+        guard let best, best.count >= least else { return nil }
         let visits = best.flatMap(\.visits)
         let sum = visits.map { GreatCircle.unitVector($0.centre) }.reduce(SIMD3<Double>.zero, +)
         return (VisitClustering.coordinate(of: sum / Double(visits.count)), best.count)
@@ -142,6 +143,12 @@ extension Trip {
     /// home's, or a hidden address's, does not name it).
     public func countries(leavingOut privacy: PrivacyZones) -> [String] {
         Array(Set(visits(leavingOut: privacy).compactMap(\.countryCode))).sorted()
+    }
+
+    /// Whether the trip has visits and every one is inside `privacy` (a day at a partner's):
+    /// what names it where its places would.
+    public func isPrivate(leavingOut privacy: PrivacyZones) -> Bool {
+        !visits.isEmpty && visits(leavingOut: privacy).isEmpty
     }
 
     /// The visits outside `privacy`, and the places they are at: what a trip's map counts.

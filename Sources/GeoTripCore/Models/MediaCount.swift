@@ -11,6 +11,12 @@ public struct MediaCount: Sendable, Equatable {
 }
 
 extension MediaCount {
-    /// `3 photos, 1 video`, as an English journal writes it: for the terminal.
-    public var text: String { JournalWords(language: "en").mediaCount(photos: photos, videos: videos) }
+    /// `1,992 photos, 1 video`: for the terminal, in English, thousands grouped; the photos
+    /// alone when there is no video, the videos alone when there is no photo.
+    public var text: String {
+        let clips = videos == 1 ? "1 video" : "\(videos.grouped) videos"
+        guard photos > 0 || videos == 0 else { return clips }
+        let stills = photos == 1 ? "1 photo" : "\(photos.grouped) photos"
+        return videos > 0 ? stills + ", " + clips : stills
+    }
 }

@@ -65,9 +65,9 @@ public struct PhotoTagger: Sendable {
             sentence = cleared == 0 ? (paths.count == 1 ? "This photo has no manual position" : "None of these photos has a manual position") + ": nothing to clear."
                 : "Cleared the manual position of \(cleared) photo\(cleared == 1 ? "" : "s")."
         case .coordinate(let coordinate):
-            try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
+            let count = try catalog.tag(paths: paths, with: (coordinate, nil, Self.typedUncertainty), at: Date())
             tagged = coordinate
-            sentence = "Tagged \(paths.count) photo\(paths.count == 1 ? "" : "s") at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
+            sentence = "Tagged \(Self.photos(count)) at \(String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude))."
         case .place(let query):
             (sentence, tagged) = try await tag(paths, byName: query, catalog: catalog, gazetteer: gazetteer, problems: &searchProblems)
         }
@@ -93,14 +93,15 @@ public struct PhotoTagger: Sendable {
             // A photo without a time is placed, but on no day: said, so the map's missing it is no surprise.
             var told = sentence
             let placing = tagged != nil
-            // A photo's own GPS position is outranked by its tag: said, with how far it moved,
-            // since a mistyped name or a place of the same name elsewhere moves it far.
+            // A photo's own position (its GPS, or XMP's) is outranked by its tag: said, with how
+            // far it moved, since a mistyped name or a place of the same name elsewhere moves it
+            // far; and the command that goes back to it, as it runs.
             if let tagged, case let own = try catalog.ownPositions(paths: paths), !own.isEmpty {
                 let farthest = own.map { GreatCircle.distance($0, tagged) }.max() ?? 0
+                let files = paths.count == 1 ? MarkdownText.shellQuoted(paths[0].hasPrefix("-") ? "./" + paths[0] : paths[0]) : "FILE..."
                 told += " " + (own.count == paths.count ? (own.count == 1 ? "It has" : "They have") : "\(own.count) of them \(own.count == 1 ? "has" : "have")")
-                    + " a GPS position of \(own.count == 1 ? "its" : "their") own, \(own.count == 1 ? "" : "up to ")\(Self.distanceWords(farthest)) from the tag, "
-                    + "which the tag outranks "
-                    + "(`geotrip tag \(own.count == 1 ? "FILE" : "FILES") --clear` goes back to \(own.count == 1 ? "it" : "them"))."
+                    + " a position of \(own.count == 1 ? "its" : "their") own, \(own.count == 1 ? "" : "up to ")\(Self.distanceWords(farthest)) from the tag, "
+                    + "which the tag outranks (`geotrip tag \(MarkdownText.shellQuoted(folder)) \(files) --clear` goes back to \(own.count == 1 ? "it" : "them"))."
             }
             if placing, case let untimed = try catalog.photosInNoVisit(paths: paths), untimed > 0 {
                 told += " " + (untimed == paths.count ? (untimed == 1 ? "It has" : "They have") : "\(untimed) of them \(untimed == 1 ? "has" : "have")")
@@ -123,7 +124,6 @@ public struct PhotoTagger: Sendable {
                      problems: inout [PhotoDiagnostic]) async throws(GeoTripError) -> (String, Coordinate) {
         // No name names nothing, online or off (a service would answer with something).
         guard !query.allSatisfy(\.isWhitespace) else { throw .placeNotFound(query: query, advice: nil) }
-        let photos = "\(paths.count) photo\(paths.count == 1 ? "" : "s")"
         let naming = try catalog.storedNamingSettings()
         // Why the trip's online service could not answer, when it could not.
         var unavailable: String?
@@ -132,8 +132,8 @@ public struct PhotoTagger: Sendable {
             if let cacheProblem { problems.append(cacheProblem) }
             switch answer {
             case .success(let found):
-                try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
-                return ("Tagged \(photos) at \(found.label), found by \(naming.shownURL).", found.coordinate)
+                let count = try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
+                return ("Tagged \(Self.photos(count)) at \(found.label), found by \(naming.shownURL).", found.coordinate)
             case .failure(let reason):
                 unavailable = reason.words
             }
@@ -145,8 +145,8 @@ public struct PhotoTagger: Sendable {
             guard case .placeNotFound(let query, _) = error, let unavailable else { throw error }
             throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable)
         }
-        try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
-        return ("Tagged \(photos) at \(Self.label(place))"
+        let count = try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
+        return ("Tagged \(Self.photos(count)) at \(Self.label(place))"
             + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now)."), place.coordinate)
     }
 
@@ -218,6 +218,9 @@ public struct PhotoTagger: Sendable {
         }
         return nil
     }
+
+    /// `1 photo`, `3 photos`.
+    static func photos(_ count: Int) -> String { "\(count) photo\(count == 1 ? "" : "s")" }
 
     /// `12 m`, `4.2 km`, `1,347 km`: the farthest a tag moved a photo from its own position.
     static func distanceWords(_ metres: Double) -> String {

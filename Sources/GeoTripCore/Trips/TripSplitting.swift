@@ -183,28 +183,29 @@ public enum TripSplitting {
     /// year were spent (any `2 * homeWindowDays` days; `stays`, a visit that day), each at the
     /// mean of its visits there, in the order first visited; those within `leavingOut` metres of
     /// `centre` (the home's own spot, or inside its zone) left out.
-    static func otherSpots(near centre: Coordinate, stays nights: [(day: Int, date: String, visit: TripVisit)], rules: Rules,
+    static func otherSpots(near centre: Coordinate, stays: [(day: Int, date: String, visit: TripVisit)], rules: Rules,
                            leavingOut: Double) -> [Coordinate] {
         let vector = GreatCircle.unitVector(centre)
         let limit = GreatCircle.chord(metres: rules.awayMetres)
         var byPlace: [String: (count: Int, sum: SIMD3<Double>, first: Int, mostInAYear: Int)] = [:]
         var inWindow: [String: Int] = [:]
         var near: [Int] = []
-        var low = 0  // the window's first night, in `near`
-        for (index, night) in nights.enumerated() {
-            let v = GreatCircle.unitVector(latitude: night.visit.latitude, longitude: night.visit.longitude)
+        var low = 0  // the window's first stay, in `near`
+        for (index, stay) in stays.enumerated() {
+            let v = GreatCircle.unitVector(latitude: stay.visit.latitude, longitude: stay.visit.longitude)
             let d = v - vector
             guard (d * d).sum() <= limit * limit else { continue }
-            let place = night.visit.placeId
+            let place = stay.visit.placeId
             near.append(index)
             inWindow[place, default: 0] += 1
-            while nights[near[low]].day < night.day - 2 * rules.homeWindowDays {
-                inWindow[nights[near[low]].visit.placeId, default: 1] -= 1
+            while stays[near[low]].day < stay.day - 2 * rules.homeWindowDays {
+                inWindow[stays[near[low]].visit.placeId, default: 1] -= 1
                 low += 1
             }
             let entry = byPlace[place] ?? (0, .zero, index, 0)
             byPlace[place] = (entry.count + 1, entry.sum + v, entry.first, max(entry.mostInAYear, inWindow[place] ?? 0))
         }
+        // As many days as make a home's nights (`homeNights`) in some year.
         return byPlace.values.filter { $0.mostInAYear >= rules.homeNights }
             .sorted { $0.first < $1.first }
             .map { VisitClustering.coordinate(of: $0.sum / Double($0.count)) }
