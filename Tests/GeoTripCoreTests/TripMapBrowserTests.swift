@@ -261,6 +261,50 @@ f.addEventListener('load', function () {
         #expect(result.dayChipRows == 1)
     }
 
+    /// Opens the timeline's visit with the most photos and reports its popup's "+N" link.
+    static let moreProbe = framed("geotrip/index.html", width: 900, height: 800) + shared + #"""
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, r = {};
+  var items = Array.prototype.slice.call(doc.querySelectorAll('li.visit'));
+  var count = function (item) { return item.querySelectorAll('.thumbs > a, .thumbs > img, .thumbs > span.no-thumb').length; };
+  var most = items.reduce(function (a, b) { return count(b) > count(a) ? b : a; });
+  r.shown = count(most);
+  most.querySelector('button.visit-button').click();
+  setTimeout(function () {
+    var link = doc.querySelector('.leaflet-popup-content a.more-link');
+    r.popupMore = link ? link.getAttribute('href') : null;
+    r.popupMoreText = link ? link.textContent : null;
+    document.getElementById('result').textContent = JSON.stringify(r);
+  }, 500);
+});
+</script>
+"""#
+
+    struct MoreProbeResult: Decodable {
+        var shown: Int
+        var popupMore: String?
+        var popupMoreText: String?
+    }
+
+    @Test("a visit's popup showing some of its photos links the rest, '+N', to its day's journal page",
+          .enabled(if: chromium != nil, skipMessage))
+    func moreOnTheJournalPage() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let rendered = try await SampleTripMap.render(in: folder)
+        let probe = rendered.page.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("probe.html")
+        try Self.moreProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let run = try Self.chromium(probe, ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,900", "--dump-dom"])
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        let result: MoreProbeResult = try Self.result(of: run)
+        // The sample's largest visit has more photos than a popup shows (4).
+        let largest = try #require(rendered.input.visits.max { $0.media.count < $1.media.count })
+        #expect(largest.media.count > TripMapPage.popupMedia && result.shown == min(largest.media.count, 8))
+        #expect(result.popupMore == "journal/\(largest.localDate).md", "\(String(describing: result.popupMore))")
+        #expect(result.popupMoreText?.contains("+\(largest.media.count - TripMapPage.popupMedia)") == true, "\(String(describing: result.popupMoreText))")
+    }
+
     /// Clicks the first video marker and reports the markers and the popup's link.
     static let videoProbe = framed("trip/geotrip/index.html", width: 900, height: 800) + shared + #"""
 var f = document.getElementById('f');

@@ -507,7 +507,7 @@ struct TripMapPageTests {
             {{#visits}}<li class="visit" data-visit="{{id}}">
             <button type="button" class="visit-button" data-visit="{{id}}"><span class="badge" style="background:{{colour}};color:{{ink}}">{{number}}</span><span class="visit-text"><span class="visit-name">{{name}}</span>{{#time}}<span class="visit-time">{{time}}</span>{{/time}}<span class="visit-place">{{place}}</span><span class="visit-photos">{{photos}}</span></span></button>
             {{#visitNotes}}<div class="notes">{{{visitNotes}}}</div>
-            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}" title="{{openOriginal}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb"><span aria-hidden="true">{{short}}</span><span class="visually-hidden">{{label}}</span></span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<span class="more-media"><span aria-hidden="true">+{{more}}</span><span class="visually-hidden">{{moreLabel}}</span></span>{{/more}}</div>
+            {{/visitNotes}}<div class="thumbs">{{#media}}{{#href}}<a href="{{href}}" title="{{openOriginal}}">{{/href}}{{#thumb}}<img src="{{thumb}}" alt="{{label}}" loading="lazy" width="96" height="72">{{/thumb}}{{^thumb}}<span class="no-thumb"><span aria-hidden="true">{{short}}</span><span class="visually-hidden">{{label}}</span></span>{{/thumb}}{{#href}}</a>{{/href}}{{/media}}{{#more}}<a class="more-link" href="{{moreHref}}"><span class="more-media"><span aria-hidden="true">+{{more}}</span><span class="visually-hidden">{{moreLabel}}</span></span></a>{{/more}}</div>
             </li>
             {{/visits}}
             """)
@@ -552,7 +552,9 @@ struct TripMapPageTests {
                 // The rest counted after the thumbnails shown: 13 of the first visit's, 8 shown.
                 if visit.media.count > page.thumbnailsPerVisit {
                     entry["more"] = visit.media.count - page.thumbnailsPerVisit
-                    entry["moreLabel"] = language == "ko" ? "\(visit.media.count - page.thumbnailsPerVisit)개 더" : "\(visit.media.count - page.thumbnailsPerVisit) more"
+                    entry["moreLabel"] = language == "ko" ? "\(visit.media.count - page.thumbnailsPerVisit)개 더, 그날의 일지에"
+                        : "\(visit.media.count - page.thumbnailsPerVisit) more, on the day's journal page"
+                    entry["moreHref"] = "journal/\(visit.localDate).md"
                 }
                 if let notes = visit.notes { entry["visitNotes"] = NoteMarkup.html(notes, folder: "journal/", page: visit.localDate + ".md") }
                 return entry

@@ -570,7 +570,8 @@ extension ExportStage {
     /// U+FFFD, a tab a space. 16: the page of trips and `trips` say a trip's videos apart from
     /// its photos, and count none of a visit inside a privacy zone, as its map does
     /// (`ExportedTrip.videos`, recorded as each trip is written); a day page's front matter
-    /// counts the photos its visits count (none taken inside a zone).
+    /// counts the photos its visits count (none taken inside a zone); a visit's "+22" on the map
+    /// links to its day's journal page, which lists them all.
     static let outputRevision = 16
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

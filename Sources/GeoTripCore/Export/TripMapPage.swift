@@ -557,12 +557,19 @@ public struct TripMapPage: Sendable {
             }
             if media.path != nil { item += "</a>" }
         }
-        // How many more the visit holds than it shows (`+492`): its journal page shows them all.
+        // How many more the visit holds than it shows (`+492`), a link to its day's journal
+        // page, which shows them all.
         if visit.media.count > thumbnailsPerVisit {
             let more = visit.media.count - thumbnailsPerVisit
-            item += "<span class=\"more-media\"><span aria-hidden=\"true\">+\(more)</span><span class=\"visually-hidden\">\(Self.html(words.more(more)))</span></span>"
+            item += "<a class=\"more-link\" href=\"\(Self.html(Self.journalPage(visit)))\"><span class=\"more-media\"><span aria-hidden=\"true\">+\(more)</span>"
+                + "<span class=\"visually-hidden\">\(Self.html(words.more(more)))</span></span></a>"
         }
         return item + "</div>\n</li>\n"
+    }
+
+    /// The link from the map to `visit`'s day page in the journal beside it.
+    static func journalPage(_ visit: TripMapInput.Visit) -> String {
+        urlReference(ExportStage.journalFolder + "/" + visit.localDate + ".md")
     }
 
     /// A note as the page shows it (`NoteMarkup`): its Markdown formatted, its links made
@@ -676,9 +683,11 @@ public struct TripMapPage: Sendable {
         var lat: Double
         var lon: Double
         var media: [MediaData]
-        /// How many of the visit's photos and videos its popup does not show, and that in words.
+        /// How many of the visit's photos and videos its popup does not show, that in words, and
+        /// the day's journal page, which shows them.
         var more: Int
         var moreLabel: String
+        var moreHref: String
 
         var json: JSONValue {
             var members: [(String, JSONValue)] = [
@@ -687,7 +696,7 @@ public struct TripMapPage: Sendable {
                 ("lat", .number(lat)), ("lon", .number(lon)), ("media", .array(media.map(\.json))),
             ]
             if let time { members.append(("time", .string(time))) }
-            if more > 0 { members += [("more", .integer(Int64(more))), ("moreLabel", .string(moreLabel))] }
+            if more > 0 { members += [("more", .integer(Int64(more))), ("moreLabel", .string(moreLabel)), ("moreHref", .string(moreHref))] }
             return .object(members)
         }
     }
@@ -787,7 +796,7 @@ public struct TripMapPage: Sendable {
                   media: visit.media.prefix(Self.popupMedia).enumerated().map { index, media in
                       MediaData(thumb: media.thumbnail.map(Self.urlReference), href: Self.href(media),
                                 label: mediaLabel(media, index, of: visit, words: words), short: shortLabel(media, index, of: visit, words: words))
-                  }, more: more, moreLabel: words.more(more))
+                  }, more: more, moreLabel: words.more(more), moreHref: Self.journalPage(visit))
     }
 
     /// The markers of a visit's videos that have a position of their own.

@@ -295,7 +295,12 @@ enum TripMapScript {
           holder.appendChild(spoken('no-thumb', media.short, media.label));
         }
       });
-      if (visit.more) thumbs.appendChild(spoken('more-media', '+' + visit.more, visit.moreLabel));
+      if (visit.more) {
+        var more = el('a', 'more-link');
+        more.setAttribute('href', visit.moreHref);
+        more.appendChild(spoken('more-media', '+' + visit.more, visit.moreLabel));
+        thumbs.appendChild(more);
+      }
       box.appendChild(thumbs);
     }
     return box;

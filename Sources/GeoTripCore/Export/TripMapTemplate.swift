@@ -134,6 +134,9 @@ h2{font-size:1.25rem}
 .thumbs img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;display:block;background:var(--card)}
 .more-media{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);color:var(--muted);font-weight:650}
 .popup .more-media{width:5rem;height:3.75rem}
+.more-link{text-decoration:none;border-radius:.25rem}
+.more-link:hover .more-media{color:var(--accent)}
+.more-link:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .no-thumb{display:inline-flex;align-items:center;justify-content:center;width:6rem;height:4.5rem;border-radius:.25rem;background:var(--card);font-size:.75rem;text-align:center;padding:.25rem;overflow:hidden;overflow-wrap:anywhere;line-height:1.2}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 footer{max-width:80rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.875rem}

@@ -44,7 +44,8 @@ public struct TripMapWords: Sendable, Equatable {
     let unplacedCount: @Sendable (Int) -> String
     /// Which of a visit's media a thumbnail is: "photo 2 of 7" / "사진 2/7".
     let mediaOf: @Sendable (TripMapInput.Media.Kind, Int, Int) -> String
-    /// The thumbnails a visit does not show: "4 more" / "4개 더".
+    /// The thumbnails a visit does not show, which its link opens the day's journal page for:
+    /// "4 more, on the day's journal page" / "4개 더, 그날의 일지에".
     let more: @Sendable (Int) -> String
     // A group of markers that would overlap is named by the script, which counts them: `{n}`
     // stands for a number it fills in.
@@ -84,7 +85,7 @@ public struct TripMapWords: Sendable, Equatable {
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
         unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
         mediaOf: { "\($0 == .video ? "video" : "photo") \($1) of \($2)" },
-        more: { "\($0) more" },
+        more: { "\($0) more, on the day's journal page" },
         groupVisits: ("1 visit", "{n} visits"), groupVideos: ("1 video", "{n} videos"), groupAnd: " and ",
         groupMore: "and {n} more", groupOpen: "Show them one by one")
 
@@ -104,7 +105,7 @@ public struct TripMapWords: Sendable, Equatable {
         videoCount: { "동영상 \($0)개" },
         unplacedCount: { "위치 없는 사진 \($0)장" },
         mediaOf: { "\($0 == .video ? "동영상" : "사진") \($1)/\($2)" },
-        more: { "\($0)개 더" },
+        more: { "\($0)개 더, 그날의 일지에" },
         groupVisits: ("방문 1곳", "방문 {n}곳"), groupVideos: ("동영상 1개", "동영상 {n}개"), groupAnd: ", ",
         groupMore: "외 {n}곳", groupOpen: "하나씩 보기")
 
