@@ -65,6 +65,23 @@ struct HardeningCommandTests {
         #expect(empty.status == 64 && empty.stderr.contains("--place is empty"), "\(empty.stderr)")
     }
 
+    @Test("photos copied into geotrip's own output folder afterwards are said, not passed over in silence")
+    func photosCopiedIntoTheOutputs() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        for name in ["geotrip/copy.jpg", "geotrip/journal/clip.mov"] {
+            try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent(name))
+        }
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((run.stdout + run.stderr).contains("geotrip/: 2 photos or videos here are not read (the first, copy.jpg): "
+                                                   + "this is geotrip's own folder of outputs"), "\(run.stdout) \(run.stderr)")
+        // Its own thumbnails are no such photos.
+        #expect(!(run.stdout + run.stderr).contains("thumbs/"), "\(run.stdout)")
+    }
+
     @Test("a tile template with rows counted from the south ({-y}) and subdomains is taken and put on the map page")
     func tilesFromTheSouth() throws {
         let temp = try TemporaryFolder()

@@ -87,6 +87,15 @@ public struct OutputFolder: Sendable {
         return photos
     }
 
+    /// The photos and videos (by name) at the folder's top and in its journal, relative to
+    /// it: what a person copied into geotrip's own folder afterwards, which the scan passes
+    /// over. One listing of each of the two, never of the thumbnails or the trips' folders.
+    func mediaCopiedIn() -> [String] {
+        [("", path), (ExportStage.journalFolder + "/", url(ExportStage.journalFolder).path)].flatMap { prefix, folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(FileKind.namesMedia).sorted().map { prefix + $0 }
+        }
+    }
+
     /// Throws unless the folder can be used: it exists as a folder geotrip can write, or it is
     /// missing and the nearest folder above it can be written. Nothing is created.
     public func check() throws(GeoTripError) {

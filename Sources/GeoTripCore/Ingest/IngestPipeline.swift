@@ -165,6 +165,13 @@ public struct IngestPipeline: Sendable {
 
         var listing = try await stages.run(.scan) { try scanner.scan() }
         summary.scanned = listing.files.count
+        // Photos copied into geotrip's own output folder inside the trip are never read (the
+        // scan passes over it): said, from a look at its top and its journal.
+        if let inside = Self.relative(output.path, inside: options.folder), case let copied = output.mediaCopiedIn(), let first = copied.first {
+            listing.problems.append("\(inside)/: \(copied.count == 1 ? "a photo or video here is" : "\(copied.count) photos or videos here are") not read "
+                + "(\(copied.count == 1 ? "" : "the first, ")\(first)): this is geotrip's own folder of outputs, which the scan passes over; "
+                + "move \(copied.count == 1 ? "it" : "them") beside the trip's other photos to read \(copied.count == 1 ? "it" : "them")")
+        }
         logger.debug("scanned \(listing.files.count) files in \(ContinuousClock.now - started)")
 
         // The file list and the plan are the size of the folder (a few hundred MB at a million
