@@ -35,13 +35,13 @@ struct Ingest: AsyncParsableCommand {
           help: "Keep XMP sidecars (IMG_1234.jpg.xmp) with the positions geotrip inferred or was given (remembered; never overwrites another program's sidecar).")
     var writeXmp: Bool?
 
-    @Option(help: ArgumentHelp("A photo farther than this from its visit's centre starts a new visit (metres, default 250; remembered).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A photo farther than this from its visit's centre starts a new visit (metres, default 250; remembered).", valueName: "metres"))
     var visitRadius: Double?
 
-    @Option(help: ArgumentHelp("A photo taken this long after the visit's last starts a new visit (minutes, default 120; remembered).", valueName: "minutes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A photo taken this long after the visit's last starts a new visit (minutes, default 120; remembered).", valueName: "minutes"))
     var visitGap: Double?
 
-    @Option(help: ArgumentHelp("Visits whose centres are this close are one place (metres, default 150; remembered).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Visits whose centres are this close are one place (metres, default 150; remembered).", valueName: "metres"))
     var placeRadius: Double?
 
     @Option(name: .customLong("day-starts"),
@@ -65,14 +65,14 @@ struct Ingest: AsyncParsableCommand {
                                valueName: "contact"))
     var contact: String?
 
-    @Option(help: ArgumentHelp("Online names: at most this many requests a second, 0.01 to 100 (default 1, and never more for the public server).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Online names: at most this many requests a second, 0.01 to 100 (default 1, and never more for the public server).",
                                valueName: "per-second"))
     var rate: Double?
 
-    @Option(help: ArgumentHelp("Online names: at most this many requests in flight, 1 to 16 (default 2).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Online names: at most this many requests in flight, 1 to 16 (default 2).", valueName: "n"))
     var concurrency: Int?
 
-    @Option(help: ArgumentHelp("Online names: seconds to wait for one answer, 1 to 600 (default 10).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Online names: seconds to wait for one answer, 1 to 600 (default 10).", valueName: "seconds"))
     var timeout: Int?
 
     @OptionGroup var export: ExportArguments

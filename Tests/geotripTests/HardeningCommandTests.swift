@@ -14,6 +14,9 @@ struct HardeningCommandTests {
         (["--visit-gap", "1e308"], "--visit-gap must be from 1 to 43200 minutes"),
         (["--clock-offset", "+106751991167301 00:00:00"], "a clock offset can be at most 100 years"),
         (["--clock-offset", "+106751991167300 00:00:00"], "a clock offset can be at most 100 years"),
+        // A negative number is the option's value, refused by its range, not "Missing value".
+        (["--timeout", "-1"], "--timeout must be from 1 to 600 seconds; -1 is not."),
+        (["--visit-radius", "-5"], "--visit-radius must be from 1 to 100000 metres"),
         // Tile options the map could not follow: a placeholder Leaflet does not fill (every tile
         // would fail), a credit with no tiles (it was passed over in silence).
         (["--tiles", "https://t.example.org/{z}/{x}/{y}.png?key={apikey}", "--tiles-attribution", "X"], "the map cannot fill {apikey}"),
