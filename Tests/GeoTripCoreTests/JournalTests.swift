@@ -646,6 +646,31 @@ extension JournalTests {
         #expect(page.contains("1 photo, 1 video") && page.contains("\nphotos: 3\n"), "\(page)")
     }
 
+    @Test("a visit's times on its page and its map are those of the photos shown: a photo taken inside a zone tells nothing of when")
+    func timesOfWhatIsShown() throws {
+        let renderer = try JournalRenderer(language: "en")
+        var (day, context) = Self.richDay()
+        // The visit from 10:00 to 11:00 UTC (11:00–12:00 WEST); IMG_1.jpg, its last photo at 10:55, inside a zone.
+        for (path, time) in [("Lisboa/IMG_1.jpg", "10:55"), ("Lisboa/clip.mov", "10:05"), ("Lisboa/IMG_2.HEIC", "10:20")] {
+            context.photos[path]?.utcTime = "2025-06-10T\(time):00Z"
+        }
+        day.visits[0].arrival = "2025-06-10T10:05:00Z"
+        day.visits[0].departure = "2025-06-10T10:55:00Z"
+        day.visits[0].setLocalTimes()
+        #expect(try renderer.render(day, context).contains("11:05–11:55 WEST"))
+        context.privacy = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 38.7, longitude: -9.1), radiusMeters: 100)])
+        day.visits[0].latitude = 38.8
+        let page = try renderer.render(day, context)
+        #expect(page.contains("11:05–11:20 WEST") && !page.contains("11:55"), "\(page)")
+        // The map's visit says the same.
+        let trip = Trip(visits: day.visits, outside: [], days: [day.date])
+        let photos = ["Lisboa/IMG_1.jpg", "Lisboa/clip.mov", "Lisboa/IMG_2.HEIC"].compactMap { context.photos[$0] }
+        let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], photos: photos, thumbnails: [:],
+                                    tripFolderLink: "..", privacy: context.privacy, language: "en", tiles: nil)
+        let visit = try #require(map.visits.first)
+        #expect(TripMapPage.timeSpan(visit) == "11:05–11:20 WEST", "\(String(describing: TripMapPage.timeSpan(visit)))")
+    }
+
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")
     func inputKeyFollowsThePage() throws {
         let english = try JournalRenderer(language: "en")

@@ -571,7 +571,8 @@ extension ExportStage {
     /// its photos, and count none of a visit inside a privacy zone, as its map does
     /// (`ExportedTrip.videos`, recorded as each trip is written); a day page's front matter
     /// counts the photos its visits count (none taken inside a zone); a visit's "+22" on the map
-    /// links to its day's journal page, which lists them all.
+    /// links to its day's journal page, which lists them all; a visit's times in the journal
+    /// and on the map are those of the photos shown (none taken inside a zone).
     static let outputRevision = 16
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

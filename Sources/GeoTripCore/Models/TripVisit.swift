@@ -170,6 +170,20 @@ extension TripVisit {
 
     /// The visit's centre.
     public var centre: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// The visit as its outputs show it when some of its photos are hidden (taken inside a
+    /// privacy zone, at the edge of a visit outside it): its arrival and departure those of
+    /// the photos shown, `times` (UTC), so its times tell nothing of when the hidden ones were
+    /// taken. As it is without such a time.
+    func spanning(shown times: [String]) -> TripVisit {
+        let sorted = times.sorted(by: UTCTimestamp.precedes)
+        guard let first = sorted.first, let last = sorted.last else { return self }
+        var shown = self
+        shown.arrival = first
+        shown.departure = last
+        shown.setLocalTimes()
+        return shown
+    }
 }
 
 extension TripVisit {
