@@ -40,13 +40,14 @@ public struct NamingCache: Sendable {
             let pool = try DatabasePool(path: path, configuration: configuration)
             // Two runs making the file at once: the migrator reads which migrations are applied
             // before it takes the write lock, so the second to write finds the tables made by
-            // the first and fails. Asked again, it finds the migration applied.
+            // the first and fails. Asked again, it finds the migration applied. Six at once on a
+            // loaded machine lost that race three times in a row: a few more tries, each later.
             for attempt in 1... {
                 do {
                     try Self.migrator.migrate(pool)
                     break
-                } catch where attempt < 3 {
-                    usleep(20_000)
+                } catch where attempt < 8 {
+                    usleep(useconds_t(20_000 * attempt))
                 }
             }
             return NamingCache(path: path, database: pool)
