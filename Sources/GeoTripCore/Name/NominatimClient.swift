@@ -262,18 +262,31 @@ public struct NominatimClient: Sendable {
     }
 
     /// `body` whole, up to `largestAnswer`, unless `deadline` passes first: then
-    /// `HTTPClientError.deadlineExceeded`, and reading it stops.
+    /// `HTTPClientError.deadlineExceeded` at once, and the reading is cancelled.
+    ///
+    /// Not a task group: a group returns only once its reading child has ended, and a body
+    /// read cancelled between two of its chunks went on waiting for the next, so a server
+    /// that stalled mid-answer held the run until it closed the connection (on a loaded
+    /// machine, a minute a try). The reading goes on apart until the cancellation reaches it
+    /// or the client closes its connections.
     static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline) async throws -> ByteBuffer {
-        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: largestAnswer) }
-            group.addTask {
-                let left = deadline - NIODeadline.now()
-                if left.nanoseconds > 0 { try await Task.sleep(for: .nanoseconds(left.nanoseconds)) }
-                return nil
+        let outcome = FirstOutcome<ByteBuffer>()
+        let reading = Task { try await body.collect(upTo: largestAnswer) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer, any Error>) in
+                outcome.wait(with: continuation)
+                Task {
+                    do { outcome.settle(.success(try await reading.value)) } catch { outcome.settle(.failure(error)) }
+                }
+                Task {
+                    let left = deadline - NIODeadline.now()
+                    if left.nanoseconds > 0 { try? await Task.sleep(for: .nanoseconds(left.nanoseconds)) }
+                    if outcome.settle(.failure(HTTPClientError.deadlineExceeded)) { reading.cancel() }
+                }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let collected = first else { throw HTTPClientError.deadlineExceeded }
-            return collected
+        } onCancel: {
+            reading.cancel()
+            outcome.settle(.failure(CancellationError()))
         }
     }
 
@@ -369,5 +382,45 @@ public final class NamingTally: Sendable {
             $0.slowSaid = true
             return waited
         }
+    }
+}
+
+/// The first of several outcomes to settle a continuation; the later ones are dropped. One
+/// that settles before the continuation is given waits for it.
+final class FirstOutcome<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var result: Result<Value, any Error>?
+        var resumed = false
+    }
+    private let state = Mutex(State())
+
+    /// Gives the continuation, resumed at once if an outcome came first.
+    func wait(with continuation: CheckedContinuation<Value, any Error>) {
+        let settled: Result<Value, any Error>? = state.withLock { state in
+            guard !state.resumed else { return nil }
+            if let result = state.result {
+                state.resumed = true
+                return result
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let settled { continuation.resume(with: settled) }
+    }
+
+    /// Settles with `result` unless another did; whether this one did.
+    @discardableResult
+    func settle(_ result: Result<Value, any Error>) -> Bool {
+        let waiting: CheckedContinuation<Value, any Error>?? = state.withLock { state in
+            guard !state.resumed, state.result == nil else { return nil }
+            state.result = result
+            guard let continuation = state.continuation else { return .some(nil) }
+            state.resumed = true
+            return .some(continuation)
+        }
+        guard let waiting else { return false }
+        waiting?.resume(with: result)
+        return true
     }
 }
