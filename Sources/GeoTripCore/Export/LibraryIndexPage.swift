@@ -52,16 +52,21 @@ struct LibraryIndexPage {
         let countries = trip.countries(leavingOut: privacy).compactMap { code in
             words.countryName(code: code, stored: trip.places.first { $0.countryCode == code }?.country)
         }
-        // A trip whose every visit is private (a day at a partner's) is called so; one whose
-        // places have no name nor country (mid-ocean), by its number.
-        let title = names.isEmpty
-            ? (countries.isEmpty ? (trip.isPrivate(leavingOut: privacy) ? words.privatePlace : "#\(entry.number)") : countries.joined(separator: ", "))
-            : names.joined(separator: ", ")
+        let title = Self.title(names: names, countries: countries, number: entry.number, isPrivate: trip.isPrivate(leavingOut: privacy), words: words)
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
                         photos: words.mediaCount(photos: entry.media.photos, videos: entry.media.videos), distance: words.distance(kilometres: entry.kilometres),
                         map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)
+    }
+
+    /// A trip's title: its main places' names, else its countries'; a trip whose every visit is
+    /// private (a day at a partner's) is called so, and one whose places have neither a name
+    /// nor a country (mid-ocean) goes by its number.
+    static func title(names: [String], countries: [String], number: Int, isPrivate: Bool, words: JournalWords) -> String {
+        if !names.isEmpty { return names.joined(separator: ", ") }
+        if !countries.isEmpty { return countries.joined(separator: ", ") }
+        return isPrivate ? words.privatePlace : "#\(number)"
     }
 
     // The views name their fields for the template (`MustacheParent`), as the journal's do.

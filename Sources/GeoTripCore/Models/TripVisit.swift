@@ -187,9 +187,9 @@ extension TripVisit {
 }
 
 extension TripVisit {
-    /// Its count as the journal writes it in English, `3 photos, 1 video`, given how many of
+    /// Its count for the terminal (`MediaCount.text`), `3 photos, 1 video`, given how many of
     /// its `photoCount` are videos (`Catalog.videoCountsByVisit`): for `places`' text.
     public func mediaCount(videos: Int) -> String {
-        JournalWords(language: "en").mediaCount(photos: photoCount - videos, videos: videos)
+        MediaCount(photos: photoCount - videos, videos: videos).text
     }
 }

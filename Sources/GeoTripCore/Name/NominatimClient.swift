@@ -271,18 +271,21 @@ public struct NominatimClient: Sendable {
     /// or the client closes its connections.
     static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline) async throws -> ByteBuffer {
         let outcome = FirstOutcome<ByteBuffer>()
-        let reading = Task { try await body.collect(upTo: largestAnswer) }
+        let reading = Task {
+            do { outcome.settle(.success(try await body.collect(upTo: largestAnswer))) } catch { outcome.settle(.failure(error)) }
+        }
+        let timer = Task {
+            let left = deadline - NIODeadline.now()
+            if left.nanoseconds > 0 {
+                // Cancelled: the answer came first, and settled it.
+                do { try await Task.sleep(for: .nanoseconds(left.nanoseconds)) } catch { return }
+            }
+            if outcome.settle(.failure(HTTPClientError.deadlineExceeded)) { reading.cancel() }
+        }
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer, any Error>) in
                 outcome.wait(with: continuation)
-                Task {
-                    do { outcome.settle(.success(try await reading.value)) } catch { outcome.settle(.failure(error)) }
-                }
-                Task {
-                    let left = deadline - NIODeadline.now()
-                    if left.nanoseconds > 0 { try? await Task.sleep(for: .nanoseconds(left.nanoseconds)) }
-                    if outcome.settle(.failure(HTTPClientError.deadlineExceeded)) { reading.cancel() }
-                }
             }
         } onCancel: {
             reading.cancel()
