@@ -44,10 +44,10 @@ struct Trips: AsyncParsableCommand {
         let media: [MediaCount]
         do {
             let split = try catalog.library(photoPaths: false)  // counts, not paths
-            library = split.library
             let settings = try catalog.storedExportSettings()
             (homeGiven, hidingHome) = (settings.home != nil, settings.hideHome)
-            privacy = try catalog.sharedPrivacy(for: library, of: split.trip)
+            privacy = try catalog.sharedPrivacy(for: split.library, of: split.trip)
+            library = try catalog.shared(split.library, leavingOut: privacy)
             earlier = try catalog.earlierHomes(than: library)
             distances = try catalog.distances(of: library, outside: privacy)
             media = try library.trips.map { trip throws(GeoTripError) in try catalog.mediaCount(of: trip.trip, leavingOut: privacy) }

@@ -646,29 +646,57 @@ extension JournalTests {
         #expect(page.contains("1 photo, 1 video") && page.contains("\nphotos: 3\n"), "\(page)")
     }
 
-    @Test("a visit's times on its page and its map are those of the photos shown: a photo taken inside a zone tells nothing of when")
+    @Test("a visit at a zone's edge is shared without the photo taken inside: its times, centre and count, on its page and its map")
     func timesOfWhatIsShown() throws {
         let renderer = try JournalRenderer(language: "en")
         var (day, context) = Self.richDay()
-        // The visit from 10:00 to 11:00 UTC (11:00–12:00 WEST); IMG_1.jpg, its last photo at 10:55, inside a zone.
-        for (path, time) in [("Lisboa/IMG_1.jpg", "10:55"), ("Lisboa/clip.mov", "10:05"), ("Lisboa/IMG_2.HEIC", "10:20")] {
+        // The visit from 10:05 to 10:55 UTC (11:05–11:55 WEST); IMG_1.jpg, its last photo, at the
+        // door inside a zone, the other two 11 km north.
+        let door = Coordinate(latitude: 38.7, longitude: -9.1), street = Coordinate(latitude: 38.8, longitude: -9.1)
+        let shots = [("Lisboa/IMG_1.jpg", "10:55", door), ("Lisboa/clip.mov", "10:05", street), ("Lisboa/IMG_2.HEIC", "10:20", street)]
+        for (path, time, spot) in shots {
             context.photos[path]?.utcTime = "2025-06-10T\(time):00Z"
+            context.photos[path]?.coordinate = spot
         }
         day.visits[0].arrival = "2025-06-10T10:05:00Z"
         day.visits[0].departure = "2025-06-10T10:55:00Z"
+        (day.visits[0].latitude, day.visits[0].longitude) = (38.7667, -9.1)
         day.visits[0].setLocalTimes()
         #expect(try renderer.render(day, context).contains("11:05–11:55 WEST"))
-        context.privacy = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 38.7, longitude: -9.1), radiusMeters: 100)])
-        day.visits[0].latitude = 38.8
+        context.privacy = PrivacyZones([PrivacyZones.Zone(centre: door, radiusMeters: 100)])
+        let members = shots.map { VisitMember(utcTime: "2025-06-10T\($0.1):00Z", coordinate: $0.2, uncertaintyMeters: 10, stray: false) }
+        day.visits[0] = day.visits[0].shared(by: members, privacy: context.privacy)
+        #expect(day.visits[0].centre == street && day.visits[0].hiddenPhotos == 1)
         let page = try renderer.render(day, context)
-        #expect(page.contains("11:05–11:20 WEST") && !page.contains("11:55"), "\(page)")
+        #expect(page.contains("11:05–11:20 WEST") && !page.contains("11:55") && page.contains("38.80000, -9.10000"), "\(page)")
         // The map's visit says the same.
         let trip = Trip(visits: day.visits, outside: [], days: [day.date])
-        let photos = ["Lisboa/IMG_1.jpg", "Lisboa/clip.mov", "Lisboa/IMG_2.HEIC"].compactMap { context.photos[$0] }
+        let photos = shots.compactMap { context.photos[$0.0] }
         let map = TripMapInput.from(trip: trip, route: TripRoute(visits: trip.visits, track: []), notes: [:], photos: photos, thumbnails: [:],
                                     tripFolderLink: "..", privacy: context.privacy, language: "en", tiles: nil)
         let visit = try #require(map.visits.first)
         #expect(TripMapPage.timeSpan(visit) == "11:05–11:20 WEST", "\(String(describing: TripMapPage.timeSpan(visit)))")
+        #expect(visit.latitude == 38.8 && visit.photoCount == 2 && visit.media.count == 2)
+    }
+
+    @Test("a visit's shared centre weighs its photos outside the zones as clustering does, strays aside; nothing hidden, nothing changes")
+    func sharedCentre() {
+        var visit = Self.visit("v1", day: "2025-06-10")
+        (visit.latitude, visit.longitude, visit.photoCount) = (45.0, 5.0, 4)
+        let zone = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 45.0, longitude: 5.0), radiusMeters: 50)])
+        func member(_ minute: Int, _ north: Double, uncertainty: Double = 10, stray: Bool = false) -> VisitMember {
+            VisitMember(utcTime: String(format: "2025-06-10T10:%02d:00Z", minute), coordinate: Coordinate(latitude: 45.0 + north / 111_195, longitude: 5.0),
+                        uncertaintyMeters: uncertainty, stray: stray)
+        }
+        // Outside the zone: 100 m north (±10 m), 200 m north (±20 m: a quarter of the weight), and a stray 3 km north.
+        let outside = [member(10, 100), member(20, 200, uncertainty: 20), member(15, 3000, stray: true)]
+        #expect(visit.shared(by: outside, privacy: zone) == visit)
+        let shared = visit.shared(by: [member(0, 0)] + outside, privacy: zone)
+        // (100 × 1 + 200 × 0.25) / 1.25 = 120 m north.
+        #expect(abs(GreatCircle.distance(shared.centre, Coordinate(latitude: 45.0 + 120 / 111_195, longitude: 5.0))) < 0.05, "\(shared.centre)")
+        #expect(shared.arrival == "2025-06-10T10:10:00Z" && shared.departure == "2025-06-10T10:20:00Z" && shared.hiddenPhotos == 1)
+        // Every photo inside (a visit hidden whole by its centre) is left as it is.
+        #expect(visit.shared(by: [member(0, 0), member(1, 10)], privacy: zone) == visit)
     }
 
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")

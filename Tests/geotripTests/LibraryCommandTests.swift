@@ -31,6 +31,14 @@ struct LibraryCommandTests {
         // inside home's privacy zone, so counted nowhere the trip is shown.
         #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("home/2024-03-11-early.jpg"), dateTime: "2024:03:11 06:30:00",
                                         offset: "+01:00", at: LibraryFixture.house))
+        // Then a walk east from 450 m (inside the zone's 500 m) to 650 m: one visit, its centre
+        // outside, of which the first photo is counted nowhere either.
+        for (minute, metres) in [(40, 450.0), (50, 600.0), (60, 650.0)] {
+            let east = LibraryFixture.house.1 + metres / (111_195 * cos(LibraryFixture.house.0 * .pi / 180))
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("home/2024-03-11-walk-\(minute).jpg"),
+                                            dateTime: String(format: "2024:03:11 %02d:%02d:00", 6 + minute / 60, minute % 60), offset: "+01:00",
+                                            at: (LibraryFixture.house.0, east)))
+        }
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
@@ -49,8 +57,9 @@ struct LibraryCommandTests {
         let listed = try CommandRun.geotrip(["trips", folder.path, "--json"])
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(trips.map { [$0["firstDay"] as? String ?? "", $0["lastDay"] as? String ?? ""] } == LibraryFixture.trips.map { [$0.0, $0.1] })
-        #expect(trips.map { $0["countries"] as? [String] ?? [] } == [["PT"], ["JP"], ["PT"]])
-        let photoCounts = (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) + (n == 2 ? 1 : 0) }
+        // The walk is in Amsterdam, on the third trip's first day.
+        #expect(trips.map { $0["countries"] as? [String] ?? [] } == [["PT"], ["JP"], ["NL", "PT"]])
+        let photoCounts = (1...3).map { n in LibraryFixture.schedule.filter { $0.trip == n }.map(\.spots.count).reduce(0, +) + [0, 1, 2][n - 1] }
         #expect(trips.map { $0["photos"] as? Int ?? 0 } == photoCounts)
         #expect(trips.map { $0["videos"] as? Int ?? -1 } == [0, 1, 0])
         #expect(try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-02-20/journal/2024-02-20.md"), encoding: .utf8)
@@ -84,9 +93,10 @@ struct LibraryCommandTests {
         #expect(index.contains("\(photoCounts[1]) photos, 1 video · "), "\(index)")
         #expect(text.stdout.contains("\(photoCounts[1]) photos, 1 video, "), "\(text.stdout)")
         #expect(text.stdout.contains(" \(photoCounts[2]) photos, "), "\(text.stdout)")
-        // The house's photo is the third trip's (its journal keeps the visit, unnamed).
-        #expect(try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-03-11/journal/2024-03-11.md"), encoding: .utf8)
-            .contains("Private place"))
+        // The house's photo is the third trip's (its journal keeps the visit, unnamed); the
+        // walk's visit begins at 06:50, not at the photo inside the zone.
+        let leaving = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-03-11/journal/2024-03-11.md"), encoding: .utf8)
+        #expect(leaving.contains("Private place") && leaving.contains("06:50–07:00") && !leaving.contains("walk-40"), "\(leaving)")
 
         let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
         #expect(kyoto.status == 0, "\(kyoto.stderr)")

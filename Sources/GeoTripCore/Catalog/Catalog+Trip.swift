@@ -219,11 +219,62 @@ extension Catalog {
              + (SELECT count(*) FROM json_each(?2) j CROSS JOIN photo p ON p.path = j.value WHERE +p.format = 'video' AND p.removedAt IS NULL)
         """
 
+    /// The photos of `visits` as their privacy needs them (`VisitMember`), by visit id
+    /// (`visitPhoto_on_visitId`): those present and read, with a position.
+    func visitMembers(of visits: [String]) throws(GeoTripError) -> [String: [VisitMember]] {
+        guard !visits.isEmpty else { return [:] }
+        return try attempt {
+            try database.read { db in
+                var members: [String: [VisitMember]] = [:]
+                let rows = try Row.fetchCursor(db, sql: Self.visitMembersSQL, arguments: [Self.textList(visits)])
+                while let row = try rows.next() {
+                    guard let time: String = row[1], let latitude: Double = row[2], let longitude: Double = row[3] else { continue }
+                    members[row[0], default: []].append(VisitMember(utcTime: time, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                                                                    uncertaintyMeters: row[4] ?? 0, stray: row[5] ?? false))
+                }
+                return members
+            }
+        }
+    }
+
+    static let visitMembersSQL = """
+        SELECT vp.visitId, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.uncertaintyMeters, vp.stray
+        FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
+        WHERE vp.visitId IN (SELECT value FROM json_each(?)) AND p.removedAt IS NULL AND p.status = 'read'
+        """
+
+    /// `trips` as their outputs share them: each visit near a privacy zone with a photo taken
+    /// inside it (at the visit's edge) as `TripVisit.shared(by:privacy:)` makes it, read in one
+    /// look at those visits' photos. The journal, the map, the GeoJSON, the page of trips and
+    /// `trips` all show and count a visit so.
+    public func shared(_ trips: [Trip], leavingOut privacy: PrivacyZones) throws(GeoTripError) -> [Trip] {
+        try shared(trips, leavingOut: trips.map { _ in privacy })
+    }
+
+    /// The same, each trip by its own zones (`privacy`, in the same order: a library's trips
+    /// each have their own neighbours' zones).
+    func shared(_ trips: [Trip], leavingOut privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
+        guard privacy.contains(where: { !$0.zones.isEmpty }) else { return trips }
+        let visitRadius = try storedClusteringOptions().visitRadius
+        let near = zip(trips, privacy).flatMap { trip, privacy in trip.visitsNearZones(privacy, visitRadius: visitRadius) }
+        let members = try visitMembers(of: near)
+        return zip(trips, privacy).map { trip, privacy in trip.shared(members: members, privacy: privacy) }
+    }
+
+    /// `library` with its trips shared (`shared(_:leavingOut:)`), as `trips` counts and
+    /// measures them.
+    public func shared(_ library: Library, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> Library {
+        var library = library
+        for (index, trip) in try shared(library.trips.map(\.trip), leavingOut: privacy).enumerated() { library.trips[index].trip = trip }
+        return library
+    }
+
     /// What a trip's shared outputs (the page of trips, `trips`) count of its media: the
     /// photos and videos of its visits whose centres are outside `privacy`, and its photos
     /// without a position (`Trip.sharedMedia(leavingOut:)`), with the videos among them told
-    /// apart by one read of those rows. By visit: a photo taken inside a zone but in a visit
-    /// outside it, which the map and the journal leave out, is counted here.
+    /// apart by one read of those rows. A photo taken inside a zone but in a visit outside it
+    /// is left out when `trip` is shared (`shared(_:leavingOut:)`), as the map and the journal
+    /// leave it out; a video among them is still told apart as a video.
     public func mediaCount(of trip: Trip, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> MediaCount {
         let shared = trip.sharedMedia(leavingOut: privacy)
         guard shared.count > 0 else { return MediaCount(photos: 0, videos: 0) }

@@ -335,7 +335,9 @@ extension ExportStage {
     static func contents(of part: Part, from catalog: Catalog, rule: LocalDayRule) throws(GeoTripError) -> TripContents {
         guard let window = part.window else {
             let rows = try catalog.tripPhotos()
-            return TripContents(trip: try catalog.trip(photoPaths: false).withVisitPhotos(from: rows), photos: rows)
+            // Read again with its photos outside visits and local times; its visits as `part` shares them.
+            let trip = try catalog.trip(photoPaths: false).sharingVisits(as: part.trip)
+            return TripContents(trip: trip.withVisitPhotos(from: rows), photos: rows)
         }
         let rows = try catalog.tripPhotos(in: window)
         var outside: [String: [String]] = [:]
@@ -572,8 +574,9 @@ extension ExportStage {
     /// (`ExportedTrip.videos`, recorded as each trip is written); a day page's front matter
     /// counts the photos its visits count (none taken inside a zone); a visit's "+22" on the map
     /// links to its day's journal page, which lists them all; a visit's times in the journal
-    /// and on the map are those of the photos shown (none taken inside a zone).
-    static let outputRevision = 16
+    /// and on the map are those of the photos shown (none taken inside a zone). 17: so are its
+    /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`).
+    static let outputRevision = 17
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -295,8 +295,13 @@ public struct ExportStage: Sendable {
         summary.trips = library.trips.count
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
-        return Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,
-                      baseZones: zones, neighbourZones: neighbourZones)
+        var layout = Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,
+                            baseZones: zones, neighbourZones: neighbourZones)
+        // Each trip as its outputs share it, by its own zones: a visit at a zone's edge without
+        // the photos taken inside (its times, centre and count); its window stays the whole trip's.
+        let shared = try catalog.shared(parts.map(\.trip), leavingOut: parts.map(layout.privacy(of:)))
+        for (index, trip) in shared.enumerated() { layout.parts[index].trip = trip }
+        return layout
     }
 
     /// The notes as step 1 gathered them, with what it read of the folders.

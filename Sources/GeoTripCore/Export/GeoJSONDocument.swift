@@ -76,7 +76,7 @@ struct GeoJSONDocument {
                 "country": .text(visit.country), "countryCode": .text(visit.countryCode), "arrival": .text(visit.arrival),
                 "departure": .text(visit.departure), "localArrival": .text(visit.localArrival),
                 "localDeparture": .text(visit.localDeparture), "localDate": .text(visit.localDate), "timeZone": .text(visit.timeZone),
-                "photoCount": .integer(visit.photoCount), "nameSource": .text(visit.nameSource), "notes": .text(note),
+                "photoCount": .integer(visit.photoCount - visit.hiddenPhotos), "nameSource": .text(visit.nameSource), "notes": .text(note),
             ]))
         }
         for (index, leg) in route.legs.enumerated() {

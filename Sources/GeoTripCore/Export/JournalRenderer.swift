@@ -211,18 +211,17 @@ struct JournalRenderer: Sendable {
                     countries.append(country)
                 }
             }
-            // Photos taken inside a zone are neither linked nor shown, whatever visit they joined,
-            // and the visit's times are those of the photos shown.
+            // Photos taken inside a zone are neither linked nor shown, whatever visit they joined
+            // (the visit's times and centre are those of the others: `TripVisit.shared(by:privacy:)`).
             let shown = visit.photos.filter { path in
                 !hidden && !(context.photos[path].map(context.privacy.hides) ?? false)
             }
-            let timed = !hidden && shown.count < visit.photos.count ? visit.spanning(shown: shown.compactMap { context.photos[$0]?.utcTime }) : visit
             // What is shown is counted: a photo taken inside a zone is not, nor said to be there.
             let counted = hidden ? visit.photos : shown
             let videos = counted.filter { context.photos[$0]?.format == .video }.count
             let photos = visit.photoCount - (visit.photos.count - counted.count) - videos
             pageCount += photos + videos
-            return VisitView(time: timed.localTimeSpan, place: place,
+            return VisitView(time: visit.localTimeSpan, place: place,
                              photoCount: words.mediaCount(photos: photos, videos: videos),
                              coordinates: hidden ? nil : String(format: "%.5f, %.5f", visit.latitude, visit.longitude),
                              photoLines: shown.map { photoLine($0, context, item: false) }.joined(),

@@ -27,12 +27,11 @@ extension TripMapInput {
             // Photos taken inside a zone are neither linked nor shown, whatever visit they
             // joined (one at the edge of a visit whose centre is outside, a stray), nor counted.
             let outside = visit.photos.filter { !(byPath[$0].map(privacy.hides) ?? false) }
-            // Its times those of the photos shown (`TripVisit.spanning(shown:)`).
-            let timed = outside.count < visit.photos.count ? visit.spanning(shown: outside.compactMap { byPath[$0]?.utcTime }) : visit
+            // Its times and centre are those of the photos shown (`TripVisit.shared(by:privacy:)`).
             var shown = Visit(id: visit.id, placeId: visit.placeId, name: visit.name, admin1: visit.admin1, country: visit.country,
                   countryCode: visit.countryCode, latitude: visit.latitude, longitude: visit.longitude, localDate: visit.localDate,
-                  localArrival: timed.localArrival, localDeparture: timed.localDeparture,
-                  zone: timed.timeZone.flatMap { zone in UTCTimestamp.date(timed.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
+                  localArrival: visit.localArrival, localDeparture: visit.localDeparture,
+                  zone: visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.arrival).map { LocalClock.abbreviation(zone, at: $0) } },
                   photoCount: visit.photoCount - (visit.photos.count - outside.count), notes: notes[visit.id],
                   media: outside.map { path in
                       let photo = byPath[path], isVideo = photo?.format == .video
@@ -46,7 +45,7 @@ extension TripMapInput {
                       media.pathBytes = rawNames[path].map { prefix + $0 }
                       return media
                   })
-            let departureZone = timed.timeZone.flatMap { zone in UTCTimestamp.date(timed.departure).map { LocalClock.abbreviation(zone, at: $0) } }
+            let departureZone = visit.timeZone.flatMap { zone in UTCTimestamp.date(visit.departure).map { LocalClock.abbreviation(zone, at: $0) } }
             if departureZone != shown.zone { shown.departureZone = departureZone }
             return shown
         }

@@ -173,13 +173,13 @@ extension Trip {
     }
 
     /// The media a trip's shared outputs count (`Catalog.mediaCount(of:leavingOut:)`): the
-    /// photos and videos of its visits outside `privacy`, by visit (a photo taken inside a zone
-    /// in a visit outside it is counted, which its map leaves out), and those of its photos
-    /// without a position; with the ids of those visits and the paths of those photos.
+    /// photos and videos of its visits outside `privacy` but those taken inside a zone
+    /// (`TripVisit.hiddenPhotos`, once the trip is shared), and those of its photos without a
+    /// position; with the ids of those visits and the paths of those photos.
     public func sharedMedia(leavingOut privacy: PrivacyZones) -> (count: Int, visits: [String], unplaced: [String]) {
         let shown = visits(leavingOut: privacy)
         let unplaced = days.flatMap(\.unplacedPhotos)
-        return (shown.map(\.photoCount).reduce(0, +) + unplaced.count, shown.map(\.id), unplaced)
+        return (shown.map { $0.photoCount - $0.hiddenPhotos }.reduce(0, +) + unplaced.count, shown.map(\.id), unplaced)
     }
 
     /// Calendar days from the first day to the last, both counted (0 without days).
