@@ -291,7 +291,7 @@ struct OnlineNamingTests {
         // All in one country, or the country given already: a region only one of them is in.
         #expect(NominatimPlaceSearch.example(query: "Centro", labels: ["Centro, Madrid, Spain (ES)", "Centro, Sevilla, Spain (ES)"]) == "Centro, Madrid")
         #expect(NominatimPlaceSearch.example(query: ",Centro, ES", labels: ["Centro, Madrid, Spain (ES)", "Centro, Madrid, Spain (ES)"]) == nil)
-        let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: santiago, example: "Santiago, CL")
+        let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: santiago, examples: ["Santiago, CL"])
         #expect(coded.description.contains("such as \"Santiago, CL\""))
         let belem = ["Belém, Lisbon", "Belém, Pará"]
         #expect(NominatimPlaceSearch.example(query: "Belem", labels: belem) == nil)

@@ -306,15 +306,23 @@ struct ResolutionCommandTests {
             .flatMap { $0.split(separator: ";").first.map(String.init) }, "\(oneCountry.stderr)")
         let copied = try CommandRun.geotrip(["tag", trip.path, undated, "--place", listed])
         #expect(copied.status == 0 && copied.stdout.contains(listed), "\(listed): \(copied.stderr)")
-        // A name some places have as another name: the example names one of its own, and
-        // tags when followed; stray commas stay out of it.
-        for query in ["Franklin", ",Franklin,"] {
+        // A name some places have as another name: the examples name the first place by its
+        // own name and one of those called so, and each tags that place when followed; stray
+        // commas stay out of them. "Roma" is first Rome, then Roma in Lesotho.
+        func examples(_ stderr: String) -> [String] {
+            guard let start = stderr.range(of: ", such as \""), let end = stderr.range(of: "\", or tag with") else { return [] }
+            return stderr[start.upperBound..<end.lowerBound].components(separatedBy: "\" or \"")
+        }
+        for (query, expected) in [("Franklin", ["Columbus, ", "Franklin, "]), (",Franklin,", ["Columbus, ", "Franklin, "]),
+                                  ("Roma", ["Rome, Lazio", "Roma, "])] {
             let other = try CommandRun.geotrip(["tag", trip.path, undated, "--place", query])
-            let suggested = try #require(other.stderr.range(of: ", such as \"").map { other.stderr[$0.upperBound...] }
-                .flatMap { $0.split(separator: "\"").first.map(String.init) }, "\(other.stderr)")
-            #expect(suggested.hasPrefix("Franklin, "), "\(other.stderr)")
-            let tagged = try CommandRun.geotrip(["tag", trip.path, undated, "--place", suggested])
-            #expect(tagged.status == 0 && tagged.stdout.contains("Franklin"), "\(suggested): \(tagged.stderr)")
+            let suggested = examples(other.stderr)
+            #expect(suggested.count == 2 && zip(suggested, expected).allSatisfy { $0.hasPrefix($1) }, "\(other.stderr)")
+            for example in suggested {
+                let tagged = try CommandRun.geotrip(["tag", trip.path, undated, "--place", example])
+                let town = String(example.prefix { $0 != "," })
+                #expect(tagged.status == 0 && tagged.stdout.contains(town), "\(example): \(tagged.stdout) \(tagged.stderr)")
+            }
         }
         #expect(try photos(trip)[undated]?["locationSource"] as? String == "manual")  // unchanged
         // A name found with a region geotrip does not know: how to write the region, as `find` says.

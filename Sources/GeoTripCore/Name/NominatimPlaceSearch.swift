@@ -48,7 +48,8 @@ public struct NominatimPlaceSearch: Sendable {
                     return candidate + String(format: " at %.4f,%.4f", at.latitude, at.longitude)
                 }
             }
-            throw GeoTripError.placeAmbiguous(query: query, candidates: candidates, example: Self.example(query: query, labels: labels))
+            throw GeoTripError.placeAmbiguous(query: query, candidates: candidates,
+                                              examples: Self.example(query: query, labels: labels).map { [$0] } ?? [])
         }
         return Found(label: best.label, coordinate: centre, uncertaintyMeters: best.uncertaintyMeters ?? 50)
     }

@@ -199,24 +199,35 @@ public struct PhotoTagger: Sendable {
         guard let first = exact.first else { throw .placeNotFound(query: query, advice: gazetteer.qualifierAdvice(query)) }
         guard exact.count == 1 else {
             throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) },
-                                  example: narrowing(query, exact, in: gazetteer))
+                                  examples: narrowings(query, exact, in: gazetteer))
         }
         return first.place
     }
 
-    /// A query naming one of `matches` alone, for the sentence that asks for one: the name with
-    /// a place's region, else its country code, each tried on the gazetteer (a town found by
-    /// another of its names gives none: `Franklin, Ohio` is still Columbus and Franklin).
-    static func narrowing(_ query: String, _ matches: [PlaceMatch], in gazetteer: Gazetteer) -> String? {
-        let name = Gazetteer.name(in: query)
-        for match in matches where !match.byOtherName {
+    /// Queries naming one of `matches` alone, for the sentence that asks for one: the first
+    /// match's (the largest town), and the first of those named as typed when that is another
+    /// (`Roma` is first Rome, found by its Italian name, then Roma in Lesotho). Each is a name
+    /// with the place's region, else its country code, tried on the gazetteer; a place found by
+    /// another of its names is named by its own (`Franklin, Ohio` would still be Columbus and
+    /// Franklin; `Rome, Lazio` is one).
+    static func narrowings(_ query: String, _ matches: [PlaceMatch], in gazetteer: Gazetteer) -> [String] {
+        let typed = Gazetteer.name(in: query)
+        func narrowed(_ match: PlaceMatch) -> String? {
+            let name = match.byOtherName ? match.place.name : typed
             for region in [match.place.admin1, match.place.countryCode].compactMap({ $0 }) {
                 let narrowed = "\(name), \(region)"
                 // Exact matches come first: two places named so show in the first two.
                 if gazetteer.search(narrowed, limit: 2).filter({ $0.quality == .exact }).count == 1 { return narrowed }
             }
+            return nil
         }
-        return nil
+        var examples: [String] = []
+        if let first = matches.first, let example = narrowed(first) { examples.append(example) }
+        if matches.first?.byOtherName ?? false, let example = matches.lazy.filter({ !$0.byOtherName }).compactMap(narrowed).first {
+            examples.append(example)
+        }
+        if examples.isEmpty, let example = matches.dropFirst().lazy.compactMap(narrowed).first { examples.append(example) }
+        return examples
     }
 
     /// `1 photo`, `3 photos`.

@@ -36,7 +36,7 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
     /// `example`: a query that narrows them (`PhotoTagger.narrowing`, `NominatimPlaceSearch.example`), when one is known.
-    case placeAmbiguous(query: String, candidates: [String], example: String? = nil)
+    case placeAmbiguous(query: String, candidates: [String], examples: [String] = [])
     case gazetteerDamaged(path: String, reason: String)
     /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
     case zoneIndexMissing(tried: [String])
@@ -153,9 +153,10 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
-        case .placeAmbiguous(let query, let candidates, let example):
+        case .placeAmbiguous(let query, let candidates, let examples):
             return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a region or country"
-                + (example.map { ", such as \"\($0)\"," } ?? " to the name, or a region in place of the country,") + " or tag with --at LAT,LON; nothing was tagged."
+                + (examples.isEmpty ? " to the name, or a region in place of the country," : ", such as " + examples.map { "\"\($0)\"" }.joined(separator: " or ") + ",")
+                + " or tag with --at LAT,LON; nothing was tagged."
         case .gazetteerMissing(let tried):
             return "The place-name data (gazetteer.bin) is missing; looked in: \(tried.joined(separator: ", ")). Reinstall geotrip (make install copies it), or point GEOTRIP_GAZETTEER at the file."
         case .gazetteerDamaged(let path, let reason):
