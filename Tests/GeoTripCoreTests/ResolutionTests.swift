@@ -116,7 +116,7 @@ struct TimeResolutionTests {
     @Test("clock offsets are parsed strictly", arguments: [
         ("+01:00:00", 3600), ("-00:30:00", -1800), ("+1 02:00:00", 93600), ("-0 22:00:00", -79200), ("Apple iPhone 13=+00:00:05", 5),
         ("01:00:00", nil), ("+1:00", nil), ("=+01:00:00", nil), ("+01:60:00", nil), ("+x 01:00:00", nil), ("++01:00:00", nil),
-        ("+01:+1:00", nil), ("+ 01:00:00", nil),
+        ("+01:+1:00", nil), ("+ 01:00:00", nil), ("+30:00:00", 108_000), ("+0 30:00:00", nil), ("+1 24:00:00", nil),
     ] as [(String, Int?)])
     func clockOffsetParsing(text: String, seconds: Int?) {
         #expect((try? ClockCorrection(parsing: text))?.seconds == seconds)

@@ -44,6 +44,9 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
         guard let sign = value.first, sign == "+" || sign == "-" else { throw ClockCorrectionError(text: text) }
         var days = 0
         var clock = value.dropFirst()
+        // A day part given (`+0 22:00:00`) holds the hours of a day; without one, hours run to
+        // 99 (`+30:00:00`).
+        let dayGiven = clock.contains(" ")
         if let space = clock.firstIndex(of: " ") {
             // Any number of digits parses (so a huge value is "out of range", not "malformed"),
             // but only as far as the range check needs: Int never overflows here.
@@ -62,7 +65,7 @@ public struct ClockCorrection: Sendable, Equatable, CustomStringConvertible {
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
             .map { $0.count <= 4 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int($0) : nil }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
-              (0...23).contains(h) || (days == 0 && (0...99).contains(h)), (0...59).contains(m), (0...59).contains(s)
+              (0...23).contains(h) || (!dayGiven && (0...99).contains(h)), (0...59).contains(m), (0...59).contains(s)
         else { throw ClockCorrectionError(text: text) }
         let total = ((days * 24 + h) * 60 + m) * 60 + s
         guard total <= Self.maximumSeconds else { throw ClockCorrectionError(text: text, outOfRange: true) }
