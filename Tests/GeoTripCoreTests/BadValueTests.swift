@@ -209,9 +209,22 @@ struct BadValueTests {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         var firstRead: Int?
+        // Where its top-level boxes end (ISO/IEC 14496-12 section 4.2: 32-bit sizes here).
+        var boxEnds: Set<Int> = [], offset = 0
+        while offset + 8 <= original.count {
+            offset += original[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            boxEnds.insert(offset)
+        }
+        #expect(offset == original.count)
         for length in 0..<original.count {
             let reading = try Self.read(original.prefix(length), as: "cut.heic", in: temp)
             if reading.status == .unreadable { #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)") }
+            // Once its brand is there (12 bytes), a cut anywhere but between two whole boxes
+            // says so, not that a box is missing or that the photo has no EXIF.
+            if length >= 12, !boxEnds.contains(length) {
+                #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged && $0.message.contains("cut short") },
+                        "cut at \(length): \(reading.metadata.diagnostics.map(\.message))")
+            }
             guard let coordinate = reading.metadata.coordinate else {
                 #expect(firstRead == nil, "read when cut at \(firstRead ?? 0) bytes, not at \(length)")
                 continue

@@ -23,8 +23,43 @@ enum HeifExifExtractor {
         if opened.code != heif_error_Ok, opened.subcode == heif_suberror_End_of_data {
             return try cutShort(path: path, refused: opened)
         }
+        // Cut inside a box libheif needs (`ftyp`, `meta`), it says the box is missing: the
+        // sentence says what happened to the file.
+        if opened.code != heif_error_Ok, let box = boxRunningPastEnd(path: path) {
+            throw UnreadableContainer(reason: "the file is cut short: it ends inside its '\(box)' box, before the metadata (a copy stopped part-way?)")
+        }
         try check(opened, doing: "read the HEIF structure")
-        return try contents(of: context)
+        return try reading(of: context).contents
+    }
+
+    /// The type of the first top-level box (ISO/IEC 14496-12 section 4.2) that runs past the
+    /// end of the file at `path`, or `"header"` for a box header cut; nil when every box fits.
+    /// Up to 64 boxes are looked at: those before the picture data.
+    static func boxRunningPastEnd(path: [CChar]) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        let end = UInt64(info.st_size)
+        var offset: UInt64 = 0
+        for _ in 0..<64 where offset < end {
+            var header = [UInt8](repeating: 0, count: 16)
+            let got = pread(descriptor, &header, 16, off_t(offset))
+            guard got >= 8 else { return "header" }
+            let type = String(decoding: header[4..<8].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            var size = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if size == 1 {
+                guard got == 16 else { return type }
+                size = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            } else if size == 0 {
+                return nil  // to the end of the file
+            }
+            guard size >= 8 else { return nil }  // not boxes: libheif's own sentence says more
+            guard size <= end - offset else { return type }
+            offset += size
+        }
+        return nil
     }
 
     /// At most this much is read past the end of a HEIF file cut short: more than any phone's
@@ -42,7 +77,7 @@ enum HeifExifExtractor {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw refusal }
-        var readings: [ContainerContents] = []
+        var readings: [(contents: ContainerContents, exifItem: [UInt8]?)] = []
         for fill: UInt8 in [0x00, 0xFF] {
             // libheif keeps the reader and its file for as long as the context lives: both
             // outlive it here (the context's `defer`, declared later, runs first).
@@ -53,16 +88,17 @@ enum HeifExifExtractor {
             guard let context = heif_context_alloc() else { throw UnreadableContainer(reason: "libheif could not allocate a decoding context") }
             defer { heif_context_free(context) }
             guard heif_context_read_from_reader(context, gt_padded_reader_table(), file, nil).code == heif_error_Ok else { throw refusal }
-            readings.append(try contents(of: context))
+            readings.append(try reading(of: context))
         }
-        var contents = readings[0]
+        var contents = readings[0].contents
         var said: [Diagnostic] = []
         let cut = "the file is cut short: its picture data runs past its end (a copy stopped part-way?)"
-        if contents.xmpPacket != readings[1].xmpPacket {
+        if contents.xmpPacket != readings[1].contents.xmpPacket {
             contents.xmpPacket = nil
             said.append(Diagnostic(.damaged, "the file ends inside its XMP item; its XMP was not read"))
         }
-        if contents.exif?.bytes != readings[1].exif?.bytes {
+        // The item's own bytes: an item cut before its TIFF header decodes to nothing either way.
+        if readings[0].exifItem != readings[1].exifItem {
             // What was said of the Exif item was said of bytes that are not there.
             contents.exif = nil
             contents.diagnostics = [Diagnostic(.damaged, cut + "; so does its Exif item, which was not read")] + said
@@ -72,8 +108,9 @@ enum HeifExifExtractor {
         return contents
     }
 
-    /// The size, XMP and Exif of the primary image of `context`.
-    private static func contents(of context: OpaquePointer) throws(UnreadableContainer) -> ContainerContents {
+    /// The size, XMP and Exif of the primary image of `context`, with the Exif item's bytes as
+    /// libheif gave them (nil without one read).
+    private static func reading(of context: OpaquePointer) throws(UnreadableContainer) -> (contents: ContainerContents, exifItem: [UInt8]?) {
         var handle: OpaquePointer?
         try check(heif_context_get_primary_image_handle(context, &handle), doing: "find the primary image")
         guard let handle else { throw UnreadableContainer(reason: "libheif found no primary image") }
@@ -89,33 +126,33 @@ enum HeifExifExtractor {
 
         readXMP(handle, into: &contents)
         let count = heif_image_handle_get_number_of_metadata_blocks(handle, "Exif")
-        guard count > 0 else { return contents }
+        guard count > 0 else { return (contents, nil) }
         var ids = [heif_item_id](repeating: 0, count: Int(count))
         _ = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, count)
         let size = heif_image_handle_get_metadata_size(handle, ids[0])
         guard size > 4 else {
             contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item is empty"))
-            return contents
+            return (contents, nil)
         }
         // Bounded as an XMP packet is: an item's declared size is read into memory whole (and
         // libheif holds a copy), so a file claiming 500 MB took a gigabyte for one photo.
         guard size <= XMPDecoder.maximumPacketSize else {
             contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item is \(size) bytes, more than the "
                 + "\(XMPDecoder.maximumPacketSize >> 20) MiB geotrip reads; not read"))
-            return contents
+            return (contents, nil)
         }
         var item = [UInt8](repeating: 0, count: size)
         let error = heif_image_handle_get_metadata(handle, ids[0], &item)
         guard error.code == heif_error_Ok else {
             contents.diagnostics.append(Diagnostic(.damaged, "libheif could not read the Exif item: \(Self.message(error))"))
-            return contents
+            return (contents, nil)
         }
         guard let tiffStart = tiffHeaderStart(inExifItem: item) else {
             contents.diagnostics.append(Diagnostic(.damaged, "the HEIF Exif item holds no TIFF header"))
-            return contents
+            return (contents, item)
         }
         ContainerReader.takeExif(TIFFBytesInMemory(storage: item[tiffStart...]), tiffOffsetInFile: nil, into: &contents)
-        return contents
+        return (contents, item)
     }
 
     /// The first `mime` item of content type `application/rdf+xml` (ISO/IEC 23008-12 annex A.2.2:
