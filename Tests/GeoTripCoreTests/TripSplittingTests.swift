@@ -177,6 +177,23 @@ struct TripSplittingTests {
         #expect(library.trips.allSatisfy { !$0.trip.visits(leavingOut: zone).isEmpty })
     }
 
+    @Test("with home given elsewhere, days only at a home kept private just before or after a trip do not widen it; within it they are its days")
+    func keptHomeDaysBesideATrip() throws {
+        let vienna = Coordinate(latitude: 48.2082, longitude: 16.3738)
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon)
+        // Two evenings at the old flat, five days in Lisbon with one night at the flat between,
+        // one more evening at the flat: all within two days of each other.
+        let plans: [Plan] = [.home, .home] + [lisbon, lisbon, .home, lisbon, lisbon] + [.nothing, .home] + Array(repeating: .nothing, count: 3)
+        let flatOnly: Set = [0, 1, 4, 8]
+        let trip = Trip(visits: Self.trip(from: "2020-01-01", plans).visits.filter {
+            !flatOnly.contains(LocalDate.dayNumber($0.localDate)! - LocalDate.dayNumber("2020-01-01")!) || $0.centre == Self.amsterdam
+        }, outside: [], days: [])
+        #expect(TripSplitting.split(trip, givenHome: vienna).trips.map { [$0.firstDay, $0.lastDay] } == [[Self.date(0), Self.date(8)]])
+        let library = TripSplitting.split(trip, givenHome: vienna, keptHomes: [Self.amsterdam])
+        #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [[Self.date(2), Self.date(6)]])
+        #expect(library.homeDays == 3)
+    }
+
     @Test("a day out within 50 km of home is a home day, not a trip")
     func dayOutNearHome() {
         var trip = Self.trip(from: "2024-03-01", Self.quarter)

@@ -123,13 +123,27 @@ public enum TripSplitting {
             }
         }
         if let run = open { runs.append(run) }
-        // A run whose every visit lies at a home kept private is days at that home.
+        // Days whose every visit lies at a home kept private are days at that home at either
+        // end of a run: a run of them alone is no trip, and those just before or after a trip
+        // do not widen it (two evenings at the old flat beside a week in Rome). Between a
+        // trip's first and last days they are its days (a night at the old flat on the way).
         if !kept.isEmpty {
-            runs.removeAll { run in
-                let days = dated[run.first...run.last].map(\.0).filter { !$0.visits.isEmpty }
-                guard days.allSatisfy({ $0.visits.allSatisfy { kept.contains($0.centre) } }) else { return false }
-                library.homeDays += days.count
-                return true
+            /// Nil for a day without a visit (neither), else whether it was spent at a kept home.
+            func atKeptHome(_ index: Int) -> Bool? {
+                let visits = dated[index].0.visits
+                return visits.isEmpty ? nil : visits.allSatisfy { kept.contains($0.centre) }
+            }
+            runs = runs.compactMap { run in
+                var (first, last) = run
+                while first <= last, atKeptHome(first) ?? true {
+                    if atKeptHome(first) != nil { library.homeDays += 1 }
+                    first += 1
+                }
+                while last > first, atKeptHome(last) ?? true {
+                    if atKeptHome(last) != nil { library.homeDays += 1 }
+                    last -= 1
+                }
+                return first <= last ? (first, last) : nil
             }
         }
         // Without a home, every placed day is away: the trips are the runs of days apart by
