@@ -150,6 +150,8 @@ struct VideoReadingTests {
         ("+4851.504+00217.670/", 48.8584, 2.29450, nil),
         ("+485130.24+0021742.0CRSWGS_84/", 48.858400, 2.295, nil),
         ("+40.7128-074.0060-10.5/", 40.7128, -74.006, -10.5),
+        // As exiftool writes a Double given to it.
+        ("+52.3702+004.90153369096734+0.000/", 52.3702, 4.90153369096734, 0),
     ] as [(String, Double, Double, Double?)])
     func iso6709(text: String, latitude: Double, longitude: Double, altitude: Double?) throws {
         let parsed = try #require(ISO6709.parse(text))
@@ -161,6 +163,7 @@ struct VideoReadingTests {
     @Test("strings that are not ISO 6709 positions give none", arguments: [
         "", "48.8584 2.2945", "+48.8584", "+91.0000+002.0000/", "+48.0000+181.0000/", "+4875.000+00217.670/",
         "+48.8584+002.2945/junk", "+48.+002.2945/", "++48.8584+002.2945/", "+48.8584+2.2945/", "+4851.5+217.6/",
+        "+48." + String(repeating: "1", count: 25) + "+002.2945/",
     ])
     func notISO6709(text: String) {
         #expect(ISO6709.parse(text) == nil)

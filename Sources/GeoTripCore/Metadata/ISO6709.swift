@@ -60,7 +60,9 @@ enum ISO6709 {
         if bytes.first == UInt8(ascii: ".") {
             bytes.removeFirst()
             let fraction = bytes.prefix { ASCIIDigits.isDigit($0) }
-            guard !fraction.isEmpty, fraction.count <= 12 else { return nil }
+            // As many digits as a Double's shortest form has and more (exiftool writes what it
+            // is given: `+52.3702+004.90153369096734/`), never a runaway.
+            guard !fraction.isEmpty, fraction.count <= 24 else { return nil }
             bytes.removeFirst(fraction.count)
             text += "." + String(decoding: fraction, as: UTF8.self)
         }
