@@ -177,8 +177,12 @@ struct CatalogQueryPlanTests {
         #expect(try plan(catalog, Catalog.livePhotoVideosOfSQL, ["[1]"]).contains("SEARCH p USING INDEX photo_live_still (liveStillId=?)"))
         #expect(try plan(catalog, Catalog.visitsPhotoIDsSQL, ["[\"v1\"]"]).contains("SEARCH visitPhoto USING COVERING INDEX visitPhoto_on_visitId (visitId=?)"))
         #expect(try plan(catalog, Catalog.stillIDsSQL, ["[1]"]).contains("SEARCH photo USING INTEGER PRIMARY KEY (rowid=?)"))
+        // `Catalog.shared`: the photos of the visits near a zone, and the strays, by their own index.
+        #expect(try plan(catalog, Catalog.sharingMembersSQL, ["[\"v1\"]"]).contains("SEARCH vp USING INDEX visitPhoto_on_visitId (visitId=?)"))
+        let strays = try plan(catalog, Catalog.straysSQL, [])
+        #expect(strays.contains("SCAN vp USING INDEX visitPhoto_strays") && strays.contains("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"), "\(strays)")
         for sql in [Catalog.unplacedStampsSQL + " AND " + window.condition("p"), Catalog.visitStampsSQL, Catalog.visitsPhotosSQL,
-                    Catalog.photosByIDSQL, Catalog.livePhotoVideosOfSQL, Catalog.visitsPhotoIDsSQL, Catalog.stillIDsSQL] {
+                    Catalog.photosByIDSQL, Catalog.livePhotoVideosOfSQL, Catalog.visitsPhotoIDsSQL, Catalog.stillIDsSQL, Catalog.sharingMembersSQL] {
             let steps = try plan(catalog, sql, sql.contains("utcTime >=") ? window.arguments : ["[1]"])
             #expect(!steps.contains { $0.hasPrefix("SCAN p") || $0.hasPrefix("SCAN photo") || $0.hasPrefix("SCAN visitPhoto") }, "\(steps)")
         }

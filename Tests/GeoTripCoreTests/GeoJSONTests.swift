@@ -303,8 +303,11 @@ struct GeoJSONTests {
         func east(_ metres: Double, north: Double = 0) -> (latitude: Double, longitude: Double) {
             (home.0 + north / 111_195, home.1 + metres / (111_195 * cos(home.0 * .pi / 180)))
         }
+        // At 11:00 a square 3 km east, where the phone's position jumps to the door for one photo
+        // (a stray of that visit, hidden with the zone: counted nowhere).
         let shots: [(String, String, (latitude: Double, longitude: Double))] = [
             ("door", "08:00", (home.0, home.1)), ("a", "08:10", east(180)), ("b", "08:30", east(220)), ("c", "09:00", east(200, north: 20)),
+            ("s1", "11:00", east(3000)), ("s2", "11:05", east(3010)), ("stray", "11:07", (home.0, home.1)), ("s3", "11:10", east(3000, north: 10)),
         ]
         for (name, time, spot) in shots {
             #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(name + ".jpg"), dateTime: "2025:06:10 \(time):00", offset: "+01:00", at: spot))
@@ -313,20 +316,22 @@ struct GeoJSONTests {
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let text = try String(contentsOf: trip.appendingPathComponent("geotrip/trip.geojson"), encoding: .utf8)
         let visits = try Self.checkedFeatures(text).filter { ($0["properties"] as? [String: Any])?["placeId"] != nil }
-        try #require(visits.count == 1, "\(visits)")
+        try #require(visits.count == 2, "\(visits)")
+        #expect((visits[1]["properties"] as? [String: Any])?["photoCount"] as? Int == 3, "\(visits[1])")
         let properties = try #require(visits[0]["properties"] as? [String: Any])
         #expect(properties["arrival"] as? String == "2025-06-10T07:10:00Z" && properties["departure"] as? String == "2025-06-10T08:00:00Z",
                 "\(properties)")
         #expect(properties["photoCount"] as? Int == 3)
         // The point is the three photos' centre (all as sure), not pulled 50 m toward the door.
         let point = try #require((visits[0]["geometry"] as? [String: Any])?["coordinates"] as? [Double])
-        let centre = Coordinate(latitude: shots.dropFirst().map(\.2.latitude).reduce(0, +) / 3, longitude: shots.dropFirst().map(\.2.longitude).reduce(0, +) / 3)
+        let street = shots[1...3]
+        let centre = Coordinate(latitude: street.map(\.2.latitude).reduce(0, +) / 3, longitude: street.map(\.2.longitude).reduce(0, +) / 3)
         #expect(GreatCircle.distance(Coordinate(latitude: point[1], longitude: point[0]), centre) < 0.5, "\(point) against \(centre)")
         // The journal's day says the same span and the same point.
         let journal = try String(contentsOf: trip.appendingPathComponent("geotrip/journal/2025-06-10.md"), encoding: .utf8)
         #expect(journal.contains("08:10–09:00") && !journal.contains("08:00–") && journal.contains(String(format: "%.5f, %.5f", point[1], point[0])),
                 "\(journal)")
-        #expect(journal.contains("\nphotos: 3\n") && !journal.contains("door.jpg"), "\(journal)")
+        #expect(journal.contains("\nphotos: 6\n") && !journal.contains("door.jpg") && !journal.contains("stray.jpg"), "\(journal)")
     }
 
     @Test("--hide-near adds to the zones remembered: a zone at the same centre takes the new radius in its place, and 'none' forgets them first")

@@ -695,8 +695,21 @@ extension JournalTests {
         // (100 × 1 + 200 × 0.25) / 1.25 = 120 m north.
         #expect(abs(GreatCircle.distance(shared.centre, Coordinate(latitude: 45.0 + 120 / 111_195, longitude: 5.0))) < 0.05, "\(shared.centre)")
         #expect(shared.arrival == "2025-06-10T10:10:00Z" && shared.departure == "2025-06-10T10:20:00Z" && shared.hiddenPhotos == 1)
-        // Every photo inside (a visit hidden whole by its centre) is left as it is.
-        #expect(visit.shared(by: [member(0, 0), member(1, 10)], privacy: zone) == visit)
+        // A photo placed between its neighbours a few minutes after the hidden one lies on the
+        // line from it: it weighs nothing (as the GeoJSON gives it no point), an hour later it does.
+        var placed = member(12, 60, uncertainty: 10)
+        placed.interpolated = true
+        #expect(visit.shared(by: [member(0, 0)] + outside + [placed], privacy: zone).centre == shared.centre)
+        placed.utcTime = "2025-06-10T11:12:00Z"
+        #expect(visit.shared(by: [member(0, 0)] + outside + [placed], privacy: zone).centre != shared.centre)
+        // Every photo inside a zone, the centre between two of them: the visit is private, as
+        // one whose centre lies inside; its videos are counted apart.
+        let two = PrivacyZones(zone.zones + [PrivacyZones.Zone(centre: Coordinate(latitude: 45.0 + 200 / 111_195, longitude: 5.0), radiusMeters: 50)])
+        var clip = member(5, 200)
+        clip.isVideo = true
+        let between = visit.shared(by: [member(0, 0), clip], privacy: two)
+        #expect(two.contains(between.centre) && between.hiddenPhotos == 2 && between.hiddenVideos == 1, "\(between)")
+        #expect(Trip(visits: [between], outside: [], days: []).sharedMedia(leavingOut: two).count == 0)
     }
 
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")

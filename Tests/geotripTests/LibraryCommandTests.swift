@@ -39,6 +39,13 @@ struct LibraryCommandTests {
                                             dateTime: String(format: "2024:03:11 %02d:%02d:00", 6 + minute / 60, minute % 60), offset: "+01:00",
                                             at: (LibraryFixture.house.0, east)))
         }
+        // And a phone clip at 06:45, 430 m east: inside the zone too, no video of the trip's.
+        let walkClip = folder.appendingPathComponent("home/2024-03-11-walk-45.mov")
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("videos/video-iphone.mov"), to: walkClip)
+        let clipEast = LibraryFixture.house.1 + 430 / (111_195 * cos(LibraryFixture.house.0 * .pi / 180))
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                   ["-q", "-overwrite_original", "-Keys:CreationDate=2024:03:11 06:45:00+01:00",
+                                    "-Keys:GPSCoordinates=\(LibraryFixture.house.0), \(clipEast), 0", walkClip.path]).status == 0)
         let ingest = try CommandRun.geotrip(["ingest", folder.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("export: 3 trips in trips/"))
@@ -96,7 +103,8 @@ struct LibraryCommandTests {
         // The house's photo is the third trip's (its journal keeps the visit, unnamed); the
         // walk's visit begins at 06:50, not at the photo inside the zone.
         let leaving = try String(contentsOf: folder.appendingPathComponent("geotrip/trips/2024-03-11/journal/2024-03-11.md"), encoding: .utf8)
-        #expect(leaving.contains("Private place") && leaving.contains("06:50–07:00") && !leaving.contains("walk-40"), "\(leaving)")
+        #expect(leaving.contains("Private place") && leaving.contains("06:50–07:00") && !leaving.contains("walk-40") && !leaving.contains("walk-45"),
+                "\(leaving)")
 
         let kyoto = try CommandRun.geotrip(["places", folder.path, "--trip", "2", "--json"])
         #expect(kyoto.status == 0, "\(kyoto.stderr)")

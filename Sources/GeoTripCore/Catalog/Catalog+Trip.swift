@@ -221,32 +221,55 @@ extension Catalog {
 
     /// The photos of `visits` as their privacy needs them (`VisitMember`), by visit id
     /// (`visitPhoto_on_visitId`): those present and read, with a position.
-    func visitMembers(of visits: [String]) throws(GeoTripError) -> [String: [VisitMember]] {
+    func sharingMembers(of visits: [String]) throws(GeoTripError) -> [String: [VisitMember]] {
         guard !visits.isEmpty else { return [:] }
         return try attempt {
             try database.read { db in
                 var members: [String: [VisitMember]] = [:]
-                let rows = try Row.fetchCursor(db, sql: Self.visitMembersSQL, arguments: [Self.textList(visits)])
+                let rows = try Row.fetchCursor(db, sql: Self.sharingMembersSQL, arguments: [Self.textList(visits)])
                 while let row = try rows.next() {
                     guard let time: String = row[1], let latitude: Double = row[2], let longitude: Double = row[3] else { continue }
-                    members[row[0], default: []].append(VisitMember(utcTime: time, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                                                    uncertaintyMeters: row[4] ?? 0, stray: row[5] ?? false))
+                    members[row[0], default: []].append(VisitMember(
+                        utcTime: time, coordinate: Coordinate(latitude: latitude, longitude: longitude), uncertaintyMeters: row[4] ?? 0,
+                        stray: row[5] ?? false, interpolated: row[6] == LocationSource.interpolated.rawValue, isVideo: row[7] == ImageFormat.video.rawValue))
                 }
                 return members
             }
         }
     }
 
-    static let visitMembersSQL = """
-        SELECT vp.visitId, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.uncertaintyMeters, vp.stray
+    static let sharingMembersSQL = """
+        SELECT vp.visitId, p.utcTime, p.resolvedLatitude, p.resolvedLongitude, p.uncertaintyMeters, vp.stray, p.locationSource, p.format
         FROM visitPhoto vp JOIN photo p ON p.id = vp.photoId
         WHERE vp.visitId IN (SELECT value FROM json_each(?)) AND p.removedAt IS NULL AND p.status = 'read'
         """
 
-    /// `trips` as their outputs share them: each visit near a privacy zone with a photo taken
-    /// inside it (at the visit's edge) as `TripVisit.shared(by:privacy:)` makes it, read in one
-    /// look at those visits' photos. The journal, the map, the GeoJSON, the page of trips and
-    /// `trips` all show and count a visit so.
+    /// The visits with a stray photo inside one of `privacy`'s zones: a stray (a phone's
+    /// position jumping for a moment) may lie anywhere, far from its visit. The strays first
+    /// (`visitPhoto_strays`, and so the CROSS JOIN), then each one's row.
+    func visitsOfStraysInside(_ privacy: PrivacyZones) throws(GeoTripError) -> Set<String> {
+        try attempt {
+            try database.read { db in
+                var visits: Set<String> = []
+                let rows = try Row.fetchCursor(db, sql: Self.straysSQL)
+                while let row = try rows.next() {
+                    guard let latitude: Double = row[1], let longitude: Double = row[2] else { continue }
+                    if privacy.contains(Coordinate(latitude: latitude, longitude: longitude)) { visits.insert(row[0]) }
+                }
+                return visits
+            }
+        }
+    }
+
+    static let straysSQL = """
+        SELECT vp.visitId, p.resolvedLatitude, p.resolvedLongitude FROM visitPhoto vp CROSS JOIN photo p ON p.id = vp.photoId
+        WHERE vp.stray AND p.removedAt IS NULL AND p.status = 'read'
+        """
+
+    /// `trips` as their outputs share them: each visit with a photo taken inside a privacy
+    /// zone (at its edge, or a stray) as `TripVisit.shared(by:privacy:hiddenSpans:)` makes it,
+    /// read in one look at those visits' photos. The journal, the map, the GeoJSON, the page of
+    /// trips and `trips` all show and count a visit so.
     public func shared(_ trips: [Trip], leavingOut privacy: PrivacyZones) throws(GeoTripError) -> [Trip] {
         try shared(trips, leavingOut: trips.map { _ in privacy })
     }
@@ -254,10 +277,16 @@ extension Catalog {
     /// The same, each trip by its own zones (`privacy`, in the same order: a library's trips
     /// each have their own neighbours' zones).
     func shared(_ trips: [Trip], leavingOut privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
-        guard privacy.contains(where: { !$0.zones.isEmpty }) else { return trips }
+        guard let widest = privacy.max(by: { $0.zones.count < $1.zones.count }), !widest.zones.isEmpty else { return trips }
         let visitRadius = try storedClusteringOptions().visitRadius
-        let near = zip(trips, privacy).flatMap { trip, privacy in trip.visitsNearZones(privacy, visitRadius: visitRadius) }
-        let members = try visitMembers(of: near)
+        // Strays inside any trip's zones (those of every trip hold the zones all share).
+        var every: [String: PrivacyZones.Zone] = [:]
+        for zone in privacy.flatMap(\.zones) { every[zone.text] = zone }
+        let strays = try visitsOfStraysInside(PrivacyZones(Array(every.values)))
+        let near = zip(trips, privacy).flatMap { trip, privacy in
+            trip.visitsNearZones(privacy, visitRadius: visitRadius) + trip.visits.map(\.id).filter(strays.contains)
+        }
+        let members = try sharingMembers(of: Array(Set(near)))
         return zip(trips, privacy).map { trip, privacy in trip.shared(members: members, privacy: privacy) }
     }
 
@@ -272,9 +301,9 @@ extension Catalog {
     /// What a trip's shared outputs (the page of trips, `trips`) count of its media: the
     /// photos and videos of its visits whose centres are outside `privacy`, and its photos
     /// without a position (`Trip.sharedMedia(leavingOut:)`), with the videos among them told
-    /// apart by one read of those rows. A photo taken inside a zone but in a visit outside it
-    /// is left out when `trip` is shared (`shared(_:leavingOut:)`), as the map and the journal
-    /// leave it out; a video among them is still told apart as a video.
+    /// apart by one read of those rows. A photo or video taken inside a zone but in a visit
+    /// outside it is left out when `trip` is shared (`shared(_:leavingOut:)`), as the map and
+    /// the journal leave it out.
     public func mediaCount(of trip: Trip, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> MediaCount {
         let shared = trip.sharedMedia(leavingOut: privacy)
         guard shared.count > 0 else { return MediaCount(photos: 0, videos: 0) }
@@ -282,7 +311,7 @@ extension Catalog {
             try database.read { db in
                 try Int.fetchOne(db, sql: Self.videosAmongSQL, arguments: [Self.textList(shared.visits), Self.textList(shared.unplaced)]) ?? 0
             }
-        }
+        } - shared.hiddenVideos
         // The rows are read after the trip's counts were (another process may have ingested
         // between): the videos are never more than the media counted.
         return MediaCount(photos: max(0, shared.count - videos), videos: min(videos, shared.count))

@@ -336,7 +336,7 @@ extension ExportStage {
         guard let window = part.window else {
             let rows = try catalog.tripPhotos()
             // Read again with its photos outside visits and local times; its visits as `part` shares them.
-            let trip = try catalog.trip(photoPaths: false).sharingVisits(as: part.trip)
+            let trip = try catalog.trip(photoPaths: false).sharingVisits(as: part.trip.sharedVisits)
             return TripContents(trip: trip.withVisitPhotos(from: rows), photos: rows)
         }
         let rows = try catalog.tripPhotos(in: window)
@@ -575,7 +575,8 @@ extension ExportStage {
     /// counts the photos its visits count (none taken inside a zone); a visit's "+22" on the map
     /// links to its day's journal page, which lists them all; a visit's times in the journal
     /// and on the map are those of the photos shown (none taken inside a zone). 17: so are its
-    /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`).
+    /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`);
+    /// a visit whose every photo lies inside zones is private.
     static let outputRevision = 17
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

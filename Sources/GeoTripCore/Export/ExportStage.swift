@@ -301,6 +301,11 @@ public struct ExportStage: Sendable {
         // the photos taken inside (its times, centre and count); its window stays the whole trip's.
         let shared = try catalog.shared(parts.map(\.trip), leavingOut: parts.map(layout.privacy(of:)))
         for (index, trip) in shared.enumerated() { layout.parts[index].trip = trip }
+        // And the whole outline's visits as their trips share them: notes and headings judge
+        // a visit private by its shared centre (one whose every photo is inside a zone is).
+        var sharedVisits: [String: TripVisit] = [:]
+        for trip in shared { sharedVisits.merge(trip.sharedVisits) { first, _ in first } }
+        layout.whole = whole.sharingVisits(as: sharedVisits)
         return layout
     }
 

@@ -175,11 +175,13 @@ extension Trip {
     /// The media a trip's shared outputs count (`Catalog.mediaCount(of:leavingOut:)`): the
     /// photos and videos of its visits outside `privacy` but those taken inside a zone
     /// (`TripVisit.hiddenPhotos`, once the trip is shared), and those of its photos without a
-    /// position; with the ids of those visits and the paths of those photos.
-    public func sharedMedia(leavingOut privacy: PrivacyZones) -> (count: Int, visits: [String], unplaced: [String]) {
+    /// position; with the ids of those visits, the paths of those photos, and how many videos
+    /// those visits hold that are left out (`TripVisit.hiddenVideos`).
+    public func sharedMedia(leavingOut privacy: PrivacyZones) -> (count: Int, visits: [String], unplaced: [String], hiddenVideos: Int) {
         let shown = visits(leavingOut: privacy)
         let unplaced = days.flatMap(\.unplacedPhotos)
-        return (shown.map { $0.photoCount - $0.hiddenPhotos }.reduce(0, +) + unplaced.count, shown.map(\.id), unplaced)
+        return (shown.map { $0.photoCount - $0.hiddenPhotos }.reduce(0, +) + unplaced.count, shown.map(\.id), unplaced,
+                shown.map(\.hiddenVideos).reduce(0, +))
     }
 
     /// Calendar days from the first day to the last, both counted (0 without days).

@@ -24,9 +24,11 @@ public struct TripVisit: Sendable, Equatable, Encodable {
     public var countryCode: String?
     public var nameSource: String?
     /// Of `photoCount`, the photos taken inside a privacy zone though the visit's centre lies
-    /// outside it (at the visit's edge), which no output shows or counts: set with the
-    /// visit's shared centre and times by `shared(by:privacy:)`, 0 until then.
+    /// outside it (at the visit's edge), which no output shows or counts, and the videos among
+    /// them: set with the visit's shared centre and times by `shared(by:privacy:hiddenSpans:)`,
+    /// 0 until then.
     public var hiddenPhotos = 0
+    public var hiddenVideos = 0
 
     private enum CodingKeys: String, CodingKey {
         case id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, localArrival, localDeparture
