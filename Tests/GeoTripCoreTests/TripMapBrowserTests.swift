@@ -163,7 +163,11 @@ f.addEventListener('load', function () {
       doc.querySelector('.day-filter button[data-day="1"]').click();
       r.markersOnSecondDay = reachable(doc);
       r.daysShownOnSecondDay = doc.querySelectorAll('section.day:not([hidden])').length;
+      var status = doc.querySelector('[role=status]');
+      r.statusOnSecondDay = status ? status.textContent : null;
+      r.secondDayChip = doc.querySelector('.day-filter button[data-day="1"]').textContent.trim();
       doc.querySelector('.day-filter button[data-day="all"]').click();
+      r.statusOnAllDays = status ? status.textContent : null;
       r.markersOnAllDays = reachable(doc);
       r.overlappingOnAllDays = overlapping(doc);
       document.getElementById('result').textContent = JSON.stringify(r);
@@ -207,6 +211,9 @@ f.addEventListener('load', function () {
         var overlappingOnAllDays: Int
         var markersOnSecondDay: Int
         var daysShownOnSecondDay: Int
+        var statusOnSecondDay: String?
+        var secondDayChip: String
+        var statusOnAllDays: String?
         var markersOnAllDays: Int
         var pageScrolled: Int
         var mapTopWhenScrolled: Int
@@ -255,6 +262,10 @@ f.addEventListener('load', function () {
         #expect(result.markersOnSecondDay == visits.filter { $0.localDate == secondDay }.count, "the day filter shows that day's visits")
         #expect(result.daysShownOnSecondDay == 1)
         #expect(result.markersOnAllDays == visits.count)
+        // A screen reader is told what a day's button shows (a status region).
+        let onSecondDay = visits.filter { $0.localDate == secondDay }.count
+        #expect(result.statusOnSecondDay == "\(result.secondDayChip): \(onSecondDay) visit\(onSecondDay == 1 ? "" : "s")", "\(result)")
+        #expect(result.statusOnAllDays == "All days: \(visits.count) visits", "\(result)")
         // On a phone the map stays at the top of the screen while the timeline scrolls, and the
         // days are one row that scrolls sideways on its own.
         #expect(result.pageScrolled > 1000 && result.mapTopWhenScrolled == 0, "scrolled \(result.pageScrolled), map at \(result.mapTopWhenScrolled)")

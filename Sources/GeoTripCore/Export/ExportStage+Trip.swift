@@ -576,7 +576,8 @@ extension ExportStage {
     /// links to its day's journal page, which lists them all; a visit's times in the journal
     /// and on the map are those of the photos shown (none taken inside a zone). 17: so are its
     /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`);
-    /// a visit whose every photo lies inside zones is private.
+    /// a visit whose every photo lies inside zones is private; the map's day buttons say what
+    /// they show to a screen reader.
     static let outputRevision = 17
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

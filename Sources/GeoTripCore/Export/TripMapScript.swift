@@ -657,9 +657,14 @@ enum TripMapScript {
   }
   var chips = document.querySelectorAll('.day-filter button');
   var daySections = document.querySelectorAll('section.day');
+  var dayStatus = document.getElementById('day-status');
   function showDay(value) {
     var dayIndex = value === 'all' ? null : Number(value);
     chips.forEach(function (chip) { chip.setAttribute('aria-pressed', String(chip.getAttribute('data-day') === value)); });
+    // Said to a screen reader (a status region): what the map and the timeline show now.
+    var chosen = Array.prototype.filter.call(chips, function (chip) { return chip.getAttribute('data-day') === value; })[0];
+    var shown = data.visits.filter(function (v) { return dayIndex === null || v.day === dayIndex; }).length;
+    if (dayStatus && chosen) dayStatus.textContent = chosen.textContent.trim() + ': ' + counted(shown, words.groupVisit, words.groupVisits);
     dayLayers.forEach(function (layer, i) {
       if (dayIndex === null || i === dayIndex) { if (!map.hasLayer(layer)) layer.addTo(map); }
       else if (map.hasLayer(layer)) map.removeLayer(layer);

@@ -43,6 +43,7 @@ enum TripMapTemplate {
 <button type="button" data-day="all" aria-pressed="true"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{words.allDays}}</button>
 {{#dayChips}}<button type="button" data-day="{{index}}" aria-pressed="false"><span class="swatch" style="background:{{colour}}"></span>{{label}}</button>
 {{/dayChips}}</div>
+<p id="day-status" class="visually-hidden" role="status"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}></p>
 </header>
 <main>
 <div id="map" role="region" aria-label="{{words.mapLabel}}"></div>
