@@ -192,6 +192,19 @@ struct TripSplittingTests {
         let library = TripSplitting.split(trip, givenHome: vienna, keptHomes: [Self.amsterdam])
         #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [[Self.date(2), Self.date(6)]])
         #expect(library.homeDays == 3)
+        // Three days at the flat in a row between Lisbon and Kyoto end the first trip, as three
+        // days at home would; two do not.
+        let kyoto = Plan.away(trip: 2, region: Self.kyoto)
+        for (atFlat, trips) in [(3, [[Self.date(0), Self.date(1)], [Self.date(5), Self.date(6)]]), (2, [[Self.date(0), Self.date(5)]])] {
+            let between: [Plan] = [lisbon, lisbon] + Array(repeating: .home, count: atFlat) + [kyoto, kyoto] + Array(repeating: .nothing, count: 3)
+            let flat = Set(2..<(2 + atFlat))
+            let long = Trip(visits: Self.trip(from: "2020-01-01", between).visits.filter {
+                !flat.contains(LocalDate.dayNumber($0.localDate)! - LocalDate.dayNumber("2020-01-01")!) || $0.centre == Self.amsterdam
+            }, outside: [], days: [])
+            let split = TripSplitting.split(long, givenHome: vienna, keptHomes: [Self.amsterdam])
+            #expect(split.trips.map { [$0.firstDay, $0.lastDay] } == trips, "\(atFlat) days at the flat")
+            #expect(split.homeDays == (atFlat > 2 ? atFlat : 0), "\(atFlat) days at the flat")
+        }
     }
 
     @Test("a day out within 50 km of home is a home day, not a trip")

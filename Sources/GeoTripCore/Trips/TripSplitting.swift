@@ -126,24 +126,35 @@ public enum TripSplitting {
         // Days whose every visit lies at a home kept private are days at that home at either
         // end of a run: a run of them alone is no trip, and those just before or after a trip
         // do not widen it (two evenings at the old flat beside a week in Rome). Between a
-        // trip's first and last days they are its days (a night at the old flat on the way).
+        // trip's days they are its days (a night at the old flat on the way), but more than
+        // `gapDays` of them in a row end it, as days at home do.
         if !kept.isEmpty {
             /// Nil for a day without a visit (neither), else whether it was spent at a kept home.
             func atKeptHome(_ index: Int) -> Bool? {
                 let visits = dated[index].0.visits
                 return visits.isEmpty ? nil : visits.allSatisfy { kept.contains($0.centre) }
             }
-            runs = runs.compactMap { run in
-                var (first, last) = run
-                while first <= last, atKeptHome(first) ?? true {
-                    if atKeptHome(first) != nil { library.homeDays += 1 }
-                    first += 1
+            runs = runs.flatMap { run -> [(first: Int, last: Int)] in
+                // The run's days with visits, cut into stretches away and stretches at kept homes.
+                var pieces: [(first: Int, last: Int)] = [], awayFrom: Int?, awayTo = 0, keptDays = 0
+                func closeAway() {
+                    if let first = awayFrom { pieces.append((first, awayTo)) }
+                    awayFrom = nil
                 }
-                while last > first, atKeptHome(last) ?? true {
-                    if atKeptHome(last) != nil { library.homeDays += 1 }
-                    last -= 1
+                for index in run.first...run.last {
+                    guard let atKept = atKeptHome(index) else { continue }
+                    if atKept {
+                        keptDays += 1
+                        library.homeDays += 1
+                        continue
+                    }
+                    if awayFrom != nil, keptDays > rules.gapDays { closeAway() }
+                    if awayFrom == nil { awayFrom = index } else { library.homeDays -= keptDays }
+                    keptDays = 0
+                    awayTo = index
                 }
-                return first <= last ? (first, last) : nil
+                closeAway()
+                return pieces
             }
         }
         // Without a home, every placed day is away: the trips are the runs of days apart by
