@@ -25,17 +25,24 @@ enum HeifExifExtractor {
         }
         // Cut inside a box libheif needs (`ftyp`, `meta`), it says the box is missing: the
         // sentence says what happened to the file.
-        if opened.code != heif_error_Ok, let box = boxRunningPastEnd(path: path) {
-            throw UnreadableContainer(reason: "the file is cut short: it ends inside its '\(box)' box, before the metadata (a copy stopped part-way?)")
+        if opened.code != heif_error_Ok, missingBoxes.contains(opened.subcode), let box = boxRunningPastEnd(path: path) {
+            let part = box.map { "its '\($0)' box" } ?? "a box's header"
+            throw UnreadableContainer(reason: "the file is cut short: it ends inside \(part), before the metadata (a copy stopped part-way?)")
         }
         try check(opened, doing: "read the HEIF structure")
         return try reading(of: context).contents
     }
 
-    /// The type of the first top-level box (ISO/IEC 14496-12 section 4.2) that runs past the
-    /// end of the file at `path`, or `"header"` for a box header cut; nil when every box fits.
-    /// Up to 64 boxes are looked at: those before the picture data.
-    static func boxRunningPastEnd(path: [CChar]) -> String? {
+    /// What libheif says when a box it needs is not there: what a file cut inside it looks like.
+    static let missingBoxes: [heif_suberror_code] = [
+        heif_suberror_No_ftyp_box, heif_suberror_No_meta_box, heif_suberror_No_hdlr_box, heif_suberror_No_pitm_box,
+        heif_suberror_No_ipco_box, heif_suberror_No_ipma_box, heif_suberror_No_iloc_box, heif_suberror_No_iinf_box, heif_suberror_No_iprp_box,
+    ]
+
+    /// The first top-level box (ISO/IEC 14496-12 section 4.2) that runs past the end of the
+    /// file at `path`: `.some(type)`, or `.some(nil)` for a box's header cut; nil when every box
+    /// fits, or the file is not boxes. Up to 64 boxes are looked at: those before the picture data.
+    static func boxRunningPastEnd(path: [CChar]) -> String?? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -46,17 +53,20 @@ enum HeifExifExtractor {
         for _ in 0..<64 where offset < end {
             var header = [UInt8](repeating: 0, count: 16)
             let got = pread(descriptor, &header, 16, off_t(offset))
-            guard got >= 8 else { return "header" }
+            guard got >= 0 else { return nil }
+            guard got >= 8 else { return .some(nil) }
             let type = String(decoding: header[4..<8].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
             var size = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            var headerSize: UInt64 = 8
             if size == 1 {
-                guard got == 16 else { return type }
+                guard got == 16 else { return .some(nil) }
                 size = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                headerSize = 16
             } else if size == 0 {
                 return nil  // to the end of the file
             }
-            guard size >= 8 else { return nil }  // not boxes: libheif's own sentence says more
-            guard size <= end - offset else { return type }
+            guard size >= headerSize else { return nil }  // not boxes: libheif's own sentence says more
+            guard size <= end - offset else { return .some(type) }
             offset += size
         }
         return nil
