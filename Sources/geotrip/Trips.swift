@@ -40,25 +40,26 @@ struct Trips: AsyncParsableCommand {
     func run() async throws {
         Diagnostics.bootstrapLogging(verbose: false)
         let catalog = try location.existingCatalog()
-        let library: Library, homeGiven: Bool, privacy: PrivacyZones, earlier: [Coordinate], hidingHome: Bool, distances: [Double]
+        let library: Library, homeGiven: Bool, zones: PrivacyZones, privacy: [PrivacyZones], earlier: [Coordinate], hidingHome: Bool
+        let distances: [Double]
         let media: [MediaCount]
         do {
             let split = try catalog.library(photoPaths: false)  // counts, not paths
             let settings = try catalog.storedExportSettings()
             (homeGiven, hidingHome) = (settings.home != nil, settings.hideHome)
-            privacy = try catalog.sharedPrivacy(for: split.library, of: split.trip)
-            library = try catalog.shared(split.library, leavingOut: privacy)
+            // Each trip by its own zones, as the export shares it.
+            (library, zones, privacy) = try catalog.sharedLibrary(split.library, of: split.trip)
             earlier = try catalog.earlierHomes(than: library)
             distances = try catalog.distances(of: library, outside: privacy)
-            media = try library.trips.map { trip throws(GeoTripError) in try catalog.mediaCount(of: trip.trip, leavingOut: privacy) }
+            media = try zip(library.trips, privacy).map { trip, privacy throws(GeoTripError) in try catalog.mediaCount(of: trip.trip, leavingOut: privacy) }
         } catch {
             throw Diagnostics.fail(error)
         }
         // Named, counted and measured as the page of trips and the maps do: not after a home or
         // another private place, without its country or visits, and without the legs to and
         // from one (along a track log where the map follows one).
-        let lines = zip(library.trips, zip(distances, media)).map { trip, figures in
-            let (distance, media) = figures
+        let lines = zip(zip(library.trips, privacy), zip(distances, media)).map { tripAndZones, figures in
+            let (trip, privacy) = tripAndZones, (distance, media) = figures
             return Line(number: trip.number, firstDay: trip.firstDay, lastDay: trip.lastDay, days: trip.length,
                  places: trip.trip.mainPlaceNames(leavingOut: privacy), countries: trip.trip.countries(leavingOut: privacy),
                  visits: trip.trip.visitsAndPlaces(leavingOut: privacy).visits,
@@ -110,7 +111,7 @@ struct Trips: AsyncParsableCommand {
         }
         // A home photographed on few nights makes each day there a trip of its own: said, with
         // the way to make it home (which keeps it private, as home).
-        if let (spot, count) = library.tripsAtOneSpot(), !privacy.contains(spot) {
+        if let (spot, count) = library.tripsAtOneSpot(), !zones.contains(spot) {
             let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
             var advice = "\(count.grouped) trips are days at one spot alone, \(point): if that is your home (photographed on few nights, so "
                 + "not found as one), `geotrip export \(location.folderPath.terminalSafe) --home \(point)` makes them days at home and keeps it private"
@@ -127,7 +128,7 @@ struct Trips: AsyncParsableCommand {
             var place = line.places.joined(separator: ", ")
             if place.isEmpty {
                 // Private places alone (a day at a partner's), or places with no name.
-                place = library.trips[line.number - 1].trip.isPrivate(leavingOut: privacy) ? "(private places only)" : "?"
+                place = library.trips[line.number - 1].trip.isPrivate(leavingOut: privacy[line.number - 1]) ? "(private places only)" : "?"
             }
             // Rounded once, from the distance itself, as the page of trips and the map round it
             // (the JSON's tenths rounded again made 462.46 km 463 here and 462 there).

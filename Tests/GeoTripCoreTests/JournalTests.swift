@@ -682,7 +682,8 @@ extension JournalTests {
     @Test("a visit's shared centre weighs its photos outside the zones as clustering does, strays aside; nothing hidden, nothing changes")
     func sharedCentre() {
         var visit = Self.visit("v1", day: "2025-06-10")
-        (visit.latitude, visit.longitude, visit.photoCount) = (45.0, 5.0, 4)
+        // Its centre 100 m north of a zone's, outside it.
+        (visit.latitude, visit.longitude, visit.photoCount) = (45.0 + 100 / 111_195, 5.0, 4)
         let zone = PrivacyZones([PrivacyZones.Zone(centre: Coordinate(latitude: 45.0, longitude: 5.0), radiusMeters: 50)])
         func member(_ minute: Int, _ north: Double, uncertainty: Double = 10, stray: Bool = false) -> VisitMember {
             VisitMember(utcTime: String(format: "2025-06-10T10:%02d:00Z", minute), coordinate: Coordinate(latitude: 45.0 + north / 111_195, longitude: 5.0),
@@ -710,6 +711,16 @@ extension JournalTests {
         let between = visit.shared(by: [member(0, 0), clip], privacy: two)
         #expect(two.contains(between.centre) && between.hiddenPhotos == 2 && between.hiddenVideos == 1, "\(between)")
         #expect(Trip(visits: [between], outside: [], days: []).sharedMedia(leavingOut: two).count == 0)
+        // Nothing outside but a stray, or a photo placed from the hidden one: private too.
+        for alone in [member(5, 3000, stray: true), placed] {
+            var placedNow = alone
+            placedNow.utcTime = "2025-06-10T10:05:00Z"
+            #expect(zone.contains(visit.shared(by: [member(0, 0), placedNow], privacy: zone).centre))
+        }
+        // A visit centred inside a zone is hidden whole: a stray of it inside changes nothing.
+        var centred = visit
+        (centred.latitude, centred.longitude) = (45.0 + 20 / 111_195, 5.0)
+        #expect(centred.shared(by: [member(0, 0, stray: true), member(10, 100)], privacy: zone) == centred)
     }
 
     @Test("a day's input key changes with every value its page shows, and stays the same for the same values")

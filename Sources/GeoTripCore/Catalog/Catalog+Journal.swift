@@ -211,12 +211,22 @@ extension Catalog {
         try setJSONSetting(SettingKey.keptHome, to: homes, what: "the homes kept private")
     }
 
-    /// The zones kept out of everything shared for `library` (`ExportSettings.privacy(for:keptHomes:)`),
-    /// with the remembered settings and homes, and around the visits of its trips placed only
-    /// from a hidden neighbour (`PrivacyZones.hidingNeighbours`, among `whole`'s visits
-    /// `Library.visitsBesideTrips`), as the export has them.
-    public func sharedPrivacy(for library: Library, of whole: Trip) throws(GeoTripError) -> PrivacyZones {
-        try privacy(storedExportSettings().privacy(for: library, keptHomes: keptHomes()), hidingNeighboursIn: library.visitsBesideTrips(of: whole))
+    /// `library`'s trips as the export shares them, each by its own zones: those kept private
+    /// (`ExportSettings.privacy(for:keptHomes:)`, with the remembered settings and homes), and
+    /// around the visits of that trip placed only from a hidden neighbour
+    /// (`PrivacyZones.neighbourZones`, among `whole`'s visits `Library.visitsBesideTrips`, as
+    /// shared: `shared(visits:leavingOut:)`); each trip's visits shared by them
+    /// (`shared(_:leavingOut:)`). `zones` holds every trip's.
+    public func sharedLibrary(_ library: Library, of whole: Trip) throws(GeoTripError) -> (library: Library, zones: PrivacyZones, privacy: [PrivacyZones]) {
+        let base = try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
+        let neighbours = try neighbourZones(base, in: try shared(visits: library.visitsBesideTrips(of: whole), leavingOut: base))
+        let privacy = library.trips.map { trip in
+            let visits = Set(trip.trip.visits.map(\.id))
+            return PrivacyZones(base.zones + neighbours.filter { visits.contains($0.visit) }.map(\.zone))
+        }
+        var shared = library
+        for (index, trip) in try self.shared(library.trips.map(\.trip), leavingOut: privacy).enumerated() { shared.trips[index].trip = trip }
+        return (shared, PrivacyZones(base.zones + neighbours.map(\.zone)), privacy)
     }
 
     /// The homes kept private from earlier exports that are none of `library`'s now (nor within
@@ -365,9 +375,9 @@ extension Catalog {
 
     /// Each of `library`'s trips' distance outside `zones`, as the page of trips gives it: its
     /// map's when its last export measured it (`ExportStage.ExportedTrip.distance`).
-    public func distances(of library: Library, outside zones: PrivacyZones) throws(GeoTripError) -> [Double] {
+    public func distances(of library: Library, outside zones: [PrivacyZones]) throws(GeoTripError) -> [Double] {
         let exported = try exportedTrips()
-        return library.trips.map { ExportStage.ExportedTrip.distance(of: $0.trip, outside: zones, exported: exported[$0.folder]) }
+        return zip(library.trips, zones).map { ExportStage.ExportedTrip.distance(of: $0.trip, outside: $1, exported: exported[$0.folder]) }
     }
 
     /// Stores each trip folder's last export.

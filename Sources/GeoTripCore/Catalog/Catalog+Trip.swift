@@ -277,25 +277,30 @@ extension Catalog {
     /// The same, each trip by its own zones (`privacy`, in the same order: a library's trips
     /// each have their own neighbours' zones).
     func shared(_ trips: [Trip], leavingOut privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
-        guard let widest = privacy.max(by: { $0.zones.count < $1.zones.count }), !widest.zones.isEmpty else { return trips }
-        let visitRadius = try storedClusteringOptions().visitRadius
-        // Strays inside any trip's zones (those of every trip hold the zones all share).
-        var every: [String: PrivacyZones.Zone] = [:]
-        for zone in privacy.flatMap(\.zones) { every[zone.text] = zone }
-        let strays = try visitsOfStraysInside(PrivacyZones(Array(every.values)))
-        let near = zip(trips, privacy).flatMap { trip, privacy in
-            trip.visitsNearZones(privacy, visitRadius: visitRadius) + trip.visits.map(\.id).filter(strays.contains)
-        }
-        let members = try sharingMembers(of: Array(Set(near)))
+        let members = try sharingMembers(of: Array(Set(try candidates(zip(trips.map(\.visits), privacy)))))
         return zip(trips, privacy).map { trip, privacy in trip.shared(members: members, privacy: privacy) }
     }
 
-    /// `library` with its trips shared (`shared(_:leavingOut:)`), as `trips` counts and
-    /// measures them.
-    public func shared(_ library: Library, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> Library {
-        var library = library
-        for (index, trip) in try shared(library.trips.map(\.trip), leavingOut: privacy).enumerated() { library.trips[index].trip = trip }
-        return library
+    /// `visits` (a trip's and the days' beside it) shared by `privacy` (`TripVisit.shared(_:members:privacy:)`).
+    func shared(visits: [TripVisit], leavingOut privacy: PrivacyZones) throws(GeoTripError) -> [TripVisit] {
+        TripVisit.shared(visits, members: try sharingMembers(of: try candidates([(visits, privacy)])), privacy: privacy)
+    }
+
+    /// The visits of each list, outside its zones, that may hold a photo inside one: those near
+    /// a zone (`TripVisit.mayHoldHiddenPhotos`) and those with a stray inside one.
+    private func candidates<S: Sequence>(_ lists: S) throws(GeoTripError) -> [String] where S.Element == ([TripVisit], PrivacyZones) {
+        let lists = Array(lists)
+        guard lists.contains(where: { !$0.1.zones.isEmpty }) else { return [] }
+        let visitRadius = try storedClusteringOptions().visitRadius
+        // Strays inside any list's zones (those of every trip hold the zones all share).
+        var every: [String: PrivacyZones.Zone] = [:]
+        for zone in lists.flatMap(\.1.zones) { every[zone.text] = zone }
+        let strays = try visitsOfStraysInside(PrivacyZones(Array(every.values)))
+        return lists.flatMap { visits, privacy in
+            visits.filter { visit in
+                visit.mayHoldHiddenPhotos(privacy, visitRadius: visitRadius) || (strays.contains(visit.id) && !privacy.contains(visit.centre))
+            }.map(\.id)
+        }
     }
 
     /// What a trip's shared outputs (the page of trips, `trips`) count of its media: the
@@ -307,11 +312,12 @@ extension Catalog {
     public func mediaCount(of trip: Trip, leavingOut privacy: PrivacyZones) throws(GeoTripError) -> MediaCount {
         let shared = trip.sharedMedia(leavingOut: privacy)
         guard shared.count > 0 else { return MediaCount(photos: 0, videos: 0) }
-        let videos = try attempt {
+        let among = try attempt {
             try database.read { db in
                 try Int.fetchOne(db, sql: Self.videosAmongSQL, arguments: [Self.textList(shared.visits), Self.textList(shared.unplaced)]) ?? 0
             }
-        } - shared.hiddenVideos
+        }
+        let videos = max(0, among - shared.hiddenVideos)
         // The rows are read after the trip's counts were (another process may have ingested
         // between): the videos are never more than the media counted.
         return MediaCount(photos: max(0, shared.count - videos), videos: min(videos, shared.count))

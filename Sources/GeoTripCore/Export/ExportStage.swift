@@ -285,8 +285,10 @@ public struct ExportStage: Sendable {
         // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
         // its other days at home are in no output, and each of their visits near the house
         // would be looked up.
+        // Shared first (`Catalog.shared`), so a visit whose every photo lies inside the zones
+        // hides the visits placed from it as one centred inside does.
         let shownVisits = library.isLibrary ? library.visitsBesideTrips(of: whole) : whole.visits
-        let neighbourZones = try catalog.neighbourZones(zones, in: shownVisits)
+        let neighbourZones = try catalog.neighbourZones(zones, in: try catalog.shared(visits: shownVisits, leavingOut: zones))
         let privacy = PrivacyZones(zones.zones + neighbourZones.map(\.zone))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,

@@ -27,16 +27,14 @@ extension TripVisit {
     /// and a place slept at near it), is private as one whose centre lies inside: its centre
     /// is put at its first photo. `members` are its photos; as it is when none is hidden.
     func shared(by members: [VisitMember], privacy: PrivacyZones, hiddenSpans: [ClosedRange<Date>] = []) -> TripVisit {
+        // One whose centre lies inside a zone is hidden whole, whatever its strays.
+        guard !privacy.contains(centre) else { return self }
         let inside = members.map { privacy.contains($0.coordinate) }
-        guard inside.contains(true) else { return self }
+        guard let firstInside = inside.firstIndex(of: true) else { return self }
         var shared = self
         shared.hiddenPhotos = inside.filter { $0 }.count
         shared.hiddenVideos = zip(members, inside).filter { $0.1 && $0.0.isVideo }.count
         let outside = zip(members, inside).filter { !$0.1 }.map(\.0)
-        guard !outside.isEmpty else {
-            (shared.latitude, shared.longitude) = (members[0].coordinate.latitude, members[0].coordinate.longitude)
-            return shared
-        }
         let spans = ResolutionWindow.merged(hiddenSpans + zip(members, inside).filter(\.1).compactMap { member, _ in
             UTCTimestamp.date(member.utcTime).map { $0.addingTimeInterval(-PrivacyZones.neighbourReach)...$0.addingTimeInterval(PrivacyZones.neighbourReach) }
         })
@@ -45,18 +43,44 @@ extension TripVisit {
             let index = spans.partitioningIndex { $0.upperBound >= time }
             return index < spans.endIndex && spans[index].contains(time)
         }
+        let weighable = outside.filter { !$0.stray && !besideHidden($0) }
+        guard !weighable.isEmpty else {
+            // Nothing outside the zones but strays and photos placed from hidden ones: the
+            // visit was inside (its point, or the line it lies on, would lead there).
+            (shared.latitude, shared.longitude) = (members[firstInside].coordinate.latitude, members[firstInside].coordinate.longitude)
+            (shared.hiddenPhotos, shared.hiddenVideos) = (members.count, members.filter(\.isVideo).count)
+            return shared
+        }
         let times = outside.map(\.utcTime).sorted(by: UTCTimestamp.precedes)
         (shared.arrival, shared.departure) = (times[0], times[times.count - 1])
         shared.setLocalTimes()
-        let weighable = outside.filter { !$0.stray && !besideHidden($0) }
         var sum = SIMD3<Double>.zero
-        for member in weighable.isEmpty ? outside : weighable {
+        for member in weighable {
             sum += GreatCircle.unitVector(member.coordinate) / pow(max(member.uncertaintyMeters, 10), 2)
         }
         let centre = VisitClustering.coordinate(of: sum)
         shared.latitude = Catalog.rounded(centre.latitude)
         shared.longitude = Catalog.rounded(centre.longitude)
         return shared
+    }
+
+    /// `visits` (of a trip, or the days beside one) shared: each in `members` (its photos, by
+    /// visit id) as `shared(by:privacy:hiddenSpans:)` makes it, beside those hidden by their
+    /// centres, and then again beside those it made private too.
+    static func shared(_ visits: [TripVisit], members: [String: [VisitMember]], privacy: PrivacyZones) -> [TripVisit] {
+        guard !members.isEmpty else { return visits }
+        func spans(_ visits: [TripVisit]) -> [ClosedRange<Date>] {
+            visits.filter { privacy.contains($0.centre) }.compactMap { visit -> ClosedRange<Date>? in
+                guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
+                return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
+            }
+        }
+        func sharing(beside hidden: [ClosedRange<Date>]) -> [TripVisit] {
+            visits.map { visit in members[visit.id].map { visit.shared(by: $0, privacy: privacy, hiddenSpans: hidden) } ?? visit }
+        }
+        let first = sharing(beside: spans(visits))
+        let hiddenAfter = first.filter { privacy.contains($0.centre) }.count, hiddenBefore = visits.filter { privacy.contains($0.centre) }.count
+        return hiddenAfter > hiddenBefore ? sharing(beside: spans(first)) : first
     }
 
     /// Whether a photo of the visit could lie inside one of `privacy`'s zones though its centre
@@ -74,23 +98,12 @@ extension TripVisit {
 }
 
 extension Trip {
-    /// The visits whose shared form needs their photos (`TripVisit.mayHoldHiddenPhotos`).
-    public func visitsNearZones(_ privacy: PrivacyZones, visitRadius: Double) -> [String] {
-        visits.filter { $0.mayHoldHiddenPhotos(privacy, visitRadius: visitRadius) }.map(\.id)
-    }
-
-    /// The trip as its outputs share it: each visit in `members` (its photos, by visit id) as
-    /// `TripVisit.shared(by:privacy:hiddenSpans:)` makes it, beside the trip's visits hidden
-    /// by their centres.
+    /// The trip as its outputs share it: its visits as `TripVisit.shared(_:members:privacy:)`
+    /// makes them.
     func shared(members: [String: [VisitMember]], privacy: PrivacyZones) -> Trip {
         guard !members.isEmpty else { return self }
-        let hiddenSpans = visits.filter { privacy.contains($0.centre) }.compactMap { visit -> ClosedRange<Date>? in
-            guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
-            return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
-        }
-        return replacingVisits { visit in
-            members[visit.id].map { visit.shared(by: $0, privacy: privacy, hiddenSpans: hiddenSpans) }
-        }
+        let shared = Dictionary(TripVisit.shared(visits, members: members, privacy: privacy).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return replacingVisits { shared[$0.id] }
     }
 
     /// The trip with its visits as `shared` has them (the same visits read again, with their
