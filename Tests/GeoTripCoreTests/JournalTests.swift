@@ -679,6 +679,20 @@ extension JournalTests {
         #expect(visit.latitude == 38.8 && visit.photoCount == 2 && visit.media.count == 2)
     }
 
+    @Test("a dated backup's name tells when geotrip made it, by the name OutputFolder gives it")
+    func backupNames() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = OutputFolder(folder: temp.url.path, outputFolder: temp.url.path)
+        let made = try #require(UTCTimestamp.date("2025-07-01T09:30:00Z"))
+        #expect(ExportStage.backupMade(folder.unusedName("2025-06-12.edited-", at: made, extension: "md")) == made)
+        #expect(ExportStage.backupMade("2025-06-12.edited-20250701-093000-2.md") == made)
+        #expect(ExportStage.backupMade("unplaced-notes.edited-20250701-093000.md") == made)
+        for name in ["2025-06-12.md", "2025-06-12.edited-2025070-093000.md", "2025-06-12.edited-20250701x093000.md", "notes.edited-20250701-093000.txt"] {
+            #expect(ExportStage.backupMade(name) == nil, "\(name)")
+        }
+    }
+
     @Test("a visit's shared centre weighs its photos outside the zones as clustering does, strays aside; nothing hidden, nothing changes")
     func sharedCentre() {
         var visit = Self.visit("v1", day: "2025-06-10")

@@ -562,6 +562,15 @@ struct JournalCommandTests {
         #expect(backups.count == 1)
         #expect(try String(contentsOf: trip.journal.appendingPathComponent(backups[0]), encoding: .utf8) == edited)
         #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
+        // Notes typed into the backup ten minutes after it was made are not read: said, and
+        // the backup left as it is.
+        let backup = trip.journal.appendingPathComponent(backups[0])
+        try edited.replacingOccurrences(of: "Flamenco.\n", with: "Flamenco, and tapas after.\n").write(to: backup, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(600)], ofItemAtPath: backup.path)
+        let typed = try trip.run(["export", "DIR"])
+        #expect(typed.stdout.contains("not read, as geotrip reads only the pages it names") && typed.stdout.contains(backups[0]), "\(typed.stdout)")
+        #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
+        #expect(try String(contentsOf: backup, encoding: .utf8).contains("Flamenco, and tapas after."))
 
         // Deleted: rebuilt from the catalog with its note.
         try FileManager.default.removeItem(at: url)

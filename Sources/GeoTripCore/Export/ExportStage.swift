@@ -875,13 +875,29 @@ public struct ExportStage: Sendable {
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
         // A page renamed by the person (`2025-06-10 Lisbon.md`) is not read: said when it
         // holds words in geotrip's blocks, which would otherwise seem taken in.
-        for name in names where Self.mayBeRenamedPage(name) {
+        // So is a dated backup written in after geotrip made it (opened from the summary's
+        // sentence, and the notes typed there).
+        for name in names where Self.mayBeRenamedPage(name) || Self.backupMade(name).map({ made in
+            (output.stamp(of: base + "/" + name)?.modifiedNanos).map { Double($0) / 1e9 > made.timeIntervalSince1970 + 120 } ?? false
+        }) ?? false {
             if case .success(let bytes?) = output.contents(of: base + "/" + name),
                JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
                 summary.unreadPages.append(base + "/" + name)
             }
         }
         return journal
+    }
+
+    /// When the dated backup `name` was made, from its name (`2025-06-10.edited-20250701-093000.md`,
+    /// or `…-093000-2.md`: UTC, `OutputFolder.unusedName`); nil for any other name.
+    static func backupMade(_ name: String) -> Date? {
+        guard name.hasSuffix(".md"), let range = name.range(of: ".edited-", options: .backwards) else { return nil }
+        let stamp = name[range.upperBound...].dropLast(3).prefix(15)
+        guard stamp.count == 15, stamp.utf8.enumerated().allSatisfy({ $0.offset == 8 ? $0.element == UInt8(ascii: "-") : ASCIIDigits.isDigit($0.element) })
+        else { return nil }
+        let digits = Array(stamp.utf8)
+        func number(_ range: Range<Int>) -> String { String(decoding: digits[range], as: UTF8.self) }
+        return UTCTimestamp.date("\(number(0..<4))-\(number(4..<6))-\(number(6..<8))T\(number(9..<11)):\(number(11..<13)):\(number(13..<15))Z")
     }
 
     /// A Markdown file in a journal folder that is none of geotrip's pages or backups.
