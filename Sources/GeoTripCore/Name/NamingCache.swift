@@ -34,14 +34,20 @@ public struct NamingCache: Sendable {
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // Runs opening the cache at once take turns here, by an advisory lock on a file
+            // beside it, held while the file is made and migrated (below): the lock is let go
+            // when this returns, or when the process ends, however it ends.
+            let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            if lock >= 0 { flock(lock, LOCK_EX) }
+            defer { if lock >= 0 { close(lock) } }
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
             configuration.label = "geotrip.names"
             let pool = try DatabasePool(path: path, configuration: configuration)
             // Two runs making the file at once: the migrator reads which migrations are applied
             // before it takes the write lock, so the second to write finds the tables made by
-            // the first and fails. Asked again, it finds the migration applied. Six at once on a
-            // loaded machine lost that race three times in a row: a few more tries, each later.
+            // the first and fails. The lock above keeps them apart; where a file system has no
+            // such locks, asked again, it finds the migration applied: a few tries, each later.
             for attempt in 1... {
                 do {
                     try Self.migrator.migrate(pool)
