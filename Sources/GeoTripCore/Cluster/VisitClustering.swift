@@ -197,7 +197,7 @@ public enum VisitClustering {
                 close()
             }
             members.append(photo)
-            let weight = 1 / pow(max(photo.uncertaintyMeters, 10), 2)
+            let weight = Self.weight(uncertainty: photo.uncertaintyMeters)
             sum += weight * GreatCircle.unitVector(photo.coordinate)
             weights += weight
             centre = Self.coordinate(of: sum / weights)
@@ -206,6 +206,10 @@ public enum VisitClustering {
         close()
         return visits
     }
+
+    /// A photo's weight in its visit's centre: the inverse square of its uncertainty, 10 m at
+    /// least (an inferred position, hundreds of metres uncertain, barely moves it).
+    static func weight(uncertainty metres: Double) -> Double { 1 / pow(max(metres, 10), 2) }
 
     /// A stray is taken only when the photo back within reach comes at most this long after the
     /// visit's last photo (30 minutes, or the visit gap when that is shorter): a photo an hour

@@ -877,9 +877,11 @@ public struct ExportStage: Sendable {
         // holds words in geotrip's blocks, which would otherwise seem taken in.
         // So is a dated backup written in after geotrip made it (opened from the summary's
         // sentence, and the notes typed there).
-        for name in names where Self.mayBeRenamedPage(name) || Self.backupMade(name).map({ made in
-            (output.stamp(of: base + "/" + name)?.modifiedNanos).map { Double($0) / 1e9 > made.timeIntervalSince1970 + 120 } ?? false
-        }) ?? false {
+        func writtenInSinceKept(_ name: String) -> Bool {
+            guard let made = Self.backupMade(name), let changed = output.stamp(of: base + "/" + name)?.modifiedNanos else { return false }
+            return Double(changed) / 1e9 > made.timeIntervalSince1970 + 120
+        }
+        for name in names where Self.mayBeRenamedPage(name) || writtenInSinceKept(name) {
             if case .success(let bytes?) = output.contents(of: base + "/" + name),
                JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
                 summary.unreadPages.append(base + "/" + name)

@@ -99,21 +99,11 @@ struct GeoJSONDocument {
         // door (its uncertainty is its distance from the nearer neighbour, too).
         // So does one placed beside a photo taken inside a zone that joined a visit outside it
         // (at a visit's edge, or with a small zone).
-        let spans = visits.filter { !shown.contains($0.id) }.compactMap { visit -> ClosedRange<Date>? in
-            guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
-            return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
-        } + photos.compactMap { photo -> ClosedRange<Date>? in
-            guard privacy.hides(photo), let time = UTCTimestamp.date(photo.utcTime) else { return nil }
-            return time.addingTimeInterval(-PrivacyZones.neighbourReach)...time.addingTimeInterval(PrivacyZones.neighbourReach)
-        }
-        // Merged in time order and searched by halves: a trip's days at home hold thousands of
-        // hidden photos, each a span, asked of every placed photo.
-        let hiddenSpans = ResolutionWindow.merged(spans)
+        let hidden = PrivacyZones.HiddenTimes(visits: visits.filter { !shown.contains($0.id) },
+                                              times: photos.filter(privacy.hides).compactMap { UTCTimestamp.date($0.utcTime) })
         func besideHidden(_ photo: TripPhoto) -> Bool {
             guard photo.locationSource == LocationSource.interpolated.rawValue, let time = UTCTimestamp.date(photo.utcTime) else { return false }
-            // The first span ending at or after `time` is the only one that can hold it.
-            let index = hiddenSpans.partitioningIndex { $0.upperBound >= time }
-            return index < hiddenSpans.endIndex && hiddenSpans[index].contains(time)
+            return hidden.holds(time)
         }
         let hiddenVisits = Set(visits.map(\.id)).subtracting(shown)
         for photo in photos where photo.liveStillID == nil {

@@ -262,6 +262,28 @@ extension PrivacyZones {
     /// without one (`LocationResolver.neighbourWindow`).
     static let neighbourReach: TimeInterval = 1800
 
+    /// The times within `neighbourReach` of hidden visits (from arrival to departure) and
+    /// hidden photos: a photo placed between its neighbours at such a time lies on the line
+    /// from the hidden one (the GeoJSON gives it no point; a shared visit's centre does not
+    /// weigh it). Merged in time order and searched by halves: a trip's days at home hold
+    /// thousands of hidden photos, asked of every placed photo.
+    struct HiddenTimes {
+        private let spans: [ClosedRange<Date>]
+
+        init(visits: [TripVisit] = [], times: [Date] = []) {
+            spans = ResolutionWindow.merged(visits.compactMap { visit -> ClosedRange<Date>? in
+                guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
+                return arrival.addingTimeInterval(-neighbourReach)...departure.addingTimeInterval(neighbourReach)
+            } + times.map { $0.addingTimeInterval(-neighbourReach)...$0.addingTimeInterval(neighbourReach) })
+        }
+
+        func holds(_ time: Date) -> Bool {
+            // The first span ending at or after `time` is the only one that can hold it.
+            let index = spans.partitioningIndex { $0.upperBound >= time }
+            return index < spans.endIndex && spans[index].contains(time)
+        }
+    }
+
     /// These zones and one around each visit placed only by its neighbours next to a hidden
     /// visit: a camera without GPS between leaving home and the next stop is placed on the
     /// line between them in proportion to the time, so its visit, run back to the hour it

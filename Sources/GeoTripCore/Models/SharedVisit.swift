@@ -21,12 +21,12 @@ extension TripVisit {
     /// tells when the hidden photos were taken, nor leans the visit's point toward them.
     ///
     /// A photo placed between its neighbours within `PrivacyZones.neighbourReach` of a hidden
-    /// one (or of a hidden visit, `hiddenSpans`: their times widened by that reach) lies on
-    /// the line from it: it weighs nothing in the centre, as the GeoJSON gives it no point.
+    /// one (or of a hidden visit: `hiddenVisits`) lies on the line from it
+    /// (`PrivacyZones.HiddenTimes`): it weighs nothing in the centre, as the GeoJSON gives it no point.
     /// A visit whose every photo lies inside a zone, its centre between two of them (a home
     /// and a place slept at near it), is private as one whose centre lies inside: its centre
     /// is put at its first photo. `members` are its photos; as it is when none is hidden.
-    func shared(by members: [VisitMember], privacy: PrivacyZones, hiddenSpans: [ClosedRange<Date>] = []) -> TripVisit {
+    func shared(by members: [VisitMember], privacy: PrivacyZones, hiddenVisits: PrivacyZones.HiddenTimes = .init()) -> TripVisit {
         // One whose centre lies inside a zone is hidden whole, whatever its strays.
         guard !privacy.contains(centre) else { return self }
         let inside = members.map { privacy.contains($0.coordinate) }
@@ -35,13 +35,10 @@ extension TripVisit {
         shared.hiddenPhotos = inside.filter { $0 }.count
         shared.hiddenVideos = zip(members, inside).filter { $0.1 && $0.0.isVideo }.count
         let outside = zip(members, inside).filter { !$0.1 }.map(\.0)
-        let spans = ResolutionWindow.merged(hiddenSpans + zip(members, inside).filter(\.1).compactMap { member, _ in
-            UTCTimestamp.date(member.utcTime).map { $0.addingTimeInterval(-PrivacyZones.neighbourReach)...$0.addingTimeInterval(PrivacyZones.neighbourReach) }
-        })
+        let hiddenPhotos = PrivacyZones.HiddenTimes(times: zip(members, inside).filter(\.1).compactMap { UTCTimestamp.date($0.0.utcTime) })
         func besideHidden(_ member: VisitMember) -> Bool {
             guard member.interpolated, let time = UTCTimestamp.date(member.utcTime) else { return false }
-            let index = spans.partitioningIndex { $0.upperBound >= time }
-            return index < spans.endIndex && spans[index].contains(time)
+            return hiddenVisits.holds(time) || hiddenPhotos.holds(time)
         }
         let weighable = outside.filter { !$0.stray && !besideHidden($0) }
         guard !weighable.isEmpty else {
@@ -56,7 +53,7 @@ extension TripVisit {
         shared.setLocalTimes()
         var sum = SIMD3<Double>.zero
         for member in weighable {
-            sum += GreatCircle.unitVector(member.coordinate) / pow(max(member.uncertaintyMeters, 10), 2)
+            sum += VisitClustering.weight(uncertainty: member.uncertaintyMeters) * GreatCircle.unitVector(member.coordinate)
         }
         let centre = VisitClustering.coordinate(of: sum)
         shared.latitude = Catalog.rounded(centre.latitude)
@@ -65,22 +62,18 @@ extension TripVisit {
     }
 
     /// `visits` (of a trip, or the days beside one) shared: each in `members` (its photos, by
-    /// visit id) as `shared(by:privacy:hiddenSpans:)` makes it, beside those hidden by their
+    /// visit id) as `shared(by:privacy:hiddenVisits:)` makes it, beside those hidden by their
     /// centres, and then again beside those it made private too.
     static func shared(_ visits: [TripVisit], members: [String: [VisitMember]], privacy: PrivacyZones) -> [TripVisit] {
         guard !members.isEmpty else { return visits }
-        func spans(_ visits: [TripVisit]) -> [ClosedRange<Date>] {
-            visits.filter { privacy.contains($0.centre) }.compactMap { visit -> ClosedRange<Date>? in
-                guard let arrival = UTCTimestamp.date(visit.arrival), let departure = UTCTimestamp.date(visit.departure), arrival <= departure else { return nil }
-                return arrival.addingTimeInterval(-PrivacyZones.neighbourReach)...departure.addingTimeInterval(PrivacyZones.neighbourReach)
-            }
+        func sharing(beside hidden: [TripVisit]) -> [TripVisit] {
+            let times = PrivacyZones.HiddenTimes(visits: hidden)
+            return visits.map { visit in members[visit.id].map { visit.shared(by: $0, privacy: privacy, hiddenVisits: times) } ?? visit }
         }
-        func sharing(beside hidden: [ClosedRange<Date>]) -> [TripVisit] {
-            visits.map { visit in members[visit.id].map { visit.shared(by: $0, privacy: privacy, hiddenSpans: hidden) } ?? visit }
-        }
-        let first = sharing(beside: spans(visits))
-        let hiddenAfter = first.filter { privacy.contains($0.centre) }.count, hiddenBefore = visits.filter { privacy.contains($0.centre) }.count
-        return hiddenAfter > hiddenBefore ? sharing(beside: spans(first)) : first
+        let hiddenBefore = visits.filter { privacy.contains($0.centre) }
+        let first = sharing(beside: hiddenBefore)
+        let hiddenAfter = first.filter { privacy.contains($0.centre) }
+        return hiddenAfter.count > hiddenBefore.count ? sharing(beside: hiddenAfter) : first
     }
 
     /// Whether a photo of the visit could lie inside one of `privacy`'s zones though its centre
