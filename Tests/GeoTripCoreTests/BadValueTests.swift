@@ -238,6 +238,31 @@ struct BadValueTests {
         #expect(try #require(firstRead) < original.count - 56)
     }
 
+    @Test("box headers read as ISO/IEC 14496-12 section 4.2 lays them out: 32-bit, 64-bit (size 1), to the end (size 0), cut")
+    func boxHeaders() {
+        let meta = Array("meta".utf8)
+        #expect(MediaBox.header([0, 0, 0x01, 0x2C] + meta) == .box(type: meta, size: 300, headerLength: 8))
+        #expect(MediaBox.header([0, 0, 0, 1] + meta + [0x80, 0, 0, 0, 0, 0, 0, 0x10]) == .box(type: meta, size: 1 << 63 | 0x10, headerLength: 16))
+        #expect(MediaBox.header([0, 0, 0, 0] + meta + [9, 9]) == .box(type: meta, size: nil, headerLength: 8))
+        // A size smaller than the header is given as written, for the caller to refuse.
+        #expect(MediaBox.header([0, 0, 0, 4] + meta) == .box(type: meta, size: 4, headerLength: 8))
+        #expect(MediaBox.header([0, 0, 0, 1] + meta + [0, 0, 0]) == .largeSizeCut(type: meta))
+        #expect(MediaBox.header([0, 0, 0, 8, 0x6D, 0x65, 0x74]) == .cut)
+        #expect(MediaBox.header([]) == .cut)
+    }
+
+    @Test("a HEIC cut inside its 'meta' box names it")
+    func heicCutInsideMeta() throws {
+        let original = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("heic-gps.heic"))
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // The 'ftyp' box first (its size in its first 4 bytes), then 'meta'; cut 20 bytes into it.
+        let ftyp = original.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(original[ftyp + 4..<ftyp + 8].elementsEqual("meta".utf8))
+        let reading = try Self.read(original.prefix(ftyp + 20), as: "cut.heic", in: temp)
+        #expect(reading.metadata.diagnostics.contains { $0.message.contains("it ends inside its 'meta' box") }, "\(reading.metadata.diagnostics.map(\.message))")
+    }
+
     @Test("a PNG whose eXIf comes after 100,000 other chunks is said to be past the reader's reach; after as much picture data, it has none")
     func pngOfManyChunks() throws {
         let png = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("png-exif.png"))

@@ -26,7 +26,7 @@ enum HeifExifExtractor {
         // Cut inside a box libheif needs (`ftyp`, `meta`), it says the box is missing: the
         // sentence says what happened to the file.
         if opened.code != heif_error_Ok, missingBoxes.contains(opened.subcode), let box = boxRunningPastEnd(path: path) {
-            let part = box.map { "its '\($0)' box" } ?? "a box's header"
+            let part = box.map { "its \($0) box" } ?? "a box's header"
             throw UnreadableContainer(reason: "the file is cut short: it ends inside \(part), before the metadata (a copy stopped part-way?)")
         }
         try check(opened, doing: "read the HEIF structure")
@@ -40,7 +40,7 @@ enum HeifExifExtractor {
     ]
 
     /// The first top-level box (ISO/IEC 14496-12 section 4.2) that runs past the end of the
-    /// file at `path`: `.some(type)`, or `.some(nil)` for a box's header cut; nil when every box
+    /// file at `path`: `.some(type)` as sentences write it (`'meta'`), or `.some(nil)` for a box's header cut; nil when every box
     /// fits, or the file is not boxes. Up to 64 boxes are looked at: those before the picture data.
     static func boxRunningPastEnd(path: [CChar]) -> String?? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -51,23 +51,19 @@ enum HeifExifExtractor {
         let end = UInt64(info.st_size)
         var offset: UInt64 = 0
         for _ in 0..<64 where offset < end {
-            var header = [UInt8](repeating: 0, count: 16)
-            let got = pread(descriptor, &header, 16, off_t(offset))
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let got = pread(descriptor, &bytes, 16, off_t(offset))
             guard got >= 0 else { return nil }
-            guard got >= 8 else { return .some(nil) }
-            let type = String(decoding: header[4..<8].map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-            var size = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            var headerSize: UInt64 = 8
-            if size == 1 {
-                guard got == 16 else { return .some(nil) }
-                size = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                headerSize = 16
-            } else if size == 0 {
+            switch MediaBox.header(Array(bytes.prefix(got))) {
+            case .cut, .largeSizeCut:
+                return .some(nil)
+            case .box(_, nil, _):
                 return nil  // to the end of the file
+            case .box(let type, let size?, let headerLength):
+                guard size >= UInt64(headerLength) else { return nil }  // not boxes: libheif's own sentence says more
+                guard size <= end - offset else { return .some(MediaBox.name(type)) }
+                offset += size
             }
-            guard size >= headerSize else { return nil }  // not boxes: libheif's own sentence says more
-            guard size <= end - offset else { return .some(type) }
-            offset += size
         }
         return nil
     }

@@ -24,6 +24,35 @@ struct MediaBox {
     static func name(_ type: [UInt8]) -> String {
         "'" + String(type.map { $0 == 0xA9 ? "©" : (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "?" }) + "'"
     }
+
+    /// A box's header (ISO/IEC 14496-12 section 4.2) as its first 8 or 16 bytes give it.
+    enum Header: Equatable {
+        /// Fewer than 8 bytes: no header.
+        case cut
+        /// A 64-bit size (size 1) with fewer than 16 bytes.
+        case largeSizeCut(type: [UInt8])
+        /// The type, the size as written (nil for size 0, "to the end of the file"), and 8, or
+        /// 16 with a 64-bit size. The size may be smaller than the header: the caller says so.
+        case box(type: [UInt8], size: UInt64?, headerLength: Int)
+    }
+
+    /// The header at the start of `bytes`, which holds the box's first 16 bytes, or fewer
+    /// where its parent or the file ends. The one reading of box headers, for the video
+    /// walk (`QuickTimeReader.Walker`) and the HEIF check of a file cut short.
+    static func header(_ bytes: [UInt8]) -> Header {
+        guard bytes.count >= 8 else { return .cut }
+        let type = Array(bytes[4..<8])
+        let size = UInt64(Bytes.bigEndian(bytes[0..<4]))
+        switch size {
+        case 1:
+            guard bytes.count >= 16 else { return .largeSizeCut(type: type) }
+            return .box(type: type, size: UInt64(truncatingIfNeeded: Bytes.bigEndian(bytes[8..<16])), headerLength: 16)
+        case 0:
+            return .box(type: type, size: nil, headerLength: 8)
+        default:
+            return .box(type: type, size: size, headerLength: 8)
+        }
+    }
 }
 
 /// Reads the metadata of QuickTime and ISO base media videos (MOV, MP4, M4V, 3GP) by walking box
@@ -260,31 +289,22 @@ enum QuickTimeReader {
                     stopped = true
                     break
                 }
-                let header = Array(file.bytes(at: position, count: min(16, range.upperBound - position)))
-                guard header.count >= 8 else {
-                    // 1 to 7 bytes left: padding some writers leave at the end of udta (a 32-bit zero).
-                    if !(header.allSatisfy { $0 == 0 } && header.count == 4) {
+                let bytes = Array(file.bytes(at: position, count: min(16, range.upperBound - position)))
+                let header = MediaBox.header(bytes)
+                guard case .box(let type, let written, let headerLength) = header else {
+                    if case .largeSizeCut(let type) = header {
+                        report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) has a 64-bit size cut short (truncated file)")
+                    } else if !(bytes.allSatisfy { $0 == 0 } && bytes.count == 4) {
+                        // 1 to 7 bytes left, but for the padding some writers leave at the end of
+                        // udta (a 32-bit zero).
                         report("the \(noun) ends in the middle of a box header at byte \(position) inside \(parent) (truncated file)")
                     }
                     break
                 }
-                let type = Array(header[4..<8])
-                var size = Bytes.bigEndian(header[0..<4])
-                var headerLength = 8
-                // The size as written, for the sentence (a 64-bit one is capped below).
-                var claimed = String(size)
-                if size == 1 {
-                    guard header.count == 16 else {
-                        report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) has a 64-bit size cut short (truncated file)")
-                        break
-                    }
-                    let large = UInt64(Bytes.bigEndian(header[8..<12])) << 32 | UInt64(Bytes.bigEndian(header[12..<16]))
-                    size = large > UInt64(Int.max / 2) ? Int.max / 2 : Int(large)
-                    claimed = String(large)
-                    headerLength = 16
-                } else if size == 0 {
-                    size = range.upperBound - position  // "to the end of the file" (14496-12 4.2)
-                }
+                // The size as written, for the sentence; a 64-bit one is capped, and size 0 runs
+                // "to the end of the file" (14496-12 4.2).
+                let claimed = written.map(String.init) ?? "0"
+                let size = written.map { $0 > UInt64(Int.max / 2) ? Int.max / 2 : Int($0) } ?? (range.upperBound - position)
                 if size < headerLength {
                     report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) inside \(parent) has size \(size), smaller than its header; the rest of \(parent) was not read")
                     break
