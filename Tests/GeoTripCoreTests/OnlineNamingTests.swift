@@ -284,17 +284,22 @@ struct OnlineNamingTests {
         #expect(NominatimClient.retryAfter("-3", now: now) == 0 && NominatimClient.retryAfter("soon", now: now) == 0 && NominatimClient.retryAfter(nil) == 0)
     }
 
-    @Test("a name that fits several places is advised with a candidate's country code, and none made up when no label has one")
+    @Test("a name that fits several places is advised with two candidates' country codes or regions, as offline, and none made up when no label has one")
     func ambiguityAdvice() {
-        let santiago = ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago, Spain (ES)"]
-        #expect(NominatimPlaceSearch.example(query: "Santiago", labels: santiago) == "Santiago, CL")
-        // All in one country, or the country given already: a region only one of them is in.
-        #expect(NominatimPlaceSearch.example(query: "Centro", labels: ["Centro, Madrid, Spain (ES)", "Centro, Sevilla, Spain (ES)"]) == "Centro, Madrid")
-        #expect(NominatimPlaceSearch.example(query: ",Centro, ES", labels: ["Centro, Madrid, Spain (ES)", "Centro, Madrid, Spain (ES)"]) == nil)
+        let santiago = ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago, Spain (ES)", "Santiago, Chile (CL)", "Santiago, Cuba (CU)"]
+        #expect(NominatimPlaceSearch.examples(query: "Santiago", labels: santiago) == ["Santiago, CL", "Santiago, ES"])
+        #expect(NominatimPlaceSearch.examples(query: "Santiago", labels: ["Santiago, Santiago Metropolitan, Chile (CL)", "Santiago"]) == ["Santiago, CL"])
+        #expect(NominatimPlaceSearch.examples(query: "Santiago", labels: ["Santiago", "Santiago, Spain (ES)"]) == [])
+        // All in one country, or the country given already: regions only one of them is in.
+        #expect(NominatimPlaceSearch.examples(query: "Centro", labels: ["Centro, Madrid, Spain (ES)", "Centro, Sevilla, Spain (ES)", "Centro, Madrid, Spain (ES)", "Centro, Málaga, Spain (ES)"])
+                == ["Centro, Sevilla", "Centro, Málaga"])
+        #expect(NominatimPlaceSearch.examples(query: ",Centro, ES", labels: ["Centro, Madrid, Spain (ES)", "Centro, Madrid, Spain (ES)"]) == [])
         let coded = GeoTripError.placeAmbiguous(query: "Santiago", candidates: santiago, examples: ["Santiago, CL"])
-        #expect(coded.description.contains("such as \"Santiago, CL\""))
+        #expect(coded.description.contains("such as \"Santiago, CL\","))
+        let two = GeoTripError.placeAmbiguous(query: "Santiago", candidates: santiago, examples: ["Santiago, CL", "Santiago, ES"])
+        #expect(two.description.contains("such as \"Santiago, CL\" or \"Santiago, ES\","))
         let belem = ["Belém, Lisbon", "Belém, Pará"]
-        #expect(NominatimPlaceSearch.example(query: "Belem", labels: belem) == nil)
+        #expect(NominatimPlaceSearch.examples(query: "Belem", labels: belem) == [])
         let plain = GeoTripError.placeAmbiguous(query: "Belem", candidates: belem)
         #expect(plain.description.contains("Add a region or country to the name") && !plain.description.contains("such as"))
     }

@@ -49,16 +49,17 @@ public struct NominatimPlaceSearch: Sendable {
                 }
             }
             throw GeoTripError.placeAmbiguous(query: query, candidates: candidates,
-                                              examples: Self.example(query: query, labels: labels).map { [$0] } ?? [])
+                                              examples: Self.examples(query: query, labels: labels))
         }
         return Found(label: best.label, coordinate: centre, uncertaintyMeters: best.uncertaintyMeters ?? 50)
     }
 
-    /// A query that may narrow the service's answers `labels` for `query` (`Centro, Madrid,
-    /// Spain (ES)`): a region no other answer is in, when the query names a country already or
-    /// the answers are all in one; else the first's country code; nil when the labels tell
-    /// neither. A guess from the labels: the service, not geotrip, will answer it.
-    static func example(query: String, labels: [String]) -> String? {
+    /// Up to two queries that may narrow the service's answers `labels` for `query`, as the
+    /// offline search advises two (`PhotoTagger.narrowings`): regions only one answer is in
+    /// (`Centro, Madrid`), when the query names a country already or the answers are all in one;
+    /// else the answers' first two country codes; none when the labels tell neither. A guess
+    /// from the labels: the service, not geotrip, will answer it.
+    static func examples(query: String, labels: [String]) -> [String] {
         func code(_ label: String) -> String? {
             guard label.hasSuffix(")"), let last = label.split(separator: "(").last else { return nil }
             let code = String(last.dropLast())
@@ -69,13 +70,17 @@ public struct NominatimPlaceSearch: Sendable {
             return parts.count >= 3 ? parts[parts.count - 2] : nil
         }
         let name = Gazetteer.name(in: query)
-        let codes = Set(labels.map(code))
-        if Gazetteer.tidied(query).contains(",") || codes.count == 1 && codes.first! != nil {
+        let codes = labels.map(code)
+        let narrowing: [String]
+        if Gazetteer.tidied(query).contains(",") || Set(codes).count == 1 && codes.first! != nil {
             let regions = labels.map(region)
-            return labels.indices.first { index in regions[index] != nil && regions.filter { $0 == regions[index] }.count == 1 }
-                .flatMap { regions[$0] }.map { "\(name), \($0)" }
+            narrowing = regions.compactMap { $0 }.filter { region in regions.filter { $0 == region }.count == 1 }
+        } else {
+            // In the service's order, when its best answer has a country.
+            narrowing = codes.first.flatMap { $0 } == nil ? [] : codes.compactMap { $0 }
         }
-        return labels.first.flatMap(code).map { "\(name), \($0)" }
+        var seen: Set<String> = []
+        return narrowing.filter { seen.insert($0).inserted }.prefix(2).map { "\(name), \($0)" }
     }
 
     /// One `/search` result: a place with its bounding box.
