@@ -864,7 +864,8 @@ struct JournalCommandTests {
         // Nor may it write inside the folder's outputs (a library's trip folder, the journal).
         for inside in [trip.journal, trip.out.appendingPathComponent("trips/2025-06-10")] {
             let refused = try trip.run(["ingest", "DIR", "--catalog", other, "--out", inside.path], expecting: 1)
-            #expect(refused.stderr.contains("it is inside \(trip.out.resolvingSymlinksInPath().path), an output folder geotrip writes whole"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("it is inside \(trip.out.resolvingSymlinksInPath().path), the output folder of \(trip.folder.resolvingSymlinksInPath().path) "
+                                            + "(so its .geotrip-folder says), which geotrip writes whole"), "\(refused.stderr)")
         }
         #expect(try listing() == before)
         #expect(!FileManager.default.fileExists(atPath: other))
@@ -992,6 +993,26 @@ struct JournalCommandTests {
         let catalog = try Data(contentsOf: trip.folder.appendingPathComponent(".geotrip/catalog.sqlite"))
         let again = try trip.run(["ingest", "DIR"])
         #expect(again.stdout.contains(": 58 files scanned") && again.stdout.contains("0 written"), "\(again.stdout)")
+
+        // Another trip's folder, one holding this trip, or one holding a photo folder's catalog:
+        // refused before anything is written, so no run of that trip finds its own output
+        // folder inside this one's (which it could never write).
+        let other = trip.temp.url.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other.appendingPathComponent("day"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: other.appendingPathComponent("day/IMG_0032.JPG"))
+        let catalogOnly = trip.temp.url.appendingPathComponent("catalog-only/.geotrip")
+        try FileManager.default.createDirectory(at: catalogOnly, withIntermediateDirectories: true)
+        try Data().write(to: catalogOnly.appendingPathComponent("catalog.sqlite"))
+        for (out, said) in [(other, "it holds a photo or video (day/IMG_0032.JPG) that is not geotrip's, as another trip's folder does"),
+                            (trip.temp.url, "the trip folder \(trip.folder.resolvingSymlinksInPath().path) lies inside it"),
+                            (catalogOnly.deletingLastPathComponent(), "it holds .geotrip/catalog.sqlite, the catalog of a photo folder")] {
+            let listed = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
+            let refused = try trip.run(["ingest", "DIR", "--out", out.path], expecting: 1)
+            #expect(refused.stderr.contains(said) && refused.stderr.contains("nothing was changed"), "\(out.path): \(refused.stderr)")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted() == listed)
+        }
+        #expect(try trip.run(["ingest", "DIR", "--quiet"]).status == 0)
+        #expect(try CommandRun.geotrip(["ingest", other.path, "--quiet"]).status == 0)
 
         // A remembered --out replaced by a bad one: refused, nothing remembered.
         let stillRefused = try trip.run(["export", "DIR", "--out", file.path + "/sub"], expecting: 1)

@@ -52,20 +52,37 @@ public struct OutputFolder: Sendable {
     }
 
     /// Throws when the folder is the trip folder `folder` itself (geotrip's thumbnails would be
-    /// read as photos), or lies inside it and holds photos or videos that are not geotrip's
-    /// (`photosNotOurs`): the scan never enters the output folder, so they would leave the trip
-    /// without a word, and the outputs be written among them.
+    /// read as photos), holds it (the outputs would be written among its photos, and its
+    /// own output folder would lie inside this one, which no run may write), or holds photos or
+    /// videos that are not geotrip's (`photosNotOurs`): another trip's folder, whose runs would
+    /// then find their own output folder inside this one; inside the trip folder, photos the
+    /// scan would pass over, as it never enters the output folder.
     public func checkApart(from folder: String) throws(GeoTripError) {
         let own = RealPath.of(path), trip = RealPath.of(folder)
         if own == trip {
             throw .outputAmongPhotos(path: path, reason: "it is the trip folder itself, where geotrip's thumbnails would be read as photos")
         }
-        guard own.hasPrefix(trip + "/") else { return }
+        if trip.hasPrefix(own == "/" ? "/" : own + "/") {
+            throw .outputAmongPhotos(path: path, reason: "the trip folder \(trip) lies inside it, and geotrip writes an output folder whole, "
+                                     + "which would put the journal and map among the photos")
+        }
+        let inside = own.hasPrefix(trip + "/")
         let photos = photosNotOurs()
-        guard let first = photos.min().map({ String(own.dropFirst(trip.count + 1)) + "/" + $0 }) else { return }
+        guard let first = photos.min() else {
+            // A photo folder geotrip keeps a catalog for, its photos gone or not yet copied.
+            guard inside || FileManager.default.fileExists(atPath: own + "/" + Self.ownerFile)
+                    || !FileManager.default.fileExists(atPath: IngestOptions.defaultCatalogPath(for: own)) else {
+                throw .outputAmongPhotos(path: path, reason: "it holds .geotrip/catalog.sqlite, the catalog of a photo folder; geotrip writes its journal and map only into a folder of their own")
+            }
+            return
+        }
         let count = photos.count == 1 ? "a photo or video" : "\(photos.count) photos or videos"
-        throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(first)) that the scan would pass over, "
-                                 + "as it never reads the output folder; geotrip does not write its journal among them")
+        if inside {
+            throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(String(own.dropFirst(trip.count + 1)) + "/" + first)) that the scan would pass over, "
+                                     + "as it never reads the output folder; geotrip does not write its journal among them")
+        }
+        throw .outputAmongPhotos(path: path, reason: "it holds \(count) (\(first)) that \(photos.count == 1 ? "is" : "are") not geotrip's, as another trip's folder does; "
+                                 + "geotrip writes its journal and map only into a folder of their own")
     }
 
     /// The photos and videos in the folder (links resolved), relative to it, outside folders
@@ -162,8 +179,8 @@ public struct OutputFolder: Sendable {
         while parent.count > 1 {
             var info = stat()
             if lstat((parent as NSString).appendingPathComponent(Self.ownerFile), &info) == 0 {
-                throw .outputUnusable(path: path, reason: "it is inside \(parent), an output folder geotrip writes whole (it holds \(Self.ownerFile)); "
-                                      + "pass --out with a folder outside it")
+                let owner = (try? OutputFolder(folder: "", outputFolder: parent).owner())?.map { " of \($0.folder)" } ?? ""
+                throw .outputInsideOutput(path: path, parent: parent, owner: owner)
             }
             parent = (parent as NSString).deletingLastPathComponent
         }

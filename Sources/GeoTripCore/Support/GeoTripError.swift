@@ -53,6 +53,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case outputUnusable(path: String, reason: String)
     /// The output folder is the trip folder, or lies in it and holds the person's photos.
     case outputAmongPhotos(path: String, reason: String)
+    /// The output folder lies inside `parent`, which holds the owner file of an output folder
+    /// (`owner`: " of FOLDER", the photo folder the file names, or empty).
+    case outputInsideOutput(path: String, parent: String, owner: String)
     /// The output folder holds the outputs of `owner` (still there as a folder, or not), not
     /// of `folder` (`OutputFolder.checkOwner`).
     case outputOfAnotherFolder(path: String, owner: String, ownerThere: Bool, folder: String)
@@ -177,6 +180,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "The catalog at \(catalog) remembers its '\(key)' settings in a form this geotrip cannot read (an older geotrip or a hand edit). Run `geotrip ingest` with \(options) to replace them; the photos, tags and places in the catalog are fine."
         case .outputAmongPhotos(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Pass --out with a folder of its own (it is made if missing); nothing was changed."
+        case .outputInsideOutput(let path, let parent, let owner):
+            return "The output folder \(path) cannot be used: it is inside \(parent), "
+                + (owner.isEmpty ? "an output folder (it holds \(OutputFolder.ownerFile))" : "the output folder\(owner) (so its \(OutputFolder.ownerFile) says)")
+                + ", which geotrip writes whole. Pass --out with a folder outside it; or, if \(parent) holds no journal or map of geotrip's, "
+                + "delete \(parent)/\(OutputFolder.ownerFile) (an older geotrip could write one into a folder of photos). Nothing was changed."
         case .outputUnusable(let path, let reason):
             return "The output folder \(path) cannot be used: \(Self.clause(reason)). Make it a folder geotrip can write, or pass --out with another (it is made if missing)."
         case .outputOfAnotherFolder(let path, let owner, let ownerThere, let folder):
