@@ -194,6 +194,17 @@ struct BadValueTests {
             bytes[entry.upperBound - 1] = 0x58
         }
         #expect(refused.coordinate == nil && refused.altitude == nil)
+        #expect(!refused.diagnostics.contains { $0.kind == .altitudeIgnored }, "the refused position is said, not its altitude too")
+        // GPSLatitude and GPSLongitude (tags 2 and 4, RATIONAL, count 3) made tags no reader
+        // knows: an altitude with no position at all, said.
+        let alone = try read { bytes in
+            for tag: UInt8 in [2, 4] {
+                let entry = try #require(bytes.range(of: Data([0x00, tag, 0x00, 0x05, 0x00, 0x00, 0x00, 0x03])))
+                bytes[entry.lowerBound] = 0x70
+            }
+        }
+        #expect(alone.coordinate == nil && alone.altitude == nil)
+        #expect(alone.diagnostics.contains { $0.kind == .altitudeIgnored && $0.message.contains("GPSAltitude is given without a position") }, "\(alone.diagnostics)")
         // GPSAltitude 47/2 made 2147483647/2 m.
         let high = try read { bytes in
             let value = try #require(bytes.range(of: Data([0x00, 0x00, 0x00, 0x2F, 0x00, 0x00, 0x00, 0x02])))

@@ -52,9 +52,19 @@ struct VideoDamageTests {
 
     static let expected = MetadataReader().read(path: VideoReadingTests.folder.appendingPathComponent("video-moov-at-end.mp4").path).metadata
 
-    @Test("each truncation of a video is read or rejected with a sentence, never a crash")
+    @Test("each truncation of a video is read or rejected with a sentence, never a crash, and no value cut short is read as one")
     func everyTruncation() throws {
         let original = try Self.fixture("video-iphone.mov")
+        let whole = MetadataReader().read(path: VideoReadingTests.folder.appendingPathComponent("video-iphone.mov").path).metadata
+        let (position, model, time) = (try #require(whole.coordinate), try #require(whole.model), try #require(whole.localTime))
+        #expect(whole.timeField == .quickTimeCreationDate)
+        // Its top-level boxes' ends (ISO/IEC 14496-12 section 4.2: 32-bit sizes here), moov first.
+        var boxEnds: [Int] = [], offset = 0
+        while offset + 8 <= original.count {
+            offset += original[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            boxEnds.append(offset)
+        }
+        #expect(offset == original.count && boxEnds.count >= 3)
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let url = temp.url.appendingPathComponent("cut.mov")
@@ -63,12 +73,41 @@ struct VideoDamageTests {
             let reading = MetadataReader().read(path: url.path)
             #expect(reading.status != .skipped, "cut at \(length)")
             if reading.status == .unreadable { #expect(!reading.metadata.diagnostics.isEmpty, "cut at \(length)") }
-            // Cut inside moov (which comes first in this file): the cut is reported.
-            if length > 40, length < 1200 { #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged }, "cut at \(length)") }
-            if let latitude = reading.metadata.coordinate?.latitude {
-                #expect(abs(latitude - 40.415179) < 1e-9, "cut at \(length) gave a made-up latitude")
+            // Cut anywhere but between two whole boxes, moov first or the picture data after
+            // it: the cut is said.
+            if length > boxEnds[0], !boxEnds.contains(length) {
+                #expect(reading.metadata.diagnostics.contains { $0.kind == .damaged }, "cut at \(length)")
+            }
+            // A value is read whole or not at all (Apple's keys hold the text `+40.4151-003.6841+…/`,
+            // which cut short would still parse).
+            let read = reading.metadata
+            #expect(read.coordinate == nil || read.coordinate == position, "cut at \(length) gave \(String(describing: read.coordinate))")
+            #expect(read.model == nil || read.model == model, "cut at \(length) gave the model \(read.model ?? "")")
+            // Apple's creation date, else the movie header's time (UTC), a value of its own.
+            if read.timeField == whole.timeField {
+                #expect(read.localTime == time && read.offset == whole.offset, "cut at \(length) gave \(String(describing: read.localTime))")
+            } else {
+                #expect(read.timeField == nil || read.timeField == .quickTimeCreateDate, "cut at \(length) gave \(String(describing: read.timeField))")
             }
         }
+    }
+
+    @Test("a box of size 0 inside moov is said, as only a file's last box may have it; eight zero bytes are padding")
+    func sizeZeroInside() throws {
+        let original = try Self.fixture("video-faststart.mp4")
+        let moov = try #require(Self.topLevelBox("moov", in: original))
+        // A `free` box of size 0 put first in moov: it would hide the movie header.
+        var bytes = original
+        bytes.insert(contentsOf: [0, 0, 0, 0] + Array("free".utf8), at: moov + 8)
+        let moovSize = original[moov..<moov + 4].reduce(0) { $0 << 8 | Int($1) } + 8
+        Self.setSize(UInt32(moovSize), at: moov, in: &bytes)
+        // The chunk offsets after it are off by 8: the picture is not read, only the boxes.
+        let reading = try Self.readDamaged(bytes, saying: "box 'free' at byte \(moov + 8) inside 'moov' has size 0, which only a file's last box may have")
+        #expect(reading.metadata.localTime == nil)
+        var padded = original
+        padded.replaceSubrange((moov + 8)..<(moov + 8), with: [UInt8](repeating: 0, count: 8))
+        Self.setSize(UInt32(moovSize), at: moov, in: &padded)
+        #expect(try Self.read(padded).metadata.diagnostics.isEmpty)
     }
 
     @Test("bytes flipped one at a time in a video's boxes never crash the reader")

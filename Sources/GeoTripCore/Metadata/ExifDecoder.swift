@@ -48,8 +48,14 @@ enum ExifDecoder {
 
         metadata.coordinate = reader.coordinate()
         metadata.positionSource = metadata.coordinate == nil ? nil : .exif
-        // An altitude belongs to its fix: without a usable position there is no fix to keep it for.
-        metadata.altitude = metadata.coordinate == nil ? nil : reader.altitude()
+        // An altitude belongs to its fix: without a usable position there is no fix to keep it
+        // for. Said when no position is given at all (a refused one is said already).
+        if metadata.coordinate != nil {
+            metadata.altitude = reader.altitude()
+        } else if reader.entry(EXIF_IFD_GPS, Tag.gpsAltitude) != nil,
+                  reader.entry(EXIF_IFD_GPS, Tag.gpsLatitude) == nil, reader.entry(EXIF_IFD_GPS, Tag.gpsLongitude) == nil {
+            reader.diagnostics.append(Diagnostic(.altitudeIgnored, "GPSAltitude is given without a position, and an altitude is kept only with its position; no altitude recorded"))
+        }
         metadata.gpsTime = reader.gpsTime()
         if let (field, time, offset) = reader.captureTime() {
             metadata.timeField = field

@@ -11,6 +11,9 @@ struct MediaBox {
     var headerLength: Int
     /// Absolute offset just past the box.
     var end: Int
+    /// Whether the box claims more bytes than its parent (or the file) holds: `end` is then
+    /// its parent's, and what it holds is cut short.
+    var cut = false
 
     /// The body's byte range.
     var body: Range<Int> { (start + headerLength)..<end }
@@ -98,6 +101,7 @@ enum QuickTimeReader {
             return reading
         }
         reading.foundMovie = true
+        walker.checkEnd(after: movie.end)
         var found = Found()
         for box in walker.children(of: movie.body, depth: 1, parent: "'moov'") {
             if box.is("mvhd") {
@@ -266,6 +270,8 @@ enum QuickTimeReader {
         var diagnostics: [Diagnostic] = []
         private var walked = 0
         private var stopped = false
+        /// Whether a box running past the end of the file has been said.
+        private var saidCutShort = false
 
         init(file: PhotoFile, noun: String = "video") {
             self.file = file
@@ -305,20 +311,65 @@ enum QuickTimeReader {
                 // "to the end of the file" (14496-12 4.2).
                 let claimed = written.map(String.init) ?? "0"
                 let size = written.map { $0 > UInt64(Int.max / 2) ? Int.max / 2 : Int($0) } ?? (range.upperBound - position)
+                if written == nil, depth > 0 {
+                    // Size 0, "to the end of the file", is for a file's last box only (14496-12
+                    // 4.2). Inside another box it would hide what follows; eight zero bytes are
+                    // padding.
+                    if type != [0, 0, 0, 0] {
+                        report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) inside \(parent) has size 0, which only a file's last box may have; the rest of \(parent) was not read")
+                    }
+                    break
+                }
                 if size < headerLength {
                     report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) inside \(parent) has size \(size), smaller than its header; the rest of \(parent) was not read")
                     break
                 }
                 var end = position + size
-                if end > range.upperBound {
-                    report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) claims \(claimed) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
+                let cut = end > range.upperBound
+                if cut {
+                    // Once the file is said to be cut short, the boxes around the cut inside
+                    // the one said are not said again.
+                    if !(range.upperBound == file.size && saidCutShort) {
+                        report("the \(noun)'s box \(MediaBox.name(type)) at byte \(position) claims \(claimed) bytes, past the end of \(parent) at byte \(range.upperBound) (truncated or damaged file)")
+                    }
+                    saidCutShort = saidCutShort || range.upperBound == file.size
                     end = range.upperBound
                 }
-                boxes.append(MediaBox(type: type, start: position, headerLength: headerLength, end: end))
+                boxes.append(MediaBox(type: type, start: position, headerLength: headerLength, end: end, cut: cut))
                 if let last, boxes[boxes.count - 1].is(last) { break }
                 position = end
             }
             return boxes
+        }
+
+        /// The file's top-level boxes after `position` (after `moov`), eight at most, by their
+        /// headers alone: one running past the end of the file is said, as a copy stopped in
+        /// the picture data after a `moov` at the front, which the walk to `moov` never reaches.
+        /// A fragmented MP4's thousands of fragments are not walked.
+        mutating func checkEnd(after position: Int) {
+            var position = position
+            for _ in 0..<8 where position < file.size && !saidCutShort {
+                let bytes = Array(file.bytes(at: position, count: min(16, file.size - position)))
+                let header = MediaBox.header(bytes)
+                guard case .box(let type, let written?, let headerLength) = header, written >= UInt64(headerLength) else {
+                    // Four zero bytes at the end are padding (as at the end of udta); size 0
+                    // runs to the end; a size smaller than its header is damage past the
+                    // metadata, not a copy's end.
+                    var cutInHeader = !(bytes.count == 4 && bytes.allSatisfy { $0 == 0 })
+                    if case .box = header { cutInHeader = false }
+                    if cutInHeader {
+                        report("the \(noun) is cut short in the middle of a box header at byte \(position) (a copy stopped part-way?); its metadata was read, but it may play only in part")
+                    }
+                    return
+                }
+                guard written <= UInt64(file.size - position) else {
+                    report("the \(noun) is cut short: its box \(MediaBox.name(type)) at byte \(position) claims \(written) bytes, past the end of the file at byte \(file.size) "
+                           + "(a copy stopped part-way?); its metadata was read, but it may play only in part")
+                    saidCutShort = true
+                    return
+                }
+                position += Int(written)
+            }
         }
 
         /// At most `limit` bytes of a box's body.
@@ -326,8 +377,11 @@ enum QuickTimeReader {
             Array(file.bytes(at: box.body.lowerBound, count: min(box.body.count, limit)))
         }
 
-        /// A metadata body read whole, or nil (reported) when it is larger than any real one.
+        /// A metadata body read whole, or nil when it is larger than any real one (said) or
+        /// cut short (its box said to run past its parent): a value cut short is never read as
+        /// one, as `-33.8688+151` for `-33.8688+151.2093/`.
         mutating func wholeBody(of box: MediaBox, in parent: String) -> [UInt8]? {
+            guard !box.cut else { return nil }
             guard box.body.count <= QuickTimeReader.maximumMetadataBody else {
                 report("the \(noun)'s \(box.name) box in \(parent) is \(box.body.count) bytes, larger than metadata can be; not read")
                 return nil
