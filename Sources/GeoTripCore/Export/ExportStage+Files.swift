@@ -318,11 +318,16 @@ extension ExportStage {
 
     /// Whether replacing or removing `file` would drop words a person wrote: a block with words
     /// that is not the note the run keeps for its owner (`notes`), nor words kept elsewhere
-    /// (`keptElsewhere`: `GatheredNotes`). A copy of a note older than the one taken (a folder
-    /// no export wrote since), or one of two copies edited apart, is kept in a backup rather
-    /// than lost.
+    /// (`keptElsewhere`: `GatheredNotes`), nor the very words of a note the run keeps for
+    /// another owner (a page left by a run stopped after its notes went with their photos to
+    /// other visits, before it wrote their pages). A copy of a note older than the one taken
+    /// (a folder no export wrote since), or one of two copies edited apart, is kept in a
+    /// backup rather than lost.
     static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:]) -> Bool {
-        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && !(keptElsewhere[block.id]?.contains(block.text) ?? false) }
+        file.blocks.contains { block in
+            block.hasWords && notes[block.id] != block.text && !(keptElsewhere[block.id]?.contains(block.text) ?? false)
+                && !notes.values.contains(block.text)
+        }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),
