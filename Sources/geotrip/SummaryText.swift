@@ -22,6 +22,7 @@ enum SummaryText {
             lines.append("  visits and places made again from every photo: this geotrip groups them by newer rules (README, Visits and places)")
         }
         if let line = namingLine(s.named) { lines.append(line) }
+        lines += manualNameLines(s.manualNames, folder: folder)
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let export = s.export { lines += exportLines(export) }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
@@ -62,6 +63,22 @@ enum SummaryText {
         lines.append("Catalog: \(s.catalog.terminalSafe)" + (s.catalogFollowedFrom.map { " (\(Catalog.followedWords(from: $0, to: folder).terminalSafe))" } ?? ""))
         return lines.joined(separator: "\n")
     }
+
+    /// The names given with `rename` that went with their spots to other places, and those
+    /// whose place is gone, with the command that gives one back.
+    static func manualNameLines(_ moves: [ManualNames.Move], folder: String) -> [String] {
+        moves.map { move in
+            let name = "\"\(move.name.terminalSafe)\""
+            if let to = move.to {
+                return "  \(name), the name you gave \(move.from), went with its spot to \(to) (visits merged or split)"
+            }
+            return "  \(name), the name you gave \(move.from), has no place now (its visits joined another, or left the trip); it comes back with its place"
+                + (move.nearest.map { ", or `geotrip rename \(folder.terminalSafe) \($0) -- \(quoted(move.name).terminalSafe)` gives it to the place nearest its spot" } ?? "")
+        }
+    }
+
+    /// `text` as one shell word in single quotes.
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// `Catalog.followedWords` as a line of its own (`geotrip export`, `tag`).
     static func followed(_ former: String, folder: String) -> String {

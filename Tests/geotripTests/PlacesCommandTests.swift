@@ -110,6 +110,41 @@ struct PlacesCommandTests {
         #expect(Set(try visits(trip).map { $0["placeId"] as! String }) == placesBefore)
     }
 
+    @Test("names given with rename follow their spots when places merge and split again, and one left without a place is said once")
+    func namesFollowTheirSpots() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--no-thumbnails"]).status == 0)
+        // Madrid: the Prado at 10:30 and the Retiro at 13:10, 650 m apart, two places.
+        func visit(holding photo: String) throws -> [String: Any] {
+            try #require(try visits(trip).first { ($0["photos"] as? [String])?.contains(photo) == true }, "\(photo)")
+        }
+        let (atPrado, atRetiro) = ("IMG_0031.JPG", "IMG_0035.JPG")
+        let prado = try #require(try visit(holding: atPrado)["placeId"] as? String), retiro = try #require(try visit(holding: atRetiro)["placeId"] as? String)
+        #expect(prado != retiro)
+        for (place, name) in [(prado, "Prado Museum"), (retiro, "Retiro Park")] {
+            #expect(try CommandRun.geotrip(["rename", trip.path, place, name]).status == 0)
+        }
+        // A radius of 5 km makes them one place, under one id: the other name has no place.
+        let merged = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "5000"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let together = try #require(try visit(holding: atPrado)["placeId"] as? String)
+        #expect(try visit(holding: atRetiro)["placeId"] as? String == together)
+        let lost = together == prado ? ("Retiro Park", retiro) : ("Prado Museum", prado)
+        #expect(merged.stdout.contains("\"\(lost.0)\", the name you gave \(lost.1), has no place now"), "\(merged.stdout)")
+        // Said once: a rerun that changes the layout again does not say it again.
+        let again = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "5000", "--visit-gap", "100"])
+        #expect(again.status == 0 && !again.stdout.contains("has no place now"), "\(again.stdout)")
+        // Back to 250 m: each name is on its own spot's place again, whatever ids they have.
+        let apart = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "250", "--visit-gap", "120"])
+        #expect(apart.status == 0, "\(apart.stderr)")
+        #expect(try visit(holding: atPrado)["name"] as? String == "Prado Museum")
+        #expect(try visit(holding: atRetiro)["name"] as? String == "Retiro Park")
+        #expect(try visits(trip).filter { $0["nameSource"] as? String == "manual" }.count == 2)
+        #expect(!apart.stdout.contains("has no place now"), "\(apart.stdout)")
+    }
+
     @Test("rename gives a place the person's name, which outranks the gazetteer's, survives a recluster, and --clear undoes")
     func rename() throws {
         let temp = try TemporaryFolder()

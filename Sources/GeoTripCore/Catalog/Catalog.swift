@@ -431,6 +431,9 @@ extension Catalog {
         /// The output folder used before the current one, until an export has read the notes
         /// written there (`ExportStage`); "" for the default.
         static let notesLeftIn = "notesLeftIn"
+        /// JSON list of the place ids whose manual names were said to have lost their place
+        /// (`followManualNames`), so each is said once.
+        static let manualNamesWaiting = "manualNamesWaiting"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

@@ -224,6 +224,7 @@ public struct IngestPipeline: Sendable {
         summary.sidecarsWritten = derived.sidecarsWritten
         summary.trip = derived.trip
         summary.reclusteredByNewRules = derived.reclusteredByNewRules
+        summary.manualNames = derived.manualNames
         summary.named = derived.named
         if Task.isCancelled { throw GeoTripError.interrupted(.afterReading(present: present)) }
 

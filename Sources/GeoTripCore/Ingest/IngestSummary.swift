@@ -100,6 +100,9 @@ public struct IngestSummary: Sendable, Equatable, Encodable {
     /// Whether every photo was clustered again because this geotrip's clustering rules are
     /// newer than those the catalog was clustered by (visits and places may have changed).
     public var reclusteredByNewRules = false
+    /// The names given with `rename` that went with their spots to other places when visits
+    /// merged or split (`to`), or whose place is gone (`to` nil), this run (`ManualNames`).
+    public var manualNames: [ManualNames.Move] = []
     /// XMP sidecars written (with `--write-xmp`).
     public var sidecarsWritten = 0
     /// What the naming stage did: places named online, from the cache, offline; manual names;

@@ -12,6 +12,8 @@ struct DerivationResult {
     var diagnostics: [PhotoDiagnostic] = []
     /// What naming did.
     var named = NamingCounts()
+    /// The person's names that went with their spots to other places, or lost their place.
+    var manualNames: [ManualNames.Move] = []
 }
 
 /// The stages after reading, shared by `ingest` and `tag` (and the coming `rename`): resolve
@@ -196,6 +198,7 @@ struct TripDerivation {
                 }
             }
             try stages.timed("storing the layout") { try catalog.saveLayout(change, key: key) }
+            result.manualNames = try catalog.followManualNames(radius: clustering.placeRadius)
             changed = true
         } else {
             stages.report(.cluster)
