@@ -597,11 +597,21 @@ struct JournalCommandTests {
         #expect(backups.count == 1)
         #expect(try String(contentsOf: trip.journal.appendingPathComponent(backups[0]), encoding: .utf8) == edited)
         #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")
-        // Notes typed into the backup ten minutes after it was made are not read: said, and
-        // the backup left as it is.
+        // The backup as kept, or saved again with the notes its page has, is not said.
         let backup = trip.journal.appendingPathComponent(backups[0])
+        #expect(!(try trip.run(["export", "DIR"])).stdout.contains("not read"))
+        try edited.write(to: backup, atomically: true, encoding: .utf8)
+        let saved = try trip.run(["export", "DIR"])
+        #expect(!saved.stdout.contains("not read"), "\(saved.stdout)")
+        // Notes typed into the backup at once (within the second it was made, as far as its
+        // time tells) are not read: said, and the backup left as it is.
         try edited.replacingOccurrences(of: "Flamenco.\n", with: "Flamenco, and tapas after.\n").write(to: backup, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(600)], ofItemAtPath: backup.path)
+        // The time in its name (`DATE.edited-YYYYMMDD-HHMMSS.md`, UTC).
+        let stamp = String(try #require(backups[0].components(separatedBy: ".edited-").last).prefix(15))
+        let parser = DateFormatter()
+        (parser.locale, parser.timeZone, parser.dateFormat) = (Locale(identifier: "en_US_POSIX"), TimeZone(identifier: "UTC"), "yyyyMMdd-HHmmss")
+        let made = try #require(parser.date(from: stamp), "\(stamp)")
+        try FileManager.default.setAttributes([.modificationDate: made.addingTimeInterval(1)], ofItemAtPath: backup.path)
         let typed = try trip.run(["export", "DIR"])
         #expect(typed.stdout.contains("not read, as geotrip reads only the pages it names") && typed.stdout.contains(backups[0]), "\(typed.stdout)")
         #expect(Trip.note(id, in: try trip.text("2025-06-12.md")) == "Flamenco.\n")

@@ -434,6 +434,9 @@ extension Catalog {
         /// JSON list of the place ids whose manual names were said to have lost their place
         /// (`followManualNames`), so each is said once.
         static let manualNamesWaiting = "manualNamesWaiting"
+        /// JSON of the dated journal backups the exports kept, with their size and time then
+        /// (`ExportStage.recordBackups`), so one written in since is told.
+        static let keptBackups = "keptBackups"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

@@ -656,6 +656,7 @@ public struct ExportStage: Sendable {
                     replacing: nil, output, run.now, &summary)
         }
         try catalog.saveExportedTrips(layout.exported)
+        try recordBackups(summary.backups, output)
         if gathered.notesLeftIn != nil { try catalog.removeSetting(Catalog.SettingKey.notesLeftIn) }
         let after = Self.listing(of: output.path, documentsOnly: true)
         let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: run.before.files, written: run.written)
@@ -875,19 +876,51 @@ public struct ExportStage: Sendable {
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
         // A page renamed by the person (`2025-06-10 Lisbon.md`) is not read: said when it
         // holds words in geotrip's blocks, which would otherwise seem taken in.
-        // So is a dated backup written in after geotrip made it (opened from the summary's
-        // sentence, and the notes typed there).
-        func writtenInSinceKept(_ name: String) -> Bool {
-            guard let made = Self.backupMade(name), let changed = output.stamp(of: base + "/" + name)?.modifiedNanos else { return false }
-            return Double(changed) / 1e9 > made.timeIntervalSince1970 + 120
+        for name in names where Self.mayBeRenamedPage(name) {
+            if case .success(let bytes?) = output.contents(of: base + "/" + name), JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
+                summary.unreadPages.append(base + "/" + name)
+            }
         }
-        for name in names where Self.mayBeRenamedPage(name) || writtenInSinceKept(name) {
-            if case .success(let bytes?) = output.contents(of: base + "/" + name),
-               JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
+        // So is a dated backup written in since geotrip kept it (opened from the summary's
+        // sentence, and notes typed there): said when a block holds words its page does not.
+        // Written in: its size or time is not what the export that kept it recorded
+        // (`recordBackups`); one kept before geotrip recorded them, changed more than two
+        // minutes after the time in its name.
+        let recorded = (try? Self.keptBackups(catalog)) ?? [:]
+        func writtenInSinceKept(_ name: String) -> Bool {
+            guard let made = Self.backupMade(name), let stamp = output.stamp(of: base + "/" + name) else { return false }
+            if let kept = recorded[base + "/" + name] { return kept != Self.stampText(stamp) }
+            return Double(stamp.modifiedNanos) / 1e9 > made.timeIntervalSince1970 + 120
+        }
+        for name in names where writtenInSinceKept(name) {
+            guard case .success(let bytes?) = output.contents(of: base + "/" + name) else { continue }
+            let page = name.hasPrefix(Self.unplacedNotesFile.dropLast(3) + ".") ? journal.unplaced : journal.days[String(name.prefix(10))]
+            if JournalDocument(bytes: bytes).blocks.contains(where: { $0.hasWords && page?.notes[$0.id] != $0.text }) {
                 summary.unreadPages.append(base + "/" + name)
             }
         }
         return journal
+    }
+
+    /// The dated backups the exports kept, with their size and time then (`stampText`), by
+    /// path in the output folder.
+    static func keptBackups(_ catalog: Catalog) throws(GeoTripError) -> [String: String] {
+        guard let text = try catalog.setting(Catalog.SettingKey.keptBackups) else { return [:] }
+        return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+    }
+
+    /// A file's size and modification time, as `keptBackups` records them.
+    static func stampText(_ stamp: FileStamp) -> String { "\(stamp.size):\(stamp.modifiedNanos)" }
+
+    /// Records the backups this run kept (`backups`) with their size and time, beside those
+    /// earlier runs kept that are still there (as recorded then, so a later edit still shows).
+    func recordBackups(_ backups: [String], _ output: OutputFolder) throws(GeoTripError) {
+        let before = try Self.keptBackups(catalog)
+        var kept = before.filter { output.stamp(of: $0.key) != nil }
+        for backup in backups { if let stamp = output.stamp(of: backup) { kept[backup] = Self.stampText(stamp) } }
+        guard kept != before else { return }
+        guard let json = try? JSONEncoder.sorted.encode(kept) else { return }
+        try catalog.setSetting(Catalog.SettingKey.keptBackups, to: String(decoding: json, as: UTF8.self))
     }
 
     /// When the dated backup `name` was made, from its name (`2025-06-10.edited-20250701-093000.md`,
