@@ -142,6 +142,10 @@ struct LibraryExportTests {
         let page = try String(contentsOf: library.out.appendingPathComponent("index.html"), encoding: .utf8)
         let links = page.components(separatedBy: "<h2><a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(links == LibraryFixture.trips.reversed().map { "trips/\($0.0)/index.html" })
+        // Each journal link opens a page that is there (its first day's), not a bare folder.
+        let journals = page.components(separatedBy: " · <a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(journals.count == 3 && journals.allSatisfy { $0.hasSuffix(".md") }, "\(journals)")
+        for journal in journals { #expect(FileManager.default.fileExists(atPath: library.out.appendingPathComponent(journal).path), "\(journal)") }
         let covers = page.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(covers.count == 3)
         for cover in covers { #expect(FileManager.default.fileExists(atPath: library.out.appendingPathComponent(cover).path), "\(cover)") }

@@ -585,5 +585,6 @@ extension ExportStage {
     /// leaves out the legs to and from private places, as its map does. 3: nor its countries
     /// and places a private visit's, and the years run to the last trip's last day. 4: the
     /// cover, a second link to the map, is out of the keyboard's way; the credit contrasts 5.5:1.
-    static let indexPageRevision = 4
+    /// 5: a trip's journal link opens its first day's page, not the bare folder.
+    static let indexPageRevision = 5
 }

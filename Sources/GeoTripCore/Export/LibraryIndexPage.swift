@@ -56,7 +56,9 @@ struct LibraryIndexPage {
         return TripView(number: entry.number, title: title, dates: words.dateSpan(first, last), days: words.dayCount(trip.calendarDays),
                         countries: countries.joined(separator: ", "), places: words.placeCount(trip.visitsAndPlaces(leavingOut: privacy).places),
                         photos: words.mediaCount(photos: entry.media.photos, videos: entry.media.videos), distance: words.distance(kilometres: entry.kilometres),
-                        map: entry.folder + "/" + ExportStage.mapFile, journal: entry.folder + "/" + ExportStage.journalFolder + "/",
+                        // The journal's first day's page: a bare folder opens only where folders are listed.
+                        map: entry.folder + "/" + ExportStage.mapFile,
+                        journal: entry.folder + "/" + ExportStage.journalFolder + "/" + (first.isEmpty ? "" : first + ".md"),
                         cover: entry.cover, mapWord: words.mapLink, journalWord: words.journalLink)
     }
 
