@@ -1008,6 +1008,27 @@ struct LibraryExportTests {
         }
     }
 
+    @Test("the run after one that took a note in has nothing to do: the outputs are recorded as written from the notes they hold")
+    func noteTakenInOnce() async throws {
+        let trip = try LisbonTrip()
+        defer { trip.temp.remove() }
+        let out = trip.folder.appendingPathComponent("geotrip").path
+        try await trip.ingest(out: nil)
+        try trip.write("A long walk by the river.\n", in: out)
+        let takenIn = try await trip.ingest(out: nil)
+        #expect(try trip.storedNotes()["2024-01-16"]?.text == "A long walk by the river.\n")
+        #expect((takenIn.export?.dayPagesRendered ?? 0) > 0)
+        func recorded() throws -> String? {
+            try Catalog.open(at: IngestOptions.defaultCatalogPath(for: trip.folder.path), access: .readOnly).setting(Catalog.SettingKey.exportedFor)
+        }
+        let before = try recorded()
+        let next = try await trip.ingest(out: nil)
+        #expect(next.export?.dayPagesRendered == 0 && next.export?.written == 0, "\(String(describing: next.export))")
+        // Nothing to do, not the journal read again to find so: what was recorded stands.
+        #expect(try recorded() == before)
+        #expect(try String(contentsOf: trip.page(out), encoding: .utf8).contains("A long walk by the river.\n"))
+    }
+
     @Test("a note written just before --out changes is carried to the new folder; the folder left behind, inside the trip, is never scanned as photos")
     func outputFolderChanged() async throws {
         let trip = try LisbonTrip()

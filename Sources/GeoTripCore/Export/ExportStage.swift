@@ -153,8 +153,10 @@ public struct ExportStage: Sendable {
         // 4. What no trip writes any more.
         try retireStale(&layout, gathered, run, &summary)
 
-        // 5. The library's page of trips, and what this export wrote.
-        try record(layout, gathered, inputs: inputs.key, run, &summary)
+        // 5. The library's page of trips, and what this export wrote: the inputs as they are
+        // now, the notes taken in by step 1 included, which the outputs were written from (the
+        // key from before them sent the next run through every trip again, to write nothing).
+        try record(layout, gathered, inputs: try self.inputs(settings: settings, language: language).key, run, &summary)
         return summary
     }
 
