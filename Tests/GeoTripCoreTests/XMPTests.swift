@@ -379,9 +379,15 @@ struct XMPPrecedenceTests {
         MetadataReader.fill(&photo, from: lisbon, source: .sidecar, origin: "its sidecar IMG.xmp")
         MetadataReader.fill(&photo, from: near, source: .sidecar, origin: "its sidecar IMG.JPG.xmp")
         #expect(photo.diagnostics.isEmpty)
-        MetadataReader.fill(&photo, from: faro, source: .sidecar, origin: "its sidecar IMG.JPG.xmp")
+        MetadataReader.fill(&photo, from: faro, source: .sidecar, origin: "its sidecar IMG.JPG.xmp", positionFrom: "sidecar IMG.xmp")
         #expect(photo.coordinate == lisbon.coordinate && photo.positionSource == .sidecar)
-        #expect(photo.diagnostics.map(\.message) == ["its sidecar IMG.JPG.xmp gives a position 217 km from the one used (sidecar's, which comes first); not used"])
+        #expect(photo.diagnostics.map(\.message) == ["its sidecar IMG.JPG.xmp gives a position 217 km from the one used (sidecar IMG.xmp's, which comes first); not used"])
+        // Thousands of kilometres are grouped as everywhere else (Sydney: 18,177 km by haversine).
+        var sydney = XMPValues()
+        sydney.coordinate = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        MetadataReader.fill(&photo, from: sydney, source: .xmp, origin: "its XMP")
+        #expect(photo.diagnostics.last?.message.hasPrefix("its XMP gives a position 18,17") == true && photo.diagnostics.last?.message.contains(" km from the one used (sidecar's,") == true,
+                "\(photo.diagnostics.map(\.message))")
     }
 
     @Test("an XMP capture time of another moment than EXIF's is said, not used; the same instant with other offsets is no news")

@@ -297,7 +297,7 @@ private struct EntryReader {
             let milliseconds = UInt64(time[2].numerator) * 1000 / UInt64(time[2].denominator)
             guard time[0].numerator % time[0].denominator == 0, time[1].numerator % time[1].denominator == 0,
                   hours < 24, minutes < 60, milliseconds < 60_000 else {
-                diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSTimeStamp \(rationalText(time[0])):\(rationalText(time[1])):\(rationalText(time[2])) is not a time of day; GPS time not recorded"))
+                diagnostics.append(Diagnostic(.gpsTimeIgnored, "GPSTimeStamp \(time.prefix(3).map { rationalText($0, digits: 2) }.joined(separator: ":")) is not a time of day; GPS time not recorded"))
                 return nil
             }
             let fraction = Int(milliseconds % 1000)
@@ -379,8 +379,12 @@ private struct EntryReader {
         return value
     }
 
-    private func rationalText(_ value: (numerator: UInt32, denominator: UInt32)) -> String {
-        value.numerator % value.denominator == 0 ? String(value.numerator / value.denominator) : "\(value.numerator)/\(value.denominator)"
+    /// A rational as written: its whole number (at least `digits` digits, as a time's parts
+    /// read: `24:00:00`), else `numerator/denominator`.
+    private func rationalText(_ value: (numerator: UInt32, denominator: UInt32), digits: Int = 1) -> String {
+        guard value.numerator % value.denominator == 0 else { return "\(value.numerator)/\(value.denominator)" }
+        let whole = String(value.numerator / value.denominator)
+        return String(repeating: "0", count: max(0, digits - whole.count)) + whole
     }
 
     private func format(_ value: Double) -> String {

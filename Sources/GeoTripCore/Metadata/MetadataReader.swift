@@ -177,6 +177,8 @@ public struct MetadataReader: Sendable {
     /// other sidecar gave a value.
     private static func readSidecars(_ sidecars: [[UInt8]], into metadata: inout PhotoMetadata) -> (geotrips: [Int], found: Bool) {
         var geotrips: [Int] = [], found = false
+        // The sidecar whose position is used, named when another disagrees.
+        var positionFrom: String?
         for (index, sidecar) in sidecars.enumerated() {
             let name = fileName(sidecar)
             let values: XMPValues
@@ -190,7 +192,7 @@ public struct MetadataReader: Sendable {
                 geotrips.append(index)
                 continue
             }
-            fill(&metadata, from: values, source: .sidecar, origin: "its sidecar \(name)")
+            if fill(&metadata, from: values, source: .sidecar, origin: "its sidecar \(name)", positionFrom: positionFrom) { positionFrom = "sidecar \(name)" }
             found = found || !values.isEmpty
         }
         return (geotrips, found)
@@ -201,7 +203,10 @@ public struct MetadataReader: Sendable {
     /// the photo has no position at all, never under another source's position. A capture time
     /// that another moment than the one taken is said (`origin` names the packet): an editor's
     /// corrected time (Lightroom's Edit Capture Time writes a raw's to its sidecar) is not used.
-    static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource, origin: String) {
+    /// `positionFrom` names the packet whose position is used, when it is another XMP one;
+    /// returns whether this one's position was taken.
+    @discardableResult
+    static func fill(_ metadata: inout PhotoMetadata, from values: XMPValues, source: LocationSource, origin: String, positionFrom: String? = nil) -> Bool {
         metadata.diagnostics += values.diagnostics
         var tookPosition = false
         if metadata.coordinate == nil, let coordinate = values.coordinate {
@@ -212,8 +217,8 @@ public struct MetadataReader: Sendable {
             // Two sidecars of one photo (`IMG.xmp` and `IMG.JPG.xmp`) that disagree, say.
             let apart = GreatCircle.distance(ours, theirs)
             metadata.diagnostics.append(Diagnostic(.positionIgnored, "\(origin) gives a position "
-                + (apart < 10_000 ? "\(Int(apart.rounded())) m" : "\(Int((apart / 1000).rounded())) km")
-                + " from the one used (\(metadata.positionSource?.rawValue ?? "another source")'s, which comes first); not used"))
+                + (apart < 10_000 ? "\(Int(apart.rounded())) m" : "\(Int((apart / 1000).rounded()).grouped) km")
+                + " from the one used (\(positionFrom ?? metadata.positionSource?.rawValue ?? "another source")'s, which comes first); not used"))
         }
         if metadata.altitude == nil, tookPosition || metadata.coordinate == nil { metadata.altitude = values.altitude }
         if metadata.gpsTime == nil { metadata.gpsTime = values.gpsTime }
@@ -236,6 +241,7 @@ public struct MetadataReader: Sendable {
                 + "\(metadata.timeField?.rawValue ?? "capture time") \(taken), which was used (the photo's own comes first); if the XMP holds a "
                 + "corrected time, --clock-offset corrects the camera's clock"))
         }
+        return tookPosition
     }
 
     /// Whether two capture times name one moment, within a second (writers cut or round a
