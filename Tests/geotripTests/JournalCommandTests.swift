@@ -1039,25 +1039,44 @@ struct JournalCommandTests {
         let again = try trip.run(["ingest", "DIR"])
         #expect(again.stdout.contains(": 58 files scanned") && again.stdout.contains("0 written"), "\(again.stdout)")
 
-        // Another trip's folder, one holding this trip, or one holding a photo folder's catalog:
-        // refused before anything is written, so no run of that trip finds its own output
-        // folder inside this one's (which it could never write).
+        // Another trip's folder, a folder holding this trip beside another's photos, or one
+        // holding a photo folder's catalog: refused before anything is written, the trip's
+        // catalog included, so no run of that trip finds its own output folder inside this
+        // one's (which it could never write).
         let other = trip.temp.url.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other.appendingPathComponent("day"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("IMG_0032.JPG"), to: other.appendingPathComponent("day/IMG_0032.JPG"))
         let catalogOnly = trip.temp.url.appendingPathComponent("catalog-only/.geotrip")
         try FileManager.default.createDirectory(at: catalogOnly, withIntermediateDirectories: true)
         try Data().write(to: catalogOnly.appendingPathComponent("catalog.sqlite"))
+        let tripCatalog = trip.folder.appendingPathComponent(".geotrip/catalog.sqlite")
+        try FileManager.default.moveItem(at: tripCatalog, to: trip.temp.url.appendingPathComponent("kept.sqlite"))
         for (out, said) in [(other, "it holds a photo or video (day/IMG_0032.JPG) that is not geotrip's, as another trip's folder does"),
-                            (trip.temp.url, "the trip folder \(trip.folder.resolvingSymlinksInPath().path) lies inside it"),
+                            (trip.temp.url, "a photo or video (other/day/IMG_0032.JPG) that is not geotrip's nor the trip's"),
                             (catalogOnly.deletingLastPathComponent(), "it holds .geotrip/catalog.sqlite, the catalog of a photo folder")] {
             let listed = try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
             let refused = try trip.run(["ingest", "DIR", "--out", out.path], expecting: 1)
             #expect(refused.stderr.contains(said) && refused.stderr.contains("nothing was changed"), "\(out.path): \(refused.stderr)")
             #expect(try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted() == listed)
+            #expect(!FileManager.default.fileExists(atPath: tripCatalog.path), "\(out.path)")
         }
+        try FileManager.default.moveItem(at: trip.temp.url.appendingPathComponent("kept.sqlite"), to: tripCatalog)
         #expect(try trip.run(["ingest", "DIR", "--quiet"]).status == 0)
         #expect(try CommandRun.geotrip(["ingest", other.path, "--quiet"]).status == 0)
+        // A folder holding the trip and nothing else of the kind is the trip's own (`Italy/`
+        // for `Italy/photos`), and so is one holding the run's own catalog (a read-only photo
+        // folder whose catalog is kept with its outputs).
+        let italy = trip.temp.url.appendingPathComponent("Italy")
+        try FileManager.default.createDirectory(at: italy, withIntermediateDirectories: true)
+        let photos = italy.appendingPathComponent("photos")
+        try FileManager.default.copyItem(at: trip.folder.appendingPathComponent("2025-06-10 Lisboa"), to: photos)
+        let beside = try CommandRun.geotrip(["ingest", photos.path, "--out", italy.path, "--quiet"])
+        #expect(beside.status == 0 && FileManager.default.fileExists(atPath: italy.appendingPathComponent("index.html").path), "\(beside.stderr)")
+        #expect(try CommandRun.geotrip(["export", photos.path]).status == 0)
+        let kept = trip.temp.url.appendingPathComponent("kept-with-outputs")
+        let withOutputs = try CommandRun.geotrip(["ingest", other.path, "--catalog", kept.appendingPathComponent(".geotrip/catalog.sqlite").path, "--out", kept.path, "--quiet"])
+        #expect(withOutputs.status == 0, "\(withOutputs.stderr)")
+        #expect(try CommandRun.geotrip(["ingest", other.path, "--catalog", kept.appendingPathComponent(".geotrip/catalog.sqlite").path, "--quiet"]).status == 0)
 
         // A remembered --out replaced by a bad one: refused, nothing remembered.
         let stillRefused = try trip.run(["export", "DIR", "--out", file.path + "/sub"], expecting: 1)

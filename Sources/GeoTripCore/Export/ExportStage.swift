@@ -89,7 +89,7 @@ public struct ExportStage: Sendable {
             return output
         }()
         try output.check()
-        try output.checkApart(from: folder)
+        try output.checkApart(from: folder, catalog: catalog.path)
         // The output folder; its own journal folder only once something goes there (a
         // library's holds only the notes whose visit or day is gone, and the undated photos).
         try output.create("")

@@ -52,26 +52,26 @@ public struct OutputFolder: Sendable {
     }
 
     /// Throws when the folder is the trip folder `folder` itself (geotrip's thumbnails would be
-    /// read as photos), holds it (the outputs would be written among its photos, and its
-    /// own output folder would lie inside this one, which no run may write), or holds photos or
-    /// videos that are not geotrip's (`photosNotOurs`): another trip's folder, whose runs would
-    /// then find their own output folder inside this one; inside the trip folder, photos the
-    /// scan would pass over, as it never enters the output folder.
-    public func checkApart(from folder: String) throws(GeoTripError) {
+    /// read as photos), or is not geotrip's yet and holds photos or videos besides the trip's
+    /// own (`photosNotOurs`): another trip's folder, whose runs would then find their own output
+    /// folder inside this one, which no run may write (`checkOwner`); inside the trip folder,
+    /// photos the scan would pass over, as it never enters the output folder. Or when it holds
+    /// `.geotrip/catalog.sqlite`, another photo folder's catalog (not `catalog`, the run's own).
+    /// A folder holding the trip folder and nothing else of the kind (`Italy/` for the trip
+    /// `Italy/photos`) is the trip's own: the outputs go beside its photos.
+    public func checkApart(from folder: String, catalog: String? = nil) throws(GeoTripError) {
         let own = RealPath.of(path), trip = RealPath.of(folder)
         if own == trip {
             throw .outputAmongPhotos(path: path, reason: "it is the trip folder itself, where geotrip's thumbnails would be read as photos")
         }
-        if trip.hasPrefix(own == "/" ? "/" : own + "/") {
-            throw .outputAmongPhotos(path: path, reason: "the trip folder \(trip) lies inside it, and geotrip writes an output folder whole, "
-                                     + "which would put the journal and map among the photos")
-        }
         let inside = own.hasPrefix(trip + "/")
-        let photos = photosNotOurs()
+        let holdsTrip = trip.hasPrefix(own == "/" ? "/" : own + "/")
+        let photos = photosNotOurs(besides: holdsTrip ? String(trip.dropFirst(own == "/" ? 1 : own.count + 1)) : nil)
         guard let first = photos.min() else {
             // A photo folder geotrip keeps a catalog for, its photos gone or not yet copied.
-            guard inside || FileManager.default.fileExists(atPath: own + "/" + Self.ownerFile)
-                    || !FileManager.default.fileExists(atPath: IngestOptions.defaultCatalogPath(for: own)) else {
+            let catalogHere = IngestOptions.defaultCatalogPath(for: own)
+            guard inside || FileManager.default.fileExists(atPath: own + "/" + Self.ownerFile) || !FileManager.default.fileExists(atPath: catalogHere)
+                    || catalog.map({ RealPath.ofFile($0) == RealPath.ofFile(catalogHere) }) == true else {
                 throw .outputAmongPhotos(path: path, reason: "it holds .geotrip/catalog.sqlite, the catalog of a photo folder; geotrip writes its journal and map only into a folder of their own")
             }
             return
@@ -81,21 +81,22 @@ public struct OutputFolder: Sendable {
             throw .outputAmongPhotos(path: path, reason: "it lies in the trip folder and holds \(count) (\(String(own.dropFirst(trip.count + 1)) + "/" + first)) that the scan would pass over, "
                                      + "as it never reads the output folder; geotrip does not write its journal among them")
         }
-        throw .outputAmongPhotos(path: path, reason: "it holds \(count) (\(first)) that \(photos.count == 1 ? "is" : "are") not geotrip's, as another trip's folder does; "
+        throw .outputAmongPhotos(path: path, reason: "it holds \(count) (\(first)) that \(photos.count == 1 ? "is" : "are") not geotrip's"
+                                 + (holdsTrip ? " nor the trip's" : "") + ", as another trip's folder does; "
                                  + "geotrip writes its journal and map only into a folder of their own")
     }
 
     /// The photos and videos in the folder (links resolved), relative to it, outside folders
-    /// named `thumbs`, when it is not yet geotrip's (no `ownerFile`): none for a folder geotrip
+    /// named `thumbs` and the trip folder inside it (`trip`, relative), when it is not yet geotrip's (no `ownerFile`): none for a folder geotrip
     /// wrote, or a missing one. Looks at no more than `limit` names.
-    func photosNotOurs(limit: Int = 20_000) -> [String] {
+    func photosNotOurs(besides trip: String? = nil, limit: Int = 20_000) -> [String] {
         let own = RealPath.of(path)
         guard !FileManager.default.fileExists(atPath: own + "/" + Self.ownerFile), let names = FileManager.default.enumerator(atPath: own) else { return [] }
         var photos: [String] = [], looked = 0
         while let name = names.nextObject() as? String, looked < limit {
             looked += 1
             let last = (name as NSString).lastPathComponent
-            if last.hasPrefix(".") || last == "thumbs" {
+            if last.hasPrefix(".") || last == "thumbs" || name == trip {
                 names.skipDescendants()
             } else if FileKind.namesMedia(name) {
                 photos.append(name)

@@ -113,8 +113,14 @@ public struct IngestPipeline: Sendable {
         var scanner = FolderScanner(root: options.folder)
         // Checked before the catalog folder is made, so a mistyped path creates nothing.
         try scanner.checkRoot()
-        // A given --out is checked before the catalog is touched, so a bad one changes nothing.
-        if let out = options.outputFolder { try OutputFolder(folder: options.folder, outputFolder: out).check() }
+        // A given --out is checked before the catalog is touched, so a bad one changes nothing:
+        // one that cannot be written, or that cannot be used apart from the photos.
+        if let out = options.outputFolder {
+            try OutputFolder(folder: options.folder, outputFolder: out).check()
+            if let given = OutputFolder.remembered(out, for: options.folder) {
+                try OutputFolder(folder: options.folder, outputFolder: given).checkApart(from: options.folder, catalog: options.catalogPath)
+            }
+        }
         // Without a catalog yet (whose folder it may have followed), an output folder holding
         // another folder's outputs, or the journal another catalog writes, is refused now,
         // before one is made: a new catalog matches no other's identity.
@@ -138,17 +144,16 @@ public struct IngestPipeline: Sendable {
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         var privacyReport: PrivacyZones.Report?
-        // An --out given that cannot be used apart from the photos is refused before it is
-        // remembered; a remembered one, before the scan passes over it.
+        // A remembered --out that cannot be used apart from the photos is refused before the
+        // scan passes over it (a given one was checked above).
         let given = options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) }
-        if let given { try OutputFolder(folder: options.folder, outputFolder: given).checkApart(from: options.folder) }
         let exporting = try catalog.exportSettings(outputFolder: given,
                                                    privacy: options.privacy, photoPoints: options.photoPoints,
                                                    tiles: options.tiles, thumbnails: options.makeThumbnails,
                                                    home: options.home, hideHome: options.hideHome, privacyReport: &privacyReport)
         let output = OutputFolder(folder: options.folder, outputFolder: exporting.outputFolder)
         try output.check()
-        if given == nil { try output.checkApart(from: options.folder) }
+        if given == nil { try output.checkApart(from: options.folder, catalog: options.catalogPath) }
         if let inside = Self.relative(output.path, inside: options.folder) { scanner.excludedFolders = [inside] }
         // The person's own `geotrip/` of photos, the outputs being elsewhere, is read as theirs.
         let named = OutputFolder(folder: options.folder, outputFolder: nil)
