@@ -22,7 +22,7 @@ enum SummaryText {
             lines.append("  visits and places made again from every photo: this geotrip groups them by newer rules (README, Visits and places)")
         }
         if let line = namingLine(s.named) { lines.append(line) }
-        lines += manualNameLines(s.manualNames, folder: folder)
+        lines += manualNameLines(s.manualNames)
         if s.sidecarsWritten > 0 { lines.append("  \(plural(s.sidecarsWritten, "XMP sidecar")) written") }
         if let export = s.export { lines += exportLines(export) }
         // By kind, problems first, so one damaged file is not buried under thousands of notes.
@@ -65,20 +65,17 @@ enum SummaryText {
     }
 
     /// The names given with `rename` that went with their spots to other places, and those
-    /// whose place is gone, with the command that gives one back.
-    static func manualNameLines(_ moves: [ManualNames.Move], folder: String) -> [String] {
+    /// whose place is gone, with the command that lets one go.
+    static func manualNameLines(_ moves: [ManualNames.Move]) -> [String] {
         moves.map { move in
             let name = "\"\(move.name.terminalSafe)\""
             if let to = move.to {
                 return "  \(name), the name you gave \(move.from), went with its spot to \(to) (visits merged or split)"
             }
-            return "  \(name), the name you gave \(move.from), has no place now (its visits joined another, or left the trip); it comes back with its place"
-                + (move.nearest.map { ", or `geotrip rename \(folder.terminalSafe) \($0) -- \(quoted(move.name).terminalSafe)` gives it to the place nearest its spot" } ?? "")
+            return "  \(name), the name you gave \(move.from), has no place now" + (move.nearest.map { ": its spot is in \($0)'s" } ?? "")
+                + "; it comes back with its place" + (move.clearCommand.map { ", or `\($0.terminalSafe)` lets it go" } ?? "")
         }
     }
-
-    /// `text` as one shell word in single quotes.
-    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// `Catalog.followedWords` as a line of its own (`geotrip export`, `tag`).
     static func followed(_ former: String, folder: String) -> String {

@@ -35,5 +35,11 @@ struct ManualNamesTests {
         let far = ManualNames.Given(placeID: "p2", spot: Self.east(1_100), name: "Far")
         #expect(ManualNames.follow([near, far], places: [("p1", Self.east(3_000)), ("p2", Self.east(4_000)), ("p3", Self.east(1_010))], radius: 150)
                 == [ManualNames.Move(name: "Near", from: "p1", to: "p3")])
+        // The same, the place wanted freed only by a third name moving away, farther from its
+        // spot than either: the nearer spot's name still wins it.
+        let holder = ManualNames.Given(placeID: "p3", spot: Self.east(5_000), name: "Holder")
+        #expect(ManualNames.follow([far, holder, near], places: [("p1", Self.east(3_000)), ("p2", Self.east(4_000)), ("p3", Self.east(1_010)),
+                                                                   ("p4", Self.east(5_100))], radius: 150)
+                == [ManualNames.Move(name: "Near", from: "p1", to: "p3"), ManualNames.Move(name: "Holder", from: "p3", to: "p4")])
     }
 }

@@ -132,7 +132,8 @@ struct PlacesCommandTests {
         let together = try #require(try visit(holding: atPrado)["placeId"] as? String)
         #expect(try visit(holding: atRetiro)["placeId"] as? String == together)
         let lost = together == prado ? ("Retiro Park", retiro) : ("Prado Museum", prado)
-        #expect(merged.stdout.contains("\"\(lost.0)\", the name you gave \(lost.1), has no place now"), "\(merged.stdout)")
+        #expect(merged.stdout.contains("\"\(lost.0)\", the name you gave \(lost.1), has no place now: its spot is in \(together)'s; it comes back with its place, "
+                                       + "or `geotrip rename '\(trip.resolvingSymlinksInPath().path)' \(lost.1) --clear` lets it go"), "\(merged.stdout)")
         // Said once: a rerun that changes the layout again does not say it again.
         let again = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "5000", "--visit-gap", "100"])
         #expect(again.status == 0 && !again.stdout.contains("has no place now"), "\(again.stdout)")
@@ -143,6 +144,13 @@ struct PlacesCommandTests {
         #expect(try visit(holding: atRetiro)["name"] as? String == "Retiro Park")
         #expect(try visits(trip).filter { $0["nameSource"] as? String == "manual" }.count == 2)
         #expect(!apart.stdout.contains("has no place now"), "\(apart.stdout)")
+        // Merged again, the waiting name let go by its id: split once more, it is no more.
+        let again2 = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "5000"])
+        let waiting = try #require(again2.stdout.components(separatedBy: "the name you gave ").dropFirst().first?.components(separatedBy: ",").first, "\(again2.stdout)")
+        let cleared = try CommandRun.geotrip(["rename", trip.path, waiting, "--clear"])
+        #expect(cleared.status == 0 && cleared.stdout.hasPrefix("\(waiting) has no place now; your name for it, "), "\(cleared.stdout) \(cleared.stderr)")
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "250", "--quiet"]).status == 0)
+        #expect(try visits(trip).filter { $0["nameSource"] as? String == "manual" }.count == 1)
     }
 
     @Test("rename gives a place the person's name, which outranks the gazetteer's, survives a recluster, and --clear undoes")

@@ -322,10 +322,12 @@ extension Catalog {
     /// the trip's days counted from them), what the layout was computed from, and the list of
     /// photos waiting for clustering emptied. A full change retires every visit and place it
     /// does not list, and replaces every photo's day. Each visit's `photoCount` is kept with its
-    /// memberships.
-    func saveLayout(_ change: LayoutChange, key: String) throws(GeoTripError) {
+    /// memberships. The person's names then go with their spots (`followManualNames`, within
+    /// `placeRadius`), and what they did is returned.
+    @discardableResult
+    func saveLayout(_ change: LayoutChange, key: String, placeRadius: Double = ClusteringOptions().placeRadius) throws(GeoTripError) -> [ManualNames.Move] {
         do {
-            try database.write { db in
+            return try database.write { db in
                 let changesBefore = db.totalChangesCount
                 let remember = try db.cachedStatement(sql: """
                     INSERT INTO clusterRevision (id, revision) VALUES (?, ?)
@@ -403,6 +405,9 @@ extension Catalog {
                 }
                 try db.execute(sql: "DELETE FROM clusterPending")
                 try TripSettingRecord.set(db, SettingKey.clusteredFor, to: key)
+                // The person's names go with their spots, in the same transaction: a run stopped
+                // between the two would leave them on the wrong places.
+                return try Self.followManualNames(db, radius: placeRadius)
             }
         } catch {
             throw Self.classify(error, path: path)

@@ -115,46 +115,33 @@ extension Catalog {
 
     /// The person's names moved with their spots after the layout changed
     /// (`ManualNames.follow`, within `radius` metres), and those newly left without a place
-    /// (each said once, in the run its place went). A moved name keeps the spot it was given
-    /// for, and takes its new place's revision.
-    func followManualNames(radius: Double) throws(GeoTripError) -> [ManualNames.Move] {
-        try attempt {
-            try database.write { db in
-                let records = try PlaceNameRecord.filter(PlaceNameRecord.Columns.source == NameSource.manual.rawValue).fetchAll(db)
-                guard !records.isEmpty else { return [] }
-                let places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude FROM place")
-                let revisions = Dictionary(places.map { ($0[0] as String, $0[1] as Int) }, uniquingKeysWith: { first, _ in first })
-                let given = records.map { ManualNames.Given(placeID: $0.placeId, spot: Coordinate(latitude: $0.latitude, longitude: $0.longitude), name: $0.name ?? "") }
-                let moves = ManualNames.follow(given, places: places.map { ($0[0], Coordinate(latitude: $0[2], longitude: $0[3])) }, radius: radius)
-                // Every moving row out first: a name may go to the id another leaves.
-                let going = moves.filter { $0.to != nil }
-                var moving: [PlaceNameRecord] = []
-                for move in going {
-                    for record in records where record.placeId == move.from {
-                        moving.append(record)
-                        try record.delete(db)
-                    }
-                }
-                for move in going {
-                    for var record in moving where record.placeId == move.from {
-                        record.placeId = move.to!
-                        record.revision = revisions[move.to!] ?? record.revision
-                        try record.insert(db)
-                    }
-                }
-                // Said once: the names waiting now that were not waiting before.
-                let saidBefore = Set((try String.fetchOne(db, sql: "SELECT value FROM tripSetting WHERE key = ?", arguments: [SettingKey.manualNamesWaiting]))
-                    .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [])
-                let waiting = moves.filter { $0.to == nil }
-                let now = waiting.map(\.from).sorted()
-                if Set(now) != saidBefore {
-                    try db.execute(sql: "INSERT INTO tripSetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                                   arguments: [SettingKey.manualNamesWaiting, String(decoding: try JSONEncoder().encode(now), as: UTF8.self)])
-                }
-                if !going.isEmpty { try db.execute(sql: "DELETE FROM tripSetting WHERE key = ?", arguments: [SettingKey.tripOverview]) }
-                return going + waiting.filter { !saidBefore.contains($0.from) }
+    /// (each said once, in the run its place went), in `saveLayout`'s transaction. A moved name
+    /// keeps the spot it was given for, and takes its new place's revision.
+    static func followManualNames(_ db: Database, radius: Double) throws -> [ManualNames.Move] {
+        let records = try PlaceNameRecord.filter(PlaceNameRecord.Columns.source == NameSource.manual.rawValue).fetchAll(db)
+        guard !records.isEmpty else { return [] }
+        let places = try Row.fetchAll(db, sql: "SELECT id, revision, latitude, longitude FROM place")
+        let revisions = Dictionary(places.map { ($0[0] as String, $0[1] as Int) }, uniquingKeysWith: { first, _ in first })
+        let given = records.map { ManualNames.Given(placeID: $0.placeId, spot: Coordinate(latitude: $0.latitude, longitude: $0.longitude), name: $0.name ?? "") }
+        let moves = ManualNames.follow(given, places: places.map { ($0[0], Coordinate(latitude: $0[2], longitude: $0[3])) }, radius: radius)
+        // Every moving row out first: a name may go to the id another leaves.
+        let going = moves.filter { $0.to != nil }
+        let moving = records.filter { record in going.contains { $0.from == record.placeId } }
+        for record in moving { try record.delete(db) }
+        for move in going {
+            for var record in moving where record.placeId == move.from {
+                record.placeId = move.to!
+                record.revision = revisions[move.to!] ?? record.revision
+                try record.insert(db)
             }
         }
+        // Said once: the names waiting now that were not waiting before.
+        let saidBefore = Set(try TripSettingRecord.value(db, SettingKey.manualNamesWaiting)
+            .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [])
+        let waiting = moves.filter { $0.to == nil }
+        let now = waiting.map(\.from).sorted()
+        if Set(now) != saidBefore { try TripSettingRecord.set(db, SettingKey.manualNamesWaiting, to: String(decoding: try JSONEncoder().encode(now), as: UTF8.self)) }
+        return going + waiting.filter { !saidBefore.contains($0.from) }
     }
 
     /// Places with a manual name, by id.

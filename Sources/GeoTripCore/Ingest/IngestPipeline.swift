@@ -238,6 +238,10 @@ public struct IngestPipeline: Sendable {
         try await catalog.reacquireLock()
         var exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
                                       thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
+        // A name whose place is gone, with the command that lets it go.
+        for index in summary.manualNames.indices where summary.manualNames[index].to == nil {
+            summary.manualNames[index].clearCommand = exportStage.command("rename", [summary.manualNames[index].from, "--clear"])
+        }
         exportStage.progress = { stages.report(.export, done: $0, total: $1) }
         do {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }

@@ -197,8 +197,7 @@ struct TripDerivation {
                     return change
                 }
             }
-            try stages.timed("storing the layout") { try catalog.saveLayout(change, key: key) }
-            result.manualNames = try catalog.followManualNames(radius: clustering.placeRadius)
+            result.manualNames = try stages.timed("storing the layout") { try catalog.saveLayout(change, key: key, placeRadius: clustering.placeRadius) }
             changed = true
         } else {
             stages.report(.cluster)

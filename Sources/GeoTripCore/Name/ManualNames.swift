@@ -9,7 +9,7 @@
 /// radius, when that place has no name of the person's (or its name goes elsewhere in the
 /// same pass); of two names wanting one place, the nearer spot's wins. A name whose place is
 /// gone and that finds none waits, kept by its id: it comes back with the place, or with one
-/// at its spot. Pure.
+/// at its spot, and the person can let it go (`rename OLD-ID --clear`). Pure.
 public enum ManualNames {
     /// One name given by the person: the place it is kept under, the spot it was given for
     /// (the place's centre then), and the name.
@@ -26,12 +26,14 @@ public enum ManualNames {
     }
 
     /// A name that went with its spot to another place (`to`), or whose place is gone and that
-    /// found none (`to` nil; `nearest` the place nearest its spot now, if any).
+    /// found none (`to` nil; `nearest` the place nearest its spot now, if any, which its visits
+    /// likely joined, and `clearCommand` the command letting the name go: `IngestPipeline`).
     public struct Move: Sendable, Equatable, Codable {
         public var name: String
         public var from: String
         public var to: String?
         public var nearest: String?
+        public var clearCommand: String?
     }
 
     /// Where each of `names` goes, given the places (id and centre) there are now; only the
@@ -68,16 +70,15 @@ public enum ManualNames {
         // A place can take a name when it has none of the person's, or its own moves away.
         let holders = Set(names.map(\.placeID))
         var taken = staying, moved: [Int: String] = [:]
-        var progress = true
-        while progress {
-            progress = false
-            for want in wants.sorted(by: { ($0.distance, $0.index) < ($1.distance, $1.index) }) where moved[want.index] == nil {
-                let freed = !holders.contains(want.target) || names.indices.contains { moved[$0] != nil && names[$0].placeID == want.target }
-                guard !taken.contains(want.target), freed else { continue }
-                taken.insert(want.target)
-                moved[want.index] = want.target
-                progress = true
-            }
+        let nearestFirst = wants.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        // One move at a time, nearest spot first: a move can free a place a nearer spot's name
+        // wants, and that name takes it before any farther one.
+        while let want = nearestFirst.first(where: { want in
+            moved[want.index] == nil && !taken.contains(want.target)
+                && (!holders.contains(want.target) || names.indices.contains { moved[$0] != nil && names[$0].placeID == want.target })
+        }) {
+            taken.insert(want.target)
+            moved[want.index] = want.target
         }
         var moves: [Move] = moved.map { Move(name: names[$0.key].name, from: names[$0.key].placeID, to: $0.value) }
         // A name that wanted a place it could not take stays where it is kept; one whose

@@ -1,8 +1,9 @@
 import Foundation
 
 /// `geotrip rename`: the person's own name for a place. A manual name outranks every namer's,
-/// no answer ever replaces it, and it lives as long as the place id does (reclustering keeps
-/// ids, and a retired id that comes back finds its name again).
+/// no answer ever replaces it, and it follows the spot it was given for when places merge and
+/// split (`ManualNames`); one whose place is gone waits under its id, and is let go when the
+/// person gives the name to another place, or clears it by that id.
 public struct PlaceRenamer: Sendable {
     public var folder: String
     public var catalogPath: String
@@ -42,20 +43,30 @@ public struct PlaceRenamer: Sendable {
         // number alone: the map's and the timeline's numbers count visits, and `1` would name
         // another visit's place.
         let typed = placeID.lowercased()
-        guard let place = try catalog.currentPlaces().first(where: { $0.placeID == typed }) else {
+        let places = try catalog.currentPlaces()
+        let given = try catalog.placeNames(source: .manual)
+        guard let place = places.first(where: { $0.placeID == typed }) else {
+            // A name of the person's waiting for its place (`ManualNames`), cleared by its id.
+            if name == nil, let waiting = given[typed]?.name.name {
+                try catalog.removeNames(of: typed, source: .manual)
+                return Renamed(lines: ["\(typed) has no place now; your name for it, \"\(waiting)\", is cleared."] + followed)
+            }
             throw .noSuchPlace(id: placeID, folder: folder, placeOfVisit: try catalog.placeOfVisit(typed))
         }
         let placeID = place.placeID
         let automatic = try catalog.placeNames(source: .offline)[placeID]?.name
         // The names as `places` shows them: the person's, else the best of the others (an
         // online one, in the trip's language first, else the gazetteer's: `bestFirst`).
-        let manual = try catalog.placeNames(source: .manual)[placeID]?.name.name
+        let manual = given[placeID]?.name.name
         let automaticName = try catalog.automaticName(of: placeID)
         let sentence: String
         if let name {
             // The region and country stay the namer's: the person renames the place, not the map.
             try catalog.saveNames([(place, PlaceName(name: name, admin1: automatic?.admin1, country: automatic?.country,
                                                      countryCode: automatic?.countryCode))], source: .manual)
+            // The same name waiting for a place that is gone is given now: let go.
+            let current = Set(places.map(\.placeID))
+            for (id, stored) in given where !current.contains(id) && stored.name.name == name { try catalog.removeNames(of: id, source: .manual) }
             sentence = "Named \(placeID) \"\(name)\"" + ((manual ?? automaticName).map { " (was \($0))." } ?? ".")
         } else if manual == nil {
             return Renamed(lines: ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")] + followed)
