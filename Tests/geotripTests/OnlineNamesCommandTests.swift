@@ -609,6 +609,25 @@ struct OnlineNamesCommandTests {
         #expect(try Self.places(trip).filter { $0["nameSource"] as? String == "offline" }.count == 1)
     }
 
+    @Test("a visit whose every photo lies inside two zones, its centre between them, is private: never sent, and on its zone's clock in the journal")
+    func privateBetweenTwoZones() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        // Belém's photos (the tower, 2025-06-10 10:05–10:21 WEST) split between two small zones
+        // whose edges leave the visit's centre outside both (helper-69's case).
+        let zones = ["--hide-near", "38.69140,-9.21625,22", "--hide-near", "38.69186,-9.21601,10"]
+        let run = try Self.ingest(trip, server, zones)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let belem = try #require(try Self.places(trip).first { ($0["photos"] as? [String])?.contains("2025-06-10 Lisboa/IMG_0004.JPG") == true })
+        #expect(belem["nameSource"] as? String == "offline", "\(belem)")
+        let asked = server.requests.compactMap { $0["query"] as? [String: String] }.compactMap { $0["lat"].flatMap(Double.init) }
+        #expect(!asked.isEmpty && !asked.contains { abs($0 - 38.6916) < 0.002 }, "\(asked)")
+        let page = try String(contentsOf: trip.appendingPathComponent("geotrip/journal/2025-06-10.md"), encoding: .utf8)
+        #expect(page.contains("## 10:05–10:21 WEST · Private place"), "\(page)")
+    }
+
     @Test("nothing is sent anywhere by default, and the options are checked")
     func offlineByDefault() throws {
         let temp = try TemporaryFolder()

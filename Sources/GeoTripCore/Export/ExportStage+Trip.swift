@@ -335,8 +335,9 @@ extension ExportStage {
     static func contents(of part: Part, from catalog: Catalog, rule: LocalDayRule) throws(GeoTripError) -> TripContents {
         guard let window = part.window else {
             let rows = try catalog.tripPhotos()
-            // Read again with its photos outside visits and local times; its visits as `part` shares them.
-            let trip = try catalog.trip(photoPaths: false).sharingVisits(as: part.trip.sharedVisits)
+            // Read again with its photos outside visits and local times; its visits as `part`
+            // shares them, on their zones' clocks too (the outline they were shared from has none).
+            let trip = try catalog.trip(photoPaths: false).sharingVisits(as: part.trip.sharedVisits).withLocalTimes()
             return TripContents(trip: trip.withVisitPhotos(from: rows), photos: rows)
         }
         let rows = try catalog.tripPhotos(in: window)
@@ -577,8 +578,9 @@ extension ExportStage {
     /// and on the map are those of the photos shown (none taken inside a zone). 17: so are its
     /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`);
     /// a visit whose every photo lies inside zones is private; the map's day buttons say what
-    /// they show to a screen reader.
-    static let outputRevision = 17
+    /// they show to a screen reader. 18: such a visit's times in a single trip's journal are on
+    /// its zone's clock, not UTC.
+    static let outputRevision = 18
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -248,10 +248,13 @@ struct TripDerivation {
     private func nameOnline(_ naming: NamingSettings, export: ExportSettings, stages: StageList, into result: inout DerivationResult,
                             interrupted: () -> GeoTripError) async throws -> Bool {
         var privacy = export.privacy
+        // Places with a visit the outputs keep private, though the place's centre lies outside
+        // the zones (every photo inside them, the centre between two): not sent either.
+        var privateVisitsAt: Set<String> = []
         func queue(without skipped: Set<String>) throws(GeoTripError) -> [NamedFor] {
             let manual = try catalog.manuallyNamedPlaces()
             return try catalog.placesNeedingNames(source: .nominatim, language: naming.language)
-                .filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) }
+                .filter { !manual.contains($0.placeID) && !skipped.contains($0.placeID) && !privacy.contains($0.centre) && !privateVisitsAt.contains($0.placeID) }
         }
         var needing = try queue(without: [])
         guard !needing.isEmpty else { return false }
@@ -265,6 +268,9 @@ struct TripDerivation {
             }
             // A visit placed only from a hidden neighbour is not sent either (`hidingNeighbours`).
             privacy = try catalog.privacy(privacy, hidingNeighboursIn: trip.visits)
+            // Each visit as the outputs share it (`Catalog.shared`): one whose every photo lies
+            // inside the zones is private, its centre at a hidden photo.
+            privateVisitsAt = Set(try catalog.shared(visits: trip.visits, leavingOut: privacy).filter { privacy.contains($0.centre) }.map(\.placeId))
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }
