@@ -1168,6 +1168,29 @@ struct JournalCommandTests {
         #expect(try trip.text("2025-06-10.md") == day)
     }
 
+    @Test("a visit shown beside a zone, whose place is anchored inside it, carries the gazetteer's name, never the person's name for the hidden place")
+    func placeNameInsideAZone() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        // An 80 m zone around the Lisbon hotel, smaller than the 150 m place radius; a photo
+        // tagged 120 m north of it, outside the zone, joins the hotel's place (helper-69's case).
+        try trip.run(["ingest", "DIR", "-q", "--hide-near", "38.7110,-9.1370,80"])
+        try trip.run(["tag", "DIR", "2025-06-11 Sintra/IMG_0015.JPG", "--at", "38.71208,-9.1370"])
+        let shown = try #require(try trip.visits().first { ($0["photos"] as? [String])?.contains("2025-06-11 Sintra/IMG_0015.JPG") == true })
+        let place = try #require(shown["placeId"] as? String)
+        #expect(try trip.visits().contains { $0["placeId"] as? String == place && $0["id"] as? String != shown["id"] as? String }, "the hotel's place")
+        try trip.run(["rename", "DIR", place, "Our flat (secret)"])
+        // The person's own listing names it; nothing shared does.
+        #expect(try trip.visits().first { $0["id"] as? String == shown["id"] as? String }?["name"] as? String == "Our flat (secret)")
+        let day = try #require(shown["localDate"] as? String)
+        for file in ["journal/\(day).md", "index.html", "trip.geojson"] {
+            let text = try String(contentsOf: trip.out.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("secret"), "\(file)")
+        }
+        let page = try trip.text("\(day).md")
+        #expect(page.contains(" · Lisbon, Lisboa, Portugal\n"), "\(page)")
+    }
+
     @Test("--hide-near keeps the hotel out of trip.geojson and off the journal's coordinates and photo links")
     func hideNear() throws {
         let trip = try Trip()

@@ -278,7 +278,51 @@ extension Catalog {
     /// each have their own neighbours' zones).
     func shared(_ trips: [Trip], leavingOut privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
         let members = try sharingMembers(of: Array(Set(try candidates(zip(trips.map(\.visits), privacy)))))
-        return zip(trips, privacy).map { trip, privacy in trip.shared(members: members, privacy: privacy) }
+        return try withholdingPlaceNames(zip(trips, privacy).map { trip, privacy in trip.shared(members: members, privacy: privacy) }, privacy)
+    }
+
+    /// `trips` (shared, each by its zones in `privacy`) with each visit shown whose place's
+    /// centre lies inside a zone named as the gazetteer names that place, never by the
+    /// person's name for it or the service's: a place named "Our flat" and kept private would
+    /// otherwise name the café 120 m away that joined it (a zone smaller than the place
+    /// radius), and tell where the flat is. Only the places within a zone's radius and the
+    /// place radius of a visit are looked up.
+    private func withholdingPlaceNames(_ trips: [Trip], _ privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
+        guard privacy.contains(where: { !$0.zones.isEmpty }) else { return trips }
+        let reach = try storedClusteringOptions().placeRadius
+        var near: Set<String> = []
+        for (trip, zones) in zip(trips, privacy) {
+            for visit in trip.visits where !zones.contains(visit.centre)
+                && zones.zones.contains(where: { GreatCircle.distance($0.centre, visit.centre) <= $0.radiusMeters + reach }) {
+                near.insert(visit.placeId)
+            }
+        }
+        guard !near.isEmpty else { return trips }
+        let centres: [String: Coordinate] = try attempt {
+            try database.read { db in
+                var centres: [String: Coordinate] = [:]
+                for chunk in Array(near).chunked(500) {
+                    for row in try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM place WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                                arguments: StatementArguments(chunk)) {
+                        centres[row[0]] = Coordinate(latitude: row[1], longitude: row[2])
+                    }
+                }
+                return centres
+            }
+        }
+        let gazetteers = try placeNames(source: .offline)
+        return zip(trips, privacy).map { trip, zones in
+            trip.replacingVisits { visit in
+                guard visit.nameSource != NameSource.offline.rawValue, !zones.contains(visit.centre),
+                      let centre = centres[visit.placeId], zones.contains(centre) else { return nil }
+                var shown = visit
+                let offline = gazetteers[visit.placeId]?.name
+                (shown.name, shown.admin1, shown.country, shown.countryCode) = (offline?.name, offline?.admin1, offline?.country, offline?.countryCode)
+                shown.nameSource = offline == nil ? nil : NameSource.offline.rawValue
+                shown.placeNameWithheld = true
+                return shown
+            }
+        }
     }
 
     /// `visits` (a trip's and the days' beside it) shared by `privacy` (`TripVisit.shared(_:members:privacy:)`).

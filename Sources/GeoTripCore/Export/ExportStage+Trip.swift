@@ -579,8 +579,9 @@ extension ExportStage {
     /// times, point and count in the GeoJSON, and its point everywhere (`TripVisit.shared`);
     /// a visit whose every photo lies inside zones is private; the map's day buttons say what
     /// they show to a screen reader. 18: such a visit's times in a single trip's journal are on
-    /// its zone's clock, not UTC.
-    static let outputRevision = 18
+    /// its zone's clock, not UTC. 19: a visit shown whose place's centre lies inside a zone is
+    /// named as the gazetteer names the place, never by the person's or the service's name.
+    static let outputRevision = 19
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -109,6 +109,10 @@ extension Trip {
                 (visit.arrival, visit.departure, visit.localArrival, visit.localDeparture) = (shared.arrival, shared.departure, shared.localArrival, shared.localDeparture)
                 (visit.latitude, visit.longitude) = (shared.latitude, shared.longitude)
                 (visit.hiddenPhotos, visit.hiddenVideos) = (shared.hiddenPhotos, shared.hiddenVideos)
+                if shared.placeNameWithheld {
+                    (visit.name, visit.admin1, visit.country, visit.countryCode, visit.nameSource) = (shared.name, shared.admin1, shared.country, shared.countryCode, shared.nameSource)
+                    visit.placeNameWithheld = true
+                }
                 return visit
             }
         }
@@ -116,11 +120,11 @@ extension Trip {
 
     /// Its visits that sharing changed, by id.
     var sharedVisits: [String: TripVisit] {
-        Dictionary(visits.filter { $0.hiddenPhotos > 0 }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(visits.filter { $0.hiddenPhotos > 0 || $0.placeNameWithheld }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The trip with each visit `replacement` gives a visit for replaced by it.
-    private func replacingVisits(_ replacement: (TripVisit) -> TripVisit?) -> Trip {
+    func replacingVisits(_ replacement: (TripVisit) -> TripVisit?) -> Trip {
         var trip = self
         for day in trip.days.indices {
             for index in trip.days[day].visits.indices {

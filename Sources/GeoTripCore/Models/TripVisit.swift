@@ -29,6 +29,10 @@ public struct TripVisit: Sendable, Equatable, Encodable {
     /// 0 until then.
     public var hiddenPhotos = 0
     public var hiddenVideos = 0
+    /// Whether the visit, shown, carries the gazetteer's name for its place rather than the
+    /// place's own (the person's, or the service's): the place's centre lies inside a privacy
+    /// zone (`Catalog.withholdingPlaceNames`).
+    public var placeNameWithheld = false
 
     private enum CodingKeys: String, CodingKey {
         case id, placeId, revision, latitude, longitude, radiusMeters, arrival, departure, localDate, timeZone, localArrival, localDeparture
