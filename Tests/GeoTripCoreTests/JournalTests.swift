@@ -340,8 +340,6 @@ extension JournalTests {
         #expect(text([file("", at: 10), file("words\n", at: 5)], stored: nil, at: nil) == "words\n")
         #expect(text([], stored: stored) == "kept\n")
         #expect(ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n"]))
-        // Words the run keeps as another owner's note (gone with their photos to another visit).
-        #expect(!ExportStage.dropsWords(file("older\n", at: nil), keeping: ["v1": "kept\n", "v2": "older\n"]))
         #expect(!ExportStage.dropsWords(file("kept\n", at: nil), keeping: ["v1": "kept\n"]))
         #expect(!ExportStage.dropsWords(file(" \n", at: nil), keeping: [:]))
     }

@@ -456,6 +456,60 @@ struct LibraryExportTests {
         #expect(full.thumbnails == 0)
     }
 
+    /// Cancels the run, as Ctrl-C does, as its export begins writing (its notes gathered and saved).
+    final class StopAtExport: IngestProgressReporting {
+        let run = Mutex<Task<IngestSummary, any Error>?>(nil)
+        func report(_ progress: IngestProgress) {
+            if progress.stage == .export && progress.total != nil { run.withLock { $0?.cancel() } }
+        }
+        func finish() {}
+    }
+
+    @Test("a run stopped after its notes went with their photos to other visits, before it wrote their pages, leaves pages that are no edit: no backup, no note lost")
+    func stoppedAfterNotesMoved() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let journal = trip.appendingPathComponent("geotrip/journal")
+        func ingest(visitGap: TimeInterval? = nil, progress: some IngestProgressReporting = SilentProgress()) async throws -> IngestSummary {
+            var options = IngestOptions(folder: trip.path)
+            (options.visitGap, options.makeThumbnails) = (visitGap, false)
+            return try await IngestPipeline(options: options).run(progress: progress)
+        }
+        try await ingest()
+        // A note in every visit's block, taken in by a run.
+        let days = try FileManager.default.contentsOfDirectory(atPath: journal.path).filter { $0.hasPrefix("2025-") && $0.hasSuffix(".md") }.sorted()
+        var written: [String] = []
+        for day in days {
+            var text = try String(contentsOf: journal.appendingPathComponent(day), encoding: .utf8)
+            for id in text.components(separatedBy: "<!-- notes ").dropFirst().compactMap({ $0.components(separatedBy: " -->").first }) where id.hasPrefix("v") {
+                let marker = try #require(text.range(of: "<!-- notes \(id) -->\n"))
+                text.insert(contentsOf: "NOTE \(id)\n", at: marker.upperBound)
+                written.append("NOTE \(id)\n")
+            }
+            try text.write(to: journal.appendingPathComponent(day), atomically: true, encoding: .utf8)
+        }
+        try await ingest()
+        let catalogPath = IngestOptions.defaultCatalogPath(for: trip.path)
+        func owners() throws -> [String: String] {
+            try Catalog.open(at: catalogPath, access: .readOnly).journalNotes().filter { $0.value.hasWords }.mapValues(\.text)
+        }
+        let before = try owners()
+        let pages = try days.map { try Data(contentsOf: journal.appendingPathComponent($0)) }
+        // Visits made again with a 20-minute gap, stopped as the export begins writing.
+        let stopper = StopAtExport()
+        let stopped = Task { try await ingest(visitGap: 20 * 60, progress: stopper) }
+        stopper.run.withLock { $0 = stopped }
+        await #expect(throws: (any Error).self) { try await stopped.value }
+        // The notes moved with their photos in the catalog; the pages are as they were.
+        #expect(try owners() != before && Set(try owners().values) == Set(before.values))
+        #expect(try days.map { try Data(contentsOf: journal.appendingPathComponent($0)) } == pages)
+        let resumed = try await ingest()
+        #expect(resumed.export?.backups.isEmpty == true, "\(resumed.export?.backups ?? [])")
+        let all = try days.map { try String(contentsOf: journal.appendingPathComponent($0), encoding: .utf8) }.joined()
+        for note in written { #expect(all.components(separatedBy: note).count == 2, "\(note)") }
+    }
+
     @Test("a rerun renders only the day pages whose values or files changed, and leaves what a full render writes")
     func onlyChangedDays() async throws {
         let library = try Library()

@@ -163,41 +163,6 @@ struct JournalCommandTests {
         #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("unplaced-notes.md").path))
     }
 
-    @Test("a page as geotrip wrote it, whose notes the catalog has since moved to other visits (a run stopped before writing it), is no edit: no backup, no note lost")
-    func pageLeftBehindByAStoppedRun() throws {
-        let trip = try Trip()
-        defer { trip.temp.remove() }
-        try trip.run(["ingest", "DIR", "-q", "--no-thumbnails"])
-        // A note in every visit's block of every day, taken in by a run.
-        let days = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasPrefix("2025-") && $0.hasSuffix(".md") }.sorted()
-        var written: [String] = []
-        for day in days {
-            var text = try String(contentsOf: trip.journal.appendingPathComponent(day), encoding: .utf8)
-            for id in text.components(separatedBy: "<!-- notes ").dropFirst().compactMap({ $0.components(separatedBy: " -->").first }) where id.hasPrefix("v") {
-                let marker = try #require(text.range(of: "<!-- notes \(id) -->\n"))
-                text.insert(contentsOf: "NOTE \(id)\n", at: marker.upperBound)
-                written.append("NOTE \(id)\n")
-            }
-            try text.write(to: trip.journal.appendingPathComponent(day), atomically: true, encoding: .utf8)
-        }
-        #expect(written.count >= 10)
-        try trip.run(["ingest", "DIR", "-q"])
-        // The pages as that run wrote them, kept; then a run that moves notes with their photos
-        // to other visits; then the kept pages put back, as a run stopped after saving the
-        // catalog, before writing its pages, leaves them.
-        let pages = try days.map { try Data(contentsOf: trip.journal.appendingPathComponent($0)) }
-        let moved = try trip.run(["ingest", "DIR", "--visit-gap", "20"])
-        #expect(moved.stdout.contains("went with the photos it was written beside to another visit"), "\(moved.stdout)")
-        for (day, page) in zip(days, pages) { try page.write(to: trip.journal.appendingPathComponent(day)) }
-        let rerun = try trip.run(["ingest", "DIR"])
-        #expect(!rerun.stdout.contains("kept as") && !rerun.stdout.contains("edited"), "\(rerun.stdout)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path)
-        #expect(!names.contains { $0.contains(".edited-") }, "\(names)")
-        // Every note once, on the pages geotrip reads.
-        let all = try days.map { try trip.text($0) }.joined()
-        for note in written { #expect(all.components(separatedBy: note).count == 2, "\(note): \(all)") }
-    }
-
     @Test("notes written before a run that merges their visits: the merged visit takes the note beside most of its photos, not the first on the page")
     func mergedVisitsTakeTheWeightiestNote() throws {
         let temp = try TemporaryFolder()

@@ -237,12 +237,14 @@ extension ExportStage {
 
     /// Writes `text` at `relative`, first keeping the file there as a backup when it was edited
     /// outside its notes blocks, or holds words in a block that no note keeps (`notes`, the
-    /// run's notes by owner: `dropsWords`); `replacing` is what was read from it. A journal file
+    /// run's notes by owner: `dropsWords`), unless its folder's files are as the last export
+    /// left them (`asWritten`: then no page holds an edit, whatever notes the catalog moved
+    /// since); `replacing` is what was read from it. A journal file
     /// (given with the run's first listing, `listed`) that was saved since that listing is left
     /// as it is (`savedMeanwhile`); returns whether the file was put.
     @discardableResult
     func put(_ text: String, at relative: String, replacing existing: JournalDocument?, keeping notes: [String: String] = [:],
-                     keptElsewhere: [String: Set<String>] = [:], _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
+                     keptElsewhere: [String: Set<String>] = [:], asWritten: Bool = false, _ output: OutputFolder, _ now: Date, _ summary: inout ExportSummary,
                      listed: [String: FileStamp]? = nil) throws(GeoTripError) -> Bool {
         if let listed, Self.savedMeanwhile(relative, output, listed: listed) { return false }
         let bytes = Array(text.utf8)
@@ -250,7 +252,7 @@ extension ExportStage {
         // kept as a backup). Saved in between, it is left as saved.
         var expecting: FileStamp?? = nil
         if let listed { expecting = .some(listed[relative]) }
-        if let existing, !existing.isIntact || Self.dropsWords(existing, keeping: notes, keptElsewhere: keptElsewhere),
+        if let existing, !asWritten, !existing.isIntact || Self.dropsWords(existing, keeping: notes, keptElsewhere: keptElsewhere),
            case .success(let current?) = output.contents(of: relative), current != bytes {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
@@ -288,10 +290,10 @@ extension ExportStage {
     /// blocks or it holds words no note keeps (`notes`: `dropsWords`), left as it is when saved
     /// since the run's first listing (`savedMeanwhile`).
     func retire(_ relative: String, document: JournalDocument?, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:],
-                        _ output: OutputFolder, _ now: Date,
+                        asWritten: Bool = false, _ output: OutputFolder, _ now: Date,
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
-        if document.isIntact && !Self.dropsWords(document, keeping: notes, keptElsewhere: keptElsewhere) {
+        if asWritten || document.isIntact && !Self.dropsWords(document, keeping: notes, keptElsewhere: keptElsewhere) {
             // Only the file listed: one saved since, even in the moment before, stays. (A file
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
@@ -318,16 +320,11 @@ extension ExportStage {
 
     /// Whether replacing or removing `file` would drop words a person wrote: a block with words
     /// that is not the note the run keeps for its owner (`notes`), nor words kept elsewhere
-    /// (`keptElsewhere`: `GatheredNotes`), nor the very words of a note the run keeps for
-    /// another owner (a page left by a run stopped after its notes went with their photos to
-    /// other visits, before it wrote their pages). A copy of a note older than the one taken
-    /// (a folder no export wrote since), or one of two copies edited apart, is kept in a
-    /// backup rather than lost.
+    /// (`keptElsewhere`: `GatheredNotes`). A copy of a note older than the one taken (a folder
+    /// no export wrote since), or one of two copies edited apart, is kept in a backup rather
+    /// than lost.
     static func dropsWords(_ file: JournalDocument, keeping notes: [String: String], keptElsewhere: [String: Set<String>] = [:]) -> Bool {
-        file.blocks.contains { block in
-            block.hasWords && notes[block.id] != block.text && !(keptElsewhere[block.id]?.contains(block.text) ?? false)
-                && !notes.values.contains(block.text)
-        }
+        file.blocks.contains { block in block.hasWords && notes[block.id] != block.text && !(keptElsewhere[block.id]?.contains(block.text) ?? false) }
     }
 
     /// The way from the journal folder to the trip folder (`../..` for `DIR/geotrip/journal`),

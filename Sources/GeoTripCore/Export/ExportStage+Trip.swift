@@ -245,14 +245,19 @@ extension ExportStage {
                 continue
             }
             let path = journalPath + day.date + ".md"
-            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, keptElsewhere: keptElsewhere, root, now, &summary, listed: listed)
+            // Pages as the last export left them (their folder's listing as it recorded) hold no
+            // edit, though their notes moved on since: a run stopped after moving notes with
+            // their photos, before writing their pages, leaves such pages.
+            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.filesAsWritten,
+                              root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
             // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
             // so is one left as a person saved it meanwhile.
             if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, keptElsewhere: keptElsewhere, root, now, &summary, listed: listed)
+            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.filesAsWritten,
+                       root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)
         try put(await map, at: prefix + Self.mapFile, replacing: nil, root, now, &summary)
