@@ -92,6 +92,17 @@ struct VideoDamageTests {
         }
     }
 
+    @Test("a clip cut in its picture data after a moov at its front is said; a camera's trailer after the movie is no cut")
+    func cutAfterMovie() throws {
+        let original = try Self.fixture("video-faststart.mp4")
+        let mdat = try #require(Self.topLevelBox("mdat", in: original))
+        #expect(try Self.read(original).metadata.diagnostics.isEmpty)
+        let cut = try Self.readDamaged(Array(original.prefix(mdat + 20)), saying: "the video is cut short: its box 'mdat' at byte \(mdat)")
+        #expect(cut.metadata.coordinate != nil && cut.status == .read)
+        // 16 bytes of a maker's own after the last box, no box header: nothing to say.
+        #expect(try Self.read(original + [UInt8](repeating: 0xFF, count: 16)).metadata.diagnostics.isEmpty)
+    }
+
     @Test("a box of size 0 inside moov is said, as only a file's last box may have it; eight zero bytes are padding")
     func sizeZeroInside() throws {
         let original = try Self.fixture("video-faststart.mp4")

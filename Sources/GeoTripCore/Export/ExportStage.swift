@@ -118,7 +118,8 @@ public struct ExportStage: Sendable {
         var layout = try self.layout(settings: settings, clockOffsets: inputs.clockOffsets, output: output, forgettingOldHomes: forgettingOldHomes,
                                      &summary)
         let run = RunContext(output: output, written: written, before: before, now: now, settings: settings, language: language,
-                             rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule)
+                             rendering: inputs.rendering, checkEverything: checkEverything, rule: try catalog.storedClusteringOptions().dayRule,
+                             keptBackups: try Self.keptBackups(catalog))
 
         // 1. Notes, from every journal geotrip may have written and from the catalog, before
         // anything is written.
@@ -216,6 +217,8 @@ public struct ExportStage: Sendable {
         var checkEverything: Bool
         /// How photos' local days are told (`ClusteringOptions.dayRule`).
         var rule: LocalDayRule
+        /// The dated backups earlier exports kept, with their size and time then (`keptBackups`).
+        var keptBackups: [String: String]
     }
 
     /// Everything the outputs are made from, as one key (the rendering, the folder, the catalog's
@@ -397,7 +400,7 @@ public struct ExportStage: Sendable {
                 if !run.checkEverything, !folder.isEmpty, let known = exported[folder], known.key.hasSuffix("|" + listing),
                    !listed.links.contains(where: Self.isJournalPage) { continue }
             }
-            journals[folder] = readJournal(in: folder, output, &summary, withLinks: withLinks)
+            journals[folder] = readJournal(in: folder, output, keptBackups: run.keptBackups, &summary, withLinks: withLinks)
         }
         // The output folder this one replaced (`--out` changed): the notes written there
         // since its last export come along, once. Nothing there is written (what a stopped run
@@ -411,7 +414,7 @@ public struct ExportStage: Sendable {
             if left.path != output.path, FileManager.default.fileExists(atPath: left.path), left.isUsable(by: folder, former: try catalog.formerFolder()) {
                 summary.formerOutputFolder = left.path
                 for sub in [""] + left.names(in: Self.tripsFolder, pages: { _ in false }).map({ Self.tripsFolder + "/" + $0 }) {
-                    var journal = readJournal(in: sub, left, &elsewhere, withLinks: withLinks)
+                    var journal = readJournal(in: sub, left, keptBackups: run.keptBackups, &elsewhere, withLinks: withLinks)
                     for date in journal.days.keys { journal.days[date]?.leftBehind = true }
                     journal.unplaced?.leftBehind = true
                     leftJournals.append(journal)
@@ -521,7 +524,7 @@ public struct ExportStage: Sendable {
                 // before: for edits spread over a library, that was every trip's, on one core.
                 // A folder as its last export left it is not read at all.
                 var reading = ExportSummary()
-                let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, &reading))
+                let journal = item.journal ?? (item.filesAsWritten ? nil : readJournal(in: item.part.folder, output, keptBackups: run.keptBackups, &reading))
                 let context = PartContext(journal: journal, listed: run.before.files, checkEverything: run.checkEverything, notes: texts,
                                           keptElsewhere: keptElsewhere, renderer: renderer, resources: resources, track: track, settings: run.settings,
                                           privacy: item.privacy, rendering: run.rendering, language: run.language, rule: run.rule, now: run.now)
@@ -867,7 +870,7 @@ public struct ExportStage: Sendable {
     /// The journal files of `folder` (relative to the output folder) read back.
     /// A journal folder read back; a day's page for which `withLinks` says so is read again
     /// with its photo links (`JournalDocument.init(bytes:links:)`).
-    private func readJournal(in folder: String, _ output: OutputFolder, _ summary: inout ExportSummary,
+    private func readJournal(in folder: String, _ output: OutputFolder, keptBackups: [String: String], _ summary: inout ExportSummary,
                              withLinks: ((JournalDocument) -> Bool)? = nil) -> Journal {
         let base = (folder.isEmpty ? "" : folder + "/") + Self.journalFolder
         var journal = Journal()
@@ -888,10 +891,9 @@ public struct ExportStage: Sendable {
         // Written in: its size or time is not what the export that kept it recorded
         // (`recordBackups`); one kept before geotrip recorded them, changed more than two
         // minutes after the time in its name.
-        let recorded = (try? Self.keptBackups(catalog)) ?? [:]
         func writtenInSinceKept(_ name: String) -> Bool {
             guard let made = Self.backupMade(name), let stamp = output.stamp(of: base + "/" + name) else { return false }
-            if let kept = recorded[base + "/" + name] { return kept != Self.stampText(stamp) }
+            if let kept = keptBackups[base + "/" + name] { return kept != Self.stampText(stamp) }
             return Double(stamp.modifiedNanos) / 1e9 > made.timeIntervalSince1970 + 120
         }
         for name in names where writtenInSinceKept(name) {

@@ -363,6 +363,9 @@ enum QuickTimeReader {
                     return
                 }
                 guard written <= UInt64(file.size - position) else {
+                    // A type that is no four printable characters is no box: a trailer some
+                    // cameras append after the movie, not a copy's end.
+                    guard type.allSatisfy({ (0x20...0x7E).contains($0) }) else { return }
                     report("the \(noun) is cut short: its box \(MediaBox.name(type)) at byte \(position) claims \(written) bytes, past the end of the file at byte \(file.size) "
                            + "(a copy stopped part-way?); its metadata was read, but it may play only in part")
                     saidCutShort = true

@@ -57,7 +57,8 @@ public struct NominatimPlaceSearch: Sendable {
     /// Up to two queries that may narrow the service's answers `labels` for `query`, as the
     /// offline search advises two (`PhotoTagger.narrowings`): regions only one answer is in
     /// (`Centro, Madrid`), when the query names a country already or the answers are all in one;
-    /// else the answers' first two country codes; none when the labels tell neither. A guess
+    /// else two of the answers' country codes, those only one answer is in first; none when
+    /// the labels tell neither. A guess
     /// from the labels: the service, not geotrip, will answer it.
     static func examples(query: String, labels: [String]) -> [String] {
         func code(_ label: String) -> String? {
@@ -76,8 +77,10 @@ public struct NominatimPlaceSearch: Sendable {
             let regions = labels.map(region)
             narrowing = regions.compactMap { $0 }.filter { region in regions.filter { $0 == region }.count == 1 }
         } else {
-            // In the service's order, when its best answer has a country.
-            narrowing = codes.first.flatMap { $0 } == nil ? [] : codes.compactMap { $0 }
+            // In the service's order, when its best answer has a country: those only one answer
+            // is in first (they narrow to it), then the others.
+            let known = codes.first.flatMap { $0 } == nil ? [] : codes.compactMap { $0 }
+            narrowing = known.filter { code in known.filter { $0 == code }.count == 1 } + known.filter { code in known.filter { $0 == code }.count > 1 }
         }
         var seen: Set<String> = []
         return narrowing.filter { seen.insert($0).inserted }.prefix(2).map { "\(name), \($0)" }
