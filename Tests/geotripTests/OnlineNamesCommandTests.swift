@@ -390,6 +390,21 @@ struct OnlineNamesCommandTests {
         }
     }
 
+    @Test("a service answering every request with a web page (a network's sign-in page) cannot be used: three answers, said once, not one per place")
+    func signInPage() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "portal")
+        let trip = try temp.copySampleImages()
+        let run = try Self.ingest(trip, server, ["--concurrency", "1"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        // 11 places; three answers that are not JSON in a row end the asking.
+        #expect(server.requests.count == 3, "\(server.requests.count)")
+        let messages = (try Self.summary(run)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.filter { $0.contains("cannot be used now: its answers are not JSON (3 in a row") }.count == 1, "\(messages)")
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
+    }
+
     @Test("waiting out a Retry-After is not a slow service; a wait over 3 s asked is said once, as asked")
     func retryAfterIsNotSlow() throws {
         let temp = try TemporaryFolder()

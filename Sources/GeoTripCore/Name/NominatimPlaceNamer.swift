@@ -48,6 +48,10 @@ public struct NominatimPlaceNamer: PlaceNamer {
         }
     }
 
+    /// Answers that are not JSON, one after the other, that make the service one that cannot
+    /// be used now (`names(for:)`).
+    static let notJSONOutage = 3
+
     public func names(for places: [NamedFor]) async throws(GeoTripError) -> [Result<PlaceName?, GeoTripError>] {
         do {
             return try await withThrowingTaskGroup(of: (Int, Result<PlaceName?, GeoTripError>).self) { group in
@@ -72,10 +76,23 @@ public struct NominatimPlaceNamer: PlaceNamer {
                         }
                     }
                 }
+                // Answers that are no JSON at all, several in a row: a network's sign-in page,
+                // which answers every address, as `tag --place` reads one; the service cannot
+                // be used from here, and the places left are not asked one by one.
+                var notJSONInARow = 0
                 for _ in 0..<concurrency { start() }
                 while let (index, result) = try await group.next() {
                     results[index] = result
                     if case .failure(let error) = result, case .namingUnavailable = error { outage = outage ?? error }
+                    if case .failure(let error) = result, case .namingAnswerUnreadable(_, let reason) = error, reason == NominatimPlace.notJSON {
+                        notJSONInARow += 1
+                        if notJSONInARow >= Self.notJSONOutage {
+                            outage = outage ?? .namingUnavailable(server: client.settings.shownURL,
+                                                                  reason: "its answers are not JSON (\(Self.notJSONOutage) in a row: a network's sign-in page answers so)")
+                        }
+                    } else {
+                        notJSONInARow = 0
+                    }
                     start()
                 }
                 if let outage { for index in next..<places.count { results[index] = .failure(outage) } }

@@ -23,6 +23,7 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   redirect   301 to the same request on `localhost` (another host name for this server) for
              /reverse; 301 to itself under /moved/ (same host) for /search
   searchobj  answers /search with one object instead of the list of results
+  portal     answers everything with a web page (a network's sign-in page)
   wait4      429 with Retry-After: 4 to the very first request, then properly
   vast       answers requests about Spain with an object whose middle is 4 degrees north (a
              vast borough's), its bounding box holding the point asked about
@@ -208,7 +209,7 @@ class Handler(BaseHTTPRequestHandler):
                 answer = answer[0] if answer else {}
         else:
             lat, lon = float(query["lat"]), float(query["lon"])
-            if mode == "malformed" and lon > -7.5:
+            if mode == "malformed" and lon > -7.5 or mode == "portal":
                 return self.send_body(200, b"<html>Service Unavailable</html>", [("Content-Type", "text/html")])
             answer = reverse(lat, lon, query.get("layer", ""), names)
             if mode == "sights" and "poi" in query.get("layer", ""):
