@@ -48,7 +48,8 @@ struct Tag: AsyncParsableCommand {
         if let at {
             target = .coordinate(try Coordinate(parsing: at))
         } else if let place {
-            target = .place(place)
+            // Blanks and line breaks around it (a name pasted with its newline) are no part of it.
+            target = .place(place.trimmingCharacters(in: .whitespacesAndNewlines))
         } else {
             target = .clear
         }

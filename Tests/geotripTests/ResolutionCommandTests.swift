@@ -283,7 +283,8 @@ struct ResolutionCommandTests {
         let undated = "2025-06-11 Sintra/DSCF1004.JPG"  // no date, no GPS: nothing else can place it
         #expect(try photos(trip)[undated]?["locationSource"] is NSNull)
 
-        let byName = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT"])
+        // Pasted with its line break: the name is the same.
+        let byName = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Sintra, PT\n"])
         #expect(byName.status == 0, "stderr: \(byName.stderr)")
         #expect(byName.stdout.contains("Sintra, Lisboa, Portugal (PT)"))
         var photo = try #require(try photos(trip)[undated])
@@ -294,6 +295,10 @@ struct ResolutionCommandTests {
         #expect(ambiguous.status == 1)
         #expect(ambiguous.stderr.contains("names several places") && ambiguous.stderr.contains("Chile"), "stderr: \(ambiguous.stderr)")
         #expect(ambiguous.stderr.contains("such as \"Santiago, "), "stderr: \(ambiguous.stderr)")
+        // Two towns labelled alike (both Lisbon, Ohio): told apart by where they are (GeoNames:
+        // 39.86, -83.64 and 40.77, -80.77).
+        let alike = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Lisbon, Ohio"])
+        #expect(alike.status == 1 && alike.stderr.contains("(US) at 39.86") && alike.stderr.contains("(US) at 40.77"), "stderr: \(alike.stderr)")
         // Places all in one country: the example names a region, and tags when followed.
         let oneCountry = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Springfield"])
         let example = try #require(oneCountry.stderr.range(of: ", such as \"").map { oneCountry.stderr[$0.upperBound...] }

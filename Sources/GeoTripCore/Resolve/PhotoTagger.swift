@@ -198,8 +198,13 @@ public struct PhotoTagger: Sendable {
         let exact = gazetteer.search(query, limit: 6).filter { $0.quality == .exact }
         guard let first = exact.first else { throw .placeNotFound(query: query, advice: gazetteer.qualifierAdvice(query)) }
         guard exact.count == 1 else {
-            throw .placeAmbiguous(query: query, candidates: exact.map { $0.label(label($0.place), query: query) },
-                                  examples: narrowings(query, exact, in: gazetteer))
+            // Places labelled alike (two towns of one name in one state) are told apart by
+            // where they are, as the online search's are.
+            var candidates = exact.map { $0.label(label($0.place), query: query) }
+            if Set(candidates).count < candidates.count {
+                candidates = zip(candidates, exact).map { $0 + String(format: " at %.4f,%.4f", $1.place.coordinate.latitude, $1.place.coordinate.longitude) }
+            }
+            throw .placeAmbiguous(query: query, candidates: candidates, examples: narrowings(query, exact, in: gazetteer))
         }
         return first.place
     }
