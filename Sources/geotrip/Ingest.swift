@@ -119,7 +119,10 @@ struct Ingest: AsyncParsableCommand {
         if let contact, contact.isEmpty || contact.count > 200 || !contact.unicodeScalars.allSatisfy({ (0x20..<0x7F).contains($0.value) && $0 != "(" && $0 != ")" }) {
             throw ValidationError("--contact must be an e-mail address or URL in plain ASCII, without brackets (it goes in the User-Agent header).")
         }
-        if let rate, !(0.01...100).contains(rate) { throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate) is not.") }
+        if let rate, !(0.01...100).contains(rate) {
+            // As typed, or near it: `0` and `2` rather than Double's `0.0` and `2.0`.
+            throw ValidationError("--rate must be from 0.01 to 100 requests a second; \(rate == rate.rounded() && abs(rate) < 1e15 ? String(Int64(rate)) : String(rate)) is not.")
+        }
         if let timeout, !(1...600).contains(timeout) { throw ValidationError("--timeout must be from 1 to 600 seconds; \(timeout) is not.") }
         if let concurrency, !(1...NominatimClient.maximumConcurrency).contains(concurrency) {
             throw ValidationError("--concurrency must be from 1 to \(NominatimClient.maximumConcurrency); \(concurrency) is not.")
@@ -188,7 +191,7 @@ struct Ingest: AsyncParsableCommand {
         let primary = language.split(separator: "-", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
             || !Locale.LanguageCode.isoLanguageCodes.contains(Locale.LanguageCode(primary)) {
-            throw ValidationError("--lang \(language) is not a language code: give one such as en, ko or pt-BR.")
+            throw ValidationError("--lang \(language.isEmpty ? "''" : language) is not a language code: give one such as en, ko or pt-BR.")
         }
     }
 

@@ -30,7 +30,7 @@ enum SummaryText {
             let kinds = s.diagnosticKinds.filter { $0.severity == severity }
             guard !kinds.isEmpty else { continue }
             let count = kinds.map(\.count).reduce(0, +)
-            lines.append(severity == .problem ? "\(plural(count, "problem")) found in this run:" : "\(plural(count, "note")):")
+            lines.append(severity == .problem ? "\(plural(count, "problem")):" : "\(plural(count, "note")):")
             for kind in kinds {
                 let examples = kind.examples.map(\.terminalSafe).joined(separator: ", ") + (kind.count > kind.examples.count ? ", …" : "")
                 let subject = kind.kind == .folder || kind.kind == .input ? "" : (kind.count == 1 ? "1 file: " : "\(kind.count.grouped) files: ")

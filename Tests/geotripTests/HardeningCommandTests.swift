@@ -16,6 +16,10 @@ struct HardeningCommandTests {
         (["--clock-offset", "+106751991167300 00:00:00"], "a clock offset can be at most 100 years"),
         // A negative number is the option's value, refused by its range, not "Missing value".
         (["--timeout", "-1"], "--timeout must be from 1 to 600 seconds; -1 is not."),
+        // As typed, not as Double prints it (`0.0`); an empty language quoted, not a gap.
+        (["--rate", "0"], "--rate must be from 0.01 to 100 requests a second; 0 is not."),
+        (["--rate", "0.001"], "--rate must be from 0.01 to 100 requests a second; 0.001 is not."),
+        (["--lang", ""], "--lang '' is not a language code"),
         (["--visit-radius", "-5"], "--visit-radius must be from 1 to 100000 metres"),
         // Tile options the map could not follow: a placeholder Leaflet does not fill (every tile
         // would fail), a credit with no tiles (it was passed over in silence).
