@@ -72,7 +72,7 @@ enum SummaryText {
             if let to = move.to {
                 return "  \(name), the name you gave \(move.from), went with its spot to \(to) (visits merged or split)"
             }
-            return "  \(name), the name you gave \(move.from), has no place now" + (move.nearest.map { ": its spot is in \($0)'s" } ?? "")
+            return "  \(name), the name you gave \(move.from), has no place now" + (move.nearest.map { " (the place nearest its spot is \($0))" } ?? "")
                 + "; it comes back with its place" + (move.clearCommand.map { ", or `\($0.terminalSafe)` lets it go" } ?? "")
         }
     }

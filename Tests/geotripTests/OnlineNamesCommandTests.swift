@@ -643,6 +643,55 @@ struct OnlineNamesCommandTests {
         #expect(page.contains("## 10:05–10:21 WEST · Private place"), "\(page)")
     }
 
+    @Test("what the outputs keep private is what is never sent: a visit placed only from one private between two zones, and a place's name kept private beside its zone")
+    func keptPrivateIsNeverSent() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp)
+        // Metres east of F, on its parallel.
+        let f = (latitude: 38.7100, longitude: -9.1400)
+        func east(_ metres: Double) -> (latitude: Double, longitude: Double) { (f.latitude, f.longitude + metres / (111_195 * cos(f.latitude * .pi / 180))) }
+        // 08:00–08:18 a walk between two 50 m zones 200 m apart (every photo inside one, the
+        // centre between them); three photos without a position at 08:30–08:32, placed from it
+        // and the next stop; the next stop 3 km east at 08:45 (helper-70's case).
+        let trip = temp.url.appendingPathComponent("between")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        var shots: [(String, (latitude: Double, longitude: Double)?)] = (0..<10).map { (String(format: "08:%02d", $0 * 2), east($0 % 2 == 0 ? 0 : 200)) }
+        shots += (0..<3).map { (String(format: "08:%02d", 30 + $0), nil) } + (0..<4).map { (String(format: "08:%02d", 45 + 2 * $0), east(3_000)) }
+        for (index, (time, at)) in shots.enumerated() {
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(String(format: "P%03d.jpg", index)), dateTime: "2025:06:10 \(time):00", offset: "+01:00", at: at))
+        }
+        let zones = ["--hide-near", "\(f.latitude),\(f.longitude),50", "--hide-near", "\(east(200).latitude),\(east(200).longitude),50"]
+        let run = try Self.ingest(trip, server, zones + ["--no-thumbnails"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let asked = server.requests.compactMap { $0["query"] as? [String: String] }.compactMap { $0["lon"].flatMap(Double.init) }
+        #expect(!asked.isEmpty && asked.allSatisfy { abs($0 - east(3_000).longitude) < 0.002 }, "\(asked)")
+        let page = try String(contentsOf: trip.appendingPathComponent("geotrip/journal/2025-06-10.md"), encoding: .utf8)
+        #expect(page.components(separatedBy: "· Private place").count == 3, "\(page)")
+
+        // A place whose centre lies inside an 80 m zone, though a visit of it is shown 240 m
+        // away (its photos at the zone hidden): the name given to the place is shown nowhere.
+        let flat = temp.url.appendingPathComponent("flat")
+        try FileManager.default.createDirectory(at: flat, withIntermediateDirectories: true)
+        var index = 0
+        for (day, hour, count, metres) in [(10, 8, 6, 0.0), (10, 9, 6, -240.0), (11, 8, 4, 0.0), (12, 8, 4, 0.0), (12, 11, 2, -50_000.0)] {
+            for minute in 0..<count {
+                #expect(try ExiftoolPhoto.write(to: flat.appendingPathComponent(String(format: "F%03d.jpg", index)),
+                                                dateTime: String(format: "2025:06:%02d %02d:%02d:00", day, hour, minute * 2), offset: "+01:00", at: east(metres)))
+                index += 1
+            }
+        }
+        #expect(try CommandRun.geotrip(["ingest", flat.path, "--quiet", "--no-thumbnails", "--hide-near", "\(f.latitude),\(f.longitude),80"]).status == 0)
+        let visits = try Self.places(flat)
+        let shown = try #require(visits.first { ($0["photos"] as? [String])?.contains("F006.jpg") == true })
+        let place = try #require(shown["placeId"] as? String)
+        #expect(try CommandRun.geotrip(["rename", flat.path, place, "--", "Our flat (secret)"]).status == 0)
+        for file in ["journal/2025-06-10.md", "index.html", "trip.geojson"] {
+            let text = try String(contentsOf: flat.appendingPathComponent("geotrip/" + file), encoding: .utf8)
+            #expect(!text.contains("secret"), "\(file)")
+        }
+    }
+
     @Test("nothing is sent anywhere by default, and the options are checked")
     func offlineByDefault() throws {
         let temp = try TemporaryFolder()

@@ -132,7 +132,7 @@ struct PlacesCommandTests {
         let together = try #require(try visit(holding: atPrado)["placeId"] as? String)
         #expect(try visit(holding: atRetiro)["placeId"] as? String == together)
         let lost = together == prado ? ("Retiro Park", retiro) : ("Prado Museum", prado)
-        #expect(merged.stdout.contains("\"\(lost.0)\", the name you gave \(lost.1), has no place now: its spot is in \(together)'s; it comes back with its place, "
+        #expect(merged.stdout.contains("\"\(lost.0)\", the name you gave \(lost.1), has no place now (the place nearest its spot is \(together)); it comes back with its place, "
                                        + "or `geotrip rename '\(trip.resolvingSymlinksInPath().path)' \(lost.1) --clear` lets it go"), "\(merged.stdout)")
         // Said once: a rerun that changes the layout again does not say it again.
         let again = try CommandRun.geotrip(["ingest", trip.path, "--visit-radius", "5000", "--visit-gap", "100"])

@@ -219,7 +219,7 @@ extension Catalog {
     /// (`shared(_:leavingOut:)`). `zones` holds every trip's.
     public func sharedLibrary(_ library: Library, of whole: Trip) throws(GeoTripError) -> (library: Library, zones: PrivacyZones, privacy: [PrivacyZones]) {
         let base = try storedExportSettings().privacy(for: library, keptHomes: keptHomes())
-        let neighbours = try neighbourZones(base, in: try shared(visits: library.visitsBesideTrips(of: whole), leavingOut: base))
+        let neighbours = try keptPrivate(base, among: library.visitsBesideTrips(of: whole)).neighbourZones
         let privacy = library.trips.map { trip in
             let visits = Set(trip.trip.visits.map(\.id))
             return PrivacyZones(base.zones + neighbours.filter { visits.contains($0.visit) }.map(\.zone))
@@ -347,9 +347,7 @@ extension Catalog {
                 let names = try Row.fetchOne(db, sql: """
                     SELECT count(*), max(namedAt), total(length(coalesce(name, ''))), total(revision) FROM placeName
                     """).map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double),\($0[3] as Double)" } ?? ""
-                let notes = try Row.fetchOne(db, sql: "SELECT count(*), max(updatedAt), total(length(text)) FROM journalNote")
-                    .map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double)" } ?? ""
-                return [clustered, names, notes].joined(separator: "|")
+                return [clustered, names, try Self.notesSourceState(db)].joined(separator: "|")
             }
         } catch {
             throw Self.classify(error, path: path)
@@ -358,6 +356,17 @@ extension Catalog {
 }
 
 extension Catalog {
+    /// The notes' part of `exportSourceState`, its last: what the export's first step saves
+    /// (`ExportStage.run`) is recorded with the outputs written from it.
+    func notesSourceState() throws(GeoTripError) -> String {
+        try attempt { try database.read { db in try Self.notesSourceState(db) } }
+    }
+
+    static func notesSourceState(_ db: Database) throws -> String {
+        try Row.fetchOne(db, sql: "SELECT count(*), max(updatedAt), total(length(text)) FROM journalNote")
+            .map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double)" } ?? ""
+    }
+
     /// The photos' part of `exportSourceState`: three lookups by key, no pass over the photos.
     static let photoSourceStateSQL = """
         SELECT (SELECT value FROM photoChangeCounter WHERE id = 1), (SELECT max(id) FROM photo),

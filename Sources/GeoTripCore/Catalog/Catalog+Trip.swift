@@ -285,31 +285,21 @@ extension Catalog {
     /// centre lies inside a zone named as the gazetteer names that place, never by the
     /// person's name for it or the service's: a place named "Our flat" and kept private would
     /// otherwise name the café 120 m away that joined it (a zone smaller than the place
-    /// radius), and tell where the flat is. Only the places within a zone's radius and the
-    /// place radius of a visit are looked up.
+    /// radius), and tell where the flat is. Every place's centre is looked at (a place's
+    /// centre is its visits' mean, so one of them can lie far from it).
     private func withholdingPlaceNames(_ trips: [Trip], _ privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
         guard privacy.contains(where: { !$0.zones.isEmpty }) else { return trips }
-        let reach = try storedClusteringOptions().placeRadius
-        var near: Set<String> = []
-        for (trip, zones) in zip(trips, privacy) {
-            for visit in trip.visits where !zones.contains(visit.centre)
-                && zones.zones.contains(where: { GreatCircle.distance($0.centre, visit.centre) <= $0.radiusMeters + reach }) {
-                near.insert(visit.placeId)
-            }
-        }
-        guard !near.isEmpty else { return trips }
         let centres: [String: Coordinate] = try attempt {
             try database.read { db in
                 var centres: [String: Coordinate] = [:]
-                for chunk in Array(near).chunked(500) {
-                    for row in try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM place WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                                                arguments: StatementArguments(chunk)) {
-                        centres[row[0]] = Coordinate(latitude: row[1], longitude: row[2])
-                    }
-                }
+                for row in try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM place") { centres[row[0]] = Coordinate(latitude: row[1], longitude: row[2]) }
                 return centres
             }
         }
+        let inside = zip(trips, privacy).contains { trip, zones in
+            trip.visits.contains { visit in visit.nameSource != NameSource.offline.rawValue && centres[visit.placeId].map(zones.contains) == true }
+        }
+        guard inside else { return trips }
         let gazetteers = try placeNames(source: .offline)
         return zip(trips, privacy).map { trip, zones in
             trip.replacingVisits { visit in

@@ -741,13 +741,19 @@ extension Catalog {
         }
     }
 
-    /// `zones` hiding also the visits of `visits` placed only from a hidden neighbour
-    /// (`PrivacyZones.hidingNeighbours`), asked of this catalog.
-    func privacy(_ zones: PrivacyZones, hidingNeighboursIn visits: [TripVisit]) throws(GeoTripError) -> PrivacyZones {
-        try zones.hidingNeighbours(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
+    /// What the outputs keep private of `visits` beside `zones`: the visits as they are shared
+    /// (`shared(visits:leavingOut:)`: one whose every photo lies inside the zones is private),
+    /// and the zones around those placed only from a hidden neighbour, each with the visit it
+    /// hides (`neighbourZones`). The export's layout, `trips` and the online names' queue all
+    /// ask this, so nothing the outputs hide is sent anywhere.
+    func keptPrivate(_ zones: PrivacyZones, among visits: [TripVisit]) throws(GeoTripError)
+        -> (shared: [TripVisit], neighbourZones: [(visit: String, zone: PrivacyZones.Zone)]) {
+        let shared = try shared(visits: visits, leavingOut: zones)
+        return (shared, try neighbourZones(zones, in: shared))
     }
 
-    /// The zones `privacy(_:hidingNeighboursIn:)` adds to `zones`, each with the visit it hides.
+    /// The zones around the visits of `visits` placed only from a hidden neighbour
+    /// (`PrivacyZones.hidingNeighbours`), each with the visit it hides.
     func neighbourZones(_ zones: PrivacyZones, in visits: [TripVisit]) throws(GeoTripError) -> [(visit: String, zone: PrivacyZones.Zone)] {
         try zones.neighbourZones(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
     }

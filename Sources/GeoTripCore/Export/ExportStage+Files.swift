@@ -45,14 +45,17 @@ extension ExportStage {
     /// With `documentsOnly`, thumbnails are left out (the folder's own and each trip's): a
     /// library has hundreds of thousands, and they are checked whenever their trip is rendered;
     /// their folders' times are in the key.
-    static func listing(of folder: String, documentsOnly: Bool = false) -> Listing {
+    static func listing(of folder: String, documentsOnly: Bool = false, leavingOut tripFolder: String? = nil) -> Listing {
         // The scan's own walk (readdir + fstatat): Foundation's enumerator costs half a second
         // for a trip's 10,000 thumbnails.
         var scanner = FolderScanner(root: folder)
         scanner.collectsLinks = true
+        // The trip folder, when the output folder holds it (`--out Italy` for `Italy/photos`):
+        // its photos are none of the outputs.
+        if let tripFolder, let inside = IngestPipeline.relative(tripFolder, inside: folder) { scanner.excludedFolders.insert(inside) }
         let trips = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + tripsFolder))?.filter { !$0.hasPrefix(".") } ?? []
         if documentsOnly {
-            scanner.excludedFolders = Set([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
+            scanner.excludedFolders.formUnion([ThumbnailMaker.folderName] + trips.map { tripsFolder + "/" + $0 + "/" + ThumbnailMaker.folderName })
         }
         guard let listing = try? scanner.scan() else { return Listing(key: "", documents: 0, files: [:], links: []) }
         let files = listing.files

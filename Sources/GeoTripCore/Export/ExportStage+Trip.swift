@@ -248,7 +248,7 @@ extension ExportStage {
             // Pages as the last export left them (their folder's listing as it recorded) hold no
             // edit, though their notes moved on since: a run stopped after moving notes with
             // their photos, before writing their pages, leaves such pages.
-            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.filesAsWritten,
+            let put = try put(text, at: path, replacing: file(of: day.date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.pagesUnedited,
                               root, now, &summary, listed: listed)
             summary.dayPagesRendered += 1
             // A file refused (a link) holds no page of geotrip's: it is tried, and told, again;
@@ -256,7 +256,7 @@ extension ExportStage {
             if put && !summary.refused.contains(path) { pagesNow[day.date] = Self.pageWritten(page.fingerprint, text: text) }
         }
         for date in (journal.map { Array($0.days.keys) } ?? Array(pagesWritten.keys)).sorted() where !days.contains(date) {
-            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.filesAsWritten,
+            try retire(journalPath + date + ".md", document: file(of: date), keeping: notes, keptElsewhere: keptElsewhere, asWritten: item.pagesUnedited,
                        root, now, &summary, listed: listed)
         }
         try put(await geoJSON, at: prefix + Self.geoJSONFile, replacing: nil, root, now, &summary)

@@ -102,7 +102,7 @@ public struct ExportStage: Sendable {
         // Nothing changed since the outputs were written (the catalog, the settings, and every
         // file in the output folder as the last export left it, notes included): nothing to do.
         let inputs = try self.inputs(settings: settings, language: language)
-        let before = Self.listing(of: output.path, documentsOnly: true)
+        let before = Self.listing(of: output.path, documentsOnly: true, leavingOut: folder)
         if let linked = Self.linkedOwnFolder(before.links, in: output.path) {
             throw .outputFolderLinked(path: output.path, folder: linked)
         }
@@ -124,6 +124,7 @@ public struct ExportStage: Sendable {
         // 1. Notes, from every journal geotrip may have written and from the catalog, before
         // anything is written.
         let gathered = try gatherNotes(layout, run, &summary)
+        let notesSaved = try catalog.notesSourceState()
 
         // 2. Each trip: its journal, map and GeoJSON, unless it is as its last export left it.
         let renderer = try JournalRenderer(language: language)
@@ -154,10 +155,10 @@ public struct ExportStage: Sendable {
         // 4. What no trip writes any more.
         try retireStale(&layout, gathered, run, &summary)
 
-        // 5. The library's page of trips, and what this export wrote: the inputs as they are
-        // now, the notes taken in by step 1 included, which the outputs were written from (the
-        // key from before them sent the next run through every trip again, to write nothing).
-        try record(layout, gathered, inputs: try self.inputs(settings: settings, language: language).key, run, &summary)
+        // 5. The library's page of trips, and what this export wrote: the inputs with the notes
+        // step 1 saved, which the outputs were written from (the key from before them sent the
+        // next run through every trip again, to write nothing).
+        try record(layout, gathered, inputs: inputs.withNotes(notesSaved), run, &summary)
         return summary
     }
 
@@ -224,15 +225,20 @@ public struct ExportStage: Sendable {
     /// Everything the outputs are made from, as one key (the rendering, the folder, the catalog's
     /// state and the track logs, which draw the route, so an edited one is an input even when it moved
     /// no photo), with the track logs and the cameras' clock corrections it was read with.
+    /// `withNotes` gives the key with another state of the notes (`Catalog.notesSourceState`,
+    /// the last part of the catalog's): the outputs are recorded with the notes the export's
+    /// first step saved, and everything else as the run began, so what another run changed
+    /// meanwhile (names fetched online, without the run lock) is still news to the next.
     private func inputs(settings: ExportSettings, language: String) throws(GeoTripError)
-        -> (key: String, rendering: String, trackFiles: [String], clockOffsets: [String]) {
+        -> (key: String, rendering: String, trackFiles: [String], clockOffsets: [String], withNotes: @Sendable (String) -> String) {
         // The commands the pages give name the folder: one moved (`mv`) is written again.
         let rendering = Self.renderingKey(settings: settings, language: language) + "|" + tagCommand()
         let resolutionSettings = try catalog.storedResolutionSettings()
         let trackFiles = resolutionSettings.tracks
-        let key = rendering + "|index\(Self.indexPageRevision)|" + (try catalog.exportSourceState())
-            + trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
-        return (key, rendering, trackFiles, resolutionSettings.clockOffsets)
+        let state = try catalog.exportSourceState(), notes = try catalog.notesSourceState()
+        let head = rendering + "|index\(Self.indexPageRevision)|" + (state.hasSuffix(notes) ? String(state.dropLast(notes.count)) : state + "|")
+        let tail = trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
+        return (head + notes + tail, rendering, trackFiles, resolutionSettings.clockOffsets, { head + $0 + tail })
     }
 
     /// The folder as this export writes it: its trips, what stays private, and what the last
@@ -293,7 +299,7 @@ public struct ExportStage: Sendable {
         // Shared first (`Catalog.shared`), so a visit whose every photo lies inside the zones
         // hides the visits placed from it as one centred inside does.
         let shownVisits = library.isLibrary ? library.visitsBesideTrips(of: whole) : whole.visits
-        let neighbourZones = try catalog.neighbourZones(zones, in: try catalog.shared(visits: shownVisits, leavingOut: zones))
+        let neighbourZones = try catalog.keptPrivate(zones, among: shownVisits).neighbourZones
         let privacy = PrivacyZones(zones.zones + neighbourZones.map(\.zone))
         let parts = library.isLibrary
             ? library.trips.map { Part(folder: $0.folder, trip: $0.trip, number: $0.number,
@@ -388,7 +394,7 @@ public struct ExportStage: Sendable {
         for folder in parts.map(\.folder) + stale {
             if current.contains(folder) {
                 // Also what the trip's key is compared with below.
-                let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true)
+                let listed = Self.listing(of: folder.isEmpty ? output.path : output.url(folder).path, documentsOnly: true, leavingOut: self.folder)
                 let listing = listed.key
                 listings[folder] = listing
                 // The output folder's own pages of unplaced notes and undated photos are counted
@@ -500,12 +506,13 @@ public struct ExportStage: Sendable {
             } else {
                 // A folder whose files are as the last export left them, with the pages it wrote
                 // known: its day files need not be read (`exportPart`).
-                let known = run.checkEverything ? nil : exported[part.folder]
-                let asWritten = known?.days != nil && known?.key.hasSuffix("|" + listing) == true
+                let recorded = exported[part.folder]
+                let unedited = recorded?.days != nil && recorded?.key.hasSuffix("|" + listing) == true
+                let known = run.checkEverything ? nil : recorded
                 changed.append(ChangedPart(index: index, part: part, output: partOutput, privacy: privacy, content: content,
                                            journal: gathered.journals[part.folder],
-                                           filesAsWritten: asWritten, pagesWritten: known?.days ?? [:], dayKeysWritten: known?.dayKeys ?? [:],
-                                           coverWritten: known?.coverWritten))
+                                           filesAsWritten: unedited && !run.checkEverything, pagesUnedited: unedited,
+                                           pagesWritten: known?.days ?? [:], dayKeysWritten: known?.dayKeys ?? [:], coverWritten: known?.coverWritten))
             }
         }
         let rendered: [PartResult?]
@@ -553,7 +560,7 @@ public struct ExportStage: Sendable {
                 continue
             }
             summary.add(result.summary)
-            let after = Self.listing(of: item.output.path, documentsOnly: true)
+            let after = Self.listing(of: item.output.path, documentsOnly: true, leavingOut: folder)
             let asLeft = Self.isAsWritten(after.files, in: item.part.folder, of: output, before: run.before.files, written: run.written)
             fresh[item.index] = ExportedTrip(key: item.content + "|" + (asLeft ? after.key : Self.editedMeanwhile), cover: result.cover, days: result.days,
                                              dayKeys: result.dayKeys.isEmpty ? nil : result.dayKeys, coverVisit: result.coverVisit,
@@ -568,6 +575,7 @@ public struct ExportStage: Sendable {
             var exported = exported
             for (part, state) in zip(parts, fresh) { exported[part.folder] = state }
             try catalog.saveExportedTrips(exported)
+            try recordBackups(summary.backups, output)
             throw .interrupted(.elsewhere)
         }
         return fresh
@@ -663,7 +671,7 @@ public struct ExportStage: Sendable {
         try catalog.saveExportedTrips(layout.exported)
         try recordBackups(summary.backups, output)
         if gathered.notesLeftIn != nil { try catalog.removeSetting(Catalog.SettingKey.notesLeftIn) }
-        let after = Self.listing(of: output.path, documentsOnly: true)
+        let after = Self.listing(of: output.path, documentsOnly: true, leavingOut: folder)
         let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: run.before.files, written: run.written)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + (asLeft ? after.key : Self.editedMeanwhile))
     }
@@ -790,6 +798,10 @@ public struct ExportStage: Sendable {
         /// Whether its folder's files are as its last export left them (the same listing), and
         /// that export said which pages it wrote (`pagesWritten`).
         var filesAsWritten: Bool
+        /// Whether its folder's files are as its last export left them, `geotrip export` too
+        /// (which renders every page, so `filesAsWritten` is false): then no page holds an
+        /// edit, whatever notes the catalog moved since (`put`'s `asWritten`).
+        var pagesUnedited = false
         /// `ExportedTrip.days` of its last export (none when every page is to be rendered).
         var pagesWritten: [String: String]
         /// `ExportedTrip.dayKeys` of its last export.

@@ -266,11 +266,11 @@ struct TripDerivation {
                 let kept = catalog.keptHomesIfReadable()
                 privacy = export.privacy(for: TripSplitting.split(trip, givenHome: export.home, keptHomes: kept), keptHomes: kept)
             }
-            // A visit placed only from a hidden neighbour is not sent either (`hidingNeighbours`).
-            privacy = try catalog.privacy(privacy, hidingNeighboursIn: trip.visits)
-            // Each visit as the outputs share it (`Catalog.shared`): one whose every photo lies
-            // inside the zones is private, its centre at a hidden photo.
-            privateVisitsAt = Set(try catalog.shared(visits: trip.visits, leavingOut: privacy).filter { privacy.contains($0.centre) }.map(\.placeId))
+            // What the outputs keep private (`Catalog.keptPrivate`): a visit whose every photo
+            // lies inside the zones, and one placed only from a hidden neighbour.
+            let kept = try catalog.keptPrivate(privacy, among: trip.visits)
+            privacy = PrivacyZones(privacy.zones + kept.neighbourZones.map(\.zone))
+            privateVisitsAt = Set(kept.shared.filter { privacy.contains($0.centre) }.map(\.placeId))
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }

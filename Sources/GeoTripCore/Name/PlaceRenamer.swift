@@ -59,15 +59,21 @@ public struct PlaceRenamer: Sendable {
         // online one, in the trip's language first, else the gazetteer's: `bestFirst`).
         let manual = given[placeID]?.name.name
         let automaticName = try catalog.automaticName(of: placeID)
-        let sentence: String
+        var sentence: String
         if let name {
             // The region and country stay the namer's: the person renames the place, not the map.
             try catalog.saveNames([(place, PlaceName(name: name, admin1: automatic?.admin1, country: automatic?.country,
                                                      countryCode: automatic?.countryCode))], source: .manual)
-            // The same name waiting for a place that is gone is given now: let go.
-            let current = Set(places.map(\.placeID))
-            for (id, stored) in given where !current.contains(id) && stored.name.name == name { try catalog.removeNames(of: id, source: .manual) }
             sentence = "Named \(placeID) \"\(name)\"" + ((manual ?? automaticName).map { " (was \($0))." } ?? ".")
+            // The same name waiting for a place that is gone, given for a spot this place holds
+            // (within the place radius of its centre), is given now: let go, and said. One at
+            // another spot (two flats both "Home") waits on.
+            let current = Set(places.map(\.placeID)), radius = try catalog.storedClusteringOptions().placeRadius
+            for (id, stored) in given.sorted(by: { $0.key < $1.key }) where !current.contains(id) && stored.name.name == name
+                && GreatCircle.distance(stored.madeFor.centre, place.centre) <= radius {
+                try catalog.removeNames(of: id, source: .manual)
+                sentence += " Your name for \(id), which had no place, is this one's now."
+            }
         } else if manual == nil {
             return Renamed(lines: ["\(placeID) has no name of yours: nothing to clear" + (automaticName.map { " (it is named \($0))." } ?? ".")] + followed)
         } else {
