@@ -79,19 +79,24 @@ public struct NominatimPlaceNamer: PlaceNamer {
                 // Answers that are no JSON at all, several in a row: a network's sign-in page,
                 // which answers every address, as `tag --place` reads one; the service cannot
                 // be used from here, and the places left are not asked one by one.
-                var notJSONInARow = 0
+                // Those answers' places then say the outage, not each its own unreadable answer.
+                var notJSONInARow: [Int] = []
                 for _ in 0..<concurrency { start() }
                 while let (index, result) = try await group.next() {
                     results[index] = result
                     if case .failure(let error) = result, case .namingUnavailable = error { outage = outage ?? error }
                     if case .failure(let error) = result, case .namingAnswerUnreadable(_, let reason) = error, reason == NominatimPlace.notJSON {
-                        notJSONInARow += 1
-                        if notJSONInARow >= Self.notJSONOutage {
-                            outage = outage ?? .namingUnavailable(server: client.settings.shownURL,
-                                                                  reason: "its answers are not JSON (\(Self.notJSONOutage) in a row: a network's sign-in page answers so)")
+                        notJSONInARow.append(index)
+                        // One still in flight when the outage was found says it too.
+                        if let outage { results[index] = .failure(outage) }
+                        if notJSONInARow.count >= Self.notJSONOutage, outage == nil {
+                            let unusable = GeoTripError.namingUnavailable(server: client.settings.shownURL,
+                                                                          reason: "its answers are not JSON (\(Self.notJSONOutage) in a row: a network's sign-in page answers so)")
+                            outage = unusable
+                            for place in notJSONInARow { results[place] = .failure(unusable) }
                         }
                     } else {
-                        notJSONInARow = 0
+                        notJSONInARow = []
                     }
                     start()
                 }
