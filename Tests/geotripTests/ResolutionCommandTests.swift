@@ -299,6 +299,8 @@ struct ResolutionCommandTests {
         // 39.86, -83.64 and 40.77, -80.77).
         let alike = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Lisbon, Ohio"])
         #expect(alike.status == 1 && alike.stderr.contains("(US) at 39.86") && alike.stderr.contains("(US) at 40.77"), "stderr: \(alike.stderr)")
+        // No name tells them apart: the advice is the position, not a region.
+        #expect(alike.stderr.contains("No name tells them apart: tag with --at") && !alike.stderr.contains("Add a region"), "stderr: \(alike.stderr)")
         // Places all in one country: the example names a region, and tags when followed.
         let oneCountry = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Springfield"])
         let example = try #require(oneCountry.stderr.range(of: ", such as \"").map { oneCountry.stderr[$0.upperBound...] }

@@ -201,10 +201,13 @@ public struct PhotoTagger: Sendable {
             // Places labelled alike (two towns of one name in one state) are told apart by
             // where they are, as the online search's are.
             var candidates = exact.map { $0.label(label($0.place), query: query) }
-            if Set(candidates).count < candidates.count {
+            let alike = Set(candidates).count < candidates.count
+            if alike {
                 candidates = zip(candidates, exact).map { $0 + String(format: " at %.4f,%.4f", $1.place.coordinate.latitude, $1.place.coordinate.longitude) }
             }
-            throw .placeAmbiguous(query: query, candidates: candidates, examples: narrowings(query, exact, in: gazetteer))
+            // Every one named alike: no name narrows them (two towns of one name in one state).
+            throw .placeAmbiguous(query: query, candidates: candidates, examples: narrowings(query, exact, in: gazetteer),
+                                  alike: alike && Set(exact.map { label($0.place) }).count == 1)
         }
         return first.place
     }

@@ -36,7 +36,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
     /// `example`: a query that narrows them (`PhotoTagger.narrowing`, `NominatimPlaceSearch.example`), when one is known.
-    case placeAmbiguous(query: String, candidates: [String], examples: [String] = [])
+    /// `alike`: the candidates are told apart only by their positions (named alike to the
+    /// last word), so no name narrows them.
+    case placeAmbiguous(query: String, candidates: [String], examples: [String] = [], alike: Bool = false)
     case gazetteerDamaged(path: String, reason: String)
     /// The time zone index (zones.bin) is not installed; zones fall back to the nearest town's.
     case zoneIndexMissing(tried: [String])
@@ -156,7 +158,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
-        case .placeAmbiguous(let query, let candidates, let examples):
+        case .placeAmbiguous(let query, let candidates, let examples, let alike):
+            if alike {
+                return "\"\(query)\" names several places named alike: \(candidates.joined(separator: "; ")). No name tells them apart: "
+                    + "tag with --at and the position of the one meant; nothing was tagged."
+            }
             return "\"\(query)\" names several places: \(candidates.joined(separator: "; ")). Add a region or country"
                 + (examples.isEmpty ? " to the name, or a region in place of the country," : ", such as " + examples.map { "\"\($0)\"" }.joined(separator: " or ") + ",")
                 + " or tag with --at LAT,LON; nothing was tagged."
