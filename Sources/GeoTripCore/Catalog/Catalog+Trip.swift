@@ -288,7 +288,10 @@ extension Catalog {
     /// radius), and tell where the flat is. Every place's centre is looked at (a place's
     /// centre is its visits' mean, so one of them can lie far from it).
     private func withholdingPlaceNames(_ trips: [Trip], _ privacy: [PrivacyZones]) throws(GeoTripError) -> [Trip] {
-        guard privacy.contains(where: { !$0.zones.isEmpty }) else { return trips }
+        // Only a shown visit named by the person or the service can carry a name to withhold:
+        // an offline library reads nothing here.
+        func named(_ visit: TripVisit, _ zones: PrivacyZones) -> Bool { visit.nameSource != NameSource.offline.rawValue && !zones.contains(visit.centre) }
+        guard zip(trips, privacy).contains(where: { trip, zones in !zones.zones.isEmpty && trip.visits.contains { named($0, zones) } }) else { return trips }
         let centres: [String: Coordinate] = try attempt {
             try database.read { db in
                 var centres: [String: Coordinate] = [:]
@@ -296,15 +299,12 @@ extension Catalog {
                 return centres
             }
         }
-        let inside = zip(trips, privacy).contains { trip, zones in
-            trip.visits.contains { visit in visit.nameSource != NameSource.offline.rawValue && centres[visit.placeId].map(zones.contains) == true }
-        }
-        guard inside else { return trips }
+        func withheld(_ visit: TripVisit, _ zones: PrivacyZones) -> Bool { named(visit, zones) && centres[visit.placeId].map(zones.contains) == true }
+        guard zip(trips, privacy).contains(where: { trip, zones in trip.visits.contains { withheld($0, zones) } }) else { return trips }
         let gazetteers = try placeNames(source: .offline)
         return zip(trips, privacy).map { trip, zones in
             trip.replacingVisits { visit in
-                guard visit.nameSource != NameSource.offline.rawValue, !zones.contains(visit.centre),
-                      let centre = centres[visit.placeId], zones.contains(centre) else { return nil }
+                guard withheld(visit, zones) else { return nil }
                 var shown = visit
                 let offline = gazetteers[visit.placeId]?.name
                 (shown.name, shown.admin1, shown.country, shown.countryCode) = (offline?.name, offline?.admin1, offline?.country, offline?.countryCode)
