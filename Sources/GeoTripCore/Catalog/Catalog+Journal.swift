@@ -330,13 +330,14 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// The state of the catalog the outputs render from, as one line: the photos' (the last
+    /// The state of the catalog the outputs render from, in two parts, the notes' apart
+    /// (`notesSourceState`; the export records the notes it saved): the photos' (the last
     /// change stamp given, `v24-output-stamps`, the last row added and the counts of rows
     /// present), the layout's stamp (`SettingKey.layoutStamp`), the clustering options (the
     /// export places photos on days by their rule), and a summary of the names and notes. A
     /// run that read files again without changing what they are made into (another program's
     /// rating) leaves it. Read without a pass over the photos: a million rows took 0.2 s.
-    func exportSourceState() throws(GeoTripError) -> String {
+    func exportSourceState() throws(GeoTripError) -> (rest: String, notes: String) {
         do {
             return try database.read { db in
                 let photos = try Row.fetchOne(db, sql: Self.photoSourceStateSQL)
@@ -347,7 +348,7 @@ extension Catalog {
                 let names = try Row.fetchOne(db, sql: """
                     SELECT count(*), max(namedAt), total(length(coalesce(name, ''))), total(revision) FROM placeName
                     """).map { "\($0[0] as Int),\(($0[1] as String?) ?? ""),\($0[2] as Double),\($0[3] as Double)" } ?? ""
-                return [clustered, names, try Self.notesSourceState(db)].joined(separator: "|")
+                return (clustered + "|" + names, try Self.notesSourceState(db))
             }
         } catch {
             throw Self.classify(error, path: path)
@@ -356,7 +357,7 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// The notes' part of `exportSourceState`, its last: what the export's first step saves
+    /// The notes' part of `exportSourceState`, apart: what the export's first step saves
     /// (`ExportStage.run`) is recorded with the outputs written from it.
     func notesSourceState() throws(GeoTripError) -> String {
         try attempt { try database.read { db in try Self.notesSourceState(db) } }

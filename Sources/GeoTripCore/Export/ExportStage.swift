@@ -226,7 +226,7 @@ public struct ExportStage: Sendable {
     /// state and the track logs, which draw the route, so an edited one is an input even when it moved
     /// no photo), with the track logs and the cameras' clock corrections it was read with.
     /// `withNotes` gives the key with another state of the notes (`Catalog.notesSourceState`,
-    /// the last part of the catalog's): the outputs are recorded with the notes the export's
+    /// the catalog's state's own part): the outputs are recorded with the notes the export's
     /// first step saved, and everything else as the run began, so what another run changed
     /// meanwhile (names fetched online, without the run lock) is still news to the next.
     private func inputs(settings: ExportSettings, language: String) throws(GeoTripError)
@@ -235,10 +235,10 @@ public struct ExportStage: Sendable {
         let rendering = Self.renderingKey(settings: settings, language: language) + "|" + tagCommand()
         let resolutionSettings = try catalog.storedResolutionSettings()
         let trackFiles = resolutionSettings.tracks
-        let state = try catalog.exportSourceState(), notes = try catalog.notesSourceState()
-        let head = rendering + "|index\(Self.indexPageRevision)|" + (state.hasSuffix(notes) ? String(state.dropLast(notes.count)) : state + "|")
+        let state = try catalog.exportSourceState()
+        let head = rendering + "|index\(Self.indexPageRevision)|" + state.rest + "|"
         let tail = trackFiles.map { "|\($0):" + ResourceLocator.stamp($0) }.joined()
-        return (head + notes + tail, rendering, trackFiles, resolutionSettings.clockOffsets, { head + $0 + tail })
+        return (head + state.notes + tail, rendering, trackFiles, resolutionSettings.clockOffsets, { head + $0 + tail })
     }
 
     /// The folder as this export writes it: its trips, what stays private, and what the last
@@ -266,7 +266,7 @@ public struct ExportStage: Sendable {
 
         /// The zones `part`'s own outputs are written and keyed with: every zone but those
         /// around another trip's visits placed from a hidden neighbour. Such a zone hides its
-        /// own trip's visit (`PrivacyZones.hidingNeighbours`); in another trip's outputs it could
+        /// own trip's visit (`PrivacyZones.neighbourZones`); in another trip's outputs it could
         /// only hide that trip's own route or photos, which tell nothing of the visit. So a new
         /// trip's departure morning writes no other trip again (every trip's keys held every
         /// zone), and each trip's outputs depend on its own visits and the folder's zones alone.
@@ -291,7 +291,7 @@ public struct ExportStage: Sendable {
         let kept = try keptHomes(library, whole, exported: exported, forgetting: forgettingOldHomes, &summary)
         if kept != keptBefore { library = TripSplitting.split(whole, givenHome: settings.home, keptHomes: kept) }
         // The zones, and one around each visit placed only from a hidden neighbour (whose
-        // position it would give away: `hidingNeighbours`).
+        // position it would give away: `PrivacyZones.neighbourZones`).
         let zones = settings.privacy(for: library, keptHomes: kept)
         // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
         // its other days at home are in no output, and each of their visits near the house
