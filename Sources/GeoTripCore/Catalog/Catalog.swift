@@ -753,7 +753,7 @@ extension Catalog {
     }
 
     /// The zones around the visits of `visits` placed only from a hidden neighbour
-    /// (`PrivacyZones.hidingNeighbours`), each with the visit it hides.
+    /// (`PrivacyZones.neighbourZones`), each with the visit it hides.
     func neighbourZones(_ zones: PrivacyZones, in visits: [TripVisit]) throws(GeoTripError) -> [(visit: String, zone: PrivacyZones.Zone)] {
         try zones.neighbourZones(of: visits) { ids throws(GeoTripError) in try visitsPlacedByNeighbours(ids) }
     }

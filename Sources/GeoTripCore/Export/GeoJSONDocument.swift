@@ -93,7 +93,7 @@ struct GeoJSONDocument {
         let liveVideos = Dictionary(photos.compactMap { video in video.liveStillID.map { ($0, video.path) } },
                                     uniquingKeysWith: { first, _ in first })
         // A photo of a hidden visit is hidden with it, wherever its own position (a visit placed
-        // from a hidden neighbour: `PrivacyZones.hidingNeighbours`). And a photo placed between
+        // from a hidden neighbour: `PrivacyZones.neighbourZones`). And a photo placed between
         // its neighbours within their reach of a hidden visit lies on the line from that visit,
         // at the share of the time: its point, with the times published, would run back to the
         // door (its uncertainty is its distance from the nearer neighbour, too).

@@ -221,7 +221,7 @@ extension Trip {
 
 extension Library {
     /// The visits of `whole` (the folder the library was split from) among which a trip's
-    /// visits placed only from a hidden neighbour are looked for (`PrivacyZones.hidingNeighbours`):
+    /// visits placed only from a hidden neighbour are looked for (`PrivacyZones.neighbourZones`):
     /// every trip's, and those of the days with visits just before and just after each trip.
     /// Those days are days at home; a trip's first visit may be placed from the house on the
     /// day before (a photo at home at 03:50, the day starting at 04:00), so leaving them out

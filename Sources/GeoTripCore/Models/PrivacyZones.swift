@@ -284,20 +284,13 @@ extension PrivacyZones {
         }
     }
 
-    /// These zones and one around each visit placed only by its neighbours next to a hidden
-    /// visit: a camera without GPS between leaving home and the next stop is placed on the
+    /// A zone around each visit placed only by its neighbours next to a hidden visit, with the
+    /// id of the visit it hides, in order: a camera without GPS between leaving home and the next stop is placed on the
     /// line between them in proportion to the time, so its visit, run back to the hour it
     /// left, gives the house within a metre. Such a visit (every photo of it `interpolated`,
     /// per `placedByNeighbours`, which is asked only about the visits within reach), and one
     /// within reach of it, is hidden as the visit it was placed from: a zone of its own
     /// radius and 50 m more around its centre. `visits` are the trip's, in any order.
-    public func hidingNeighbours(of visits: [TripVisit],
-                                 placedByNeighbours: ([String]) throws(GeoTripError) -> Set<String>) throws(GeoTripError) -> PrivacyZones {
-        let added = try neighbourZones(of: visits, placedByNeighbours: placedByNeighbours)
-        return added.isEmpty ? self : PrivacyZones(zones + added.map(\.zone))
-    }
-
-    /// The zones `hidingNeighbours` adds, each with the id of the visit it hides, in order.
     func neighbourZones(of visits: [TripVisit],
                         placedByNeighbours: ([String]) throws(GeoTripError) -> Set<String>) throws(GeoTripError) -> [(visit: String, zone: Zone)] {
         guard !isEmpty else { return [] }
