@@ -875,6 +875,69 @@ f.addEventListener('load', function () {
         #expect(result.popupLeftAlone == "3. Hotel Avenida", "a reveal left alone opens its visit")
     }
 
+    /// Clicks the chip of a day with nothing on the map, recording the bounds the page fits
+    /// the map to (`fitBounds`, watched on Leaflet's prototype once the page has loaded), and
+    /// reads the notice a map with nothing on it shows.
+    static let emptyDayProbe = framed("geotrip/index.html", width: 1000, height: 800) + #"""
+var f = document.getElementById('f');
+f.addEventListener('load', function () {
+  var doc = f.contentDocument, win = f.contentWindow, r = { fitted: [] };
+  var original = win.L.Map.prototype.fitBounds;
+  win.L.Map.prototype.fitBounds = function (bounds, options) {
+    var b = win.L.latLngBounds(bounds);
+    r.fitted.push([b.getSouth(), b.getWest(), b.getNorth(), b.getEast()]);
+    return original.call(this, bounds, options);
+  };
+  var chip = doc.querySelector('.day-filter button[data-day="' + (doc.querySelectorAll('.day-filter button').length - 2) + '"]');
+  if (chip) chip.click();
+  var notice = doc.querySelector('#map .map-empty');
+  r.notice = notice ? notice.textContent : null;
+  r.nothing = Array.prototype.map.call(doc.querySelectorAll('section.day'), function (day) {
+    var line = day.querySelector('.nothing');
+    return line ? line.textContent : '';
+  });
+  document.getElementById('result').textContent = JSON.stringify(r);
+});
+</script>
+"""#
+
+    struct EmptyDayResult: Decodable {
+        var fitted: [[Double]]
+        var notice: String?
+        var nothing: [String]
+    }
+
+    @Test("a day with nothing on the map keeps the trip in view, and says so in the timeline; a trip with nothing on the map says why over it",
+          .enabled(if: chromium != nil, skipMessage))
+    func nothingOnTheMap() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The hotel's trip and a last day whose visits were all private (none in the input).
+        var input = Self.hotelEvenings(cafeVisits: 0)
+        input.days.append(.init(date: "2025-06-13"))
+        _ = try Self.writePage(input, in: folder.url)
+        let probe = folder.url.appendingPathComponent("probe.html")
+        try Self.emptyDayProbe.write(to: probe, atomically: true, encoding: .utf8)
+        let arguments = ["--allow-file-access-from-files", "--force-prefers-reduced-motion", "--window-size=1000,800", "--dump-dom"]
+        var run = try Self.chromium(probe, arguments)
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        var result: EmptyDayResult = try Self.result(of: run)
+        // Fitted to the trip's visits (Lisbon and Sintra), not to the world.
+        let fitted = try #require(result.fitted.last, "the day's chip fitted no bounds")
+        #expect(fitted[0] > 38.7 && fitted[2] < 38.8 && fitted[1] > -9.4 && fitted[3] < -9.1, "\(fitted)")
+        #expect(result.notice == nil)
+        #expect(result.nothing == ["", "", "", "Nothing on the map this day."])
+
+        // Every visit private: the notice, and each day says it.
+        input.visits = []
+        _ = try Self.writePage(input, in: folder.url)
+        run = try Self.chromium(probe, arguments)
+        #expect(Self.consoleLines(run).isEmpty, "console: \(Self.consoleLines(run))")
+        result = try Self.result(of: run)
+        #expect(result.notice == TripMapWords.english.nothingOnMap)
+        #expect(result.nothing == Array(repeating: "Nothing on the map this day.", count: 4))
+    }
+
     /// Turns on the page's one online tile layer and reports what happened.
     static let tileProbe = framed("geotrip/index.html", width: 800, height: 700) + #"""
 var f = document.getElementById('f');

@@ -586,7 +586,9 @@ extension ExportStage {
     /// they show to a screen reader. 18: such a visit's times in a single trip's journal are on
     /// its zone's clock, not UTC. 19: a visit shown whose place's centre lies inside a zone is
     /// named as the gazetteer names the place, never by the person's or the service's name.
-    static let outputRevision = 19
+    /// 20: the map of a day with nothing on it shows the trip, not the world, and says so in the
+    /// timeline; a map with nothing on it says why; no coast drawn along Antarctica's cut.
+    static let outputRevision = 20
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

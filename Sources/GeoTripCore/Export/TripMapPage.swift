@@ -498,6 +498,7 @@ public struct TripMapPage: Sendable {
         figureCards.append(["value": number(Double(figures.countries.count)), "label": words.countries(figures.countries.count),
                             "detail": countryNames.joined(separator: ", ")])
 
+        let datesShown = Set(input.visits.map(\.localDate))
         let dayEntries: [[String: Any]] = zip(days, parts).enumerated().map { index, dayAndPart in
             let (day, part) = dayAndPart
             let colour = Self.dayColours[index % Self.dayColours.count]
@@ -507,7 +508,11 @@ public struct TripMapPage: Sendable {
                 "visitItems": part.items, "itemsKey": part.itemsKey, "json": part.json, "jsonKey": part.jsonKey,
             ]
             if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = Self.notesHTML(notes, day: day.date) }
-            if day.unplacedPhotoCount > 0 { entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount) }
+            if day.unplacedPhotoCount > 0 {
+                entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount)
+            } else if !datesShown.contains(day.date) {
+                entry["nothing"] = words.nothingThisDay
+            }
             return entry
         }
         let chips: [[String: Any]] = days.enumerated().map { index, day in
@@ -845,6 +850,7 @@ public struct TripMapPage: Sendable {
                     "allDays": words.allDays, "close": words.close, "openOriginal": words.openOriginal,
                     "groupVisit": words.groupVisits.one, "groupVisits": words.groupVisits.many,
                     "groupVideo": words.groupVideos.one, "groupVideos": words.groupVideos.many,
-                    "groupAnd": words.groupAnd, "groupMore": words.groupMore, "groupOpen": words.groupOpen])
+                    "groupAnd": words.groupAnd, "groupMore": words.groupMore, "groupOpen": words.groupOpen,
+                    "nothingOnMap": words.nothingOnMap])
     }
 }

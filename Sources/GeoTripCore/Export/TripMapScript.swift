@@ -99,10 +99,16 @@ enum TripMapScript {
   baseLayer.addLayer(styledLayer(L.rectangle([[w.south, w.west], [w.north, w.east]], { renderer: baseRenderer, interactive: false }), function () {
     return { stroke: false, fillColor: css('--sea'), fillOpacity: 1 };
   }));
-  var onWindowEdge = function (a, b) {
+  // An edge laid along a cut is not coast: the window's edges, the antimeridian where a window
+  // across the Pacific is cut in two, and Greenwich south of 60°S, where the shore data cuts
+  // Antarctica in two.
+  var onCut = function (a, b) {
     var e = 1.5 / scale;
-    return (Math.abs(a[0] - b[0]) < e && (Math.abs(a[0] - w.south) < e || Math.abs(a[0] - w.north) < e)) ||
-           (Math.abs(a[1] - b[1]) < e && (Math.abs(a[1] - w.west) < e || Math.abs(a[1] - w.east) < e));
+    if (Math.abs(a[0] - b[0]) < e) return Math.abs(a[0] - w.south) < e || Math.abs(a[0] - w.north) < e;
+    if (Math.abs(a[1] - b[1]) >= e) return false;
+    var lon = a[1], turn = ((lon % 360) + 360) % 360;
+    return Math.abs(lon - w.west) < e || Math.abs(lon - w.east) < e || Math.abs(Math.abs(lon) - 180) < e ||
+      ((turn < e || 360 - turn < e) && a[0] < -60 && b[0] < -60);
   };
   var coasts = [];
   data.base.shores.forEach(function (shape) {
@@ -114,7 +120,7 @@ enum TripMapScript {
     // The coast is the ring's edges, less those the clipping laid along the window's edge.
     var run = [];
     for (var i = 0; i < ring.length; i++) {
-      if (i > 0 && onWindowEdge(ring[i - 1], ring[i])) { if (run.length > 1) coasts.push(run); run = []; }
+      if (i > 0 && onCut(ring[i - 1], ring[i])) { if (run.length > 1) coasts.push(run); run = []; }
       run.push(ring[i]);
     }
     if (run.length > 1) coasts.push(run);
@@ -649,8 +655,10 @@ enum TripMapScript {
     });
     return points.length ? L.latLngBounds(points) : null;
   }
+  // A day with nothing on the map (its visits private, or its photos without a position)
+  // shows the whole trip, not the world; a trip with nothing on it, the world.
   function fit(dayIndex) {
-    var bounds = boundsOf(dayIndex);
+    var bounds = boundsOf(dayIndex) || boundsOf(null);
     if (bounds) map.fitBounds(bounds, { padding: [40, 40], maxZoom: 14, animate: false });
     else map.fitBounds([[w.south, w.west], [w.north, w.east]], { animate: false });
     showTiers();
@@ -683,6 +691,8 @@ enum TripMapScript {
   chips.forEach(function (chip) { chip.addEventListener('click', function () { showDay(chip.getAttribute('data-day')); }); });
   var shownDay = null, pristine = true;
   fit(null);
+  // A trip with nothing on the map says so over it, rather than leave the world bare.
+  if (!boundsOf(null)) mapElement.appendChild(el('p', 'map-empty', words.nothingOnMap));
   // Grouped once the map has a view; the towns' labels then make way for the groups too.
   clusters.addLayers(markersOf(null));
   clusters.addTo(map);

@@ -53,7 +53,8 @@ enum TripMapTemplate {
 <h3><span class="swatch" style="background:{{colour}}"></span>{{heading}}</h3>
 {{#dayNotes}}<div class="notes">{{{dayNotes}}}</div>
 {{/dayNotes}}{{#unplaced}}<p class="unplaced"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{unplaced}}</p>
-{{/unplaced}}<ol class="visits" data-key="{{itemsKey}}">{{{visitItems}}}</ol>
+{{/unplaced}}{{#nothing}}<p class="nothing"{{#uiLang}} lang="{{uiLang}}"{{/uiLang}}>{{nothing}}</p>
+{{/nothing}}<ol class="visits" data-key="{{itemsKey}}">{{{visitItems}}}</ol>
 </section>
 {{/days}}</section>
 </main>
@@ -119,7 +120,8 @@ h2{font-size:1.25rem}
 .leaflet-container:focus-visible,.leaflet-container .leaflet-marker-icon:focus-visible,.leaflet-container a:focus-visible,.popup-title:focus-visible{outline:3px solid var(--accent)!important;outline-offset:2px}
 .badge{flex:none;min-width:1.75rem;height:1.75rem;padding:0 .25rem;border-radius:.875rem;color:#fff;font-weight:700;font-size:.875rem;display:inline-flex;align-items:center;justify-content:center}
 .visit-text{display:flex;flex-direction:column;min-width:0}
-.visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced{color:var(--muted);font-size:.875rem}
+.visit-name{font-weight:650}.visit-time,.visit-place,.visit-photos,.unplaced,.nothing{color:var(--muted);font-size:.875rem}
+.map-empty{position:absolute;z-index:1000;top:50%;left:50%;transform:translate(-50%,-50%);width:max-content;max-width:min(24rem,80%);margin:0;padding:.75rem 1rem;background:var(--bg);color:var(--fg);border-radius:.5rem;box-shadow:0 1px 6px rgba(0,0,0,.35);font-size:.9375rem;text-align:center}
 .notes{margin:.25rem 0 .5rem;padding:.375rem .625rem;background:var(--card);border-radius:.375rem;font-size:.9375rem;overflow-wrap:anywhere;overflow-x:auto}
 .notes>*{margin:0 0 .5em}.notes>:last-child{margin-bottom:0}
 .notes h1,.notes h2,.notes h3,.notes h4,.notes h5,.notes h6{font-size:1em}

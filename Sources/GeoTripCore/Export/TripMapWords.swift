@@ -36,6 +36,10 @@ public struct TripMapWords: Sendable, Equatable {
     var creditCountries: String
     var creditLeaflet: String
     var madeWith: String
+    /// Over a map with nothing on it: why a trip shows no place.
+    var nothingOnMap: String
+    /// Under a day's heading when the day shows no visit and no photo without a position.
+    var nothingThisDay: String
     /// "1 photo", "3 photos" / "사진 3장".
     let photoCount: @Sendable (Int) -> String
     /// "1 video" / "동영상 1개".
@@ -81,6 +85,8 @@ public struct TripMapWords: Sendable, Equatable {
         creditShores: "Coastlines, lakes and borders: GSHHG by Wessel and Smith (LGPL 3.0)",
         creditCountries: "Countries of the overview: Natural Earth (public domain)",
         creditLeaflet: "Map library: Leaflet (BSD 2-Clause) and Leaflet.markercluster (MIT)", madeWith: "Made by geotrip from the trip's photos.",
+        nothingOnMap: "No place of this trip is on the map: its photos have no position, or were taken inside privacy zones.",
+        nothingThisDay: "Nothing on the map this day.",
         photoCount: { $0 == 1 ? "1 photo" : "\($0) photos" },
         videoCount: { $0 == 1 ? "1 video" : "\($0) videos" },
         unplacedCount: { $0 == 1 ? "1 photo without a position" : "\($0) photos without a position" },
@@ -101,6 +107,8 @@ public struct TripMapWords: Sendable, Equatable {
         creditShores: "해안선, 호수, 국경: GSHHG, Wessel and Smith (LGPL 3.0)",
         creditCountries: "개요 지도의 국가: Natural Earth (퍼블릭 도메인)",
         creditLeaflet: "지도 라이브러리: Leaflet (BSD 2-Clause), Leaflet.markercluster (MIT)", madeWith: "geotrip이 여행 사진으로 만들었습니다.",
+        nothingOnMap: "지도에 표시된 장소가 없습니다. 사진에 위치 정보가 없거나 개인 정보 보호 구역 안에서 찍은 사진입니다.",
+        nothingThisDay: "이날은 지도에 표시된 곳이 없습니다.",
         photoCount: { "사진 \($0)장" },
         videoCount: { "동영상 \($0)개" },
         unplacedCount: { "위치 없는 사진 \($0)장" },
