@@ -333,6 +333,8 @@ struct OnlineNamesCommandTests {
         #expect(messages.filter { $0.contains("cannot be used now") }.count == 1)
         #expect(messages.contains { $0.contains("it could not be reached: Connection refused (3 tries)") }, "\(messages)")
         #expect(!messages.contains { $0.contains("slow") }, "\(messages)")
+        // Nothing reached it, so nothing was sent.
+        #expect(Self.named(try Self.summary(run))["requests"] == 0)
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago.
@@ -410,6 +412,21 @@ struct OnlineNamesCommandTests {
         #expect(messages.filter { $0.contains("cannot be used now: its answers are not JSON (3 in a row") }.count == 1, "\(messages)")
         // Said once: not also as each place's unreadable answer.
         #expect(!messages.contains { $0.contains("cannot be read: it is not JSON") }, "\(messages)")
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
+    }
+
+    @Test("an answer over 4 MiB is not asked for again: the service is unusable for the run, said once")
+    func answerTooLarge() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "bloated")
+        let trip = try temp.copySampleImages()
+        let run = try Self.ingest(trip, server, ["--concurrency", "1"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        // One request: such an answer is no passing fault (it was tried three times).
+        #expect(server.requests.count == 1, "\(server.requests.count)")
+        let messages = (try Self.summary(run)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.filter { $0.contains("its answer was larger than 4 MiB") }.count == 1, "\(messages)")
         #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
     }
 

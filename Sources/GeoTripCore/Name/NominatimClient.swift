@@ -204,6 +204,10 @@ public struct NominatimClient: Sendable {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 failure = Self.words(error)
+                if Self.neverConnected(error) { tally.unsend() }
+                // An answer too large to be a place's is how the server answers, not a
+                // passing fault: asking again would fetch it again.
+                if error is NIOTooManyBytesError { throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: failure) }
             }
             guard tries < Self.maximumTries else {
                 throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: failure + " (\(tries) tries)")
@@ -296,6 +300,14 @@ public struct NominatimClient: Sendable {
     /// The largest answer read: 4 MiB (a place's answer is a few kilobytes).
     static let largestAnswer = 1 << 22
 
+    /// Whether `error` came before a connection was made (refused, unreachable, or no answer
+    /// to the connection itself): a request that never left.
+    static func neverConnected(_ error: any Error) -> Bool {
+        if (error as? HTTPClientError) == .connectTimeout { return true }
+        guard let error = error as? IOError else { return false }
+        return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(error.errnoCode)
+    }
+
     static func words(_ error: any Error) -> String {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout { return "it did not answer in time" }
         if error is NIOTooManyBytesError { return "its answer was larger than 4 MiB, which no place's answer is" }
@@ -342,6 +354,9 @@ public final class NamingTally: Sendable {
         }
     }
 
+    /// Takes back a request `begin` counted that never reached the server.
+    func unsend() { counts.withLock { $0.requests -= 1 } }
+
     func end(_ token: Int, at moment: Double) {
         counts.withLock {
             if let start = $0.inFlight.removeValue(forKey: token) { $0.slowest = max($0.slowest, moment - start) }
@@ -359,7 +374,7 @@ public final class NamingTally: Sendable {
     /// The places whose answers all came from the cache.
     public var cachedPlaces: Set<String> { counts.withLock { $0.cachedPlaces } }
 
-    /// HTTP requests sent, retries included.
+    /// HTTP requests sent, retries included (not those that found no server to take them).
     public var requests: Int { counts.withLock { $0.requests } }
 
     /// Records that the service asked every request to wait, and that they wait `seconds`

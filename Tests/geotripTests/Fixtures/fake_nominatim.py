@@ -188,6 +188,9 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
             return
+        if mode == "bloated":
+            # Over the 4 MiB geotrip reads of an answer: a broken proxy, not a place.
+            return self.send_body(200, b'{"padding": "' + b"x" * (5 << 20) + b'"}', [("Content-Type", "application/json")])
         if mode == "slow" and first_of_all:
             time.sleep(3.5)
         if mode == "hold":
