@@ -142,7 +142,7 @@ struct VideoReadingTests {
         #expect(file.bytesRead < 80 * 1024, "read \(file.bytesRead) bytes")
     }
 
-    @Test("ISO 6709 positions are parsed strictly", arguments: [
+    @Test("ISO 6709 positions are parsed strictly (unpadded degrees taken)", arguments: [
         ("+48.8584+002.2945+035.000/", 48.8584, 2.2945, 35.0),
         ("+41.4036+002.1744/", 41.4036, 2.1744, nil),
         ("-33.8568+151.2153/", -33.8568, 151.2153, nil),
@@ -152,6 +152,10 @@ struct VideoReadingTests {
         ("+40.7128-074.0060-10.5/", 40.7128, -74.006, -10.5),
         // As exiftool writes a Double given to it.
         ("+52.3702+004.90153369096734+0.000/", 52.3702, 4.90153369096734, 0),
+        // Degrees left unpadded by some writers: too few digits for any other reading.
+        ("+48.8584+2.2945/", 48.8584, 2.2945, nil),
+        ("+8.9824-79.5199/", 8.9824, -79.5199, nil),
+        ("-9.4438+47.0000+12/", -9.4438, 47.0, 12),
     ] as [(String, Double, Double, Double?)])
     func iso6709(text: String, latitude: Double, longitude: Double, altitude: Double?) throws {
         let parsed = try #require(ISO6709.parse(text))
@@ -162,7 +166,7 @@ struct VideoReadingTests {
 
     @Test("strings that are not ISO 6709 positions give none", arguments: [
         "", "48.8584 2.2945", "+48.8584", "+91.0000+002.0000/", "+48.0000+181.0000/", "+4875.000+00217.670/",
-        "+48.8584+002.2945/junk", "+48.+002.2945/", "++48.8584+002.2945/", "+48.8584+2.2945/", "+4851.5+217.6/",
+        "+48.8584+002.2945/junk", "+48.+002.2945/", "++48.8584+002.2945/", "+4851.5+217.6/", "+485.5+002.0/", "+48.8584+2/", "+48.8584+22/",
         "+48." + String(repeating: "1", count: 25) + "+002.2945/",
     ])
     func notISO6709(text: String) {

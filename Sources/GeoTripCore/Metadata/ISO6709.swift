@@ -1,7 +1,8 @@
 /// Positions written as ISO 6709 strings, the form QuickTime keeps them in
 /// (`com.apple.quicktime.location.ISO6709`, `©xyz`): `+48.8584+002.2945+035.000/`.
 enum ISO6709 {
-    /// Parses `±DD[.D…]±DDD[.D…]`, or the same with degrees and minutes (`±DDMM.M…±DDDMM.M…`) or
+    /// Parses `±DD[.D…]±DDD[.D…]` (degrees unpadded too: `+8.98-79.52/`), or the same with
+    /// degrees and minutes (`±DDMM.M…±DDDMM.M…`) or
     /// degrees, minutes and seconds (`±DDMMSS±DDDMMSS`), then an optional altitude `±A[.A…]`, an
     /// optional `CRS…` name and the closing `/` (ISO 6709:2008 annex H). Anything else, minutes
     /// or seconds of 60 and more, or a position out of range, is nil: a reading is never guessed.
@@ -27,13 +28,20 @@ enum ISO6709 {
     /// A signed angle whose whole part has `degreeDigits` digits (degrees), two more (and
     /// minutes), or four more (and seconds).
     private static func angle(_ bytes: inout ArraySlice<UInt8>, degreeDigits: Int) -> Double? {
+        let start = bytes
         guard let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-"),
               let (value, wholeDigits) = number(&bytes)
         else { return nil }
+        let hasFraction = start.prefix(start.count - bytes.count).contains(UInt8(ascii: "."))
         let sign = value < 0 ? -1.0 : 1.0
         let magnitude = abs(value)
         switch wholeDigits - degreeDigits {
         case 0:
+            return value
+        case ..<0 where hasFraction:
+            // Degrees with fewer digits than the standard's padding (`+48.8584+2.2945/`, as
+            // some writers leave them): too few for minutes, so no other reading. Without a
+            // fraction (`+48.8584+2`) it is more likely a value cut short, and refused.
             return value
         case 2:
             let degrees = (magnitude / 100).rounded(.down), minutes = magnitude - degrees * 100
