@@ -58,7 +58,7 @@ struct TimeResolutionTests {
         #expect(after.utc?.geotripISO8601 == "2025-03-30T02:30:00Z")
     }
 
-    @Test("in the autumn overlap the first occurrence counts, in the spring gap the offset before the change, east and west of UTC alike")
+    @Test("in the autumn overlap the first occurrence counts, in the spring gap the instant the clocks moved on, east and west of UTC alike")
     func dstOverlapAndGap() {
         var r = resolver(tz: "Europe/Berlin")
         // 2025-10-26 02:30 happened twice in Berlin: first at 00:30Z (CEST), then 01:30Z (CET).
@@ -68,13 +68,29 @@ struct TimeResolutionTests {
         // 2025-11-02 01:30 happened twice in New York: first at 05:30Z (EDT).
         #expect(ny.resolve(local: local("2025-11-02T01:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
                 == "2025-11-02T05:30:00Z")
-        // 2025-03-09 02:30 never happened in New York; read with EST (before the change): 07:30Z,
-        // after 01:59:59 EST (06:59:59Z), so the order of the photos is kept.
-        #expect(ny.resolve(local: local("2025-03-09T02:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
-                == "2025-03-09T07:30:00Z")
-        // 2025-03-30 02:30 never happened in Berlin; with CET: 01:30Z.
+        // 2025-03-09 02:30 never happened in New York: the clocks went from 02:00 EST to 03:00
+        // EDT at 07:00Z (the tz database), which it is read as, so one camera's photos keep
+        // their order on both sides: 01:59:59 EST (06:59:59Z), then 03:10 EDT (07:10Z).
+        func newYork(_ wall: String) -> String? {
+            ny.resolve(local: local(wall), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+        }
+        #expect(newYork("2025-03-09T01:59:59") == "2025-03-09T06:59:59Z")
+        #expect(newYork("2025-03-09T02:30:00") == "2025-03-09T07:00:00Z")
+        #expect(newYork("2025-03-09T03:10:00") == "2025-03-09T07:10:00Z")
+        // 2025-03-30 02:30 never happened in Berlin: the clocks moved on at 01:00Z.
         #expect(r.resolve(local: local("2025-03-30T02:30:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
-                == "2025-03-30T01:30:00Z")
+                == "2025-03-30T01:00:00Z")
+        // Lisbon (from 01:00 WET to 02:00 WEST at 01:00Z), by the photos' position: 00:50,
+        // 01:30 (skipped) and 02:10 on one camera's clock stay in that order.
+        var lisbon = resolver()
+        let times = ["2025-03-30T00:50:00", "2025-03-30T01:30:00", "2025-03-30T02:10:00"].map {
+            lisbon.resolve(local: local($0), offset: nil, gpsTime: nil, position: Self.lisbon, camera: nil).utc?.geotripISO8601
+        }
+        #expect(times == ["2025-03-30T00:50:00Z", "2025-03-30T01:00:00Z", "2025-03-30T01:10:00Z"])
+        // Lord Howe moves its clocks by half an hour (02:00 +10:30 to 02:30 +11:00, at 15:30Z the day before).
+        var howe = resolver(tz: "Australia/Lord_Howe")
+        #expect(howe.resolve(local: local("2025-10-05T02:15:00"), offset: nil, gpsTime: nil, position: nil, camera: nil).utc?.geotripISO8601
+                == "2025-10-04T15:30:00Z")
     }
 
     @Test("GPS time decides when it agrees to a whole real offset, including +05:45 and +09:30")

@@ -211,13 +211,18 @@ public struct TimeResolver: Sendable {
         // The offsets in force a day before and a day after are the candidates; one that the
         // zone really has at the resulting instant is a reading of the wall clock. In the
         // autumn overlap both are, and the first occurrence (the earlier instant) is taken; in
-        // the spring gap neither is, and the offset in force before the change is used, the
-        // same rule whichever side of UTC the zone is on.
+        // the spring gap neither is, and the instant the clocks moved on is taken: a time
+        // before the gap reads earlier and one after it later, so one camera's photos keep
+        // their order (read with either offset, a photo in the gap would pass one taken after
+        // it or before it). The same rule whichever side of UTC the zone is on.
         let before = timeZone.secondsFromGMT(for: wall.addingTimeInterval(-86_400))
         let after = timeZone.secondsFromGMT(for: wall.addingTimeInterval(86_400))
         let readings = Set([before, after]).map { wall.addingTimeInterval(-TimeInterval($0)) }
             .filter { timeZone.secondsFromGMT(for: $0) == Int(wall.timeIntervalSince($0)) }
-        return readings.min() ?? wall.addingTimeInterval(-TimeInterval(before))
+        if let first = readings.min() { return first }
+        let (earliest, latest) = (wall.addingTimeInterval(-TimeInterval(max(before, after))), wall.addingTimeInterval(-TimeInterval(min(before, after))))
+        if let change = timeZone.nextDaylightSavingTimeTransition(after: earliest), change <= latest { return change }
+        return wall.addingTimeInterval(-TimeInterval(before))
     }
 
     private mutating func timeZone(_ identifier: String) -> TimeZone? {

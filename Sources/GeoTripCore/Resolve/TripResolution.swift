@@ -300,8 +300,9 @@ extension TripResolution {
 struct TripResolution: Sendable {
     /// The rules' revision, in every resolution's key: a catalog resolved by other rules is
     /// resolved again. 2: a photo's zone is its place's when known, whatever its offset tag
-    /// or `--tz` says; a `--tz` reading stands where it places the photo itself.
-    static let rulesRevision = 2
+    /// or `--tz` says; a `--tz` reading stands where it places the photo itself. 3: a wall
+    /// time the clocks skipped is read as the instant they moved on.
+    static let rulesRevision = 3
 
     /// What the settings and the track files looked like: resolution runs again when this (or
     /// the catalog's generation) differs from what the last run stored. An edited log counts.
