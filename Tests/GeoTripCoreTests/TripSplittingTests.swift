@@ -227,6 +227,30 @@ struct TripSplittingTests {
         #expect(library.trips.map { [$0.firstDay, $0.lastDay] } == [["2023-02-10", "2023-02-11"], ["2023-02-15", "2023-02-16"]])
     }
 
+    @Test("a date the calendar skips crossing the date line eastward is no day without a photo: Honolulu then Auckland is one trip")
+    func dateLineGap() {
+        let honolulu = Coordinate(latitude: 21.3069, longitude: -157.8583), auckland = Coordinate(latitude: -36.8485, longitude: 174.7633)
+        let home = Self.trip(from: "2025-02-01", Array(repeating: .home, count: 40) + Array(repeating: .nothing, count: 8)
+                                 + Array(repeating: .home, count: 30)).days.flatMap(\.visits)
+        func visit(_ date: String, _ spot: Coordinate, _ arrival: String, _ departure: String) -> TripVisit {
+            TripVisit(id: "v" + arrival, placeId: "p" + arrival, revision: 1, latitude: spot.latitude, longitude: spot.longitude, radiusMeters: 20,
+                      arrival: arrival, departure: departure, localDate: date, photoCount: 3, photos: ["\(arrival)/a.jpg"])
+        }
+        // Honolulu on 12 to 15 March (HST, UTC-10), the last photo at 20:00 (16 March 06:00Z).
+        let hawaii = (12...15).map { visit("2025-03-\($0)", honolulu, "2025-03-\($0)T19:00:00Z", "2025-03-\($0 + 1)T06:00:00Z") }
+        func trips(_ away: [TripVisit]) -> [[String]] {
+            let trip = Trip(visits: (home + hawaii + away).sorted { $0.arrival < $1.arrival }, outside: [], days: [])
+            return TripSplitting.split(trip).trips.map { [$0.firstDay, $0.lastDay] }
+        }
+        // Auckland from 19 March 12:00 NZDT (UTC+13: 18 March 23:00Z), 2 days 17 hours after
+        // Honolulu, though 16, 17 and 18 March have no photo on the calendar: one trip.
+        #expect(trips((19...21).map { visit("2025-03-\($0)", auckland, "2025-03-\($0 - 1)T23:00:00Z", "2025-03-\($0)T08:00:00Z") })
+                == [["2025-03-12", "2025-03-21"]])
+        // The same dates three days and more apart (on one clock): two trips.
+        #expect(trips((19...21).map { visit("2025-03-\($0)", auckland, "2025-03-\($0)T12:00:00Z", "2025-03-\($0)T14:00:00Z") })
+                == [["2025-03-12", "2025-03-15"], ["2025-03-19", "2025-03-21"]])
+    }
+
     @Test("a folder of 60 days or fewer is one trip, even with several cities; --home makes it a library")
     func shortFolderIsOneTrip() {
         let lisbon = Plan.away(trip: 1, region: Self.lisbon), kyoto = Plan.away(trip: 2, region: Self.kyoto)

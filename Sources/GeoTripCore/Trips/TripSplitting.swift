@@ -32,7 +32,8 @@ import Foundation
 ///   visits are all near home is a home day; a day with photos but no visit (no positions) is
 ///   neither.
 /// - **A trip** is a run of away days: it goes on across days without a placed photo, at most
-///   `gapDays` (2) of them in a row, and ends at a home day. Days without a placed photo
+///   `gapDays` (2) of them in a row (or any, when its photos on either side are less than
+///   `gapDays + 1` days apart: `hoursApart`), and ends at a home day. Days without a placed photo
 ///   inside a trip belong to it; those outside belong to none. A run whose every visit lies at
 ///   a home kept private from earlier exports (inside its zone, `PrivacyZones.defaultRadius`:
 ///   the house of an earlier home, after `--home` named another for all time) is no trip but
@@ -115,7 +116,7 @@ public enum TripSplitting {
                 open = nil
                 continue
             }
-            if let run = open, number - dated[run.last].1 - 1 <= rules.gapDays {
+            if let run = open, number - dated[run.last].1 - 1 <= rules.gapDays || Self.hoursApart(dated[run.last].0, day) < Double(rules.gapDays + 1) * 24 {
                 open = (run.first, index)
             } else {
                 if let run = open { runs.append(run) }
@@ -166,6 +167,15 @@ public enum TripSplitting {
                                 trip: trip.days(from: firstDay, through: lastDay))
         }
         return library
+    }
+
+    /// Hours from the last visit of `earlier` to the first of `later` (by their UTC times):
+    /// under `gapDays + 1` days apart, no day was lived without a photo, whatever the dates
+    /// say (a date the calendar skips crossing the date line eastward is no day lived).
+    static func hoursApart(_ earlier: Trip.Day, _ later: Trip.Day) -> Double {
+        guard let left = earlier.visits.lazy.compactMap({ UTCTimestamp.date($0.departure) }).max(),
+              let arrived = later.visits.lazy.compactMap({ UTCTimestamp.date($0.arrival) }).min() else { return .infinity }
+        return arrived.timeIntervalSince(left) / 3600
     }
 
     /// Where most nights are spent (see the type's notes): of several homes, the one of most
