@@ -62,8 +62,8 @@ struct GeoJSONTests {
                       Self.visit("v3", 38.7979, -9.3904, at: 15)]
         let photos = [TripPhoto(id: 7, path: "dir/a b.jpg", utcTime: "2025-06-10T09:05:00Z", coordinate: Coordinate(latitude: 38.71125, longitude: -9.13696),
                                 locationSource: "exif", uncertaintyMeters: 5, visitID: "v1")]
-        let document = GeoJSONDocument(visits: visits, route: TripRoute(visits: visits), photos: photos, notes: ["v2": "lunch\n"],
-                                       privacy: PrivacyZones())
+        let document = GeoJSONDocument(visits: visits, route: TripRoute(visits: visits), photos: photos,
+                                       notes: ["v2": "lunch\n<!-- door code 4711 -->\n", "v3": "<!-- only a remark -->"], privacy: PrivacyZones())
         let text = document.text()
         let features = try Self.checkedFeatures(text)
         #expect(features.count == 3 + 2 + 1)
@@ -71,6 +71,8 @@ struct GeoJSONTests {
         #expect((first["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [-9.136961, 38.711251])
         #expect((features[1]["properties"] as? [String: Any])?["notes"] as? String == "lunch\n")
         #expect((first["properties"] as? [String: Any])?["notes"] is NSNull)
+        // A note's HTML comments are left out, as Markdown previews hide them; a note of them alone is none.
+        #expect((features[2]["properties"] as? [String: Any])?["notes"] is NSNull)
         let leg = try #require(features[3]["properties"] as? [String: Any])
         #expect(leg["kind"] as? String == "direct" && leg["from"] as? String == "v1" && leg["localDate"] as? String == "2025-06-10")
         #expect((leg["distanceMeters"] as? Int).map { (7_000...8_000).contains($0) } == true)

@@ -33,9 +33,26 @@ struct NoteMarkupTests {
             == "<p>a &lt;b&gt;bold&lt;/b&gt; &lt;img src=x onerror=alert(1)&gt;</p>\n")
         #expect(Self.html("<script>alert(1)</script>") == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n")
         #expect(Self.html("<div onclick=\"x\">\nblock\n</div>") == "<p>&lt;div onclick=&quot;x&quot;&gt;<br />\nblock<br />\n&lt;/div&gt;</p>\n")
-        #expect(Self.html("<!-- a comment -->") == "<p>&lt;!-- a comment --&gt;</p>\n")
         // A block of HTML keeps its lines, as the person's other lines are kept.
         #expect(Self.html("<div>\nline two\n</div>") == "<p>&lt;div&gt;<br />\nline two<br />\n&lt;/div&gt;</p>\n")
+    }
+
+    @Test("HTML comments are left out, as Markdown previews hide them; in code they are code")
+    func commentsLeftOut() {
+        #expect(Self.html("<!-- a comment -->") == "")
+        #expect(Self.html("Lovely lunch.\n<!-- private: door code 4711 -->") == "<p>Lovely lunch.</p>\n")
+        #expect(Self.html("Lunch <!-- door code 4711 --> at noon.") == "<p>Lunch  at noon.</p>\n")
+        // Over lines, and the lines it held alone go with it.
+        #expect(Self.html("one\n<!-- door\ncode 4711 -->\ntwo") == "<p>one<br />\ntwo</p>\n")
+        #expect(Self.html("a <!-- open\nb --> c") == "<p>a<br />\nc</p>\n")
+        // Code keeps it: a span, a fenced block of backticks or tildes.
+        #expect(Self.html("`<!-- kept -->`") == "<p><code>&lt;!-- kept --&gt;</code></p>\n")
+        #expect(Self.html("```\n<!-- kept -->\n```") == "<pre><code>&lt;!-- kept --&gt;\n</code></pre>\n")
+        #expect(Self.html("~~~~\n<!-- kept -->\n~~~\n~~~~\n<!-- gone -->") == "<pre><code>&lt;!-- kept --&gt;\n~~~\n</code></pre>\n")
+        // An unclosed comment hides the rest, as a preview does.
+        #expect(Self.html("shown <!-- never closed\nhidden") == "<p>shown</p>\n")
+        // The GeoJSON carries the note without it.
+        #expect(NoteMarkup.withoutComments("Lovely lunch.\n<!-- private: door code 4711 -->\r\nBack at 5.") == "Lovely lunch.\nBack at 5.")
     }
 
     @Test("links: the web and mail as they are, a journal-relative one from the map's folder, any other scheme words only",

@@ -70,7 +70,7 @@ struct GeoJSONDocument {
         var shown = Set<String>()
         for visit in visits where !privacy.contains(visit.centre) {
             shown.insert(visit.id)
-            let note = notes[visit.id].flatMap { $0.contains { !$0.isWhitespace } ? $0 : nil }
+            let note = notes[visit.id].map(NoteMarkup.withoutComments).flatMap { $0.contains { !$0.isWhitespace } ? $0 : nil }
             features.append(Feature(id: visit.id, geometry: .point(visit.centre), properties: [
                 "id": .text(visit.id), "placeId": .text(visit.placeId), "name": .text(visit.name), "admin1": .text(visit.admin1),
                 "country": .text(visit.country), "countryCode": .text(visit.countryCode), "arrival": .text(visit.arrival),

@@ -6,7 +6,8 @@ import Synchronization
 /// journal, and never as markup of its own. GitHub's CommonMark parser (`cmark-gfm`, with its
 /// strikethrough, autolink, table and task-list extensions) reads it; before it is rendered,
 /// the tree is made safe and fit for the page:
-/// - HTML the note holds (`<b>`, `<script>`) becomes text, shown as written;
+/// - HTML the note holds (`<b>`, `<script>`) becomes text, shown as written, but for its
+///   comments, which are left out (`withoutComments`);
 /// - a link or image whose address is not `http`, `https` or `mailto` (an image may also be a
 ///   `data:image/png`, `jpeg`, `gif` or `webp`) loses its address and keeps its words (a
 ///   `javascript:` link is words, not a link);
@@ -27,8 +28,75 @@ enum NoteMarkup {
         if markdown.unicodeScalars.contains(where: \.isBidiControl) {
             markdown = String(String.UnicodeScalarView(markdown.unicodeScalars.filter { !$0.isBidiControl }))
         }
+        markdown = withoutComments(markdown)
         guard markdown.utf8.count <= longestFormatted else { return plain(markdown) }
         return oneAtATime.withLock { _ in render(markdown, folder: folder, page: page) }
+    }
+
+    /// `markdown` without its HTML comments (`<!-- door code 4711 -->`), as Markdown previews
+    /// (GitHub, Obsidian, VS Code) hide them and people keep private remarks in them: what the
+    /// map shows and the GeoJSON carries. A comment in code (a fenced block, a `` `code` ``
+    /// span) is code, and stays; a line that held only comments goes with them.
+    static func withoutComments(_ markdown: String) -> String {
+        guard markdown.contains("<!--") else { return markdown }
+        // Lines with their endings (`\r\n` is one Character to Swift).
+        var lines: [(text: Substring, end: Substring)] = []
+        var start = markdown.startIndex
+        while start < markdown.endIndex {
+            let end = markdown[start...].firstIndex { $0 == "\n" || $0 == "\r\n" } ?? markdown.endIndex
+            let next = end < markdown.endIndex ? markdown.index(after: end) : end
+            lines.append((markdown[start..<end], markdown[end..<next]))
+            start = next
+        }
+        var kept = ""
+        func keep(_ text: Substring, _ end: Substring) { kept += text; kept += end }
+        var fence: (mark: Character, length: Int)?
+        var inComment = false
+        for (line, end) in lines {
+            let indent = line.prefix { $0 == " " }.count
+            let body = line.dropFirst(indent)
+            if !inComment, indent <= 3, let mark = body.first, mark == "`" || mark == "~" {
+                let run = body.prefix { $0 == mark }.count
+                if let open = fence {
+                    if mark == open.mark, run >= open.length, body.dropFirst(run).allSatisfy({ $0 == " " || $0 == "\t" }) { fence = nil }
+                    keep(line, end)
+                    continue
+                }
+                if run >= 3, mark == "~" || !body.dropFirst(run).contains("`") {
+                    fence = (mark, run)
+                    keep(line, end)
+                    continue
+                }
+            }
+            if fence != nil { keep(line, end); continue }
+            // Outside code blocks: comments cut out, code spans passed over.
+            var out = Substring(), rest = line
+            while !rest.isEmpty {
+                if inComment {
+                    guard let end = rest.range(of: "-->") else { rest = ""; break }
+                    rest = rest[end.upperBound...]
+                    inComment = false
+                } else if rest.first == "`" {
+                    let run = rest.prefix { $0 == "`" }
+                    let after = rest.dropFirst(run.count)
+                    if let close = after.range(of: run) {
+                        out += rest[..<close.upperBound]
+                        rest = rest[close.upperBound...]
+                    } else {
+                        out += run
+                        rest = after
+                    }
+                } else if rest.hasPrefix("<!--") {
+                    inComment = true
+                    rest = rest.dropFirst(4)
+                } else {
+                    out.append(rest.removeFirst())
+                }
+            }
+            if out.count != line.count && out.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            keep(out, end)
+        }
+        return kept
     }
 
     /// 64 KiB: a note longer than this (a diary pasted whole) is shown as plain text, its
