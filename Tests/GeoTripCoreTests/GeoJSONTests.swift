@@ -97,6 +97,26 @@ struct GeoJSONTests {
         #expect((features[2]["geometry"] as? [String: Any])?["type"] as? String == "MultiLineString")
     }
 
+    @Test("every line has length: a leg between visits on one spot is left out, and a line from the seam has no stub on the other side")
+    func noLineWithoutLength() throws {
+        // A café in the morning and the evening, the museum between: two legs, and no third
+        // from the café to itself when the museum is not between.
+        let cafe = (40.4168, -3.7038)
+        let visits = [Self.visit("v1", cafe.0, cafe.1, at: 9), Self.visit("v2", cafe.0, cafe.1, at: 19), Self.visit("v3", 40.4138, -3.6921, at: 21)]
+        let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: TripRoute(visits: visits), photos: [], notes: [:],
+                                                                privacy: PrivacyZones()).text())
+        let legs = features.filter { ($0["id"] as? String)?.hasPrefix("leg-") == true }
+        #expect(legs.map { $0["id"] as? String } == ["leg-2"])
+        // A boat's track from the seam itself: one line on the side it goes, no part of one point.
+        let onSeam = RouteGeometry.splitAtAntimeridian([Coordinate(latitude: -17, longitude: 180), Coordinate(latitude: -17, longitude: -179.875)])
+        #expect(onSeam == [[Coordinate(latitude: -17, longitude: -180), Coordinate(latitude: -17, longitude: -179.875)]])
+        // To the pole at -180 from 180: the same point, written both ways; nothing to draw.
+        #expect(RouteGeometry.splitAtAntimeridian([Coordinate(latitude: -90, longitude: 180), Coordinate(latitude: -90, longitude: -180)]).isEmpty)
+        // Points repeated along a track are one.
+        #expect(RouteGeometry.splitAtAntimeridian([Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 1, longitude: 1),
+                                                   Coordinate(latitude: 2, longitude: 2)]).first?.count == 2)
+    }
+
     @Test("a leg faster than 300 km/h is a flight along the great circle; a slow one is direct")
     func flights() throws {
         // Lisbon to Madrid (500 km) in an hour and a half, then a walk.

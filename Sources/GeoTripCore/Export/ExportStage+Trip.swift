@@ -588,7 +588,8 @@ extension ExportStage {
     /// named as the gazetteer names the place, never by the person's or the service's name.
     /// 20: the map of a day with nothing on it shows the trip, not the world, and says so in the
     /// timeline; a map with nothing on it says why; no coast drawn along Antarctica's cut.
-    /// 21: a note's HTML comments are left out of the map and the GeoJSON.
+    /// 21: a note's HTML comments are left out of the map and the GeoJSON; no line of one
+    /// point (a leg between visits on one spot, a stub cut at the seam) in either.
     static let outputRevision = 21
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so

@@ -79,8 +79,10 @@ struct GeoJSONDocument {
                 "photoCount": .integer(visit.photoCount - visit.hiddenPhotos), "nameSource": .text(visit.nameSource), "notes": .text(note),
             ]))
         }
+        // A leg between two visits on one spot has no line (its parts are none): left out.
         for (index, leg) in route.legs.enumerated() {
             let parts = leg.partsSplitAtAntimeridian
+            if parts.isEmpty { continue }
             features.append(Feature(id: "leg-\(index + 1)", geometry: parts.count == 1 ? .lineString(parts[0]) : .multiLineString(parts),
                                     properties: [
                                         "from": .text(shown.contains(leg.from) ? leg.from : nil),

@@ -11,11 +11,15 @@ public enum RouteGeometry {
 
     /// `line` in pieces that never cross longitude ±180: where a step between two points is
     /// shorter across the antimeridian than along the map, the piece ends at 180 (or -180) and
-    /// the next starts on the other side at the latitude where the step crosses.
+    /// the next starts on the other side at the latitude where the step crosses. A point the
+    /// same as the one before is left out, and so is a piece of one point (a leg between two
+    /// visits on one spot, or the stub of a line that starts on the seam): each piece has
+    /// length (valid to OGC simple features, which RFC 7946's lines alone need not be).
     public static func splitAtAntimeridian(_ line: [Coordinate]) -> [[Coordinate]] {
         guard var previous = line.first else { return [] }
         var pieces: [[Coordinate]] = []
         var current = [previous]
+        func add(_ point: Coordinate) { if current.last != point { current.append(point) } }
         for point in line.dropFirst() {
             let delta = point.longitude - previous.longitude
             if abs(delta) > 180 {
@@ -28,11 +32,11 @@ public enum RouteGeometry {
                 let run = unwrapped - previous.longitude
                 let t = run == 0 ? 0 : (seam - previous.longitude) / run
                 let latitude = previous.latitude + t * (point.latitude - previous.latitude)
-                current.append(Coordinate(latitude: latitude, longitude: seam))
+                add(Coordinate(latitude: latitude, longitude: seam))
                 pieces.append(current)
                 current = [Coordinate(latitude: latitude, longitude: -seam)]
             }
-            current.append(point)
+            add(point)
             previous = point
         }
         pieces.append(current)
