@@ -520,6 +520,11 @@ struct JournalCommandTests {
         for path in prado["photos"] as! [String] { try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(path)) }
         let deleted = try trip.run(["ingest", "DIR"])
         #expect(deleted.stdout.contains("1 note whose visit or day is gone: journal/unplaced-notes.md"), "\(deleted.stdout)")
+        // Said again by a rerun that changes nothing, and counted in --json, while it waits.
+        let again = try trip.run(["ingest", "DIR"])
+        #expect(again.stdout.contains("1 note whose visit or day is gone: journal/unplaced-notes.md"), "\(again.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try trip.run(["ingest", "DIR", "--json"]).stdout.utf8)) as? [String: Any]
+        #expect((json?["export"] as? [String: Any])?["unplacedNotes"] as? Int == 1)
         let unplaced = try trip.text("unplaced-notes.md")
         #expect(Trip.note(pradoID, in: unplaced) == "Prado: 한국어 메모\n")
         #expect(unplaced.contains(pradoID) && unplaced.contains(pradoDay))

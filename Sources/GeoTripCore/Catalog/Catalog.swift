@@ -437,6 +437,9 @@ extension Catalog {
         /// JSON of the dated journal backups the exports kept, with their size and time then
         /// (`ExportStage.recordBackups`), so one written in since is told.
         static let keptBackups = "keptBackups"
+        /// How many notes with words wait on the page of notes whose visit or day is gone, as
+        /// the last export found them: an unchanged rerun says them again.
+        static let unplacedNotes = "unplacedNotes"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

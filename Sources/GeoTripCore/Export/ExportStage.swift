@@ -111,6 +111,7 @@ public struct ExportStage: Sendable {
            try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
+            summary.unplacedNotes = Int(try catalog.setting(Catalog.SettingKey.unplacedNotes) ?? "") ?? 0
             return summary
         }
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
@@ -469,6 +470,7 @@ public struct ExportStage: Sendable {
             summary.replacedNoteCount = Set(notes.replaced.map(\.ownerID)).count
         }
         try catalog.saveJournalNotes(notes.all, at: run.now, writtenAt: notes.writtenAt)
+        try catalog.setSetting(Catalog.SettingKey.unplacedNotes, to: String(notes.gone.count))
         summary.unplacedNotes = notes.gone.count
         summary.movedNotes = notes.moved
         summary.rehomedNotes = notes.rehomed
