@@ -136,7 +136,7 @@ enum SummaryText {
                 + "that are not the notes kept, and \(e.backups.count == 1 ? "was" : "were") kept as \(e.backups.map(\.terminalSafe).joined(separator: ", "))")
         }
         if !e.unreadPages.isEmpty {
-            lines.append("  not read, as geotrip reads only the pages it names (YYYY-MM-DD.md): the notes in "
+            lines.append("  not read, as geotrip reads only the pages it names (journal/YYYY-MM-DD.md): the notes in "
                 + e.unreadPages.map(\.terminalSafe).joined(separator: ", ") + ". Copy them into the blocks of the day's page")
         }
         for unread in e.unreadBlocks {

@@ -655,6 +655,19 @@ struct JournalCommandTests {
         let backup = try #require(unread.first?["backup"] as? String)
         #expect(try String(contentsOf: trip.out.appendingPathComponent(backup), encoding: .utf8).contains("Flamenco at nine."))
         #expect(export["unreadPages"] as? [String] == ["journal/2025-06-13 Madrid.md"])
+        // So is a page whose name says Markdown another way, or one put in a folder of the
+        // journal: each said, none read.
+        let page = try trip.text("2025-06-11.md")
+        let sintra = try #require(visits.first { $0["localDate"] as? String == "2025-06-11" }?["id"] as? String)
+        let written = page.replacingOccurrences(of: "<!-- notes \(sintra) -->\n", with: "<!-- notes \(sintra) -->\nPena palace.\n")
+        try FileManager.default.createDirectory(at: trip.journal.appendingPathComponent("old"), withIntermediateDirectories: true)
+        for name in ["2025-06-11.MD", "2025-06-11.markdown", "old/2025-06-11.md"] {
+            try written.write(to: trip.journal.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let more = try #require(try JSONSerialization.jsonObject(with: Data(try trip.run(["export", "DIR", "--json"]).stdout.utf8)) as? [String: Any])
+        #expect(Set(more["unreadPages"] as? [String] ?? []) == ["journal/2025-06-13 Madrid.md", "journal/2025-06-11.MD", "journal/2025-06-11.markdown",
+                                                                 "journal/old/2025-06-11.md"], "\(more["unreadPages"] ?? "")")
+        for name in ["2025-06-11.MD", "2025-06-11.markdown", "old"] { try FileManager.default.removeItem(at: trip.journal.appendingPathComponent(name)) }
 
         // A page made read-only, whose place is then renamed: rewritten, and still read-only.
         let lisbon = trip.journal.appendingPathComponent("2025-06-10.md")

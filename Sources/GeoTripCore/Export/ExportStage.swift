@@ -893,9 +893,10 @@ public struct ExportStage: Sendable {
             if let document = read(base + "/" + name, output, &summary, withLinks: withLinks) { journal.days[String(name.prefix(10))] = document }
         }
         journal.unplaced = read(base + "/" + Self.unplacedNotesFile, output, &summary)
-        // A page renamed by the person (`2025-06-10 Lisbon.md`) is not read: said when it
-        // holds words in geotrip's blocks, which would otherwise seem taken in.
-        for name in names where Self.mayBeRenamedPage(name) {
+        // A page renamed by the person (`2025-06-10 Lisbon.md`, `2025-06-10.MD`), or put in a
+        // folder inside the journal's, is not read: said when it holds words in geotrip's
+        // blocks, which would otherwise seem taken in.
+        for name in names.filter(Self.mayBeRenamedPage) + Self.pagesInSubfolders(of: base, output) {
             if case .success(let bytes?) = output.contents(of: base + "/" + name), JournalDocument(bytes: bytes).blocks.contains(where: \.hasWords) {
                 summary.unreadPages.append(base + "/" + name)
             }
@@ -953,10 +954,27 @@ public struct ExportStage: Sendable {
         return UTCTimestamp.date("\(number(0..<4))-\(number(4..<6))-\(number(6..<8))T\(number(9..<11)):\(number(11..<13)):\(number(13..<15))Z")
     }
 
-    /// A Markdown file in a journal folder that is none of geotrip's pages or backups.
+    /// A Markdown file in a journal folder that is none of geotrip's pages or backups: `.md`
+    /// or `.markdown` in any case (`2025-06-13.MD` is no page of geotrip's).
     static func mayBeRenamedPage(_ name: String) -> Bool {
-        name.hasSuffix(".md") && !isDayFile(name) && name != unplacedNotesFile && name != undatedPhotosFile
-            && !name.hasPrefix("replaced-notes-") && !name.contains(".edited-")
+        let lower = name.lowercased()
+        return (lower.hasSuffix(".md") || lower.hasSuffix(".markdown")) && !isDayFile(name) && name != unplacedNotesFile
+            && name != undatedPhotosFile && !name.hasPrefix("replaced-notes-") && !name.contains(".edited-")
+    }
+
+    /// The Markdown files in the folders inside the journal folder `base` (`journal/old/…`),
+    /// paths relative to it: none is read, whatever its name.
+    static func pagesInSubfolders(of base: String, _ output: OutputFolder) -> [String] {
+        let root = output.url(base).path
+        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
+        var pages: [String] = []
+        while let path = walk.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if name.hasPrefix(".") { walk.skipDescendants(); continue }
+            let lower = name.lowercased()
+            if path.contains("/"), lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { pages.append(path) }
+        }
+        return pages.sorted()
     }
 
 }
