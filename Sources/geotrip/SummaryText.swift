@@ -217,7 +217,8 @@ enum SummaryText {
                     : "none being in '\(language)': names in it are asked for online only, with --geocoder nominatim"))
         }
         if !e.refused.isEmpty {
-            lines.append("  left alone, never written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))")
+            lines.append("  left alone, never read or written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))"
+                + "; notes written there are not taken in (not on the map or in the GeoJSON): put a file in the page's place, or choose another output folder with --out")
         }
         return lines
     }
