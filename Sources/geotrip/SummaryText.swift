@@ -69,6 +69,12 @@ enum SummaryText {
     static func manualNameLines(_ moves: [ManualNames.Move]) -> [String] {
         moves.map { move in
             let name = "\"\(move.name.terminalSafe)\""
+            if let away = move.awayMetres {
+                let distance = away >= 1000 ? "\(n(Int((away / 1000).rounded()))) km" : "\(n(Int(away))) m"
+                return "  \(name), the name you gave \(move.from), stays with it, though its place is now \(distance) from where you gave the name"
+                    + (move.nearest.map { " (\($0) is nearer)" } ?? "")
+                    + (move.clearCommand.map { "; `\($0.terminalSafe)` lets it go" } ?? "")
+            }
             if let to = move.to {
                 return "  \(name), the name you gave \(move.from), went with its spot to \(to) (visits merged or split)"
             }

@@ -57,6 +57,7 @@ struct Tag: AsyncParsableCommand {
             let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target)
             print(outcome.sentence.terminalSafe)
             if let trip = outcome.trip, let line = SummaryText.tripLine(trip, trips: outcome.export?.trips ?? 0) { print(line) }
+            SummaryText.manualNameLines(outcome.manualNames).forEach { print($0) }
             // What the journal did besides being written: notes that moved or wait, backups.
             if let export = outcome.export { SummaryText.exportLines(export).dropFirst().forEach { print($0) } }
             if let former = outcome.catalogFollowedFrom { print(SummaryText.followed(former, folder: location.folderPath)) }

@@ -125,7 +125,7 @@ extension Catalog {
         let given = records.map { ManualNames.Given(placeID: $0.placeId, spot: Coordinate(latitude: $0.latitude, longitude: $0.longitude), name: $0.name ?? "") }
         let moves = ManualNames.follow(given, places: places.map { ($0[0], Coordinate(latitude: $0[2], longitude: $0[3])) }, radius: radius)
         // Every moving row out first: a name may go to the id another leaves.
-        let going = moves.filter { $0.to != nil }
+        let going = moves.filter { $0.to != nil && !$0.stayedAway }
         let moving = records.filter { record in going.contains { $0.from == record.placeId } }
         for record in moving { try record.delete(db) }
         for move in going {
@@ -135,13 +135,14 @@ extension Catalog {
                 try record.insert(db)
             }
         }
-        // Said once: the names waiting now that were not waiting before.
+        // Said once: the names waiting now that were not waiting before, and those staying
+        // with a place gone from their spot (`away:` and the id) that were not before.
         let saidBefore = Set(try TripSettingRecord.value(db, SettingKey.manualNamesWaiting)
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [])
-        let waiting = moves.filter { $0.to == nil }
-        let now = waiting.map(\.from).sorted()
+        let waiting = moves.filter { $0.to == nil }, away = moves.filter(\.stayedAway)
+        let now = (waiting.map(\.from) + away.map { "away:" + $0.from }).sorted()
         if Set(now) != saidBefore { try TripSettingRecord.set(db, SettingKey.manualNamesWaiting, to: String(decoding: try JSONEncoder().encode(now), as: UTF8.self)) }
-        return going + waiting.filter { !saidBefore.contains($0.from) }
+        return going + waiting.filter { !saidBefore.contains($0.from) } + away.filter { !saidBefore.contains("away:" + $0.from) }
     }
 
     /// Places with a manual name, by id.

@@ -344,6 +344,11 @@ extension ExportStage {
     /// then `arguments` as shell words (a `--` among them ends the options: what follows is
     /// read as it is, a name beginning with `-` included).
     func command(_ verb: String, _ arguments: [String] = []) -> String {
+        Self.command(verb, arguments, folder: folder, explicitCatalog: explicitCatalog)
+    }
+
+    /// `command` for `folder`, with `--catalog` when the catalog is not the folder's own.
+    static func command(_ verb: String, _ arguments: [String] = [], folder: String, explicitCatalog: String?) -> String {
         var command = "geotrip \(verb) " + MarkdownText.shellPath(bytes: Array(RealPath.of(folder).utf8))
         if let explicitCatalog { command += " --catalog " + MarkdownText.shellPath(bytes: Array(URL(fileURLWithPath: explicitCatalog).standardizedFileURL.path.utf8)) }
         for argument in arguments {

@@ -7,9 +7,12 @@
 /// centre lies within the place radius of the spot it was given for, or no other place lies
 /// nearer to that spot. Otherwise it goes to the place nearest the spot, within the place
 /// radius, when that place has no name of the person's (or its name goes elsewhere in the
-/// same pass); of two names wanting one place, the nearer spot's wins. A name whose place is
-/// gone and that finds none waits, kept by its id: it comes back with the place, or with one
-/// at its spot, and the person can let it go (`rename OLD-ID --clear`). Pure.
+/// same pass); of two names wanting one place, the nearer spot's wins. A name that can go
+/// nowhere stays with its place, and when that place lies beyond the radius with another
+/// nearer the spot (a photo tagged 24 km away, or the place at the spot holding another of
+/// the person's names), that is said (`Move.awayMetres`). A name whose place is gone and that
+/// finds none waits, kept by its id: it comes back with the place, or with one at its spot,
+/// and the person can let it go (`rename OLD-ID --clear`). Pure.
 public enum ManualNames {
     /// One name given by the person: the place it is kept under, the spot it was given for
     /// (the place's centre then), and the name.
@@ -27,13 +30,19 @@ public enum ManualNames {
 
     /// A name that went with its spot to another place (`to`), or whose place is gone and that
     /// found none (`to` nil; `nearest` the place nearest its spot now, if any, which its visits
-    /// likely joined, and `clearCommand` the command letting the name go: `IngestPipeline`).
+    /// likely joined, and `clearCommand` the command letting the name go: `IngestPipeline`), or
+    /// that stayed with its place though that place is now `awayMetres` from the spot and
+    /// another (`nearest`) is nearer it (`to` is `from`).
     public struct Move: Sendable, Equatable, Codable {
         public var name: String
         public var from: String
         public var to: String?
         public var nearest: String?
         public var clearCommand: String?
+        public var awayMetres: Double?
+
+        /// Whether the name stayed with a place that went away from its spot.
+        public var stayedAway: Bool { awayMetres != nil }
     }
 
     /// Where each of `names` goes, given the places (id and centre) there are now; only the
@@ -55,8 +64,10 @@ public enum ManualNames {
         var wants: [(index: Int, target: String, distance: Double)] = []
         var staying: Set<String> = []
         var waiting: [Int] = []
+        var owns: [Int: Double] = [:]
         for (index, given) in names.enumerated() {
             let own = centres[given.placeID].map { GreatCircle.distance(given.spot, $0) }
+            owns[index] = own
             if let own, own <= radius {
                 staying.insert(given.placeID)
             } else if let near = nearest(to: given.spot, within: radius), near.id != given.placeID, near.distance < own ?? .infinity {
@@ -86,6 +97,12 @@ public enum ManualNames {
         for want in wants where moved[want.index] == nil && centres[names[want.index].placeID] == nil { waiting.append(want.index) }
         for index in waiting {
             moves.append(Move(name: names[index].name, from: names[index].placeID, to: nil, nearest: nearest(to: names[index].spot, within: nil)?.id))
+        }
+        // Staying with a place beyond the radius while another lies nearer the spot: said.
+        for (index, given) in names.enumerated() where moved[index] == nil {
+            guard let own = owns[index], own > radius,
+                  let near = nearest(to: given.spot, within: own), near.id != given.placeID else { continue }
+            moves.append(Move(name: given.name, from: given.placeID, to: given.placeID, nearest: near.id, awayMetres: own.rounded()))
         }
         return moves.sorted { ($0.from, $0.name) < ($1.from, $1.name) }
     }

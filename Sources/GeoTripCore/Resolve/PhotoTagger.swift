@@ -39,6 +39,9 @@ public struct PhotoTagger: Sendable {
         /// The folder the catalog was remembered for, when this run found it moved or copied
         /// to the folder tagged in (`Catalog.checkFolder`).
         public var catalogFollowedFrom: String?
+        /// The names given with `rename` that the new positions moved, left waiting, or left
+        /// with a place gone from their spot (as `ingest` says them).
+        public var manualNames: [ManualNames.Move] = []
     }
 
     /// Tags `files` (paths inside the folder, relative to it or to the current directory), then
@@ -108,7 +111,12 @@ public struct PhotoTagger: Sendable {
                     + " no time, so \(untimed == 1 ? "it stays" : "they stay") on the page of undated photos, on no day and not on the map, "
                     + "until \(untimed == 1 ? "it has" : "they have") one (that page says how to give it)."
             }
-            return Outcome(sentence: told, problems: problems, trip: derived.trip, export: exported, catalogFollowedFrom: followed)
+            var names = derived.manualNames
+            let explicit = catalogPath == IngestOptions.defaultCatalogPath(for: folder) ? nil : catalogPath
+            for index in names.indices where names[index].to == nil || names[index].stayedAway {
+                names[index].clearCommand = ExportStage.command("rename", [names[index].from, "--clear"], folder: folder, explicitCatalog: explicit)
+            }
+            return Outcome(sentence: told, problems: problems, trip: derived.trip, export: exported, catalogFollowedFrom: followed, manualNames: names)
         } catch let error as GeoTripError {
             throw error
         } catch {
