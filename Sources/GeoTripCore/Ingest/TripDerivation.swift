@@ -86,6 +86,9 @@ struct TripDerivation {
                 // Rows written by both passes count once (a full pass in batches does not say
                 // which rows it wrote: those of the second are counted with its own).
                 summary.updated = changedIDs.isEmpty ? summary.updated + again.changed.count : changedIDs.union(again.changed).count
+                // What the first pass said of a photo resolved again is what this pass says of
+                // it now (a video it read as UTC, with no zone, is read as local time now).
+                summary.photoProblems.removeAll { again.paths.contains($0.path) }
                 let known = Set(summary.photoProblems.map { [$0.path, $0.message] })
                 summary.photoProblems += again.summary.photoProblems.filter { !known.contains([$0.path, $0.message]) }
                 summary.clockCandidates.formUnion(again.summary.clockCandidates)
@@ -419,7 +422,7 @@ struct TripDerivation {
     /// and the ids of the rows written.
     private func resolveLocally(_ resolution: TripResolution, counts: ResolutionCounts, generation: String, encodedSettings: String,
                                 inputs: String, stages: StageList) async throws
-        -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>) {
+        -> (summary: ResolutionSummary, turned: Set<String>, changed: Set<Int64>, paths: Set<String>) {
         let pending = try catalog.pendingResolution()
         let outcome = try await stages.run(.resolve) {
             try await resolveStretch(pending: pending, counts: counts, resolution: resolution, stages: stages)
@@ -430,7 +433,7 @@ struct TripDerivation {
         }
         var summary = outcome.summary
         summary.updated = saved.changed
-        return (summary, saved.turned, Set(outcome.photos.map(\.id)))
+        return (summary, saved.turned, Set(outcome.photos.map(\.id)), Set(outcome.photos.map(\.path)))
     }
 
     /// Resolves the photos the changes (`pending`) reach (`ResolutionWindow`) and keeps their
