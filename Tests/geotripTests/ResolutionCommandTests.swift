@@ -378,6 +378,30 @@ struct ResolutionCommandTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("nope.jpg"))
     }
 
+    @Test("a photo with only a GPS time, placed between its neighbours, takes their place's zone and day",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func gpsTimeOnlyPlaced() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("Kiritimati")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        // Kiritimati (UTC+14): photos at 10:00 and 10:20 on 2 March, and one between them with
+        // no camera time and no position, only its GPS time (1 March 20:10Z: 10:10 there).
+        for (name, time) in [("A.JPG", "10:00:00"), ("C.JPG", "10:20:00")] {
+            #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent(name), [
+                "-DateTimeOriginal=2025:03:02 \(time)", "-OffsetTimeOriginal=+14:00",
+                "-GPSLatitude=1.8721", "-GPSLatitudeRef=N", "-GPSLongitude=157.4278", "-GPSLongitudeRef=W"]))
+        }
+        #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent("B.JPG"), ["-GPSDateStamp=2025:03:01", "-GPSTimeStamp=20:10:00"]))
+        let run = try CommandRun.geotrip(["ingest", trip.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let between = try #require(try photos(trip)["B.JPG"])
+        #expect(between["timeSource"] as? String == "gps" && between["locationSource"] as? String == "interpolated")
+        #expect(between["timeZone"] as? String == "Pacific/Kiritimati", "\(between)")
+        let visits = try #require(try JSONSerialization.jsonObject(with: Data(try CommandRun.geotrip(["places", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(visits.first { ($0["photos"] as? [String])?.contains("B.JPG") == true }?["localDate"] as? String == "2025-03-02")
+    }
+
     @Test("a GPS camera whose clock stayed on another zone's time is said, with the --clock-offset that puts it right; given, its GPS times are used",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
     func cameraOnAnotherZone() throws {

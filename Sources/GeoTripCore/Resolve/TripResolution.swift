@@ -301,8 +301,9 @@ struct TripResolution: Sendable {
     /// The rules' revision, in every resolution's key: a catalog resolved by other rules is
     /// resolved again. 2: a photo's zone is its place's when known, whatever its offset tag
     /// or `--tz` says; a `--tz` reading stands where it places the photo itself. 3: a wall
-    /// time the clocks skipped is read as the instant they moved on.
-    static let rulesRevision = 3
+    /// time the clocks skipped is read as the instant they moved on. 4: a photo timed by its GPS
+    /// time alone takes the zone of the place it is put at.
+    static let rulesRevision = 4
 
     /// What the settings and the track files looked like: resolution runs again when this (or
     /// the catalog's generation) differs from what the last run stored. An edited log counts.
@@ -482,7 +483,8 @@ struct TripResolution: Sendable {
         //   when that gives the instant it was placed at (the neighbours showed its clock was
         //   the place's), else placed again at its `--tz` instant (a neighbour of another
         //   clock misled it);
-        // - one whose instant an offset tag decided keeps it, in the place's zone.
+        // - one whose instant an offset tag decided keeps it, in the place's zone, as does one
+        //   whose GPS time alone decided it (it had no camera time to give a zone).
         var replacing: [Int: Date] = [:]
         func takeZone(of place: ResolvedLocation, _ index: Int) {
             if let zone = gazetteer.timeZone(for: place.coordinate) { times[index].zone = zone }
@@ -503,6 +505,9 @@ struct TripResolution: Sendable {
                     replacing[index] = own
                 }
             case .offsetTag:
+                takeZone(of: location, index)
+            case .gps where times[index].zone == nil:
+                // A GPS time alone (no camera time): placed, it is read in the place's zone.
                 takeZone(of: location, index)
             default:
                 break
