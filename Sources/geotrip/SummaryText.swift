@@ -209,6 +209,10 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
+        if e.undatedPhotos > 0 {
+            lines.append("  \(plural(e.undatedPhotos, "photo")) without a date, on no day and not on the map: journal/undated-photos.md lists "
+                + (e.undatedPhotos == 1 ? "it" : "them") + " and says how to give " + (e.undatedPhotos == 1 ? "it one" : "them one"))
+        }
         for elsewhere in e.notesInOtherOutputs {
             // A trip ingested on its own before the library around it, or a copy of its outputs.
             let shown = elsewhere.pages.prefix(5).map { (elsewhere.folder + "/" + $0).terminalSafe }.joined(separator: ", ")

@@ -337,6 +337,7 @@ struct JournalCommandTests {
         // Five days, the page of the undated photo, trip.geojson and index.html; a thumbnail for
         // each of the 51 photos in visits (the undated one is listed by name).
         #expect(ingest.stdout.contains("  export: 8 written, 0 unchanged, 51 thumbnails"), "\(ingest.stdout)")
+        #expect(ingest.stdout.contains("  1 photo without a date, on no day and not on the map: journal/undated-photos.md lists it"), "\(ingest.stdout)")
         let names = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).sorted()
         #expect(names == ["2025-06-10.md", "2025-06-11.md", "2025-06-12.md", "2025-06-13.md", "2025-06-14.md", "undated-photos.md"])
         let day = try trip.text("2025-06-10.md")
@@ -353,6 +354,7 @@ struct JournalCommandTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let export = try #require(summary["export"] as? [String: Any])
         #expect(export["written"] as? Int == 0 && export["unchanged"] as? Int == 8 && export["thumbnails"] as? Int == 0)
+        #expect(export["undatedPhotos"] as? Int == 1, "an unchanged rerun still says the photo without a date")
         #expect(try trip.times() == before)
         // `export` alone, too.
         #expect(try trip.run(["export", "DIR"]).stdout.contains("export: 0 written, 8 unchanged"))

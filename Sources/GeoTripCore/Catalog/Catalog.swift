@@ -440,6 +440,8 @@ extension Catalog {
         /// How many notes with words wait on the page of notes whose visit or day is gone, as
         /// the last export found them: an unchanged rerun says them again.
         static let unplacedNotes = "unplacedNotes"
+        /// How many photos the last export listed on the page of undated photos.
+        static let undatedPhotos = "undatedPhotos"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

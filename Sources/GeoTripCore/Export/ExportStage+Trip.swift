@@ -589,8 +589,10 @@ extension ExportStage {
     /// 20: the map of a day with nothing on it shows the trip, not the world, and says so in the
     /// timeline; a map with nothing on it says why; no coast drawn along Antarctica's cut.
     /// 21: a note's HTML comments are left out of the map and the GeoJSON; no line of one
-    /// point (a leg between visits on one spot, a stub cut at the seam) in either.
-    static let outputRevision = 21
+    /// point (a leg between visits on one spot, a stub cut at the seam) in either. 22: the
+    /// export records how many notes wait and how many photos have no date, which an unchanged
+    /// rerun says.
+    static let outputRevision = 22
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -112,6 +112,7 @@ public struct ExportStage: Sendable {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             summary.unplacedNotes = Int(try catalog.setting(Catalog.SettingKey.unplacedNotes) ?? "") ?? 0
+            summary.undatedPhotos = Int(try catalog.setting(Catalog.SettingKey.undatedPhotos) ?? "") ?? 0
             return summary
         }
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
@@ -610,6 +611,8 @@ public struct ExportStage: Sendable {
         let output = run.output
         let undatedRows = try catalog.undatedPhotos(rule: run.rule, now: run.now).filter { !privacy.hides($0.photo) }
         let undated = undatedRows.map(\.photo)
+        summary.undatedPhotos = undated.count
+        try catalog.setSetting(Catalog.SettingKey.undatedPhotos, to: String(undated.count))
         let undatedPath = Self.journalFolder + "/" + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {

@@ -57,6 +57,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var rescued: [String] = []
     /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
     public var unplacedNotes = 0
+    /// Photos no day takes (no time found), listed in `journal/undated-photos.md` (those in a
+    /// privacy zone left out, as the page leaves them out).
+    public var undatedPhotos = 0
     /// Notes that went to another day's page with their visit, or came back from
     /// `journal/unplaced-notes.md` (`from` nil), in this run.
     public var movedNotes: [MovedNote] = []
