@@ -115,6 +115,17 @@ struct JournalTests {
         #expect(JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: spaced), explanation: "x")).notes == ["v1": spaced])
         // Blanks inside a marker, or words after it, make no marker.
         #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "<!-- notes v1 -->x\n")).unclosed == ["v1"])
+        // Up to three spaces before a marker (an editor's indent carried over) are no part of
+        // it, as Markdown reads them; four make code, and no marker.
+        let indented = file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "   <!-- notes v1 -->\n")
+            .replacingOccurrences(of: "<!-- end notes v1 -->\n", with: "  <!-- end notes v1 --> \n")
+        #expect(JournalDocument(text: indented).notes == ["v1": "a\n"])
+        #expect(JournalDocument(text: indented).isIntact && JournalDocument(text: indented).unclosed.isEmpty)
+        #expect(JournalDocument(text: file.replacingOccurrences(of: "<!-- notes v1 -->\n", with: "    <!-- notes v1 -->\n")).unclosed == ["v1"])
+        // A note holding its end line indented is written with a tag, and read back whole.
+        let indentedEnd = "a\n <!-- end notes v1 -->\nb\n"
+        #expect(JournalDocument.block(id: "v1", text: indentedEnd).hasPrefix("<!-- notes v1 #2 -->\n"))
+        #expect(JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v1", text: indentedEnd), explanation: "x")).notes == ["v1": indentedEnd])
     }
 
     @Test("a NUL byte in a note is left out (SQLite's text ends at one), the rest kept; a block always ends on a line of its own")

@@ -487,11 +487,16 @@ struct JournalDocument: Sendable, Equatable {
         return line
     }
 
-    /// A line's `content` without the spaces and tabs at its end, when it is a marker's line
-    /// (`<!-- … -->` followed by blanks an editor left); any other line as `content` has it.
+    /// A line's `content` without the spaces and tabs at its end, and up to three spaces at its
+    /// start, when it is a marker's line (`<!-- … -->` with blanks an editor left: trailing
+    /// ones, or an indent it carried over; four spaces would make it code to Markdown); any
+    /// other line as `content` has it.
     static func markerContent(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var trimmed = content(line)
-        guard trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: " ") || trimmed.last == UInt8(ascii: "\t") else { return trimmed }
+        let indent = trimmed.prefix(4).prefix { $0 == UInt8(ascii: " ") }.count
+        guard indent < 4, trimmed.dropFirst(indent).first == UInt8(ascii: "<"),
+              indent > 0 || trimmed.last == UInt8(ascii: " ") || trimmed.last == UInt8(ascii: "\t") else { return trimmed }
+        trimmed = trimmed.dropFirst(indent)
         while trimmed.last == UInt8(ascii: " ") || trimmed.last == UInt8(ascii: "\t") { trimmed = trimmed.dropLast() }
         return trimmed.last == UInt8(ascii: ">") ? trimmed : content(line)
     }
