@@ -176,7 +176,13 @@ enum SummaryText {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")
         }
-        let followed = e.movedNotes.filter { $0.from != nil }, back = e.movedNotes.filter { $0.from == nil }
+        let followed = e.movedNotes.filter { $0.from != nil && !$0.writtenElsewhere }, back = e.movedNotes.filter { $0.from == nil }
+        let putBack = e.movedNotes.filter { $0.from != nil && $0.writtenElsewhere }
+        if !putBack.isEmpty {
+            let each = putBack.prefix(5).map { "\($0.visit) from \($0.from ?? "") to \($0.to)" }
+            lines.append("  \(plural(putBack.count, "note")) written on another day's page than \(putBack.count == 1 ? "its visit's" : "their visits'") "
+                + "went to \(putBack.count == 1 ? "its visit's page" : "their visits' pages"): " + each.joined(separator: ", ") + more(putBack.count))
+        }
         if !followed.isEmpty {
             let each = followed.prefix(5).map { "\($0.visit) from \($0.from ?? "") to \($0.to)" }
             lines.append("  \(plural(followed.count, "note")) followed \(followed.count == 1 ? "its visit" : "their visits") to another day's page: "

@@ -240,10 +240,11 @@ struct JournalTests {
         #expect(second.gone.last?.placeName == "Sintra" && second.gone.last?.localDate == "2025-06-10")
         #expect(second.moved == [MovedNote(visit: "v1", from: "2025-06-10", to: "2025-06-11")])
         #expect(first.moved.isEmpty, "nothing moved on a first reading")
-        // Written and moved in the same run (the catalog does not know it yet): said too, from
-        // the page it was written in.
+        // Written and moved in the same run (the catalog does not know it yet), or a block moved
+        // by hand to another day's page: said too, from the page it was written in, as written
+        // elsewhere (which of the two, the notes cannot tell).
         let writtenThenMoved = JournalNotes(trip: after, days: ["2025-06-10": [file]], unplaced: [], stored: [:])
-        #expect(writtenThenMoved.moved == [MovedNote(visit: "v1", from: "2025-06-10", to: "2025-06-11")])
+        #expect(writtenThenMoved.moved == [MovedNote(visit: "v1", from: "2025-06-10", to: "2025-06-11", writtenElsewhere: true)])
         // v2 back on its day, from the page of notes whose visit is gone; v1 stays where it went.
         let unplacedPage = JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: "v2", text: "two\n"), explanation: "x"))
         let back = Trip(visits: [Self.visit("v1", day: "2025-06-11"), Self.visit("v2", day: "2025-06-10", name: "Sintra")], outside: [], days: [])

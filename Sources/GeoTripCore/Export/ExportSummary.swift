@@ -125,12 +125,17 @@ public struct MovedNote: Sendable, Equatable, Encodable {
     public var from: String?
     /// The day whose page holds it now.
     public var to: String
+    /// Whether it was written in this run on `from`'s page, which was not its visit's (a block
+    /// moved there by hand, or its visit moved day in the same run): put on its visit's page,
+    /// not known to have followed it.
+    public var writtenElsewhere = false
 
     /// Creates one.
-    public init(visit: String, from: String?, to: String) {
+    public init(visit: String, from: String?, to: String, writtenElsewhere: Bool = false) {
         self.visit = visit
         self.from = from
         self.to = to
+        self.writtenElsewhere = writtenElsewhere
     }
 }
 

@@ -156,9 +156,10 @@ struct JournalNotes: Equatable {
                                 ?? (rehomedOwners.contains(owner) ? nil : from.flatMap({ source in held.first { $0.file == source }?.date })),
                               before != day {
                         // Known, from the day it was on; written in this run, from the page it
-                        // was written in (its visit moved day in the same run; one put with
-                        // another visit is told as such: `rehomed`).
-                        moved.append(MovedNote(visit: owner, from: before, to: day))
+                        // was written in (a block moved there by hand, or its visit moved day
+                        // in the same run: which, the notes cannot tell; one put with another
+                        // visit is told as such: `rehomed`).
+                        moved.append(MovedNote(visit: owner, from: before, to: day, writtenElsewhere: stored[owner]?.localDate == nil))
                     }
                 }
                 // Alive: remember where it is now, for the day it might disappear, and the
