@@ -36,7 +36,7 @@ struct Rename: AsyncParsableCommand {
             for line in renamed.lines { print(line.terminalSafe) }
             // What the journal did besides being written (a page kept as a backup, a heading
             // written over, notes that moved), as `ingest` and `tag` say it.
-            if let export = renamed.export { SummaryText.exportLines(export).dropFirst().forEach { print($0) } }
+            if let export = renamed.export { SummaryText.exportLines(export, standing: false).dropFirst().forEach { print($0) } }
         } catch {
             throw Diagnostics.fail(error)
         }

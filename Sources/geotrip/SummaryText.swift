@@ -113,7 +113,9 @@ enum SummaryText {
     }
 
     /// `  export: 7 written, 0 unchanged, 0 thumbnails (/trips/lisbon/geotrip)`, then what needs the person's eye.
-    static func exportLines(_ e: ExportSummary) -> [String] {
+    /// `standing`: whether to say what stands from earlier runs (photos without a date), as
+    /// `ingest` and `export` do; `tag` and `rename` say only what they did.
+    static func exportLines(_ e: ExportSummary, standing: Bool = true) -> [String] {
         var lines = ["  export: " + (e.trips > 0 ? "\(plural(e.trips, "trip")) in trips/, " : "") + "\(n(e.written)) written, \(n(e.unchanged)) unchanged, \(plural(e.thumbnails, "thumbnail"))"
             + (e.removed > 0 ? ", \(n(e.removed)) removed" : "") + " (\(e.outputFolder.terminalSafe))"]
         if let change = e.privacyChange {
@@ -215,7 +217,7 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
-        if e.undatedPhotos > 0 {
+        if standing, e.undatedPhotos > 0 {
             lines.append("  \(plural(e.undatedPhotos, "photo")) without a date, on no day and not on the map: journal/undated-photos.md lists "
                 + (e.undatedPhotos == 1 ? "it" : "them") + " and says how to give " + (e.undatedPhotos == 1 ? "it one" : "them one"))
         }

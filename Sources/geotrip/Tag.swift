@@ -59,7 +59,7 @@ struct Tag: AsyncParsableCommand {
             if let trip = outcome.trip, let line = SummaryText.tripLine(trip, trips: outcome.export?.trips ?? 0) { print(line) }
             SummaryText.manualNameLines(outcome.manualNames).forEach { print($0) }
             // What the journal did besides being written: notes that moved or wait, backups.
-            if let export = outcome.export { SummaryText.exportLines(export).dropFirst().forEach { print($0) } }
+            if let export = outcome.export { SummaryText.exportLines(export, standing: false).dropFirst().forEach { print($0) } }
             if let former = outcome.catalogFollowedFrom { print(SummaryText.followed(former, folder: location.folderPath)) }
             for problem in outcome.problems { StandardError.write("geotrip: \(problem.path.terminalSafe): \(problem.message.terminalSafe)\n") }
         } catch {
