@@ -198,7 +198,7 @@ struct GeoJSONTests {
         #expect(ExportStage.track([], during: trip).isEmpty)
     }
 
-    @Test("privacy zones: the visit, the photos and the route inside are gone; a track stops at the zone's edge, a straight leg to the visit inside is left out")
+    @Test("privacy zones: the visit, the photos and the route inside are gone; a leg to or from the visit inside is left out, a track's too; one passing through stops at the zone's edge")
     func privacy() throws {
         let home = Coordinate(latitude: 38.7000, longitude: -9.1000)
         let zones = PrivacyZones([PrivacyZones.Zone(centre: home)])
@@ -213,21 +213,31 @@ struct GeoJSONTests {
         // Straight legs from and back to the hidden visit: left out whole. Cut at the zone's edge,
         // each would still run to the door: 500 m on from where it stops is the house.
         #expect(TripRoute(visits: visits).hiding(zones).legs.isEmpty)
-        // Along a track, the way gone: out of the zone, and back, taken back from the zone's
-        // edge by a further 20 to 100% of its radius, so the ends are not on its circle (three
-        // ends on it would give its centre); the same on every run.
+        // Along a track, the way gone, from the hidden visit and back to it: left out whole too.
+        // Cut at the zone, the way home ended a few hundred metres from the house, and its
+        // length told the trip's distance from home.
         let start = Date(timeIntervalSince1970: 1_749_513_600)
         let track = [(38.7010, -9.1010, 8.6), (38.7080, -9.0990, 9.0), (38.7150, -9.1005, 9.5),
                      (38.7120, -9.1030, 10.7), (38.7040, -9.1015, 11.5)].map {
             TrackPoint(coordinate: Coordinate(latitude: $0.0, longitude: $0.1), time: start.addingTimeInterval($0.2 * 3600))
         }
-        let route = TripRoute(visits: visits, track: track).hiding(zones)
+        #expect(TripRoute(visits: visits, track: track).hiding(zones).legs.isEmpty)
+        // A track between two visits outside that passes through the zone: cut where it enters
+        // and leaves, each end taken back from the zone's edge by a further 20 to 100% of its
+        // radius, so the ends are not on its circle (three ends on it would give its centre);
+        // the same on every run.
+        let outside = [Self.visit("v4", 38.6900, -9.1000, at: 8), Self.visit("v5", 38.7100, -9.1000, at: 12)]
+        let passing = [(38.6930, -9.1005, 8.6), (38.6980, -9.1010, 9.0), (38.7010, -9.0995, 9.5),
+                       (38.7060, -9.1000, 10.7)].map {
+            TrackPoint(coordinate: Coordinate(latitude: $0.0, longitude: $0.1), time: start.addingTimeInterval($0.2 * 3600))
+        }
+        let route = TripRoute(visits: outside, track: passing).hiding(zones)
         #expect(route.legs.count == 2 && route.legs.allSatisfy { $0.kind == .track })
-        let ends = [route.legs[0].coordinates.first!, route.legs[1].coordinates.last!].map { GreatCircle.distance($0, home) }
+        let ends = [route.legs[0].coordinates.last!, route.legs[1].coordinates.first!].map { GreatCircle.distance($0, home) }
         #expect(ends.allSatisfy { $0 > 550 && $0 <= 1000 }, "\(ends)")
         #expect(abs(ends[0] - ends[1]) > 1, "each end taken back by its own share")
         #expect(route.legs.allSatisfy { leg in leg.coordinates.allSatisfy { GreatCircle.distance($0, home) >= 499 } })
-        #expect(TripRoute(visits: visits, track: track).hiding(zones) == route)
+        #expect(TripRoute(visits: outside, track: passing).hiding(zones) == route)
         // A straight leg between two visits outside, through a zone, is cut in two, neither
         // piece pointing at the house.
         let through = [Self.visit("v7", 38.6900, -9.1000, at: 8), Self.visit("v8", 38.7100, -9.1000, at: 10)]
@@ -240,10 +250,17 @@ struct GeoJSONTests {
         #expect(zones.cut([home, Coordinate(latitude: 38.7001, longitude: -9.1)]).isEmpty)
 
         let photos = [TripPhoto(id: 1, path: "home.jpg", coordinate: home), TripPhoto(id: 2, path: "away.jpg", coordinate: visits[1].centre)]
-        let features = try Self.checkedFeatures(GeoJSONDocument(visits: visits, route: route, photos: photos, notes: [:], privacy: zones).text())
-        #expect(features.compactMap { $0["id"] as? String } == ["v2", "leg-1", "leg-2", "photo-2"])
-        // The legs name no hidden visit.
-        #expect((features[1]["properties"] as? [String: Any])?["from"] is NSNull)
+        // From the hidden v1 to v2 (left out), then on to v6 along a track (kept, cut in two
+        // where it passes through the zone).
+        let onward = Self.visit("v6", 38.7300, -9.1000, at: 14)
+        let shared = TripRoute(visits: [visits[0], visits[1], onward], track: track + [
+            TrackPoint(coordinate: Coordinate(latitude: 38.7250, longitude: -9.1010), time: start.addingTimeInterval(13 * 3600))]).hiding(zones)
+        let features = try Self.checkedFeatures(GeoJSONDocument(visits: [visits[0], visits[1], onward], route: shared, photos: photos, notes: [:],
+                                                                privacy: zones).text())
+        #expect(features.compactMap { $0["id"] as? String } == ["v2", "v6", "leg-1", "leg-2", "photo-2"])
+        for leg in features[2...3].compactMap({ $0["properties"] as? [String: Any] }) {
+            #expect(leg["from"] as? String == "v2" && leg["to"] as? String == "v6" && leg["kind"] as? String == "track")
+        }
     }
 
     @Test("a trip's distance outside the zones is the length of its route as the map keeps it (TripRoute.hiding), legs on the ground and flown, random trips and zones")

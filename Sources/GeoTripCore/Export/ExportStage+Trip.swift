@@ -591,8 +591,9 @@ extension ExportStage {
     /// 21: a note's HTML comments are left out of the map and the GeoJSON; no line of one
     /// point (a leg between visits on one spot, a stub cut at the seam) in either. 22: the
     /// export records how many notes wait and how many photos have no date, which an unchanged
-    /// rerun says.
-    static let outputRevision = 22
+    /// rerun says. 23: a track's leg to or from a private visit is left out whole, as others
+    /// are (it ended near the house, and its length told the distance from home).
+    static let outputRevision = 23
 
     /// Bumped when a library's page of trips alone changes: in the export's inputs only, so
     /// the first run after the upgrade writes the page again and no trip. 2: a trip's distance

@@ -107,17 +107,17 @@ public struct TripRoute: Sendable, Equatable {
     public var flownMeters: Double { legs.filter { $0.kind == .flight }.map(\.distanceMeters).reduce(0, +) }
 
     /// The route with nothing inside `zones`: each leg cut where it enters a zone (a leg may
-    /// become several pieces, each with its own length; a leg wholly inside is gone). A
-    /// straight or great-circle leg to or from a place inside a zone is left out whole: cut
-    /// anywhere, its line still runs to the door (extended by the zone's radius from where it
-    /// stops, it found a home within 3 m). A track's leg, the way actually gone, is cut, and
-    /// so is a straight or flown one passing through a zone, each cut end taken back from the
-    /// zone's circle (`PrivacyZones.cutAway`).
+    /// become several pieces, each with its own length; a leg wholly inside is gone). A leg to
+    /// or from a place inside a zone is left out whole, a track's too: cut anywhere, a straight
+    /// or great-circle line still runs to the door (extended by the zone's radius from where it
+    /// stops, it found a home within 3 m), and a track's way home, cut at the zone, ended a few
+    /// hundred metres from the house and told in the trip's distance how far away home is.
+    /// A leg passing through a zone, a track's or another, is cut, each cut end taken back from
+    /// the zone's circle (`PrivacyZones.cutAway`).
     public func hiding(_ zones: PrivacyZones) -> TripRoute {
         guard !zones.isEmpty else { return self }
         return TripRoute(legs: legs.flatMap { leg -> [Leg] in
-            if leg.kind != .track, let first = leg.coordinates.first, let last = leg.coordinates.last,
-               zones.contains(first) || zones.contains(last) {
+            if let first = leg.coordinates.first, let last = leg.coordinates.last, zones.contains(first) || zones.contains(last) {
                 return []
             }
             return zones.cutAway(leg.coordinates).map { piece in
