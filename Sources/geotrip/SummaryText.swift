@@ -217,6 +217,12 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
+        if standing, !e.daysInNoTrip.isEmpty {
+            let count = e.daysInNoTrip.count
+            lines.append("  \(plural(count, "day")) with photos, none of them with a position, \(count == 1 ? "is" : "are") in no trip, "
+                + "so \(count == 1 ? "its" : "their") photos are on no page and no map: " + e.daysInNoTrip.prefix(5).joined(separator: ", ") + more(count)
+                + " (a trip is made of days with placed photos; `geotrip tag` gives photos a position)")
+        }
         if standing, e.undatedPhotos > 0 {
             lines.append("  \(plural(e.undatedPhotos, "photo")) without a date, on no day and not on the map: journal/undated-photos.md lists "
                 + (e.undatedPhotos == 1 ? "it" : "them") + " and says how to give " + (e.undatedPhotos == 1 ? "it one" : "them one"))

@@ -257,6 +257,25 @@ struct LibraryCommandTests {
         #expect(page.contains("## ") && !page.contains("Private place"), "\(page)")
     }
 
+    @Test("days of photos without a position that no trip takes are said, on every run, so their photos do not go unseen")
+    func daysInNoTrip() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        // A camera without GPS on two days between trips: no trip takes a day without a placed photo.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Camera"), withIntermediateDirectories: true)
+        for (name, date) in [("a.jpg", "2024:02:01 12:00:00"), ("b.jpg", "2024:02:02 12:00:00")] {
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("Camera/\(name)"), dateTime: date, offset: "+01:00", at: nil))
+        }
+        let said = "  2 days with photos, none of them with a position, are in no trip, so their photos are on no page and no map: 2024-02-01, 2024-02-02"
+        let first = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(first.status == 0 && first.stdout.contains(said), "\(first.stdout)")
+        let again = try CommandRun.geotrip(["ingest", folder.path, "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        #expect(export?["daysInNoTrip"] as? [String] == ["2024-02-01", "2024-02-02"], "\(export ?? [:])")
+    }
+
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
     func sampleIsOneTrip() throws {
         let temp = try TemporaryFolder()

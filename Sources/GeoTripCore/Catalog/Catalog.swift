@@ -442,6 +442,9 @@ extension Catalog {
         static let unplacedNotes = "unplacedNotes"
         /// How many photos the last export listed on the page of undated photos.
         static let undatedPhotos = "undatedPhotos"
+        /// JSON list of a library's days with unplaced photos only that lie in no trip, as the
+        /// last export found them (`ExportSummary.daysInNoTrip`).
+        static let daysInNoTrip = "daysInNoTrip"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

@@ -113,6 +113,8 @@ public struct ExportStage: Sendable {
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
             summary.unplacedNotes = Int(try catalog.setting(Catalog.SettingKey.unplacedNotes) ?? "") ?? 0
             summary.undatedPhotos = Int(try catalog.setting(Catalog.SettingKey.undatedPhotos) ?? "") ?? 0
+            summary.daysInNoTrip = (try catalog.setting(Catalog.SettingKey.daysInNoTrip))
+                .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             return summary
         }
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
@@ -308,6 +310,15 @@ public struct ExportStage: Sendable {
                                        window: Self.window(of: $0.trip, clockCorrections: clockOffsets)) }
             : [Part(folder: "", trip: whole, number: nil, window: nil)]
         summary.trips = library.trips.count
+        // Days of photos none of which has a position, in no trip: said, since their photos are
+        // on no page (remembered for an unchanged rerun to say again).
+        if library.isLibrary {
+            let spans = library.trips.map { ($0.firstDay, $0.lastDay) }
+            summary.daysInNoTrip = whole.days.filter { day in
+                day.visits.isEmpty && !spans.contains { $0.0 <= day.date && day.date <= $0.1 }
+            }.map(\.date)
+        }
+        try catalog.setSetting(Catalog.SettingKey.daysInNoTrip, to: String(decoding: (try? JSONEncoder().encode(summary.daysInNoTrip)) ?? Data("[]".utf8), as: UTF8.self))
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
         var layout = Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,

@@ -60,6 +60,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// Photos no day takes (no time found), listed in `journal/undated-photos.md` (those in a
     /// privacy zone left out, as the page leaves them out).
     public var undatedPhotos = 0
+    /// In a library, the days with photos of which none has a position that lie in no trip:
+    /// no trip takes a day without a placed photo but between its days, so theirs are on no
+    /// page and no map (a camera without GPS on a trip of its own, or at home).
+    public var daysInNoTrip: [String] = []
     /// Notes that went to another day's page with their visit, or came back from
     /// `journal/unplaced-notes.md` (`from` nil), in this run.
     public var movedNotes: [MovedNote] = []
