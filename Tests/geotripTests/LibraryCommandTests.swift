@@ -276,6 +276,30 @@ struct LibraryCommandTests {
         #expect(export?["daysInNoTrip"] as? [String] == ["2024-02-01", "2024-02-02"], "\(export ?? [:])")
     }
 
+    @Test("a heading written over in a page whose trip moved to another folder is said, with the command that gives the place that name")
+    func headingInARetiredPage() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--quiet"]).status == 0)
+        // Kyoto's first day: its first visit's heading written over.
+        let page = folder.appendingPathComponent("geotrip/trips/2024-02-20/journal/2024-02-20.md")
+        var lines = try String(contentsOf: page, encoding: .utf8).components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.hasPrefix("## ") && $0.contains(" · ") })
+        lines[index] = String(lines[index][..<lines[index].range(of: " · ")!.upperBound]) + "Tea at Ippodo"
+        try lines.joined(separator: "\n").write(to: page, atomically: true, encoding: .utf8)
+        // A photo the evening before: the trip begins a day earlier, in trips/2024-02-19.
+        #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("2024-02 Kyoto/eve.jpg"), dateTime: "2024:02:19 20:00:00",
+                                        offset: "+09:00", at: (35.0394, 135.7292)))
+        let run = try CommandRun.geotrip(["ingest", folder.path, "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        let headings = export?["headingsWrittenOver"] as? [[String: Any]] ?? []
+        #expect(headings.count == 1 && headings.first?["heading"] as? String == "Tea at Ippodo", "\(headings)")
+        #expect((headings.first?["renameCommand"] as? String)?.hasSuffix("-- 'Tea at Ippodo'") == true, "\(headings)")
+        #expect((headings.first?["backup"] as? String)?.hasPrefix("trips/2024-02-20/journal/2024-02-20.edited-") == true, "\(headings)")
+    }
+
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
     func sampleIsOneTrip() throws {
         let temp = try TemporaryFolder()

@@ -301,9 +301,17 @@ extension ExportStage {
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
         } else {
+            // A day's page whose visits' headings were written over says them as `put` does (a
+            // page retired as its day went to another trip's folder, or away).
+            let current = Self.isDayFile(JournalRenderer.fileName(relative)) ? try? output.contents(of: relative).get() : nil
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
             if !document.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: document.unclosed)) }
+            if let current {
+                summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
+                    HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
+                }
+            }
         }
     }
 

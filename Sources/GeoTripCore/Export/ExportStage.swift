@@ -145,9 +145,6 @@ public struct ExportStage: Sendable {
         } else if let shared = summary.shared {
             try catalog.saveSharedFigures(shared)
         }
-        if !summary.headingsWrittenOver.isEmpty {
-            summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
-        }
         let named = try catalog.placesNamed(inLanguage: language)
         summary.namesInOtherLanguages = layout.whole.places.filter { $0.name != nil && !named.contains($0.id) }.count
         if summary.namesInOtherLanguages > 0 { summary.namesOnline = try catalog.storedNamingSettings().online }
@@ -158,6 +155,10 @@ public struct ExportStage: Sendable {
 
         // 4. What no trip writes any more.
         try retireStale(&layout, gathered, run, &summary)
+        // The headings written over in the pages kept as backups, written or retired.
+        if !summary.headingsWrittenOver.isEmpty {
+            summary.headingsWrittenOver = try namedOver(summary.headingsWrittenOver, visits: layout.whole.visits, words: JournalWords(language: language))
+        }
 
         // 5. The library's page of trips, and what this export wrote: the inputs with the notes
         // step 1 saved, which the outputs were written from (the key from before them sent the
