@@ -217,6 +217,11 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
+        if standing, let spot = e.tripsAtOneSpot {
+            lines.append("  \(n(spot.trips)) trips are days at one spot alone, " + String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
+                + ", shown on their maps: if that is your home (photographed on few nights, so not found as one), `\(spot.homeCommand.terminalSafe)` "
+                + "makes them days at home and keeps it private (`geotrip trips` says more)")
+        }
         if standing, !e.daysInNoTrip.isEmpty {
             let count = e.daysInNoTrip.count
             lines.append("  \(plural(count, "day")) with photos, none of them with a position, \(count == 1 ? "is" : "are") in no trip, "

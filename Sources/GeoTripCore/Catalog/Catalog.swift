@@ -445,6 +445,9 @@ extension Catalog {
         /// JSON list of a library's days with unplaced photos only that lie in no trip, as the
         /// last export found them (`ExportSummary.daysInNoTrip`).
         static let daysInNoTrip = "daysInNoTrip"
+        /// JSON of the spot trips are at alone, as the last export found it
+        /// (`ExportSummary.tripsAtOneSpot`); absent when none.
+        static let tripsAtOneSpot = "tripsAtOneSpot"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.

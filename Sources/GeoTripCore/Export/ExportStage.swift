@@ -115,6 +115,8 @@ public struct ExportStage: Sendable {
             summary.undatedPhotos = Int(try catalog.setting(Catalog.SettingKey.undatedPhotos) ?? "") ?? 0
             summary.daysInNoTrip = (try catalog.setting(Catalog.SettingKey.daysInNoTrip))
                 .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            summary.tripsAtOneSpot = (try catalog.setting(Catalog.SettingKey.tripsAtOneSpot))
+                .flatMap { try? JSONDecoder().decode(TripsAtOneSpot.self, from: Data($0.utf8)) }
             return summary
         }
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
@@ -320,6 +322,15 @@ public struct ExportStage: Sendable {
             }.map(\.date)
         }
         try catalog.setSetting(Catalog.SettingKey.daysInNoTrip, to: String(decoding: (try? JSONEncoder().encode(summary.daysInNoTrip)) ?? Data("[]".utf8), as: UTF8.self))
+        // A home photographed on few nights, its days trips of their own shown on their maps:
+        // said by the run that shows them, and every run after, with the way to make it home.
+        if library.isLibrary, let (spot, count) = library.tripsAtOneSpot(), !zones.contains(spot) {
+            let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
+            summary.tripsAtOneSpot = TripsAtOneSpot(latitude: spot.latitude, longitude: spot.longitude, trips: count,
+                                                    homeCommand: command("export", ["--home", point]))
+        }
+        try catalog.setSetting(Catalog.SettingKey.tripsAtOneSpot,
+                               to: summary.tripsAtOneSpot.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
         var layout = Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,

@@ -64,6 +64,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// no trip takes a day without a placed photo but between its days, so theirs are on no
     /// page and no map (a camera without GPS on a trip of its own, or at home).
     public var daysInNoTrip: [String] = []
+    /// In a library, a spot at least three trips are at alone, outside the privacy zones
+    /// (`Library.tripsAtOneSpot`): a home photographed on few nights, not found as home, whose
+    /// days are trips shown on their maps. With the command that makes it home.
+    public var tripsAtOneSpot: TripsAtOneSpot?
     /// Notes that went to another day's page with their visit, or came back from
     /// `journal/unplaced-notes.md` (`from` nil), in this run.
     public var movedNotes: [MovedNote] = []
@@ -119,6 +123,15 @@ public struct NotesElsewhere: Sendable, Equatable, Encodable {
     public var folder: String
     /// Relative to `folder`.
     public var pages: [String]
+}
+
+/// A spot that trips are at alone (`ExportSummary.tripsAtOneSpot`).
+public struct TripsAtOneSpot: Sendable, Equatable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var trips: Int
+    /// `geotrip export DIR --home LAT,LON`, which makes them days at home and keeps the spot private.
+    public var homeCommand: String
 }
 
 /// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).
