@@ -210,7 +210,7 @@ enum SummaryText {
                 : "\(n(apart.count)) notes under visits' ids that no longer name their visits (merged into another, or split) found no visit of their own and wait"
             lines.append("  \(said) in journal/unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
-        // The notes on that page besides those just named, each said once.
+        // The notes on that page besides those just named, said on every run while they wait.
         let gone = max(0, e.unplacedNotes - apart.count)
         if gone > 0 {
             // In a library, a day that became a day at home (home moved there) is in no trip.
@@ -246,8 +246,11 @@ enum SummaryText {
                     : "none being in '\(language)': names in it are asked for online only, with --geocoder nominatim"))
         }
         if !e.refused.isEmpty {
+            // Of a journal page, the notes written there are said too (the map and GeoJSON hold none).
+            let pages = e.refused.contains { $0.hasSuffix(".md") }
             lines.append("  left alone, never read or written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))"
-                + "; notes written there are not taken in (not on the map or in the GeoJSON): put a file in the page's place, or choose another output folder with --out")
+                + (pages ? "; notes written in a page there are not taken in (not on the map or in the GeoJSON): put a file in the page's place, "
+                    + "or choose another output folder with --out" : ""))
         }
         return lines
     }

@@ -54,7 +54,7 @@ struct Tag: AsyncParsableCommand {
             target = .clear
         }
         do {
-            let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath).tag(files, with: target)
+            let outcome = try await PhotoTagger(folder: location.folderPath, catalogPath: location.catalogPath, catalogGiven: location.catalog != nil).tag(files, with: target)
             print(outcome.sentence.terminalSafe)
             if let trip = outcome.trip, let line = SummaryText.tripLine(trip, trips: outcome.export?.trips ?? 0) { print(line) }
             SummaryText.manualNameLines(outcome.manualNames).forEach { print($0) }

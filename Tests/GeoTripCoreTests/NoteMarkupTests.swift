@@ -49,8 +49,14 @@ struct NoteMarkupTests {
         #expect(Self.html("`<!-- kept -->`") == "<p><code>&lt;!-- kept --&gt;</code></p>\n")
         #expect(Self.html("```\n<!-- kept -->\n```") == "<pre><code>&lt;!-- kept --&gt;\n</code></pre>\n")
         #expect(Self.html("~~~~\n<!-- kept -->\n~~~\n~~~~\n<!-- gone -->") == "<pre><code>&lt;!-- kept --&gt;\n~~~\n</code></pre>\n")
-        // An unclosed comment hides the rest, as a preview does.
-        #expect(Self.html("shown <!-- never closed\nhidden") == "<p>shown</p>\n")
+        // Opening a line and never closed, it hides the rest, as a preview does; inside a
+        // line and not closed before the paragraph ends, it is text.
+        #expect(Self.html("shown\n<!-- never closed\nhidden") == "<p>shown</p>\n")
+        #expect(Self.html("Tip: type <!-- to start a comment\n\nDinner at 8.") == "<p>Tip: type &lt;!-- to start a comment</p>\n<p>Dinner at 8.</p>\n")
+        #expect(NoteMarkup.withoutComments("Tip: type <!-- to start a comment\n\nDinner at 8.") == "Tip: type <!-- to start a comment\n\nDinner at 8.")
+        // An indented code block keeps it.
+        #expect(NoteMarkup.withoutComments("Example:\n\n    <!-- kept -->\n") == "Example:\n\n    <!-- kept -->\n")
+        #expect(Self.html("Example:\n\n    <!-- kept -->\n") == "<p>Example:</p>\n<pre><code>&lt;!-- kept --&gt;\n</code></pre>\n")
         // The GeoJSON carries the note without it.
         #expect(NoteMarkup.withoutComments("Lovely lunch.\n<!-- private: door code 4711 -->\r\nBack at 5.") == "Lovely lunch.\nBack at 5.")
     }

@@ -392,6 +392,12 @@ struct TripMapPageTests {
         let listedPage = listed.render(with: resources)
         #expect(listedPage.contains("<li>one</li>"))
         #expect(listed.reusableDays(in: Array(listedPage.utf8)) == Set(keys.keys))
+
+        // A note of a comment alone shows nothing: no box for it, in the timeline or a popup.
+        let remark = TripMapPage(input: Self.pacificInput(notes: "<!-- door code 4711 -->"))
+        let visit = try #require(remark.input.visits.first { $0.notes != nil })
+        let item = remark.visitItem(1, visit, colour: "#000000", words: TripMapWords.english)
+        #expect(!item.contains("class=\"notes\"") && !item.contains("4711"), "\(item)")
     }
 
     @Test("a page made again keeps the base layer of the page before only when that was made for the same window and data")

@@ -527,6 +527,7 @@ struct JournalCommandTests {
         #expect(again.stdout.contains("1 note whose visit or day is gone: journal/unplaced-notes.md"), "\(again.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(try trip.run(["ingest", "DIR", "--json"]).stdout.utf8)) as? [String: Any]
         #expect((json?["export"] as? [String: Any])?["unplacedNotes"] as? Int == 1)
+        #expect((json?["export"] as? [String: Any])?["written"] as? Int == 0, "said by a rerun that writes nothing")
         let unplaced = try trip.text("unplaced-notes.md")
         #expect(Trip.note(pradoID, in: unplaced) == "Prado: 한국어 메모\n")
         #expect(unplaced.contains(pradoID) && unplaced.contains(pradoDay))
@@ -600,7 +601,7 @@ struct JournalCommandTests {
         try FileManager.default.removeItem(at: url)
         try FileManager.default.createSymbolicLink(at: url, withDestinationURL: elsewhere)
         let linked = try trip.run(["export", "DIR"])
-        #expect(linked.stdout.contains("never read or written through") && linked.stdout.contains("notes written there are not taken in") && linked.stdout.contains("journal/2025-06-12.md"), "\(linked.stdout)")
+        #expect(linked.stdout.contains("never read or written through") && linked.stdout.contains("notes written in a page there are not taken in") && linked.stdout.contains("journal/2025-06-12.md"), "\(linked.stdout)")
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "mine\n")
         // And said again by every ingest after, though nothing else changed.
         for _ in 0..<2 {

@@ -279,6 +279,7 @@ struct LibraryCommandTests {
         let again = try CommandRun.geotrip(["ingest", folder.path, "--json"])
         let export = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
         #expect(export?["daysInNoTrip"] as? [String] == ["2024-02-01", "2024-02-02"], "\(export ?? [:])")
+        #expect(export?["written"] as? Int == 0, "said by a rerun that writes nothing")
     }
 
     @Test("a heading written over in a page whose trip moved to another folder is said, with the command that gives the place that name")

@@ -73,8 +73,9 @@ struct VideoCommandTests {
         #expect(camera["utcTime"] as? String == "2025-06-10T07:20:00Z")
         #expect(camera["locationSource"] as? String == "interpolated")
         // Read as UTC first (before its camera's verdict), it had no position and no zone; that
-        // reading is not what the summary says of it.
+        // reading is not what the run says of it.
         #expect(!ingest.stdout.contains("MVI_0001.MP4: its movie header gives the time in UTC"), "\(ingest.stdout)")
+        #expect((camera["diagnostics"] as? [Any])?.isEmpty == true, "\(camera)")
 
         let visits = try #require(try Self.json(CommandRun.geotrip(["places", trip.path, "--json"])) as? [[String: Any]])
         func visit(of path: String) -> [String: Any]? { visits.first { ($0["photos"] as? [String])?.contains(path) == true } }

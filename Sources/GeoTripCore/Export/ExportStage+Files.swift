@@ -260,13 +260,7 @@ extension ExportStage {
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
             if !existing.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: existing.unclosed)) }
-            // Only a day's page has visits' headings (the page of notes whose visit is gone
-            // heads each with its own words).
-            if Self.isDayFile(JournalRenderer.fileName(relative)) {
-                summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
-                    HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
-                }
-            }
+            Self.noteHeadings(of: relative, in: current, backup: backup, &summary)
             if expecting != nil { expecting = .some(nil) }
         }
         switch try output.store(bytes, at: relative, expecting: expecting) {
@@ -302,16 +296,24 @@ extension ExportStage {
             if let stamp = listed[relative], try output.remove(relative, expecting: stamp) { summary.removed += 1 }
         } else {
             // A day's page whose visits' headings were written over says them as `put` does (a
-            // page retired as its day went to another trip's folder, or away).
-            let current = Self.isDayFile(JournalRenderer.fileName(relative)) ? try? output.contents(of: relative).get() : nil
+            // page retired as its day went to another trip's folder, or away). Unreadable now,
+            // it is kept all the same; its headings go unsaid.
+            let current: [UInt8]?
+            if case .success(let bytes?) = output.contents(of: relative) { current = bytes } else { current = nil }
             let backup = try output.keepBackup(of: relative, at: now)
             summary.backups.append(backup)
             if !document.unclosed.isEmpty { summary.unreadBlocks.append(UnreadBlocks(backup: backup, ids: document.unclosed)) }
-            if let current {
-                summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(current).map {
-                    HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
-                }
-            }
+            if let current { Self.noteHeadings(of: relative, in: current, backup: backup, &summary) }
+        }
+    }
+
+    /// The visits' headings written over in `bytes`, the page at `relative` kept as `backup`,
+    /// noted in `summary` (`ExportStage.namedOver` names them). Only a day's page has visits'
+    /// headings (the page of notes whose visit is gone heads each with its own words).
+    static func noteHeadings(of relative: String, in bytes: [UInt8], backup: String, _ summary: inout ExportSummary) {
+        guard isDayFile(JournalRenderer.fileName(relative)) else { return }
+        summary.headingsWrittenOver += JournalDocument.headingsWrittenOver(bytes).map {
+            HeadingWrittenOver(backup: backup, visit: $0.visit, place: nil, heading: $0.heading, placeWritten: $0.place)
         }
     }
 

@@ -997,8 +997,8 @@ public struct ExportStage: Sendable {
         while let path = walk.nextObject() as? String {
             let name = (path as NSString).lastPathComponent
             if name.hasPrefix(".") { walk.skipDescendants(); continue }
-            let lower = name.lowercased()
-            if path.contains("/"), lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { pages.append(path) }
+            // geotrip's own backups moved there are no pages of the person's.
+            if path.contains("/"), mayBeRenamedPage(name) || isDayFile(name) { pages.append(path) }
         }
         return pages.sorted()
     }

@@ -35,8 +35,11 @@ enum NoteMarkup {
 
     /// `markdown` without its HTML comments (`<!-- door code 4711 -->`), as Markdown previews
     /// (GitHub, Obsidian, VS Code) hide them and people keep private remarks in them: what the
-    /// map shows and the GeoJSON carries. A comment in code (a fenced block, a `` `code` ``
-    /// span) is code, and stays; a line that held only comments goes with them.
+    /// map shows and the GeoJSON carries. As CommonMark reads them: a comment that opens a line
+    /// (up to three spaces in) runs to its `-->`, or to the note's end; one inside a line is a
+    /// comment only when its `-->` comes before the paragraph ends (a blank line), else its
+    /// `<!--` is text; in code (a fenced or indented block, a `` `code` `` span) it is code. A
+    /// line that held only comments goes with them.
     static func withoutComments(_ markdown: String) -> String {
         guard markdown.contains("<!--") else { return markdown }
         // Lines with their endings (`\r\n` is one Character to Swift).
@@ -48,33 +51,50 @@ enum NoteMarkup {
             lines.append((markdown[start..<end], markdown[end..<next]))
             start = next
         }
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
+        /// Whether `-->` comes after `from` in line `index`, or in the lines after it before a blank one.
+        func closes(_ index: Int, after from: Substring.Index) -> Bool {
+            if lines[index].text[from...].contains("-->") { return true }
+            for later in lines[(index + 1)...] {
+                if isBlank(later.text) { return false }
+                if later.text.contains("-->") { return true }
+            }
+            return false
+        }
         var kept = ""
-        func keep(_ text: Substring, _ end: Substring) { kept += text; kept += end }
         var fence: (mark: Character, length: Int)?
-        var inComment = false
-        for (line, end) in lines {
+        var inComment = false, inIndentedCode = false, previousBlank = true
+        for (index, (line, end)) in lines.enumerated() {
+            defer { previousBlank = isBlank(line) }
             let indent = line.prefix { $0 == " " }.count
             let body = line.dropFirst(indent)
+            if !inComment, fence == nil {
+                // Indented code: four spaces (or a tab) in, after a blank line or more code.
+                let indented = indent >= 4 || line.first == "\t"
+                if indented && (previousBlank || inIndentedCode) && !isBlank(line) { inIndentedCode = true }
+                else if !isBlank(line) { inIndentedCode = false }
+                if inIndentedCode { kept += line + end; continue }
+            }
             if !inComment, indent <= 3, let mark = body.first, mark == "`" || mark == "~" {
                 let run = body.prefix { $0 == mark }.count
                 if let open = fence {
                     if mark == open.mark, run >= open.length, body.dropFirst(run).allSatisfy({ $0 == " " || $0 == "\t" }) { fence = nil }
-                    keep(line, end)
+                    kept += line + end
                     continue
                 }
                 if run >= 3, mark == "~" || !body.dropFirst(run).contains("`") {
                     fence = (mark, run)
-                    keep(line, end)
+                    kept += line + end
                     continue
                 }
             }
-            if fence != nil { keep(line, end); continue }
+            if fence != nil { kept += line + end; continue }
             // Outside code blocks: comments cut out, code spans passed over.
             var out = Substring(), rest = line
             while !rest.isEmpty {
                 if inComment {
-                    guard let end = rest.range(of: "-->") else { rest = ""; break }
-                    rest = rest[end.upperBound...]
+                    guard let close = rest.range(of: "-->") else { rest = ""; break }
+                    rest = rest[close.upperBound...]
                     inComment = false
                 } else if rest.first == "`" {
                     let run = rest.prefix { $0 == "`" }
@@ -87,14 +107,22 @@ enum NoteMarkup {
                         rest = after
                     }
                 } else if rest.hasPrefix("<!--") {
-                    inComment = true
-                    rest = rest.dropFirst(4)
+                    // Opening its line, a comment block (closed or not); inside one, a comment
+                    // only when closed before the paragraph ends.
+                    let opensLine = out.allSatisfy { $0 == " " } && out.count <= 3
+                    if opensLine || closes(index, after: rest.index(rest.startIndex, offsetBy: 4)) {
+                        inComment = true
+                        rest = rest.dropFirst(4)
+                    } else {
+                        out += rest.prefix(4)
+                        rest = rest.dropFirst(4)
+                    }
                 } else {
                     out.append(rest.removeFirst())
                 }
             }
-            if out.count != line.count && out.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            keep(out, end)
+            if out.count != line.count && isBlank(out) { continue }
+            kept += out + end
         }
         return kept
     }

@@ -507,7 +507,7 @@ public struct TripMapPage: Sendable {
                 "heading": formatted(day.date, template: "yMMMMEEEEd"), "date": day.date,
                 "visitItems": part.items, "itemsKey": part.itemsKey, "json": part.json, "jsonKey": part.jsonKey,
             ]
-            if let notes = day.notes, !notes.isEmpty { entry["dayNotes"] = Self.notesHTML(notes, day: day.date) }
+            if let notes = day.notes, case let html = Self.notesHTML(notes, day: day.date), !html.isEmpty { entry["dayNotes"] = html }
             if day.unplacedPhotoCount > 0 {
                 entry["unplaced"] = words.unplacedCount(day.unplacedPhotoCount)
             } else if !datesShown.contains(day.date) {
@@ -548,7 +548,10 @@ public struct TripMapPage: Sendable {
         item += "<span class=\"visit-place\">\(Self.html(placeLine(visit)))</span>"
         let videos = visit.media.filter { $0.kind == .video }.count
         item += "<span class=\"visit-photos\"\(uiLanguage)>\(Self.html(words.mediaCount(visit.photoCount, videos: videos)))</span></span></button>\n"
-        if let notes = visit.notes, !notes.isEmpty { item += "<div class=\"notes\">\(Self.notesHTML(notes, day: visit.localDate))</div>\n" }
+        // A note of comments alone shows nothing, and has no box.
+        if let notes = visit.notes, case let html = Self.notesHTML(notes, day: visit.localDate), !html.isEmpty {
+            item += "<div class=\"notes\">\(html)</div>\n"
+        }
         item += "<div class=\"thumbs\">"
         for (index, media) in visit.media.prefix(thumbnailsPerVisit).enumerated() {
             let label = Self.html(mediaLabel(media, index, of: visit, words: words))

@@ -104,7 +104,7 @@ enum TripMapScript {
   // Antarctica in two.
   var onCut = function (a, b) {
     var e = 1.5 / scale;
-    if (Math.abs(a[0] - b[0]) < e) return Math.abs(a[0] - w.south) < e || Math.abs(a[0] - w.north) < e;
+    if (Math.abs(a[0] - b[0]) < e && (Math.abs(a[0] - w.south) < e || Math.abs(a[0] - w.north) < e)) return true;
     if (Math.abs(a[1] - b[1]) >= e) return false;
     var lon = a[1], turn = ((lon % 360) + 360) % 360;
     return Math.abs(lon - w.west) < e || Math.abs(lon - w.east) < e || Math.abs(Math.abs(lon) - 180) < e ||

@@ -46,7 +46,8 @@ public enum ManualNames {
     }
 
     /// Where each of `names` goes, given the places (id and centre) there are now; only the
-    /// names that move or have lost their place are listed, in the order of their ids.
+    /// names that move, have lost their place, or stay with a place gone from their spot are
+    /// listed, in the order of their ids.
     public static func follow(_ names: [Given], places: [(id: String, centre: Coordinate)], radius: Double) -> [Move] {
         guard !names.isEmpty else { return [] }
         let centres = Dictionary(places.map { ($0.id, $0.centre) }, uniquingKeysWith: { first, _ in first })

@@ -17,13 +17,16 @@ public enum TagTarget: Sendable, Equatable {
 public struct PhotoTagger: Sendable {
     public var folder: String
     public var catalogPath: String
+    /// Whether the catalog was given (`--catalog`), so the commands the run says name it.
+    public var catalogGiven: Bool
 
     /// How far off a coordinate typed by hand is taken to be.
     public static let typedUncertainty = 10.0
 
-    public init(folder: String, catalogPath: String) {
+    public init(folder: String, catalogPath: String, catalogGiven: Bool = false) {
         self.folder = folder
         self.catalogPath = catalogPath
+        self.catalogGiven = catalogGiven
     }
 
     /// What a tag did: a sentence, and the problems the derivation found (sidecars that could
@@ -112,9 +115,9 @@ public struct PhotoTagger: Sendable {
                     + "until \(untimed == 1 ? "it has" : "they have") one (that page says how to give it)."
             }
             var names = derived.manualNames
-            let explicit = catalogPath == IngestOptions.defaultCatalogPath(for: folder) ? nil : catalogPath
             for index in names.indices where names[index].to == nil || names[index].stayedAway {
-                names[index].clearCommand = ExportStage.command("rename", [names[index].from, "--clear"], folder: folder, explicitCatalog: explicit)
+                names[index].clearCommand = ExportStage.command("rename", [names[index].from, "--clear"], folder: folder,
+                                                                explicitCatalog: catalogGiven ? catalogPath : nil)
             }
             return Outcome(sentence: told, problems: problems, trip: derived.trip, export: exported, catalogFollowedFrom: followed, manualNames: names)
         } catch let error as GeoTripError {

@@ -116,7 +116,10 @@ public enum TripSplitting {
                 open = nil
                 continue
             }
-            if let run = open, number - dated[run.last].1 - 1 <= rules.gapDays || Self.hoursApart(dated[run.last].0, day) < Double(rules.gapDays + 1) * 24 {
+            // A run goes on across a few dates without a placed photo, or a few days lived
+            // without one (`hoursApart`, looked at only when the dates say otherwise).
+            if let run = open, case let last = dated[run.last],
+               number - last.1 - 1 <= rules.gapDays || Self.hoursApart(last.0, day) < Double(rules.gapDays + 1) * 24 {
                 open = (run.first, index)
             } else {
                 if let run = open { runs.append(run) }
@@ -170,8 +173,9 @@ public enum TripSplitting {
     }
 
     /// Hours from the last visit of `earlier` to the first of `later` (by their UTC times):
-    /// under `gapDays + 1` days apart, no day was lived without a photo, whatever the dates
-    /// say (a date the calendar skips crossing the date line eastward is no day lived).
+    /// under `gapDays + 1` days apart, at most `gapDays` days were lived without a photo,
+    /// whatever the dates say (a date the calendar skips crossing the date line eastward is no
+    /// day lived).
     static func hoursApart(_ earlier: Trip.Day, _ later: Trip.Day) -> Double {
         guard let left = earlier.visits.lazy.compactMap({ UTCTimestamp.date($0.departure) }).max(),
               let arrived = later.visits.lazy.compactMap({ UTCTimestamp.date($0.arrival) }).min() else { return .infinity }
