@@ -217,6 +217,11 @@ enum SummaryText {
             lines.append("  \(plural(gone, "note")) whose visit or day is "
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
+        for move in e.tripFoldersMoved.prefix(5) {
+            lines.append("  \(move.from.terminalSafe) is now " + move.to.map(\.terminalSafe).joined(separator: " and ")
+                + " (its days went there): links to the old folder no longer work")
+        }
+        if e.tripFoldersMoved.count > 5 { lines.append("  and \(n(e.tripFoldersMoved.count - 5)) more trip folders moved (--json lists them)") }
         if standing, let spot = e.tripsAtOneSpot {
             lines.append("  \(n(spot.trips)) trips are days at one spot alone, " + String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
                 + ", shown on their maps: if that is your home (photographed on few nights, so not found as one), `\(spot.homeCommand.terminalSafe)` "

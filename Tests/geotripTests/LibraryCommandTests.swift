@@ -304,6 +304,10 @@ struct LibraryCommandTests {
         #expect(headings.count == 1 && headings.first?["heading"] as? String == "Tea at Ippodo", "\(headings)")
         #expect((headings.first?["renameCommand"] as? String)?.hasSuffix("-- 'Tea at Ippodo'") == true, "\(headings)")
         #expect((headings.first?["backup"] as? String)?.hasPrefix("trips/2024-02-20/journal/2024-02-20.edited-") == true, "\(headings)")
+        // The trip's folder moved with its first day: said, as links to the old one stop working.
+        let moved = export?["tripFoldersMoved"] as? [[String: Any]] ?? []
+        #expect(moved.count == 1 && moved.first?["from"] as? String == "trips/2024-02-20" && moved.first?["to"] as? [String] == ["trips/2024-02-19"],
+                "\(moved)")
     }
 
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")

@@ -661,6 +661,12 @@ public struct ExportStage: Sendable {
     /// gathered in step 1), and the single trip's files once the folder became a library.
     private func retireStale(_ layout: inout Layout, _ gathered: GatheredNotes, _ run: RunContext, _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
+        // A trip folder whose days are in other trips' folders now: said, since links to it stop working.
+        for folder in layout.stale where folder.hasPrefix(Self.tripsFolder + "/") {
+            guard let days = layout.exported[folder]?.days.map({ Set($0.keys) }), !days.isEmpty else { continue }
+            let now = layout.parts.filter { $0.number != nil && $0.trip.days.contains { days.contains($0.date) } }.map(\.folder)
+            if !now.isEmpty { summary.tripFoldersMoved.append(TripFolderMove(from: folder, to: now)) }
+        }
         for folder in layout.stale {
             try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.texts, keptElsewhere: gathered.keptElsewhere,
                               output, run.now, &summary, listed: run.before.files)

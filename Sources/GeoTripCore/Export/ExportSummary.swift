@@ -68,6 +68,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// (`Library.tripsAtOneSpot`): a home photographed on few nights, not found as home, whose
     /// days are trips shown on their maps. With the command that makes it home.
     public var tripsAtOneSpot: TripsAtOneSpot?
+    /// Library trip folders this run took away whose days are now in other trips' folders (a
+    /// trip whose first day moved, two trips merged, one split): links to them stop working.
+    public var tripFoldersMoved: [TripFolderMove] = []
     /// Notes that went to another day's page with their visit, or came back from
     /// `journal/unplaced-notes.md` (`from` nil), in this run.
     public var movedNotes: [MovedNote] = []
@@ -123,6 +126,13 @@ public struct NotesElsewhere: Sendable, Equatable, Encodable {
     public var folder: String
     /// Relative to `folder`.
     public var pages: [String]
+}
+
+/// A library trip's folder taken away, and the folders its days are in now
+/// (`ExportSummary.tripFoldersMoved`).
+public struct TripFolderMove: Sendable, Equatable, Encodable {
+    public var from: String
+    public var to: [String]
 }
 
 /// A spot that trips are at alone (`ExportSummary.tripsAtOneSpot`).
