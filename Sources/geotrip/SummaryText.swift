@@ -252,7 +252,7 @@ enum SummaryText {
         }
         if !e.refused.isEmpty {
             // Of a journal page, the notes written there are said too (the map and GeoJSON hold none).
-            let pages = e.refused.contains { $0.hasSuffix(".md") }
+            let pages = e.refused.contains(where: ExportStage.isJournalPage)
             lines.append("  left alone, never read or written through (symbolic links, not files, or over 256 MiB): \(e.refused.map(\.terminalSafe).joined(separator: ", "))"
                 + (pages ? "; notes written in a page there are not taken in (not on the map or in the GeoJSON): put a file in the page's place, "
                     + "or choose another output folder with --out" : ""))

@@ -82,12 +82,7 @@ extension Catalog {
     /// The overview the last derivation stored; nil when there is none or it is in an older
     /// shape (it is derived data: the caller computes it again).
     func storedOverview() throws(GeoTripError) -> TripOverview? {
-        guard let stored = try setting(SettingKey.tripOverview) else { return nil }
-        do {
-            return try JSONDecoder().decode(TripOverview.self, from: Data(stored.utf8))
-        } catch {
-            return nil
-        }
+        try jsonSetting(SettingKey.tripOverview, as: TripOverview.self)
     }
 
     /// Photos that belong to no visit (no position, or no time), by local day under `rule` (the

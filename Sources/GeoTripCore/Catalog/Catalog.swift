@@ -437,17 +437,9 @@ extension Catalog {
         /// JSON of the dated journal backups the exports kept, with their size and time then
         /// (`ExportStage.recordBackups`), so one written in since is told.
         static let keptBackups = "keptBackups"
-        /// How many notes with words wait on the page of notes whose visit or day is gone, as
-        /// the last export found them: an unchanged rerun says them again.
-        static let unplacedNotes = "unplacedNotes"
-        /// How many photos the last export listed on the page of undated photos.
-        static let undatedPhotos = "undatedPhotos"
-        /// JSON list of a library's days with unplaced photos only that lie in no trip, as the
-        /// last export found them (`ExportSummary.daysInNoTrip`).
-        static let daysInNoTrip = "daysInNoTrip"
-        /// JSON of the spot trips are at alone, as the last export found it
-        /// (`ExportSummary.tripsAtOneSpot`); absent when none.
-        static let tripsAtOneSpot = "tripsAtOneSpot"
+        /// JSON of what the last export found that stands until something changes
+        /// (`StandingFacts`): an unchanged rerun says it again.
+        static let standing = "standing"
         /// Present from a first read into an empty catalog (or left by a version before v21
         /// stopped mid-run) until the run's last transaction pairs the Live Photos whole
         /// (`Catalog.write`); other runs' batches keep their seeds in `livePhotoPending`.
@@ -590,6 +582,13 @@ extension Catalog {
             throw .catalogRejected(path: path, reason: "\(what) could not be stored: \(error)")
         }
         try setSetting(key, to: text)
+    }
+
+    /// The setting `key` as JSON of `type`; nil when missing, and when it cannot be read (a
+    /// derived record: what the next run works out again).
+    func jsonSetting<T: Decodable>(_ key: String, as type: T.Type) throws(GeoTripError) -> T? {
+        guard let stored = try setting(key) else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(stored.utf8))
     }
 
     /// Stores one trip setting.

@@ -112,7 +112,7 @@ extension ExportStage {
 
     /// Whether `path` (relative to an output or trip folder) names a page of a journal
     /// folder: `journal/NAME.md`, a trip's `trips/DAY/journal/NAME.md`.
-    static func isJournalPage(_ path: String) -> Bool {
+    public static func isJournalPage(_ path: String) -> Bool {
         path.hasSuffix(".md") && (path.hasPrefix(journalFolder + "/") || path.contains("/" + journalFolder + "/"))
     }
 

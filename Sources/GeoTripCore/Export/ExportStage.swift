@@ -111,12 +111,7 @@ public struct ExportStage: Sendable {
            try catalog.setting(Catalog.SettingKey.exportedFor) == inputs.key + "|" + before.key {
             summary.unchanged = before.documents
             summary.trips = try catalog.exportedTrips().keys.filter { $0.hasPrefix(Self.tripsFolder + "/") }.count
-            summary.unplacedNotes = Int(try catalog.setting(Catalog.SettingKey.unplacedNotes) ?? "") ?? 0
-            summary.undatedPhotos = Int(try catalog.setting(Catalog.SettingKey.undatedPhotos) ?? "") ?? 0
-            summary.daysInNoTrip = (try catalog.setting(Catalog.SettingKey.daysInNoTrip))
-                .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            summary.tripsAtOneSpot = (try catalog.setting(Catalog.SettingKey.tripsAtOneSpot))
-                .flatMap { try? JSONDecoder().decode(TripsAtOneSpot.self, from: Data($0.utf8)) }
+            if let standing = try catalog.jsonSetting(Catalog.SettingKey.standing, as: StandingFacts.self) { summary.standing = standing }
             return summary
         }
         // The map's resources (Leaflet, the base map, the towns) load on another core meanwhile.
@@ -313,24 +308,19 @@ public struct ExportStage: Sendable {
                                        window: Self.window(of: $0.trip, clockCorrections: clockOffsets)) }
             : [Part(folder: "", trip: whole, number: nil, window: nil)]
         summary.trips = library.trips.count
-        // Days of photos none of which has a position, in no trip: said, since their photos are
-        // on no page (remembered for an unchanged rerun to say again).
         if library.isLibrary {
+            // Days of photos none of which has a position, in no trip: their photos are on no page.
             let spans = library.trips.map { ($0.firstDay, $0.lastDay) }
             summary.daysInNoTrip = whole.days.filter { day in
                 day.visits.isEmpty && !spans.contains { $0.0 <= day.date && day.date <= $0.1 }
             }.map(\.date)
+            // A home photographed on few nights, its days trips of their own shown on their maps.
+            if let (spot, count) = library.tripsAtOneSpot(), !zones.contains(spot) {
+                let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
+                summary.tripsAtOneSpot = TripsAtOneSpot(latitude: spot.latitude, longitude: spot.longitude, trips: count,
+                                                        homeCommand: command("export", ["--home", point]))
+            }
         }
-        try catalog.setSetting(Catalog.SettingKey.daysInNoTrip, to: String(decoding: (try? JSONEncoder().encode(summary.daysInNoTrip)) ?? Data("[]".utf8), as: UTF8.self))
-        // A home photographed on few nights, its days trips of their own shown on their maps:
-        // said by the run that shows them, and every run after, with the way to make it home.
-        if library.isLibrary, let (spot, count) = library.tripsAtOneSpot(), !zones.contains(spot) {
-            let point = String(format: "%.4f,%.4f", spot.latitude, spot.longitude)
-            summary.tripsAtOneSpot = TripsAtOneSpot(latitude: spot.latitude, longitude: spot.longitude, trips: count,
-                                                    homeCommand: command("export", ["--home", point]))
-        }
-        try catalog.setSetting(Catalog.SettingKey.tripsAtOneSpot,
-                               to: summary.tripsAtOneSpot.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
         var layout = Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,
@@ -494,7 +484,6 @@ public struct ExportStage: Sendable {
             summary.replacedNoteCount = Set(notes.replaced.map(\.ownerID)).count
         }
         try catalog.saveJournalNotes(notes.all, at: run.now, writtenAt: notes.writtenAt)
-        try catalog.setSetting(Catalog.SettingKey.unplacedNotes, to: String(notes.gone.count))
         summary.unplacedNotes = notes.gone.count
         summary.movedNotes = notes.moved
         summary.rehomedNotes = notes.rehomed
@@ -635,7 +624,6 @@ public struct ExportStage: Sendable {
         let undatedRows = try catalog.undatedPhotos(rule: run.rule, now: run.now).filter { !privacy.hides($0.photo) }
         let undated = undatedRows.map(\.photo)
         summary.undatedPhotos = undated.count
-        try catalog.setSetting(Catalog.SettingKey.undatedPhotos, to: String(undated.count))
         let undatedPath = Self.journalFolder + "/" + Self.undatedPhotosFile
         let undatedDocument = read(undatedPath, output, &summary)
         if !undated.isEmpty {
@@ -704,6 +692,8 @@ public struct ExportStage: Sendable {
         }
         try catalog.saveExportedTrips(layout.exported)
         try recordBackups(summary.backups, output)
+        // What stands (notes waiting, photos without a date...), for an unchanged rerun to say.
+        try catalog.setJSONSetting(Catalog.SettingKey.standing, to: summary.standing, what: "what the export found")
         if gathered.notesLeftIn != nil { try catalog.removeSetting(Catalog.SettingKey.notesLeftIn) }
         let after = Self.listing(of: output.path, documentsOnly: true, leavingOut: folder)
         let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: run.before.files, written: run.written)
@@ -956,8 +946,7 @@ public struct ExportStage: Sendable {
     /// The dated backups the exports kept, with their size and time then (`stampText`), by
     /// path in the output folder.
     static func keptBackups(_ catalog: Catalog) throws(GeoTripError) -> [String: String] {
-        guard let text = try catalog.setting(Catalog.SettingKey.keptBackups) else { return [:] }
-        return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+        try catalog.jsonSetting(Catalog.SettingKey.keptBackups, as: [String: String].self) ?? [:]
     }
 
     /// A file's size and modification time, as `keptBackups` records them.
@@ -970,8 +959,7 @@ public struct ExportStage: Sendable {
         var kept = before.filter { output.stamp(of: $0.key) != nil }
         for backup in backups { if let stamp = output.stamp(of: backup) { kept[backup] = Self.stampText(stamp) } }
         guard kept != before else { return }
-        guard let json = try? JSONEncoder.sorted.encode(kept) else { return }
-        try catalog.setSetting(Catalog.SettingKey.keptBackups, to: String(decoding: json, as: UTF8.self))
+        try catalog.setJSONSetting(Catalog.SettingKey.keptBackups, to: kept, what: "the record of the backups kept")
     }
 
     /// When the dated backup `name` was made, from its name (`2025-06-10.edited-20250701-093000.md`,

@@ -128,6 +128,28 @@ public struct NotesElsewhere: Sendable, Equatable, Encodable {
     public var pages: [String]
 }
 
+/// What an export found that stands until something changes, which every run says: kept with
+/// the outputs' record (`Catalog.SettingKey.standing`) for an unchanged rerun to say again.
+struct StandingFacts: Codable, Equatable {
+    var unplacedNotes = 0
+    var undatedPhotos = 0
+    var daysInNoTrip: [String] = []
+    var tripsAtOneSpot: TripsAtOneSpot?
+}
+
+extension ExportSummary {
+    /// Its `StandingFacts`.
+    var standing: StandingFacts {
+        get { StandingFacts(unplacedNotes: unplacedNotes, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip, tripsAtOneSpot: tripsAtOneSpot) }
+        set {
+            unplacedNotes = newValue.unplacedNotes
+            undatedPhotos = newValue.undatedPhotos
+            daysInNoTrip = newValue.daysInNoTrip
+            tripsAtOneSpot = newValue.tripsAtOneSpot
+        }
+    }
+}
+
 /// A library trip's folder taken away, and the folders its days are in now
 /// (`ExportSummary.tripFoldersMoved`).
 public struct TripFolderMove: Sendable, Equatable, Encodable {

@@ -239,7 +239,7 @@ public struct IngestPipeline: Sendable {
         var exportStage = ExportStage(catalog: catalog, folder: options.folder, explicitCatalog: options.catalogGiven ? options.catalogPath : nil,
                                       thumbnails: thumbnails ?? MadeThumbnails(tripFolder: options.folder), gazetteer: gazetteer)
         // A name whose place is gone, with the command that lets it go.
-        for index in summary.manualNames.indices where summary.manualNames[index].to == nil || summary.manualNames[index].stayedAway {
+        for index in summary.manualNames.indices where summary.manualNames[index].mayBeLetGo {
             summary.manualNames[index].clearCommand = exportStage.command("rename", [summary.manualNames[index].from, "--clear"])
         }
         exportStage.progress = { stages.report(.export, done: $0, total: $1) }

@@ -43,6 +43,10 @@ public enum ManualNames {
 
         /// Whether the name stayed with a place that went away from its spot.
         public var stayedAway: Bool { awayMetres != nil }
+
+        /// Whether the name is left where the person may want to let it go (waiting, or with a
+        /// place gone from its spot): said with `clearCommand`.
+        public var mayBeLetGo: Bool { to == nil || stayedAway }
     }
 
     /// Where each of `names` goes, given the places (id and centre) there are now; only the

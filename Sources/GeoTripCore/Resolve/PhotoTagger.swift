@@ -115,7 +115,7 @@ public struct PhotoTagger: Sendable {
                     + "until \(untimed == 1 ? "it has" : "they have") one (that page says how to give it)."
             }
             var names = derived.manualNames
-            for index in names.indices where names[index].to == nil || names[index].stayedAway {
+            for index in names.indices where names[index].mayBeLetGo {
                 names[index].clearCommand = ExportStage.command("rename", [names[index].from, "--clear"], folder: folder,
                                                                 explicitCatalog: catalogGiven ? catalogPath : nil)
             }
