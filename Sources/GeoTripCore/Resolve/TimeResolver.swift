@@ -213,8 +213,9 @@ public struct TimeResolver: Sendable {
         // autumn overlap both are, and the first occurrence (the earlier instant) is taken; in
         // the spring gap neither is, and the instant the clocks moved on is taken: a time
         // before the gap reads earlier and one after it later, so one camera's photos keep
-        // their order (read with either offset, a photo in the gap would pass one taken after
-        // it or before it). The same rule whichever side of UTC the zone is on.
+        // their order on both sides, those in the gap sharing that instant (read with either
+        // offset, a photo in the gap would pass one taken after it or before it). The same
+        // rule whichever side of UTC the zone is on.
         let before = timeZone.secondsFromGMT(for: wall.addingTimeInterval(-86_400))
         let after = timeZone.secondsFromGMT(for: wall.addingTimeInterval(86_400))
         let readings = Set([before, after]).map { wall.addingTimeInterval(-TimeInterval($0)) }
