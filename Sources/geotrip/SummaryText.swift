@@ -178,7 +178,9 @@ enum SummaryText {
             lines.append("  \(plural(e.rescued.count, "page")) saved while a stopped run was writing \(e.rescued.count == 1 ? "was" : "were") "
                 + "found under a hidden name, and \(e.rescued.count == 1 ? "is" : "are") now \(e.rescued.map(\.terminalSafe).joined(separator: ", "))")
         }
-        let followed = e.movedNotes.filter { $0.from != nil && !$0.writtenElsewhere }, back = e.movedNotes.filter { $0.from == nil }
+        let followed = e.movedNotes.filter { $0.from != nil && !$0.writtenElsewhere && !$0.isDayNote }, back = e.movedNotes.filter { $0.from == nil }
+        // A day's own note goes with its day's photos (a camera's clock put right by a day).
+        let daysFollowed = e.movedNotes.filter { $0.from != nil && $0.isDayNote }
         let putBack = e.movedNotes.filter { $0.from != nil && $0.writtenElsewhere }
         if !putBack.isEmpty {
             let each = putBack.prefix(5).map { "\($0.visit) from \($0.from ?? "") to \($0.to)" }
@@ -190,9 +192,16 @@ enum SummaryText {
             lines.append("  \(plural(followed.count, "note")) followed \(followed.count == 1 ? "its visit" : "their visits") to another day's page: "
                 + each.joined(separator: ", ") + more(followed.count))
         }
+        if !daysFollowed.isEmpty {
+            let each = daysFollowed.prefix(5).map { "the note of the day \($0.visit) to \($0.to)" }
+            lines.append("  \(n(daysFollowed.count)) \(daysFollowed.count == 1 ? "day's note" : "days' notes") followed \(daysFollowed.count == 1 ? "its day's" : "their days'") "
+                + "photos to another day: " + each.joined(separator: ", ") + more(daysFollowed.count))
+        }
         if !back.isEmpty {
-            // A day's own note is named by its day, which is also the page it went back to.
-            let each = back.prefix(5).map { $0.visit == $0.to ? "the note of the day \($0.to)" : "\($0.visit) to \($0.to)" }
+            // A day's own note is named by its day, which is also the page it went back to
+            // unless it followed its photos to another.
+            let each = back.prefix(5).map { !$0.isDayNote ? "\($0.visit) to \($0.to)"
+                : $0.visit == $0.to ? "the note of the day \($0.to)" : "the note of the day \($0.visit) to \($0.to)" }
             lines.append("  \(plural(back.count, "note")) came back from journal/unplaced-notes.md to \(back.count == 1 ? "its day's page" : "their days' pages"): "
                 + each.joined(separator: ", ") + more(back.count))
         }

@@ -875,6 +875,51 @@ struct RehomedNotesTests {
         #expect(JournalNotes.visit(of: "../../../photos/trip/a/5.jpg", in: ["a/5.jpg": "v5"]) == "v5")
     }
 
+    @Test("a day's note follows the photos of its day to another day (a clock put right by a day); the note already there keeps its day")
+    func dayNotesFollowTheirPhotos() throws {
+        func page(_ day: String, _ text: String) -> JournalDocument {
+            JournalDocument(text: JournalDocument.withFooter(JournalDocument.block(id: day, text: text), explanation: "x"))
+        }
+        // Photo ids by path order: a/1 is 1, a/2 is 2, b/3 is 3, c/4 is 4.
+        let before = Trip(visits: [Self.day("v1", "2025-06-10"), Self.day("v2", "2025-06-11")], outside: [], days: [])
+        let first = JournalNotes(trip: before, days: ["2025-06-10": [page("2025-06-10", "Arrived.\n")], "2025-06-11": [page("2025-06-11", "Fog.\n")]],
+                                 unplaced: [], stored: [:], photos: Self.photos(["v1": ["a/1.jpg", "a/2.jpg"], "v2": ["b/3.jpg"]]))
+        #expect(first.all["2025-06-10"]?.members == [1, 2] && first.all["2025-06-11"]?.members == [3], "a day's note remembers its day's photos")
+        #expect(first.moved.isEmpty)
+        // Every clock a day late: each day's photos are the next day's, and so are the notes.
+        let later = Trip(visits: [Self.day("v1", "2025-06-11"), Self.day("v2", "2025-06-12")], outside: [], days: [])
+        let moved = JournalNotes(trip: later, days: ["2025-06-11": [page("2025-06-11", "Fog.\n")]], unplaced: [], stored: first.all,
+                                 photos: Self.photos(["v1": ["a/1.jpg", "a/2.jpg"], "v2": ["b/3.jpg"]]))
+        #expect(moved.texts["2025-06-11"] == "Arrived.\n" && moved.texts["2025-06-12"] == "Fog.\n" && moved.texts["2025-06-10"] == "")
+        #expect(moved.gone.isEmpty && moved.rehomed.isEmpty)
+        #expect(moved.all["2025-06-11"]?.localDate == "2025-06-11" && moved.all["2025-06-12"]?.members == [3])
+        #expect(moved.moved == [MovedNote(visit: "2025-06-10", from: "2025-06-10", to: "2025-06-11"),
+                                MovedNote(visit: "2025-06-11", from: "2025-06-11", to: "2025-06-12")])
+        #expect(moved.setApart == ["2025-06-10": "2025-06-11", "2025-06-11": "2025-06-12"], "the old blocks' words are kept elsewhere, not edits to back up")
+        // Settled: the next run moves nothing.
+        let settled = JournalNotes(trip: later, days: [:], unplaced: [], stored: moved.all,
+                                   photos: Self.photos(["v1": ["a/1.jpg", "a/2.jpg"], "v2": ["b/3.jpg"]]))
+        #expect(settled.moved.isEmpty && settled.texts["2025-06-11"] == "Arrived.\n" && settled.texts["2025-06-12"] == "Fog.\n")
+        // One camera's photos of the 10th moved to the 11th, whose own photos stayed: the 11th
+        // keeps its note, the 10th's stays on its day (which another photo keeps).
+        let oneCamera = Trip(visits: [Self.day("v4", "2025-06-10"), Self.day("v1", "2025-06-11"), Self.day("v2", "2025-06-11")], outside: [], days: [])
+        let kept = JournalNotes(trip: oneCamera, days: [:], unplaced: [], stored: first.all,
+                                photos: Self.photos(["v4": ["c/4.jpg"], "v1": ["a/1.jpg", "a/2.jpg"], "v2": ["b/3.jpg"]]))
+        #expect(kept.texts["2025-06-10"] == "Arrived.\n" && kept.texts["2025-06-11"] == "Fog.\n" && kept.moved.isEmpty && kept.gone.isEmpty)
+        // The 10th gone as well: its note has no day of its own to stay on, and waits.
+        let crowded = Trip(visits: [Self.day("v1", "2025-06-11"), Self.day("v2", "2025-06-11")], outside: [], days: [])
+        let waits = JournalNotes(trip: crowded, days: [:], unplaced: [], stored: first.all,
+                                 photos: Self.photos(["v1": ["a/1.jpg", "a/2.jpg"], "v2": ["b/3.jpg"]]))
+        #expect(waits.texts["2025-06-11"] == "Fog.\n" && waits.gone.map(\.text) == ["Arrived.\n"])
+        // Under half of its photos on another day: it stays.
+        let half = Trip(visits: [Self.day("v1", "2025-06-10"), Self.day("v5", "2025-06-12")], outside: [], days: [])
+        var few = first.all.filter { $0.key == "2025-06-10" }
+        few["2025-06-10"]?.members = [1, 2, 3]
+        let stays = JournalNotes(trip: half, days: [:], unplaced: [], stored: few,
+                                 photos: Self.photos(["v1": ["a/2.jpg", "b/3.jpg"], "v5": ["a/1.jpg"]]))
+        #expect(stays.texts["2025-06-10"] == "Arrived.\n" && stays.moved.isEmpty)
+    }
+
     @Test("a note waiting on the page of gone notes goes back only to a visit holding photos it was shown with; else it waits apart, its id free")
     func waitingNotes() throws {
         let trip = Trip(visits: [Self.day("v3", name: "Lisbon")], outside: [], days: [])

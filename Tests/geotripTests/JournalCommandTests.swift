@@ -537,19 +537,23 @@ struct JournalCommandTests {
         let edited = try trip.run(["ingest", "DIR"])
         #expect(edited.stdout.contains("unplaced-notes.edited-") && !edited.stdout.contains("was written over"), "\(edited.stdout)")
 
-        // Clocks a day late: every visit moves to the next day, and its notes with it.
-        try trip.run(["ingest", "DIR", "-q", "--clock-offset", "+1 00:00:00"])
+        // Clocks a day late: every visit moves to the next day, and its notes with it; the
+        // day's own note follows its photos to the next day's page, said.
+        let late = try trip.run(["ingest", "DIR", "--clock-offset", "+1 00:00:00"])
         let moved = try #require(try trip.visits().first { $0["id"] as? String == belemID })
         #expect(moved["localDate"] as? String == "2025-06-11")
         #expect(Trip.note(belemID, in: try trip.text("2025-06-11.md")) == Self.kept)
-        // 2025-06-10 has no photo now: the day's own note waits with the notes whose day is gone.
         #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("2025-06-10.md").path))
-        #expect(Trip.note("2025-06-10", in: try trip.text("unplaced-notes.md")) == Self.dayNote)
-        // And back: the notes return to the visit's first day, the day's own note said too.
+        #expect(Trip.note("2025-06-11", in: try trip.text("2025-06-11.md")) == Self.dayNote)
+        #expect(Trip.note("2025-06-10", in: try trip.text("unplaced-notes.md")) == nil)
+        #expect(late.stdout.contains("1 day's note followed its day's photos to another day: the note of the day 2025-06-10 to 2025-06-11"), "\(late.stdout)")
+        #expect(!late.stdout.contains("backup"), "\(late.stdout)")
+        // And back: the notes return to the visit's first day, the day's own note too.
         let back = try trip.run(["ingest", "DIR", "--clock-offset", "+0:00:00"])
         #expect(Trip.note(belemID, in: try trip.text("2025-06-10.md")) == Self.kept)
         #expect(Trip.note("2025-06-10", in: try trip.text("2025-06-10.md")) == Self.dayNote)
-        #expect(back.stdout.contains("came back from journal/unplaced-notes.md") && back.stdout.contains("the note of the day 2025-06-10"), "\(back.stdout)")
+        #expect(Trip.note("2025-06-11", in: try trip.text("2025-06-11.md")) == "")
+        #expect(back.stdout.contains("the note of the day 2025-06-11 to 2025-06-10"), "\(back.stdout)")
     }
 
     @Test("a file edited outside its notes is kept as a dated backup; a deleted file comes back with its notes; links are never written through")

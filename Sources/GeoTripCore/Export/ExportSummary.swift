@@ -179,6 +179,9 @@ public struct MovedNote: Sendable, Equatable, Encodable {
     /// not known to have followed it.
     public var writtenElsewhere = false
 
+    /// Whether it is a day's own note (`visit` is its day).
+    public var isDayNote: Bool { JournalNote.isDay(visit) }
+
     /// Creates one.
     public init(visit: String, from: String?, to: String, writtenElsewhere: Bool = false) {
         self.visit = visit

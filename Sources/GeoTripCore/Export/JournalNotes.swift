@@ -101,7 +101,9 @@ struct JournalNotes: Equatable {
         var dayOf: [String: String] = [:]
         var placeOf: [String: String?] = [:]
         for day in trip.days {
-            if owners.contains(day.date) { dayOf[day.date] = day.date }
+            // Every day, not only those with a block: a day's note may follow its photos to a
+            // day no page has shown yet.
+            dayOf[day.date] = day.date
             for visit in day.visits where looked.contains(visit.id) {
                 dayOf[visit.id] = day.date
                 placeOf[visit.id] = privacy.contains(visit.centre) ? nil : visit.name
@@ -111,6 +113,19 @@ struct JournalNotes: Equatable {
         // to check a waiting note's return against (a few hundred visits in a library).
         let noted = worded.filter { dayOf[$0] != nil && !JournalNote.isDay($0) }
         let photosOf = noted.isEmpty ? [:] : photos.ofEachVisit(noted.sorted())
+        // The photos of each day with a note with words (its visits'), remembered with it as a
+        // visit's note remembers its visit's: a day's note follows them to another day (a
+        // camera's clock put right by a day).
+        var photosOfDay: [String: [Int64]] = [:]
+        let notedDays = worded.filter { dayOf[$0] != nil && JournalNote.isDay($0) }
+        if !notedDays.isEmpty {
+            let visitsOf = Dictionary(uniqueKeysWithValues: trip.days.filter { notedDays.contains($0.date) }.map { ($0.date, $0.visits.map(\.id)) })
+            let ofVisit = photos.ofEachVisit(visitsOf.values.joined().sorted())
+            for (date, visits) in visitsOf {
+                let ids = visits.flatMap { ofVisit[$0]?.map(\.id) ?? [] }
+                if !ids.isEmpty { photosOfDay[date] = ids.sorted() }
+            }
+        }
         var waitingOwners = Set<String>()
         let rehomedOwners = Set(rehomedTo.values)
         // Each owner's files, by one pass over the files: day files in date order, then the
@@ -172,6 +187,9 @@ struct JournalNotes: Equatable {
                     // with others in the same run is not what the person saw).
                     let seen = from?.blocks.first { $0.id == owner }.flatMap { Self.members(linkedBy: $0.photoLinks, among: photosOf[owner] ?? []) }
                     note.members = note.hasWords ? kept ?? seen ?? photosOf[owner].map { $0.map(\.id).sorted() } : nil
+                } else {
+                    let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
+                    note.members = note.hasWords ? kept ?? photosOfDay[owner] : nil
                 }
                 note.localDate = day
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
@@ -271,7 +289,8 @@ struct JournalNotes: Equatable {
     /// photos there has it, then the note already there. A note waiting on the page of
     /// unplaced notes whose id names a visit again that does not hold its photos (or, kept
     /// before the photos were, is at a place of another name) is set apart under an id of its
-    /// own (`JournalNote.setApart`), as is one that lost its own id to another note.
+    /// own (`JournalNote.setApart`), as is one that lost its own id to another note. A day's
+    /// note goes the same way to the day holding at least half of its photos.
     private mutating func settle(stored: [String: JournalNote], waiting: Set<String>, holderOf: [Int64: String], dayOf: [String: String],
                                  placeOf: [String: String?], owners: Set<String>) {
         // Each note claims a visit: the one holding at least half of its photos, or its own
@@ -279,8 +298,23 @@ struct JournalNotes: Equatable {
         struct Claim { var owner: String; var target: String; var share: Double; var count: Int }
         var claims: [Claim] = []
         var apart: [String] = []
-        for owner in all.keys.sorted() where all[owner]!.hasWords && !JournalNote.isDay(owner) && !owner.contains("@") {
+        for owner in all.keys.sorted() where all[owner]!.hasWords && !owner.contains("@") {
             let alive = dayOf[owner] != nil, isWaiting = waiting.contains(owner)
+            if JournalNote.isDay(owner) {
+                // A day's note claims the day now holding at least half of its photos (a
+                // camera's clock put right by a day), else its own; one waiting comes back to
+                // its own day when nothing tells another.
+                let members = (isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members) ?? []
+                var counts: [String: Int] = [:]
+                for member in members { if let day = holderOf[member].flatMap({ dayOf[$0] }) { counts[day, default: 0] += 1 } }
+                let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
+                if let best {
+                    claims.append(Claim(owner: owner, target: best.key, share: Double(best.value) / Double(members.count), count: best.value))
+                } else if alive {
+                    claims.append(Claim(owner: owner, target: owner, share: members.isEmpty ? 2 : 0, count: members.isEmpty ? .max : 0))
+                }
+                continue
+            }
             // A waiting note is told by the photos it was remembered with, never by those its
             // id's visit holds now (`init` gives it those, to remember if it goes back).
             if let members = isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members, !members.isEmpty {
@@ -321,9 +355,15 @@ struct JournalNotes: Equatable {
         // Every note leaves its old id first, then each takes its new one (a note may move to
         // the id another leaves).
         var arriving: [(note: JournalNote, from: String)] = []
+        var daysFollowed: [MovedNote] = []
         for (owner, target) in moves {
             var note = all[owner]!
-            rehomed.append(RehomedNote(written: owner, visit: target, day: note.localDate ?? ""))
+            if JournalNote.isDay(owner) {
+                // Its page is its day's: said as a note that followed its photos there.
+                daysFollowed.append(MovedNote(visit: owner, from: waiting.contains(owner) ? nil : owner, to: target))
+            } else {
+                rehomed.append(RehomedNote(written: owner, visit: target, day: note.localDate ?? ""))
+            }
             note.ownerID = target
             note.localDate = dayOf[target]
             note.placeName = placeOf[target] ?? nil
@@ -349,6 +389,7 @@ struct JournalNotes: Equatable {
             setApart[owner] = note.ownerID
             if let saved = writtenAt[owner] { writtenAt[note.ownerID] = saved }
         }
+        moved += daysFollowed
     }
 
     /// The ids of the photos of `photos` (a visit's) that `links` (a page's photo links above a

@@ -10,7 +10,9 @@ public struct JournalNote: Sendable, Equatable {
     public var localDate: String?
     /// For a visit: the ids of its photos when the note was last shown with it, so a note
     /// waiting for its visit goes back only to a visit holding some of them (an id can be
-    /// given again to other photos). Nil when not known (a catalog from before they were kept).
+    /// given again to other photos). For a day: the photos of its visits when its words last
+    /// changed, which it follows to another day (`JournalNotes.settle`). Nil when not known (a
+    /// catalog from before they were kept).
     public var members: [Int64]?
 
     /// Creates a note.
