@@ -227,8 +227,14 @@ enum SummaryText {
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
         for move in e.tripFoldersMoved.prefix(5) {
-            lines.append("  \(move.from.terminalSafe) is now " + move.to.map(\.terminalSafe).joined(separator: " and ")
-                + " (its days went there): links to the old folder no longer work")
+            if move.renamed {
+                lines.append("  \(move.from.terminalSafe) is no folder geotrip writes (a trip's folder is named by its first day): its trip is written "
+                    + "again in " + move.to.map(\.terminalSafe).joined(separator: " and ")
+                    + ", with the notes written in it, and the pages geotrip wrote there were removed")
+            } else {
+                lines.append("  \(move.from.terminalSafe) is now " + move.to.map(\.terminalSafe).joined(separator: " and ")
+                    + " (its days went there): links to the old folder no longer work")
+            }
         }
         if e.tripFoldersMoved.count > 5 { lines.append("  and \(n(e.tripFoldersMoved.count - 5)) more trip folders moved (--json lists them)") }
         if standing, let spot = e.tripsAtOneSpot {

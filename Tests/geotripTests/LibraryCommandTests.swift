@@ -310,6 +310,36 @@ struct LibraryCommandTests {
                 "\(moved)")
     }
 
+    @Test("a trip folder the person renamed is said: its notes go to the trip's own folder, its pages go, the person's files stay")
+    func renamedTripFolder() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--quiet"]).status == 0)
+        let trips = folder.appendingPathComponent("geotrip/trips")
+        let page = trips.appendingPathComponent("2024-02-20/journal/2024-02-20.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        try text.replacingOccurrences(of: "<!-- notes 2024-02-20 -->\n", with: "<!-- notes 2024-02-20 -->\nTemples all day.\n")
+            .write(to: page, atomically: true, encoding: .utf8)
+        try "passport, yen\n".write(to: trips.appendingPathComponent("2024-02-20/packing.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.moveItem(at: trips.appendingPathComponent("2024-02-20"), to: trips.appendingPathComponent("Kyoto 2024"))
+        let run = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(run.stdout.contains("trips/Kyoto 2024 is no folder geotrip writes (a trip's folder is named by its first day): "
+                                    + "its trip is written again in trips/2024-02-20, with the notes written in it"), "\(run.stdout)")
+        let again = try String(contentsOf: page, encoding: .utf8)
+        #expect(again.contains("<!-- notes 2024-02-20 -->\nTemples all day.\n"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: trips.appendingPathComponent("Kyoto 2024").path)
+        #expect(left == ["packing.txt"], "only the person's own file stays: \(left)")
+        // In --json too, on the run that found it.
+        try FileManager.default.moveItem(at: trips.appendingPathComponent("2024-02-20/journal"), to: trips.appendingPathComponent("Kyoto 2024/journal"))
+        let json = try CommandRun.geotrip(["ingest", folder.path, "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        let moved = export?["tripFoldersMoved"] as? [[String: Any]] ?? []
+        #expect(moved.count == 1 && moved.first?["from"] as? String == "trips/Kyoto 2024" && moved.first?["renamed"] as? Bool == true
+                && moved.first?["to"] as? [String] == ["trips/2024-02-20"], "\(moved)")
+    }
+
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
     func sampleIsOneTrip() throws {
         let temp = try TemporaryFolder()

@@ -650,10 +650,15 @@ public struct ExportStage: Sendable {
     private func retireStale(_ layout: inout Layout, _ gathered: GatheredNotes, _ run: RunContext, _ summary: inout ExportSummary) throws(GeoTripError) {
         let output = run.output
         // A trip folder whose days are in other trips' folders now: said, since links to it stop working.
+        // One the person renamed (`trips/Rome 2024`), which geotrip never wrote, is told by the
+        // pages found in it: its notes went to the folders of their days, and its pages go.
         for folder in layout.stale where folder.hasPrefix(Self.tripsFolder + "/") {
-            guard let days = layout.exported[folder]?.days.map({ Set($0.keys) }), !days.isEmpty else { continue }
+            let name = folder.dropFirst(Self.tripsFolder.count + 1)
+            let renamed = !JournalNote.isDay(String(name))
+            guard let days = layout.exported[folder]?.days.map({ Set($0.keys) })
+                    ?? gathered.journals[folder].map({ Set($0.days.keys) }), !days.isEmpty else { continue }
             let now = layout.parts.filter { $0.number != nil && $0.trip.days.contains { days.contains($0.date) } }.map(\.folder)
-            if !now.isEmpty { summary.tripFoldersMoved.append(TripFolderMove(from: folder, to: now)) }
+            if !now.isEmpty { summary.tripFoldersMoved.append(TripFolderMove(from: folder, to: now, renamed: renamed)) }
         }
         for folder in layout.stale {
             try retireJournal(gathered.journals[folder] ?? Journal(), in: folder, keeping: gathered.texts, keptElsewhere: gathered.keptElsewhere,

@@ -155,6 +155,9 @@ extension ExportSummary {
 public struct TripFolderMove: Sendable, Equatable, Encodable {
     public var from: String
     public var to: [String]
+    /// Whether `from` is a name geotrip never gives (`trips/Rome 2024`): a folder the person
+    /// renamed, whose pages were read for notes and removed.
+    public var renamed = false
 }
 
 /// A spot that trips are at alone (`ExportSummary.tripsAtOneSpot`).
