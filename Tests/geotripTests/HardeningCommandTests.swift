@@ -277,6 +277,38 @@ struct HardeningCommandTests {
         #expect(abs(degrees - latitude) < 1e-5, "the sidecar says \(written), the catalog \(latitude)")
     }
 
+    @Test("a sidecar that could not be read is read again on the next run, once it can be; a photo's own sidecar is never said to be of a photo gone")
+    func unreadableSidecarIsReadAgain() throws {
+        let temp = try TemporaryFolder()
+        defer { Self.removeLocked(temp) }
+        let trip = temp.url.appendingPathComponent("Trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        #expect(try ExiftoolPhoto.write(to: trip.appendingPathComponent("sc.JPG"), dateTime: "2025:09:01 10:06:00", offset: "+09:00", at: nil))
+        // Lightroom's name and its way of writing a position (exiftool reads it as 35.6586 N, 139.7454 E).
+        let sidecar = trip.appendingPathComponent("sc.xmp")
+        try """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="35,39.516N" exif:GPSLongitude="139,44.724E"/>\
+            </rdf:RDF></x:xmpmeta>
+            """.write(to: sidecar, atomically: true, encoding: .utf8)
+        if getuid() == 0 { #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", temp.path]).status == 0) }
+        // chmod leaves the sidecar's size and modification time as they were.
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["000", sidecar.path]).status == 0)
+        let locked = try Self.asNobody(["ingest", trip.path])
+        #expect(locked.stdout.contains("sc.JPG: its XMP sidecar sc.xmp could not be read"), "\(locked.stdout)")
+        #expect(!locked.stdout.contains("of a photo that is gone"), "\(locked.stdout)")
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["644", sidecar.path]).status == 0)
+        let opened = try Self.asNobody(["ingest", trip.path, "--quiet"])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(try Self.asNobody(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        let latitude = try #require(photos.first?["latitude"] as? Double), longitude = try #require(photos.first?["longitude"] as? Double)
+        #expect(abs(latitude - 35.6586) < 1e-6 && abs(longitude - 139.7454) < 1e-6)
+        #expect((photos.first?["diagnostics"] as? [Any])?.isEmpty == true, "the old sentence is gone: \(photos)")
+        // Read, it is not read again.
+        let json = try JSONSerialization.jsonObject(with: Data(try Self.asNobody(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(json?["unchanged"] as? Int == 1, "\(String(describing: json))")
+    }
+
     @Test("where says when standard input cannot be read, and quotes only the start of an overlong line")
     func whereOnOddInput() throws {
         let temp = try TemporaryFolder()

@@ -38,8 +38,10 @@ struct SidecarSync {
     /// for the pipeline (`geotrip tag` updates the photos' sidecars without it). `leftovers` are
     /// temporary files of geotrip's own naming to remove. `progress` is told how far it got.
     /// Photos in `unreadFolders` (relative paths: folders the scan could not read) are left
-    /// for a later run.
-    func run(_ photos: [ResolvedPhoto], sidecarFiles: [String]? = nil, leftovers: [String] = [], unreadFolders: [String] = [],
+    /// for a later run. `present` are the paths of every photo in the folder, when `photos` are
+    /// only some of them (those with a sidecar of geotrip's naming): a sidecar of Lightroom's
+    /// naming beside any of them is not one of a photo that is gone.
+    func run(_ photos: [ResolvedPhoto], present: [String]? = nil, sidecarFiles: [String]? = nil, leftovers: [String] = [], unreadFolders: [String] = [],
              progress: (Int, Int) -> Void = { _, _ in }) -> Result {
         var result = Result()
         let root = URL(fileURLWithPath: folder)
@@ -54,9 +56,9 @@ struct SidecarSync {
             // sidecar (`IMG_1.xmp` beside `IMG_1.JPG`, Lightroom's name) is another program's,
             // of a photo that is here: not one to look at.
             let described = Set(rows.map { PathKey($0.path + ".xmp") })
-            let othersOfPresent = Set(photos.compactMap { photo -> PathKey? in
-                guard let dot = photo.path.lastIndex(of: "."), !photo.path[dot...].contains("/") else { return nil }
-                return PathKey(photo.path[..<dot] + ".xmp")
+            let othersOfPresent = Set((present ?? photos.map(\.path)).compactMap { path -> PathKey? in
+                guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+                return PathKey(path[..<dot] + ".xmp")
             })
             for sidecar in sidecarFiles where sidecar.hasSuffix(".xmp") && !described.contains(PathKey(sidecar))
                 && !othersOfPresent.contains(PathKey(sidecar)) {

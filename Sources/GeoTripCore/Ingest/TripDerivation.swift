@@ -131,6 +131,7 @@ struct TripDerivation {
             let pending = try catalog.setting(Catalog.SettingKey.sidecarsSynced) != target
             if pending || !(listing?.leftoverTemporaryFiles.isEmpty ?? true) {
                 var photos = try resolvedPhotos()
+                let every = photos.map(\.path)
                 if !settings.writeXMP, let listing {
                     let present = Set(listing.sidecars.map(PathKey.init))
                     photos = photos.filter { present.contains(PathKey($0.path + ".xmp")) }
@@ -139,12 +140,12 @@ struct TripDerivation {
                 // Without --write-xmp the stage is not one of the run's listed stages: done quietly.
                 let synced = settings.writeXMP
                     ? try await stages.run(.sidecars) {
-                        sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
+                        sync.run(photos, present: every, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
                                  unreadFolders: listing?.unreadFolders ?? []) {
                             stages.report(.sidecars, done: $0, total: $1)
                         }
                     }
-                    : sync.run(photos, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
+                    : sync.run(photos, present: every, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
                                unreadFolders: listing?.unreadFolders ?? [])
                 result.sidecarsWritten = synced.written
                 result.diagnostics += synced.problems

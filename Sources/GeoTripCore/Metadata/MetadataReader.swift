@@ -22,6 +22,9 @@ public struct FileReading: Sendable, Equatable {
     /// Indices, among the sidecars the reader was given, of those geotrip wrote itself: never
     /// read as input, and their later rewrites by geotrip do not make the photo changed.
     public var geotripSidecars: [Int] = []
+    /// Indices of the sidecars that could not be read (permissions, a share gone): the photo
+    /// is read again on the next run, though neither it nor they changed.
+    public var unreadSidecars: [Int] = []
     /// A key of the pixels (`ContainerContents.pixelKey`, as a signed bit pattern for SQLite),
     /// which names the photo's thumbnail; nil when the reader has none for the format.
     public var pixelKey: Int64?
@@ -102,9 +105,9 @@ public struct MetadataReader: Sendable {
             var video = QuickTimeReader.read(file)
             if video.metadata.coordinate != nil { video.metadata.positionSource = .quicktime }
             // Sidecars count for videos as for photos: another program's fills what the boxes lack.
-            let (geotripSidecars, _) = Self.readSidecars(sidecars, into: &video.metadata)
+            let found = Self.readSidecars(sidecars, into: &video.metadata)
             return FileReading(status: video.foundMovie ? .read : .unreadable, format: format, metadata: video.metadata,
-                               skipReason: nil, fingerprint: headFingerprint(), geotripSidecars: geotripSidecars)
+                               skipReason: nil, fingerprint: headFingerprint(), geotripSidecars: found.geotrips, unreadSidecars: found.unread)
         }
         let contents: ContainerContents
         do {
@@ -115,7 +118,7 @@ public struct MetadataReader: Sendable {
         }
         if contents.exif == nil && format == .png {
             return FileReading(status: .skipped, format: format, metadata: PhotoMetadata(),
-                               skipReason: "PNG without an eXIf chunk carries no EXIF", fingerprint: headFingerprint())
+                               skipReason: "a PNG without an eXIf chunk: geotrip reads a PNG's EXIF from that chunk alone, not from its XMP or text chunks", fingerprint: headFingerprint())
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
         if let exif = contents.exif {
@@ -136,8 +139,8 @@ public struct MetadataReader: Sendable {
                 foundXMP = Self.fillFromExtension(&metadata, guid: guid, in: contents) || foundXMP
             }
         }
-        let (geotripSidecars, foundInSidecars) = Self.readSidecars(sidecars, into: &metadata)
-        if contents.exif == nil && !foundXMP && !foundInSidecars {
+        let fromSidecars = Self.readSidecars(sidecars, into: &metadata)
+        if contents.exif == nil && !foundXMP && !fromSidecars.found {
             metadata.diagnostics.append(Diagnostic(.noExif, "the photo has no EXIF metadata"))
         }
         // A TIFF's compact block holds only the tags geotrip decodes, which two scans from one
@@ -147,7 +150,7 @@ public struct MetadataReader: Sendable {
             Fingerprint.of(format == .tiff ? $0.bytes + file.head.prefix(16_384) : $0.bytes, fileSize: file.size)
         } ?? headFingerprint()
         return FileReading(status: .read, format: format, metadata: metadata, skipReason: nil,
-                           fingerprint: fingerprint, geotripSidecars: geotripSidecars,
+                           fingerprint: fingerprint, geotripSidecars: fromSidecars.geotrips, unreadSidecars: fromSidecars.unread,
                            pixelKey: contents.pixelKey.map { Int64(bitPattern: $0) })
     }
 
@@ -173,10 +176,10 @@ public struct MetadataReader: Sendable {
     }
 
     /// Fills what `metadata` still lacks from the sidecars other programs wrote, in order.
-    /// Returns the indexes of geotrip's own sidecars (never read as input) and whether any
-    /// other sidecar gave a value.
-    private static func readSidecars(_ sidecars: [[UInt8]], into metadata: inout PhotoMetadata) -> (geotrips: [Int], found: Bool) {
-        var geotrips: [Int] = [], found = false
+    /// Returns the indexes of geotrip's own sidecars (never read as input) and of those that
+    /// could not be read, and whether any other sidecar gave a value.
+    private static func readSidecars(_ sidecars: [[UInt8]], into metadata: inout PhotoMetadata) -> (geotrips: [Int], unread: [Int], found: Bool) {
+        var geotrips: [Int] = [], unread: [Int] = [], found = false
         // The sidecar whose position is used, named when another disagrees.
         var positionFrom: String?
         for (index, sidecar) in sidecars.enumerated() {
@@ -186,6 +189,7 @@ public struct MetadataReader: Sendable {
                 values = XMPDecoder.decode(try contents(ofSidecar: sidecar), origin: "sidecar \(name)", damage: .sidecarUnreadable)
             } catch {
                 metadata.diagnostics.append(Diagnostic(.sidecarUnreadable, "its XMP sidecar \(name) could not be read: \(error.description)"))
+                unread.append(index)
                 continue
             }
             if values.isGeotrips {
@@ -195,7 +199,7 @@ public struct MetadataReader: Sendable {
             if fill(&metadata, from: values, source: .sidecar, origin: "its sidecar \(name)", positionFrom: positionFrom) { positionFrom = "sidecar \(name)" }
             found = found || !values.isEmpty
         }
-        return (geotrips, found)
+        return (geotrips, unread, found)
     }
 
     /// Fills what the photo's metadata still lacks from one XMP packet, and keeps its diagnostics.

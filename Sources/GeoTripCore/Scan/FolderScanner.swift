@@ -25,11 +25,14 @@ public struct ScannedFile: Sendable, Hashable {
 
     /// What the catalog keeps of the sidecars to tell, on the next run, whether they changed:
     /// a line a sidecar, `path size mtime`, or `path geotrip` for geotrip's own (listed in
-    /// `geotrips`), whose rewrites by geotrip must not make the photo look edited. Nil without any.
-    func sidecarStamp(geotrips: Set<String>) -> String? {
+    /// `geotrips`), whose rewrites by geotrip must not make the photo look edited, or
+    /// `path unread` for one that could not be read (in `unread`). Nil without any.
+    func sidecarStamp(geotrips: Set<String>, unread: Set<String> = []) -> String? {
         guard !sidecars.isEmpty else { return nil }
         return sidecars.map { sidecar in
             geotrips.contains(sidecar.relativePath) ? "\(sidecar.relativePath) geotrip"
+                // Matches no scan: the photo is read again, and its sidecar with it.
+                : unread.contains(sidecar.relativePath) ? "\(sidecar.relativePath) unread"
                 : "\(sidecar.relativePath) \(sidecar.size) \(sidecar.modifiedNanos)"
         }.joined(separator: "\n")
     }
