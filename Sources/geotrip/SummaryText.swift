@@ -242,6 +242,14 @@ enum SummaryText {
                 + ", shown on their maps: if that is your home (photographed on few nights, so not found as one), `\(spot.homeCommand.terminalSafe)` "
                 + "makes them days at home and keeps it private (`geotrip trips` says more)")
         }
+        if standing, let strays = e.libraryOnlyBy {
+            let which = strays.paths.isEmpty ? "" : ", " + strays.paths.map(\.terminalSafe).joined(separator: ", ") + (strays.photos > strays.paths.count ? "…" : "")
+            let one = strays.photos == 1
+            lines.append("  the folder is a library of trips only because of \(plural(strays.photos, "photo")) dated far from the other \(n(strays.others)) "
+                + "(\(strays.days.joined(separator: ", "))\(which)): if \(one ? "that date is" : "those dates are") wrong (a camera's clock reset), "
+                + "correct \(one ? "it" : "them") in the photo\(one ? "" : "s"), or with --clock-offset when every photo of the camera is off, and the folder is one "
+                + "trip again; as a library, the days at its home (the place of most nights) are on no page and no map")
+        }
         if standing, !e.daysInNoTrip.isEmpty {
             let count = e.daysInNoTrip.count
             lines.append("  \(plural(count, "day")) with photos, none of them with a position, \(count == 1 ? "is" : "are") in no trip, "

@@ -127,6 +127,36 @@ struct TripSplittingTests {
         #expect(library.homeDays == plans.filter { if case .home = $0 { true } else { false } }.count)
     }
 
+    @Test("a folder of one trip made a library by a stray date or two is told by them; a library of years of trips is not")
+    func strayDates() throws {
+        let holiday = Self.trip(from: "2025-06-10", Array(repeating: .away(trip: 1, region: Self.lisbon), count: 10))
+        #expect(Library.strayDays(of: holiday) == nil, "one trip: no library to explain")
+        // One photo from a camera whose clock reset to 2000-01-01, taken at the hotel.
+        func stray(_ date: String, photos: Int) -> TripVisit {
+            TripVisit(id: "s" + date, placeId: "s" + date, revision: 1, latitude: Self.lisbon.latitude, longitude: Self.lisbon.longitude,
+                      radiusMeters: 20, arrival: date + "T00:05:00Z", departure: date + "T00:05:00Z", localDate: date, photoCount: photos,
+                      photos: (0..<photos).map { "stray\($0).jpg" })
+        }
+        let visits = holiday.visits
+        let photos = visits.map(\.photoCount).reduce(0, +)
+        let once = Trip(visits: [stray("2000-01-01", photos: 1)] + visits, outside: [], days: [])
+        #expect(TripSplitting.split(once).isLibrary, "the stray date makes it a library: the case tests something")
+        let told = try #require(Library.strayDays(of: once))
+        #expect(told.days == ["2000-01-01"] && told.photos == 1 && told.others == photos)
+        // At both ends (a clock in 2099 too), the days kept are the holiday's.
+        let both = Trip(visits: [stray("2000-01-01", photos: 1)] + visits + [stray("2099-12-31", photos: 2)], outside: [], days: [])
+        #expect(Library.strayDays(of: both).map { $0.days } == ["2000-01-01", "2099-12-31"])
+        // More than five such photos, or more than a twentieth of them, are no stray date.
+        #expect(Library.strayDays(of: Trip(visits: [stray("2000-01-01", photos: 6)] + visits, outside: [], days: [])) == nil)
+        let short = Self.trip(from: "2025-06-10", Array(repeating: .away(trip: 1, region: Self.lisbon), count: 2))
+        let shortPhotos = short.visits.map(\.photoCount).reduce(0, +)
+        let many = Trip(visits: [stray("2000-01-01", photos: 1)] + short.visits, outside: [], days: [])
+        #expect((Library.strayDays(of: many) != nil) == (shortPhotos >= 20), "\(shortPhotos) photos")
+        // A library of years: its trips are far more than a few photos.
+        let years = Self.trip(from: "2024-01-01", (0..<400).map { $0 % 50 < 10 ? .away(trip: $0 / 50, region: Self.kyoto) : .home })
+        #expect(TripSplitting.split(years).isLibrary && Library.strayDays(of: years) == nil)
+    }
+
     @Test("the page of trips gives the years from the first trip's first day to the last trip's last")
     func yearsOnThePageOfTrips() throws {
         // A trip over New Year: 2023-12-28 to 2024-01-03.

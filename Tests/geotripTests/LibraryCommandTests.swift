@@ -340,6 +340,31 @@ struct LibraryCommandTests {
                 && moved.first?["to"] as? [String] == ["trips/2024-02-20"], "\(moved)")
     }
 
+    @Test("the sample trip with one photo of a camera whose clock reset is a library, said on every run with the photo")
+    func strayDateSaid() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try temp.copySampleImages()
+        let stray = folder.appendingPathComponent("IMG_5000.JPG")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("2025-06-10 Lisboa/IMG_0001.JPG"), to: stray)
+        // Its position kept: the hotel's nights then span 25 years, and it is found as home.
+        #expect(try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-q", "-overwrite_original", "-AllDates=2000:01:01 12:05:00", stray.path]).status == 0)
+        let run = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(run.stdout.contains("library: "), "a library: the case tests something: \(run.stdout)")
+        #expect(run.stdout.contains("the folder is a library of trips only because of 1 photo dated far from the other "), "\(run.stdout)")
+        #expect(run.stdout.contains("(2000-01-01, IMG_5000.JPG)"), "\(run.stdout)")
+        let again = try CommandRun.geotrip(["ingest", folder.path, "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        let strays = export?["libraryOnlyBy"] as? [String: Any]
+        #expect(strays?["days"] as? [String] == ["2000-01-01"] && strays?["paths"] as? [String] == ["IMG_5000.JPG"] && strays?["photos"] as? Int == 1,
+                "\(export ?? [:])")
+        #expect(export?["written"] as? Int == 0, "said by a rerun that writes nothing")
+        // Gone, it is not said.
+        try FileManager.default.removeItem(at: stray)
+        let fixed = try CommandRun.geotrip(["ingest", folder.path])
+        #expect(!fixed.stdout.contains("library") && !fixed.stdout.contains("dated far"), "\(fixed.stdout)")
+    }
+
     @Test("the sample trip is one trip: trips says so, places --trip explains, the outputs are where they were")
     func sampleIsOneTrip() throws {
         let temp = try TemporaryFolder()

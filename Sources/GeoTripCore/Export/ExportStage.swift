@@ -320,6 +320,13 @@ public struct ExportStage: Sendable {
                 summary.tripsAtOneSpot = TripsAtOneSpot(latitude: spot.latitude, longitude: spot.longitude, trips: count,
                                                         homeCommand: command("export", ["--home", point]))
             }
+            // A folder of one trip made a library by a stray date or two: said, with the photos.
+            if settings.home == nil, let strays = Library.strayDays(of: whole) {
+                let days = Set(strays.days)
+                let visits = whole.days.filter { days.contains($0.date) }.flatMap(\.visits).map(\.id)
+                let paths = try catalog.photos(ofEachVisit: visits).values.flatMap { $0.map(\.path) }.sorted()
+                summary.libraryOnlyBy = StrayDates(days: strays.days, photos: strays.photos, others: strays.others, paths: Array(paths.prefix(3)))
+            }
         }
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }

@@ -68,6 +68,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// (`Library.tripsAtOneSpot`): a home photographed on few nights, not found as home, whose
     /// days are trips shown on their maps. With the command that makes it home.
     public var tripsAtOneSpot: TripsAtOneSpot?
+    /// A folder made a library of trips only by a few photos dated far from the others
+    /// (`Library.strayDays`), without `--home`: a stray date, whose home then takes days off
+    /// the pages. Said on every run while it stands.
+    public var libraryOnlyBy: StrayDates?
     /// Library trip folders this run took away whose days are now in other trips' folders (a
     /// trip whose first day moved, two trips merged, one split): links to them stop working.
     public var tripFoldersMoved: [TripFolderMove] = []
@@ -135,17 +139,22 @@ struct StandingFacts: Codable, Equatable {
     var undatedPhotos = 0
     var daysInNoTrip: [String] = []
     var tripsAtOneSpot: TripsAtOneSpot?
+    var libraryOnlyBy: StrayDates?
 }
 
 extension ExportSummary {
     /// Its `StandingFacts`.
     var standing: StandingFacts {
-        get { StandingFacts(unplacedNotes: unplacedNotes, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip, tripsAtOneSpot: tripsAtOneSpot) }
+        get {
+            StandingFacts(unplacedNotes: unplacedNotes, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip, tripsAtOneSpot: tripsAtOneSpot,
+                          libraryOnlyBy: libraryOnlyBy)
+        }
         set {
             unplacedNotes = newValue.unplacedNotes
             undatedPhotos = newValue.undatedPhotos
             daysInNoTrip = newValue.daysInNoTrip
             tripsAtOneSpot = newValue.tripsAtOneSpot
+            libraryOnlyBy = newValue.libraryOnlyBy
         }
     }
 }
@@ -167,6 +176,18 @@ public struct TripsAtOneSpot: Sendable, Equatable, Codable {
     public var trips: Int
     /// `geotrip export DIR --home LAT,LON`, which makes them days at home and keeps the spot private.
     public var homeCommand: String
+}
+
+/// The few photos whose dates alone make a folder a library of trips
+/// (`ExportSummary.libraryOnlyBy`).
+public struct StrayDates: Sendable, Equatable, Codable {
+    /// Their days, `YYYY-MM-DD`.
+    public var days: [String]
+    /// How many photos those days hold, and how many the others.
+    public var photos: Int
+    public var others: Int
+    /// Up to three of them, by path (those placed: an unplaced one is on its day's page).
+    public var paths: [String]
 }
 
 /// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).

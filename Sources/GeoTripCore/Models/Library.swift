@@ -100,6 +100,36 @@ public struct Library: Sendable, Equatable {
     /// Whether the folder is exported as a library of trips.
     public var isLibrary: Bool { !trips.isEmpty }
 
+    /// The days of the few photos (at most `most`, and at most a twentieth of them) without
+    /// which `trip`'s dated photos would span `rules.librarySpanDays` or fewer, with how many
+    /// photos they hold: a folder of one trip made a library by a stray date (a camera's clock
+    /// reset to 2000-01-01 after its battery died, a photo of another year copied in), whose
+    /// home, found by nights, then takes the trip's own days off every page. Nil when no such
+    /// few make it one (a library's years of trips), or for a folder of one trip. The days kept
+    /// are the span of most photos.
+    public static func strayDays(of trip: GeoTripCore.Trip, rules: TripSplitting.Rules = TripSplitting.Rules(), most: Int = 5)
+        -> (days: [String], photos: Int, others: Int)? {
+        let days = trip.days.compactMap { day -> (date: String, number: Int, photos: Int)? in
+            guard let number = LocalDate.dayNumber(day.date) else { return nil }
+            return (day.date, number, max(1, day.visits.map(\.photoCount).reduce(0, +) + day.unplacedPhotos.count))
+        }
+        guard let first = days.first, let last = days.last, last.number - first.number + 1 > rules.librarySpanDays else { return nil }
+        // The span of at most `librarySpanDays` holding the most photos (two pointers).
+        var best = (from: 0, to: 0, photos: 0), start = 0, inside = 0
+        for end in days.indices {
+            inside += days[end].photos
+            while days[end].number - days[start].number + 1 > rules.librarySpanDays {
+                inside -= days[start].photos
+                start += 1
+            }
+            if inside > best.photos { best = (start, end, inside) }
+        }
+        let total = days.map(\.photos).reduce(0, +), strays = total - best.photos
+        guard strays <= most, strays * 20 <= total else { return nil }
+        let kept = best.from...best.to
+        return (days.indices.filter { !kept.contains($0) }.map { days[$0].date }, strays, best.photos)
+    }
+
     /// The trip numbered `number`, if there is one.
     public func trip(number: Int) -> Trip? {
         trips.indices.contains(number - 1) ? trips[number - 1] : nil
