@@ -81,6 +81,22 @@ struct SampleTripReadingTests {
         }
     }
 
+    @Test("a DateTimeOriginal written in IFD0, outside the Exif directory, is read as exiftool reads it")
+    func dateTimeOriginalInIFD0() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let photo = temp.url.appendingPathComponent("a.JPG")
+        try FileManager.default.copyItem(at: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"), to: photo)
+        let exiftool = URL(fileURLWithPath: "/usr/bin/exiftool")
+        #expect(try CommandRun.run(exiftool, ["-q", "-overwrite_original", "-exif:all=", photo.path]).status == 0)
+        #expect(try CommandRun.run(exiftool, ["-q", "-overwrite_original", "-IFD0:DateTimeOriginal=2025:09:01 10:01:00", photo.path]).status == 0)
+        let truth = try CommandRun.run(exiftool, ["-s3", "-G1", "-a", "-DateTimeOriginal", photo.path]).stdout
+        #expect(truth == "IFD0 2025:09:01 10:01:00\n", "exiftool wrote it there, and reads it: \(truth)")
+        let reading = MetadataReader().read(path: photo.path)
+        #expect(reading.metadata.localTime?.iso8601 == "2025-09-01T10:01:00" && reading.metadata.timeField == .dateTimeOriginal,
+                "\(reading.metadata.diagnostics)")
+    }
+
     @Test("the time field falls back from DateTimeOriginal to DateTimeDigitized to DateTime")
     func timeFieldFallback() {
         var seen = Set<CaptureTimeField>()

@@ -314,6 +314,8 @@ private struct EntryReader {
     mutating func captureTime() -> (CaptureTimeField, LocalDateTime, UTCOffset?)? {
         let candidates: [(CaptureTimeField, ExifIfd, UInt32, UInt32, UInt32)] = [
             (.dateTimeOriginal, EXIF_IFD_EXIF, Tag.dateTimeOriginal, Tag.subSecTimeOriginal, Tag.offsetTimeOriginal),
+            // Where some tools write it (outside the Exif directory, as exiftool reads it too).
+            (.dateTimeOriginal, EXIF_IFD_0, Tag.dateTimeOriginal, Tag.subSecTimeOriginal, Tag.offsetTimeOriginal),
             (.dateTimeDigitized, EXIF_IFD_EXIF, Tag.dateTimeDigitized, Tag.subSecTimeDigitized, Tag.offsetTimeDigitized),
             (.dateTime, EXIF_IFD_0, Tag.dateTime, Tag.subSecTime, Tag.offsetTime),
         ]

@@ -55,8 +55,9 @@ public struct MetadataReader: Sendable {
     /// so is a JPEG's second Exif segment. 6: an offset out of range after the seconds leaves
     /// the time; a video's movie-header time is not compared with its XMP's. 7: an XMP offset
     /// fills EXIF's missing one for the same wall clock within a second (and a time at the first
-    /// second of Unix time says nothing of its offset).
-    public static let version = 7
+    /// second of Unix time says nothing of its offset). 8: a DateTimeOriginal outside the Exif
+    /// directory (in IFD0) is read; a PNG without an eXIf chunk is not said to carry no EXIF.
+    public static let version = 8
 
     /// Creates a reader.
     public init() {}
