@@ -29,7 +29,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case altitudeIgnored = "altitude-ignored"
     /// A capture date, sub-second or offset field that makes no sense.
     case timeIgnored = "time-ignored"
-    /// A capture time outside 1826 to tomorrow (as written or after --clock-offset).
+    /// A capture time before 1826 or more than a day after the run (as written or after --clock-offset).
     case implausibleTime = "implausible-time"
     /// A video whose movie header gives its instant in UTC, and nothing its zone (no position,
     /// no `--tz`): its day is reckoned from its UTC time.
@@ -76,7 +76,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .gpsTimeIgnored: return "GPS time unusable, not used"
         case .altitudeIgnored: return "GPS altitude unusable, not used"
         case .timeIgnored: return "a capture time field unusable, ignored"
-        case .implausibleTime: return "capture time outside 1826 to tomorrow, not used"
+        case .implausibleTime: return "capture time before 1826 or more than a day after the run, not used"
         case .zoneUnknown: return "a video's time zone unknown, its day reckoned in UTC"
         case .valueIgnored: return "a value of the wrong type or out of range, ignored"
         case .sidecarFailed: return "XMP sidecar could not be written"

@@ -75,8 +75,13 @@ enum PlausibleCaptureTime {
                         latest: Date) -> String? {
         guard instant < earliest || instant > latest else { return nil }
         let corrected = cameraTime && corrections.contains { $0.camera == nil || $0.isOwn(of: camera) }
-        return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "") is outside 1826 to tomorrow, "
-            + "so it was not used; fix the camera's date or the clock offset"
+        // The bounds are instants: near one, the wall clock alone can read as either side of it
+        // (2 December 20:00 in Tokyo is tomorrow there, and more than a day after a run on
+        // 1 December at 06:00 UTC), so the instant is given.
+        let utc = cameraTime ? instant.geotripISO8601.map { " (\($0) in UTC)" } ?? "" : ""
+        return "its capture time \(written ?? "?")\(corrected ? " (after --clock-offset)" : "")"
+            + (instant < earliest ? " is before 1826, the year of the earliest photograph\(utc)" : " is more than a day after this run\(utc)")
+            + ", so it was not used; fix the camera's date or the clock offset"
     }
 }
 
