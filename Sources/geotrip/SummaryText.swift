@@ -220,7 +220,13 @@ enum SummaryText {
             lines.append("  \(said) in journal/unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
         }
         // The notes on that page besides those just named, said on every run while they wait.
-        let gone = max(0, e.unplacedNotes - apart.count)
+        if !e.ownBlocks.isEmpty {
+            let each = e.ownBlocks.prefix(5).map { "<!-- notes \($0.terminalSafe) -->" }.joined(separator: ", ")
+            lines.append("  \(plural(e.ownBlocks.count, "block")) of your own naming (\(each)\(e.ownBlocks.count > 5 ? ", …" : "")) "
+                + "\(e.ownBlocks.count == 1 ? "waits" : "wait") in journal/unplaced-notes.md: geotrip keeps words only in the blocks it writes, "
+                + "each visit's and each day's; move them into one")
+        }
+        let gone = max(0, e.unplacedNotes - apart.count - e.ownBlocks.count)
         if gone > 0 {
             // In a library, a day that became a day at home (home moved there) is in no trip.
             lines.append("  \(plural(gone, "note")) whose visit or day is "

@@ -198,6 +198,24 @@ struct JournalCommandTests {
         #expect(unplaced.contains("NOTE lone photo"), "\(unplaced)")
     }
 
+    @Test("a block the person made up and named waits on the page of unplaced notes as theirs, said as such on every run, not as a visit gone")
+    func ownBlock() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let page = trip.journal.appendingPathComponent("2025-06-10.md")
+        try (try trip.text("2025-06-10.md") + "\n<!-- notes packing -->\nSunscreen, hat.\n<!-- end notes packing -->\n")
+            .write(to: page, atomically: true, encoding: .utf8)
+        let said = "  1 block of your own naming (<!-- notes packing -->) waits in journal/unplaced-notes.md"
+        let first = try trip.run(["ingest", "DIR"])
+        #expect(first.stdout.contains(said) && !first.stdout.contains("whose visit or day is gone"), "\(first.stdout)")
+        let unplaced = try trip.text("unplaced-notes.md")
+        #expect(Trip.note("packing", in: unplaced) == "Sunscreen, hat.\n" && unplaced.contains("## Your own block packing, 2025-06-10"), "\(unplaced)")
+        let again = try trip.run(["ingest", "DIR", "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        #expect(export?["ownBlocks"] as? [String] == ["packing"] && export?["unplacedNotes"] as? Int == 1, "\(export ?? [:])")
+    }
+
     @Test("a page of gigabytes (a damaged disk, a stray copy) is left alone and named, never read whole or written over")
     func hugePageLeftAlone() throws {
         let trip = try Trip()

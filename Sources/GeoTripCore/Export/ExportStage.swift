@@ -492,6 +492,7 @@ public struct ExportStage: Sendable {
         }
         try catalog.saveJournalNotes(notes.all, at: run.now, writtenAt: notes.writtenAt)
         summary.unplacedNotes = notes.gone.count
+        summary.ownBlocks = notes.gone.map(\.ownerID).filter { !JournalNote.isGeotripsName($0) }
         summary.movedNotes = notes.moved
         summary.rehomedNotes = notes.rehomed
         return GatheredNotes(notes: notes, found: storedNotes, journals: journals, listings: listings, documentsIn: documentsIn,

@@ -57,6 +57,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     public var rescued: [String] = []
     /// Notes whose visit or day is gone, in `journal/unplaced-notes.md`.
     public var unplacedNotes = 0
+    /// Of those, the ids of blocks the person made up and named (`<!-- notes packing -->`),
+    /// which no visit or day owns (`JournalNote.isGeotripsName`).
+    public var ownBlocks: [String] = []
     /// Photos no day takes (no time found), listed in `journal/undated-photos.md` (those in a
     /// privacy zone left out, as the page leaves them out).
     public var undatedPhotos = 0
@@ -136,6 +139,8 @@ public struct NotesElsewhere: Sendable, Equatable, Encodable {
 /// the outputs' record (`Catalog.SettingKey.standing`) for an unchanged rerun to say again.
 struct StandingFacts: Codable, Equatable {
     var unplacedNotes = 0
+    /// Optional, so a record written before it was kept still reads.
+    var ownBlocks: [String]?
     var undatedPhotos = 0
     var daysInNoTrip: [String] = []
     var tripsAtOneSpot: TripsAtOneSpot?
@@ -146,11 +151,12 @@ extension ExportSummary {
     /// Its `StandingFacts`.
     var standing: StandingFacts {
         get {
-            StandingFacts(unplacedNotes: unplacedNotes, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip, tripsAtOneSpot: tripsAtOneSpot,
-                          libraryOnlyBy: libraryOnlyBy)
+            StandingFacts(unplacedNotes: unplacedNotes, ownBlocks: ownBlocks.isEmpty ? nil : ownBlocks, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip,
+                          tripsAtOneSpot: tripsAtOneSpot, libraryOnlyBy: libraryOnlyBy)
         }
         set {
             unplacedNotes = newValue.unplacedNotes
+            ownBlocks = newValue.ownBlocks ?? []
             undatedPhotos = newValue.undatedPhotos
             daysInNoTrip = newValue.daysInNoTrip
             tripsAtOneSpot = newValue.tripsAtOneSpot

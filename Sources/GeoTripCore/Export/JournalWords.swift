@@ -150,6 +150,11 @@ struct JournalWords: Sendable {
     /// the run its visit went), `Visit v17, 2025-06-10`.
     func goneVisit(id: String, place: String?, date: String?) -> String {
         if JournalNote.isDay(id) { return korean ? "\(id)의 메모" : "Notes for \(id)" }
+        if !JournalNote.isGeotripsName(id) {
+            // A block the person named: not a visit's.
+            let day = date.map { ", \($0)" } ?? ""
+            return korean ? "직접 이름 붙인 블록 \(id)\(day)" : "Your own block \(id)\(day)"
+        }
         let seen = [place, date ?? (korean ? "날짜 모름" : "day unknown")].compactMap { $0 }.joined(separator: ", ")
         if korean { return "방문 \(id)" + (place == nil ? ", " : ": ") + seen }
         return "Visit \(id)" + (place == nil ? ", " : ": ") + seen

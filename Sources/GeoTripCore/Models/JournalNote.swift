@@ -44,6 +44,14 @@ public struct JournalNote: Sendable, Equatable {
     /// when their owner is gone.
     public var hasWords: Bool { text.contains { !$0.isWhitespace } }
 
+    /// Whether geotrip gives `id` to a block: a visit's (`v17`), a day's, or one set apart
+    /// (`v17@2025-06-10`, `v17@waiting-2`); not a block the person made up and named
+    /// (`<!-- notes packing -->`), whose words wait on the page of unplaced notes.
+    static func isGeotripsName(_ id: String) -> Bool {
+        let base = writtenUnder(id)
+        return isDay(base) || (base.count > 1 && base.hasPrefix("v") && base.utf8.dropFirst().allSatisfy { (48...57).contains($0) })
+    }
+
     /// Whether `id` names a day (`YYYY-MM-DD`).
     static func isDay(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
