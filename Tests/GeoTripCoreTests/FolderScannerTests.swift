@@ -66,4 +66,31 @@ struct FolderScannerTests {
         #expect(listing.sidecars == ["d3/IMG.JPG.xmp"])
         #expect(listing.files.first { $0.relativePath == "d3/IMG.JPG" }?.sidecars.map(\.relativePath) == ["d3/IMG.JPG.xmp"])
     }
+
+    @Test("one file by several names (hard links, a symbolic link to it) is listed once, by its own name first, the others said")
+    func oneFileOnce() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        // Spread over folders the walk reads apart, so each name is found on its own.
+        for folder in 0..<20 { try touch("d\(folder)/IMG.JPG", in: temp, bytes: folder + 1) }
+        let photo = temp.url.appendingPathComponent("d7/IMG.JPG")
+        try FileManager.default.linkItem(at: photo, to: temp.url.appendingPathComponent("d2/hard.JPG"))
+        try FileManager.default.linkItem(at: photo, to: temp.url.appendingPathComponent("d9/hard.JPG"))
+        try FileManager.default.createSymbolicLink(atPath: temp.url.appendingPathComponent("a-link.JPG").path, withDestinationPath: "d7/IMG.JPG")
+        // A link to a file outside the folder is that file's only name here: read.
+        let outside = try TemporaryFolder()
+        defer { outside.remove() }
+        try Data([1, 2, 3]).write(to: outside.url.appendingPathComponent("elsewhere.JPG"))
+        try FileManager.default.createSymbolicLink(atPath: temp.url.appendingPathComponent("d4/far.JPG").path,
+                                                   withDestinationPath: outside.url.appendingPathComponent("elsewhere.JPG").path)
+
+        let listing = try FolderScanner(root: temp.path).scan()
+
+        let paths = Set(listing.files.map(\.relativePath))
+        #expect(paths.contains("d2/hard.JPG") && !paths.contains("d7/IMG.JPG") && !paths.contains("d9/hard.JPG") && !paths.contains("a-link.JPG"))
+        #expect(paths.contains("d4/far.JPG") && listing.files.count == 21)
+        #expect(listing.problems.sorted() == ["a-link.JPG", "d7/IMG.JPG", "d9/hard.JPG"].map {
+            "\($0): not read: it is the same file as d2/hard.JPG (a hard link, or a symbolic link to it), which is read once"
+        })
+    }
 }

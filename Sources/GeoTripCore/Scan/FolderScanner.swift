@@ -117,8 +117,12 @@ public struct FolderScanner: Sendable {
         /// relative paths: passed over, as their thumbnails and pages are no photos.
         public var otherOutputFolders: [String] = []
 
+        /// Files that may be reached by more than one path, by identity (`FolderContents.linked`).
+        fileprivate var linked: [FileIdentity: [LinkedPath]] = [:]
+
         /// Takes in what a folder held besides its entries.
         fileprivate mutating func absorb(_ contents: FolderContents) {
+            linked.merge(contents.linked) { $0 + $1 }
             otherOutputFolders += contents.otherOutputFolders
             problems += contents.problems
             for folder in contents.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
@@ -131,6 +135,7 @@ public struct FolderScanner: Sendable {
         /// Appends a subtree's listing, which comes after everything already here.
         fileprivate mutating func absorb(_ subtree: Listing) {
             files += subtree.files
+            linked.merge(subtree.linked) { $0 + $1 }
             otherOutputFolders += subtree.otherOutputFolders
             problems += subtree.problems
             for folder in subtree.unreadFolders where !unreadFolders.contains(folder) { unreadFolders.append(folder) }
@@ -176,8 +181,39 @@ public struct FolderScanner: Sendable {
         var listing = Listing()
         walker.assemble("", subtrees: subtrees, into: &listing)
         listing.files = Self.withoutNameClashes(listing.files, problems: &listing.problems)
+        Self.readOnce(&listing)
         Self.attachSidecars(&listing)
         return listing
+    }
+
+    /// The identity of a file on its file system (`st_dev`, `st_ino`).
+    fileprivate struct FileIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// One path to a file that may have others.
+    fileprivate struct LinkedPath: Sendable {
+        var path: String
+        /// Reached through a symbolic link.
+        var isLink: Bool
+    }
+
+    /// Leaves one path to each file reached by several (a hard link, or a symbolic link to a
+    /// photo of the folder): the file's own name before a link's, then the first by path. The
+    /// others are said, not read: one photo is one photo, on one day and one map.
+    private static func readOnce(_ listing: inout Listing) {
+        var others: [String: String] = [:]
+        for paths in listing.linked.values where paths.count > 1 {
+            let ordered = paths.sorted { ($0.isLink ? 1 : 0, $0.path) < ($1.isLink ? 1 : 0, $1.path) }
+            for other in ordered.dropFirst() { others[other.path] = ordered[0].path }
+        }
+        listing.linked = [:]
+        guard !others.isEmpty else { return }
+        listing.files.removeAll { others[$0.relativePath] != nil }
+        for (path, kept) in others.sorted(by: { $0.key < $1.key }) {
+            listing.problems.append("\(path): not read: it is the same file as \(kept) (a hard link, or a symbolic link to it), which is read once")
+        }
     }
 
     /// The cores to walk on.
@@ -226,6 +262,9 @@ public struct FolderScanner: Sendable {
         var leftoverTemporaryFiles: [String] = []
         var links: [String] = []
         var otherOutputFolders: [String] = []
+        /// Files that may be reached by more than one path (hard links, symbolic links to a
+        /// file): each path, by the file's identity.
+        var linked: [FileIdentity: [LinkedPath]] = [:]
 
         var subfolders: [Subfolder] {
             entries.compactMap { if case .folder(let folder) = $0.entry { folder } else { nil } }
@@ -509,6 +548,7 @@ public struct FolderScanner: Sendable {
                 if code != ENOENT { contents.unreadFolders.append(prefix.isEmpty ? "" : String(prefix.dropLast())) }
                 return
             }
+            var viaLink = false
             if info.st_mode & S_IFMT == S_IFLNK {
                 if collectsLinks { contents.links.append(relative) }
                 // Follow links to files; never links to folders.
@@ -527,6 +567,7 @@ public struct FolderScanner: Sendable {
                     return
                 }
                 info = target
+                viaLink = true
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
@@ -534,6 +575,11 @@ public struct FolderScanner: Sendable {
                 contents.entries.append((ref.asFolder, .folder(Subfolder(relative: relative, raw: rawRelative))))
             case S_IFREG:
                 guard excludedPaths.isEmpty || !excludedPaths.contains(relative) else { return }
+                // One file by two names (a hard link, a symbolic link to a photo here) is read once (`readOnce`).
+                if viaLink || info.st_nlink > 1 {
+                    contents.linked[FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), default: []]
+                        .append(LinkedPath(path: relative, isLink: viaLink))
+                }
                 let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
                 contents.entries.append((ref, .file(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
                                                                  rawPath: rawRelative))))
