@@ -114,7 +114,7 @@ struct HardeningCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         for index in 1...3 {
-            #expect(lines.contains { $0.hasPrefix("  ") && $0.contains("x\(index)%E9.jpg: this name is not UTF-8 and its escaped form is another file's name") },
+            #expect(lines.contains { $0.hasPrefix("  ") && $0.contains("x\(index)%E9.jpg: two files are shown by this name: the one really so named, which is read, and one whose name is not UTF-8") },
                     "\(run.stdout)")
         }
         #expect(lines.contains("  … and 1 more that could not be scanned"), "\(run.stdout)")

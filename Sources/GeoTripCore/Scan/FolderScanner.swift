@@ -694,7 +694,8 @@ public struct FolderScanner: Sendable {
         // Real names first, so an escaped name is the one that gives way.
         for file in files.filter({ $0.rawPath == nil }) + files.filter({ $0.rawPath != nil }) {
             guard seen.insert(PathKey(file.relativePath)).inserted else {
-                problems.append("\(file.relativePath): this name is not UTF-8 and its escaped form is another file's name; rename it to read it")
+                problems.append("\(file.relativePath): two files are shown by this name: the one really so named, which is read, and one "
+                                + "whose name is not UTF-8 (each byte that is not shown as %XX), which is not; rename that one to read it")
                 continue
             }
             kept.append(file)
