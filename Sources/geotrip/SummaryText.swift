@@ -256,6 +256,13 @@ enum SummaryText {
                 + "correct \(one ? "it" : "them") in the photo\(one ? "" : "s"), or with --clock-offset when every photo of the camera is off, and the folder is one "
                 + "trip again; as a library, the days at its home (the place of most nights) are on no page and no map")
         }
+        if standing, let home = e.homeFromFewStays {
+            let spans = home.stretches.map { $0.first == $0.last ? $0.first : "\($0.first) to \($0.last)" }.joined(separator: ", ")
+            lines.append("  home was found at " + String(format: "%.3f, %.3f", home.latitude, home.longitude)
+                + " (the place of most nights), whose \(plural(home.days, "day")) fall in \(home.stretches.count == 1 ? "one stretch" : "\(home.stretches.count) stretches") "
+                + "only (\(spans)): days at home are on no page and no map, so if it is a place stayed at, not your home, "
+                + "`\(home.homeCommand.terminalSafe)` with your home's position makes them trips' days again")
+        }
         if standing, !e.daysInNoTrip.isEmpty {
             let count = e.daysInNoTrip.count
             lines.append("  \(plural(count, "day")) with photos, none of them with a position, \(count == 1 ? "is" : "are") in no trip, "

@@ -359,6 +359,29 @@ struct TripSplittingTests {
         let home = try #require(library.home)
         #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
         #expect(library.homeDays == 3 && library.trips.count == 2)
+        // Said, as a hotel stayed at twice would be: it looks like one, and is never acted on.
+        #expect(library.homeStretches == [Library.DaySpan(first: "2023-12-24", last: "2023-12-25"), Library.DaySpan(first: "2024-06-15", last: "2024-06-15")])
+        #expect(library.homeLooksLikeAStay())
+    }
+
+    @Test("a hotel stayed at twice months apart, in a folder of trips alone, is found as home and said as looking like a stay")
+    func hotelTwice() throws {
+        // Lisbon twice, 120 days apart, each night at the same hotel; Kyoto between.
+        let lisbon = Plan.away(trip: 1, region: Self.lisbon), kyoto = Plan.away(trip: 2, region: Self.kyoto)
+        let plans: [Plan] = Array(repeating: lisbon, count: 4) + Array(repeating: .nothing, count: 50) + Array(repeating: kyoto, count: 5)
+            + Array(repeating: .nothing, count: 60) + Array(repeating: lisbon, count: 4)
+        var trip = Self.trip(from: "2024-03-01", plans)
+        for index in trip.days.indices where trip.days[index].visits.contains(where: { GreatCircle.distance($0.centre, Self.lisbon) < 50_000 }) {
+            let last = trip.days[index].visits.count - 1
+            trip.days[index].visits[last].latitude = Self.lisbon.latitude
+            trip.days[index].visits[last].longitude = Self.lisbon.longitude
+        }
+        let library = TripSplitting.split(trip)
+        let home = try #require(library.home)
+        #expect(GreatCircle.distance(home.centre, Self.lisbon) < 1 && library.homeDays == 8 && library.trips.count == 1)
+        #expect(library.homeStretches.count == 2 && library.homeLooksLikeAStay())
+        // Given as home elsewhere: nothing to say.
+        #expect(!TripSplitting.split(trip, givenHome: Self.amsterdam).homeLooksLikeAStay())
     }
 
     @Test("a home photographed on a few nights over months is home, though a trip's hotel holds more nights")
@@ -379,6 +402,7 @@ struct TripSplittingTests {
         let home = try #require(library.home)
         #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
         #expect(library.trips.count == 1 && library.trips[0].trip.days.count == 12)
+        #expect(library.homeStretches.count == 10 && !library.homeLooksLikeAStay())
         // Any span (as a folder that shrank to one trip finds its library's home): the hotel.
         var anySpan = TripSplitting.Rules()
         anySpan.homeSpanDays = nil

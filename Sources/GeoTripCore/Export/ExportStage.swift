@@ -326,6 +326,11 @@ public struct ExportStage: Sendable {
                 let visits = whole.days.filter { days.contains($0.date) }.flatMap(\.visits).map(\.id)
                 let paths = try catalog.photos(ofEachVisit: visits).values.flatMap { $0.map(\.path) }.sorted()
                 summary.libraryOnlyBy = StrayDates(days: strays.days, photos: strays.photos, others: strays.others, paths: Array(paths.prefix(3)))
+            } else if library.homeLooksLikeAStay(), let home = library.home {
+                // A hotel stayed at twice, in a folder of trips alone, found as home: said.
+                summary.homeFromFewStays = HomeFromFewStays(latitude: home.centre.latitude, longitude: home.centre.longitude,
+                                                            stretches: library.homeStretches, days: library.homeDays,
+                                                            homeCommand: command("export", ["--home", "LAT,LON"]))
             }
         }
         let current = Set(parts.map(\.folder))

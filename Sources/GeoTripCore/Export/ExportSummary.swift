@@ -75,6 +75,9 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// (`Library.strayDays`), without `--home`: a stray date, whose home then takes days off
     /// the pages. Said on every run while it stands.
     public var libraryOnlyBy: StrayDates?
+    /// A home found (not given) whose days fall in two stretches or fewer (`Library.homeLooksLikeAStay`):
+    /// perhaps a hotel stayed at twice, whose days are then on no page. Said on every run.
+    public var homeFromFewStays: HomeFromFewStays?
     /// Library trip folders this run took away whose days are now in other trips' folders (a
     /// trip whose first day moved, two trips merged, one split): links to them stop working.
     public var tripFoldersMoved: [TripFolderMove] = []
@@ -145,6 +148,7 @@ struct StandingFacts: Codable, Equatable {
     var daysInNoTrip: [String] = []
     var tripsAtOneSpot: TripsAtOneSpot?
     var libraryOnlyBy: StrayDates?
+    var homeFromFewStays: HomeFromFewStays?
 }
 
 extension ExportSummary {
@@ -152,7 +156,7 @@ extension ExportSummary {
     var standing: StandingFacts {
         get {
             StandingFacts(unplacedNotes: unplacedNotes, ownBlocks: ownBlocks.isEmpty ? nil : ownBlocks, undatedPhotos: undatedPhotos, daysInNoTrip: daysInNoTrip,
-                          tripsAtOneSpot: tripsAtOneSpot, libraryOnlyBy: libraryOnlyBy)
+                          tripsAtOneSpot: tripsAtOneSpot, libraryOnlyBy: libraryOnlyBy, homeFromFewStays: homeFromFewStays)
         }
         set {
             unplacedNotes = newValue.unplacedNotes
@@ -161,6 +165,7 @@ extension ExportSummary {
             daysInNoTrip = newValue.daysInNoTrip
             tripsAtOneSpot = newValue.tripsAtOneSpot
             libraryOnlyBy = newValue.libraryOnlyBy
+            homeFromFewStays = newValue.homeFromFewStays
         }
     }
 }
@@ -181,6 +186,17 @@ public struct TripsAtOneSpot: Sendable, Equatable, Codable {
     public var longitude: Double
     public var trips: Int
     /// `geotrip export DIR --home LAT,LON`, which makes them days at home and keeps the spot private.
+    public var homeCommand: String
+}
+
+/// A home found by its nights whose days fall in a few stretches (`ExportSummary.homeFromFewStays`).
+public struct HomeFromFewStays: Sendable, Equatable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var stretches: [Library.DaySpan]
+    /// Its days, on no page and no map.
+    public var days: Int
+    /// `geotrip export DIR --home LAT,LON`, with the place to write in.
     public var homeCommand: String
 }
 

@@ -59,6 +59,23 @@ public struct Library: Sendable, Equatable {
     public var trips: [Trip] = []
     /// Days with photos spent at home (every visit of the day near it), which belong to no trip.
     public var homeDays = 0
+    /// Those days in stretches, apart by more than `TripSplitting.Rules.gapDays` days.
+    public var homeStretches: [DaySpan] = []
+
+    /// From one day to another (`YYYY-MM-DD`), both in it.
+    public struct DaySpan: Sendable, Equatable, Codable {
+        public var first: String
+        public var last: String
+    }
+
+    /// Whether the home found (not given) has its days in `most` stretches or fewer: a hotel
+    /// stayed at twice, in a folder of trips alone, whose nights spanning months made it home,
+    /// and whose days then are on no page. A home photographed on few nights looks the same,
+    /// so this is said, never acted on.
+    public func homeLooksLikeAStay(most: Int = 2) -> Bool {
+        guard let home, !home.given, homes.count == 1, !homeStretches.isEmpty else { return false }
+        return homeStretches.count <= most
+    }
 
     /// The folder of the trips' folders inside the output folder.
     public static let tripsFolder = "trips"

@@ -112,6 +112,12 @@ public enum TripSplitting {
             let home = starts.partitioningIndex { $0 > number } - 1
             if !homes.isEmpty, day.visits.allSatisfy({ isNear($0, home: max(home, 0)) }) {
                 library.homeDays += 1
+                // Stretches of days at home, apart by more than `gapDays` days.
+                if let stretch = library.homeStretches.last, let end = LocalDate.dayNumber(stretch.last), number - end - 1 <= rules.gapDays {
+                    library.homeStretches[library.homeStretches.count - 1].last = day.date
+                } else {
+                    library.homeStretches.append(Library.DaySpan(first: day.date, last: day.date))
+                }
                 if let run = open { runs.append(run) }
                 open = nil
                 continue
