@@ -81,6 +81,18 @@ struct TripSplittingTests {
         return Trip(visits: visits, outside: outside, days: [])
     }
 
+    /// `trip` with the night of each day spent within 50 km of `spot` at `spot` itself (a
+    /// hotel): the day's last visit moved there.
+    static func sleeping(at spot: Coordinate, _ trip: Trip) -> Trip {
+        var trip = trip
+        for index in trip.days.indices where trip.days[index].visits.contains(where: { GreatCircle.distance($0.centre, spot) < 50_000 }) {
+            let last = trip.days[index].visits.count - 1
+            trip.days[index].visits[last].latitude = spot.latitude
+            trip.days[index].visits[last].longitude = spot.longitude
+        }
+        return trip
+    }
+
     /// The schedule's trips as (first day, last day), from the plans themselves.
     static func expected(from start: String, _ plans: [Plan]) -> [(String, String)] {
         let first = LocalDate.dayNumber(start)!
@@ -370,12 +382,7 @@ struct TripSplittingTests {
         let lisbon = Plan.away(trip: 1, region: Self.lisbon), kyoto = Plan.away(trip: 2, region: Self.kyoto)
         let plans: [Plan] = Array(repeating: lisbon, count: 4) + Array(repeating: .nothing, count: 50) + Array(repeating: kyoto, count: 5)
             + Array(repeating: .nothing, count: 60) + Array(repeating: lisbon, count: 4)
-        var trip = Self.trip(from: "2024-03-01", plans)
-        for index in trip.days.indices where trip.days[index].visits.contains(where: { GreatCircle.distance($0.centre, Self.lisbon) < 50_000 }) {
-            let last = trip.days[index].visits.count - 1
-            trip.days[index].visits[last].latitude = Self.lisbon.latitude
-            trip.days[index].visits[last].longitude = Self.lisbon.longitude
-        }
+        let trip = Self.sleeping(at: Self.lisbon, Self.trip(from: "2024-03-01", plans))
         let library = TripSplitting.split(trip)
         let home = try #require(library.home)
         #expect(GreatCircle.distance(home.centre, Self.lisbon) < 1 && library.homeDays == 8 && library.trips.count == 1)
@@ -392,12 +399,7 @@ struct TripSplittingTests {
         for _ in 0..<5 { plans += [.home] + Array(repeating: .nothing, count: 14) + [.home] + Array(repeating: .nothing, count: 14) }
         plans += Array(repeating: kyoto, count: 12)
         // The Kyoto nights in one spot (a hotel): the region's random spots, then each night's last visit moved there.
-        var trip = Self.trip(from: "2023-01-01", plans)
-        for index in trip.days.indices where trip.days[index].visits.contains(where: { GreatCircle.distance($0.centre, Self.kyoto) < 50_000 }) {
-            let last = trip.days[index].visits.count - 1
-            trip.days[index].visits[last].latitude = Self.kyoto.latitude
-            trip.days[index].visits[last].longitude = Self.kyoto.longitude
-        }
+        let trip = Self.sleeping(at: Self.kyoto, Self.trip(from: "2023-01-01", plans))
         let library = TripSplitting.split(trip)
         let home = try #require(library.home)
         #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
