@@ -449,6 +449,23 @@ struct OnlineNamesCommandTests {
         #expect(during.isEmpty, "\(during.count) requests while the server had asked to wait")
     }
 
+    @Test("a server that asks to wait again once its wait is over is given up for the run, whatever the concurrency")
+    func waitsAgainAndAgain() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "waitever")
+        let trip = try temp.copySampleImages()
+        let run = try Self.ingest(trip, server, ["--concurrency", "8"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let summary = try Self.summary(run)
+        let messages = (summary["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains { $0.contains("cannot be used now") && $0.contains("Retry-After), and again once each wait is over") }, "\(messages)")
+        // The requests in flight before the first refusal, and one after the wait: not three
+        // tries for each place in flight, each waiting its turn behind the others' waits (24).
+        #expect(server.requests.count <= 9, "\(server.requests.count) requests")
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
+    }
+
     @Test("an answer about a vast area whose middle is far off, but whose box holds the place, names it")
     func vastArea() throws {
         let temp = try TemporaryFolder()

@@ -143,6 +143,9 @@ public struct NominatimClient: Sendable {
         return target.absoluteString
     }
 
+    /// Why a server that asks to wait again once each wait is over is given up (`NamingTally.heldAgain`).
+    static let waitsAgain = "it asks to be sent nothing for a while (Retry-After), and again once each wait is over"
+
     /// `Retry-After` in seconds: a number of seconds, or an HTTP date (RFC 9110) from `now`.
     static func retryAfter(_ value: String?, now: Date = Date()) -> Double {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return 0 }
@@ -162,9 +165,14 @@ public struct NominatimClient: Sendable {
         while true {
             tries += 1
             try await waitForTurn()
+            // Given up while this one waited its turn: nothing more is sent.
+            if tally.waitsAgain {
+                throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.waitsAgain)
+            }
             var failure: String
             var retryAfter = 0.0
-            let started = tally.begin(at: clock.now())
+            let sentAt = clock.now()
+            let started = tally.begin(at: sentAt)
             defer { tally.end(started, at: clock.now()) }
             do {
                 // One deadline for the head and the body: a server that sends its head and
@@ -172,7 +180,10 @@ public struct NominatimClient: Sendable {
                 let deadline = NIODeadline.now() + timeout
                 let response = try await http.execute(request, deadline: deadline)
                 let body = try await Self.collect(response.body, by: deadline)
-                if response.status == .ok { return Data(body.readableBytesView) }
+                if response.status == .ok {
+                    tally.answered()
+                    return Data(body.readableBytesView)
+                }
                 if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
                     guard let next = Self.sameServer(request.url, location) else {
                         let host = URL(string: location, relativeTo: URL(string: request.url))?.host ?? location
@@ -197,6 +208,12 @@ public struct NominatimClient: Sendable {
                     let held = min(retryAfter, Self.maximumBackoff * 4)
                     tally.noteHold(held)
                     let until = clock.now() + held
+                    // Asked again by a request sent once the last wait was over: a server that
+                    // only ever asks to wait (a rate-limiting proxy, one overloaded) is given up
+                    // for the run after one wait, not after three for each place in flight.
+                    if tally.heldAgain(sentAt: sentAt, until: until) {
+                        throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.waitsAgain)
+                    }
                     turns { try $0.holdOff(server: settings.cacheServer, until: until, interval: interval) }
                 }
             } catch let error as GeoTripError {
@@ -337,6 +354,11 @@ public final class NamingTally: Sendable {
         var cacheProblem: String?
         var held = 0.0
         var holdSaid = false
+        /// When the last wait a refusal asked for ends; nil since an answer came.
+        var holdEnds: Double?
+        /// Whether the server asked to wait again once a wait was over (`heldAgain`): every
+        /// request in flight gives up then.
+        var waitsAgain = false
     }
 
     private let counts = Mutex(Counts())
@@ -353,6 +375,24 @@ public final class NamingTally: Sendable {
             return $0.nextToken
         }
     }
+
+    /// Records a refusal of a request sent at `sentAt` that asks every request to wait until
+    /// `until`; true when that request was sent once the wait the last such refusal asked for
+    /// was over (no answer between): the server asks to wait again and again.
+    func heldAgain(sentAt: Double, until: Double) -> Bool {
+        counts.withLock { counts in
+            let again = counts.waitsAgain || (counts.holdEnds.map { sentAt >= $0 } ?? false)
+            counts.holdEnds = max(counts.holdEnds ?? until, until)
+            counts.waitsAgain = again
+            return again
+        }
+    }
+
+    /// Records an answer: the server no longer only asks to wait.
+    func answered() { counts.withLock { $0.holdEnds = nil } }
+
+    /// Whether the server asked to wait again once a wait was over (`heldAgain`).
+    var waitsAgain: Bool { counts.withLock { $0.waitsAgain } }
 
     /// Takes back a request `begin` counted that never reached the server.
     func unsend() { counts.withLock { $0.requests -= 1 } }

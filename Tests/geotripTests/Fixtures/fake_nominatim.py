@@ -25,6 +25,7 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   searchobj  answers /search with one object instead of the list of results
   portal     answers everything with a web page (a network's sign-in page)
   wait4      429 with Retry-After: 4 to the very first request, then properly
+  waitever   429 with Retry-After: 2 to everything (a rate-limiting proxy that lets nothing by)
   vast       answers requests about Spain with an object whose middle is 4 degrees north (a
              vast borough's), its bounding box holding the point asked about
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
@@ -180,6 +181,8 @@ class Handler(BaseHTTPRequestHandler):
             url = url._replace(path=url.path[len("/moved"):])
         if mode == "fail" or (mode == "flaky" and first_of_point) or (mode == "fail4" and late):
             return self.send_body(503, b"")
+        if mode == "waitever":
+            return self.send_body(429, b"", [("Retry-After", "2")])
         if mode == "wait4" and first_of_all:
             return self.send_body(429, b"", [("Retry-After", "4")])
         if mode == "throttle" and first_of_point:
