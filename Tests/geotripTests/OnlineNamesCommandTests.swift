@@ -578,8 +578,20 @@ struct OnlineNamesCommandTests {
         }
         #expect(try CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.contains("38.6916"))
         // Nothing found is not kept: asked again, it is asked again.
-        for _ in 0..<2 { #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Nowhere at all"]).status == 1) }
+        for _ in 0..<2 {
+            let nowhere = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Nowhere at all"])
+            #expect(nowhere.status == 1 && nowhere.stderr.contains("No place is named \"Nowhere at all\" by the place-name service at ")
+                    && nowhere.stderr.contains(", nor in geotrip's own list of towns"), "\(nowhere.stderr)")
+        }
         #expect(server.requests.filter { ($0["query"] as? [String: String])?["q"] == "Nowhere at all" }.count == 2)
+        // A town the service does not know (a regional service's data), but geotrip's own list
+        // does, in another script too: found there, and said so.
+        for (query, found) in [("Sintra", "Sintra, Lisboa, Portugal (PT)"), ("서울", "Seoul")] {
+            let town = try CommandRun.geotrip(["tag", trip.path, undated, "--place", query])
+            #expect(town.status == 0 && town.stdout.contains(found) && town.stdout.contains("from geotrip's own list of towns (")
+                    && town.stdout.contains(" found no place of that name)."), "\(query): \(town.stdout) \(town.stderr)")
+        }
+        #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Torre de Belém"]).status == 0)
 
         let ambiguous = try CommandRun.geotrip(["tag", trip.path, undated, "--place", "Centro"])
         #expect(ambiguous.status == 1)

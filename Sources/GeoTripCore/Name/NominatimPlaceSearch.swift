@@ -34,7 +34,9 @@ public struct NominatimPlaceSearch: Sendable {
                                           keep: { !$0.isEmpty }) {
             (data) throws(GeoTripError) in try NominatimPlace.decode([SearchResult].self, from: data, subject: "the search for \"\(query)\"")
         }
-        let results = answer.value.filter { $0.place.coordinate != nil }
+        // A result without a name is no place to tag with ("Tagged at ?"); a server that
+        // ignores `limit` is read for the five asked.
+        let results = Array(answer.value.filter { $0.place.coordinate != nil && $0.hasName }.prefix(5))
         guard let best = results.first, let centre = best.place.coordinate else { throw GeoTripError.placeNotFound(query: query, advice: nil) }
         let elsewhere = results.filter { GreatCircle.distance($0.place.coordinate!, centre) > Self.samePlace }
         guard elsewhere.isEmpty else {
@@ -92,6 +94,9 @@ public struct NominatimPlaceSearch: Sendable {
         init(from decoder: any Decoder) throws {
             place = try NominatimPlace(from: decoder)
         }
+
+        /// Whether it has a name of its own or a full name to take one from.
+        var hasName: Bool { place.ownName != nil || place.displayName.nonBlank != nil }
 
         /// The place's name, the first words of its full name when it has none, and its country.
         var label: String {

@@ -138,27 +138,40 @@ public struct PhotoTagger: Sendable {
         let naming = try catalog.storedNamingSettings()
         // Why the trip's online service could not answer, when it could not.
         var unavailable: String?
+        // Whether it answered that it knows no such place (its data may not reach there).
+        var notFoundOnline = false
         if naming.online {
-            let (answer, cacheProblem) = try await Self.searchOnline(query, naming: naming)
+            let online: (answer: Result<NominatimPlaceSearch.Found, UnavailableReason>, cacheProblem: PhotoDiagnostic?)
+            do {
+                online = try await Self.searchOnline(query, naming: naming)
+            } catch .placeNotFound {
+                // A regional or self-hosted service misses towns geotrip's own list has.
+                online = (.failure(UnavailableReason(words: "")), nil)
+                notFoundOnline = true
+            }
+            let (answer, cacheProblem) = online
             if let cacheProblem { problems.append(cacheProblem) }
             switch answer {
             case .success(let found):
                 let count = try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
                 return ("Tagged \(Self.photos(count)) at \(found.label), found by \(naming.shownURL).", found.coordinate)
             case .failure(let reason):
-                unavailable = reason.words
+                if !notFoundOnline { unavailable = reason.words }
             }
         }
         let place: GazetteerPlace
         do {
             place = try Self.unambiguousPlace(query, in: gazetteer.get())
         } catch {
-            guard case .placeNotFound(let query, _) = error, let unavailable else { throw error }
+            guard case .placeNotFound(let query, _) = error else { throw error }
+            if notFoundOnline { throw .placeNotFoundAnywhere(query: query, server: naming.shownURL) }
+            guard let unavailable else { throw error }
             throw .placeNotFoundOffline(query: query, server: naming.shownURL, reason: unavailable)
         }
         let count = try catalog.tag(paths: paths, with: (place.coordinate, Self.label(place), Self.uncertainty(of: place)), at: Date())
         return ("Tagged \(Self.photos(count)) at \(Self.label(place))"
-            + (unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now)."), place.coordinate)
+            + (notFoundOnline ? ", from geotrip's own list of towns (\(naming.shownURL) found no place of that name)."
+               : unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now)."), place.coordinate)
     }
 
     /// The place `query` names, found by the trip's online service; why not, when the service

@@ -35,6 +35,8 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
     case placeNotFound(query: String, advice: String?)
     /// Not in the gazetteer, while the trip's online service, which may know it, could not be used.
     case placeNotFoundOffline(query: String, server: String, reason: String)
+    /// Found by neither the trip's online service (which answered it knows no such place) nor the gazetteer.
+    case placeNotFoundAnywhere(query: String, server: String)
     /// `example`: a query that narrows them (`PhotoTagger.narrowing`, `NominatimPlaceSearch.example`), when one is known.
     /// `alike`: the candidates are told apart only by their positions (named alike to the
     /// last word), so no name narrows them.
@@ -155,6 +157,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             return "No place is named \"\(query)\". " + (SearchKey.hasOtherScript(query)
                 ? SearchKey.otherScriptAdvice + " Or tag with --at LAT,LON."
                 : "Check the spelling (`geotrip find` helps), or tag with --at LAT,LON.")
+        case .placeNotFoundAnywhere(let query, let server):
+            return "No place is named \"\(query)\" by the place-name service at \(server), nor in geotrip's own list of towns. "
+                + "Check the spelling (`geotrip find` searches the list), or tag with --at LAT,LON; nothing was tagged."
         case .placeNotFoundOffline(let query, let server, let reason):
             return "No place is named \"\(query)\" in geotrip's own list of towns, and the place-name service at \(server), which may know it, "
                 + "cannot be used now: \(Self.clause(reason)). Try again when it can, or tag with --at LAT,LON; nothing was tagged."
