@@ -37,7 +37,9 @@ enum SummaryText {
                 // A single one is shown with its own sentence; more are summed up by their label.
                 if kind.count == 1, let only = s.diagnostics.first(where: { $0.kind == kind.kind }) {
                     lines.append("  \(only.path.terminalSafe): \(only.message.terminalSafe)")
-                } else if kind.kind == .folder || kind.kind == .naming || kind.kind == .namingSlow {
+                } else if kind.kind == .naming {
+                    lines += namingProblemLines(s.diagnostics.filter { $0.kind == .naming }, label: kind.label)
+                } else if kind.kind == .folder || kind.kind == .namingSlow {
                     // Each is told of the folder scanned: its sentence names what, so the first
                     // few are shown whole rather than the folder's path again and again.
                     // So are the place-name service's, each of a place, not of a file.
@@ -325,6 +327,36 @@ enum SummaryText {
         return " (\(kept); \(n(d.total)) dropped: \(reasons.joined(separator: ", ")))"
     }
 
+
+    /// The place-name service's problems: the one saying it cannot be used now first (the one
+    /// to act on), then each other sentence once, the places it was said of after it (`not
+    /// JSON` for every place of Spain is one line), at most three lines and a count of the rest.
+    static func namingProblemLines(_ problems: [PhotoDiagnostic], label: String) -> [String] {
+        let ordered = problems.filter { $0.message.contains("cannot be used now") } + problems.filter { !$0.message.contains("cannot be used now") }
+        var groups: [(first: PhotoDiagnostic, places: [String])] = []
+        var index: [String: Int] = [:]
+        for problem in ordered {
+            // The sentence with its place's id taken out: the same fault of other places.
+            let place = problem.message.firstMatch(of: /place (p[0-9]+)/).map { String($0.1) }
+            let key = problem.path + "\u{0}" + (place.map { problem.message.replacingOccurrences(of: "place \($0) ", with: "place ") } ?? problem.message)
+            if let at = index[key], let place {
+                groups[at].places.append(place)
+            } else {
+                index[key] = groups.count
+                groups.append((problem, []))
+            }
+        }
+        var lines = groups.prefix(3).map { group in
+            "  \(group.first.path.terminalSafe): \(group.first.message.terminalSafe)"
+                + (group.places.isEmpty ? "" : " The same for \(plural(group.places.count, "more place")): "
+                    + group.places.prefix(5).joined(separator: ", ") + (group.places.count > 5 ? ", …" : ""))
+        }
+        if groups.count > 3 {
+            let rest = groups.dropFirst(3).map { 1 + $0.places.count }.reduce(0, +)
+            lines.append("  … and \(n(rest)) more (\(label))")
+        }
+        return lines
+    }
 
     /// `  names: 9 online, 2 from the cache, 1 manual (11 named offline first); 1 stale answer
     /// discarded; 14 requests sent`, when online naming asked anything or answers went stale.

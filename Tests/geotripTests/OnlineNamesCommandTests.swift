@@ -391,8 +391,16 @@ struct OnlineNamesCommandTests {
                 // Asked again alone, the places answered with web pages come three in a row: the
                 // service cannot be used now (a sign-in page answers so), said once.
                 #expect(text.stdout.contains("cannot be used now: its answers are not JSON (3 in a row"), "\(text.stdout)")
+                // It comes first, and the places' own sentences, alike, make one line.
+                let lines = text.stdout.split(separator: "\n").map(String.init)
+                let service = lines.firstIndex { $0.contains("cannot be used now") }, place = lines.firstIndex { $0.contains("cannot be read: it is not JSON") }
+                #expect(service != nil && (place == nil || service! < place!), "\(text.stdout)")
+                #expect(lines.filter { $0.contains("cannot be read: it is not JSON") }.count <= 1 && !text.stdout.contains("… and"), "\(text.stdout)")
             } else {
                 #expect(text.stdout.contains(": The place-name service's answer for place p") && text.stdout.contains(words), "\(text.stdout)")
+                // The same fault of every place of Spain is one line, its places after it.
+                #expect(text.stdout.split(separator: "\n").filter { $0.contains(words) }.count == 1 && text.stdout.contains(" The same for "),
+                        "\(text.stdout)")
             }
             #expect(!text.stdout.contains("files: place names"), "\(text.stdout)")
         }
