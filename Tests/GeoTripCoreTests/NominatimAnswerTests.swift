@@ -101,6 +101,13 @@ struct NominatimAnswerTests {
         for code in [String(repeating: "x", count: 5000), "p", "p1", "pté", "\u{e9}\u{e9}", " pt"] {
             #expect(try Self.name(#"{"address": {"city": "Lisboa", "country_code": "\#(code)"}}"#)?.countryCode == nil, "\(code.prefix(8))")
         }
+        // Two letters that name no country (ISO 3166-1 as Foundation knows it) are none either,
+        // and take their country's name with them: Portugal and Spain are not one country `XX`.
+        #expect(try Self.name(#"{"address": {"city": "Lisboa", "country": "Land", "country_code": "xx"}}"#)
+                == PlaceName(name: "Lisboa", admin1: nil, country: nil, countryCode: nil))
+        for (code, expected) in [("es", "ES"), ("KR", "KR"), ("xk", "XK"), ("zz", nil), ("aa", nil)] {
+            #expect(NominatimPlace.countryCode(code) == expected, "\(code)")
+        }
     }
 
     @Test("a runaway name is cut at 300 characters")

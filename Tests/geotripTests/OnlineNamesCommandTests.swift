@@ -474,6 +474,22 @@ struct OnlineNamesCommandTests {
         #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "offline" })
     }
 
+    @Test("an online name with a country code alone takes the offline country's name and region, in places --json and the GeoJSON")
+    func countryCodeAlone() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let server = try FakeNominatim(in: temp, mode: "codeonly")
+        let trip = try temp.copySampleImages()
+        #expect(try Self.ingest(trip, server).status == 0)
+        let places = try Self.places(trip)
+        #expect(places.contains { $0["nameSource"] as? String == "nominatim" }, "online names: the case tests something")
+        for place in places {
+            #expect(place["country"] as? String != nil && place["admin1"] as? String != nil, "\(place)")
+        }
+        let geojson = try String(contentsOf: trip.appendingPathComponent("geotrip/trip.geojson"), encoding: .utf8)
+        #expect(!geojson.contains("\"country\":null") && geojson.contains("\"country\":\"Portugal\""), "\(geojson.prefix(600))")
+    }
+
     @Test("an answer about a vast area whose middle is far off, but whose box holds the place, names it")
     func vastArea() throws {
         let temp = try TemporaryFolder()

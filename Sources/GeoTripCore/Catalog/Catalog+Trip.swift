@@ -371,10 +371,18 @@ extension Catalog {
         var countryCode: String?
         var source: String?
 
-        /// The country of a later row of `bestNamesSQL`, when this one has none.
-        mutating func fill(country: String?, code: String?) {
-            guard countryCode == nil, let code else { return }
-            (self.country, countryCode) = (country, code)
+        /// What this one lacks from a later row of `bestNamesSQL`: its country, when it has
+        /// none; the country's name and the region, when it has that country's code without
+        /// them (an online answer with `country_code` alone).
+        mutating func fill(admin1: String?, country: String?, code: String?) {
+            guard let code else { return }
+            guard let own = countryCode else {
+                (self.country, countryCode) = (country, code)
+                return
+            }
+            guard own == code else { return }
+            if self.country == nil { self.country = country }
+            if self.admin1 == nil { self.admin1 = admin1 }
         }
     }
 
@@ -402,7 +410,7 @@ extension Catalog {
                     if names[place] == nil {
                         names[place] = PlaceLabel(name: row[1], admin1: row[2], country: row[3], countryCode: row[4], source: row[5])
                     } else {
-                        names[place]?.fill(country: row[3], code: row[4])
+                        names[place]?.fill(admin1: row[2], country: row[3], code: row[4])
                     }
                 }
                 var visits: [TripVisit] = []

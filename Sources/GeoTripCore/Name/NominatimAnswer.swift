@@ -90,16 +90,23 @@ struct NominatimPlace: Decodable, Sendable {
         let display = (isSight ? ownName : nil)
             ?? a?.neighbourhood.nonBlank ?? a?.suburb.nonBlank ?? a?.quarter.nonBlank
             ?? a?.village.nonBlank ?? a?.town.nonBlank ?? a?.city.nonBlank ?? a?.municipality.nonBlank ?? ownName
-        return PlaceName(name: display.map(Self.bounded), admin1: Self.text(a?.state), country: Self.text(a?.country),
-                         countryCode: Self.countryCode(a?.countryCode))
+        // A code that names no country (`XX`) takes its country's name with it: the offline
+        // gazetteer's country stands.
+        let code = Self.countryCode(a?.countryCode)
+        return PlaceName(name: display.map(Self.bounded), admin1: Self.text(a?.state),
+                         country: code == nil && a?.countryCode.nonBlank != nil ? nil : Self.text(a?.country), countryCode: code)
     }
 
     /// An ISO 3166-1 alpha-2 code (`pt` → `PT`), or nil for anything else a service sends (the
     /// offline gazetteer's code for the place stands then).
     static func countryCode(_ text: String?) -> String? {
         guard let text, text.utf8.count == 2, text.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
-        return text.uppercased()
+        let code = text.uppercased()
+        return countryCodes.contains(code) ? code : nil
     }
+
+    /// ISO 3166-1's countries and territories, and `XK` (Kosovo, as OpenStreetMap names it).
+    static let countryCodes: Set<String> = Set(Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 }).union(["XK"])
 
     /// Letters and symbols drawn as blank space that Unicode does not class as spaces (so
     /// `nonBlank` counts them as nothing shown): the Hangul fillers (U+115F, U+1160, U+3164,

@@ -26,6 +26,8 @@ Modes (also set while running with GET /_control/mode?m=MODE):
   portal     answers everything with a web page (a network's sign-in page)
   wait4      429 with Retry-After: 4 to the very first request, then properly
   waitever   429 with Retry-After: 2 to everything (a rate-limiting proxy that lets nothing by)
+  codeonly   answers properly, but every address without its country's name and its state
+             (country_code alone)
   vast       answers requests about Spain with an object whose middle is 4 degrees north (a
              vast borough's), its bounding box holding the point asked about
   portugal   a self-hosted service with Portugal's data alone: about Spain, `Unable to geocode`
@@ -232,6 +234,8 @@ class Handler(BaseHTTPRequestHandler):
                 answer = {"error": "Unable to geocode"} if "poi" in query.get("layer", "") else {"place_id": 9, "lat": str(lat), "lon": str(lon)}
             if mode == "wrongtype" and lon > -7.5:
                 answer["address"] = ["not", "an", "object"]
+            if mode == "codeonly" and isinstance(answer.get("address"), dict):
+                answer["address"] = {k: v for k, v in answer["address"].items() if k not in ("country", "state")}
         self.send_body(200, json.dumps(answer).encode(), [("Content-Type", "application/json; charset=utf-8")])
 
     def log_message(self, *args):
