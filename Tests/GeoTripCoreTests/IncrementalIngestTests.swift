@@ -232,7 +232,7 @@ struct IncrementalIngestTests {
 
         let first = try await ingest(trip)
         #expect(first.scanned == Self.sampleFileCount + 1)
-        #expect(first.diagnostics.contains { $0.message.contains("caf%E9.jpg: this name is not UTF-8") })
+        #expect(first.diagnostics.contains { $0.message.contains("caf%E9.jpg: two files are shown by this name: the one really so named, which is read, and one whose name is not UTF-8") })
         let second = try await ingest(trip)
         #expect(second.unchanged == Self.sampleFileCount + 1)
         #expect(second.new == 0 && second.changed == 0)
