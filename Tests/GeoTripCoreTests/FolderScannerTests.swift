@@ -92,5 +92,18 @@ struct FolderScannerTests {
         #expect(listing.problems.sorted() == ["a-link.JPG", "d7/IMG.JPG", "d9/hard.JPG"].map {
             "\($0): not read: it is the same file as d2/hard.JPG (a hard link, or a symbolic link to it), which is read once"
         })
+
+        // In a folder big enough to be examined in parts on several cores; the name with a
+        // sidecar (Lightroom's b.xmp) is the one read; a file that is no photo is not said.
+        for index in 0..<8_200 { try touch("big/n\(index).txt", in: temp) }
+        try touch("big/a.JPG", in: temp, bytes: 9)
+        try FileManager.default.linkItem(at: temp.url.appendingPathComponent("big/a.JPG"), to: temp.url.appendingPathComponent("big/b.JPG"))
+        try touch("big/b.xmp", in: temp)
+        try FileManager.default.linkItem(at: temp.url.appendingPathComponent("big/n7.txt"), to: temp.url.appendingPathComponent("big/n7-copy.txt"))
+        let big = try FolderScanner(root: temp.path).scan()
+        #expect(big.files.contains { $0.relativePath == "big/b.JPG" } && !big.files.contains { $0.relativePath == "big/a.JPG" })
+        #expect(big.problems.contains("big/a.JPG: not read: it is the same file as big/b.JPG (a hard link, or a symbolic link to it), which is read once"),
+                "\(big.problems)")
+        #expect(!big.problems.contains { $0.hasPrefix("big/n7") }, "\(big.problems)")
     }
 }

@@ -181,8 +181,8 @@ public struct FolderScanner: Sendable {
         var listing = Listing()
         walker.assemble("", subtrees: subtrees, into: &listing)
         listing.files = Self.withoutNameClashes(listing.files, problems: &listing.problems)
-        Self.readOnce(&listing)
         Self.attachSidecars(&listing)
+        Self.readOnce(&listing)
         return listing
     }
 
@@ -199,16 +199,26 @@ public struct FolderScanner: Sendable {
         var isLink: Bool
     }
 
-    /// Leaves one path to each file reached by several (a hard link, or a symbolic link to a
-    /// photo of the folder): the file's own name before a link's, then the first by path. The
-    /// others are said, not read: one photo is one photo, on one day and one map.
+    /// Leaves one path to each photo reached by several (a hard link, or a symbolic link to a
+    /// photo of the folder), among the files still listed: one with sidecars (whose position
+    /// or time another program wrote) before one without, a name not through a symbolic link
+    /// before one through it, then the first by path. The others are said, not read: one
+    /// photo is one photo, on one day and one map.
     private static func readOnce(_ listing: inout Listing) {
         var others: [String: String] = [:]
-        for paths in listing.linked.values where paths.count > 1 {
-            let ordered = paths.sorted { ($0.isLink ? 1 : 0, $0.path) < ($1.isLink ? 1 : 0, $1.path) }
+        let candidates = listing.linked.values.filter { $0.count > 1 }
+        listing.linked = [:]
+        guard !candidates.isEmpty else { return }
+        var listed: [String: Bool] = [:]  // path: has sidecars
+        for file in listing.files { listed[file.relativePath] = !file.sidecars.isEmpty }
+        for paths in candidates {
+            let present = paths.filter { listed[$0.path] != nil && FileKind.namesMedia($0.path) }
+            guard present.count > 1 else { continue }
+            let ordered = present.sorted {
+                (listed[$0.path]! ? 0 : 1, $0.isLink ? 1 : 0, $0.path) < (listed[$1.path]! ? 0 : 1, $1.isLink ? 1 : 0, $1.path)
+            }
             for other in ordered.dropFirst() { others[other.path] = ordered[0].path }
         }
-        listing.linked = [:]
         guard !others.isEmpty else { return }
         listing.files.removeAll { others[$0.relativePath] != nil }
         for (path, kept) in others.sorted(by: { $0.key < $1.key }) {
@@ -419,6 +429,7 @@ public struct FolderScanner: Sendable {
                     contents.sidecars += part.sidecars
                     contents.sidecarStats.merge(part.sidecarStats) { first, _ in first }
                     contents.leftoverTemporaryFiles += part.leftoverTemporaryFiles
+                    contents.linked.merge(part.linked) { $0 + $1 }
                 }
             }
             let order = Self.order(contents.entries.map(\.name), names: names)
