@@ -77,6 +77,21 @@ struct OnlineNamingTests {
         #expect(client.tally.cacheProblem?.contains("serverTurn") == true, "\(client.tally.cacheProblem ?? "nil")")
     }
 
+    @Test("a server is given up for asking to wait only when two requests sent after a wait are refused so, no answer between")
+    func refusedAfterWait() {
+        let tally = NamingTally()
+        // Four requests in flight at 0 to 0.3 s, all refused: one wait, until 2 s.
+        for sent in [0.0, 0.1, 0.2, 0.3] { #expect(!tally.recordHold(sentAt: sent, until: 2 + sent / 10)) }
+        // After it, one refused: not yet (an answer may be on its way).
+        #expect(!tally.recordHold(sentAt: 2.1, until: 4.1))
+        // An answer: the count starts again.
+        tally.answered()
+        #expect(!tally.recordHold(sentAt: 4.2, until: 6.2) && !tally.recordHold(sentAt: 6.3, until: 8.3))
+        // A second refusal after a wait, no answer between: given up, and stays so.
+        #expect(tally.recordHold(sentAt: 8.4, until: 10.4) && tally.givenUpWaiting)
+        #expect(tally.recordHold(sentAt: 0, until: 1))
+    }
+
     @Test("backoff doubles from half a second, is capped, spread by jitter, and honours Retry-After within reason")
     func backoff() {
         #expect(NominatimClient.backoff(afterTry: 1, retryAfter: 0, jitter: 1) == 0.5)

@@ -143,8 +143,8 @@ public struct NominatimClient: Sendable {
         return target.absoluteString
     }
 
-    /// Why a server that asks to wait again once each wait is over is given up (`NamingTally.heldAgain`).
-    static let waitsAgain = "it asks to be sent nothing for a while (Retry-After), and again once each wait is over"
+    /// Why a server that asks to wait again once each wait is over is given up (`NamingTally.recordHold`).
+    static let asksToWaitAgain = "it asks to be sent nothing for a while (Retry-After), and again once each wait is over"
 
     /// `Retry-After` in seconds: a number of seconds, or an HTTP date (RFC 9110) from `now`.
     static func retryAfter(_ value: String?, now: Date = Date()) -> Double {
@@ -166,8 +166,8 @@ public struct NominatimClient: Sendable {
             tries += 1
             try await waitForTurn()
             // Given up while this one waited its turn: nothing more is sent.
-            if tally.waitsAgain {
-                throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.waitsAgain)
+            if tally.givenUpWaiting {
+                throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.asksToWaitAgain)
             }
             var failure: String
             var retryAfter = 0.0
@@ -208,13 +208,14 @@ public struct NominatimClient: Sendable {
                     let held = min(retryAfter, Self.maximumBackoff * 4)
                     tally.noteHold(held)
                     let until = clock.now() + held
-                    // Asked again by a request sent once the last wait was over: a server that
-                    // only ever asks to wait (a rate-limiting proxy, one overloaded) is given up
-                    // for the run after one wait, not after three for each place in flight.
-                    if tally.heldAgain(sentAt: sentAt, until: until) {
-                        throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.waitsAgain)
-                    }
                     turns { try $0.holdOff(server: settings.cacheServer, until: until, interval: interval) }
+                    // Asked again by requests sent once the last wait was over, with no answer
+                    // between: a server that only ever asks to wait (a rate-limiting proxy, one
+                    // overloaded) is given up for the run after one wait, not after three for
+                    // each place in flight. (The hold is kept for other runs all the same.)
+                    if tally.recordHold(sentAt: sentAt, until: until) {
+                        throw GeoTripError.namingUnavailable(server: settings.shownURL, reason: Self.asksToWaitAgain)
+                    }
                 }
             } catch let error as GeoTripError {
                 throw error
@@ -356,9 +357,11 @@ public final class NamingTally: Sendable {
         var holdSaid = false
         /// When the last wait a refusal asked for ends; nil since an answer came.
         var holdEnds: Double?
-        /// Whether the server asked to wait again once a wait was over (`heldAgain`): every
-        /// request in flight gives up then.
-        var waitsAgain = false
+        /// Refusals asking to wait of requests sent once a wait was over, since an answer came.
+        var refusedAfterWait = 0
+        /// Whether the server asked to wait again and again (`recordHold`): every request in
+        /// flight gives up then.
+        var givenUpWaiting = false
     }
 
     private let counts = Mutex(Counts())
@@ -377,22 +380,32 @@ public final class NamingTally: Sendable {
     }
 
     /// Records a refusal of a request sent at `sentAt` that asks every request to wait until
-    /// `until`; true when that request was sent once the wait the last such refusal asked for
-    /// was over (no answer between): the server asks to wait again and again.
-    func heldAgain(sentAt: Double, until: Double) -> Bool {
+    /// `until`. True once `refusalsAfterWait` requests sent after the wait the last such
+    /// refusal asked for was over have been refused so, with no answer between: the server
+    /// asks to wait again and again. (Two, so one slow answer overtaken by a refusal does
+    /// not give up a server that answers.)
+    func recordHold(sentAt: Double, until: Double) -> Bool {
         counts.withLock { counts in
-            let again = counts.waitsAgain || (counts.holdEnds.map { sentAt >= $0 } ?? false)
+            if let ends = counts.holdEnds, sentAt >= ends { counts.refusedAfterWait += 1 }
             counts.holdEnds = max(counts.holdEnds ?? until, until)
-            counts.waitsAgain = again
-            return again
+            if counts.refusedAfterWait >= Self.refusalsAfterWait { counts.givenUpWaiting = true }
+            return counts.givenUpWaiting
         }
     }
 
-    /// Records an answer: the server no longer only asks to wait.
-    func answered() { counts.withLock { $0.holdEnds = nil } }
+    /// Requests refused again after a wait, with no answer between, that give the server up.
+    static let refusalsAfterWait = 2
 
-    /// Whether the server asked to wait again once a wait was over (`heldAgain`).
-    var waitsAgain: Bool { counts.withLock { $0.waitsAgain } }
+    /// Records an answer: the server no longer only asks to wait.
+    func answered() {
+        counts.withLock {
+            $0.holdEnds = nil
+            $0.refusedAfterWait = 0
+        }
+    }
+
+    /// Whether the server was given up for asking to wait again and again (`recordHold`).
+    var givenUpWaiting: Bool { counts.withLock { $0.givenUpWaiting } }
 
     /// Takes back a request `begin` counted that never reached the server.
     func unsend() { counts.withLock { $0.requests -= 1 } }
