@@ -30,8 +30,8 @@ static inline ExifData *gt_exif_load(const unsigned char *bytes, unsigned int si
     ExifData *data = exif_data_new();
     if (!data) return NULL;
     exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
-    // Nor without a tag written outside the directory the standard gives it (a DateTimeOriginal
-    // in IFD0, as some tools write it and exiftool reads it): the reader names each IFD it asks.
+    // Tags written outside the directory the standard gives them (a DateTimeOriginal in IFD0,
+    // as some tools write it and exiftool reads it) are kept: the reader names each IFD it asks.
     exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
     ExifLog *log = exif_log_new();
     if (log) {

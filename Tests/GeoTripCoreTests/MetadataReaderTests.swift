@@ -95,6 +95,18 @@ struct SampleTripReadingTests {
         let reading = MetadataReader().read(path: photo.path)
         #expect(reading.metadata.localTime?.iso8601 == "2025-09-01T10:01:00" && reading.metadata.timeField == .dateTimeOriginal,
                 "\(reading.metadata.diagnostics)")
+        // In a TIFF, whose directories geotrip reads itself (the compact block), with its
+        // offset beside it in IFD0 (and the fixture's SubSecTimeOriginal, 5, in the Exif directory,
+        // as exiftool's composite 2025:09:02 11:02:00.5+09:00 has it).
+        let tiff = temp.url.appendingPathComponent("b.tif")
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("tiff/gps-far.tif"), to: tiff)
+        #expect(try CommandRun.run(exiftool, ["-q", "-overwrite_original", "-exif:DateTimeOriginal=", "-exif:OffsetTimeOriginal=",
+                                              "-IFD0:DateTimeOriginal=2025:09:02 11:02:00", "-IFD0:OffsetTimeOriginal=+09:00", tiff.path]).status == 0)
+        #expect(try CommandRun.run(exiftool, ["-s3", "-a", "-G1", "-DateTimeOriginal", "-OffsetTimeOriginal", tiff.path]).stdout
+                == "IFD0 2025:09:02 11:02:00\nIFD0 +09:00\n")
+        let fromTIFF = MetadataReader().read(path: tiff.path)
+        #expect(fromTIFF.metadata.localTime?.iso8601 == "2025-09-02T11:02:00.500" && fromTIFF.metadata.offset?.description == "+09:00",
+                "\(fromTIFF.metadata.diagnostics)")
     }
 
     @Test("the time field falls back from DateTimeOriginal to DateTimeDigitized to DateTime")

@@ -341,7 +341,9 @@ private struct EntryReader {
                 continue
             }
             var time = written.time
-            if let subSecond = ascii(EXIF_IFD_EXIF, subSecondTag) {
+            // A time in IFD0 may have its fraction and offset beside it there.
+            func besideIt(_ tag: UInt32) -> String? { ascii(EXIF_IFD_EXIF, tag) ?? (ifd == EXIF_IFD_0 ? ascii(EXIF_IFD_0, tag) : nil) }
+            if let subSecond = besideIt(subSecondTag) {
                 if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds
                 } else {
@@ -360,7 +362,7 @@ private struct EntryReader {
             // An offset written after the time counts where the offset tag gives none.
             var offset = written.offset
             // "   :  " (or nothing) is how EXIF writes an offset not known; any other text is a value.
-            if let offsetText = ascii(EXIF_IFD_EXIF, offsetTag), !offsetText.allSatisfy({ $0 == " " || $0 == ":" }) {
+            if let offsetText = besideIt(offsetTag), !offsetText.allSatisfy({ $0 == " " || $0 == ":" }) {
                 offset = UTCOffset(parsing: offsetText)
                 if offset == nil {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(offsetNames[field]!) '\(offsetText)' is not an offset between -12:00 and +14:00; ignored"))

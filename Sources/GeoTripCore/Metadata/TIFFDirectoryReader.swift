@@ -44,7 +44,9 @@ struct TIFFDirectoryReader {
     private var diagnostics: [Diagnostic] = []
 
     /// Tags kept from IFD0, the Exif and the GPS directories: what `ExifDecoder` reads.
-    private static let keptIFD0: Set<UInt16> = [0x0100, 0x0101, 0x010F, 0x0110, 0x0112, 0x0132]
+    /// DateTimeOriginal and its fraction and offset (0x9003, 0x9291, 0x9011) too, where some
+    /// tools write them in IFD0 (`ExifDecoder.captureTime`).
+    private static let keptIFD0: Set<UInt16> = [0x0100, 0x0101, 0x010F, 0x0110, 0x0112, 0x0132, 0x9003, 0x9011, 0x9291]
     private static let keptExif: Set<UInt16> = [0x9003, 0x9004, 0x9010, 0x9011, 0x9012, 0x9290, 0x9291, 0x9292, 0xA002, 0xA003]
     private static let keptGPS: Set<UInt16> = [0x0000, 0x0001, 0x0002, 0x0003, 0x0004, 0x0005, 0x0006, 0x0007, 0x001D]
 
