@@ -918,6 +918,14 @@ struct RehomedNotesTests {
         let stays = JournalNotes(trip: half, days: [:], unplaced: [], stored: few,
                                  photos: Self.photos(["v1": ["a/2.jpg", "b/3.jpg"], "v5": ["a/1.jpg"]]))
         #expect(stays.texts["2025-06-10"] == "Arrived.\n" && stays.moved.isEmpty)
+        // Half of them on the day before (one camera put back a day), half still on its own: it
+        // stays, whichever way the clock went.
+        for other in ["2025-06-09", "2025-06-11"] {
+            let split = Trip(visits: [Self.day("v1", "2025-06-10"), Self.day("v6", other)], outside: [], days: [])
+            let halves = JournalNotes(trip: split, days: [:], unplaced: [], stored: first.all.filter { $0.key == "2025-06-10" },
+                                      photos: Self.photos(["v1": ["a/2.jpg"], "v6": ["a/1.jpg"]]))
+            #expect(halves.texts["2025-06-10"] == "Arrived.\n" && halves.moved.isEmpty, "\(other)")
+        }
     }
 
     @Test("a note waiting on the page of gone notes goes back only to a visit holding photos it was shown with; else it waits apart, its id free")

@@ -307,8 +307,12 @@ struct JournalNotes: Equatable {
                 let members = (isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members) ?? []
                 var counts: [String: Int] = [:]
                 for member in members { if let day = holderOf[member].flatMap({ dayOf[$0] }) { counts[day, default: 0] += 1 } }
-                let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
-                if let best {
+                // Its own day on a tie; another only with more than half of them (a camera put
+                // back a day takes half of a two-camera day's photos, and the note stays).
+                let most = counts.values.max() ?? 0
+                let best = counts[owner] == most && most > 0 ? (key: owner, value: most)
+                    : counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 > members.count ? $0 : nil }
+                if let best, best.key != owner || best.value * 2 >= members.count {
                     claims.append(Claim(owner: owner, target: best.key, share: Double(best.value) / Double(members.count), count: best.value))
                 } else if alive {
                     claims.append(Claim(owner: owner, target: owner, share: members.isEmpty ? 2 : 0, count: members.isEmpty ? .max : 0))
@@ -415,7 +419,8 @@ struct JournalNotes: Equatable {
     /// words the catalog has no copy of (a note written since the last run, or every note of
     /// a catalog made again). Its page is read with its photo links (`JournalDocument.init(bytes:links:)`).
     static func isUnknown(_ block: JournalDocument.Block, stored: [String: JournalNote]) -> Bool {
-        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.hasWords
+        // A block the person named (`packing`) is theirs, never a visit's under a reused id.
+        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.hasWords && JournalNote.isGeotripsName(block.id)
     }
 
     /// `days` with each block `isUnknown` whose id names a visit holding none of the photos
