@@ -256,7 +256,7 @@ enum SummaryText {
             lines.append("  the folder is a library of trips only because of \(plural(strays.photos, "photo")) dated far from the other \(n(strays.others)) "
                 + "(\(strays.days.joined(separator: ", "))\(which)): if \(one ? "that date is" : "those dates are") wrong (a camera's clock reset), "
                 + "correct \(one ? "it" : "them") in the photo\(one ? "" : "s"), or with --clock-offset when every photo of the camera is off, and the folder is one "
-                + "trip again; as a library, the days at its home (the place of most nights) are on no page and no map")
+                + "trip again" + (strays.homeFound == false ? "" : "; as a library, the days at its home (the place of most nights) are on no page and no map"))
         }
         if standing, let home = e.homeFromFewStays {
             let spans = home.stretches.map { $0.first == $0.last ? $0.first : "\($0.first) to \($0.last)" }.joined(separator: ", ")

@@ -164,6 +164,11 @@ struct TripSplittingTests {
         let shortPhotos = short.visits.map(\.photoCount).reduce(0, +)
         let many = Trip(visits: [stray("2000-01-01", photos: 1)] + short.visits, outside: [], days: [])
         #expect((Library.strayDays(of: many) != nil) == (shortPhotos >= 20), "\(shortPhotos) photos")
+        // A long trip whose first photo, a day before the rest, alone makes it span 61 days: no
+        // stray date, only a trip's first day.
+        let long = Self.trip(from: "2025-06-10", Array(repeating: .away(trip: 1, region: Self.lisbon), count: 60))
+        let early = Trip(visits: [stray("2025-06-09", photos: 1)] + long.visits, outside: [], days: [])
+        #expect(early.days.count == 61 && Library.strayDays(of: early) == nil)
         // A library of years: its trips are far more than a few photos.
         let years = Self.trip(from: "2024-01-01", (0..<400).map { $0 % 50 < 10 ? .away(trip: $0 / 50, region: Self.kyoto) : .home })
         #expect(TripSplitting.split(years).isLibrary && Library.strayDays(of: years) == nil)
@@ -372,7 +377,7 @@ struct TripSplittingTests {
         #expect(GreatCircle.distance(home.centre, Self.amsterdam) < 1, "\(home.centre)")
         #expect(library.homeDays == 3 && library.trips.count == 2)
         // Said, as a hotel stayed at twice would be: it looks like one, and is never acted on.
-        #expect(library.homeStretches == [Library.DaySpan(first: "2023-12-24", last: "2023-12-25"), Library.DaySpan(first: "2024-06-15", last: "2024-06-15")])
+        #expect(library.homeStretches == [Library.DaySpan(first: "2023-12-24", last: "2023-12-25", days: 2), Library.DaySpan(first: "2024-06-15", last: "2024-06-15")])
         #expect(library.homeLooksLikeAStay())
     }
 

@@ -380,8 +380,9 @@ extension Catalog {
                 (self.country, countryCode) = (country, code)
                 return
             }
-            guard own == code else { return }
-            if self.country == nil { self.country = country }
+            // A code alone (no country's name): the name and region of that country's next row.
+            guard own == code, self.country == nil else { return }
+            self.country = country
             if self.admin1 == nil { self.admin1 = admin1 }
         }
     }

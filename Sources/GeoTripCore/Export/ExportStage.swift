@@ -325,11 +325,12 @@ public struct ExportStage: Sendable {
                 let days = Set(strays.days)
                 let visits = whole.days.filter { days.contains($0.date) }.flatMap(\.visits).map(\.id)
                 let paths = try catalog.photos(ofEachVisit: visits).values.flatMap { $0.map(\.path) }.sorted()
-                summary.libraryOnlyBy = StrayDates(days: strays.days, photos: strays.photos, others: strays.others, paths: Array(paths.prefix(3)))
+                summary.libraryOnlyBy = StrayDates(days: strays.days, photos: strays.photos, others: strays.others, paths: Array(paths.prefix(3)),
+                                                   homeFound: library.home != nil)
             } else if library.homeLooksLikeAStay(), let home = library.home {
                 // A hotel stayed at twice, in a folder of trips alone, found as home: said.
                 summary.homeFromFewStays = HomeFromFewStays(latitude: home.centre.latitude, longitude: home.centre.longitude,
-                                                            stretches: library.homeStretches, days: library.homeDays,
+                                                            stretches: library.homeStretches, days: library.homeStretches.map(\.days).reduce(0, +),
                                                             homeCommand: command("export", ["--home", "LAT,LON"]))
             }
         }

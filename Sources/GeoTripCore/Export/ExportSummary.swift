@@ -210,6 +210,8 @@ public struct StrayDates: Sendable, Equatable, Codable {
     public var others: Int
     /// Up to three of them, by path (those placed: an unplaced one is on its day's page).
     public var paths: [String]
+    /// Whether a home was found (whose days are then on no page); nil in a record from before.
+    public var homeFound: Bool?
 }
 
 /// A note that followed its visit to another day's page (`ExportSummary.movedNotes`).

@@ -62,10 +62,13 @@ public struct Library: Sendable, Equatable {
     /// Those days in stretches, apart by more than `TripSplitting.Rules.gapDays` days.
     public var homeStretches: [DaySpan] = []
 
-    /// From one day to another (`YYYY-MM-DD`), both in it.
+    /// From one day to another (`YYYY-MM-DD`), both in it, and how many days with photos it holds.
     public struct DaySpan: Sendable, Equatable, Codable {
+        /// Its first day and its last.
         public var first: String
         public var last: String
+        /// Its days with photos (a day between them without any is not counted).
+        public var days = 1
     }
 
     /// Whether the home found (not given) has its days in `most` stretches or fewer: a hotel
@@ -144,6 +147,11 @@ public struct Library: Sendable, Equatable {
         let total = days.map(\.photos).reduce(0, +), strays = total - best.photos
         guard strays <= most, strays * 20 <= total else { return nil }
         let kept = best.from...best.to
+        // Far: each more than a month from the days kept (a trip's first days a week before
+        // the rest are no stray dates).
+        let far = rules.librarySpanDays / 2
+        guard days.indices.allSatisfy({ kept.contains($0) || days[$0].number < days[best.from].number - far || days[$0].number > days[best.to].number + far })
+        else { return nil }
         return (days.indices.filter { !kept.contains($0) }.map { days[$0].date }, strays, best.photos)
     }
 

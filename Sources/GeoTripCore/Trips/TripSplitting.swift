@@ -115,6 +115,7 @@ public enum TripSplitting {
                 // Stretches of days at home, apart by more than `gapDays` days.
                 if let stretch = library.homeStretches.last, let end = LocalDate.dayNumber(stretch.last), number - end - 1 <= rules.gapDays {
                     library.homeStretches[library.homeStretches.count - 1].last = day.date
+                    library.homeStretches[library.homeStretches.count - 1].days += 1
                 } else {
                     library.homeStretches.append(Library.DaySpan(first: day.date, last: day.date))
                 }
