@@ -87,6 +87,9 @@ struct NominatimAnswerTests {
                 == PlaceName(name: "Lisboax", admin1: "Lisboa", country: nil, countryCode: nil))
         // A line break or tab between words is a space.
         #expect(try Self.name(#"{"address": {"city": "Line1\nLine2\u2028\tx\n"}}"#)?.name == "Line1 Line2 x")
+        // Spaces around a name are no part of it.
+        #expect(try Self.name(#"{"address": {"city": "  indented code ", "state": " Lisboa", "country": "Portugal  "}}"#)
+                == PlaceName(name: "indented code", admin1: "Lisboa", country: "Portugal", countryCode: nil))
         #expect(PlaceRenamer.cleaned("  Museu \u{202E}gpj.exe\u{202C} Nacional\n") == "Museu gpj.exe Nacional")
         #expect(PlaceRenamer.cleaned(String(repeating: "a", count: 5000)).count == 300)
         #expect(PlaceRenamer.cleaned("\u{3164}\u{200B}") == "")

@@ -137,8 +137,10 @@ struct NominatimPlace: Decodable, Sendable {
                     if !scalar.reordersOrBreaksLines { kept.append(scalar) }
                 }
             }
-            text = String(kept).trimmingCharacters(in: .whitespaces)
+            text = String(kept)
         }
+        // Spaces around a name are no part of it ("  indented" is no heading's text).
+        if text.first?.isWhitespace == true || text.last?.isWhitespace == true { text = text.trimmingCharacters(in: .whitespaces) }
         guard text.unicodeScalars.count > longestName else { return text }
         // Cut between characters (a letter keeps its accents), unless the first is itself too
         // long: then between its scalars.
