@@ -297,6 +297,9 @@ struct HardeningCommandTests {
         let locked = try Self.asNobody(["ingest", trip.path])
         #expect(locked.stdout.contains("sc.JPG: its XMP sidecar sc.xmp could not be read"), "\(locked.stdout)")
         #expect(!locked.stdout.contains("of a photo that is gone"), "\(locked.stdout)")
+        // Still locked: looked at again, but nothing changed, so nothing is written.
+        let still = try JSONSerialization.jsonObject(with: Data(try Self.asNobody(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(still?["unchanged"] as? Int == 1 && still?["changed"] as? Int == 0, "\(String(describing: still))")
         #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chmod"), ["644", sidecar.path]).status == 0)
         let opened = try Self.asNobody(["ingest", trip.path, "--quiet"])
         #expect(opened.status == 0, "\(opened.stderr)")

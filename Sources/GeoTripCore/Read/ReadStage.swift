@@ -78,8 +78,9 @@ struct ReadStage {
                 let photo = record(planned, reading)
                 let signature = reading.status == .read ? reading.metadata.captureSignature : nil
                 if let resolution = plan.admitKnown(planned, fingerprint: reading.fingerprint, captureSignature: signature) {
-                    if let row = planned.existing, !planned.statChanged, !planned.sidecarsChanged, row.readerVersion == MetadataReader.version,
-                       row.status == reading.status, row.fingerprint == reading.fingerprint {
+                    // A sidecar still unreadable stamps the row as before (`sidecarStamp`'s `unread`).
+                    if let row = planned.existing, !planned.statChanged, !planned.sidecarsChanged || photo.sidecars == row.sidecars,
+                       row.readerVersion == MetadataReader.version, row.status == reading.status, row.fingerprint == reading.fingerprint {
                         summary.unchanged += 1  // a retry that failed the same way: nothing to write
                         continue
                     }
