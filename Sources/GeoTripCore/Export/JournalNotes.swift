@@ -180,15 +180,14 @@ struct JournalNotes: Equatable {
                 // Alive: remember where it is now, for the day it might disappear, and the
                 // photos it is written beside: those of its visit when its words changed (or
                 // were first seen), not later ones (a visit merged with others meanwhile).
+                let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
                 if !JournalNote.isDay(owner) {
                     note.placeName = placeOf[owner] ?? nil
-                    let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
                     // Written in this run: the photos its page showed above it (a visit merged
                     // with others in the same run is not what the person saw).
                     let seen = from?.blocks.first { $0.id == owner }.flatMap { Self.members(linkedBy: $0.photoLinks, among: photosOf[owner] ?? []) }
                     note.members = note.hasWords ? kept ?? seen ?? photosOf[owner].map { $0.map(\.id).sorted() } : nil
                 } else {
-                    let kept = stored[owner].flatMap { $0.text == text ? $0.members : nil }
                     note.members = note.hasWords ? kept ?? photosOfDay[owner] : nil
                 }
                 note.localDate = day
@@ -290,7 +289,7 @@ struct JournalNotes: Equatable {
     /// unplaced notes whose id names a visit again that does not hold its photos (or, kept
     /// before the photos were, is at a place of another name) is set apart under an id of its
     /// own (`JournalNote.setApart`), as is one that lost its own id to another note. A day's
-    /// note goes the same way to the day holding at least half of its photos.
+    /// note goes the same way to the day holding more than half of its photos.
     private mutating func settle(stored: [String: JournalNote], waiting: Set<String>, holderOf: [Int64: String], dayOf: [String: String],
                                  placeOf: [String: String?], owners: Set<String>) {
         // Each note claims a visit: the one holding at least half of its photos, or its own
@@ -300,13 +299,21 @@ struct JournalNotes: Equatable {
         var apart: [String] = []
         for owner in all.keys.sorted() where all[owner]!.hasWords && !owner.contains("@") {
             let alive = dayOf[owner] != nil, isWaiting = waiting.contains(owner)
+            // A waiting note is told by the photos it was remembered with, never by those its
+            // id's visit holds now (`init` gives it those, to remember if it goes back).
+            let remembered = isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members
+            /// How many of `members` each visit, or each day, now holds.
+            func holding(_ members: [Int64], by owner: (String) -> String?) -> [String: Int] {
+                var counts: [String: Int] = [:]
+                for member in members { if let holder = holderOf[member].flatMap(owner) { counts[holder, default: 0] += 1 } }
+                return counts
+            }
             if JournalNote.isDay(owner) {
-                // A day's note claims the day now holding at least half of its photos (a
+                // A day's note claims the day now holding more than half of its photos (a
                 // camera's clock put right by a day), else its own; one waiting comes back to
                 // its own day when nothing tells another.
-                let members = (isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members) ?? []
-                var counts: [String: Int] = [:]
-                for member in members { if let day = holderOf[member].flatMap({ dayOf[$0] }) { counts[day, default: 0] += 1 } }
+                let members = remembered ?? []
+                let counts = holding(members) { dayOf[$0] }
                 // Its own day on a tie; another only with more than half of them (a camera put
                 // back a day takes half of a two-camera day's photos, and the note stays).
                 let most = counts.values.max() ?? 0
@@ -319,11 +326,8 @@ struct JournalNotes: Equatable {
                 }
                 continue
             }
-            // A waiting note is told by the photos it was remembered with, never by those its
-            // id's visit holds now (`init` gives it those, to remember if it goes back).
-            if let members = isWaiting ? stored[owner]?.members : all[owner]!.members ?? stored[owner]?.members, !members.isEmpty {
-                var counts: [String: Int] = [:]
-                for member in members { if let visit = holderOf[member] { counts[visit, default: 0] += 1 } }
+            if let members = remembered, !members.isEmpty {
+                let counts = holding(members) { $0 }
                 let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.value * 2 >= members.count ? $0 : nil }
                 if let best, dayOf[best.key] != nil {
                     claims.append(Claim(owner: owner, target: best.key, share: Double(best.value) / Double(members.count), count: best.value))
@@ -419,8 +423,8 @@ struct JournalNotes: Equatable {
     /// words the catalog has no copy of (a note written since the last run, or every note of
     /// a catalog made again). Its page is read with its photo links (`JournalDocument.init(bytes:links:)`).
     static func isUnknown(_ block: JournalDocument.Block, stored: [String: JournalNote]) -> Bool {
-        // A block the person named (`packing`) is theirs, never a visit's under a reused id.
-        stored[block.id] == nil && !JournalNote.isDay(block.id) && !block.id.contains("@") && block.hasWords && JournalNote.isGeotripsName(block.id)
+        // A visit's id only: not a day's, one set apart, or a block the person named (`packing`).
+        stored[block.id] == nil && JournalNote.isVisitID(block.id) && block.hasWords
     }
 
     /// `days` with each block `isUnknown` whose id names a visit holding none of the photos

@@ -49,7 +49,12 @@ public struct JournalNote: Sendable, Equatable {
     /// (`<!-- notes packing -->`), whose words wait on the page of unplaced notes.
     static func isGeotripsName(_ id: String) -> Bool {
         let base = writtenUnder(id)
-        return isDay(base) || (base.count > 1 && base.hasPrefix("v") && base.utf8.dropFirst().allSatisfy { (48...57).contains($0) })
+        return isDay(base) || isVisitID(base)
+    }
+
+    /// Whether `id` names a visit (`v17`, as clustering gives them).
+    static func isVisitID(_ id: String) -> Bool {
+        id.utf8.count > 1 && id.utf8.first == UInt8(ascii: "v") && id.utf8.dropFirst().allSatisfy { (48...57).contains($0) }
     }
 
     /// Whether `id` names a day (`YYYY-MM-DD`).
