@@ -141,22 +141,17 @@ public struct PhotoTagger: Sendable {
         // Whether it answered that it knows no such place (its data may not reach there).
         var notFoundOnline = false
         if naming.online {
-            let online: (answer: Result<NominatimPlaceSearch.Found, UnavailableReason>, cacheProblem: PhotoDiagnostic?)
-            do {
-                online = try await Self.searchOnline(query, naming: naming)
-            } catch .placeNotFound {
-                // A regional or self-hosted service misses towns geotrip's own list has.
-                online = (.failure(UnavailableReason(words: "")), nil)
-                notFoundOnline = true
-            }
-            let (answer, cacheProblem) = online
+            let (answer, cacheProblem) = try await Self.searchOnline(query, naming: naming)
             if let cacheProblem { problems.append(cacheProblem) }
             switch answer {
-            case .success(let found):
+            case .found(let found):
                 let count = try catalog.tag(paths: paths, with: (found.coordinate, found.label, found.uncertaintyMeters), at: Date())
                 return ("Tagged \(Self.photos(count)) at \(found.label), found by \(naming.shownURL).", found.coordinate)
-            case .failure(let reason):
-                if !notFoundOnline { unavailable = reason.words }
+            case .notFound:
+                // A regional or self-hosted service misses towns geotrip's own list has.
+                notFoundOnline = true
+            case .unavailable(let reason):
+                unavailable = reason
             }
         }
         let place: GazetteerPlace
@@ -174,12 +169,13 @@ public struct PhotoTagger: Sendable {
                : unavailable == nil ? "." : ", from geotrip's own list of towns (\(naming.shownURL) cannot be used now)."), place.coordinate)
     }
 
-    /// The place `query` names, found by the trip's online service; why not, when the service
-    /// cannot be used now (the gazetteer is asked instead). Not found and ambiguous are thrown.
+    /// What the trip's online service answers for `query` (`OnlineAnswer`): the place, none
+    /// (the gazetteer is asked then), or why it cannot be used now (the gazetteer is asked
+    /// instead). Ambiguous is thrown.
     /// With the shared cache unusable, the search is paced by this process alone and kept by
     /// none, as in an ingest: `cacheProblem` says so.
     static func searchOnline(_ query: String, naming: NamingSettings) async throws(GeoTripError)
-        -> (answer: Result<NominatimPlaceSearch.Found, UnavailableReason>, cacheProblem: PhotoDiagnostic?) {
+        -> (answer: OnlineAnswer, cacheProblem: PhotoDiagnostic?) {
         let http = NominatimClient.makeHTTPClient()
         let cache: NamingCache
         var cacheProblem: PhotoDiagnostic?
@@ -200,13 +196,14 @@ public struct PhotoTagger: Sendable {
         try? await http.shutdown()
         switch result {
         case .success(let found):
-            return (.success(found), cacheProblem)
+            return (.found(found), cacheProblem)
         case .failure(let error as GeoTripError):
-            if case .namingUnavailable(_, let reason) = error { return (.failure(UnavailableReason(words: reason)), cacheProblem) }
+            if case .placeNotFound = error { return (.notFound, cacheProblem) }
+            if case .namingUnavailable(_, let reason) = error { return (.unavailable(reason), cacheProblem) }
             // An answer that is no JSON at all (a network's sign-in page, which answers every
             // address) says the service cannot be used from here, as an outage does.
             if case .namingAnswerUnreadable(_, let reason) = error, reason == NominatimPlace.notJSON {
-                return (.failure(UnavailableReason(words: "its answer is not JSON (a network's sign-in page answers so)")), cacheProblem)
+                return (.unavailable("its answer is not JSON (a network's sign-in page answers so)"), cacheProblem)
             }
             throw error
         case .failure(let error):
@@ -214,8 +211,13 @@ public struct PhotoTagger: Sendable {
         }
     }
 
-    /// Why the online service could not be used, in its words.
-    struct UnavailableReason: Error { var words: String }
+    /// What the online service answered a search: the place, that it knows no such place, or
+    /// nothing it could use now (why, in its words).
+    enum OnlineAnswer {
+        case found(NominatimPlaceSearch.Found)
+        case notFound
+        case unavailable(String)
+    }
 
     /// The one place `query` names exactly; several exact matches are shown, never guessed.
     static func unambiguousPlace(_ query: String, in gazetteer: Gazetteer) throws(GeoTripError) -> GazetteerPlace {
