@@ -328,16 +328,17 @@ enum SummaryText {
     }
 
 
-    /// The place-name service's problems: the one saying it cannot be used now first (the one
-    /// to act on), then each other sentence once, the places it was said of after it (`not
-    /// JSON` for every place of Spain is one line), at most three lines and a count of the rest.
+    /// The place-name service's problems: those of the service itself first (that it cannot
+    /// be used now: the one to act on), then those of single places, each sentence once, the
+    /// places it was said of after it (`not JSON` for every place of Spain is one line), at
+    /// most three lines and a count of the rest.
     static func namingProblemLines(_ problems: [PhotoDiagnostic], label: String) -> [String] {
-        let ordered = problems.filter { $0.message.contains("cannot be used now") } + problems.filter { !$0.message.contains("cannot be used now") }
+        // A place's own sentence names it (`place p29`).
+        let placed = problems.map { problem in (problem, problem.message.firstMatch(of: /place (p[0-9]+)/).map { String($0.1) }) }
         var groups: [(first: PhotoDiagnostic, places: [String])] = []
         var index: [String: Int] = [:]
-        for problem in ordered {
+        for (problem, place) in placed.filter({ $0.1 == nil }) + placed.filter({ $0.1 != nil }) {
             // The sentence with its place's id taken out: the same fault of other places.
-            let place = problem.message.firstMatch(of: /place (p[0-9]+)/).map { String($0.1) }
             let key = problem.path + "\u{0}" + (place.map { problem.message.replacingOccurrences(of: "place \($0) ", with: "place ") } ?? problem.message)
             if let at = index[key], let place {
                 groups[at].places.append(place)
