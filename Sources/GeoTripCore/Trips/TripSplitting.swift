@@ -106,6 +106,7 @@ public enum TripSplitting {
         let kept = PrivacyZones(keptHomes.map { PrivacyZones.Zone(centre: $0) })
         var library = Library(home: Self.mostNights(homes, in: trip.days), homes: homes)
         var runs: [(first: Int, last: Int)] = []  // indices into `dated`
+        var lastHomeDay: Int?  // the day number of the last day at home, ending `homeStretches`
         var open: (first: Int, last: Int)?
         for (index, (day, number)) in dated.enumerated() {
             guard !day.visits.isEmpty else { continue }  // neither home nor away
@@ -113,12 +114,13 @@ public enum TripSplitting {
             if !homes.isEmpty, day.visits.allSatisfy({ isNear($0, home: max(home, 0)) }) {
                 library.homeDays += 1
                 // Stretches of days at home, apart by more than `gapDays` days.
-                if let stretch = library.homeStretches.last, let end = LocalDate.dayNumber(stretch.last), number - end - 1 <= rules.gapDays {
+                if let end = lastHomeDay, number - end - 1 <= rules.gapDays {
                     library.homeStretches[library.homeStretches.count - 1].last = day.date
                     library.homeStretches[library.homeStretches.count - 1].days += 1
                 } else {
                     library.homeStretches.append(Library.DaySpan(first: day.date, last: day.date))
                 }
+                lastHomeDay = number
                 if let run = open { runs.append(run) }
                 open = nil
                 continue
