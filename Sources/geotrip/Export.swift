@@ -16,7 +16,7 @@ struct Export: AsyncParsableCommand {
 
     @OptionGroup var export: ExportArguments
 
-    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en or ko (remembered).",
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en, ko or pt-BR (remembered).",
                                                           valueName: "code"))
     var language: String?
 

@@ -57,7 +57,7 @@ struct Ingest: AsyncParsableCommand {
             help: ArgumentHelp("A Nominatim-compatible service (default the public OpenStreetMap one; remembered).", valueName: "url"))
     var nominatimURL: String?
 
-    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en or ko (default from the locale; remembered).",
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Language of place names and of the journal's words, such as en, ko or pt-BR (default from the locale; remembered).",
                                                           valueName: "code"))
     var language: String?
 
@@ -185,27 +185,14 @@ struct Ingest: AsyncParsableCommand {
         }
     }
 
-    /// Refuses a `--lang` whose language (before any `-`) is no ISO 639 code Foundation knows:
-    /// `zz-bogus` would be remembered and sent to the online geocoder as it is.
+    /// Refuses a `--lang` that is no language tag (`LanguageTag.canonical`): `zz-bogus` would
+    /// be remembered and sent to the online geocoder as it is.
     static func validate(language: String) throws {
-        let primary = language.split(separator: "-", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        if !(2...35).contains(language.count) || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
-            || !Locale.LanguageCode.isoLanguageCodes.contains(Locale.LanguageCode(primary)) {
+        if LanguageTag.canonical(language) == nil {
             throw ValidationError("--lang \(language.isEmpty ? "''" : language) is not a language code: give one such as en, ko or pt-BR.")
         }
     }
 
-    /// A language tag in its usual case (tags are case-insensitive, BCP 47): `EN` is `en`,
-    /// `pt-br` is `pt-BR`, `zh-hant` is `zh-Hant`; so the names stored per language, the cache
-    /// and the `Accept-Language` sent are the same whichever way it was typed.
-    static func canonical(language: String) -> String {
-        language.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { index, part in
-            if index == 0 { return part.lowercased() }
-            switch part.count {
-            case 2: return part.uppercased()
-            case 4: return part.prefix(1).uppercased() + part.dropFirst().lowercased()
-            default: return part.lowercased()
-            }
-        }.joined(separator: "-")
-    }
+    /// A `--lang` in its usual case (`LanguageTag.canonical`), after `validate`.
+    static func canonical(language: String) -> String { LanguageTag.canonical(language) ?? language }
 }

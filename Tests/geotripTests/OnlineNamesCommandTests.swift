@@ -82,6 +82,22 @@ struct OnlineNamesCommandTests {
         #expect(try Self.places(trip).contains { $0["name"] as? String == "Belém Tower" })
     }
 
+    @Test("the locale's region goes with its language (pt_BR.UTF-8 asks in pt-BR), and --lang pt_br is that language")
+    func localeRegion() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        let run = try Self.ingest(trip, server, environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "pt_BR.UTF-8"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let sent = server.requests.count
+        #expect(sent > 0 && server.requests.allSatisfy { $0["language"] as? String == "pt-BR" }, "\(server.requests.map { $0["language"] })")
+        // A locale's way of writing it is the same language: its names are known, nothing is asked.
+        let again = try CommandRun.geotrip(["ingest", trip.path, "--quiet", "--lang", "pt_br", "--rate", "50"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(server.requests.count == sent)
+    }
+
     @Test("a service that has no name for a place (a self-hosted extract of another country) leaves its offline name and country")
     func noNameKeepsOfflineName() throws {
         let temp = try TemporaryFolder()

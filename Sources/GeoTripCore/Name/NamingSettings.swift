@@ -56,14 +56,13 @@ public struct NamingSettings: Codable, Sendable, Equatable {
     /// server share its turns, which keeps to the slower rate if anything.
     var cacheServer: String { shownURL }
 
-    /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `ko_KR.UTF-8`
-    /// gives `ko`), or `en`.
+    /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`) with its
+    /// region: `ko_KR.UTF-8` gives `ko-KR`, `pt_BR.UTF-8` gives `pt-BR` (a service without names
+    /// for the region falls back to the language's); `en` when none is set.
     public static var environmentLanguage: String {
         let environment = ProcessInfo.processInfo.environment
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            guard let value = environment[key], !value.isEmpty, value != "C", value != "POSIX", !value.hasPrefix("C.") else { continue }
-            let language = value.prefix { $0.isLetter }
-            if (2...3).contains(language.count) { return language.lowercased() }
+            if let value = environment[key], let language = LanguageTag.ofPOSIXLocale(value) { return language }
         }
         return "en"
     }
