@@ -195,6 +195,32 @@ struct OnlineNamesCommandTests {
         #expect(gaps.allSatisfy { $0 >= 0.9 / rate }, "closest requests \(gaps.min() ?? 0) s apart")
     }
 
+    @Test("a second run of the same trip while the first asks for its names leaves them to it, says so, and asks nothing")
+    func oneNamingRunAtATime() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let server = try FakeNominatim(in: temp)
+        let arguments = ["ingest", trip.path, "--geocoder", "nominatim", "--nominatim-url", server.url, "--rate", "4", "--json"]
+        let first = try CommandRun.launch(arguments)
+        // The second starts once the first is asking (it has given the run lock up by then).
+        let deadline = Date().addingTimeInterval(60)
+        while server.requests.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!server.requests.isEmpty)
+        let second = try CommandRun.run(TestPaths.binary, arguments)
+        let one = first.wait()
+        #expect(one.status == 0 && second.status == 0, "\(one.stderr)\n\(second.stderr)")
+        let problems = (try Self.summary(second)["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(problems.contains { $0.contains("is asking the place-name service for this catalog's names now: this run leaves") }, "\(problems)")
+        #expect(Self.named(try Self.summary(second))["requests"] == 0)
+        // Every place was asked about by the first run alone: at most twice (a POI, then an
+        // address), never the same question twice.
+        let questions = server.requests.compactMap { $0["query"] as? [String: String] }.map { "\($0["lat"] ?? ""),\($0["lon"] ?? ""),\($0["layer"] ?? "")" }
+        #expect(Set(questions).count == questions.count, "\(questions.count) requests, \(Set(questions).count) questions")
+        #expect(Self.named(try Self.summary(one))["requests"] == questions.count)
+        #expect(try Self.places(trip).allSatisfy { $0["nameSource"] as? String == "nominatim" })
+    }
+
     @Test("a service that fails is said once; places keep their last good names, online ones included")
     func serviceDown() throws {
         let temp = try TemporaryFolder()

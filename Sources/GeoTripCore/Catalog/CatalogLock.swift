@@ -15,11 +15,19 @@ public final class CatalogLock: Sendable {
     /// The lock file's descriptor while the lock is held; -1 after `release()`.
     private let descriptor: Mutex<Int32>
 
-    /// Takes the lock for the catalog at `catalogPath`, or throws `catalogBusy` at once.
+    /// The suffix of the run lock's file, after the catalog's name.
+    public static let runSuffix = ".lock"
+    /// The suffix of the naming lock's file: held by the run asking the online service for the
+    /// catalog's names, so that a second run of the same trip at once (a second terminal, a
+    /// scheduled run) leaves the places to it rather than asking for each again.
+    public static let namingSuffix = ".naming.lock"
+
+    /// Takes the lock for the catalog at `catalogPath` (the run lock, or another by its file's
+    /// `suffix`), or throws `catalogBusy` at once.
     /// The lock file sits beside the real catalog file, found through symbolic links, so the
     /// same catalog named two ways (a linked folder, a link to the file) is one lock.
-    public init(catalogPath: String) throws(GeoTripError) {
-        let lockPath = RealPath.ofFile(catalogPath) + ".lock"
+    public init(catalogPath: String, suffix: String = CatalogLock.runSuffix) throws(GeoTripError) {
+        let lockPath = RealPath.ofFile(catalogPath) + suffix
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .catalogUnwritable(path: catalogPath, reason: String(cString: strerror(errno)))

@@ -323,7 +323,7 @@ public struct IngestPipeline: Sendable {
         let catalog = RealPath.inFolder(options.catalogPath)
         guard catalog.hasPrefix(folder + "/") else { return [] }
         let relative = String(catalog.dropFirst(folder.count + 1))
-        return [relative, relative + "-wal", relative + "-shm", relative + ".lock"]
+        return [relative, relative + "-wal", relative + "-shm", relative + CatalogLock.runSuffix, relative + CatalogLock.namingSuffix]
     }
 }
 

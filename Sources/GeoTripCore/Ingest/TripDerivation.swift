@@ -278,6 +278,24 @@ struct TripDerivation {
             needing = try queue(without: [])
             guard !needing.isEmpty else { return false }
         }
+        // One run at a time asks for a catalog's names: a second run of the trip at once (another
+        // terminal, a scheduled run) would ask for every place again. Taken before the run lock
+        // is given up, so the two cannot both take it; a lock file that cannot be made (a
+        // read-only folder beside a writable catalog) leaves the run to name without it.
+        var namingLock: CatalogLock?
+        do {
+            namingLock = try CatalogLock(catalogPath: catalog.path, suffix: CatalogLock.namingSuffix)
+        } catch {
+            if case .catalogBusy(_, let pid) = error {
+                let holder = pid.map { "another geotrip run (pid \($0))" } ?? "another geotrip run"
+                result.diagnostics.append(PhotoDiagnostic(path: naming.shownURL, kind: .naming, message:
+                    "\(holder) is asking the place-name service for this catalog's names now: this run leaves "
+                    + "\(needing.count.grouped) place\(needing.count == 1 ? "" : "s") to it (they keep the names they have; "
+                    + "a run after it names any it does not)"))
+                return false
+            }
+        }
+        defer { namingLock?.release() }
         let cache: NamingCache
         do {
             cache = try NamingCache.shared()
