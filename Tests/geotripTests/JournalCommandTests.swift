@@ -1202,6 +1202,34 @@ struct JournalCommandTests {
         #expect(page.contains(" · Lisbon, Lisboa, Portugal\n"), "\(page)")
     }
 
+    @Test("a note whose visit is gone, remembered with the person's name for a place, loses that name once the place is made private")
+    func goneNoteOfAPlaceMadePrivate() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        // The hotel's place: three visits; the first one's photos are taken away below.
+        let visits = try trip.visits()
+        let first = try #require(visits.first)
+        let id = try #require(first["id"] as? String), place = try #require(first["placeId"] as? String)
+        let day = try #require(first["localDate"] as? String)
+        let centre = (try #require(first["latitude"] as? Double), try #require(first["longitude"] as? Double))
+        #expect(visits.filter { $0["placeId"] as? String == place }.count > 1)
+        try trip.run(["rename", "DIR", place, "Our flat Rua Augusta 22"])
+        try trip.write(note: "breakfast at home\n", for: id, in: day)
+        try trip.run(["export", "DIR", "-q"])
+        for photo in first["photos"] as? [String] ?? [] { try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(photo)) }
+        try trip.run(["ingest", "DIR", "-q"])
+        let before = try trip.text("unplaced-notes.md")
+        #expect(before.contains("Our flat Rua Augusta 22") && before.contains("breakfast at home"), "\(before)")
+
+        try trip.run(["export", "DIR", "-q", "--hide-near", String(format: "%.5f,%.5f", centre.0, centre.1)])
+        let after = try trip.text("unplaced-notes.md")
+        #expect(after.contains("breakfast at home"))
+        #expect(!after.contains("Rua Augusta"), "\(after)")
+        try trip.run(["ingest", "DIR", "-q"])
+        #expect(!(try trip.text("unplaced-notes.md")).contains("Rua Augusta"))
+    }
+
     @Test("--hide-near keeps the hotel out of trip.geojson and off the journal's coordinates and photo links")
     func hideNear() throws {
         let trip = try Trip()

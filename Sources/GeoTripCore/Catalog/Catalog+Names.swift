@@ -166,6 +166,28 @@ extension Catalog {
         }
     }
 
+    /// The names the person or the service gave places that lie inside `privacy`'s zones: made
+    /// for a centre inside them, or of a place whose centre is inside them now (retired places'
+    /// names included). The gazetteer's are not among them: they name a town, not a spot.
+    func namesGiven(inside privacy: PrivacyZones) throws(GeoTripError) -> Set<String> {
+        guard !privacy.isEmpty else { return [] }
+        return try attempt {
+            try database.read { db in
+                var names: Set<String> = []
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT n.name, n.latitude, n.longitude, p.latitude, p.longitude FROM placeName n LEFT JOIN place p ON p.id = n.placeId
+                    WHERE n.name IS NOT NULL AND n.source != ?
+                    """, arguments: [NameSource.offline.rawValue])
+                while let row = try rows.next() {
+                    let madeFor = Coordinate(latitude: row[1], longitude: row[2])
+                    let now: Coordinate? = (row[3] as Double?).flatMap { latitude in (row[4] as Double?).map { Coordinate(latitude: latitude, longitude: $0) } }
+                    if privacy.contains(madeFor) || now.map(privacy.contains) == true { names.insert(row[0]) }
+                }
+                return names
+            }
+        }
+    }
+
     /// Every stored name from `source` in `language`, by place id, retired places' included
     /// (a place that comes back finds its name).
     func placeNames(source: NameSource, language: String = "") throws(GeoTripError) -> [String: StoredPlaceName] {

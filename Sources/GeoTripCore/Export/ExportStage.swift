@@ -485,10 +485,14 @@ public struct ExportStage: Sendable {
         if let error = failure.error { throw error }
         // A gone note whose visit is still in the catalog, on a day now at home or inside a
         // private place, loses the name it was remembered with (a day's page shows such a
-        // visit as "Private place").
-        let named = Set(notes.gone.filter { $0.placeName != nil }.map(\.ownerID))
-        if !named.isEmpty {
-            notes.forgetPlaces(of: Set(layout.whole.visits.filter { named.contains($0.id) && layout.privacy.contains($0.centre) }.map(\.id)))
+        // visit as "Private place"); so does one remembered with a name of the person's or the
+        // service's for a place inside the zones, its visit gone ("Our flat, Rua Augusta 22").
+        let named = notes.gone.filter { $0.placeName != nil }
+        if !named.isEmpty && !layout.privacy.isEmpty {
+            let owners = Set(named.map(\.ownerID))
+            let privateNames = try catalog.namesGiven(inside: layout.privacy)
+            notes.forgetPlaces(of: Set(layout.whole.visits.filter { owners.contains($0.id) && layout.privacy.contains($0.centre) }.map(\.id))
+                .union(named.filter { privateNames.contains($0.placeName!) }.map(\.ownerID)))
         }
         // Copies another copy outranked (`JournalNotes.replaced`) go beside the journal first.
         if !notes.replaced.isEmpty {
