@@ -187,6 +187,35 @@ struct HardeningCommandTests {
         #expect(ingest.stderr.contains("cannot be written"), "stderr: \(ingest.stderr)")
     }
 
+    @Test("a catalog made read-only and writable again takes the next run: the -wal and -shm a listing left read-only are given back their write permission")
+    func catalogWritableAgain() throws {
+        let temp = try TemporaryFolder()
+        defer { Self.removeLocked(temp) }
+        let trip = try temp.copySampleImages()
+        if getuid() == 0 { #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", temp.path]).status == 0) }
+        #expect(try Self.asNobody(["ingest", trip.path, "--quiet"]).status == 0)
+        let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
+        func mode(_ path: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! Int }
+
+        #expect(chmod(catalog, 0o444) == 0)
+        // A listing makes SQLite's -wal and -shm with the catalog's permissions.
+        #expect(try Self.asNobody(["places", trip.path]).status == 0)
+        #expect(try mode(catalog + "-shm") == 0o444)
+        let refused = try Self.asNobody(["ingest", trip.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("its file is read-only: `chmod u+w \(catalog)` makes it writable"), "stderr: \(refused.stderr)")
+
+        #expect(chmod(catalog, 0o644) == 0)
+        try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("IMG_9031.JPG"))
+        if getuid() == 0 { #expect(try CommandRun.run(URL(fileURLWithPath: "/bin/chown"), ["65534:65534", trip.appendingPathComponent("IMG_9031.JPG").path]).status == 0) }
+        let again = try Self.asNobody(["ingest", trip.path, "--json"])
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        #expect(again.stdout.contains("\"new\" : 1") || again.stdout.contains("\"new\":1"), "stdout: \(again.stdout.prefix(600))")
+        for companion in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: catalog + companion) {
+            #expect(try mode(catalog + companion) == 0o644)
+        }
+    }
+
     @Test("a folder that cannot be read keeps its photos and their day; a sidecar that could not be written is written by the next run")
     func unreadableFolderAndFailedSidecar() throws {
         let temp = try TemporaryFolder()

@@ -41,6 +41,7 @@ public struct Catalog: Sendable {
         }
         try createFolder(for: path)
         let lock = try CatalogLock(catalogPath: path)
+        try checkWritable(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "geotrip.catalog"
@@ -75,6 +76,32 @@ public struct Catalog: Sendable {
     /// that took it meanwhile.
     func reacquireLock() async throws(GeoTripError) {
         try await lock?.reacquire(path: path)
+    }
+
+    /// Refuses a catalog whose file cannot be written before SQLite opens it, and gives back
+    /// their write permission to its `-wal` and `-shm` files when a run on a read-only catalog
+    /// left them without it. SQLite makes those two with the catalog's own permissions, so a
+    /// `geotrip places` on a catalog made read-only (an archive, `chmod a-w`), or a run refused
+    /// on one, leaves them read-only; once the catalog is writable again they would refuse every
+    /// run with "attempt to write a readonly database". Run under the run lock: no other
+    /// geotrip run is writing them.
+    static func checkWritable(_ path: String) throws(GeoTripError) {
+        var catalog = stat()
+        guard stat(path, &catalog) == 0, (catalog.st_mode & S_IFMT) == S_IFREG else { return }
+        if access(path, W_OK) != 0 {
+            throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
+                                     : errno == EACCES ? "its file is read-only: `chmod u+w \(path)` makes it writable" : String(cString: strerror(errno)))
+        }
+        let writable = catalog.st_mode & 0o222
+        for companion in [path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard stat(companion, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+                  status.st_mode & writable != writable || access(companion, W_OK) != 0 else { continue }
+            if chmod(companion, (status.st_mode | writable) & 0o7777) != 0 || access(companion, W_OK) != 0 {
+                throw .catalogUnwritable(path: path, reason: "\(companion), SQLite's own file beside it, cannot be written (read-only, or another user's): "
+                                         + "make it writable, or remove both \(path)-wal and \(path)-shm while no program has the catalog open")
+            }
+        }
     }
 
     /// A read-only pool. SQLite cannot open a WAL database read-only when its `-shm` file is
