@@ -574,6 +574,34 @@ struct JournalCommandTests {
         #expect(back.stdout.contains("the note of the day 2025-06-11 to 2025-06-10"), "\(back.stdout)")
     }
 
+    @Test("a run that adds a privacy zone names the dated backups kept from before, which it never rewrites and which may show the zone")
+    func backupsNamedWhenAZoneIsAdded() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let sevilla = try #require(try trip.visits().first { $0["localDate"] as? String == "2025-06-12" })
+        let url = trip.journal.appendingPathComponent("2025-06-12.md")
+        try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "# ", with: "# My ").write(to: url, atomically: true, encoding: .utf8)
+        try trip.run(["export", "DIR", "-q"])
+        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).first { $0.hasPrefix("2025-06-12.edited-") })
+        // The copy holds the visit's coordinates as the page showed them.
+        let shown = String(format: "%.5f", try #require(sevilla["latitude"] as? Double))
+        #expect(try String(contentsOf: trip.journal.appendingPathComponent(backup), encoding: .utf8).contains(shown))
+
+        func backupsSaid(_ run: CommandRun) throws -> [String]? {
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            return summary["backupsBeforeZones"] as? [String]  // `export --json` is the export's summary
+        }
+        let zone = "\(sevilla["latitude"]!),\(sevilla["longitude"]!)"
+        #expect(try backupsSaid(trip.run(["export", "DIR", "--hide-near", zone, "--json"])) == ["journal/" + backup])
+        #expect(try String(contentsOf: trip.journal.appendingPathComponent(backup), encoding: .utf8).contains(shown), "the person's copy is left as it was")
+        // A run that adds no zone says nothing of them.
+        #expect(try backupsSaid(trip.run(["export", "DIR", "--json"])) == [])
+        let text = try trip.run(["ingest", "DIR", "--hide-near", "38.7,-9.1"])
+        #expect(text.stdout.contains("1 dated copy of a journal page may still show what lies inside the new zone"), "\(text.stdout)")
+        #expect(text.stdout.contains("journal/" + backup))
+    }
+
     @Test("a file edited outside its notes is kept as a dated backup; a deleted file comes back with its notes; links are never written through")
     func backupsAndLinks() throws {
         let trip = try Trip()

@@ -972,6 +972,12 @@ public struct ExportStage: Sendable {
         try catalog.jsonSetting(Catalog.SettingKey.keptBackups, as: [String: String].self) ?? [:]
     }
 
+    /// The dated backups kept in the output folder at `outputFolder` that are still there
+    /// (relative paths, sorted), for a run that added a privacy zone (`backupsBeforeZones`).
+    static func backupsStillKept(_ catalog: Catalog, outputFolder: String) throws(GeoTripError) -> [String] {
+        try keptBackups(catalog).keys.filter { FileManager.default.fileExists(atPath: outputFolder + "/" + $0) }.sorted()
+    }
+
     /// A file's size and modification time, as `keptBackups` records them.
     static func stampText(_ stamp: FileStamp) -> String { "\(stamp.size):\(stamp.modifiedNanos)" }
 

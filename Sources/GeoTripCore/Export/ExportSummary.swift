@@ -28,6 +28,10 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
     /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
+    /// When this run added a privacy zone: the dated backups kept in the output folder (this
+    /// run's and earlier runs', relative paths). They are copies of pages as the person left
+    /// them, never rewritten, so they may still show what lies inside the new zone.
+    public var backupsBeforeZones: [String] = []
     /// Of those backups, the ones holding blocks opened and never closed (their end line
     /// changed or deleted): what was written there was not read as notes.
     public var unreadBlocks: [UnreadBlocks] = []

@@ -55,6 +55,9 @@ public struct TripExport: Sendable {
             }
             summary.catalogFollowedFrom = followedFrom
             summary.privacyChange = privacyReport
+            if privacyReport?.added.isEmpty == false {
+                summary.backupsBeforeZones = try ExportStage.backupsStillKept(catalog, outputFolder: summary.outputFolder)
+            }
             return summary
         } catch let error as GeoTripError {
             throw error

@@ -247,6 +247,9 @@ public struct IngestPipeline: Sendable {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
             if let shared = summary.export?.shared { summary.trip?.shared = shared }
             summary.export?.privacyChange = privacyReport
+            if privacyReport?.added.isEmpty == false, let output = summary.export?.outputFolder {
+                summary.export?.backupsBeforeZones = try ExportStage.backupsStillKept(catalog, outputFolder: output)
+            }
             // Another trip's outputs inside this folder (a trip ingested on its own before the
             // library around it): its notes are its own catalog's, and stay there.
             summary.export?.notesInOtherOutputs = listing.otherOutputFolders.compactMap { folder in
