@@ -231,7 +231,7 @@ struct XMPSidecarTests {
         #expect(try FileManager.default.attributesOfItem(atPath: scene.sidecar.path)[.size] as? Int == 3 << 30)
     }
 
-    @Test("geotrip's sidecar that another program has since edited counts as foreign", .enabled(if: hasExiftool))
+    @Test("geotrip's sidecar that another program has since edited is left alone: said when its position is no longer the photo's", .enabled(if: hasExiftool))
     func editedAfterwards() throws {
         let scene = try Scene()
         let coordinate = Coordinate(latitude: -54.8019, longitude: -68.303)
@@ -245,7 +245,11 @@ struct XMPSidecarTests {
         let outcome = try XMPSidecar.write(
             forPhotoAt: scene.photo, coordinate: Coordinate(latitude: 0, longitude: 0),
             altitude: nil, utcTime: nil, source: "gps", uncertaintyMeters: nil)
-        #expect(outcome == .keptForeign)
+        #expect(outcome == .keptEdited)
+        #expect(try scene.sidecarBytes() == edited)
+        // Still saying the position geotrip has: nothing to do, nothing to say.
+        #expect(try XMPSidecar.write(forPhotoAt: scene.photo, coordinate: coordinate, altitude: nil, utcTime: nil,
+                                     source: "gps", uncertaintyMeters: nil) == .unchanged)
         #expect(try scene.sidecarBytes() == edited)
         #expect(try XMPSidecar.remove(forPhotoAt: scene.photo) == false)
     }

@@ -62,4 +62,49 @@ struct XMPCommandTests {
         #expect(!run.stdout.contains("photo that is gone"))
         #expect(FileManager.default.fileExists(atPath: trip.appendingPathComponent("IMG_1234.xmp").path))
     }
+
+    @Test("geotrip's own sidecar: its rewrites never make the photo read again; a date another program adds to it is read; edited, it is left alone and said when its position is out of date")
+    func ownSidecarEditedByAnotherProgram() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        func ingest(_ extra: [String] = []) throws -> [String: Any] {
+            let run = try CommandRun.geotrip(["ingest", trip.path, "--json"] + extra)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        }
+        func photo(_ path: String) throws -> [String: Any] {
+            let photos = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+            return try #require(photos.first { $0["path"] as? String == path })
+        }
+        let undated = "2025-06-11 Sintra/DSCF1004.JPG"
+        let sidecar = trip.appendingPathComponent(undated + ".xmp")
+        _ = try ingest(["--write-xmp"])
+        #expect(try photo(undated)["localTime"] is NSNull)
+        // A tag gives the photo a position, and so a sidecar of geotrip's; tagging it elsewhere rewrites it.
+        #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--at", "38.7976,-9.3877"]).status == 0)
+        _ = try ingest()  // the photo read again with its sidecar, whose size and time are kept
+        #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--at", "38.7930,-9.3900"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sidecar.path))
+        let quiet = try ingest()
+        #expect(quiet["changed"] as? Int == 0 && quiet["new"] as? Int == 0, "geotrip's own rewrites are no edit: \(quiet["changed"] ?? "")")
+
+        // The person gives the photo its time in that sidecar, with exiftool.
+        let exiftool = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                          ["-q", "-overwrite_original", "-XMP-exif:DateTimeOriginal=2025:06:11 15:42:00", sidecar.path])
+        #expect(exiftool.status == 0, "\(exiftool.stderr)")
+        let edited = try ingest()
+        #expect(edited["changed"] as? Int == 1)
+        let read = try photo(undated)
+        #expect(read["localTime"] as? String == "2025-06-11T15:42:00")
+        #expect(read["locationSource"] as? String == "manual", "geotrip's position in its sidecar is never read back as the photo's")
+        // Still saying the photo's position: nothing to say. Tagged elsewhere: left as it is, and said.
+        let before = try Data(contentsOf: sidecar)
+        let moved = try CommandRun.geotrip(["tag", trip.path, undated, "--at", "38.7100,-9.1400"])
+        #expect(moved.status == 0)
+        #expect(try Data(contentsOf: sidecar) == before, "the edited sidecar is left exactly as it is")
+        let said = moved.stdout + moved.stderr
+        #expect(said.contains("its XMP sidecar, geotrip's, was edited by another program since") && said.contains("no longer the photo's"), "\(said)")
+        #expect(!said.contains("written by another program"))
+    }
 }

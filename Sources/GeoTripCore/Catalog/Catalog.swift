@@ -263,6 +263,25 @@ extension Catalog {
         }
     }
 
+    /// Records the size and time of geotrip's own sidecars as this run wrote them (or their
+    /// removal) in their photos' sidecar stamps (`ScannedFile.sidecarStamp`): geotrip's own
+    /// rewrites then never make a photo look edited, while another program's edit of one does.
+    func restampOwnSidecars(_ changes: [SidecarSync.Restamp]) throws(GeoTripError) {
+        guard !changes.isEmpty else { return }
+        try attempt {
+            try database.write { db in
+                let find = try db.cachedStatement(sql: "SELECT id, sidecars FROM photo WHERE path = ? AND removedAt IS NULL")
+                let update = try db.cachedStatement(sql: "UPDATE photo SET sidecars = ? WHERE id = ?")
+                for change in changes {
+                    guard let row = try Row.fetchOne(find, arguments: [change.photo]) else { continue }
+                    let before: String? = row["sidecars"]
+                    let after = ScannedFile.restamp(before, sidecar: change.sidecar, size: change.size, modifiedNanos: change.modifiedNanos)
+                    if after != before { try update.execute(arguments: [after, row["id"]]) }
+                }
+            }
+        }
+    }
+
     /// `read` of `items`, in two halves at once (each half read on a reader of its own, the
     /// halves' results in order) when there are at least `threshold` of them, else whole in
     /// one: the catalog's reads of a library's many windows, runs or places wait otherwise

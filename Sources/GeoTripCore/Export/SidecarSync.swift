@@ -30,6 +30,17 @@ struct SidecarSync {
         /// be read: some sidecar may still say an old position, so the next run syncs again
         /// (and says again what failed) until every one is in step.
         var complete = true
+        /// geotrip's own sidecars written or removed, each with its size and time now (nil:
+        /// removed), for the photos' stamps (`Catalog.restampOwnSidecars`).
+        var restamped: [Restamp] = []
+    }
+
+    /// One sidecar of geotrip's written or removed beside the photo at `photo` (relative paths).
+    struct Restamp: Equatable {
+        var photo: String
+        var sidecar: String
+        var size: Int64?
+        var modifiedNanos: Int64?
     }
 
     /// Brings every sidecar in line with `photos` (every photo present and read, resolved).
@@ -93,13 +104,24 @@ struct SidecarSync {
                 if let coordinate = record.coordinate, let source = record.locationSource, !source.isPhotosOwn {
                     switch try XMPSidecar.write(forPhotoAt: photo, coordinate: coordinate, altitude: nil, utcTime: record.utc,
                                                 source: source.rawValue, uncertaintyMeters: record.uncertaintyMeters) {
-                    case .written: result.written += 1
+                    case .written:
+                        result.written += 1
+                        var info = stat()
+                        if stat(XMPSidecar.url(forPhotoAt: photo).path, &info) == 0 {
+                            result.restamped.append(Restamp(photo: record.path, sidecar: record.path + ".xmp", size: Int64(info.st_size),
+                                                            modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)))
+                        }
                     case .keptForeign where creating:
                         result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarForeign, message: "its XMP sidecar was written by another program; geotrip left it as it is"))
+                    case .keptEdited:
+                        // Said whether or not new sidecars are made: its position may be out of date.
+                        result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarEdited, message:
+                            "its XMP sidecar, geotrip's, was edited by another program since, so geotrip leaves it as it is, and the position in it is no longer the photo's; "
+                            + "delete the sidecar (keeping what you added to it elsewhere) to have geotrip write it anew"))
                     case .unchanged, .keptForeign: break
                     }
-                } else {
-                    _ = try XMPSidecar.remove(forPhotoAt: photo)
+                } else if try XMPSidecar.remove(forPhotoAt: photo) {
+                    result.restamped.append(Restamp(photo: record.path, sidecar: record.path + ".xmp"))
                 }
             } catch XMPSidecar.Failure.notAFile where !creating {
                 // Keeping geotrip's own sidecars in step (no --write-xmp): a folder or a named

@@ -22,6 +22,10 @@ public enum XMPSidecar {
         case unchanged
         /// Another program's sidecar is in the way; it was left exactly as it was.
         case keptForeign
+        /// geotrip's own sidecar, edited by another program since (a rating or a date added with
+        /// exiftool), and saying another position than geotrip has now: left exactly as it is.
+        /// (One that says the same position is `.unchanged`.)
+        case keptEdited
     }
 
     /// Why a sidecar could not be written, read or removed. Each message says what to do.
@@ -82,7 +86,12 @@ public enum XMPSidecar {
         let sidecar = url(forPhotoAt: photo)
         if let existing = try existingContents(of: sidecar) {
             if existing == bytes { return .unchanged }
-            guard isGeotrips(existing) else { return .keptForeign }
+            guard isGeotrips(existing) else {
+                guard isEditedGeotrips(existing) else { return .keptForeign }
+                // Edited, and still saying the position geotrip has: nothing to say.
+                let said = XMPDecoder.decode(Array(existing), origin: "sidecar").ownPosition
+                return said.map { GreatCircle.distance($0, coordinate) < 1 } == true ? .unchanged : .keptEdited
+            }
         }
         try replaceAtomically(sidecar, with: bytes)
         return .written
@@ -219,6 +228,12 @@ public enum XMPSidecar {
         }
         return Set(names).count == names.count
             && attributeLines.contains("\(attributeIndent)xmlns:geotrip=\"\(geotripNamespace)\"")
+    }
+
+    /// Whether `contents`, not as geotrip wrote it (`isGeotrips` is false), still declares
+    /// geotrip's namespace: geotrip's sidecar, re-saved by another program.
+    static func isEditedGeotrips(_ contents: Data) -> Bool {
+        contents.range(of: Data(geotripNamespace.utf8)) != nil
     }
 
     // MARK: - Values, written the same way whatever the locale

@@ -148,6 +148,9 @@ struct TripDerivation {
                     : sync.run(photos, present: every, sidecarFiles: listing?.sidecars, leftovers: listing?.leftoverTemporaryFiles ?? [],
                                unreadFolders: listing?.unreadFolders ?? [])
                 result.sidecarsWritten = synced.written
+                // Recorded before anything else can stop the run: a sidecar written and not
+                // recorded would only cost its photo one read more.
+                try catalog.restampOwnSidecars(synced.restamped)
                 result.diagnostics += synced.problems
                 guard synced.finished else { throw interrupted() }
                 // Only a full sync (the scan's sidecars known) in which every sidecar is now in

@@ -177,8 +177,9 @@ public struct MetadataReader: Sendable {
     }
 
     /// Fills what `metadata` still lacks from the sidecars other programs wrote, in order.
-    /// Returns the indexes of geotrip's own sidecars (never read as input) and of those that
-    /// could not be read, and whether any other sidecar gave a value.
+    /// Returns the indexes of geotrip's own sidecars (never read as input but for a capture time
+    /// another program added) and of those that could not be read, and whether any sidecar
+    /// gave a value.
     private static func readSidecars(_ sidecars: [[UInt8]], into metadata: inout PhotoMetadata) -> (geotrips: [Int], unread: [Int], found: Bool) {
         var geotrips: [Int] = [], unread: [Int] = [], found = false
         // The sidecar whose position is used, named when another disagrees.
@@ -195,6 +196,12 @@ public struct MetadataReader: Sendable {
             }
             if values.isGeotrips {
                 geotrips.append(index)
+                // A capture time another program wrote into geotrip's sidecar (exiftool
+                // -DateTimeOriginal=… IMG_1.JPG.xmp) is the person's: it fills a photo without one.
+                if values.captureTime != nil {
+                    fill(&metadata, from: XMPValues(captureTime: values.captureTime, diagnostics: values.diagnostics), source: .sidecar, origin: "its sidecar \(name)")
+                    found = true
+                }
                 continue
             }
             if fill(&metadata, from: values, source: .sidecar, origin: "its sidecar \(name)", positionFrom: positionFrom) { positionFrom = "sidecar \(name)" }

@@ -15,8 +15,12 @@ struct XMPValues: Equatable {
     var gpsTime: UTCTimestamp?
     var captureTime: CaptureTime?
     /// The packet holds a property in geotrip's namespace: it is a sidecar geotrip wrote (perhaps
-    /// re-saved by another program since), never input. Its values are left empty.
+    /// re-saved by another program since), whose position is geotrip's output, never input: only
+    /// a capture time, which geotrip never writes, is read from it.
     var isGeotrips = false
+    /// In a packet of geotrip's (`isGeotrips`), the position it holds: geotrip's output, read
+    /// only to tell whether a sidecar another program edited still says the position geotrip has.
+    var ownPosition: Coordinate?
     /// `xmpNote:HasExtendedXMP`: the GUID of the extended packet that continues this one
     /// (XMP Specification Part 3, 1.1.3.1).
     var extendedGUID: String?
@@ -95,11 +99,16 @@ enum XMPDecoder {
         case .readFailed:
             return values  // memory is never a failed read
         }
+        var reader = PropertyReader(properties: collector.properties, origin: origin)
         if collector.sawGeotripNamespace {
+            // geotrip's own position and GPS time are its output, never input. A capture time is
+            // none of geotrip's: another program (or the person, with exiftool) put it there.
             values.isGeotrips = true
+            values.captureTime = reader.captureTime()
+            values.diagnostics = reader.diagnostics
+            values.ownPosition = reader.coordinate()  // what is wrong with it is geotrip's to mend: not said
             return values
         }
-        var reader = PropertyReader(properties: collector.properties, origin: origin)
         values.coordinate = reader.coordinate()
         // An altitude belongs to its fix, as in EXIF: none kept without a position.
         values.altitude = values.coordinate == nil ? nil : reader.altitude()

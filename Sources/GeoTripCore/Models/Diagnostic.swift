@@ -40,6 +40,9 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
     case sidecarFailed = "sidecar-failed"
     /// Another program's XMP sidecar is in the way; it was left alone.
     case sidecarForeign = "sidecar-foreign"
+    /// geotrip's own XMP sidecar was edited by another program since: left alone, its position
+    /// no longer kept in step.
+    case sidecarEdited = "sidecar-edited"
     /// A photo's XMP sidecar could not be read or is damaged: the photo is read without it.
     case sidecarUnreadable = "sidecar-unreadable"
     /// A folder (or a name in it) could not be scanned.
@@ -81,6 +84,7 @@ public enum DiagnosticKind: String, Sendable, Codable, CaseIterable {
         case .valueIgnored: return "a value of the wrong type or out of range, ignored"
         case .sidecarFailed: return "XMP sidecar could not be written"
         case .sidecarForeign: return "XMP sidecar written by another program, left alone"
+        case .sidecarEdited: return "geotrip's XMP sidecar edited by another program since, left alone"
         case .sidecarUnreadable: return "XMP sidecar damaged or unreadable, not used"
         case .folder: return "could not be scanned"
         case .input: return "input could not be used"

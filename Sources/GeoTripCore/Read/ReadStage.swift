@@ -117,13 +117,18 @@ struct ReadStage {
     }
 
     /// Whether a reading at a known path counts as a change: the photo's file changed, or a
-    /// sidecar that is not geotrip's own did (geotrip rewriting its own changes nothing).
+    /// sidecar that is not geotrip's own did, or geotrip's own was edited by another program
+    /// (geotrip rewriting its own changes nothing, and is not seen: it records the result).
     private static func changed(_ planned: PlannedRead, _ reading: FileReading) -> Bool {
         guard !planned.statChanged else { return true }
         guard planned.sidecarsChanged else { return false }
         let stamp = planned.existing?.sidecars
-        let foreignBefore = (stamp?.split(separator: "\n").count ?? 0) - ScannedFile.geotripSidecars(inStamp: stamp).count
+        let own = ScannedFile.geotripSidecars(inStamp: stamp)
+        let foreignBefore = (stamp?.split(separator: "\n").count ?? 0) - own.count
+        // An own sidecar recorded with its size and time changed: geotrip records its own
+        // rewrites, so another program edited it; a change when it gave the photo another time.
         return foreignBefore > 0 || planned.file.sidecars.count > reading.geotripSidecars.count
+            || own.values.contains(true) && reading.metadata.captureSignature != planned.existing?.captureSignature
     }
 
     /// Reads `planned` on all cores, in chunks, and hands each chunk's readings to `handle` on

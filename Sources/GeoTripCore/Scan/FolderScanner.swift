@@ -24,25 +24,49 @@ public struct ScannedFile: Sendable, Hashable {
     var pathBytes: [UInt8] { rawPath ?? Array(relativePath.utf8) }
 
     /// What the catalog keeps of the sidecars to tell, on the next run, whether they changed:
-    /// a line a sidecar, `path size mtime`, or `path geotrip` for geotrip's own (listed in
-    /// `geotrips`), whose rewrites by geotrip must not make the photo look edited, or
-    /// `path unread` for one that could not be read (in `unread`). Nil without any.
-    func sidecarStamp(geotrips: Set<String>, unread: Set<String> = []) -> String? {
+    /// a line a sidecar, `path size mtime`, or `path geotrip size mtime` for geotrip's own
+    /// (listed in `geotrips`), whose size and time geotrip records again each time it rewrites
+    /// it (`Catalog.restampOwnSidecars`), so its own rewrites do not make the photo look edited
+    /// while another program's edit (a date added with exiftool) does; `path unread` for one
+    /// that could not be read (in `unread`). Catalogs before that kept `path geotrip` alone
+    /// (`geotrips` false for such a path): compared by name. Nil without any sidecar.
+    func sidecarStamp(geotrips: [String: Bool], unread: Set<String> = []) -> String? {
         guard !sidecars.isEmpty else { return nil }
         return sidecars.map { sidecar in
-            geotrips.contains(sidecar.relativePath) ? "\(sidecar.relativePath) geotrip"
-                // Matches no scan: the photo is read again, and its sidecar with it.
-                : unread.contains(sidecar.relativePath) ? "\(sidecar.relativePath) unread"
+            if let stamped = geotrips[sidecar.relativePath] {
+                return stamped ? "\(sidecar.relativePath) geotrip \(sidecar.size) \(sidecar.modifiedNanos)" : "\(sidecar.relativePath) geotrip"
+            }
+            // Matches no scan: the photo is read again, and its sidecar with it.
+            return unread.contains(sidecar.relativePath) ? "\(sidecar.relativePath) unread"
                 : "\(sidecar.relativePath) \(sidecar.size) \(sidecar.modifiedNanos)"
         }.joined(separator: "\n")
     }
 
-    /// The sidecars a stored stamp marks as geotrip's own.
-    static func geotripSidecars(inStamp stamp: String?) -> Set<String> {
-        guard let stamp else { return [] }
-        return Set(stamp.split(separator: "\n").compactMap { line in
-            line.hasSuffix(" geotrip") ? String(line.dropLast(" geotrip".count)) : nil
-        })
+    /// The sidecars a stored stamp marks as geotrip's own, each with whether its size and time
+    /// are recorded.
+    static func geotripSidecars(inStamp stamp: String?) -> [String: Bool] {
+        guard let stamp else { return [:] }
+        var own: [String: Bool] = [:]
+        for line in stamp.split(separator: "\n") {
+            if line.hasSuffix(" geotrip") {
+                own[String(line.dropLast(" geotrip".count))] = false
+            } else if let mark = line.range(of: " geotrip ", options: .backwards),
+                      line[mark.upperBound...].split(separator: " ").count == 2 {
+                own[String(line[..<mark.lowerBound])] = true
+            }
+        }
+        return own
+    }
+
+    /// `stamp` with geotrip's own sidecar `sidecar` recorded at `size` and `modifiedNanos`
+    /// (nil: taken out, geotrip removed it). geotrip's own name comes first among a photo's
+    /// sidecars (`sidecars`' order), so a line added goes first.
+    static func restamp(_ stamp: String?, sidecar: String, size: Int64?, modifiedNanos: Int64?) -> String? {
+        // Whatever the line said of that name before (geotrip's, or another program's sidecar
+        // the person has since deleted) goes.
+        var lines = (stamp ?? "").split(separator: "\n").map(String.init).filter { !$0.hasPrefix(sidecar + " ") }
+        if let size, let modifiedNanos { lines.insert("\(sidecar) geotrip \(size) \(modifiedNanos)", at: 0) }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 }
 

@@ -92,7 +92,7 @@ extension PhotoRecord {
             diagnostics: m.diagnostics.map(\.message), readerVersion: MetadataReader.version, removedAt: nil,
             // Kept whatever the status, so a skipped file with a sidecar (a CR3 beside
             // Lightroom's IMG_1234.xmp) is not read again on every run.
-            sidecars: file.sidecarStamp(geotrips: Set(reading.geotripSidecars.map { file.sidecars[$0].relativePath }),
+            sidecars: file.sidecarStamp(geotrips: Dictionary(reading.geotripSidecars.map { (file.sidecars[$0].relativePath, true) }) { a, _ in a },
                                         unread: Set(reading.unreadSidecars.map { file.sidecars[$0].relativePath })))
         durationSeconds = m.durationSeconds
         contentIdentifier = m.contentIdentifier
