@@ -73,7 +73,7 @@ struct ExportArguments: ParsableArguments {
             }
             // As `tag --at`: what devices write without a fix, never a position.
             if let centre = PrivacyZones.Zone(parsing: home)?.centre, centre.latitude == 0, centre.longitude == 0 {
-                throw ValidationError("--home 0,0 is what devices write when they have no fix, not a home: give your home's own coordinates, or 'auto'.")
+                throw ValidationError("--home \(home): 0,0 is what devices write when they have no fix, not a home: give your home's own coordinates, or 'auto'.")
             }
         }
         if let out, out.isEmpty { throw ValidationError("--out is empty: give a folder.") }

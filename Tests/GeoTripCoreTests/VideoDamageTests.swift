@@ -223,6 +223,13 @@ struct VideoDamageTests {
         let reading = try Self.read(Array("this is not a video at all".utf8), named: "clip.mp4")
         #expect(reading.status == .unreadable)
         #expect(reading.metadata.diagnostics.first?.kind == .damaged)
+        #expect(reading.metadata.diagnostics.first?.message == "the file is named like a video but its content is not a format geotrip knows")
+        // A copy that never got its bytes (a file of zeros, as a full disk or a sync cut short leaves).
+        let zeros = try Self.read(Array(repeating: 0, count: 50_000), named: "CLIP.MOV")
+        #expect(zeros.status == .unreadable)
+        #expect(zeros.metadata.diagnostics.first?.message.hasPrefix("the file is named like a video but its content is not a format geotrip knows (its first ") == true,
+                "\(zeros.metadata.diagnostics)")
+        #expect(zeros.metadata.diagnostics.first?.message.hasSuffix("bytes are all zeros: a copy cut off or never finished)") == true)
     }
 
     @Test("a movie header's duration of more than a week, or in a timescale of 0, is said and not kept, one of 0 is unknown; an empty header is said; an altitude past 100 km neither")

@@ -31,6 +31,9 @@ enum FileKind: Equatable {
         "arw", "orf", "rw2", "pef", "srw", "raf", "cr3", "png", "mov", "mp4", "m4v", "3gp", "3g2", "qt",
     ]
 
+    /// Those of `photoExtensions` that name a video.
+    static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "3g2", "qt"]
+
     /// Whether a name has a photo's or a video's extension (`photoExtensions`).
     static func namesMedia(_ path: String) -> Bool {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }

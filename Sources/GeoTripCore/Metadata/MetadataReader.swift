@@ -92,9 +92,12 @@ public struct MetadataReader: Sendable {
         case .image(let kind):
             format = kind
         case .unsupported(let reason):
-            let named = FileKind.photoExtensions.contains(Self.fileExtension(of: String(decoding: pathBytes, as: UTF8.self)))
+            let fileExtension = Self.fileExtension(of: String(decoding: pathBytes, as: UTF8.self))
+            let named = FileKind.photoExtensions.contains(fileExtension)
             if named && (file.size == 0 || reason == "not an image format geotrip reads") {
-                let problem = file.size == 0 ? "the file is empty" : "the file is named like a photo but its content is not an image format geotrip knows"
+                let kind = FileKind.videoExtensions.contains(fileExtension) ? "a video" : "a photo"
+                let zeros = file.head.allSatisfy { $0 == 0 } ? " (its first \(file.head.count.grouped) bytes are all zeros: a copy cut off or never finished)" : ""
+                let problem = file.size == 0 ? "the file is empty" : "the file is named like \(kind) but its content is not a format geotrip knows\(zeros)"
                 return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [Diagnostic(file.size == 0 ? .unreadable : .damaged, problem)]),
                                    skipReason: nil, fingerprint: headFingerprint())
             }

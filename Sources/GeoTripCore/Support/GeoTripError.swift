@@ -216,11 +216,11 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .stageFailed(let stage, let number, let count, let error):
             return "[\(number)/\(count)] \(stage): \(error.description)"
         case .interrupted(.reading(let saved)):
-            let photos = saved == 1 ? "the photo" : "the \(saved) photos"
+            let photos = saved == 1 ? "the photo" : "the \(saved.grouped) photos"
             return saved == 0 ? "Interrupted while reading, before any photo was saved. The catalog is as the last run left it; run the same command again to read them."
                 : "Interrupted while reading. The catalog is consistent and keeps \(photos) this run read; run the same command again to read the rest and finish."
         case .interrupted(.afterReading(let present)):
-            let photos = present == 1 ? "its one photo" : "all \(present) photos"
+            let photos = present == 1 ? "its one photo" : "all \(present.grouped) photos"
             return "Interrupted. The catalog is consistent and holds \(photos) of the folder; run the same command again to finish."
         case .interrupted(.elsewhere):
             return "Interrupted. The catalog is consistent; run the same command again to finish."
