@@ -242,7 +242,11 @@ enum SummaryText {
                 + (e.trips > 0 ? "in no trip now (gone, or a day at home)" : "gone") + ": journal/unplaced-notes.md")
         }
         for move in e.tripFoldersMoved.prefix(5) {
-            if move.renamed {
+            if !move.daysMoved.isEmpty {
+                let days = move.daysMoved.count == 1 ? "day \(move.daysMoved[0]) is" : "days \(move.daysMoved[0]) to \(move.daysMoved[move.daysMoved.count - 1]) are"
+                lines.append("  \(move.from.terminalSafe)'s \(days) now in " + move.to.map(\.terminalSafe).joined(separator: " and ")
+                    + " (the trip was split in two), with their notes: links to their pages in the old folder no longer work")
+            } else if move.renamed {
                 lines.append("  \(move.from.terminalSafe) is no folder geotrip writes (a trip's folder is named by its first day): its trip is written "
                     + "again in " + move.to.map(\.terminalSafe).joined(separator: " and ")
                     + ", with the notes written in it, and the pages geotrip wrote there were removed")

@@ -310,6 +310,33 @@ struct LibraryCommandTests {
                 "\(moved)")
     }
 
+    @Test("a trip split in two by a day at home added between is said: the days that went to the new folder, with their notes")
+    func tripSplitSaid() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = temp.url.appendingPathComponent("Photos")
+        try LibraryFixture.write(into: folder)
+        // Lisbon goes on two more days, after a day without photos: one trip, 2024-01-15 to 2024-01-20.
+        for (name, date) in [("late1.jpg", "2024:01:19 12:00:00"), ("late2.jpg", "2024:01:20 12:00:00")] {
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("2024-01 Lisboa/\(name)"), dateTime: date, offset: "+00:00", at: (38.7139, -9.1334)))
+        }
+        #expect(try CommandRun.geotrip(["ingest", folder.path, "--quiet"]).status == 0)
+        let trips = folder.appendingPathComponent("geotrip/trips")
+        #expect(FileManager.default.fileExists(atPath: trips.appendingPathComponent("2024-01-15/journal/2024-01-20.md").path))
+        // Photos at the house on the day between: the trip was two.
+        for (name, date) in [("home1.jpg", "2024:01:18 09:00:00"), ("home2.jpg", "2024:01:18 21:00:00")] {
+            #expect(try ExiftoolPhoto.write(to: folder.appendingPathComponent("home/\(name)"), dateTime: date, offset: "+01:00", at: LibraryFixture.house))
+        }
+        let run = try CommandRun.geotrip(["ingest", folder.path, "--json"])
+        let export = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["export"] as? [String: Any]
+        let moved = export?["tripFoldersMoved"] as? [[String: Any]] ?? []
+        #expect(moved.count == 1 && moved.first?["from"] as? String == "trips/2024-01-15" && moved.first?["to"] as? [String] == ["trips/2024-01-19"]
+                && moved.first?["daysMoved"] as? [String] == ["2024-01-19", "2024-01-20"], "\(moved)")
+        #expect(FileManager.default.fileExists(atPath: trips.appendingPathComponent("2024-01-19/journal/2024-01-20.md").path))
+        // Said once, on the run that split it.
+        #expect(!(try CommandRun.geotrip(["ingest", folder.path])).stdout.contains("split in two"))
+    }
+
     @Test("a trip folder the person renamed is said: its notes go to the trip's own folder, its pages go, the person's files stay")
     func renamedTripFolder() throws {
         let temp = try TemporaryFolder()

@@ -133,6 +133,18 @@ public struct ExportStage: Sendable {
         if let problem = loaded.problem { summary.problems.append(PhotoDiagnostic(path: output.path, kind: .output, message: problem)) }
         let fresh = try await writeTrips(layout, gathered, run, renderer: renderer, resources: try loaded.resources.get(),
                                          track: trackPoints(inputs.trackFiles), &summary)
+        // A trip's folder still written whose days partly went to other trips' folders (a trip
+        // split in two by days at home added between): said, as a folder taken away is (step 4),
+        // since links to those days' pages in it stop working.
+        for part in layout.parts where part.number != nil {
+            guard let before = layout.exported[part.folder]?.days?.keys else { continue }
+            let left = Set(before).subtracting(part.trip.days.map(\.date))
+            let now = layout.parts.filter { $0.folder != part.folder && $0.number != nil && $0.trip.days.contains { left.contains($0.date) } }.map(\.folder)
+            if !now.isEmpty {
+                summary.tripFoldersMoved.append(TripFolderMove(from: part.folder, to: now, daysMoved: left.filter { day in
+                    layout.parts.contains { $0.folder != part.folder && $0.trip.days.contains { $0.date == day } } }.sorted()))
+            }
+        }
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
         // A folder that is one trip, written: its figures as its map and GeoJSON give them
         // (`exportPart`), kept for the summary of a rerun that writes nothing. A library has none.

@@ -182,6 +182,9 @@ public struct TripFolderMove: Sendable, Equatable, Encodable {
     /// Whether `from` is a name geotrip never gives (`trips/Rome 2024`): a folder the person
     /// renamed, whose pages were read for notes and removed.
     public var renamed = false
+    /// When `from` is still a trip's folder (a trip split in two): the days whose pages went
+    /// to `to`. Empty when the whole folder was taken away.
+    public var daysMoved: [String] = []
 }
 
 /// A spot that trips are at alone (`ExportSummary.tripsAtOneSpot`).
