@@ -602,6 +602,22 @@ struct JournalCommandTests {
         #expect(text.stdout.contains("journal/" + backup))
     }
 
+    @Test("a day's note written just before a run that puts the clocks right by a day follows the photos its page showed")
+    func dayNoteWrittenBeforeAClockOffset() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let sevilla = try #require(try trip.visits().first { $0["localDate"] as? String == "2025-06-12" })
+        try trip.write(note: "Flamenco night.\n", for: "2025-06-12", in: "2025-06-12")
+        // The catalog has not seen the note yet: the page's photos tell which day it is of.
+        let late = try trip.run(["ingest", "DIR", "--clock-offset", "+1 00:00:00"])
+        let moved = try #require(try trip.visits().first { $0["id"] as? String == sevilla["id"] as? String })
+        #expect(moved["localDate"] as? String == "2025-06-13")
+        #expect(Trip.note("2025-06-13", in: try trip.text("2025-06-13.md")) == "Flamenco night.\n")
+        #expect(Trip.note("2025-06-12", in: (try? trip.text("2025-06-12.md")) ?? "") ?? "" == "")
+        #expect(late.stdout.contains("the note of the day 2025-06-12 to 2025-06-13"), "\(late.stdout)")
+    }
+
     @Test("a file edited outside its notes is kept as a dated backup; a deleted file comes back with its notes; links are never written through")
     func backupsAndLinks() throws {
         let trip = try Trip()

@@ -429,6 +429,8 @@ public struct ExportStage: Sendable {
             document.blocks.contains { block in
                 JournalNotes.isUnknown(block, stored: storedNotes)
                     || storedNotes[block.id].map { $0.text != block.text && block.hasWords } ?? false
+                    // A day's note written since: the photos of its page are those it goes with.
+                    || storedNotes[block.id] == nil && JournalNote.isDay(block.id) && block.hasWords
             }
         }
         for folder in parts.map(\.folder) + stale {

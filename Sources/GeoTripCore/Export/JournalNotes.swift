@@ -93,7 +93,7 @@ struct JournalNotes: Equatable {
         }
         // The visits now holding the photos the notes were written beside (`JournalNote.members`).
         let remembered = worded.flatMap { stored[$0]?.members ?? [] }
-        let holderOf = remembered.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(remembered)).sorted())
+        var holderOf = remembered.isEmpty ? [:] : photos.visitOfPhotos(Array(Set(remembered)).sorted())
         // Where each owner is in the trip now: only owners with notes are looked for (a
         // library's trip has hundreds of thousands of visits, few of them with a note), and
         // the visits holding waiting notes' photos.
@@ -128,6 +128,8 @@ struct JournalNotes: Equatable {
         }
         var waitingOwners = Set<String>()
         let rehomedOwners = Set(rehomedTo.values)
+        // The visit of every photo, by path: read once, only for a day's note written in this run.
+        var everyPhoto: [String: String]?
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
         var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
@@ -188,7 +190,15 @@ struct JournalNotes: Equatable {
                     let seen = from?.blocks.first { $0.id == owner }.flatMap { Self.members(linkedBy: $0.photoLinks, among: photosOf[owner] ?? []) }
                     note.members = note.hasWords ? kept ?? seen ?? photosOf[owner].map { $0.map(\.id).sorted() } : nil
                 } else {
-                    note.members = note.hasWords ? kept ?? photosOfDay[owner] : nil
+                    // Written in this run: the photos its page showed (a camera's clock put right
+                    // by a day in the same run took them to another day, whose note it is then).
+                    let seen = kept == nil && note.hasWords ? from.flatMap { page in
+                        Self.photosShown(on: page, photos) {
+                            if everyPhoto == nil { everyPhoto = photos.everyPhoto() }
+                            return everyPhoto!
+                        }
+                    } : nil
+                    note.members = note.hasWords ? kept ?? seen ?? photosOfDay[owner] : nil
                 }
                 note.localDate = day
             } else if note.localDate == nil, let from, let date = held.first(where: { $0.file == from })?.date {
@@ -202,6 +212,9 @@ struct JournalNotes: Equatable {
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
         }
+        // The photos of days' notes written in this run (`photosShown`), where they are now.
+        let shown = Set(all.values.filter { JournalNote.isDay($0.ownerID) }.flatMap { $0.members ?? [] }).filter { holderOf[$0] == nil }
+        if !shown.isEmpty { holderOf.merge(photos.visitOfPhotos(shown.sorted())) { old, _ in old } }
         settle(stored: stored, waiting: waitingOwners, holderOf: holderOf, dayOf: dayOf, placeOf: placeOf, owners: owners)
         // Only notes with words wait on the page of notes whose visit is gone.
         // Ids in the order of their numbers (v7 before v12), as `places` lists them.
@@ -540,6 +553,17 @@ struct JournalNotes: Equatable {
     /// whole, then without each further leading folder while a folder is left (the way from
     /// the journal to the trip folder has folders of its own with `--out`), looked up by path.
     /// A file name alone is not a path here: `byName` in `rehomed` takes it only when unique.
+    /// The photos (ids, sorted) `page` showed, all its photo lines (read with its links:
+    /// `JournalDocument.init(bytes:links:)`), among those in visits now; nil for none.
+    static func photosShown(on page: JournalDocument, _ photos: VisitPhotos, visitOf: () -> [String: String]) -> [Int64]? {
+        let links = page.blocks.flatMap(\.photoLinks)
+        guard !links.isEmpty else { return nil }
+        let every = visitOf()
+        let visits = Set(links.compactMap { visit(of: $0, in: every) })
+        guard !visits.isEmpty else { return nil }
+        return members(linkedBy: links, among: photos.ofEachVisit(visits.sorted()).values.flatMap { $0 })
+    }
+
     static func visit(of link: String, in visitOf: [String: String]) -> String? {
         var path = Substring(link)
         while path.hasPrefix("../") { path = path.dropFirst(3) }
