@@ -618,6 +618,19 @@ struct JournalCommandTests {
         #expect(late.stdout.contains("the note of the day 2025-06-12 to 2025-06-13"), "\(late.stdout)")
     }
 
+    @Test("a file of the person's own named like a day's page, for a day the trip does not have, is left where it is")
+    func ownFileNamedLikeADay() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        let own = trip.journal.appendingPathComponent("2025-06-09.md")
+        try "# Packing day\n\nBought sunscreen.\n".write(to: own, atomically: true, encoding: .utf8)
+        let run = try trip.run(["ingest", "DIR"])
+        #expect(try String(contentsOf: own, encoding: .utf8) == "# Packing day\n\nBought sunscreen.\n")
+        #expect(!run.stdout.contains("edited outside the notes blocks"), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).allSatisfy { !$0.contains(".edited-") })
+    }
+
     @Test("a file edited outside its notes is kept as a dated backup; a deleted file comes back with its notes; links are never written through")
     func backupsAndLinks() throws {
         let trip = try Trip()

@@ -290,6 +290,10 @@ extension ExportStage {
                         asWritten: Bool = false, _ output: OutputFolder, _ now: Date,
                         _ summary: inout ExportSummary, listed: [String: FileStamp]) throws(GeoTripError) {
         guard let document, !Self.savedMeanwhile(relative, output, listed: listed) else { return }
+        // No footer and no notes block: a file of the person's own under a page's name (their
+        // `2025-06-09.md` for a day before the trip), never one geotrip wrote: left where it is.
+        // (A page geotrip must write under that name keeps it as a backup first: `put`.)
+        if !asWritten, document.footer == nil, document.blocks.isEmpty, document.unclosed.isEmpty { return }
         if asWritten || document.isIntact && !Self.dropsWords(document, keeping: notes, keptElsewhere: keptElsewhere) {
             // Only the file listed: one saved since, even in the moment before, stays. (A file
             // the run's first listing lacks is not there: `savedMeanwhile` left it otherwise.)
