@@ -18,7 +18,7 @@ struct Trips: AsyncParsableCommand {
 
     @OptionGroup var location: CatalogLocation
 
-    @Flag(help: "Print a JSON array, one object per trip.")
+    @Flag(help: "Print a JSON array, one object per trip (empty for a folder that is one trip).")
     var json = false
 
     /// One trip as `--json` gives it.
