@@ -107,4 +107,42 @@ struct XMPCommandTests {
         #expect(said.contains("its XMP sidecar, geotrip's, was edited by another program since") && said.contains("no longer the photo's"), "\(said)")
         #expect(!said.contains("written by another program"))
     }
+
+    @Test("a PNG's XMP (iTXt) gives its time and place as exiftool reads them; a PNG with neither XMP nor eXIf is read from its sidecar, and one with nothing is skipped")
+    func pngXMP() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = temp.url.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        let screenshot = TestPaths.sampleImages.appendingPathComponent("screenshot.png")
+        for name in ["tagged.png", "beside.png", "plain.png"] { try FileManager.default.copyItem(at: screenshot, to: trip.appendingPathComponent(name)) }
+        let exiftool = URL(fileURLWithPath: "/usr/bin/exiftool")
+        let wrote = try CommandRun.run(exiftool, ["-q", "-overwrite_original", "-XMP-exif:DateTimeOriginal=2025:06:12 18:30:00+02:00",
+                                                  "-XMP-exif:GPSLatitude=37.38614", "-XMP-exif:GPSLongitude=-5.99256", trip.appendingPathComponent("tagged.png").path])
+        #expect(wrote.status == 0, "\(wrote.stderr)")
+        // Lightroom's sidecar for the second.
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("sidecars/lightroom/IMG_1234.xmp"), to: trip.appendingPathComponent("beside.xmp"))
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "--quiet"]).status == 0)
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        let byPath = Dictionary(uniqueKeysWithValues: photos.map { ($0["path"] as! String, $0) })
+
+        // exiftool's own reading of the file it wrote.
+        let read = try CommandRun.run(exiftool, ["-j", "-n", "-XMP-exif:all", trip.appendingPathComponent("tagged.png").path])
+        let truth = try #require((try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [[String: Any]])?.first)
+        let tagged = try #require(byPath["tagged.png"])
+        #expect(tagged["locationSource"] as? String == "xmp" && tagged["timeField"] as? String == "XMP-exif:DateTimeOriginal")
+        #expect(abs((tagged["latitude"] as? Double ?? 0) - (truth["GPSLatitude"] as? Double ?? 99)) < 1e-7)
+        #expect(abs((tagged["longitude"] as? Double ?? 0) - (truth["GPSLongitude"] as? Double ?? 99)) < 1e-7)
+        #expect((truth["DateTimeOriginal"] as? String)?.hasPrefix("2025:06:12 18:30:00") == true)
+        #expect(tagged["localTime"] as? String == "2025-06-12T18:30:00" && tagged["offset"] as? String == "+02:00")
+
+        let beside = try #require(byPath["beside.png"])
+        let record = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("exiftool.json"))) as? [[String: Any]])?
+            .first { ($0["SourceFile"] as? String) == "./sidecars/lightroom/IMG_1234.xmp" })
+        #expect(beside["locationSource"] as? String == "sidecar")
+        #expect(abs((beside["latitude"] as? Double ?? 0) - ((record["XMP-exif:GPSLatitude"] as? NSNumber)?.doubleValue ?? 99)) < 1e-7)
+        #expect(byPath["plain.png"] == nil, "a PNG with no time or place is no photo")
+        let skipped = try CommandRun.geotrip(["photos", trip.path, "--skipped"]).stdout
+        #expect(skipped.contains("plain.png: a PNG without an eXIf chunk, XMP or a sidecar"), "\(skipped)")
+    }
 }

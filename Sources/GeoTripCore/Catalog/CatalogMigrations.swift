@@ -634,6 +634,12 @@ enum CatalogMigrations {
             // privacy zone hides with it (`Catalog.visitsOfStraysInside`).
             try db.execute(sql: "CREATE INDEX visitPhoto_strays ON visitPhoto(visitId) WHERE stray")
         }
+        migrator.registerMigration("v32-png-xmp") { db in
+            // PNGs skipped for want of an eXIf chunk are read again once: one with XMP, or a
+            // sidecar, is a photo now (`MetadataReader`). Only they: the reader's version, which
+            // would read every file of a library again, stays.
+            try db.execute(sql: "UPDATE photo SET readerVersion = 0 WHERE status = 'skipped' AND lower(path) LIKE '%.png' AND removedAt IS NULL")
+        }
         return migrator
     }
 }

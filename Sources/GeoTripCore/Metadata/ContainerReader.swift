@@ -338,7 +338,8 @@ enum ContainerReader {
 
     // MARK: PNG
 
-    /// Walks PNG chunks (PNG 3rd edition, section 5.3) for IHDR and eXIf, reading headers only.
+    /// Walks PNG chunks (PNG 3rd edition, section 5.3) for IHDR, eXIf and the XMP `iTXt` chunk
+    /// before it, reading headers only (XMP after eXIf would only fill what EXIF has anyway).
     private static func png(_ file: PhotoFile) throws(UnreadableContainer) -> ContainerContents {
         var contents = ContainerContents()
         var position = 8
@@ -375,6 +376,35 @@ enum ContainerReader {
                 takeExif(TIFFBytesInMemory(storage: prefixed ? body.dropFirst(6) : body),
                          tiffOffsetInFile: bodyStart + (prefixed ? 6 : 0), into: &contents)
                 return contents
+            case "iTXt" where contents.xmpPacket == nil:
+                // XMP (XMP Specification Part 3, 1.1.5): keyword `XML:com.adobe.xmp`, then the
+                // compression flag and method, an empty language tag and translated keyword,
+                // each ended by a NUL, then the packet, uncompressed as the specification asks.
+                let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+                guard Array(file.bytes(at: bodyStart, count: keyword.count)) == keyword else { break }
+                guard length <= XMPDecoder.maximumPacketSize else {
+                    contents.diagnostics.append(Diagnostic(.damaged, "the PNG's XMP chunk is \(length.grouped) bytes, more than the "
+                                                           + "\(XMPDecoder.maximumPacketSize >> 20) MiB geotrip reads; not read"))
+                    break
+                }
+                let body = Array(file.bytes(at: bodyStart, count: length))
+                guard body.count == length else {
+                    throw UnreadableContainer(reason: "the file ends inside its XMP chunk (truncated file)")
+                }
+                var rest = body.dropFirst(keyword.count)
+                guard rest.count >= 2 else { break }
+                let compressed = rest[rest.startIndex] != 0
+                rest = rest.dropFirst(2)
+                // The language tag and the translated keyword.
+                for _ in 0..<2 {
+                    guard let end = rest.firstIndex(of: 0) else { rest = []; break }
+                    rest = rest[(end + 1)...]
+                }
+                if compressed {
+                    contents.diagnostics.append(Diagnostic(.valueIgnored, "the PNG's XMP is compressed, which the XMP specification does not allow; not read"))
+                } else if !rest.isEmpty {
+                    contents.xmpPacket = Array(rest)
+                }
             case "IEND":
                 return contents
             default:

@@ -57,6 +57,8 @@ public struct MetadataReader: Sendable {
     /// fills EXIF's missing one for the same wall clock within a second (and a time at the first
     /// second of Unix time says nothing of its offset). 8: a DateTimeOriginal outside the Exif
     /// directory (in IFD0) is read; a PNG without an eXIf chunk is not said to carry no EXIF.
+    /// (A PNG's XMP, and a PNG with a sidecar, are read without a new version: the catalog's
+    /// migration v32 reads again only the PNGs skipped before.)
     public static let version = 8
 
     /// Creates a reader.
@@ -120,9 +122,11 @@ public struct MetadataReader: Sendable {
             return FileReading(status: .unreadable, format: format, metadata: PhotoMetadata(diagnostics: [Diagnostic(.damaged, error.reason)]),
                                skipReason: nil, fingerprint: headFingerprint())
         }
-        if contents.exif == nil && format == .png {
+        // A PNG is a photo when it says when or where it was taken: its eXIf chunk, its XMP, or
+        // a sidecar beside it (a screenshot or a drawing has none of them).
+        if contents.exif == nil && contents.xmpPacket == nil && sidecars.isEmpty && format == .png {
             return FileReading(status: .skipped, format: format, metadata: PhotoMetadata(),
-                               skipReason: "a PNG without an eXIf chunk: geotrip reads a PNG's EXIF from that chunk alone, not from its XMP or text chunks", fingerprint: headFingerprint())
+                               skipReason: "a PNG without an eXIf chunk, XMP or a sidecar: no time or place to read (a screenshot or a drawing)", fingerprint: headFingerprint())
         }
         var metadata = PhotoMetadata(width: contents.width, height: contents.height, diagnostics: contents.diagnostics)
         if let exif = contents.exif {
