@@ -243,7 +243,10 @@ enum SummaryText {
         }
         for move in e.tripFoldersMoved.prefix(5) {
             if !move.daysMoved.isEmpty {
-                let days = move.daysMoved.count == 1 ? "day \(move.daysMoved[0]) is" : "days \(move.daysMoved[0]) to \(move.daysMoved[move.daysMoved.count - 1]) are"
+                // Listed when few (a trip split in three moves days that need not be one stretch).
+                let days = move.daysMoved.count == 1 ? "day \(move.daysMoved[0]) is"
+                    : move.daysMoved.count <= 4 ? "days \(move.daysMoved.joined(separator: ", ")) are"
+                    : "\(move.daysMoved.count) days, \(move.daysMoved[0]) to \(move.daysMoved[move.daysMoved.count - 1]), are"
                 lines.append("  \(move.from.terminalSafe)'s \(days) now in " + move.to.map(\.terminalSafe).joined(separator: " and ")
                     + " (the trip was split in two), with their notes: links to their pages in the old folder no longer work")
             } else if move.renamed {

@@ -139,11 +139,13 @@ public struct ExportStage: Sendable {
         for part in layout.parts where part.number != nil {
             guard let before = layout.exported[part.folder]?.days?.keys else { continue }
             let left = Set(before).subtracting(part.trip.days.map(\.date))
-            let now = layout.parts.filter { $0.folder != part.folder && $0.number != nil && $0.trip.days.contains { left.contains($0.date) } }.map(\.folder)
-            if !now.isEmpty {
-                summary.tripFoldersMoved.append(TripFolderMove(from: part.folder, to: now, daysMoved: left.filter { day in
-                    layout.parts.contains { $0.folder != part.folder && $0.trip.days.contains { $0.date == day } } }.sorted()))
+            guard !left.isEmpty else { continue }
+            var now: [String] = [], moved: [String] = []
+            for other in layout.parts where other.folder != part.folder && other.number != nil {
+                let taken = other.trip.days.map(\.date).filter(left.contains)
+                if !taken.isEmpty { now.append(other.folder); moved += taken }
             }
+            if !now.isEmpty { summary.tripFoldersMoved.append(TripFolderMove(from: part.folder, to: now, daysMoved: moved.sorted())) }
         }
         for (part, state) in zip(layout.parts, fresh) { layout.exported[part.folder] = state }
         // A folder that is one trip, written: its figures as its map and GeoJSON give them
@@ -506,7 +508,7 @@ public struct ExportStage: Sendable {
             let owners = Set(named.map(\.ownerID))
             let privateNames = try catalog.namesGiven(inside: layout.privacy)
             notes.forgetPlaces(of: Set(layout.whole.visits.filter { owners.contains($0.id) && layout.privacy.contains($0.centre) }.map(\.id))
-                .union(named.filter { privateNames.contains($0.placeName!) }.map(\.ownerID)))
+                .union(named.filter { $0.placeName.map(privateNames.contains) == true }.map(\.ownerID)))
         }
         // Copies another copy outranked (`JournalNotes.replaced`) go beside the journal first.
         if !notes.replaced.isEmpty {

@@ -549,10 +549,6 @@ struct JournalNotes: Equatable {
         path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
     }
 
-    /// The visit holding the photo a page's link leads to: the link without its leading `../`,
-    /// whole, then without each further leading folder while a folder is left (the way from
-    /// the journal to the trip folder has folders of its own with `--out`), looked up by path.
-    /// A file name alone is not a path here: `byName` in `rehomed` takes it only when unique.
     /// The photos (ids, sorted) `page` showed, all its photo lines (read with its links:
     /// `JournalDocument.init(bytes:links:)`), among those in visits now; nil for none.
     static func photosShown(on page: JournalDocument, _ photos: VisitPhotos, visitOf: () -> [String: String]) -> [Int64]? {
@@ -564,6 +560,10 @@ struct JournalNotes: Equatable {
         return members(linkedBy: links, among: photos.ofEachVisit(visits.sorted()).values.flatMap { $0 })
     }
 
+    /// The visit holding the photo a page's link leads to: the link without its leading `../`,
+    /// whole, then without each further leading folder while a folder is left (the way from
+    /// the journal to the trip folder has folders of its own with `--out`), looked up by path.
+    /// A file name alone is not a path here: `byName` in `rehomed` takes it only when unique.
     static func visit(of link: String, in visitOf: [String: String]) -> String? {
         var path = Substring(link)
         while path.hasPrefix("../") { path = path.dropFirst(3) }

@@ -109,7 +109,7 @@ struct SidecarSync {
                         var info = stat()
                         if stat(XMPSidecar.url(forPhotoAt: photo).path, &info) == 0 {
                             result.restamped.append(Restamp(photo: record.path, sidecar: record.path + ".xmp", size: Int64(info.st_size),
-                                                            modifiedNanos: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)))
+                                                            modifiedNanos: ScannedFile.modifiedNanos(info)))
                         }
                     case .keptForeign where creating:
                         result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarForeign, message: "its XMP sidecar was written by another program; geotrip left it as it is"))

@@ -42,6 +42,12 @@ public struct ScannedFile: Sendable, Hashable {
         }.joined(separator: "\n")
     }
 
+    /// `stat`'s modification time as the scan records it (nanoseconds, wrapping: only
+    /// equality matters), for whatever must match a scan (`Catalog.restampOwnSidecars`).
+    static func modifiedNanos(_ info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+    }
+
     /// The sidecars a stored stamp marks as geotrip's own, each with whether its size and time
     /// are recorded.
     static func geotripSidecars(inStamp stamp: String?) -> [String: Bool] {
@@ -541,7 +547,7 @@ public struct FolderScanner: Sendable {
                     if rawPrefix == nil, let name = String(validating: nameBytes, as: UTF8.self) {
                         contents.sidecars.append(prefix + name)
                         if examined, info.st_mode & S_IFMT == S_IFREG {
-                            let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+                            let modified = ScannedFile.modifiedNanos(info)
                             contents.sidecarStats[prefix + name] = ScannedSidecar(relativePath: prefix + name, size: Int64(info.st_size),
                                                                                   modifiedNanos: modified)
                         } else {
@@ -615,7 +621,7 @@ public struct FolderScanner: Sendable {
                     contents.linked[FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), default: []]
                         .append(LinkedPath(path: relative, isLink: viaLink))
                 }
-                let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+                let modified = ScannedFile.modifiedNanos(info)
                 contents.entries.append((ref, .file(ScannedFile(relativePath: relative, size: Int64(info.st_size), modifiedNanos: modified,
                                                                  rawPath: rawRelative))))
             default:
