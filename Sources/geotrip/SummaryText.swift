@@ -130,16 +130,18 @@ enum SummaryText {
                 lines.append("  kept private from now on (--hide-near): \(zones(change.added)); \(plural(change.count, "zone")) in all"
                     + " (`--hide-near none` forgets them)")
             }
-            if !e.backupsBeforeZones.isEmpty {
-                // Copies of pages as the person left them are never rewritten: they may show the new zone.
-                let one = e.backupsBeforeZones.count == 1
-                lines.append("  \(one ? "1 dated copy of a journal page" : "\(n(e.backupsBeforeZones.count)) dated copies of journal pages") may still show "
-                    + "what lies inside the new zone (coordinates, photos): geotrip never rewrites such copies, so look at \(one ? "it" : "them") "
-                    + "before you share the folder: " + e.backupsBeforeZones.map(\.terminalSafe).joined(separator: ", "))
-            }
             if !change.forgotten.isEmpty {
                 lines.append("  no longer kept private, as asked (--hide-near): \(zones(change.forgotten)); what lies there is shown again")
             }
+        }
+        if !e.backupsBeforeZones.isEmpty {
+            // Copies of pages as the person left them are never rewritten: they may show the new
+            // zone (`--hide-near`'s, or a home newly kept private).
+            let one = e.backupsBeforeZones.count == 1
+            let zone = e.privacyChange?.added.isEmpty == false ? "the new zone" : "your home, kept private from now on,"
+            lines.append("  \(one ? "1 dated copy of a journal page" : "\(n(e.backupsBeforeZones.count)) dated copies of journal pages") may still show "
+                + "what lies inside \(zone) (coordinates, photos): geotrip never rewrites such copies, so look at \(one ? "it" : "them") "
+                + "before you share the folder: " + e.backupsBeforeZones.map(\.terminalSafe).joined(separator: ", "))
         }
         if !e.forgottenHomes.isEmpty {
             lines.append("  no longer kept private, as asked (--forget-old-homes): \(plural(e.forgottenHomes.count, "earlier home")) that "

@@ -602,6 +602,37 @@ struct JournalCommandTests {
         #expect(text.stdout.contains("journal/" + backup))
     }
 
+    @Test("a run that newly keeps a home private (--hide-home again, a home given) names the dated backups too")
+    func backupsNamedWhenAHomeIsHidden() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q", "--no-hide-home"])
+        let visits = try trip.visits()
+        let sevilla = try #require(visits.first { $0["localDate"] as? String == "2025-06-12" })
+        let lisbon = try #require(visits.first)
+        let url = trip.journal.appendingPathComponent("2025-06-12.md")
+        try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "# ", with: "# My ").write(to: url, atomically: true, encoding: .utf8)
+        try trip.run(["export", "DIR", "-q"])
+        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).first { $0.hasPrefix("2025-06-12.edited-") })
+
+        func backupsSaid(_ arguments: [String]) throws -> [String]? {
+            let run = try trip.run(["export", "DIR", "--json"] + arguments)
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            return summary["backupsBeforeZones"] as? [String]
+        }
+        func spot(_ visit: [String: Any]) -> String { "\(visit["latitude"]!),\(visit["longitude"]!)" }
+        // A home given while homes are shown hides nothing.
+        #expect(try backupsSaid(["--home", spot(sevilla)]) == [])
+        // Hidden again: a zone added.
+        #expect(try backupsSaid(["--hide-home"]) == ["journal/" + backup])
+        #expect(try backupsSaid([]) == [])
+        // Another home, far from the first: a zone added again.
+        let text = try trip.run(["ingest", "DIR", "--home", spot(lisbon)])
+        #expect(text.stdout.contains("1 dated copy of a journal page may still show what lies inside your home"), "\(text.stdout)")
+        #expect(text.stdout.contains("journal/" + backup))
+        #expect(try backupsSaid(["--home", spot(lisbon)]) == [])
+    }
+
     @Test("a day's note written just before a run that puts the clocks right by a day follows the photos its page showed")
     func dayNoteWrittenBeforeAClockOffset() throws {
         let trip = try Trip()
@@ -1259,8 +1290,11 @@ struct JournalCommandTests {
         #expect(page.contains(" · Lisbon, Lisboa, Portugal\n"), "\(page)")
     }
 
-    @Test("a note whose visit is gone, remembered with the person's name for a place, loses that name once the place is made private")
-    func goneNoteOfAPlaceMadePrivate() throws {
+    /// `renamedAfter`: the place renamed (or its name cleared) once the note went unplaced,
+    /// so the name the note remembers is the place's no longer.
+    @Test("a note whose visit is gone, remembered with the person's name for a place, loses that name once the place is made private",
+          arguments: [[], ["Hotel Lisboa"], ["--clear"]])
+    func goneNoteOfAPlaceMadePrivate(renamedAfter: [String]) throws {
         let trip = try Trip()
         defer { trip.temp.remove() }
         try trip.run(["ingest", "DIR", "-q"])
@@ -1278,6 +1312,10 @@ struct JournalCommandTests {
         try trip.run(["ingest", "DIR", "-q"])
         let before = try trip.text("unplaced-notes.md")
         #expect(before.contains("Our flat Rua Augusta 22") && before.contains("breakfast at home"), "\(before)")
+        if !renamedAfter.isEmpty {
+            try trip.run(["rename", "DIR", place] + renamedAfter)
+            #expect((try trip.text("unplaced-notes.md")).contains("Our flat Rua Augusta 22"))
+        }
 
         try trip.run(["export", "DIR", "-q", "--hide-near", String(format: "%.5f,%.5f", centre.0, centre.1)])
         let after = try trip.text("unplaced-notes.md")

@@ -168,7 +168,8 @@ extension Catalog {
 
     /// The names the person or the service gave places that lie inside `privacy`'s zones: made
     /// for a centre inside them, or of a place whose centre is inside them now (retired places'
-    /// names included). The gazetteer's are not among them: they name a town, not a spot.
+    /// names included, and names a place had before it was renamed: `placeNameFormer`). The
+    /// gazetteer's are not among them: they name a town, not a spot.
     func namesGiven(inside privacy: PrivacyZones) throws(GeoTripError) -> Set<String> {
         guard !privacy.isEmpty else { return [] }
         return try attempt {
@@ -177,6 +178,8 @@ extension Catalog {
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT n.name, n.latitude, n.longitude, p.latitude, p.longitude FROM placeName n LEFT JOIN place p ON p.id = n.placeId
                     WHERE n.name IS NOT NULL AND n.source != ?
+                    UNION ALL
+                    SELECT f.name, f.latitude, f.longitude, p.latitude, p.longitude FROM placeNameFormer f LEFT JOIN place p ON p.id = f.placeId
                     """, arguments: [NameSource.offline.rawValue])
                 while let row = try rows.next() {
                     let madeFor = Coordinate(latitude: row[1], longitude: row[2])

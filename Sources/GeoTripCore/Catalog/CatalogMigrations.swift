@@ -640,6 +640,30 @@ enum CatalogMigrations {
             // would read every file of a library again, stays.
             try db.execute(sql: "UPDATE photo SET readerVersion = 0 WHERE status = 'skipped' AND lower(path) LIKE '%.png' AND removedAt IS NULL")
         }
+        migrator.registerMigration("v33-former-names") { db in
+            // The names of the person's and the service's that a place no longer has (renamed,
+            // `rename --clear`, named again), with the spot each was made for (a name made again
+            // for a moved spot keeps the old spot too): a note remembered with one ("Our flat,
+            // Rua Augusta 22") forgets it once a zone covers that spot, though the place now
+            // goes by another name (`Catalog.namesGiven(inside:)`). Names replaced before this
+            // build are not known.
+            try db.execute(sql: """
+                CREATE TABLE placeNameFormer (
+                    name TEXT NOT NULL, placeId TEXT NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                    PRIMARY KEY (name, placeId, latitude, longitude)) WITHOUT ROWID;
+                CREATE TRIGGER placeNameFormerUpdate AFTER UPDATE ON placeName
+                WHEN old.name IS NOT NULL AND old.source != 'offline'
+                    AND (new.name IS NOT old.name OR new.latitude != old.latitude OR new.longitude != old.longitude)
+                BEGIN INSERT INTO placeNameFormer (name, placeId, latitude, longitude)
+                    SELECT old.name, old.placeId, old.latitude, old.longitude WHERE NOT EXISTS (SELECT 1 FROM placeNameFormer
+                    WHERE name = old.name AND placeId = old.placeId AND latitude = old.latitude AND longitude = old.longitude); END;
+                CREATE TRIGGER placeNameFormerDelete AFTER DELETE ON placeName
+                WHEN old.name IS NOT NULL AND old.source != 'offline'
+                BEGIN INSERT INTO placeNameFormer (name, placeId, latitude, longitude)
+                    SELECT old.name, old.placeId, old.latitude, old.longitude WHERE NOT EXISTS (SELECT 1 FROM placeNameFormer
+                    WHERE name = old.name AND placeId = old.placeId AND latitude = old.latitude AND longitude = old.longitude); END;
+                """)
+        }
         return migrator
     }
 }

@@ -30,6 +30,10 @@ public struct ExportStage: Sendable {
     let gazetteer: RunGazetteer
     /// Told (photos done, photos in all) as each trip to render is written.
     var progress: (@Sendable (Int, Int) -> Void)?
+    /// Whether the last export hid the homes (`ExportSettings.hideHome` as remembered before
+    /// this run's options changed it): a home hidden now that was not then is a zone added
+    /// (`ExportSummary.homesNewlyHidden`).
+    var homesHiddenBefore = true
 
     /// The journal's folder inside the output folder.
     static let journalFolder = "journal"
@@ -309,6 +313,10 @@ public struct ExportStage: Sendable {
         // The zones, and one around each visit placed only from a hidden neighbour (whose
         // position it would give away: `PrivacyZones.neighbourZones`).
         let zones = settings.privacy(for: library, keptHomes: kept)
+        let hiddenBefore = homesHiddenBefore ? keptBefore : []
+        summary.homesNewlyHidden = settings.hideHome && kept.contains { home in
+            !hiddenBefore.contains { GreatCircle.distance($0, home) <= ExportSettings.sameHouse }
+        }
         // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
         // its other days at home are in no output, and each of their visits near the house
         // would be looked up.
@@ -992,6 +1000,13 @@ public struct ExportStage: Sendable {
     /// (relative paths, sorted), for a run that added a privacy zone (`backupsBeforeZones`).
     static func backupsStillKept(_ catalog: Catalog, outputFolder: String) throws(GeoTripError) -> [String] {
         try keptBackups(catalog).keys.filter { FileManager.default.fileExists(atPath: outputFolder + "/" + $0) }.sorted()
+    }
+
+    /// Fills `summary.backupsBeforeZones` when this run added a zone: `report`'s (`--hide-near`)
+    /// or a home newly hidden (`homesNewlyHidden`).
+    static func listBackups(_ catalog: Catalog, _ summary: inout ExportSummary, zonesAdded report: PrivacyZones.Report?) throws(GeoTripError) {
+        guard report?.added.isEmpty == false || summary.homesNewlyHidden else { return }
+        summary.backupsBeforeZones = try backupsStillKept(catalog, outputFolder: summary.outputFolder)
     }
 
     /// A file's size and modification time, as `keptBackups` records them.

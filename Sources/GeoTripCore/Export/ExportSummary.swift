@@ -28,9 +28,14 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// that are not the note kept (`ExportStage.dropsWords`), kept as dated backups beside them
     /// (relative to the output folder) before they were rewritten or removed.
     public var backups: [String] = []
-    /// When this run added a privacy zone: the dated backups kept in the output folder (this
-    /// run's and earlier runs', relative paths). They are copies of pages as the person left
-    /// them, never rewritten, so they may still show what lies inside the new zone.
+    /// Whether this export hid a home the last one did not (`--hide-home` again after
+    /// `--no-hide-home`, or a home found or given for the first time): a zone added, as a
+    /// `--hide-near` one is (`privacyChange`).
+    public var homesNewlyHidden = false
+    /// When this run added a privacy zone (`--hide-near`, or a home newly hidden): the dated
+    /// backups kept in the output folder (this run's and earlier runs', relative paths). They
+    /// are copies of pages as the person left them, never rewritten, so they may still show
+    /// what lies inside the new zone.
     public var backupsBeforeZones: [String] = []
     /// Of those backups, the ones holding blocks opened and never closed (their end line
     /// changed or deleted): what was written there was not read as notes.

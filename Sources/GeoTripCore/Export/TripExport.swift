@@ -42,6 +42,7 @@ public struct TripExport: Sendable {
         let followedFrom = try catalog.claim(folder: folder, outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) })
         let naming = try catalog.namingSettings(language: language)
         var privacyReport: PrivacyZones.Report?
+        let homesHiddenBefore = (try? catalog.storedExportSettings())?.hideHome ?? true
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
                                                   tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome,
@@ -49,15 +50,14 @@ public struct TripExport: Sendable {
         var stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         stage.progress = { stages.report(.export, done: $0, total: $1) }
+        stage.homesHiddenBefore = homesHiddenBefore
         do {
             var summary = try await stages.run(.export) {
                 try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes)
             }
             summary.catalogFollowedFrom = followedFrom
             summary.privacyChange = privacyReport
-            if privacyReport?.added.isEmpty == false {
-                summary.backupsBeforeZones = try ExportStage.backupsStillKept(catalog, outputFolder: summary.outputFolder)
-            }
+            try ExportStage.listBackups(catalog, &summary, zonesAdded: privacyReport)
             return summary
         } catch let error as GeoTripError {
             throw error
