@@ -649,6 +649,26 @@ struct JournalCommandTests {
         #expect(late.stdout.contains("the note of the day 2025-06-12 to 2025-06-13"), "\(late.stdout)")
     }
 
+    @Test("a day's note written just before its one-day trip's clock is put right by a day follows the photos to the new day")
+    func dayNoteOfAVanishedDay() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        try trip.run(["ingest", "DIR", "-q"])
+        // Only Sevilla's day left.
+        for visit in try trip.visits() where visit["localDate"] as? String != "2025-06-12" {
+            for photo in visit["photos"] as? [String] ?? [] { try FileManager.default.removeItem(at: trip.folder.appendingPathComponent(photo)) }
+        }
+        try trip.run(["ingest", "DIR", "-q"])
+        let pages = try FileManager.default.contentsOfDirectory(atPath: trip.journal.path).filter { $0.hasPrefix("2025-") }
+        #expect(pages == ["2025-06-12.md"], "\(pages)")
+        try trip.write(note: "Flamenco night.\n", for: "2025-06-12", in: "2025-06-12")
+        let late = try trip.run(["ingest", "DIR", "--clock-offset", "+1 00:00:00"])
+        #expect(Trip.note("2025-06-13", in: try trip.text("2025-06-13.md")) == "Flamenco night.\n", "\(late.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: trip.journal.appendingPathComponent("2025-06-12.md").path))
+        #expect(!((try? trip.text("unplaced-notes.md")) ?? "").contains("Flamenco"))
+        #expect(late.stdout.contains("the note of the day 2025-06-12 to 2025-06-13"), "\(late.stdout)")
+    }
+
     @Test("a file of the person's own named like a day's page, for a day the trip does not have, is left where it is")
     func ownFileNamedLikeADay() throws {
         let trip = try Trip()

@@ -205,9 +205,18 @@ struct JournalNotes: Equatable {
                 // Written in the run its visit went (its photos moved away, its day now at
                 // home): never shown with it here, it is known by the day of the page it was
                 // written in, and by the photos above it when another visit took them
-                // (`rehomed`), which its visit must hold to have it back.
+                // (`rehomed`), which its visit must hold to have it back. A day's note written
+                // just before its day went (a one-day trip's clock put right by a day): by the
+                // photos its page showed, whose day it follows (`settle`).
                 note.localDate = date
-                if note.members == nil, note.hasWords { note.members = waitingWith[owner] }
+                if note.members == nil, note.hasWords {
+                    note.members = JournalNote.isDay(owner)
+                        ? Self.photosShown(on: from, photos) {
+                            if everyPhoto == nil { everyPhoto = photos.everyPhoto() }
+                            return everyPhoto!
+                        }
+                        : waitingWith[owner]
+                }
             }
             all[owner] = note
             if let saved = from?.modifiedNanos { writtenAt[owner] = saved }
