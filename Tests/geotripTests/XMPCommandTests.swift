@@ -1,5 +1,6 @@
 import Foundation
 import GeoTripTestSupport
+import GRDB
 import Testing
 
 /// XMP through the built binary: what `photos --json` says of a photo whose time and place are
@@ -106,6 +107,40 @@ struct XMPCommandTests {
         let said = moved.stdout + moved.stderr
         #expect(said.contains("its XMP sidecar, geotrip's, was edited by another program since") && said.contains("no longer the photo's"), "\(said)")
         #expect(!said.contains("written by another program"))
+    }
+
+    @Test("a catalog that stamped geotrip's own sidecar by name only reads the photo again once, so a date another program added is read")
+    func ownSidecarStampedByNameOnly() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let trip = try temp.copySampleImages()
+        let undated = "2025-06-11 Sintra/DSCF1004.JPG"
+        let sidecar = trip.appendingPathComponent(undated + ".xmp")
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q", "--write-xmp"]).status == 0)
+        #expect(try CommandRun.geotrip(["tag", trip.path, undated, "--at", "38.7976,-9.3877"]).status == 0)
+        #expect(try CommandRun.geotrip(["ingest", trip.path, "-q"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sidecar.path))
+        // The catalog as a build before sizes were kept left it: `path geotrip`, and the
+        // migration not yet run.
+        let queue = try DatabaseQueue(path: trip.appendingPathComponent(".geotrip/catalog.sqlite").path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE photo SET sidecars = ? WHERE path = ?", arguments: [undated + ".xmp geotrip", undated])
+            #expect(db.changesCount == 1)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v34-own-sidecar-stamps'")
+        }
+        try queue.close()
+        // Since then, the person gave the photo its time in that sidecar, with exiftool.
+        let exiftool = try CommandRun.run(URL(fileURLWithPath: "/usr/bin/exiftool"),
+                                          ["-q", "-overwrite_original", "-XMP-exif:DateTimeOriginal=2025:06:11 15:42:00", sidecar.path])
+        #expect(exiftool.status == 0, "\(exiftool.stderr)")
+        let run = try CommandRun.geotrip(["ingest", trip.path, "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(run.status == 0 && summary["new"] as? Int == 0)
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["photos", trip.path, "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(photos.first { $0["path"] as? String == undated }?["localTime"] as? String == "2025-06-11T15:42:00")
+        // Stamped whole now: the next run reads nothing.
+        let quiet = try JSONSerialization.jsonObject(with: Data(CommandRun.geotrip(["ingest", trip.path, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(quiet?["changed"] as? Int == 0)
     }
 
     @Test("a PNG's XMP (iTXt) gives its time and place as exiftool reads them; a PNG with neither XMP nor eXIf is read from its sidecar, and one with nothing is skipped")

@@ -664,6 +664,15 @@ enum CatalogMigrations {
                     WHERE name = old.name AND placeId = old.placeId AND latitude = old.latitude AND longitude = old.longitude); END;
                 """)
         }
+        migrator.registerMigration("v34-own-sidecar-stamps") { db in
+            // Photos whose own sidecar was stamped by name only (`path geotrip`, before sizes and
+            // times were kept: `ScannedFile.sidecarStamp`) are read again once, which stamps it
+            // whole: until then, a date another program wrote into it went unread.
+            try db.execute(sql: """
+                UPDATE photo SET readerVersion = 0 WHERE removedAt IS NULL AND sidecars IS NOT NULL
+                AND (sidecars LIKE '% geotrip' OR instr(sidecars, ' geotrip' || char(10)) > 0)
+                """)
+        }
         return migrator
     }
 }
