@@ -107,6 +107,13 @@ struct XMPCommandTests {
         let said = moved.stdout + moved.stderr
         #expect(said.contains("its XMP sidecar, geotrip's, was edited by another program since") && said.contains("no longer the photo's"), "\(said)")
         #expect(!said.contains("written by another program"))
+        // Its position cleared: the sidecar stays as it is (the date is the person's), said too.
+        let cleared = try CommandRun.geotrip(["tag", trip.path, undated, "--clear"])
+        #expect(cleared.status == 0)
+        #expect(try Data(contentsOf: sidecar) == before)
+        let clearedSaid = cleared.stdout + cleared.stderr
+        #expect(clearedSaid.contains("its XMP sidecar, geotrip's, was edited by another program since") && clearedSaid.contains("no longer the photo's"),
+                "\(clearedSaid)")
     }
 
     @Test("a catalog that stamped geotrip's own sidecar by name only reads the photo again once, so a date another program added is read")

@@ -120,8 +120,17 @@ struct SidecarSync {
                             + "delete the sidecar (keeping what you added to it elsewhere) to have geotrip write it anew"))
                     case .unchanged, .keptForeign: break
                     }
-                } else if try XMPSidecar.remove(forPhotoAt: photo) {
-                    result.restamped.append(Restamp(photo: record.path, sidecar: record.path + ".xmp"))
+                } else {
+                    switch try XMPSidecar.removal(forPhotoAt: photo) {
+                    case .removed:
+                        result.restamped.append(Restamp(photo: record.path, sidecar: record.path + ".xmp"))
+                    case .keptEdited:
+                        result.problems.append(PhotoDiagnostic(path: record.path, kind: .sidecarEdited, message:
+                            "its XMP sidecar, geotrip's, was edited by another program since, so geotrip leaves it as it is, but the position in it is no longer "
+                            + "the photo's (geotrip has none for it now, or the photo gives its own); "
+                            + "delete the sidecar (keeping what you added to it elsewhere), or take the position out of it"))
+                    case .nothing: break
+                    }
                 }
             } catch XMPSidecar.Failure.notAFile where !creating {
                 // Keeping geotrip's own sidecars in step (no --write-xmp): a folder or a named

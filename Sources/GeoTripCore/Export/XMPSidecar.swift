@@ -97,9 +97,26 @@ public enum XMPSidecar {
         return .written
     }
 
+    /// What `removal(forPhotoAt:)` did.
+    public enum Removal: Sendable, Equatable {
+        /// geotrip's own sidecar was removed.
+        case removed
+        /// No sidecar of geotrip's was there (none, another program's, or not a file).
+        case nothing
+        /// geotrip's own sidecar, edited by another program since and still giving a position:
+        /// left exactly as it is, though that position is no longer the photo's.
+        case keptEdited
+    }
+
     /// Removes a sidecar geotrip wrote (when a position is cleared); foreign sidecars are never
     /// removed. Returns whether it removed one.
     public static func remove(forPhotoAt photo: URL) throws -> Bool {
+        try removal(forPhotoAt: photo) == .removed
+    }
+
+    /// Removes a sidecar geotrip wrote (when a position is cleared), and says what it did:
+    /// foreign sidecars are never removed, nor geotrip's once another program edited it.
+    public static func removal(forPhotoAt photo: URL) throws -> Removal {
         let sidecar = url(forPhotoAt: photo)
         // A folder or a named pipe under the sidecar's name is no sidecar geotrip wrote: there
         // is nothing of its own to remove, and nothing to say (writing one says it).
@@ -107,13 +124,19 @@ public enum XMPSidecar {
         do {
             existing = try existingContents(of: sidecar)
         } catch Failure.notAFile {
-            return false
+            return .nothing
         }
-        guard let existing, isGeotrips(existing) else { return false }
+        guard let existing else { return .nothing }
+        guard isGeotrips(existing) else {
+            // Edited since: the person's additions stay, and so does the position (said, as it
+            // is out of date); one whose position they took out has nothing out of date.
+            guard isEditedGeotrips(existing), XMPDecoder.decode(Array(existing), origin: "sidecar").ownPosition != nil else { return .nothing }
+            return .keptEdited
+        }
         guard unlink(sidecar.path) == 0 || errno == ENOENT else {
             throw Failure.unwritable(path: sidecar.path, reason: String(cString: strerror(errno)))
         }
-        return true
+        return .removed
     }
 
     // MARK: - The document
