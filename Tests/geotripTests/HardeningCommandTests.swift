@@ -197,6 +197,17 @@ struct HardeningCommandTests {
         let catalog = trip.appendingPathComponent(".geotrip/catalog.sqlite").path
         func mode(_ path: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! Int }
 
+        // Its folder read-only, the run that made it having closed it (and SQLite its own files
+        // beside it): SQLite could not make them again.
+        let folder = trip.appendingPathComponent(".geotrip").path
+        #expect(!FileManager.default.fileExists(atPath: catalog + "-wal"))
+        #expect(chmod(folder, 0o555) == 0)
+        let folderRefused = try Self.asNobody(["ingest", trip.path])
+        #expect(folderRefused.status != 0)
+        #expect(folderRefused.stderr.contains("its folder \(folder) is read-only") && folderRefused.stderr.contains("chmod u+w \(folder)"),
+                "stderr: \(folderRefused.stderr)")
+        #expect(chmod(folder, 0o755) == 0)
+
         #expect(chmod(catalog, 0o444) == 0)
         // A listing makes SQLite's -wal and -shm with the catalog's permissions.
         #expect(try Self.asNobody(["places", trip.path]).status == 0)

@@ -92,6 +92,15 @@ public struct Catalog: Sendable {
             throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
                                      : errno == EACCES ? "its file is read-only: `chmod u+w \(path)` makes it writable" : String(cString: strerror(errno)))
         }
+        // SQLite makes its -wal and -shm beside the catalog when they are not there: a read-only
+        // folder refuses them, and SQLite says only "attempt to write a readonly database".
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: path + "-wal") || !FileManager.default.fileExists(atPath: path + "-shm"),
+           access(folder, W_OK) != 0 {
+            throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
+                                     : "its folder \(folder) is read-only, and SQLite keeps its own files (-wal, -shm) beside the catalog: "
+                                     + "`chmod u+w \(folder)` makes it writable")
+        }
         let writable = catalog.st_mode & 0o222
         for companion in [path + "-wal", path + "-shm"] {
             var status = stat()
