@@ -274,6 +274,10 @@ enum SummaryText {
                 + "correct \(one ? "it" : "them") in the photo\(one ? "" : "s"), or with --clock-offset when every photo of the camera is off, and the folder is one "
                 + "trip again" + (strays.homeFound == false ? "" : "; as a library, the days at its home (the place of most nights) are on no page and no map"))
         }
+        if e.homeAutoNotFound {
+            lines.append("  --home auto: no home was found, as the folder is one trip (home is the place of most nights over a library of trips); "
+                + "give --home LAT,LON to name it (the folder is then a library, its days at home on no page), or --hide-near LAT,LON to keep a place private")
+        }
         if standing, let home = e.homeFromFewStays {
             let spans = home.stretches.map { $0.first == $0.last ? $0.first : "\($0.first) to \($0.last)" }.joined(separator: ", ")
             lines.append("  home was found at " + String(format: "%.3f, %.3f", home.latitude, home.longitude)

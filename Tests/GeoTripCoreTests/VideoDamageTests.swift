@@ -225,11 +225,15 @@ struct VideoDamageTests {
         #expect(reading.metadata.diagnostics.first?.kind == .damaged)
         #expect(reading.metadata.diagnostics.first?.message == "the file is named like a video but its content is not a format geotrip knows")
         // A copy that never got its bytes (a file of zeros, as a full disk or a sync cut short leaves).
-        let zeros = try Self.read(Array(repeating: 0, count: 50_000), named: "CLIP.MOV")
+        let zeros = try Self.read(Array(repeating: 0, count: 500_000), named: "CLIP.MOV")
         #expect(zeros.status == .unreadable)
         #expect(zeros.metadata.diagnostics.first?.message.hasPrefix("the file is named like a video but its content is not a format geotrip knows (its first ") == true,
                 "\(zeros.metadata.diagnostics)")
         #expect(zeros.metadata.diagnostics.first?.message.hasSuffix("bytes are all zeros: a copy cut off or never finished)") == true)
+        // A small one, read whole: all of it, not "its first 600 bytes".
+        let small = try Self.read(Array(repeating: 0, count: 600), named: "CLIP.MOV")
+        #expect(small.metadata.diagnostics.first?.message
+                == "the file is named like a video but its content is not a format geotrip knows (it is all zeros: a copy cut off or never finished)")
     }
 
     @Test("a movie header's duration of more than a week, or in a timescale of 0, is said and not kept, one of 0 is unknown; an empty header is said; an altitude past 100 km neither")

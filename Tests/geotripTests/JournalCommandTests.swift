@@ -633,6 +633,18 @@ struct JournalCommandTests {
         #expect(try backupsSaid(["--home", spot(lisbon)]) == [])
     }
 
+    @Test("--home auto on a folder that is one trip says no home was found, and how to name one")
+    func homeAutoOnOneTrip() throws {
+        let trip = try Trip()
+        defer { trip.temp.remove() }
+        let run = try trip.run(["ingest", "DIR", "--home", "auto"])
+        #expect(run.stdout.contains("--home auto: no home was found, as the folder is one trip"), "\(run.stdout)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(trip.run(["export", "DIR", "--home", "auto", "--json"]).stdout.utf8)) as? [String: Any])
+        #expect(summary["homeAutoNotFound"] as? Bool == true)
+        // Not asked: nothing said.
+        #expect(!(try trip.run(["ingest", "DIR"])).stdout.contains("--home auto"))
+    }
+
     @Test("a day's note written just before a run that puts the clocks right by a day follows the photos its page showed")
     func dayNoteWrittenBeforeAClockOffset() throws {
         let trip = try Trip()

@@ -1002,6 +1002,12 @@ public struct ExportStage: Sendable {
         try keptBackups(catalog).keys.filter { FileManager.default.fileExists(atPath: outputFolder + "/" + $0) }.sorted()
     }
 
+    /// Sets `summary.homeAutoNotFound` when `--home auto` was given (`home` `.some(nil)`) for a
+    /// folder that is one trip.
+    static func sayHomeNotFound(given home: Coordinate??, _ summary: inout ExportSummary) {
+        if case .some(.none) = home, summary.trips == 0 { summary.homeAutoNotFound = true }
+    }
+
     /// Fills `summary.backupsBeforeZones` when this run added a zone: `report`'s (`--hide-near`)
     /// or a home newly hidden (`homesNewlyHidden`).
     static func listBackups(_ catalog: Catalog, _ summary: inout ExportSummary, zonesAdded report: PrivacyZones.Report?) throws(GeoTripError) {

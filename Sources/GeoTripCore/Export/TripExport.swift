@@ -58,6 +58,7 @@ public struct TripExport: Sendable {
             summary.catalogFollowedFrom = followedFrom
             summary.privacyChange = privacyReport
             try ExportStage.listBackups(catalog, &summary, zonesAdded: privacyReport)
+            ExportStage.sayHomeNotFound(given: home, &summary)
             return summary
         } catch let error as GeoTripError {
             throw error

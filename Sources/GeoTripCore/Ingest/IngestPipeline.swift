@@ -249,7 +249,10 @@ public struct IngestPipeline: Sendable {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
             if let shared = summary.export?.shared { summary.trip?.shared = shared }
             summary.export?.privacyChange = privacyReport
-            if summary.export != nil { try ExportStage.listBackups(catalog, &summary.export!, zonesAdded: privacyReport) }
+            if summary.export != nil {
+                try ExportStage.listBackups(catalog, &summary.export!, zonesAdded: privacyReport)
+                ExportStage.sayHomeNotFound(given: options.home, &summary.export!)
+            }
             // Another trip's outputs inside this folder (a trip ingested on its own before the
             // library around it): its notes are its own catalog's, and stay there.
             summary.export?.notesInOtherOutputs = listing.otherOutputFolders.compactMap { folder in

@@ -98,7 +98,10 @@ public struct MetadataReader: Sendable {
             let named = FileKind.photoExtensions.contains(fileExtension)
             if named && (file.size == 0 || reason == "not an image format geotrip reads") {
                 let kind = FileKind.videoExtensions.contains(fileExtension) ? "a video" : "a photo"
-                let zeros = file.head.allSatisfy { $0 == 0 } ? " (its first \(file.head.count.grouped) bytes are all zeros: a copy cut off or never finished)" : ""
+                let whole = Int64(file.head.count) >= Int64(file.size)
+                let zeros = !file.head.allSatisfy { $0 == 0 } ? ""
+                    : whole ? " (it is all zeros: a copy cut off or never finished)"
+                    : " (its first \(file.head.count.grouped) bytes are all zeros: a copy cut off or never finished)"
                 let problem = file.size == 0 ? "the file is empty" : "the file is named like \(kind) but its content is not a format geotrip knows\(zeros)"
                 return FileReading(status: .unreadable, format: nil, metadata: PhotoMetadata(diagnostics: [Diagnostic(file.size == 0 ? .unreadable : .damaged, problem)]),
                                    skipReason: nil, fingerprint: headFingerprint())
