@@ -109,6 +109,27 @@ struct SampleTripReadingTests {
                 "\(fromTIFF.metadata.diagnostics)")
     }
 
+    @Test("a SubSecTimeOriginal right-aligned in blanks (' 5') is left out, as exiftool's composite leaves it; one with blanks after it is read",
+          arguments: [(" 5", nil as String?), ("5 ", ".5"), ("05", ".05")])
+    func subSecondsWithBlanks(written: String, fraction: String?) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let photo = temp.url.appendingPathComponent("a.JPG")
+        // The sample's SubSecTimeOriginal is "050": its bytes patched in place, as a camera
+        // would have written them (exiftool refuses to write a leading blank).
+        var bytes = try Data(contentsOf: TestPaths.sampleImages.appendingPathComponent("IMG_0031.JPG"))
+        let at = try #require(bytes.range(of: Data("050\0".utf8)))
+        bytes.replaceSubrange(at, with: Data((written + String(repeating: "\0", count: 4 - written.utf8.count)).utf8))
+        try bytes.write(to: photo)
+        let exiftool = URL(fileURLWithPath: "/usr/bin/exiftool")
+        let truth = try CommandRun.run(exiftool, ["-s3", "-SubSecDateTimeOriginal", photo.path]).stdout
+        #expect(truth == "2025:06:13 10:30:00\(fraction ?? "")+02:00\n", "exiftool: \(truth)")
+        let reading = MetadataReader().read(path: photo.path)
+        #expect(reading.metadata.localTime?.iso8601 == "2025-06-13T10:30:00" + (fraction.map { String(($0 + "00").prefix(4)) } ?? ""),
+                "\(reading.metadata.diagnostics)")
+        #expect(reading.metadata.diagnostics.contains { $0.message.contains("begins with a blank") } == (fraction == nil))
+    }
+
     @Test("the time field falls back from DateTimeOriginal to DateTimeDigitized to DateTime")
     func timeFieldFallback() {
         var seen = Set<CaptureTimeField>()

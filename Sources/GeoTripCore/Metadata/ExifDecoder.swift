@@ -124,10 +124,15 @@ private struct EntryReader {
 
     /// An ASCII value without its NUL and space padding; nil when absent or blank.
     func ascii(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
+        guard let text = untrimmedASCII(ifd, tag)?.trimmingCharacters() else { return nil }
+        return text.isEmpty ? nil : text
+    }
+
+    /// An ASCII entry's text up to its first NUL, blanks kept.
+    func untrimmedASCII(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
         guard let entry = entry(ifd, tag), let bytes = entry.pointee.data, entry.pointee.size > 0 else { return nil }
         let buffer = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))
-        let text = String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self).trimmingCharacters()
-        return text.isEmpty ? nil : text
+        return String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
 
     /// The components of a RATIONAL entry; a diagnostic and nil for any other type. GPS values
@@ -344,7 +349,13 @@ private struct EntryReader {
             // A time in IFD0 may have its fraction and offset beside it there.
             func besideIt(_ tag: UInt32) -> String? { ascii(EXIF_IFD_EXIF, tag) ?? (ifd == EXIF_IFD_0 ? ascii(EXIF_IFD_0, tag) : nil) }
             if let subSecond = besideIt(subSecondTag) {
-                if let milliseconds = DateText.parseSubSecond(subSecond) {
+                let raw = ascii(EXIF_IFD_EXIF, subSecondTag) != nil ? untrimmedASCII(EXIF_IFD_EXIF, subSecondTag) : untrimmedASCII(EXIF_IFD_0, subSecondTag)
+                if raw?.first?.isWhitespace == true {
+                    // Right-aligned in a field of blanks: " 5" may be .5 or .05 (exiftool leaves
+                    // such a fraction out too).
+                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(raw!)' begins with a blank, so which fraction of a second "
+                                                  + "it means (.5 or .05) is not known; ignored"))
+                } else if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds
                 } else {
                     diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(subSecond)' is not a run of digits; ignored"))
