@@ -215,6 +215,7 @@ struct HardeningCommandTests {
         let refused = try Self.asNobody(["ingest", trip.path])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("its file is read-only: `chmod u+w \(catalog)` makes it writable"), "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("`mv \(catalog) NEW.sqlite`"), "stderr: \(refused.stderr)")
 
         #expect(chmod(catalog, 0o644) == 0)
         try FileManager.default.copyItem(at: trip.appendingPathComponent("IMG_0031.JPG"), to: trip.appendingPathComponent("IMG_9031.JPG"))

@@ -86,7 +86,13 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
         case .folderUnreadable(let path, let reason):
             return "The folder \(path) cannot be read (\(reason)). Check its permissions."
         case .catalogUnwritable(let path, let reason):
-            return "The catalog at \(path) cannot be written (\(reason)). Pass --catalog PATH to keep it somewhere writable."
+            // One that is there holds the trip's tags, names and notes, and its journal is its
+            // own: a second catalog elsewhere would be refused while it is there, so it moves.
+            guard FileManager.default.fileExists(atPath: path) else {
+                return "The catalog at \(path) cannot be written (\(reason)). Pass --catalog PATH to keep it somewhere writable."
+            }
+            return "The catalog at \(path) cannot be written (\(reason)). Mend that, or move it somewhere writable (`mv \(path) NEW.sqlite`, "
+                + "with its -wal and -shm files when they are there, while no geotrip runs) and pass --catalog NEW.sqlite: it keeps the trip's tags, names and notes."
         case .catalogBusy(let path, let pid):
             let holder = pid.map { "another geotrip run (pid \($0))" } ?? "another geotrip run"
             return "The catalog at \(path) is in use by \(holder). Wait for it to finish, or stop it, and run this again."
