@@ -138,7 +138,8 @@ enum SummaryText {
             // Copies of pages as the person left them are never rewritten: they may show the new
             // zone (`--hide-near`'s, or a home newly kept private).
             let one = e.backupsBeforeZones.count == 1
-            let zone = e.privacyChange?.added.isEmpty == false ? "the new zone" : "your home, kept private from now on,"
+            let zone = [e.privacyChange?.added.isEmpty == false ? "the new zone" : nil, e.homesNewlyHidden ? "the home kept private from now on" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
             lines.append("  \(one ? "1 dated copy of a journal page" : "\(n(e.backupsBeforeZones.count)) dated copies of journal pages") may still show "
                 + "what lies inside \(zone) (coordinates, photos): geotrip never rewrites such copies, so look at \(one ? "it" : "them") "
                 + "before you share the folder: " + e.backupsBeforeZones.map(\.terminalSafe).joined(separator: ", "))
@@ -275,7 +276,8 @@ enum SummaryText {
                 + "trip again" + (strays.homeFound == false ? "" : "; as a library, the days at its home (the place of most nights) are on no page and no map"))
         }
         if e.homeAutoNotFound {
-            lines.append("  --home auto: no home was found, as the folder is one trip (home is the place of most nights over a library of trips); "
+            lines.append("  --home auto: no home was found, as the folder is one trip (home is the place of most nights over a library of trips, "
+                + "and none is kept private from earlier runs); "
                 + "give --home LAT,LON to name it (the folder is then a library, its days at home on no page), or --hide-near LAT,LON to keep a place private")
         }
         if standing, let home = e.homeFromFewStays {

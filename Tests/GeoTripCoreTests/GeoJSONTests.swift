@@ -293,7 +293,7 @@ struct GeoJSONTests {
         }
     }
 
-    @Test("a visit placed from a hidden home stays hidden when a phone's bad fix joins it as a stray", .timeLimit(.minutes(2)),
+    @Test("a visit placed from a hidden home stays hidden when a phone's bad fix joins it as a stray", .timeLimit(.minutes(10)),
           arguments: [
             // The camera's photos close to the café: one of them sure enough to give the visit a radius.
             ["a 09:00 home", "b 09:05 home", "c 09:10 home", "d 09:16 -", "e 09:17 stray", "f 09:18 -", "g 09:30 cafe", "h 09:35 cafe"],
@@ -330,7 +330,7 @@ struct GeoJSONTests {
         #expect(visits.map { $0["photoCount"] as? Int } == [2], "\(visits)")
     }
 
-    @Test("a walk that began at the door is shared without the door's photo: the GeoJSON's times, point and count, and the journal's, are those of the photos outside", .timeLimit(.minutes(2)))
+    @Test("a walk that began at the door is shared without the door's photo: the GeoJSON's times, point and count, and the journal's, are those of the photos outside", .timeLimit(.minutes(10)))
     func visitAtTheZonesEdge() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -204,8 +204,14 @@ struct HardeningCommandTests {
         #expect(chmod(folder, 0o555) == 0)
         let folderRefused = try Self.asNobody(["ingest", trip.path])
         #expect(folderRefused.status != 0)
-        #expect(folderRefused.stderr.contains("its folder \(folder) is read-only") && folderRefused.stderr.contains("chmod u+w \(folder)"),
+        #expect(folderRefused.stderr.contains("its folder \(folder) cannot be written") && folderRefused.stderr.contains("chmod u+w \(folder)"),
                 "stderr: \(folderRefused.stderr)")
+        #expect(!folderRefused.stderr.contains("mv "), "nothing moves out of that folder: \(folderRefused.stderr)")
+        // Without the lock file (a copied .geotrip): the same.
+        #expect(chmod(folder, 0o755) == 0)
+        #expect(unlink(catalog + ".lock") == 0)
+        #expect(chmod(folder, 0o555) == 0)
+        #expect(try Self.asNobody(["ingest", trip.path]).stderr.contains("its folder \(folder) cannot be written"))
         #expect(chmod(folder, 0o755) == 0)
 
         #expect(chmod(catalog, 0o444) == 0)

@@ -40,6 +40,7 @@ public struct Catalog: Sendable {
             if identity == .absent || identity == .empty { throw .catalogEmpty(path: path) }
         }
         try createFolder(for: path)
+        try checkFolderWritable(path)
         let lock = try CatalogLock(catalogPath: path)
         try checkWritable(path)
         var configuration = Configuration()
@@ -85,21 +86,24 @@ public struct Catalog: Sendable {
     /// on one, leaves them read-only; once the catalog is writable again they would refuse every
     /// run with "attempt to write a readonly database". Run under the run lock: no other
     /// geotrip run is writing them.
+    /// Refuses a catalog whose folder cannot be written while a file it needs there is missing:
+    /// the catalog itself, SQLite's -wal and -shm (made when they are not there), and the run's
+    /// lock; SQLite said only "attempt to write a readonly database", the lock "Permission denied".
+    static func checkFolderWritable(_ path: String) throws(GeoTripError) {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let needed = [path, path + "-wal", path + "-shm", RealPath.ofFile(path) + CatalogLock.runSuffix]
+        guard needed.contains(where: { !FileManager.default.fileExists(atPath: $0) }), access(folder, W_OK) != 0 else { return }
+        throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
+                                 : "its folder \(folder) cannot be written, where SQLite keeps its own files (-wal, -shm) and geotrip its lock beside the catalog: "
+                                 + "make it writable (`chmod u+w \(folder)`, as its owner)")
+    }
+
     static func checkWritable(_ path: String) throws(GeoTripError) {
         var catalog = stat()
         guard stat(path, &catalog) == 0, (catalog.st_mode & S_IFMT) == S_IFREG else { return }
         if access(path, W_OK) != 0 {
             throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
                                      : errno == EACCES ? "its file is read-only: `chmod u+w \(path)` makes it writable" : String(cString: strerror(errno)))
-        }
-        // SQLite makes its -wal and -shm beside the catalog when they are not there: a read-only
-        // folder refuses them, and SQLite says only "attempt to write a readonly database".
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: path + "-wal") || !FileManager.default.fileExists(atPath: path + "-shm"),
-           access(folder, W_OK) != 0 {
-            throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"
-                                     : "its folder \(folder) is read-only, and SQLite keeps its own files (-wal, -shm) beside the catalog: "
-                                     + "`chmod u+w \(folder)` makes it writable")
         }
         let writable = catalog.st_mode & 0o222
         for companion in [path + "-wal", path + "-shm"] {
@@ -501,6 +505,10 @@ extension Catalog {
         static let livePhotoLinksStale = "livePhotoLinksStale"
         /// What the outputs were last written from (`ExportStage.inputsKey`).
         static let exportedFor = "exportedFor"
+        /// JSON list of the `Coordinate`s of the homes the last export that finished kept
+        /// private: one hidden now that is not among them is a zone added
+        /// (`ExportSummary.homesNewlyHidden`).
+        static let homesHidden = "homesHidden"
         /// Each trip folder's last export (`ExportStage.ExportedTrip`), by folder.
         static let exportedTrips = "exportedTrips"
         /// JSON of the sorted cameras whose movie-header times the stored resolution read as

@@ -199,7 +199,10 @@ extension ExportStage {
         do {
             let settings = try catalog.storedExportSettings()
             let stage = ExportStage(catalog: catalog, folder: folder, thumbnails: MadeThumbnails(tripFolder: folder))
-            return .success(try await stage.run(settings: settings, language: try catalog.storedNamingLanguage()))
+            var summary = try await stage.run(settings: settings, language: try catalog.storedNamingLanguage())
+            // A home found for the first time (a photo tagged there) is a zone added.
+            try listBackups(catalog, &summary, zonesAdded: nil)
+            return .success(summary)
         } catch {
             return .failure(error)
         }

@@ -30,9 +30,9 @@ public struct ExportStage: Sendable {
     let gazetteer: RunGazetteer
     /// Told (photos done, photos in all) as each trip to render is written.
     var progress: (@Sendable (Int, Int) -> Void)?
-    /// Whether the last export hid the homes (`ExportSettings.hideHome` as remembered before
-    /// this run's options changed it): a home hidden now that was not then is a zone added
-    /// (`ExportSummary.homesNewlyHidden`).
+    /// Whether the homes were hidden before this run's options (`ExportSettings.hideHome` as
+    /// remembered): for a catalog whose exports did not yet record the homes they hid
+    /// (`Catalog.SettingKey.homesHidden`), what the last one hid.
     var homesHiddenBefore = true
 
     /// The journal's folder inside the output folder.
@@ -283,6 +283,8 @@ public struct ExportStage: Sendable {
         /// `neighbourZones`, each with the visit it hides.
         var baseZones: PrivacyZones
         var neighbourZones: [(visit: String, zone: PrivacyZones.Zone)]
+        /// The homes kept private (`Catalog.SettingKey.homesHidden`).
+        var homesHidden: [Coordinate]
 
         /// The zones `part`'s own outputs are written and keyed with: every zone but those
         /// around another trip's visits placed from a hidden neighbour. Such a zone hides its
@@ -313,8 +315,13 @@ public struct ExportStage: Sendable {
         // The zones, and one around each visit placed only from a hidden neighbour (whose
         // position it would give away: `PrivacyZones.neighbourZones`).
         let zones = settings.privacy(for: library, keptHomes: kept)
-        let hiddenBefore = homesHiddenBefore ? keptBefore : []
-        summary.homesNewlyHidden = settings.hideHome && kept.contains { home in
+        // A home hidden now that the last export which finished did not hide is a zone added
+        // (`homesNewlyHidden`), which the dated backups may show: told by what that export
+        // recorded, so a run that failed (or `tag`, `rename`) does not take the news away.
+        let homesHidden = settings.hideHome ? ExportSettings.merged(kept, library.homes.flatMap(\.privateSpots)) : []
+        let hiddenBefore = (try? catalog.jsonSetting(Catalog.SettingKey.homesHidden, as: [Coordinate].self)) ?? nil
+            ?? (homesHiddenBefore ? keptBefore : [])
+        summary.homesNewlyHidden = homesHidden.contains { home in
             !hiddenBefore.contains { GreatCircle.distance($0, home) <= ExportSettings.sameHouse }
         }
         // A library's trips' visits, and those of the days next to them (`visitsBesideTrips`):
@@ -359,7 +366,7 @@ public struct ExportStage: Sendable {
         let current = Set(parts.map(\.folder))
         let stale = ([""] + output.names(in: Self.tripsFolder, pages: { _ in false }).map { Self.tripsFolder + "/" + $0 }).filter { !current.contains($0) }
         var layout = Layout(whole: whole, library: library, parts: parts, privacy: privacy, exported: exported, stale: stale,
-                            baseZones: zones, neighbourZones: neighbourZones)
+                            baseZones: zones, neighbourZones: neighbourZones, homesHidden: homesHidden)
         // Each trip as its outputs share it, by its own zones: a visit at a zone's edge without
         // the photos taken inside (its times, centre and count); its window stays the whole trip's.
         let shared = try catalog.shared(parts.map(\.trip), leavingOut: parts.map(layout.privacy(of:)))
@@ -745,6 +752,7 @@ public struct ExportStage: Sendable {
         let after = Self.listing(of: output.path, documentsOnly: true, leavingOut: folder)
         let asLeft = Self.isAsWritten(after.files, in: "", of: output, before: run.before.files, written: run.written)
         try catalog.setSetting(Catalog.SettingKey.exportedFor, to: inputs + "|" + (asLeft ? after.key : Self.editedMeanwhile))
+        try catalog.setJSONSetting(Catalog.SettingKey.homesHidden, to: layout.homesHidden, what: "the homes kept private")
     }
 
     /// What a kept listing says of a folder in which a file changed while the export ran: no
@@ -1003,9 +1011,9 @@ public struct ExportStage: Sendable {
     }
 
     /// Sets `summary.homeAutoNotFound` when `--home auto` was given (`home` `.some(nil)`) for a
-    /// folder that is one trip.
-    static func sayHomeNotFound(given home: Coordinate??, _ summary: inout ExportSummary) {
-        if case .some(.none) = home, summary.trips == 0 { summary.homeAutoNotFound = true }
+    /// folder that is one trip and has no home kept private (found now, or by an earlier export).
+    static func sayHomeNotFound(given home: Coordinate??, _ catalog: Catalog, _ summary: inout ExportSummary) {
+        if case .some(.none) = home, summary.trips == 0, catalog.keptHomesIfReadable().isEmpty { summary.homeAutoNotFound = true }
     }
 
     /// Fills `summary.backupsBeforeZones` when this run added a zone: `report`'s (`--hide-near`)

@@ -87,8 +87,8 @@ public struct ExportSummary: Sendable, Equatable, Encodable {
     /// A home found (not given) whose days fall in two stretches or fewer (`Library.homeLooksLikeAStay`):
     /// perhaps a hotel stayed at twice, whose days are then on no page. Said on every run.
     public var homeFromFewStays: HomeFromFewStays?
-    /// `--home auto` given for a folder that is one trip: no home was found (home is the place
-    /// of most nights over a library of trips).
+    /// `--home auto` given for a folder that is one trip, with no home found now or kept from
+    /// an earlier export (home is the place of most nights over a library of trips).
     public var homeAutoNotFound = false
     /// Library trip folders this run took away whose days are now in other trips' folders (a
     /// trip whose first day moved, two trips merged, one split): links to them stop working.

@@ -58,7 +58,7 @@ public struct TripExport: Sendable {
             summary.catalogFollowedFrom = followedFrom
             summary.privacyChange = privacyReport
             try ExportStage.listBackups(catalog, &summary, zonesAdded: privacyReport)
-            ExportStage.sayHomeNotFound(given: home, &summary)
+            ExportStage.sayHomeNotFound(given: home, catalog, &summary)
             return summary
         } catch let error as GeoTripError {
             throw error

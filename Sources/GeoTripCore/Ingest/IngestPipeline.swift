@@ -251,7 +251,7 @@ public struct IngestPipeline: Sendable {
             summary.export?.privacyChange = privacyReport
             if summary.export != nil {
                 try ExportStage.listBackups(catalog, &summary.export!, zonesAdded: privacyReport)
-                ExportStage.sayHomeNotFound(given: options.home, &summary.export!)
+                ExportStage.sayHomeNotFound(given: options.home, catalog, &summary.export!)
             }
             // Another trip's outputs inside this folder (a trip ingested on its own before the
             // library around it): its notes are its own catalog's, and stay there.

@@ -353,8 +353,8 @@ private struct EntryReader {
                 if raw?.first?.isWhitespace == true {
                     // Right-aligned in a field of blanks: " 5" may be .5 or .05 (exiftool leaves
                     // such a fraction out too).
-                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(raw!)' begins with a blank, so which fraction of a second "
-                                                  + "it means (.5 or .05) is not known; ignored"))
+                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(raw!)' begins with a blank, so the place of its digits "
+                                                  + "is not known (' 5' may be .5 or .05); ignored"))
                 } else if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds
                 } else {

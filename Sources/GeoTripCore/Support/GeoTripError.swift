@@ -91,6 +91,9 @@ public enum GeoTripError: Error, Equatable, CustomStringConvertible {
             guard FileManager.default.fileExists(atPath: path) else {
                 return "The catalog at \(path) cannot be written (\(reason)). Pass --catalog PATH to keep it somewhere writable."
             }
+            // Nothing moves out of a folder that cannot be written.
+            let folder = (path as NSString).deletingLastPathComponent
+            guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else { return "The catalog at \(path) cannot be written (\(reason))." }
             return "The catalog at \(path) cannot be written (\(reason)). Mend that, or move it somewhere writable (`mv \(path) NEW.sqlite`, "
                 + "with its -wal and -shm files when they are there, while no geotrip runs) and pass --catalog NEW.sqlite: it keeps the trip's tags, names and notes."
         case .catalogBusy(let path, let pid):
