@@ -225,11 +225,18 @@ enum SummaryText {
             lines.append("  \(plural(went.count, "note")) went with the photos \(went.count == 1 ? "it was" : "they were") written beside to another visit: "
                 + went.prefix(5).map { written($0) + " to " + ($0.visit ?? "") }.joined(separator: ", ") + more(went.count))
         }
-        if !apart.isEmpty {
-            let said = apart.count == 1
+        let visitsApart = apart.filter { !$0.isDayNote }, daysApart = apart.filter(\.isDayNote)
+        if !visitsApart.isEmpty {
+            let said = visitsApart.count == 1
                 ? "1 note under a visit's id that no longer names its visit (merged into another, or split) found no visit of its own and waits"
-                : "\(n(apart.count)) notes under visits' ids that no longer name their visits (merged into another, or split) found no visit of their own and wait"
-            lines.append("  \(said) in journal/unplaced-notes.md: " + apart.prefix(5).map(written).joined(separator: ", ") + more(apart.count))
+                : "\(n(visitsApart.count)) notes under visits' ids that no longer name their visits (merged into another, or split) found no visit of their own and wait"
+            lines.append("  \(said) in journal/unplaced-notes.md: " + visitsApart.prefix(5).map(written).joined(separator: ", ") + more(visitsApart.count))
+        }
+        if !daysApart.isEmpty {
+            let said = daysApart.count == 1
+                ? "1 day's note whose day now holds other photos than it was written beside (a camera's clock put right) found no day of its own and waits"
+                : "\(n(daysApart.count)) days' notes whose days now hold other photos than they were written beside (a camera's clock put right) found no day of their own and wait"
+            lines.append("  \(said) in journal/unplaced-notes.md: " + daysApart.prefix(5).map(\.written).joined(separator: ", ") + more(daysApart.count))
         }
         // The notes on that page besides those just named, said on every run while they wait.
         if !e.ownBlocks.isEmpty {

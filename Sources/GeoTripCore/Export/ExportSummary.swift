@@ -266,6 +266,10 @@ public struct RehomedNote: Sendable, Equatable, Encodable {
     /// The day of its page.
     public var day: String
 
+    /// Whether it is a day's note (`written` a day), which waits when its day holds other
+    /// photos now (a camera's clock put right), not a visit's.
+    public var isDayNote: Bool { JournalNote.isDay(written) }
+
     /// Creates one.
     public init(written: String, visit: String?, day: String) {
         self.written = written
