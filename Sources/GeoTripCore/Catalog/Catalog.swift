@@ -79,13 +79,6 @@ public struct Catalog: Sendable {
         try await lock?.reacquire(path: path)
     }
 
-    /// Refuses a catalog whose file cannot be written before SQLite opens it, and gives back
-    /// their write permission to its `-wal` and `-shm` files when a run on a read-only catalog
-    /// left them without it. SQLite makes those two with the catalog's own permissions, so a
-    /// `geotrip places` on a catalog made read-only (an archive, `chmod a-w`), or a run refused
-    /// on one, leaves them read-only; once the catalog is writable again they would refuse every
-    /// run with "attempt to write a readonly database". Run under the run lock: no other
-    /// geotrip run is writing them.
     /// Refuses a catalog whose folder cannot be written while a file it needs there is missing:
     /// the catalog itself, SQLite's -wal and -shm (made when they are not there), and the run's
     /// lock; SQLite said only "attempt to write a readonly database", the lock "Permission denied".
@@ -98,6 +91,13 @@ public struct Catalog: Sendable {
                                  + "make it writable (`chmod u+w \(folder)`, as its owner)")
     }
 
+    /// Refuses a catalog whose file cannot be written before SQLite opens it, and gives back
+    /// their write permission to its `-wal` and `-shm` files when a run on a read-only catalog
+    /// left them without it. SQLite makes those two with the catalog's own permissions, so a
+    /// `geotrip places` on a catalog made read-only (an archive, `chmod a-w`), or a run refused
+    /// on one, leaves them read-only; once the catalog is writable again they would refuse every
+    /// run with "attempt to write a readonly database". Run under the run lock: no other
+    /// geotrip run is writing them.
     static func checkWritable(_ path: String) throws(GeoTripError) {
         var catalog = stat()
         guard stat(path, &catalog) == 0, (catalog.st_mode & S_IFMT) == S_IFREG else { return }
