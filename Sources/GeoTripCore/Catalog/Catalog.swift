@@ -83,7 +83,7 @@ public struct Catalog: Sendable {
     /// the catalog itself, SQLite's -wal and -shm (made when they are not there), and the run's
     /// lock; SQLite said only "attempt to write a readonly database", the lock "Permission denied".
     static func checkFolderWritable(_ path: String) throws(GeoTripError) {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let parent = (path as NSString).deletingLastPathComponent, folder = parent.isEmpty ? "." : parent
         let needed = [path, path + "-wal", path + "-shm", RealPath.ofFile(path) + CatalogLock.runSuffix]
         guard needed.contains(where: { !FileManager.default.fileExists(atPath: $0) }), access(folder, W_OK) != 0 else { return }
         throw .catalogUnwritable(path: path, reason: errno == EROFS ? "it is on a read-only disk"

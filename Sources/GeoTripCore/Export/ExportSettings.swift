@@ -59,9 +59,12 @@ public struct ExportSettings: Sendable, Equatable, Codable {
     /// shrank to a few weeks, whose `--home` was taken back, or where a place stopped being a
     /// home, does not publish a house its earlier outputs hid.
     public func privacy(for library: Library, keptHomes: [Coordinate] = []) -> PrivacyZones {
-        guard hideHome else { return privacy }
-        let homes = ExportSettings.merged(keptHomes, library.homes.flatMap(\.privateSpots))
-        return PrivacyZones(privacy.zones + homes.map { PrivacyZones.Zone(centre: $0) })
+        PrivacyZones(privacy.zones + homesHidden(for: library, keptHomes: keptHomes).map { PrivacyZones.Zone(centre: $0) })
+    }
+
+    /// The homes `privacy(for:keptHomes:)` keeps private: none with `--no-hide-home`.
+    func homesHidden(for library: Library, keptHomes: [Coordinate]) -> [Coordinate] {
+        hideHome ? ExportSettings.merged(keptHomes, library.homes.flatMap(\.privateSpots)) : []
     }
 
     /// `kept` homes with `current` ones: a current home within `sameHouse` of a kept one is

@@ -30,10 +30,6 @@ public struct ExportStage: Sendable {
     let gazetteer: RunGazetteer
     /// Told (photos done, photos in all) as each trip to render is written.
     var progress: (@Sendable (Int, Int) -> Void)?
-    /// Whether the homes were hidden before this run's options (`ExportSettings.hideHome` as
-    /// remembered): for a catalog whose exports did not yet record the homes they hid
-    /// (`Catalog.SettingKey.homesHidden`), what the last one hid.
-    var homesHiddenBefore = true
 
     /// The journal's folder inside the output folder.
     static let journalFolder = "journal"
@@ -318,9 +314,9 @@ public struct ExportStage: Sendable {
         // A home hidden now that the last export which finished did not hide is a zone added
         // (`homesNewlyHidden`), which the dated backups may show: told by what that export
         // recorded, so a run that failed (or `tag`, `rename`) does not take the news away.
-        let homesHidden = settings.hideHome ? ExportSettings.merged(kept, library.homes.flatMap(\.privateSpots)) : []
-        let hiddenBefore = (try? catalog.jsonSetting(Catalog.SettingKey.homesHidden, as: [Coordinate].self)) ?? nil
-            ?? (homesHiddenBefore ? keptBefore : [])
+        let homesHidden = settings.homesHidden(for: library, keptHomes: kept)
+        // A catalog whose exports did not record them yet: the homes kept, as if hidden.
+        let hiddenBefore = try catalog.jsonSetting(Catalog.SettingKey.homesHidden, as: [Coordinate].self) ?? keptBefore
         summary.homesNewlyHidden = homesHidden.contains { home in
             !hiddenBefore.contains { GreatCircle.distance($0, home) <= ExportSettings.sameHouse }
         }

@@ -130,6 +130,14 @@ struct JournalNotes: Equatable {
         let rehomedOwners = Set(rehomedTo.values)
         // The visit of every photo, by path: read once, only for a day's note written in this run.
         var everyPhoto: [String: String]?
+        /// The photos `page` showed (`JournalNotes.photosShown(on:_:visitOf:)`, `everyPhoto` read
+        /// at most once), for a day's note written in this run.
+        func photosShown(on page: JournalDocument) -> [Int64]? {
+            Self.photosShown(on: page, photos) {
+                if everyPhoto == nil { everyPhoto = photos.everyPhoto() }
+                return everyPhoto!
+            }
+        }
         // Each owner's files, by one pass over the files: day files in date order, then the
         // notes pages.
         var holders: [String: [(date: String?, file: JournalDocument)]] = [:]
@@ -192,12 +200,7 @@ struct JournalNotes: Equatable {
                 } else {
                     // Written in this run: the photos its page showed (a camera's clock put right
                     // by a day in the same run took them to another day, whose note it is then).
-                    let seen = kept == nil && note.hasWords ? from.flatMap { page in
-                        Self.photosShown(on: page, photos) {
-                            if everyPhoto == nil { everyPhoto = photos.everyPhoto() }
-                            return everyPhoto!
-                        }
-                    } : nil
+                    let seen = kept == nil && note.hasWords ? from.flatMap(photosShown(on:)) : nil
                     note.members = note.hasWords ? kept ?? seen ?? photosOfDay[owner] : nil
                 }
                 note.localDate = day
@@ -210,12 +213,7 @@ struct JournalNotes: Equatable {
                 // photos its page showed, whose day it follows (`settle`).
                 note.localDate = date
                 if note.members == nil, note.hasWords {
-                    note.members = JournalNote.isDay(owner)
-                        ? Self.photosShown(on: from, photos) {
-                            if everyPhoto == nil { everyPhoto = photos.everyPhoto() }
-                            return everyPhoto!
-                        }
-                        : waitingWith[owner]
+                    note.members = JournalNote.isDay(owner) ? photosShown(on: from) : waitingWith[owner]
                 }
             }
             all[owner] = note

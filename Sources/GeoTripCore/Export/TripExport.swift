@@ -42,7 +42,6 @@ public struct TripExport: Sendable {
         let followedFrom = try catalog.claim(folder: folder, outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) })
         let naming = try catalog.namingSettings(language: language)
         var privacyReport: PrivacyZones.Report?
-        let homesHiddenBefore = (try? catalog.storedExportSettings())?.hideHome ?? true
         let settings = try catalog.exportSettings(outputFolder: outputFolder.map { OutputFolder.remembered($0, for: folder) },
                                                   privacy: privacy, photoPoints: photoPoints,
                                                   tiles: tiles, thumbnails: makeThumbnails, home: home, hideHome: hideHome,
@@ -50,7 +49,6 @@ public struct TripExport: Sendable {
         var stage = ExportStage(catalog: catalog, folder: folder, explicitCatalog: catalogGiven ? catalogPath : nil, thumbnails: thumbnails ?? MadeThumbnails(tripFolder: folder))
         let stages = StageList([.export], writeXMP: false, reporter: progress)
         stage.progress = { stages.report(.export, done: $0, total: $1) }
-        stage.homesHiddenBefore = homesHiddenBefore
         do {
             var summary = try await stages.run(.export) {
                 try await stage.run(settings: settings, language: naming.language, checkEverything: true, forgettingOldHomes: forgetOldHomes)

@@ -144,7 +144,6 @@ public struct IngestPipeline: Sendable {
         if let concurrency = options.namingConcurrency { naming.concurrency = concurrency }
         if let timeout = options.namingTimeout { naming.timeoutSeconds = timeout }
         var privacyReport: PrivacyZones.Report?
-        let homesHiddenBefore = (try? catalog.storedExportSettings())?.hideHome ?? true
         // A remembered --out that cannot be used apart from the photos is refused before the
         // scan passes over it (a given one was checked above).
         let given = options.outputFolder.map { OutputFolder.remembered($0, for: options.folder) }
@@ -244,7 +243,6 @@ public struct IngestPipeline: Sendable {
             summary.manualNames[index].clearCommand = exportStage.command("rename", [summary.manualNames[index].from, "--clear"])
         }
         exportStage.progress = { stages.report(.export, done: $0, total: $1) }
-        exportStage.homesHiddenBefore = homesHiddenBefore
         do {
             summary.export = try await stages.run(.export) { try await exportStage.run(settings: exporting, language: naming.language) }
             if let shared = summary.export?.shared { summary.trip?.shared = shared }

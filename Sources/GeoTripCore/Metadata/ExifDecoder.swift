@@ -347,13 +347,18 @@ private struct EntryReader {
             }
             var time = written.time
             // A time in IFD0 may have its fraction and offset beside it there.
-            func besideIt(_ tag: UInt32) -> String? { ascii(EXIF_IFD_EXIF, tag) ?? (ifd == EXIF_IFD_0 ? ascii(EXIF_IFD_0, tag) : nil) }
-            if let subSecond = besideIt(subSecondTag) {
-                let raw = ascii(EXIF_IFD_EXIF, subSecondTag) != nil ? untrimmedASCII(EXIF_IFD_EXIF, subSecondTag) : untrimmedASCII(EXIF_IFD_0, subSecondTag)
-                if raw?.first?.isWhitespace == true {
+            // Blanks kept (`untrimmedASCII`): a sub-second's leading blank matters.
+            func rawBesideIt(_ tag: UInt32) -> String? {
+                func written(_ directory: ExifIfd) -> String? { untrimmedASCII(directory, tag).flatMap { $0.trimmingCharacters().isEmpty ? nil : $0 } }
+                return written(EXIF_IFD_EXIF) ?? (ifd == EXIF_IFD_0 ? written(EXIF_IFD_0) : nil)
+            }
+            func besideIt(_ tag: UInt32) -> String? { rawBesideIt(tag)?.trimmingCharacters() }
+            if let raw = rawBesideIt(subSecondTag) {
+                let subSecond = raw.trimmingCharacters()
+                if raw.first?.isWhitespace == true {
                     // Right-aligned in a field of blanks: " 5" may be .5 or .05 (exiftool leaves
                     // such a fraction out too).
-                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(raw!)' begins with a blank, so the place of its digits "
+                    diagnostics.append(Diagnostic(.timeIgnored, "\(subSecondNames[field]!) '\(raw)' begins with a blank, so the place of its digits "
                                                   + "is not known (' 5' may be .5 or .05); ignored"))
                 } else if let milliseconds = DateText.parseSubSecond(subSecond) {
                     time.millisecond = milliseconds

@@ -98,7 +98,7 @@ public struct MetadataReader: Sendable {
             let named = FileKind.photoExtensions.contains(fileExtension)
             if named && (file.size == 0 || reason == "not an image format geotrip reads") {
                 let kind = FileKind.videoExtensions.contains(fileExtension) ? "a video" : "a photo"
-                let whole = Int64(file.head.count) >= Int64(file.size)
+                let whole = file.head.count >= file.size
                 let zeros = !file.head.allSatisfy { $0 == 0 } ? ""
                     : whole ? " (it is all zeros: a copy cut off or never finished)"
                     : " (its first \(file.head.count.grouped) bytes are all zeros: a copy cut off or never finished)"
