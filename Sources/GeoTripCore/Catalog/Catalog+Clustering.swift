@@ -318,7 +318,8 @@ extension Catalog {
     /// Stores what a clustering run changed in one transaction: places and visits made again
     /// upserted by id (their names, kept apart, are untouched), untouched visits moved to their
     /// new places, retired ids deleted (their last revision stays in `clusterRevision`), the
-    /// memberships of the visits made again replaced, the days of the photos it looked at (and
+    /// memberships of the visits made again brought to what they now hold (only the photos that
+    /// joined, left or changed their stray mark are written), the days of the photos it looked at (and
     /// the trip's days counted from them), what the layout was computed from, and the list of
     /// photos waiting for clustering emptied. A full change retires every visit and place it
     /// does not list, and replaces every photo's day. Each visit's `photoCount` is kept with its
@@ -342,36 +343,54 @@ extension Catalog {
                     try remember.execute(arguments: [place.id, place.revision])
                 }
                 if change.isFull { try db.execute(sql: "DELETE FROM visitPhoto") }
-                let clear = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE visitId = ?")
                 for visit in change.visits {
                     try putVisit.execute(arguments: VisitRecord(visit.cluster, id: visit.id, placeId: visit.placeID, revision: visit.revision,
                                                                 localDate: visit.localDate, timeZone: visit.timeZone).upsertArguments)
                     try remember.execute(arguments: [visit.id, visit.revision])
-                    if !change.isFull { try clear.execute(arguments: [visit.id]) }
                 }
-                // A photo a visit made again takes from a visit this change does not list leaves
-                // that visit one photo short: its count is made again from the memberships below.
+                // The memberships that differ from those stored: a local change's visits are
+                // mostly made again with the photos they had (a photo's time moved by minutes
+                // remakes its visit of sixty), and only the photos that joined, left or changed
+                // their stray mark are written. A photo taken from a visit the change does not
+                // list leaves that visit one photo short: its count is made again below.
+                let members = change.visits.lazy.flatMap { visit in
+                    let strays = Set(visit.cluster.strayIDs)
+                    return visit.cluster.photoIDs.lazy.map { (photo: $0, visit: visit.id, stray: strays.contains($0)) }
+                }
+                // A photo is in one visit, so the order between visits does not matter.
+                func write<Rows: Collection>(_ rows: Rows) throws where Rows.Element == (photo: Int64, visit: String, stray: Bool) {
+                    _ = try db.executeInGroups(rows, width: 3) {
+                        "INSERT INTO visitPhoto (photoId, visitId, stray) VALUES \(Database.valuesList($0, width: 3)) "
+                            + "ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId, stray = excluded.stray"
+                    } values: { member, values in
+                        values.append(member.photo.databaseValue)
+                        values.append(member.visit.databaseValue)
+                        values.append(member.stray.databaseValue)
+                    }
+                }
                 var recount: Set<String> = []
-                if !change.isFull {
-                    let members = change.visits.flatMap(\.cluster.photoIDs)
-                    for chunk in members.chunked(500) {
+                if change.isFull {
+                    try write(members)
+                } else {
+                    let stored = try Self.memberships(db, ofVisits: change.visits.map(\.id))
+                    var leaving = Set(stored.keys)
+                    var writes: [(photo: Int64, visit: String, stray: Bool)] = []
+                    var joining: [Int64] = []
+                    for member in members {
+                        leaving.remove(member.photo)
+                        let before = stored[member.photo]
+                        guard before?.visit != member.visit || before?.stray != member.stray else { continue }
+                        writes.append(member)
+                        if before == nil { joining.append(member.photo) }
+                    }
+                    for chunk in joining.chunked(500) {
                         recount.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT visitId FROM visitPhoto WHERE photoId IN (\(databaseQuestionMarks(count: chunk.count)))",
                                                               arguments: StatementArguments(chunk)))
                     }
+                    let leave = try db.cachedStatement(sql: "DELETE FROM visitPhoto WHERE photoId = ?")
+                    for photo in leaving { try leave.execute(arguments: [photo]) }
+                    try write(writes)
                     recount.formUnion(change.visits.map(\.id))
-                }
-                // The visits' photos after all the visits' old ones are cleared: a photo is in
-                // one visit, so the order between visits does not matter.
-                _ = try db.executeInGroups(change.visits.lazy.flatMap { visit in
-                    let strays = Set(visit.cluster.strayIDs)
-                    return visit.cluster.photoIDs.lazy.map { ($0, visit.id, strays.contains($0)) }
-                }, width: 3) {
-                    "INSERT INTO visitPhoto (photoId, visitId, stray) VALUES \(Database.valuesList($0, width: 3)) "
-                        + "ON CONFLICT(photoId) DO UPDATE SET visitId = excluded.visitId, stray = excluded.stray"
-                } values: { member, values in
-                    values.append(member.0.databaseValue)
-                    values.append(member.1.databaseValue)
-                    values.append(member.2.databaseValue)
                 }
                 let move = try db.cachedStatement(sql: "UPDATE visit SET placeId = ? WHERE id = ?")
                 for (visit, place) in change.movedVisits { try move.execute(arguments: [place, visit]) }
@@ -430,26 +449,45 @@ extension Catalog {
             try db.execute(sql: "INSERT INTO tripDay (localDate, photos) SELECT localDate, count(*) FROM photoDay GROUP BY localDate")
             return
         }
-        let old = try db.cachedStatement(sql: "SELECT localDate FROM photoDay WHERE photoId = ?")
+        // The days as stored, read at once (a change around a few hundred photos lists tens of
+        // thousands, most on the day they were), and each day's count moved by its net change.
+        var was: [Int64: String] = [:]
+        for chunk in days.keys.sorted().chunked(500) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT photoId, localDate FROM photoDay WHERE photoId IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                           arguments: StatementArguments(chunk))
+            while let row = try rows.next() { was[row[0]] = row[1] }
+        }
         let set = try db.cachedStatement(sql: "INSERT INTO photoDay (photoId, localDate) VALUES (?, ?) ON CONFLICT(photoId) DO UPDATE SET localDate = excluded.localDate")
         let unset = try db.cachedStatement(sql: "DELETE FROM photoDay WHERE photoId = ?")
-        let leave = try db.cachedStatement(sql: "UPDATE tripDay SET photos = photos - 1 WHERE localDate = ?")
-        let empty = try db.cachedStatement(sql: "DELETE FROM tripDay WHERE localDate = ? AND photos <= 0")
-        let join = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate, photos) VALUES (?, 1) ON CONFLICT(localDate) DO UPDATE SET photos = photos + 1")
+        var moved: [String: Int] = [:]
         for (photo, day) in days {
-            let was = try String.fetchOne(old, arguments: [photo])
-            guard was != day else { continue }
-            if let was {
-                try leave.execute(arguments: [was])
-                try empty.execute(arguments: [was])
-            }
+            let before = was[photo]
+            guard before != day else { continue }
+            if let before { moved[before, default: 0] -= 1 }
             if let day {
                 try set.execute(arguments: [photo, day])
-                try join.execute(arguments: [day])
+                moved[day, default: 0] += 1
             } else {
                 try unset.execute(arguments: [photo])
             }
         }
+        let join = try db.cachedStatement(sql: "INSERT INTO tripDay (localDate, photos) VALUES (?, ?) ON CONFLICT(localDate) DO UPDATE SET photos = photos + excluded.photos")
+        let empty = try db.cachedStatement(sql: "DELETE FROM tripDay WHERE localDate = ? AND photos <= 0")
+        for (day, count) in moved where count != 0 {
+            try join.execute(arguments: [day, count])
+            if count < 0 { try empty.execute(arguments: [day]) }
+        }
+    }
+
+    /// The stored memberships of `visits`, by photo.
+    private static func memberships(_ db: Database, ofVisits visits: [String]) throws -> [Int64: (visit: String, stray: Bool)] {
+        var stored: [Int64: (visit: String, stray: Bool)] = [:]
+        for chunk in visits.chunked(500) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT photoId, visitId, stray FROM visitPhoto WHERE visitId IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                           arguments: StatementArguments(chunk))
+            while let row = try rows.next() { stored[row[0]] = (row[1], row[2]) }
+        }
+        return stored
     }
 }
 
