@@ -886,4 +886,49 @@ struct LibraryRerunTests {
         try catalog.saveLayout(LayoutChange(replacingWith: TripLayout(places: [place], visits: [visit(7)])), key: "b")
         #expect(try catalog.knownLayout().visits.map(\.id) == ["v7"])
     }
+
+    @Test("a local layout stored over another writes its memberships and days by difference: a photo moved, one left, one taken from an unlisted visit, a stray mark changed")
+    func localLayoutStoredByDifference() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let catalog = try Catalog.open(at: temp.url.appendingPathComponent("c.sqlite").path)
+        try catalog.database.write { db in
+            for id in 1...8 {
+                try db.execute(sql: """
+                    INSERT INTO photo (id, path, fileSize, modifiedNanos, fingerprint, status, readerVersion) VALUES (?, ?, 1, 1, 'f', 'read', 1)
+                    """, arguments: [id, "p\(id).jpg"])
+            }
+        }
+        let start = Date(timeIntervalSince1970: 1_700_000_000), here = Coordinate(latitude: 52.37, longitude: 4.89)
+        func visit(_ id: String, _ photos: [Int64], strays: [Int64] = []) -> TripLayout.Visit {
+            var cluster = VisitCluster(photoIDs: photos, centre: here, radiusMeters: 0, arrival: start, departure: start)
+            cluster.strayIDs = strays
+            return TripLayout.Visit(id: id, placeID: "p1", revision: 1, cluster: cluster, localDate: "2023-11-14", timeZone: nil)
+        }
+        let place = TripLayout.Place(id: "p1", revision: 1, centre: here, start: start)
+        let first = "2023-11-14", second = "2023-11-15"
+        var days: [Int64: String] = [8: second]
+        for photo in Int64(1)...7 { days[photo] = first }
+        try catalog.saveLayout(LayoutChange(replacingWith: TripLayout(places: [place], visits: [visit("a", [1, 2, 3]), visit("b", [4, 5]), visit("c", [6, 7])],
+                                                                      photoDays: days)), key: "a")
+        // a keeps 1 and 2 (2 now a stray), gives 3 to b and takes 6 from c, which the change
+        // does not list; b loses 5 to no visit. Photo 3 moves to the second day, 5 to none; 1
+        // and 8 are listed on the days they had.
+        var change = LayoutChange(isFull: false)
+        change.visits = [visit("a", [1, 2, 6], strays: [2]), visit("b", [4, 3])]
+        change.photoDays = [1: first, 3: second, 5: String?.none, 8: second]
+        try catalog.saveLayout(change, key: "b")
+
+        let (members, counts, tripDays, countedDays) = try catalog.database.read { db in
+            (Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT photoId, visitId, stray FROM visitPhoto").map { row in
+                (row[0] as Int64, "\(row[1] as String)\((row[2] as Bool) ? "*" : "")")
+            }),
+             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, photoCount FROM visit").map { ($0[0] as String, $0[1] as Int) }),
+             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT localDate, photos FROM tripDay").map { ($0[0] as String, $0[1] as Int) }),
+             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT localDate, count(*) FROM photoDay GROUP BY localDate").map { ($0[0] as String, $0[1] as Int) }))
+        }
+        #expect(members == [1: "a", 2: "a*", 6: "a", 4: "b", 3: "b", 7: "c"])
+        #expect(counts == ["a": 3, "b": 2, "c": 1])
+        #expect(tripDays == [first: 5, second: 2] && tripDays == countedDays)
+    }
 }
